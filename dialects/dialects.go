@@ -1,0 +1,111 @@
+// Package dialects defines what a tool-call dialect is and the steps every
+// dialect shares.
+//
+// A Dialect recognises one wire syntax and extracts raw calls from it:
+// names, argument text as the model wrote it, the content and reasoning
+// around them. Finish then turns an Extraction into a toolcall.Result the
+// same way for every dialect: names are checked, arguments go through the
+// lenient pipeline (unless repair is off), must be JSON objects, and are
+// validated against the declared tools. Parse does both.
+//
+// The sub-packages hold one dialect or one family of dialects each; the
+// registry package collects them, detects which one a model wrote, and runs it.
+package dialects
+
+import (
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/lenient"
+	"github.com/dialectkit/toolcall/schema"
+)
+
+// Dialect extracts tool calls written in one wire syntax.
+// Implementations must be safe for concurrent use.
+type Dialect interface {
+	// Name is the dialect's catalogue name, e.g. "hermes".
+	Name() string
+	// Extract finds the calls in text, and the content and reasoning around
+	// them. It does not repair or validate arguments: Finish does.
+	Extract(text string, opts *Options) *Extraction
+}
+
+// Marked is implemented by dialects that announce their calls with literal
+// markers. Detection looks for these markers before trying a parse, and the
+// stream engine holds back text that could be the start of one.
+type Marked interface {
+	// Markers are substrings whose presence in output is evidence for the
+	// dialect, strongest first.
+	Markers() []string
+}
+
+// Options configure a parse. The zero value parses with repair on, strict
+// validation, no coercion and the default lenient limits.
+type Options struct {
+	// Tools are the declared tools. When set, names must match one of them
+	// and arguments must match its schema. Nil means no tools were declared.
+	Tools *schema.Set
+	// Lenient sets the repair pipeline's limits.
+	Lenient lenient.Options
+	// DisableRepair turns the lenient pipeline off: arguments must be strict
+	// JSON.
+	DisableRepair bool
+	// Validation configures the schema check (strictness, coercion).
+	Validation schema.Options
+	// ReasoningOpen tells the dialect that the chat template opened a
+	// reasoning block, so the output starts inside it and may hold only the
+	// closing tag.
+	ReasoningOpen bool
+}
+
+// Extraction is what a dialect found in the output, before repair and
+// validation.
+type Extraction struct {
+	// Calls are the calls found, in order.
+	Calls []RawCall
+	// Content is the text outside calls and reasoning.
+	Content string
+	// Reasoning is the text of reasoning wrappers.
+	Reasoning string
+	// Marked reports that the dialect's own markers were present, even if no
+	// call could be extracted. Detection uses it as evidence.
+	Marked bool
+}
+
+// RawCall is one call as the model wrote it.
+type RawCall struct {
+	// ID is the call id the model or server gave, if any.
+	ID string
+	// Name is the tool name (after dialect-specific normalisation).
+	Name string
+	// Arguments is the argument text as written: JSON, almost-JSON, a JSON
+	// string holding JSON, or empty for none. Ignored when Params is set.
+	Arguments string
+	// Params holds the arguments of tagged-parameter dialects, one raw text
+	// value per key; Finish types them by schema. Nil for JSON dialects.
+	Params []Param
+	// Offset is the byte offset of the call in the text, -1 if unknown.
+	Offset int
+	// Err is set when the dialect found the call but could not extract it.
+	// Finish reports it as the call's error.
+	Err *toolcall.Error
+}
+
+// Param is one argument of a tagged-parameter dialect.
+type Param struct {
+	Key string
+	// Value is the raw text between the tags.
+	Value string
+	// IsJSON marks a value the dialect declares to be JSON (DSML
+	// string="false"); otherwise it is typed by schema.
+	IsJSON bool
+	// IsString marks a value the dialect declares to be a string (DSML
+	// string="true"); it is kept as text whatever the schema says.
+	IsString bool
+}
+
+// Parse runs d on text and finishes the extraction.
+func Parse(d Dialect, text string, opts *Options) *toolcall.Result {
+	if opts == nil {
+		opts = &Options{}
+	}
+	return Finish(d.Name(), d.Extract(text, opts), opts)
+}

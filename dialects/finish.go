@@ -1,0 +1,277 @@
+package dialects
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/lenient"
+	"github.com/dialectkit/toolcall/schema"
+)
+
+// MaxNameLength is the longest tool name accepted (OpenAI's limit).
+const MaxNameLength = 64
+
+// Finish turns an extraction into a result: every raw call gets its name
+// checked, its arguments made into a JSON object and validated, and an id.
+// A call that fails becomes a coded error; the others still come through.
+func Finish(dialect string, ext *Extraction, opts *Options) *toolcall.Result {
+	if opts == nil {
+		opts = &Options{}
+	}
+	res := &toolcall.Result{Dialect: dialect, Calls: []toolcall.Call{}}
+	if ext == nil {
+		return res
+	}
+	res.Content = ext.Content
+	res.Reasoning = ext.Reasoning
+	for i := range ext.Calls {
+		call, repairs, err := FinishCall(&ext.Calls[i], i, opts)
+		res.Repairs = append(res.Repairs, repairs...)
+		if err != nil {
+			res.Errors = append(res.Errors, err)
+			continue
+		}
+		res.Calls = append(res.Calls, call)
+	}
+	return res
+}
+
+// FinishCall finishes one raw call with the given index.
+func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcall.Repair, *toolcall.Error) {
+	fail := func(e *toolcall.Error) (toolcall.Call, []toolcall.Repair, *toolcall.Error) {
+		e.CallIndex = index
+		if e.Tool == "" {
+			e.Tool = rc.Name
+		}
+		if e.CallID == "" {
+			e.CallID = rc.ID
+		}
+		if e.Offset < 0 && rc.Offset >= 0 {
+			e.Offset = rc.Offset
+		}
+		if e.Raw == "" {
+			e.Raw = rc.Arguments
+		}
+		return toolcall.Call{}, nil, e
+	}
+	if rc.Err != nil {
+		return fail(rc.Err)
+	}
+	name, nameRepairs, nerr := CheckName(rc.Name, opts.Tools)
+	if nerr != nil {
+		return fail(nerr)
+	}
+	var tool *schema.Tool
+	if opts.Tools != nil {
+		tool, _ = opts.Tools.Lookup(name)
+	}
+	var (
+		args    json.RawMessage
+		repairs []toolcall.Repair
+		aerr    *toolcall.Error
+	)
+	if rc.Params != nil {
+		args, repairs = TypeParams(rc.Params, tool)
+	} else {
+		args, repairs, aerr = Arguments(rc.Arguments, opts)
+		if aerr != nil {
+			aerr.Tool = name
+			return fail(aerr)
+		}
+	}
+	repairs = append(nameRepairs, repairs...)
+	if tool != nil {
+		out, coerced, verr := tool.Validate(args, opts.Validation)
+		repairs = append(repairs, coerced...)
+		if verr != nil {
+			verr.Tool = name
+			if verr.Raw == "" {
+				verr.Raw = string(args)
+			}
+			return fail(verr)
+		}
+		args = out
+	}
+	for i := range repairs {
+		repairs[i].CallIndex = index
+	}
+	id := rc.ID
+	if id == "" {
+		id = toolcall.NewCallID()
+	}
+	return toolcall.Call{ID: id, Name: name, Arguments: args, Index: index}, repairs, nil
+}
+
+// CheckName validates a tool name. With tools declared, a name that matches
+// one exactly is always accepted, a name that matches one only when case is
+// ignored is renamed (and the rename recorded), and any other name is
+// unknown. Without tools, the name must be non-empty, at most 64 characters,
+// and made of letters, digits and "_-.:/".
+func CheckName(name string, tools *schema.Set) (string, []toolcall.Repair, *toolcall.Error) {
+	trimmed := strings.TrimSpace(name)
+	var repairs []toolcall.Repair
+	if trimmed != name {
+		repairs = append(repairs, toolcall.Repair{Kind: toolcall.RepairNameNormalized, Offset: -1, Detail: "whitespace trimmed"})
+		name = trimmed
+	}
+	if name == "" {
+		return "", nil, toolcall.NewError(toolcall.CodeMissingFunction, "tool name is empty")
+	}
+	if tools != nil && tools.Len() > 0 {
+		if _, ok := tools.Lookup(name); ok {
+			return name, repairs, nil
+		}
+		if alt, ok := tools.LookupFold(name); ok {
+			repairs = append(repairs, toolcall.Repair{Kind: toolcall.RepairNameNormalized, Offset: -1, Detail: "case folded to a declared name"})
+			return alt, repairs, nil
+		}
+	}
+	if len(name) > MaxNameLength {
+		return "", nil, toolcall.NewError(toolcall.CodeNameTooLong, fmt.Sprintf("tool name is %d bytes long, the limit is %d", len(name), MaxNameLength))
+	}
+	for i := 0; i < len(name); i++ {
+		if !validNameByte(name[i]) {
+			return "", nil, toolcall.NewError(toolcall.CodeInvalidName, fmt.Sprintf("tool name has an invalid character at byte %d", i))
+		}
+	}
+	if tools != nil && tools.Len() > 0 {
+		e := toolcall.NewError(toolcall.CodeUnknownTool, "no declared tool is named "+quoteName(name))
+		e.Known = tools.Names()
+		return "", nil, e
+	}
+	return name, repairs, nil
+}
+
+func quoteName(s string) string { return fmt.Sprintf("%q", s) }
+
+func validNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '_' || c == '-' || c == '.' || c == ':' || c == '/'
+}
+
+// Arguments turns argument text into a compact JSON object: empty text is
+// {}, a JSON string holding an object is unwrapped, almost-JSON goes through
+// the lenient pipeline unless repair is disabled.
+func Arguments(text string, opts *Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	maxSize := opts.Lenient.MaxSize
+	if maxSize <= 0 {
+		maxSize = lenient.DefaultMaxSize
+	}
+	if len(text) > maxSize {
+		e := toolcall.NewError(toolcall.CodeTooLarge, fmt.Sprintf("arguments are %d bytes, the limit is %d", len(text), maxSize))
+		return nil, nil, e
+	}
+	trimmed := strings.TrimSpace(text)
+	if trimmed == "" || trimmed == "null" {
+		return json.RawMessage("{}"), []toolcall.Repair{{Kind: toolcall.RepairEmptyArguments, Offset: 0}}, nil
+	}
+	var (
+		out     []byte
+		repairs []toolcall.Repair
+	)
+	if opts.DisableRepair {
+		if !gjson.Valid(trimmed) {
+			e := toolcall.NewError(toolcall.CodeInvalidJSON, "arguments are not valid JSON and repair is disabled")
+			e.Raw = text
+			return nil, nil, e
+		}
+		out = []byte(trimmed)
+	} else {
+		r := lenient.Repair([]byte(trimmed), &opts.Lenient)
+		if r.Err != nil {
+			r.Err.Raw = text
+			return nil, nil, r.Err
+		}
+		out, repairs = r.Output, r.Repairs
+	}
+	// A JSON string holding JSON: arguments that were encoded twice.
+	for depth := 0; len(out) > 0 && out[0] == '"' && depth < 3; depth++ {
+		var inner string
+		if json.Unmarshal(out, &inner) != nil {
+			break
+		}
+		inner = strings.TrimSpace(inner)
+		if inner == "" {
+			out = []byte("{}")
+			repairs = append(repairs, toolcall.Repair{Kind: toolcall.RepairEmptyArguments, Offset: 0})
+			break
+		}
+		if inner[0] != '{' && inner[0] != '[' {
+			break
+		}
+		sub, subRepairs, err := Arguments(inner, opts)
+		if err != nil {
+			break
+		}
+		out = sub
+		repairs = append(repairs, toolcall.Repair{Kind: toolcall.RepairDoubleEncoded, Offset: 0})
+		repairs = append(repairs, subRepairs...)
+	}
+	if len(out) == 0 || out[0] != '{' {
+		e := toolcall.NewError(toolcall.CodeNotObject, "arguments are "+jsonKind(out)+", not a JSON object")
+		e.Raw = text
+		return nil, nil, e
+	}
+	return compact(out), repairs, nil
+}
+
+func compact(b []byte) json.RawMessage {
+	if bytes.IndexAny(b, " \t\r\n") < 0 {
+		return json.RawMessage(b)
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(b))
+	if json.Compact(&buf, b) != nil {
+		return json.RawMessage(b)
+	}
+	return buf.Bytes()
+}
+
+func jsonKind(b []byte) string {
+	switch gjson.ParseBytes(b).Type {
+	case gjson.String:
+		return "a string"
+	case gjson.Number:
+		return "a number"
+	case gjson.True, gjson.False:
+		return "a boolean"
+	case gjson.Null:
+		return "null"
+	}
+	if len(b) > 0 && b[0] == '[' {
+		return "an array"
+	}
+	return "empty"
+}
+
+// TypeParams builds the arguments object of a tagged-parameter call. With a
+// declared tool, each raw value is typed by its property's schema; without
+// one, values that parse as JSON are kept as JSON and the rest are strings.
+// Every conversion is recorded.
+func TypeParams(params []Param, tool *schema.Tool) (json.RawMessage, []toolcall.Repair) {
+	var buf bytes.Buffer
+	var repairs []toolcall.Repair
+	buf.WriteByte('{')
+	for i, p := range params {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		lenient.WriteJSONString(&buf, p.Key)
+		buf.WriteByte(':')
+		v, r := schema.TypeText(tool, p.Key, p.Value, p.IsString, p.IsJSON)
+		buf.Write(v)
+		if r != nil {
+			repairs = append(repairs, *r)
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), repairs
+}

@@ -1,0 +1,22 @@
+package toolcall
+
+import "crypto/rand"
+
+const idAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+// NewCallID returns a fresh call id in Ollama's shape: "call_" followed by
+// eight random characters from [a-z0-9].
+func NewCallID() string { return "call_" + randomString(8) }
+
+// NewCorrelationID returns a fresh id that ties together the log records,
+// errors and statistics of one tool-calling turn.
+func NewCorrelationID() string { return randomString(16) }
+
+func randomString(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
+	for i := range b {
+		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
+	}
+	return string(b)
+}

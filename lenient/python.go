@@ -1,0 +1,472 @@
+package lenient
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/dialectkit/toolcall"
+)
+
+// The loose-literal grammar: Python literals (True/False/None, single and
+// triple quotes, tuples) plus the JavaScript looseness models mix into JSON
+// (unquoted keys and bare words). One grammar serves two users: the lenient
+// pipeline, which turns a loose literal into JSON, and the pythonic dialects,
+// which parse call expressions such as [get_weather(city='Paris'), noop()].
+
+// pyValue is one literal. Exactly one field is set.
+type pyValue struct {
+	Pos    lexer.Position
+	Str    *string  `parser:"  @String"`
+	Number *string  `parser:"| @Number"`
+	Const  *string  `parser:"| @( \"True\" | \"False\" | \"None\" | \"true\" | \"false\" | \"null\" )"`
+	List   *pyList  `parser:"| @@"`
+	Tuple  *pyTuple `parser:"| @@"`
+	Dict   *pyDict  `parser:"| @@"`
+	Call   *pyCall  `parser:"| @@"`
+	Bare   *string  `parser:"| @Ident"`
+}
+
+type pyList struct {
+	Items []*pyValue `parser:"\"[\" ( @@ ( \",\" @@ )* \",\"? )? \"]\""`
+}
+
+type pyTuple struct {
+	Items []*pyValue `parser:"\"(\" ( @@ ( \",\" @@ )* \",\"? )? \")\""`
+}
+
+type pyDict struct {
+	Entries []*pyEntry `parser:"\"{\" ( @@ ( \",\" @@ )* \",\"? )? \"}\""`
+}
+
+type pyEntry struct {
+	Key   *pyKey   `parser:"@@ ( \":\" | \"=\" )"`
+	Value *pyValue `parser:"@@"`
+}
+
+type pyKey struct {
+	Str    *string `parser:"  @String"`
+	Number *string `parser:"| @Number"`
+	Ident  *string `parser:"| @Ident"`
+}
+
+type pyCall struct {
+	Pos    lexer.Position
+	EndPos lexer.Position
+	Name   string   `parser:"@Ident ( @\".\" @Ident )* \"(\""`
+	Args   []*pyArg `parser:"( @@ ( \",\" @@ )* \",\"? )? \")\""`
+}
+
+type pyArg struct {
+	Key   string   `parser:"( @Ident \"=\" )?"`
+	Value *pyValue `parser:"@@"`
+}
+
+type pyCallList struct {
+	Calls []*pyCall `parser:"  \"[\" ( @@ ( \",\" @@ )* \",\"? )? \"]\"" `
+	Bare  []*pyCall `parser:"| @@ ( \",\"? @@ )* \",\"?"`
+}
+
+type pyLiteral struct {
+	Value *pyValue `parser:"@@"`
+}
+
+var pyLexer = lexer.MustSimple([]lexer.SimpleRule{
+	{Name: "String", Pattern: `"""(?s:.*?)"""|'''(?s:.*?)'''|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'`},
+	{Name: "Number", Pattern: `[-+]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)`},
+	{Name: "Ident", Pattern: `[A-Za-z_$][A-Za-z0-9_$]*`},
+	{Name: "Punct", Pattern: `[][(){}=,:.]`},
+	{Name: "Whitespace", Pattern: `\s+`},
+})
+
+var (
+	literalParser = participle.MustBuild[pyLiteral](
+		participle.Lexer(pyLexer), participle.Elide("Whitespace"), participle.UseLookahead(2))
+	callsParser = participle.MustBuild[pyCallList](
+		participle.Lexer(pyLexer), participle.Elide("Whitespace"), participle.UseLookahead(2))
+)
+
+// PythonCall is one call expression parsed by ParsePythonCalls.
+type PythonCall struct {
+	// Name is the callee, dotted names kept whole ("tools.lookup").
+	Name string
+	// Args are the arguments in order. Positional arguments have an empty Key.
+	Args []PythonArg
+	// Start and End are the byte offsets of the call expression in the source.
+	Start, End int
+}
+
+// PythonArg is one argument of a call expression; Value is its JSON encoding.
+type PythonArg struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// ParsePythonCalls parses a list of call expressions, "[f(a=1), g()]", or bare
+// calls separated by commas or whitespace, "f(a=1), g()" or "f()\ng()".
+// Literal arguments follow Python (single, double and triple quotes,
+// True/False/None, lists, tuples, dicts); the JSON spellings are accepted too.
+// The error satisfies IsIncomplete when the source ended too early, which a
+// streaming caller reads as "wait for more".
+func ParsePythonCalls(src string) ([]PythonCall, []toolcall.RepairKind, error) {
+	ast, err := callsParser.ParseString("", src)
+	if err != nil {
+		return nil, nil, err
+	}
+	calls := ast.Calls
+	if calls == nil {
+		calls = ast.Bare
+	}
+	var c converter
+	out := make([]PythonCall, 0, len(calls))
+	for _, pc := range calls {
+		call := PythonCall{Name: pc.Name, Start: pc.Pos.Offset, End: pc.EndPos.Offset}
+		for _, a := range pc.Args {
+			c.buf.Reset()
+			if err := c.value(a.Value, 0); err != nil {
+				return nil, nil, err
+			}
+			call.Args = append(call.Args, PythonArg{Key: a.Key, Value: bytes.Clone(c.buf.Bytes())})
+		}
+		out = append(out, call)
+	}
+	return out, c.kinds, nil
+}
+
+// PythonLiteralToJSON converts one loose literal (a Python literal, or JSON
+// with unquoted keys, single quotes and bare words) into compact JSON that
+// keeps the key order. It reports the kinds of looseness it met.
+func PythonLiteralToJSON(src string) ([]byte, []toolcall.RepairKind, error) {
+	ast, err := literalParser.ParseString("", src)
+	if err != nil {
+		return nil, nil, err
+	}
+	var c converter
+	if err := c.value(ast.Value, 0); err != nil {
+		return nil, nil, err
+	}
+	return c.buf.Bytes(), c.kinds, nil
+}
+
+// IsIncomplete reports whether err means the source ended before the
+// literal or call did.
+func IsIncomplete(err error) bool {
+	var ute *participle.UnexpectedTokenError
+	if errors.As(err, &ute) {
+		return ute.Unexpected.EOF()
+	}
+	var le *lexer.Error
+	if errors.As(err, &le) {
+		// An unterminated string is a lexer error at the opening quote.
+		return strings.Contains(le.Msg, "invalid input text")
+	}
+	return false
+}
+
+// ErrorOffset returns the byte offset a grammar error points at, or -1.
+func ErrorOffset(err error) int {
+	var pe participle.Error
+	if errors.As(err, &pe) {
+		return pe.Position().Offset
+	}
+	return -1
+}
+
+// maxLiteralDepth bounds recursion in the converter; the pipeline's own depth
+// limit is checked before the grammar runs, this is a backstop.
+const maxLiteralDepth = 10000
+
+type converter struct {
+	buf   bytes.Buffer
+	kinds []toolcall.RepairKind
+}
+
+func (c *converter) note(k toolcall.RepairKind) {
+	for _, have := range c.kinds {
+		if have == k {
+			return
+		}
+	}
+	c.kinds = append(c.kinds, k)
+}
+
+var errLiteralTooDeep = errors.New("literal nested too deeply")
+
+func (c *converter) value(v *pyValue, depth int) error {
+	if depth > maxLiteralDepth {
+		return errLiteralTooDeep
+	}
+	switch {
+	case v.Str != nil:
+		s, single := pyUnquote(*v.Str)
+		if single {
+			c.note(toolcall.RepairSingleQuotes)
+		}
+		writeJSONString(&c.buf, s)
+	case v.Number != nil:
+		n, changed := normalizeNumber(*v.Number)
+		if changed {
+			c.note(toolcall.RepairNumberFormat)
+		}
+		c.buf.WriteString(n)
+	case v.Const != nil:
+		switch *v.Const {
+		case "True":
+			c.note(toolcall.RepairPythonLiteral)
+			c.buf.WriteString("true")
+		case "False":
+			c.note(toolcall.RepairPythonLiteral)
+			c.buf.WriteString("false")
+		case "None":
+			c.note(toolcall.RepairPythonLiteral)
+			c.buf.WriteString("null")
+		default:
+			c.buf.WriteString(*v.Const)
+		}
+	case v.List != nil:
+		return c.array(v.List.Items, depth)
+	case v.Tuple != nil:
+		c.note(toolcall.RepairPythonLiteral)
+		return c.array(v.Tuple.Items, depth)
+	case v.Dict != nil:
+		c.buf.WriteByte('{')
+		for i, e := range v.Dict.Entries {
+			if i > 0 {
+				c.buf.WriteByte(',')
+			}
+			switch {
+			case e.Key.Str != nil:
+				s, single := pyUnquote(*e.Key.Str)
+				if single {
+					c.note(toolcall.RepairSingleQuotes)
+				}
+				writeJSONString(&c.buf, s)
+			case e.Key.Number != nil:
+				c.note(toolcall.RepairUnquotedKey)
+				writeJSONString(&c.buf, *e.Key.Number)
+			default:
+				c.note(toolcall.RepairUnquotedKey)
+				writeJSONString(&c.buf, *e.Key.Ident)
+			}
+			c.buf.WriteByte(':')
+			if err := c.value(e.Value, depth+1); err != nil {
+				return err
+			}
+		}
+		c.buf.WriteByte('}')
+	case v.Call != nil:
+		// A call used as a value (f(x=g(1))) has no JSON meaning; keep its
+		// source text as a string rather than guess.
+		c.note(toolcall.RepairUnquotedString)
+		writeJSONString(&c.buf, callSource(v.Call))
+	case v.Bare != nil:
+		c.note(toolcall.RepairUnquotedString)
+		writeJSONString(&c.buf, *v.Bare)
+	}
+	return nil
+}
+
+func (c *converter) array(items []*pyValue, depth int) error {
+	c.buf.WriteByte('[')
+	for i, it := range items {
+		if i > 0 {
+			c.buf.WriteByte(',')
+		}
+		if err := c.value(it, depth+1); err != nil {
+			return err
+		}
+	}
+	c.buf.WriteByte(']')
+	return nil
+}
+
+func callSource(pc *pyCall) string {
+	var b strings.Builder
+	b.WriteString(pc.Name)
+	b.WriteString("(…)")
+	return b.String()
+}
+
+// pyUnquote decodes a Python string literal. It reports whether the literal
+// used single quotes.
+func pyUnquote(lit string) (string, bool) {
+	q := lit[0]
+	body := lit[1 : len(lit)-1]
+	if len(lit) >= 6 && (strings.HasPrefix(lit, `"""`) || strings.HasPrefix(lit, `'''`)) {
+		body = lit[3 : len(lit)-3]
+	}
+	if strings.IndexByte(body, '\\') < 0 {
+		return body, q == '\''
+	}
+	var b strings.Builder
+	b.Grow(len(body))
+	for i := 0; i < len(body); i++ {
+		ch := body[i]
+		if ch != '\\' || i+1 == len(body) {
+			b.WriteByte(ch)
+			continue
+		}
+		i++
+		switch e := body[i]; e {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case '0':
+			b.WriteByte(0)
+		case '\\', '\'', '"', '/':
+			b.WriteByte(e)
+		case '\n': // line continuation
+		case 'x', 'u', 'U':
+			n := 2
+			if e == 'u' {
+				n = 4
+			} else if e == 'U' {
+				n = 8
+			}
+			cp, ok := parseHex(body, i+1, n)
+			if !ok {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			i += n
+			// A UTF-16 surrogate pair written as two \u escapes.
+			if e == 'u' && cp >= 0xD800 && cp < 0xDC00 && i+6 < len(body) && body[i+1] == '\\' && body[i+2] == 'u' {
+				if lo, ok := parseHex(body, i+3, 4); ok && lo >= 0xDC00 && lo < 0xE000 {
+					cp = (cp-0xD800)<<10 + (lo - 0xDC00) + 0x10000
+					i += 6
+				}
+			}
+			if !utf8.ValidRune(cp) {
+				cp = utf8.RuneError
+			}
+			b.WriteRune(cp)
+		default:
+			// Python keeps unknown escapes as written.
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	return b.String(), q == '\''
+}
+
+func parseHex(s string, at, n int) (rune, bool) {
+	if at+n > len(s) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(s[at:at+n], 16, 32)
+	return rune(v), err == nil
+}
+
+// normalizeNumber turns a Python or JSON5 number into JSON number syntax.
+func normalizeNumber(n string) (string, bool) {
+	orig := n
+	if strings.HasPrefix(n, "+") {
+		n = n[1:]
+	}
+	neg := strings.HasPrefix(n, "-")
+	if neg {
+		n = n[1:]
+	}
+	if len(n) > 2 && (n[1] == 'x' || n[1] == 'X') {
+		if v, err := strconv.ParseUint(n[2:], 16, 64); err == nil {
+			n = strconv.FormatUint(v, 10)
+		}
+	} else {
+		mant, exp, hasExp := strings.Cut(strings.ToLower(n), "e")
+		if strings.HasPrefix(mant, ".") {
+			mant = "0" + mant
+		}
+		if strings.HasSuffix(mant, ".") {
+			mant += "0"
+		}
+		// Leading zeros are not JSON: 007 → 7, 00.5 → 0.5.
+		for len(mant) > 1 && mant[0] == '0' && mant[1] != '.' {
+			mant = mant[1:]
+		}
+		n = mant
+		if hasExp {
+			if strings.HasPrefix(exp, "+") {
+				exp = exp[1:]
+			}
+			n += "e" + exp
+		}
+		if !hasExp && strings.ToLower(orig) != orig {
+			n = strings.ToLower(n)
+		}
+	}
+	if neg {
+		n = "-" + n
+	}
+	return n, n != orig
+}
+
+// writeJSONString writes s as a JSON string, escaping only what JSON requires
+// so that text such as "<" and "&" stays readable.
+func writeJSONString(buf *bytes.Buffer, s string) {
+	const hex = "0123456789abcdef"
+	buf.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			buf.WriteString(s[start:i])
+			switch c {
+			case '"', '\\':
+				buf.WriteByte('\\')
+				buf.WriteByte(c)
+			case '\n':
+				buf.WriteString(`\n`)
+			case '\r':
+				buf.WriteString(`\r`)
+			case '\t':
+				buf.WriteString(`\t`)
+			case '\b':
+				buf.WriteString(`\b`)
+			case '\f':
+				buf.WriteString(`\f`)
+			default:
+				buf.WriteString(`\u00`)
+				buf.WriteByte(hex[c>>4])
+				buf.WriteByte(hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf.WriteString(s[start:i])
+			buf.WriteString(`\ufffd`)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	buf.WriteString(s[start:])
+	buf.WriteByte('"')
+}
+
+// WriteJSONString appends s to buf as a JSON string literal. Invalid UTF-8 is
+// replaced by U+FFFD; "<", ">" and "&" are not escaped.
+func WriteJSONString(buf *bytes.Buffer, s string) { writeJSONString(buf, s) }
