@@ -84,6 +84,9 @@ type RawCall struct {
 	Params []Param
 	// Offset is the byte offset of the call in the text, -1 if unknown.
 	Offset int
+	// Repairs are changes the dialect made while extracting the call (for
+	// example to the JSON object around the arguments); Finish keeps them.
+	Repairs []toolcall.Repair
 	// Err is set when the dialect found the call but could not extract it.
 	// Finish reports it as the call's error.
 	Err *toolcall.Error

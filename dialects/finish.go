@@ -84,7 +84,7 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 			return fail(aerr)
 		}
 	}
-	repairs = append(nameRepairs, repairs...)
+	repairs = append(append(append([]toolcall.Repair(nil), rc.Repairs...), nameRepairs...), repairs...)
 	if tool != nil {
 		out, coerced, verr := tool.Validate(args, opts.Validation)
 		repairs = append(repairs, coerced...)

@@ -1,0 +1,136 @@
+package dialects
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/lenient"
+)
+
+// Field aliases models use for a call's name, arguments and id, in the order
+// they are tried.
+var (
+	NameFields      = []string{"name", "tool_name", "function", "tool", "function_name"}
+	ArgumentsFields = []string{"arguments", "parameters", "args", "tool_args", "input", "params"}
+	IDFields        = []string{"id", "tool_call_id", "call_id"}
+)
+
+// ObjectCall reads a call written as a JSON object, such as
+// {"name": "f", "arguments": {...}}, accepting the aliases above and the
+// OpenAI shape {"type": "function", "function": {"name": …, "arguments": …}}.
+// An almost-JSON object is repaired first (the repairs are kept on the call).
+// offset is the object's byte offset in the output. ok is false when the
+// text is not an object that names a call (no name field at all); a call
+// with an empty name is still returned, for Finish to reject.
+func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
+	rc.Offset = offset
+	obj, repairs, err := envelope(text, opts)
+	if err != nil {
+		return rc, false
+	}
+	if !obj.IsObject() {
+		return rc, false
+	}
+	if fn := obj.Get("function"); fn.IsObject() {
+		inner, ok := objectFields(fn)
+		if ok {
+			if inner.ID == "" {
+				inner.ID = firstString(obj, IDFields)
+			}
+			inner.Offset, inner.Repairs = offset, repairs
+			return inner, true
+		}
+	}
+	rc, ok = objectFields(obj)
+	rc.Offset, rc.Repairs = offset, repairs
+	return rc, ok
+}
+
+// envelope parses the JSON object that describes a call, repairing it when
+// it is almost-JSON.
+func envelope(text string, opts *Options) (gjson.Result, []toolcall.Repair, *toolcall.Error) {
+	text = strings.TrimSpace(text)
+	if gjson.Valid(text) {
+		return gjson.Parse(text), nil, nil
+	}
+	if opts != nil && opts.DisableRepair {
+		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeInvalidJSON, "call is not valid JSON and repair is disabled")
+	}
+	var lo *lenient.Options
+	if opts != nil {
+		lo = &opts.Lenient
+	}
+	r := lenient.Repair([]byte(text), lo)
+	if r.Err != nil {
+		return gjson.Result{}, nil, r.Err
+	}
+	return gjson.ParseBytes(r.Output), r.Repairs, nil
+}
+
+func objectFields(obj gjson.Result) (RawCall, bool) {
+	var rc RawCall
+	found := false
+	for _, f := range NameFields {
+		if v := obj.Get(escapeKey(f)); v.Exists() && v.Type == gjson.String {
+			rc.Name, found = v.String(), true
+			break
+		}
+	}
+	if !found {
+		return rc, false
+	}
+	for _, f := range ArgumentsFields {
+		if v := obj.Get(escapeKey(f)); v.Exists() {
+			rc.Arguments = v.Raw
+			break
+		}
+	}
+	rc.ID = firstString(obj, IDFields)
+	return rc, true
+}
+
+// NameKeyCall reads a call written with the tool name as the only key:
+// {"get_weather": {"city": "Tokyo"}} (apertus, and Ollama's generic parser).
+func NameKeyCall(obj gjson.Result, offset int) (RawCall, bool) {
+	if !obj.IsObject() {
+		return RawCall{}, false
+	}
+	var rc RawCall
+	n := 0
+	obj.ForEach(func(k, v gjson.Result) bool {
+		n++
+		rc.Name, rc.Arguments = k.String(), v.Raw
+		return n < 2
+	})
+	if n != 1 {
+		return RawCall{}, false
+	}
+	rc.Offset = offset
+	return rc, true
+}
+
+func firstString(obj gjson.Result, fields []string) string {
+	for _, f := range fields {
+		if v := obj.Get(escapeKey(f)); v.Exists() && (v.Type == gjson.String || v.Type == gjson.Number) {
+			return v.String()
+		}
+	}
+	return ""
+}
+
+// escapeKey makes a literal key safe as a gjson path.
+func escapeKey(k string) string {
+	if !strings.ContainsAny(k, ".*?|#@\\") {
+		return k
+	}
+	var b strings.Builder
+	for _, r := range k {
+		if strings.ContainsRune(".*?|#@\\", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

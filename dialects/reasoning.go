@@ -1,0 +1,51 @@
+package dialects
+
+import "strings"
+
+// ReasoningTags are the open and close markers of a reasoning wrapper.
+type ReasoningTags struct{ Open, Close string }
+
+// Think is the <think>…</think> wrapper used by Qwen3, DeepSeek-R1, GLM,
+// MiniMax, Kimi-Thinking, Nemotron and others.
+var Think = ReasoningTags{Open: "<think>", Close: "</think>"}
+
+// SplitReasoning separates reasoning from the rest of text.
+//
+// Every Open…Close block is reasoning; an Open never closed makes the rest
+// of the text reasoning. Templates often open reasoning themselves, so the
+// output holds only the closing tag: when startsOpen is set, or when Close
+// appears before any Open, everything before the first Close is reasoning.
+// Reasoning pieces are trimmed and concatenated; whitespace right after a
+// removed block is dropped from the rest.
+func SplitReasoning(text string, tags ReasoningTags, startsOpen bool) (reasoning, rest string) {
+	if tags.Open == "" || tags.Close == "" {
+		return "", text
+	}
+	var r, c strings.Builder
+	firstClose := strings.Index(text, tags.Close)
+	firstOpen := strings.Index(text, tags.Open)
+	if startsOpen || (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
+		if firstClose < 0 {
+			return strings.TrimSpace(text), ""
+		}
+		r.WriteString(strings.TrimSpace(text[:firstClose]))
+		text = strings.TrimLeft(text[firstClose+len(tags.Close):], " \t\r\n")
+	}
+	for {
+		i := strings.Index(text, tags.Open)
+		if i < 0 {
+			c.WriteString(text)
+			break
+		}
+		c.WriteString(text[:i])
+		body := text[i+len(tags.Open):]
+		j := strings.Index(body, tags.Close)
+		if j < 0 {
+			r.WriteString(strings.TrimSpace(body))
+			break
+		}
+		r.WriteString(strings.TrimSpace(body[:j]))
+		text = strings.TrimLeft(body[j+len(tags.Close):], " \t\r\n")
+	}
+	return r.String(), c.String()
+}

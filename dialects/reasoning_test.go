@@ -1,0 +1,30 @@
+package dialects
+
+import "testing"
+
+func TestSplitReasoning(t *testing.T) {
+	tests := []struct {
+		name, in        string
+		open            bool
+		reasoning, rest string
+	}{
+		{"none", "plain answer", false, "", "plain answer"},
+		{"block", "<think>\nplan\n</think>\n\nanswer", false, "plan", "answer"},
+		{"close only", "plan</think>answer", false, "plan", "answer"},
+		{"forced open without close", "still thinking", true, "still thinking", ""},
+		{"forced open with close", "plan</think> answer", true, "plan", "answer"},
+		{"unclosed", "before <think>half a thought", false, "half a thought", "before "},
+		{"two blocks", "<think>a</think>x<think>b</think>y", false, "ab", "xy"},
+		{"forced open keeps a nested open tag", "I'm <think>nested</think> more</think>end", true, "I'm <think>nested", "more</think>end"},
+		{"not forced: first block is reasoning", "I'm <think>nested</think> more", false, "nested", "I'm more"},
+		{"content between", "intro <think>r</think>\n outro", false, "r", "intro outro"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, rest := SplitReasoning(tt.in, Think, tt.open)
+			if r != tt.reasoning || rest != tt.rest {
+				t.Errorf("SplitReasoning(%q) = (%q, %q), want (%q, %q)", tt.in, r, rest, tt.reasoning, tt.rest)
+			}
+		})
+	}
+}

@@ -1,0 +1,76 @@
+package corpustest
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/schema"
+)
+
+// ParseFunc parses one vector's text with its declared tools (nil if none).
+type ParseFunc func(v Vector, tools *schema.Set) *toolcall.Result
+
+// Differences lists vectors whose expected content or reasoning follows one
+// peer's choice that this project deliberately does not make, with the
+// reason. Calls are never excused: every vector's calls must match.
+// It is read from testdata/corpus/differences/*.json, one file per dialect
+// or family, each an object from vector id to reason.
+func Differences() (map[string]string, error) {
+	root, err := Root()
+	if err != nil {
+		return nil, err
+	}
+	files, err := filepath.Glob(filepath.Join(root, "testdata", "corpus", "differences", "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Base(f), err)
+		}
+	}
+	return m, nil
+}
+
+// Run checks every vector with parse: calls always, content and reasoning
+// unless the vector is listed in Differences. It returns the number of
+// vectors whose calls passed.
+func Run(t *testing.T, vs []Vector, parse ParseFunc) (passed int) {
+	t.Helper()
+	diffs, err := Differences()
+	if err != nil {
+		t.Fatalf("differences.json: %v", err)
+	}
+	for _, v := range vs {
+		tools, err := v.ToolSet()
+		if err != nil {
+			t.Errorf("%s: tools: %v", v.ID, err)
+			continue
+		}
+		res := parse(v, tools)
+		if err := v.CheckCalls(res.Calls); err != nil {
+			t.Errorf("%s [%s]: %v (errors: %v)\ntext: %q", v.ID, v.Dialect, err, res.Errors, v.Text)
+			continue
+		}
+		passed++
+		if _, excused := diffs[v.ID]; excused {
+			continue
+		}
+		if err := v.CheckContent(res.Content); err != nil {
+			t.Errorf("%s [%s]: %v\ntext: %q", v.ID, v.Dialect, err, v.Text)
+		}
+		if err := v.CheckReasoning(res.Reasoning); err != nil {
+			t.Errorf("%s [%s]: %v\ntext: %q", v.ID, v.Dialect, err, v.Text)
+		}
+	}
+	return passed
+}
