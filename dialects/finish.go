@@ -204,7 +204,7 @@ func Arguments(text string, opts *Options) (json.RawMessage, []toolcall.Repair, 
 			repairs = append(repairs, toolcall.Repair{Kind: toolcall.RepairEmptyArguments, Offset: 0})
 			break
 		}
-		if inner[0] != '{' && inner[0] != '[' {
+		if inner[0] != '{' && inner[0] != '[' && inner[0] != '"' {
 			break
 		}
 		sub, subRepairs, err := Arguments(inner, opts)

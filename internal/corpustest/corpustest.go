@@ -140,15 +140,8 @@ func (v Vector) CheckCalls(got []toolcall.Call) error {
 		}
 		loose := v.ArgTypes == "schema"
 		if v.Match == "subset" {
-			wm, ok1 := w.(map[string]any)
-			gm, ok2 := g.(map[string]any)
-			if !ok1 || !ok2 {
-				return fmt.Errorf("call %d: arguments %s, want %s", i, got[i].Arguments, want.Arguments)
-			}
-			for k, wv := range wm {
-				if gv, ok := gm[k]; !ok || !equal(wv, gv, loose) {
-					return fmt.Errorf("call %d: argument %q: got %s, want %s", i, k, got[i].Arguments, want.Arguments)
-				}
+			if !subset(w, g, loose) {
+				return fmt.Errorf("call %d: arguments %s do not include %s", i, got[i].Arguments, want.Arguments)
 			}
 			continue
 		}
@@ -239,6 +232,26 @@ func equal(want, got any, loose bool) bool {
 		return reflect.DeepEqual(want, got)
 	}
 	return reflect.DeepEqual(want, got)
+}
+
+// subset reports whether want is included in got: objects recursively by
+// key, everything else by equality.
+func subset(want, got any, loose bool) bool {
+	wm, ok := want.(map[string]any)
+	if !ok {
+		return equal(want, got, loose)
+	}
+	gm, ok := got.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k, wv := range wm {
+		gv, ok := gm[k]
+		if !ok || !subset(wv, gv, loose) {
+			return false
+		}
+	}
+	return true
 }
 
 func numEqual(a, b json.Number) bool {

@@ -1,0 +1,74 @@
+// Command dialect-probe tells how a model calls tools, and parses or repairs
+// captured model output from the shell.
+//
+//	dialect-probe parse [FILE]      extract tool calls from model output
+//	dialect-probe repair [FILE]     turn almost-JSON into JSON
+//	dialect-probe dialects          list the dialects it knows
+//
+// parse --jsonl and repair --jsonl are stable machine interfaces: one JSON
+// object per input line in, one per line out, same order, same id, and a
+// coded error (never a crash) for a line that is not valid input.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// exitError carries a process exit code through cobra.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes the command line and returns the exit code: 0 success, 1
+// when the input parsed with errors, 2 for usage or I/O errors.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot(stdin, stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "dialect-probe:", err)
+	return 2
+}
+
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "dialect-probe",
+		Short: "Find out how a model calls tools; parse and repair what it wrote",
+		Long: `dialect-probe turns whatever a local language model wrote into valid tool calls.
+
+It knows the tool-call dialects of open model families (Hermes <tool_call> tags,
+pythonic [f(a=1)], fenced JSON, Mistral [TOOL_CALLS], Ollama's native tool_calls,
+and more: see "dialect-probe dialects"), detects which one a model wrote, repairs
+almost-JSON arguments, and validates them against the tools' JSON Schemas.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(newParseCmd(), newRepairCmd(), newDialectsCmd())
+	return root
+}
+
+// input opens the file named by args[0], or standard input.
+func input(cmd *cobra.Command, args []string) (io.ReadCloser, error) {
+	if len(args) == 0 || args[0] == "-" {
+		return io.NopCloser(cmd.InOrStdin()), nil
+	}
+	return os.Open(args[0])
+}

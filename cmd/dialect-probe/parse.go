@@ -1,0 +1,276 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/registry"
+	"github.com/dialectkit/toolcall/schema"
+)
+
+type parseFlags struct {
+	dialect       string
+	toolsFile     string
+	model         string
+	templateFile  string
+	fallback      []string
+	noRepair      bool
+	coerce        bool
+	allowRisky    bool
+	allowExtra    bool
+	reasoningOpen bool
+	json          bool
+	jsonl         bool
+	maxLine       int
+}
+
+func newParseCmd() *cobra.Command {
+	var f parseFlags
+	cmd := &cobra.Command{
+		Use:   "parse [FILE]",
+		Short: "Extract tool calls from model output",
+		Long: `parse reads raw model output (from FILE, or standard input) and prints the tool
+calls in it, the content and reasoning around them, the repairs made to
+malformed arguments, and a coded error for every call that could not be
+recovered.
+
+Without --dialect, the dialect is detected: from the chat template (--template),
+the model name (--model), the markers in the output, and by trying the
+candidate parsers and scoring how well their calls match the declared tools
+(--tools). The human output says which evidence decided.
+
+With --jsonl, every input line is a JSON object
+  {"id": "...", "text": "<raw model output>", "dialect": "<name>"?, "tools": [...]?, "chunks": ["..."]?}
+and every output line is
+  {"id": "...", "dialect": "...", "calls": [{"id", "name", "arguments"}], "content": "...",
+   "reasoning": "..."?, "repairs": [...]?, "errors": [{"code", "message"}]}
+in the same order, with the same id. A line that is not valid input gets an
+output line with a TLP-016 error.`,
+		Example: `  dialect-probe parse testdata/samples/qwen3-hermes.txt
+  ollama run qwen3 "..." | dialect-probe parse --tools tools.json --json
+  dialect-probe parse --jsonl < vectors.jsonl > results.jsonl`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runParse(cmd, args, &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.dialect, "dialect", "d", "", "dialect to use (default: detect)")
+	fl.StringVarP(&f.toolsFile, "tools", "t", "", "JSON file with the declared tools (OpenAI/Ollama or bare shape)")
+	fl.StringVar(&f.model, "model", "", "model name, used as detection evidence")
+	fl.StringVar(&f.templateFile, "template", "", "chat template file, used as detection evidence")
+	fl.StringSliceVar(&f.fallback, "fallback", nil, "dialects to try when the named dialect finds no call")
+	fl.BoolVar(&f.noRepair, "no-repair", false, "require strict JSON arguments (no lenient repair)")
+	fl.BoolVar(&f.coerce, "coerce", false, "coerce argument values toward the schema (\"5\" → 5)")
+	fl.BoolVar(&f.allowRisky, "allow-risky", false, "with --coerce, also apply risky coercions (\"false\" → false)")
+	fl.BoolVar(&f.allowExtra, "allow-extra", false, "accept properties the schema does not declare")
+	fl.BoolVar(&f.reasoningOpen, "reasoning-open", false, "the template opened a reasoning block: output starts inside it")
+	fl.BoolVar(&f.json, "json", false, "print the result as JSON")
+	fl.BoolVar(&f.jsonl, "jsonl", false, "read and write JSON lines (see above)")
+	fl.IntVar(&f.maxLine, "max-line", defaultMaxLine, "longest --jsonl input line accepted, in bytes")
+	return cmd
+}
+
+// parseInput is one --jsonl input line.
+type parseInput struct {
+	ID       json.RawMessage `json:"id"`
+	Text     *string         `json:"text"`
+	Dialect  string          `json:"dialect"`
+	Tools    json.RawMessage `json:"tools"`
+	Chunks   []string        `json:"chunks"`
+	Model    string          `json:"model"`
+	Template string          `json:"template"`
+}
+
+// parseOutput is one --jsonl output line, and the --json result.
+type parseOutput struct {
+	ID        json.RawMessage     `json:"id,omitempty"`
+	Dialect   string              `json:"dialect"`
+	Calls     []callRecord        `json:"calls"`
+	Content   string              `json:"content"`
+	Reasoning string              `json:"reasoning,omitempty"`
+	Repairs   []toolcall.Repair   `json:"repairs,omitempty"`
+	Errors    []errorRecord       `json:"errors"`
+	Detection *registry.Detection `json:"detection,omitempty"`
+}
+
+type callRecord struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+func (f *parseFlags) options(tools *schema.Set) *registry.Options {
+	o := &registry.Options{Dialect: f.dialect, Fallback: f.fallback, Model: f.model}
+	o.Tools = tools
+	o.DisableRepair = f.noRepair
+	o.Validation = schema.Options{AllowAdditional: f.allowExtra, Coerce: f.coerce, AllowRisky: f.allowRisky}
+	o.ReasoningOpen = f.reasoningOpen
+	return o
+}
+
+func runParse(cmd *cobra.Command, args []string, f *parseFlags) error {
+	var tools *schema.Set
+	if f.toolsFile != "" {
+		data, err := os.ReadFile(f.toolsFile)
+		if err != nil {
+			return err
+		}
+		if tools, err = toolSet(data); err != nil {
+			return fmt.Errorf("%s: %w", f.toolsFile, err)
+		}
+	}
+	opts := f.options(tools)
+	if f.templateFile != "" {
+		data, err := os.ReadFile(f.templateFile)
+		if err != nil {
+			return err
+		}
+		opts.Template = string(data)
+	}
+	in, err := input(cmd, args)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if f.jsonl {
+		return eachLine(in, cmd.OutOrStdout(), f.maxLine,
+			func(line []byte) any { return parseLine(line, f, opts) },
+			func(id json.RawMessage, e *toolcall.Error) any { return failedParse(id, e) })
+	}
+	data, err := io.ReadAll(in)
+	if err != nil {
+		return err
+	}
+	res, det := registry.Default().ParseDetect(string(data), opts)
+	out := toParseOutput(res)
+	out.Detection = &det
+	if f.json {
+		enc := json.NewEncoder(cmd.OutOrStdout())
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		printParse(cmd.OutOrStdout(), out, det)
+	}
+	if !res.OK() {
+		return exitError{1}
+	}
+	return nil
+}
+
+func toolSet(data []byte) (*schema.Set, error) {
+	defs, err := toolcall.ParseTools(data)
+	if err != nil {
+		return nil, err
+	}
+	return schema.NewSet(defs...)
+}
+
+// parseLine answers one --jsonl line. It never fails: a bad line gets a
+// record with an error.
+func parseLine(line []byte, f *parseFlags, base *registry.Options) parseOutput {
+	var in parseInput
+	if err := json.Unmarshal(line, &in); err != nil {
+		return failedParse(lineID(line), toolcall.Errorf(toolcall.CodeInvalidInput, err, "line is not a JSON object: "+err.Error()))
+	}
+	if in.Text == nil && in.Chunks == nil {
+		return failedParse(in.ID, toolcall.NewError(toolcall.CodeInvalidInput, `line has neither "text" nor "chunks"`))
+	}
+	opts := *base
+	if in.Dialect != "" {
+		opts.Dialect = in.Dialect
+	}
+	if in.Model != "" {
+		opts.Model = in.Model
+	}
+	if in.Template != "" {
+		opts.Template = in.Template
+	}
+	if len(in.Tools) > 0 && string(in.Tools) != "null" {
+		tools, err := toolSet(in.Tools)
+		if err != nil {
+			var te *toolcall.Error
+			if !asToolcallError(err, &te) {
+				te = toolcall.Errorf(toolcall.CodeInvalidTool, err, err.Error())
+			}
+			return failedParse(in.ID, te)
+		}
+		opts.Tools = tools
+	}
+	text := ""
+	if in.Text != nil {
+		text = *in.Text
+	}
+	if in.Chunks != nil {
+		// The deltas, in order, make the text the model produced. Parsing
+		// gives the same result however the text was cut.
+		text = strings.Join(in.Chunks, "")
+	}
+	out := toParseOutput(registry.Default().Parse(text, &opts))
+	out.ID = in.ID
+	return out
+}
+
+func asToolcallError(err error, target **toolcall.Error) bool {
+	e, ok := err.(*toolcall.Error)
+	if ok {
+		*target = e
+	}
+	return ok
+}
+
+func failedParse(id json.RawMessage, e *toolcall.Error) parseOutput {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	return parseOutput{ID: id, Calls: []callRecord{}, Errors: []errorRecord{toErrorRecord(e)}}
+}
+
+func toParseOutput(res *toolcall.Result) parseOutput {
+	out := parseOutput{Dialect: res.Dialect, Calls: make([]callRecord, 0, len(res.Calls)),
+		Content: res.Content, Reasoning: res.Reasoning, Repairs: res.Repairs, Errors: []errorRecord{}}
+	for _, c := range res.Calls {
+		out.Calls = append(out.Calls, callRecord{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	for _, e := range res.Errors {
+		out.Errors = append(out.Errors, toErrorRecord(e))
+	}
+	return out
+}
+
+func printParse(w io.Writer, out parseOutput, det registry.Detection) {
+	if out.Dialect == "" {
+		fmt.Fprintf(w, "dialect: none (%s)\n", det.Reason)
+	} else {
+		fmt.Fprintf(w, "dialect: %s (%s)\n", out.Dialect, det.Reason)
+	}
+	fmt.Fprintf(w, "calls: %d\n", len(out.Calls))
+	for i, c := range out.Calls {
+		fmt.Fprintf(w, "  [%d] %s %s  (id %s)\n", i, c.Name, c.Arguments, c.ID)
+	}
+	if out.Content != "" {
+		fmt.Fprintf(w, "content: %q\n", out.Content)
+	}
+	if out.Reasoning != "" {
+		fmt.Fprintf(w, "reasoning: %q\n", out.Reasoning)
+	}
+	if len(out.Repairs) > 0 {
+		fmt.Fprintln(w, "repairs:")
+		for _, r := range out.Repairs {
+			fmt.Fprintf(w, "  call %d: %s\n", r.CallIndex, r)
+		}
+	}
+	if len(out.Errors) > 0 {
+		fmt.Fprintln(w, "errors:")
+		for _, e := range out.Errors {
+			fmt.Fprintf(w, "  %s\n", e.Message)
+		}
+	}
+}

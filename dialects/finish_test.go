@@ -1,0 +1,209 @@
+package dialects_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/schema"
+)
+
+func tools(t testing.TB) *schema.Set {
+	t.Helper()
+	s, err := schema.NewSet(
+		toolcall.Tool{Name: "get_weather", Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}`)},
+		toolcall.Tool{Name: "Read-File.v2", Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestFinishCall(t *testing.T) {
+	long := strings.Repeat("x", 65)
+	tests := []struct {
+		name     string
+		rc       dialects.RawCall
+		tools    bool
+		noRepair bool
+		wantName string
+		wantArgs string
+		code     toolcall.Code
+		repair   toolcall.RepairKind
+	}{
+		{name: "plain", rc: dialects.RawCall{Name: "f", Arguments: `{"a": 1, "b": [1, 2]}`}, wantName: "f", wantArgs: `{"a":1,"b":[1,2]}`},
+		{name: "key order kept", rc: dialects.RawCall{Name: "f", Arguments: `{"z":1,"a":2}`}, wantName: "f", wantArgs: `{"z":1,"a":2}`},
+		{name: "empty arguments", rc: dialects.RawCall{Name: "f"}, wantName: "f", wantArgs: `{}`, repair: toolcall.RepairEmptyArguments},
+		{name: "null arguments", rc: dialects.RawCall{Name: "f", Arguments: "null"}, wantName: "f", wantArgs: `{}`, repair: toolcall.RepairEmptyArguments},
+		{name: "json string", rc: dialects.RawCall{Name: "f", Arguments: `"{\"a\": 1}"`}, wantName: "f", wantArgs: `{"a":1}`, repair: toolcall.RepairDoubleEncoded},
+		{name: "double encoded twice", rc: dialects.RawCall{Name: "f", Arguments: `"\"{\\\"a\\\": 1}\""`}, wantName: "f", wantArgs: `{"a":1}`, repair: toolcall.RepairDoubleEncoded},
+		{name: "empty json string", rc: dialects.RawCall{Name: "f", Arguments: `""`}, wantName: "f", wantArgs: `{}`, repair: toolcall.RepairEmptyArguments},
+		{name: "array", rc: dialects.RawCall{Name: "f", Arguments: `[1]`}, code: toolcall.CodeNotObject},
+		{name: "number", rc: dialects.RawCall{Name: "f", Arguments: `5`}, code: toolcall.CodeNotObject},
+		{name: "plain string", rc: dialects.RawCall{Name: "f", Arguments: `"hello"`}, code: toolcall.CodeNotObject},
+		{name: "repair off", rc: dialects.RawCall{Name: "f", Arguments: `{'a': 1}`}, noRepair: true, code: toolcall.CodeInvalidJSON},
+		{name: "repaired", rc: dialects.RawCall{Name: "f", Arguments: `{'a': True}`}, wantName: "f", wantArgs: `{"a":true}`, repair: toolcall.RepairSingleQuotes},
+		{name: "empty name", rc: dialects.RawCall{Name: " ", Arguments: `{}`}, code: toolcall.CodeMissingFunction},
+		{name: "bad characters", rc: dialects.RawCall{Name: "get weather", Arguments: `{}`}, code: toolcall.CodeInvalidName},
+		{name: "too long", rc: dialects.RawCall{Name: long, Arguments: `{}`}, code: toolcall.CodeNameTooLong},
+		{name: "unknown tool", rc: dialects.RawCall{Name: "get_wether", Arguments: `{}`}, tools: true, code: toolcall.CodeUnknownTool},
+		{name: "declared name with odd characters", rc: dialects.RawCall{Name: "Read-File.v2", Arguments: `{"path":"a"}`}, tools: true, wantName: "Read-File.v2", wantArgs: `{"path":"a"}`},
+		{name: "case folded", rc: dialects.RawCall{Name: "GET_WEATHER", Arguments: `{"city":"Oslo"}`}, tools: true, wantName: "get_weather", wantArgs: `{"city":"Oslo"}`, repair: toolcall.RepairNameNormalized},
+		{name: "schema violation", rc: dialects.RawCall{Name: "get_weather", Arguments: `{"days": 2}`}, tools: true, code: toolcall.CodeSchema},
+		{name: "extraction error kept", rc: dialects.RawCall{Name: "f", Err: toolcall.NewError(toolcall.CodeMalformedCall, "broken")}, code: toolcall.CodeMalformedCall},
+		{name: "too large", rc: dialects.RawCall{Name: "f", Arguments: `{"a":"` + strings.Repeat("x", 2<<20) + `"}`}, code: toolcall.CodeTooLarge},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := &dialects.Options{DisableRepair: tt.noRepair}
+			if tt.tools {
+				opts.Tools = tools(t)
+			}
+			call, repairs, err := dialects.FinishCall(&tt.rc, 3, opts)
+			if tt.code != "" {
+				if err == nil || err.Code != tt.code {
+					t.Fatalf("err = %v, want %s", err, tt.code)
+				}
+				if err.CallIndex != 3 {
+					t.Errorf("CallIndex = %d, want 3", err.CallIndex)
+				}
+				if tt.code == toolcall.CodeUnknownTool && len(err.Known) != 2 {
+					t.Errorf("Known = %v", err.Known)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("err = %v", err)
+			}
+			if call.Name != tt.wantName || string(call.Arguments) != tt.wantArgs || call.Index != 3 {
+				t.Errorf("call = %+v %s, want %s %s", call, call.Arguments, tt.wantName, tt.wantArgs)
+			}
+			if !strings.HasPrefix(call.ID, "call_") {
+				t.Errorf("generated id %q", call.ID)
+			}
+			if tt.repair != "" {
+				found := false
+				for _, r := range repairs {
+					found = found || r.Kind == tt.repair
+					if r.CallIndex != 3 {
+						t.Errorf("repair %v not tied to the call", r)
+					}
+				}
+				if !found {
+					t.Errorf("repairs %v lack %s", repairs, tt.repair)
+				}
+			}
+		})
+	}
+}
+
+func TestFinishKeepsSiblings(t *testing.T) {
+	ext := &dialects.Extraction{Content: "c", Reasoning: "r", Calls: []dialects.RawCall{
+		{Name: "a", Arguments: `{}`, ID: "id-a"},
+		{Name: "", Arguments: `{}`},
+		{Name: "c", Arguments: `{"x":1}`},
+	}}
+	res := dialects.Finish("test", ext, nil)
+	if len(res.Calls) != 2 || res.Calls[0].ID != "id-a" || res.Calls[1].Index != 2 {
+		t.Fatalf("calls = %+v", res.Calls)
+	}
+	if len(res.Errors) != 1 || res.Errors[0].CallIndex != 1 || res.Errors[0].Code != toolcall.CodeMissingFunction {
+		t.Fatalf("errors = %v", res.Errors)
+	}
+	if res.Dialect != "test" || res.Content != "c" || res.Reasoning != "r" || res.OK() {
+		t.Errorf("result = %+v", res)
+	}
+}
+
+func TestTypeParams(t *testing.T) {
+	set := tools(t)
+	tool, _ := set.Lookup("get_weather")
+	params := []dialects.Param{{Key: "city", Value: "00123"}, {Key: "days", Value: "3"}, {Key: "extra", Value: "[1, 2]"}}
+	args, repairs := dialects.TypeParams(params, tool)
+	if string(args) != `{"city":"00123","days":3,"extra":[1, 2]}` {
+		t.Errorf("typed = %s", args)
+	}
+	if len(repairs) != 2 {
+		t.Errorf("repairs = %v, want one per conversion", repairs)
+	}
+	untyped, _ := dialects.TypeParams([]dialects.Param{{Key: "n", Value: "5"}, {Key: "s", Value: "Paris"}, {Key: "q", Value: "x", IsString: true}, {Key: "j", Value: "7", IsString: true}}, nil)
+	if string(untyped) != `{"n":5,"s":"Paris","q":"x","j":"7"}` {
+		t.Errorf("untyped = %s", untyped)
+	}
+}
+
+func TestObjectCall(t *testing.T) {
+	tests := []struct {
+		in           string
+		ok           bool
+		name, args   string
+		id           string
+		repairedHere bool
+	}{
+		{`{"name": "f", "arguments": {"a": 1}}`, true, "f", `{"a": 1}`, "", false},
+		{`{"tool_name": "f", "parameters": {}}`, true, "f", `{}`, "", false},
+		{`{"function": "f", "args": {"a": 1}, "id": "c1"}`, true, "f", `{"a": 1}`, "c1", false},
+		{`{"type": "function", "id": "c2", "function": {"name": "f", "arguments": "{\"a\":1}"}}`, true, "f", `"{\"a\":1}"`, "c2", false},
+		{`{'name': 'f', 'arguments': {'a': 1}}`, true, "f", `{"a":1}`, "", true},
+		{`{"city": "Paris"}`, false, "", "", "", false},
+		{`[1, 2]`, false, "", "", "", false},
+	}
+	for _, tt := range tests {
+		rc, ok := dialects.ObjectCall(tt.in, 7, nil)
+		if ok != tt.ok {
+			t.Errorf("ObjectCall(%s) ok = %v", tt.in, ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if rc.Name != tt.name || rc.Arguments != tt.args || rc.ID != tt.id || rc.Offset != 7 {
+			t.Errorf("ObjectCall(%s) = %+v", tt.in, rc)
+		}
+		if tt.repairedHere != (len(rc.Repairs) > 0) {
+			t.Errorf("ObjectCall(%s) repairs = %v", tt.in, rc.Repairs)
+		}
+	}
+}
+
+func TestValueEnd(t *testing.T) {
+	tests := []struct {
+		s        string
+		end      int
+		complete bool
+	}{
+		{`{"a": "}"} tail`, 10, true},
+		{`[1, [2, {"x": "]"}]] tail`, 20, true},
+		{`{'it''s': 1}`, 12, true},
+		{`{"a": "unterminated`, 19, false},
+		{`{"a": {"b": 1}`, 14, false},
+		{`{"k": "it's"}`, 13, true},
+	}
+	for _, tt := range tests {
+		end, complete := dialects.ValueEnd(tt.s, 0)
+		if end != tt.end || complete != tt.complete {
+			t.Errorf("ValueEnd(%q) = %d, %v; want %d, %v", tt.s, end, complete, tt.end, tt.complete)
+		}
+	}
+}
+
+func ExampleFinish() {
+	ext := &dialects.Extraction{Content: "Checking.", Calls: []dialects.RawCall{
+		{ID: "call_1", Name: "get_weather", Arguments: `{"city": "Paris",}`},
+		{ID: "call_2", Name: "", Arguments: `{}`},
+	}}
+	res := dialects.Finish("example", ext, nil)
+	for _, c := range res.Calls {
+		fmt.Println(c.ID, c.Name, string(c.Arguments))
+	}
+	for _, e := range res.Errors {
+		fmt.Println(e.Code, e.CallIndex)
+	}
+	// Output:
+	// call_1 get_weather {"city":"Paris"}
+	// TLP-001 1
+}

@@ -1,0 +1,186 @@
+// Package plainjson is the "json" dialect: tool calls written as bare JSON
+// objects, {"name": "get_weather", "arguments": {"city": "Paris"}}, as an
+// array of them, or as several objects one after another. It is what
+// template-less models, OpenAI-style prompting and tool_choice=required
+// produce, and the fallback when no marker says otherwise.
+package plainjson
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// Dialect is the "json" dialect.
+var Dialect dialects.Dialect = jsonDialect{}
+
+type jsonDialect struct{}
+
+func (jsonDialect) Name() string { return "json" }
+
+// Markers is nil: bare JSON has no marker, so detection tries it by parsing.
+func (jsonDialect) Markers() []string { return nil }
+
+// Extract finds call objects in text.
+//
+// When the whole output (outside reasoning) is JSON — an object, an array,
+// or objects separated by whitespace, commas or semicolons — every object
+// with a name field is a call; an object that names nothing else than a call
+// would (name, id, type) counts even without arguments. JSON inside prose is
+// held to a higher bar, because explanations quote JSON: with declared tools
+// an embedded object is a call only if it names one of them; without, only
+// if it has both a name and an arguments field. A value cut off at the end
+// of the output still counts; lenient repair closes it.
+func (jsonDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	ext := &dialects.Extraction{}
+	reasoning, rest := dialects.SplitReasoning(text, dialects.Think, opts.ReasoningOpen)
+	ext.Reasoning = reasoning
+	offset := len(text) - len(rest) // rest is a suffix of text unless blocks were removed
+	if offset < 0 || !strings.HasSuffix(text, rest) {
+		offset = 0
+	}
+	if calls, ok := wholeOutput(rest, offset, opts); ok {
+		ext.Calls = calls
+		return ext
+	}
+	var content strings.Builder
+	last := 0
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		if c != '{' && c != '[' {
+			continue
+		}
+		end, _ := dialects.ValueEnd(rest, i)
+		calls := valueCalls(rest[i:end], offset+i, opts)
+		if !embeddedCalls(calls, opts) {
+			if c == '[' {
+				continue // a prose bracket, "[1]"; objects inside may still be calls
+			}
+			i = end - 1
+			continue
+		}
+		content.WriteString(rest[last:i])
+		ext.Calls = append(ext.Calls, calls...)
+		last = end
+		i = end - 1
+	}
+	content.WriteString(rest[last:])
+	ext.Content = strings.TrimSpace(content.String())
+	return ext
+}
+
+// wholeOutput parses text that is nothing but JSON call values.
+func wholeOutput(text string, offset int, opts *dialects.Options) ([]dialects.RawCall, bool) {
+	trimmed := strings.TrimSpace(text)
+	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
+		return nil, false
+	}
+	base := offset + strings.Index(text, trimmed[:1])
+	var calls []dialects.RawCall
+	for i := 0; i < len(trimmed); {
+		switch trimmed[i] {
+		case ' ', '\t', '\r', '\n', ',', ';':
+			i++
+			continue
+		case '{', '[':
+		default:
+			return nil, false
+		}
+		end, _ := dialects.ValueEnd(trimmed, i)
+		got := valueCalls(trimmed[i:end], base+i, opts)
+		if got == nil {
+			return nil, false
+		}
+		calls = append(calls, got...)
+		i = end
+	}
+	return calls, len(calls) > 0
+}
+
+// valueCalls reads the calls a JSON value describes: a call object, or an
+// array of call objects. It returns nil when the value is not that.
+func valueCalls(value string, offset int, opts *dialects.Options) []dialects.RawCall {
+	v := strings.TrimSpace(value)
+	if v == "" {
+		return nil
+	}
+	if v[0] == '{' {
+		if rc, ok := callObject(v, offset, opts); ok {
+			return []dialects.RawCall{rc}
+		}
+		return nil
+	}
+	// An array of call objects; each element is found by extent so that
+	// one malformed element does not hide the others.
+	var calls []dialects.RawCall
+	for i := 1; i < len(v); i++ {
+		switch v[i] {
+		case ' ', '\t', '\r', '\n', ',':
+			continue
+		case ']':
+			return calls
+		case '{':
+			end, _ := dialects.ValueEnd(v, i)
+			rc, ok := callObject(v[i:end], offset+i, opts)
+			if !ok {
+				return nil
+			}
+			calls = append(calls, rc)
+			i = end - 1
+		default:
+			return nil
+		}
+	}
+	return calls
+}
+
+// callObject reads one object as a call if it is shaped like one.
+func callObject(obj string, offset int, opts *dialects.Options) (dialects.RawCall, bool) {
+	rc, ok := dialects.ObjectCall(obj, offset, opts)
+	if !ok {
+		return rc, false
+	}
+	if rc.Arguments != "" || onlyCallKeys(obj) {
+		return rc, true
+	}
+	return rc, false
+}
+
+var callKeys = map[string]bool{"name": true, "id": true, "type": true, "tool_name": true,
+	"tool": true, "function": true, "function_name": true, "tool_call_id": true, "call_id": true}
+
+// onlyCallKeys reports whether a valid JSON object has no key that a call
+// object would not have, so {"name": "ping"} is a call and
+// {"name": "Ada", "age": 36} is not.
+func onlyCallKeys(obj string) bool {
+	if !gjson.Valid(obj) {
+		return false
+	}
+	only := true
+	gjson.Parse(obj).ForEach(func(k, _ gjson.Result) bool {
+		only = callKeys[k.String()]
+		return only
+	})
+	return only
+}
+
+// embeddedCalls decides whether calls found inside prose are calls.
+func embeddedCalls(calls []dialects.RawCall, opts *dialects.Options) bool {
+	if len(calls) == 0 {
+		return false
+	}
+	for _, rc := range calls {
+		if opts.Tools != nil && opts.Tools.Len() > 0 {
+			if _, _, err := dialects.CheckName(rc.Name, opts.Tools); err != nil {
+				return false
+			}
+			continue
+		}
+		if rc.Arguments == "" {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,189 @@
+package plainjson_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/plainjson"
+	"github.com/dialectkit/toolcall/internal/corpustest"
+	"github.com/dialectkit/toolcall/schema"
+)
+
+type wantCall struct{ name, args string }
+
+func weatherTools(t testing.TB) *schema.Set {
+	t.Helper()
+	s, err := schema.NewSet(toolcall.Tool{Name: "get_weather", Parameters: json.RawMessage(
+		`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestDialect(t *testing.T) {
+	tests := []struct {
+		name      string
+		text      string
+		tools     bool
+		chunks    []string
+		calls     []wantCall
+		content   string
+		reasoning string
+		codes     []toolcall.Code
+		repairs   []toolcall.RepairKind
+	}{
+		{name: "single", text: `{"name": "get_weather", "arguments": {"city": "Paris"}}`,
+			calls: []wantCall{{"get_weather", `{"city":"Paris"}`}}},
+		{name: "parameters alias", text: `{"name": "get_weather", "parameters": {"city": "Oslo", "days": 2}}`,
+			calls: []wantCall{{"get_weather", `{"city":"Oslo","days":2}`}}},
+		{name: "args alias and tool alias", text: `{"tool": "echo", "args": {"text": "hi"}}`,
+			calls: []wantCall{{"echo", `{"text":"hi"}`}}},
+		{name: "parallel array", text: `[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x": 1}}]`,
+			chunks: []string{`[{"name": "a", "argu`, `ments": {}}, {"name": "b", "arguments": {"x": 1}}]`},
+			calls:  []wantCall{{"a", `{}`}, {"b", `{"x":1}`}}},
+		{name: "consecutive objects", text: "{\"name\": \"a\", \"arguments\": {}}\n{\"name\": \"b\", \"arguments\": {}};{\"name\": \"c\", \"arguments\": {}}",
+			calls: []wantCall{{"a", `{}`}, {"b", `{}`}, {"c", `{}`}}},
+		{name: "openai shape", text: `{"type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Rome\"}"}, "id": "call_1"}`,
+			calls: []wantCall{{"get_weather", `{"city":"Rome"}`}}, repairs: []toolcall.RepairKind{toolcall.RepairDoubleEncoded}},
+		{name: "name only", text: `{"name": "ping"}`, calls: []wantCall{{"ping", `{}`}},
+			repairs: []toolcall.RepairKind{toolcall.RepairEmptyArguments}},
+		{name: "no call", text: "The capital of France is Paris.", content: "The capital of France is Paris."},
+		{name: "json that is not a call", text: `{"name": "Ada", "age": 36}`, content: `{"name": "Ada", "age": 36}`},
+		{name: "surrounding text", text: `I'll look. {"name": "get_weather", "arguments": {"city": "Lima"}} Done.`,
+			chunks:  []string{"I'll look. {", `"name": "get_weather", "arguments": {"city": "Lima"}} Done.`},
+			calls:   []wantCall{{"get_weather", `{"city":"Lima"}`}},
+			content: "I'll look.  Done."},
+		{name: "example in prose without arguments is not a call", text: `Use {"name": "value"} to name things.`,
+			content: `Use {"name": "value"} to name things.`},
+		{name: "prose object naming an undeclared tool", tools: true,
+			text:    `For example {"name": "delete_all", "arguments": {}} would be bad.`,
+			content: `For example {"name": "delete_all", "arguments": {}} would be bad.`},
+		{name: "prose object naming a declared tool", tools: true,
+			text:  `Calling {"name": "get_weather", "arguments": {"city": "Oslo"}}`,
+			calls: []wantCall{{"get_weather", `{"city":"Oslo"}`}}, content: "Calling"},
+		{name: "whole output naming an undeclared tool is an error", tools: true,
+			text: `{"name": "get_wether", "arguments": {"city": "Oslo"}}`, codes: []toolcall.Code{toolcall.CodeUnknownTool}},
+		{name: "malformed repaired", text: `{"name": "get_weather", "arguments": {"city": "Paris",}}`,
+			calls: []wantCall{{"get_weather", `{"city":"Paris"}`}}, repairs: []toolcall.RepairKind{toolcall.RepairTrailingComma}},
+		{name: "truncated at the end", text: `{"name": "get_weather", "arguments": {"city": "Par`,
+			calls: []wantCall{{"get_weather", `{"city":"Par"}`}}},
+		{name: "arguments not an object", text: `[{"name": "a", "arguments": [1, 2]}, {"name": "b", "arguments": {}}]`,
+			calls: []wantCall{{"b", `{}`}}, codes: []toolcall.Code{toolcall.CodeNotObject}},
+		{name: "escaped strings", text: `{"name": "write", "arguments": {"text": "say \"hi\"\n\\path \u00e9"}}`,
+			calls: []wantCall{{"write", `{"text":"say \"hi\"\n\\path \u00e9"}`}}},
+		{name: "reasoning", text: "<think>The user wants weather.</think>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Bern\"}}",
+			chunks:    []string{"<thi", "nk>The user wants weather.</th", "ink>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Bern\"}}"},
+			calls:     []wantCall{{"get_weather", `{"city":"Bern"}`}},
+			reasoning: "The user wants weather."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.chunks != nil && strings.Join(tt.chunks, "") != tt.text {
+				t.Fatalf("chunks do not add up to the text")
+			}
+			opts := &dialects.Options{}
+			if tt.tools {
+				opts.Tools = weatherTools(t)
+			}
+			res := dialects.Parse(plainjson.Dialect, tt.text, opts)
+			if len(res.Calls) != len(tt.calls) {
+				t.Fatalf("got %d calls %+v (errors %v), want %d", len(res.Calls), res.Calls, res.Errors, len(tt.calls))
+			}
+			for i, w := range tt.calls {
+				if res.Calls[i].Name != w.name || string(res.Calls[i].Arguments) != w.args {
+					t.Errorf("call %d = %s %s, want %s %s", i, res.Calls[i].Name, res.Calls[i].Arguments, w.name, w.args)
+				}
+				if !strings.HasPrefix(res.Calls[i].ID, "call_") && res.Calls[i].ID == "" {
+					t.Errorf("call %d has no id", i)
+				}
+			}
+			if res.Content != tt.content {
+				t.Errorf("content = %q, want %q", res.Content, tt.content)
+			}
+			if res.Reasoning != tt.reasoning {
+				t.Errorf("reasoning = %q, want %q", res.Reasoning, tt.reasoning)
+			}
+			if len(res.Errors) != len(tt.codes) {
+				t.Fatalf("errors = %v, want codes %v", res.Errors, tt.codes)
+			}
+			for i, c := range tt.codes {
+				if res.Errors[i].Code != c {
+					t.Errorf("error %d = %v, want %s", i, res.Errors[i], c)
+				}
+			}
+			for _, k := range tt.repairs {
+				found := false
+				for _, r := range res.Repairs {
+					found = found || r.Kind == k
+				}
+				if !found {
+					t.Errorf("repairs %v lack %s", res.Repairs, k)
+				}
+			}
+		})
+	}
+}
+
+func TestCorpus(t *testing.T) {
+	vs, err := corpustest.Dialects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := corpustest.ForDialect(vs, "json")
+	passed := corpustest.Run(t, mine, func(v corpustest.Vector, tools *schema.Set) *toolcall.Result {
+		return dialects.Parse(plainjson.Dialect, v.Text, &dialects.Options{Tools: tools})
+	})
+	t.Logf("json: %d/%d vectors pass", passed, len(mine))
+}
+
+func TestHostileInputs(t *testing.T) {
+	for _, in := range []string{
+		strings.Repeat("{", 100000),
+		strings.Repeat("[", 50000) + strings.Repeat("]", 50000),
+		strings.Repeat(`{"name": "a", "arguments": {}}`, 20000),
+		"\x00\xff\xfe{\"name\":\x00}",
+		strings.Repeat(`"\\`, 30000),
+	} {
+		res := dialects.Parse(plainjson.Dialect, in, nil)
+		for _, e := range res.Errors {
+			if e.Code == "" {
+				t.Errorf("uncoded error %v", e)
+			}
+		}
+	}
+}
+
+func ExampleDialect() {
+	res := dialects.Parse(plainjson.Dialect, `[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_time", "parameters": {}}]`, nil)
+	for _, c := range res.Calls {
+		fmt.Println(c.Name, string(c.Arguments))
+	}
+	// Output:
+	// get_weather {"city":"Paris"}
+	// get_time {}
+}
+
+func BenchmarkSingleCall(b *testing.B) {
+	text := `{"name": "get_weather", "arguments": {"city": "San Francisco", "unit": "celsius", "days": 3}}`
+	b.Run("plainjson", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			dialects.Parse(plainjson.Dialect, text, nil)
+		}
+	})
+	b.Run("encoding-json-baseline", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v struct {
+				Name      string         `json:"name"`
+				Arguments map[string]any `json:"arguments"`
+			}
+			_ = json.Unmarshal([]byte(text), &v)
+		}
+	})
+}

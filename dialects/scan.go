@@ -1,0 +1,47 @@
+package dialects
+
+// ValueEnd finds the end of the JSON (or almost-JSON) value that starts
+// with the '{' or '[' at s[start]. It matches brackets, skipping over
+// strings in double or single quotes, and returns the offset just past the
+// matching close and true; or len(s) and false when the text ends before
+// the value closes. It does not validate: it only finds the extent, in one
+// linear pass.
+func ValueEnd(s string, start int) (end int, complete bool) {
+	depth := 0
+	for i := start; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1, true
+			}
+		case '"', '\'':
+			// Skip the string; a quote inside a word ("it's") is not a
+			// string opener in almost-JSON, but inside a JSON value a
+			// single quote only appears in strings or as a string opener.
+			if c == '\'' && i > start && isWordByte(s[i-1]) {
+				continue
+			}
+			j := i + 1
+			for j < len(s) && s[j] != c {
+				if s[j] == '\\' {
+					j++
+				} else if s[j] == '\n' && c == '\'' {
+					break
+				}
+				j++
+			}
+			if j >= len(s) {
+				return len(s), false
+			}
+			i = j
+		}
+	}
+	return len(s), false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

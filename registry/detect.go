@@ -1,0 +1,219 @@
+package registry
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// Options configure Parse and Detect.
+type Options struct {
+	dialects.Options
+
+	// Dialect names the dialect to use. Empty means detect it.
+	Dialect string
+	// Fallback names dialects to try, in order, when the named dialect finds
+	// no call and none of its markers. Detection is its own fallback.
+	Fallback []string
+	// Template is the model's chat template (Ollama /api/show "template",
+	// or a GGUF tokenizer.chat_template), used as evidence.
+	Template string
+	// Model is the model's name ("qwen3:8b"), used as evidence.
+	Model string
+}
+
+// Evidence is one reason to believe a dialect wrote the output.
+type Evidence struct {
+	// Source is where the evidence came from: "hint", "template", "model",
+	// "marker" or "parse".
+	Source string `json:"source"`
+	// Detail says what was seen.
+	Detail string `json:"detail"`
+	// Weight is what the evidence added to the candidate's score.
+	Weight float64 `json:"weight"`
+}
+
+// Candidate is one dialect considered by detection, with its score.
+type Candidate struct {
+	Dialect  string     `json:"dialect"`
+	Score    float64    `json:"score"`
+	Evidence []Evidence `json:"evidence"`
+	// Calls and Errors count what the dialect's parse produced.
+	Calls  int `json:"calls"`
+	Errors int `json:"errors"`
+
+	result *toolcall.Result
+}
+
+// Detection is the outcome of detection: the chosen dialect, the ranked
+// candidates, and the evidence that decided.
+type Detection struct {
+	// Dialect is the chosen dialect, or "" when no dialect recognised the
+	// output (plain prose).
+	Dialect string `json:"dialect"`
+	// Reason explains the choice in one line.
+	Reason string `json:"reason"`
+	// Candidates are every dialect considered, best first.
+	Candidates []Candidate `json:"candidates"`
+
+	result *toolcall.Result
+}
+
+// Evidence weights. Parse evidence dominates: a dialect whose parse yields
+// valid calls beats one that was only hinted at, unless it was named.
+const (
+	weightTemplate     = 40
+	weightModel        = 25
+	weightMarker       = 30
+	weightValidCall    = 20
+	weightDeclaredTool = 15
+	weightCallError    = -12
+	weightMarkedNoCall = 2
+)
+
+// Detect ranks the registered dialects for text and parses it with the
+// best one. The hint in opts.Dialect, when set, is taken as is.
+func (r *Registry) Detect(text string, opts *Options) Detection {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if opts.Dialect != "" {
+		d, ok := r.Lookup(opts.Dialect)
+		if !ok {
+			res := &toolcall.Result{Calls: []toolcall.Call{}, Content: text, Errors: []*toolcall.Error{r.unknown(opts.Dialect)}}
+			return Detection{Reason: "unknown dialect " + opts.Dialect, result: res}
+		}
+		res := dialects.Parse(d, text, &opts.Options)
+		c := Candidate{Dialect: d.Name(), Calls: len(res.Calls), Errors: len(res.Errors), result: res,
+			Evidence: []Evidence{{Source: "hint", Detail: "dialect named by the caller"}}}
+		return Detection{Dialect: d.Name(), Reason: "named by the caller", Candidates: []Candidate{c}, result: res}
+	}
+
+	priors := map[string][]Evidence{}
+	if opts.Template != "" {
+		for _, name := range r.templateDialects(opts.Template) {
+			priors[name] = append(priors[name], Evidence{Source: "template", Detail: "chat template markers", Weight: weightTemplate})
+		}
+	}
+	if opts.Model != "" {
+		if name, pattern := r.modelDialect(opts.Model); name != "" {
+			priors[name] = append(priors[name], Evidence{Source: "model", Detail: fmt.Sprintf("model name matches %q", pattern), Weight: weightModel})
+		}
+	}
+
+	var cands []Candidate
+	for _, d := range r.Dialects() {
+		ev := append([]Evidence(nil), priors[d.Name()]...)
+		marker := ""
+		if m, ok := d.(dialects.Marked); ok {
+			for _, mk := range m.Markers() {
+				if mk != "" && strings.Contains(text, mk) {
+					marker = mk
+					break
+				}
+			}
+			if marker != "" {
+				ev = append(ev, Evidence{Source: "marker", Detail: "saw " + quote(marker), Weight: weightMarker})
+			} else if len(m.Markers()) > 0 && len(ev) == 0 {
+				continue // a marked dialect whose markers are absent, with no other evidence
+			}
+		}
+		res := dialects.Parse(d, text, &opts.Options)
+		c := Candidate{Dialect: d.Name(), Evidence: ev, Calls: len(res.Calls), Errors: len(res.Errors), result: res}
+		scoreParse(&c, res, opts.Tools != nil && opts.Tools.Len() > 0)
+		if c.Calls == 0 && c.Errors == 0 && marker == "" && len(priors[d.Name()]) == 0 {
+			continue // nothing for or against: not a candidate
+		}
+		for _, e := range c.Evidence {
+			c.Score += e.Weight
+		}
+		cands = append(cands, c)
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].Score > cands[j].Score })
+
+	det := Detection{Candidates: cands}
+	// A candidate is only dropped for a non-positive score when it found
+	// nothing: a failed call is still the call the model tried to make, and
+	// its error is what a retry needs.
+	if len(cands) == 0 || (cands[0].Score <= 0 && cands[0].Calls+cands[0].Errors == 0) {
+		det.Reason = "no dialect recognised the output"
+		det.result = plain(text, &opts.Options)
+		return det
+	}
+	best := cands[0]
+	det.Dialect = best.Dialect
+	det.result = best.result
+	det.Reason = explain(best)
+	return det
+}
+
+// scoreParse adds the parse evidence of a candidate.
+func scoreParse(c *Candidate, res *toolcall.Result, declared bool) {
+	if n := len(res.Calls); n > 0 {
+		detail := fmt.Sprintf("%d valid call(s)", n)
+		c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: detail, Weight: float64(weightValidCall * n)})
+		if declared {
+			c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: "calls name declared tools with valid arguments", Weight: float64(weightDeclaredTool * n)})
+		}
+	}
+	if n := len(res.Errors); n > 0 {
+		c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: fmt.Sprintf("%d call(s) failed", n), Weight: float64(weightCallError * n)})
+	}
+	if len(res.Calls) == 0 && len(res.Errors) == 0 && len(c.Evidence) > 0 {
+		c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: "no call found", Weight: weightMarkedNoCall})
+	}
+}
+
+func explain(c Candidate) string {
+	parts := make([]string, 0, len(c.Evidence))
+	for _, e := range c.Evidence {
+		parts = append(parts, e.Source+": "+e.Detail)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func quote(s string) string { return fmt.Sprintf("%q", s) }
+
+// plain is the result for output no dialect recognised: reasoning split
+// off, the rest is content.
+func plain(text string, opts *dialects.Options) *toolcall.Result {
+	reasoning, content := dialects.SplitReasoning(text, dialects.Think, opts.ReasoningOpen)
+	return &toolcall.Result{Calls: []toolcall.Call{}, Content: strings.TrimSpace(content), Reasoning: reasoning}
+}
+
+// Parse parses text: with the named dialect (then the fallback chain when it
+// finds nothing), or with the dialect detection chooses. Result.Dialect names
+// the dialect that produced the result.
+func (r *Registry) Parse(text string, opts *Options) *toolcall.Result {
+	res, _ := r.ParseDetect(text, opts)
+	return res
+}
+
+// ParseDetect is Parse that also returns how the dialect was chosen.
+func (r *Registry) ParseDetect(text string, opts *Options) (*toolcall.Result, Detection) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	det := r.Detect(text, opts)
+	res := det.result
+	if opts.Dialect != "" && len(res.Calls) == 0 && len(res.Errors) == 0 {
+		for _, name := range opts.Fallback {
+			d, ok := r.Lookup(name)
+			if !ok {
+				continue
+			}
+			fb := dialects.Parse(d, text, &opts.Options)
+			if len(fb.Calls) > 0 {
+				det.Dialect, det.Reason, res = d.Name(), "fallback after "+opts.Dialect+" found no call", fb
+				break
+			}
+		}
+	}
+	if res.Dialect == "" {
+		res.Dialect = det.Dialect
+	}
+	return res, det
+}
