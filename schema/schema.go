@@ -1,10 +1,22 @@
 // Package schema holds declared tools and validates call arguments against
 // their JSON Schemas.
+//
+// A [Set] is the registry of declared tools: each tool's schema is compiled
+// once, when it is added, and validation then reuses it from any number of
+// goroutines. [Tool.Validate] checks one arguments object and reports every
+// violation as a [toolcall.Violation] (JSON Pointer path, keyword, expected
+// and actual type, a message that never quotes argument values). It is
+// strict by default: properties a schema does not declare are rejected even
+// when the schema does not say additionalProperties: false. Coercion toward
+// the schema ("5" → 5 for an integer field) is opt-in, recorded as repairs,
+// and refuses or names the risky cases.
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
-	"sort"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -14,22 +26,74 @@ import (
 	"github.com/dialectkit/toolcall"
 )
 
-// Tool is a declared tool with its compiled schema.
+// Tool is a declared tool with its compiled schema. A Tool is immutable once
+// built by [NewTool] or [Set.Add], and safe for concurrent use.
 type Tool struct {
 	toolcall.Tool
 	compiled *jsonschema.Schema
+	// props are the top-level property names in declaration order.
+	props []string
+	// strict is the set of top-level names strict mode accepts, or nil when
+	// strict mode does not apply to this schema (see strictNames).
+	strict map[string]struct{}
 }
 
-// Set is a registry of declared tools. It is safe for concurrent use.
+// NewTool compiles t's parameter schema. A tool without a schema (nil
+// Parameters) accepts any arguments object. An invalid schema gives a
+// toolcall.CodeInvalidTool error wrapping the cause.
+func NewTool(t toolcall.Tool) (*Tool, error) {
+	if strings.TrimSpace(t.Name) == "" {
+		return nil, toolcall.NewError(toolcall.CodeInvalidTool, "tool definition has no name")
+	}
+	params := bytes.TrimSpace(t.Parameters)
+	if len(params) == 0 || bytes.Equal(params, []byte("null")) {
+		// No schema given is not "no parameters": the caller did not say,
+		// so any arguments object is accepted. A tool that takes nothing
+		// declares {"type": "object", "properties": {}}.
+		t.Parameters = nil
+		return &Tool{Tool: t}, nil
+	}
+	if !gjson.ValidBytes(params) || params[0] != '{' {
+		return nil, invalidTool(t.Name, nil, "parameters are not a JSON object")
+	}
+	compiled, err := compile(params)
+	if err != nil {
+		return nil, invalidTool(t.Name, err, err.Error())
+	}
+	ct := &Tool{Tool: t, compiled: compiled, props: declaredOrder(params)}
+	ct.strict = strictNames(compiled)
+	return ct, nil
+}
+
+func invalidTool(name string, cause error, why string) *toolcall.Error {
+	e := toolcall.Errorf(toolcall.CodeInvalidTool, cause, fmt.Sprintf("schema of tool %q is invalid: %s", name, why))
+	e.Tool = name
+	return e
+}
+
+// declaredOrder lists the top-level property names in the order the schema
+// text declares them; the compiled schema keeps them in a map.
+func declaredOrder(params []byte) []string {
+	var names []string
+	gjson.GetBytes(params, "properties").ForEach(func(k, _ gjson.Result) bool {
+		names = append(names, k.String())
+		return true
+	})
+	return names
+}
+
+// Set is a registry of declared tools. It is safe for concurrent use; the
+// zero value is an empty set ready to use.
 type Set struct {
 	mu    sync.RWMutex
 	tools map[string]*Tool
 	order []string
 }
 
-// NewSet returns a set holding tools, each schema compiled once.
+// NewSet returns a set holding tools, each schema compiled once. It fails on
+// the first tool that does not compile.
 func NewSet(tools ...toolcall.Tool) (*Set, error) {
-	s := &Set{tools: map[string]*Tool{}}
+	s := &Set{tools: make(map[string]*Tool, len(tools))}
 	for _, t := range tools {
 		if err := s.Add(t); err != nil {
 			return nil, err
@@ -38,18 +102,19 @@ func NewSet(tools ...toolcall.Tool) (*Set, error) {
 	return s, nil
 }
 
-// Add registers a tool, compiling its schema.
+// Add registers a tool, compiling its schema. A tool with the name of one
+// already registered replaces it. An invalid definition gives a
+// toolcall.CodeInvalidTool error and leaves the set unchanged.
 func (s *Set) Add(t toolcall.Tool) error {
-	ct := &Tool{Tool: t}
-	if len(t.Parameters) > 0 {
-		c, err := jsonschema.NewCompiler().Compile(t.Parameters)
-		if err != nil {
-			return toolcall.Errorf(toolcall.CodeInvalidTool, err, "schema of tool "+t.Name+" does not compile")
-		}
-		ct.compiled = c
+	ct, err := NewTool(t)
+	if err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.tools == nil {
+		s.tools = map[string]*Tool{}
+	}
 	if _, dup := s.tools[t.Name]; !dup {
 		s.order = append(s.order, t.Name)
 	}
@@ -68,55 +133,8 @@ func (s *Set) Lookup(name string) (*Tool, bool) {
 	return t, ok
 }
 
-// Len is the number of tools.
-func (s *Set) Len() int {
-	if s == nil {
-		return 0
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return len(s.order)
-}
-
-// Names returns the tool names, sorted.
-func (s *Set) Names() []string {
-	if s == nil {
-		return nil
-	}
-	s.mu.RLock()
-	names := append([]string(nil), s.order...)
-	s.mu.RUnlock()
-	sort.Strings(names)
-	return names
-}
-
-// Options configure validation. The zero value validates strictly and does
-// not coerce.
-type Options struct {
-	// AllowAdditional accepts properties the schema does not declare even
-	// when additionalProperties is not set (strict mode is the default).
-	AllowAdditional bool
-	// Coerce converts values toward the schema ("5" → 5 for an integer).
-	Coerce bool
-}
-
-// Validate checks args (a JSON object) against the tool's schema. It returns
-// the arguments, changed only by coercion, and the repairs coercion made.
-func (t *Tool) Validate(args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
-	if t.compiled == nil {
-		return args, nil, nil
-	}
-	r := t.compiled.ValidateJSON(args)
-	if r.IsValid() {
-		return args, nil, nil
-	}
-	e := toolcall.NewError(toolcall.CodeSchema, "arguments do not match the schema of tool "+t.Name)
-	e.Tool = t.Name
-	return args, nil, e
-}
-
-// LookupFold returns the tool whose name equals name when case is ignored,
-// if exactly one does.
+// LookupFold returns the name of the tool whose name equals name when case
+// is ignored, if exactly one does.
 func (s *Set) LookupFold(name string) (string, bool) {
 	if s == nil {
 		return "", false
@@ -135,72 +153,106 @@ func (s *Set) LookupFold(name string) (string, bool) {
 	return found, found != ""
 }
 
-// PropertyNames returns the tool's parameter names in the order the schema
-// declares them; positional arguments map onto this order.
-func (t *Tool) PropertyNames() []string {
-	if t == nil || len(t.Parameters) == 0 {
+// Resolve returns the tool with exactly this name, or a
+// toolcall.CodeUnknownTool error whose Known field lists the declared names,
+// sorted, so that the model can be told what it may call. Case-insensitive
+// matching is the caller's choice, through LookupFold.
+func (s *Set) Resolve(name string) (*Tool, *toolcall.Error) {
+	if t, ok := s.Lookup(name); ok {
+		return t, nil
+	}
+	e := toolcall.NewError(toolcall.CodeUnknownTool, fmt.Sprintf("no declared tool is named %q", name))
+	e.Known = s.Names()
+	return nil, e
+}
+
+// Validate resolves name and validates args against that tool's schema; see
+// [Tool.Validate].
+func (s *Set) Validate(name string, args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
+	t, err := s.Resolve(name)
+	if err != nil {
+		return args, nil, err
+	}
+	return t.Validate(args, opts)
+}
+
+// Len is the number of tools.
+func (s *Set) Len() int {
+	if s == nil {
+		return 0
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.order)
+}
+
+// Names returns the tool names, sorted.
+func (s *Set) Names() []string {
+	if s == nil {
 		return nil
 	}
-	var names []string
-	gjson.GetBytes(t.Parameters, "properties").ForEach(func(k, _ gjson.Result) bool {
-		names = append(names, k.String())
-		return true
-	})
+	s.mu.RLock()
+	names := slices.Clone(s.order)
+	s.mu.RUnlock()
+	slices.Sort(names)
 	return names
 }
 
-// PropertyTypes returns the JSON Schema types allowed for a top-level
-// property ("type" as a string or a list, or the types of anyOf/oneOf
-// branches), or nil when the schema does not say.
-func (t *Tool) PropertyTypes(key string) []string {
-	if t == nil || len(t.Parameters) == 0 {
+// Tools returns the declared tools in the order they were first added.
+func (s *Set) Tools() []toolcall.Tool {
+	if s == nil {
 		return nil
 	}
-	props := gjson.GetBytes(t.Parameters, "properties")
-	var prop gjson.Result
-	props.ForEach(func(k, v gjson.Result) bool {
-		if k.String() == key {
-			prop = v
-			return false
-		}
-		return true
-	})
-	return typesOf(prop)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]toolcall.Tool, 0, len(s.order))
+	for _, n := range s.order {
+		out = append(out, s.tools[n].Tool)
+	}
+	return out
 }
 
-func typesOf(prop gjson.Result) []string {
-	if !prop.Exists() {
+// Options configure validation. The zero value validates strictly and does
+// not coerce.
+type Options struct {
+	// AllowAdditional accepts top-level properties the schema does not
+	// declare. By default (strict mode) they are rejected whenever the
+	// schema declares properties, even if it does not say
+	// additionalProperties: false.
+	AllowAdditional bool
+	// Coerce converts values toward the schema ("5" → 5 for an integer,
+	// "true" → true for a boolean, a single value into a one-element array,
+	// …) and records each change as a toolcall.RepairCoercion repair.
+	Coerce bool
+	// AllowRisky lets Coerce apply the coercions marked risky, such as the
+	// string "false" into a boolean. Without it they are not applied and
+	// validation reports the mismatch. Coercions that lose information
+	// (dropping a fraction, dropping leading zeros) are never applied.
+	AllowRisky bool
+}
+
+// PropertyNames returns the tool's parameter names in the order the schema
+// declares them; positional arguments map onto this order.
+func (t *Tool) PropertyNames() []string {
+	if t == nil {
 		return nil
 	}
-	var types []string
-	add := func(v gjson.Result) {
-		if v.Type == gjson.String {
-			types = append(types, v.String())
-		} else if v.IsArray() {
-			for _, x := range v.Array() {
-				types = append(types, x.String())
-			}
-		}
+	return slices.Clone(t.props)
+}
+
+// PropertyTypes returns the JSON Schema types allowed for a top-level
+// property: its "type" (a string or a list), else the types of the schema
+// its $ref names, else the union of its anyOf/oneOf branches, else the
+// types of its enum or const values. A key the schema does not declare
+// takes the types of additionalProperties when that is a schema. It returns
+// nil when nothing constrains the key's type.
+func (t *Tool) PropertyTypes(key string) []string {
+	if t == nil || t.compiled == nil {
+		return nil
 	}
-	add(prop.Get("type"))
-	for _, k := range []string{"anyOf", "oneOf"} {
-		for _, branch := range prop.Get(k).Array() {
-			add(branch.Get("type"))
-		}
+	sub := propertySchema(t.compiled, key)
+	if sub == nil {
+		return nil
 	}
-	if len(types) == 0 {
-		if e := prop.Get("enum"); e.IsArray() && len(e.Array()) > 0 {
-			for _, v := range e.Array() {
-				switch v.Type {
-				case gjson.String:
-					types = append(types, "string")
-				case gjson.Number:
-					types = append(types, "number")
-				case gjson.True, gjson.False:
-					types = append(types, "boolean")
-				}
-			}
-		}
-	}
-	return types
+	return slices.Clone(declaredTypes(sub))
 }

@@ -2,7 +2,7 @@ package schema
 
 import (
 	"bytes"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -18,18 +18,27 @@ import (
 //   - isString (the dialect marked the value as a string) keeps it as text;
 //     isJSON (the dialect marked it as JSON) parses it as JSON, repairing
 //     if needed, and keeps it as text if that fails.
-//   - With a declared tool whose schema types the property, the schema
-//     decides: a string property keeps the text as it is (so "00123" stays
-//     "00123"); integer, number, boolean and null properties take the value
-//     when the text spells one; object and array properties parse the text
-//     as (lenient) JSON. Text that spells none of the allowed types stays a
-//     string, and validation then reports the mismatch.
+//   - With a declared tool whose schema types the property (see
+//     [Tool.PropertyTypes]: type, $ref, anyOf/oneOf, enum), the declared
+//     type decides. A property that admits null takes "null" (or Python's
+//     "None") as null. A property that admits a string keeps the text as it
+//     is, so "00123" stays "00123" and "true" stays "true". Otherwise an
+//     integer or number property takes text that spells a decimal number
+//     ("5", "+5", "5.0", "007", "1e3"; an integer property gets the plain
+//     digits, and a fractional value stays a number so that validation
+//     reports a number where an integer is expected); a boolean property
+//     takes true or false in any case ("False" → false); an object or array
+//     property parses the text as (lenient) JSON. Text that spells none of
+//     the allowed types stays a string, and validation then reports the
+//     mismatch.
 //   - Without a tool or a type, text that is valid JSON other than a bare
 //     string is kept as JSON ("5" → 5, "true" → true, "[1,2]" → [1,2]), and
 //     everything else is a string.
 //
-// It returns the JSON value and, when the value is not a plain string, the
-// conversion as a coercion repair. Repairs never hold the value itself.
+// Surrounding whitespace is ignored when reading a non-string value; a
+// string keeps the text unchanged. It returns the JSON value and, when the
+// value is not a plain string, the conversion as a coercion repair. Repairs
+// never hold the value itself.
 func TypeText(t *Tool, key, text string, isString, isJSON bool) (json []byte, r *toolcall.Repair) {
 	note := func(to string) *toolcall.Repair {
 		return &toolcall.Repair{Kind: toolcall.RepairCoercion, Offset: -1, CallIndex: -1,
@@ -38,47 +47,33 @@ func TypeText(t *Tool, key, text string, isString, isJSON bool) (json []byte, r 
 	if isString {
 		return quote(text), nil
 	}
+	trimmed := strings.TrimSpace(text)
 	if isJSON {
-		if v, ok := jsonValue(text); ok {
+		if v, ok := jsonValue(trimmed); ok {
 			return v, nil
 		}
 		return quote(text), nil
 	}
 	types := t.PropertyTypes(key)
 	if len(types) == 0 {
-		trimmed := strings.TrimSpace(text)
 		if trimmed != "" && trimmed[0] != '"' && gjson.Valid(trimmed) {
-			return []byte(trimmed), note(kindName(trimmed))
+			return []byte(trimmed), note(jsonType(gjson.Parse(trimmed)))
 		}
 		return quote(text), nil
 	}
-	has := func(want string) bool {
-		for _, ty := range types {
-			if ty == want {
-				return true
-			}
-		}
-		return false
-	}
-	trimmed := strings.TrimSpace(text)
+	has := func(want string) bool { return slices.Contains(types, want) }
 	if has("null") && (trimmed == "null" || trimmed == "None") {
 		return []byte("null"), note("null")
 	}
 	if has("string") {
 		return quote(text), nil
 	}
-	if has("integer") {
-		if _, err := strconv.ParseInt(trimmed, 10, 64); err == nil {
-			return []byte(strings.TrimPrefix(trimmed, "+")), note("integer")
-		}
-		if f, err := strconv.ParseFloat(trimmed, 64); err == nil && f == float64(int64(f)) && !has("number") {
-			return []byte(strconv.FormatInt(int64(f), 10)), note("integer")
-		}
-	}
-	if has("number") || has("integer") {
-		if f, err := strconv.ParseFloat(trimmed, 64); err == nil && gjson.Valid(trimmed) {
-			_ = f
-			return []byte(trimmed), note("number")
+	if has("integer") || has("number") {
+		if n, ok := parseNumber(trimmed); ok {
+			if n.integral && has("integer") && n.integer != "" {
+				return []byte(n.integer), note("integer")
+			}
+			return []byte(n.json), note(jsonType(gjson.Parse(n.json)))
 		}
 	}
 	if has("boolean") {
@@ -91,14 +86,14 @@ func TypeText(t *Tool, key, text string, isString, isJSON bool) (json []byte, r 
 	}
 	if has("object") || has("array") {
 		if v, ok := jsonValue(trimmed); ok && (v[0] == '{' || v[0] == '[') {
-			return v, note(kindName(string(v)))
+			return v, note(jsonType(gjson.ParseBytes(v)))
 		}
 	}
 	return quote(text), nil
 }
 
-func jsonValue(text string) ([]byte, bool) {
-	trimmed := strings.TrimSpace(text)
+// jsonValue parses text as JSON, repairing it if needed.
+func jsonValue(trimmed string) ([]byte, bool) {
 	if trimmed == "" {
 		return nil, false
 	}
@@ -106,24 +101,10 @@ func jsonValue(text string) ([]byte, bool) {
 		return []byte(trimmed), true
 	}
 	r := lenient.Repair([]byte(trimmed), nil)
-	if r.Err != nil {
+	if r.Err != nil || len(r.Output) == 0 {
 		return nil, false
 	}
 	return r.Output, true
-}
-
-func kindName(v string) string {
-	switch v[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
 }
 
 func quote(s string) []byte {
@@ -132,6 +113,10 @@ func quote(s string) []byte {
 	return b.Bytes()
 }
 
+// escapePointer escapes a key as a JSON Pointer reference token.
 func escapePointer(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }

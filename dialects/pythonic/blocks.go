@@ -1,0 +1,205 @@
+package pythonic
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// findBlocks finds the dialect's marked blocks in text, in one pass. marked
+// reports that an evidence marker was seen, found that any block was.
+func (x *extractor) findBlocks(text string) (regions []region, marked, found bool) {
+	opens := make([]string, len(x.d.blocks))
+	for i, b := range x.d.blocks {
+		opens[i] = b.open
+	}
+	idx := newMarkerIndex(text)
+	pos := 0
+	for {
+		at, open := idx.first(opens, pos)
+		if at < 0 {
+			return regions, marked, found
+		}
+		kind := x.d.kind(open)
+		found = true
+		marked = marked || kind.evidence
+		bodyStart := at + len(open)
+		limit := len(text)
+		if next, _ := idx.first(opens, bodyStart); next >= 0 {
+			limit = next
+		}
+		closeAt, closeMarker := -1, ""
+		if len(kind.closes) > 0 {
+			if c, m := idx.first(kind.closes, bodyStart); c >= 0 && c+len(m) <= limit {
+				closeAt, closeMarker = c, m
+				limit = c
+			}
+		}
+		r := x.block(text, at, bodyStart, limit, closeAt >= 0)
+		if closeAt >= 0 {
+			r.end = closeAt + len(closeMarker)
+		}
+		regions = append(regions, r)
+		pos = max(r.end, bodyStart)
+	}
+}
+
+func (d *Dialect) kind(open string) blockKind {
+	for _, b := range d.blocks {
+		if b.open == open {
+			return b
+		}
+	}
+	return blockKind{}
+}
+
+// block extracts the calls of the block whose opener starts at `at` and
+// whose body is text[bodyStart:limit]. A closed block is all calls: text in
+// it that is not a call is an error. An open block (no closing marker) ends
+// where its calls end; what follows is content.
+func (x *extractor) block(text string, at, bodyStart, limit int, closed bool) region {
+	r := region{start: at, end: limit}
+	body := text[bodyStart:limit]
+	if x.d.builtin {
+		r.calls = x.builtinBody(body, bodyStart)
+		return r
+	}
+	i := skipSpace(body, 0)
+	if i == len(body) {
+		if !closed {
+			r.end = bodyStart
+		}
+		return r
+	}
+	for i < len(body) {
+		calls, next, ok := x.sequence(body, i, bodyStart, true)
+		if !ok {
+			if !closed && len(r.calls) > 0 {
+				r.end = bodyStart + i
+				return r
+			}
+			r.calls = append(r.calls, junkCall(strings.TrimRight(body[i:], spaces), bodyStart+i))
+			return r
+		}
+		r.calls = append(r.calls, calls...)
+		i = skipSpace(body, next)
+		if !closed {
+			r.end = bodyStart + next
+			return r
+		}
+	}
+	return r
+}
+
+// sequence reads one call list, [a(), b()], or a run of bare calls,
+// a()\nb(), starting at s[i] (s starts at byte base of the output). It
+// reports false when s[i] starts neither. Text inside a bracketed list that
+// is not a call becomes an error call; the list still yields its calls.
+func (x *extractor) sequence(s string, i, base int, objects bool) (calls []dialects.RawCall, next int, ok bool) {
+	bracketed := s[i] == '['
+	start := i
+	if bracketed {
+		start++
+	}
+	l := scanList(s, start, bracketed, objects, objects && x.d.builtin)
+	if len(l.elems) == 0 && !(bracketed && l.closed) {
+		return nil, i, false
+	}
+	calls = x.listCalls(s, l, base)
+	next = l.next
+	if l.junk >= 0 && bracketed {
+		end, _, _ := matchClose(s, i)
+		calls = append(calls, junkCall(listJunk(s, l.junk, end), base+l.junk))
+		next = end
+	}
+	if bracketed && !l.closed && l.junk < 0 {
+		missingBracket(calls, base+len(s))
+	}
+	return calls, next, true
+}
+
+// listCalls converts the elements of a list.
+func (x *extractor) listCalls(s string, l list, base int) []dialects.RawCall {
+	calls := make([]dialects.RawCall, 0, len(l.elems))
+	for _, el := range l.elems {
+		calls = append(calls, x.rawCall(s, el, base))
+	}
+	return calls
+}
+
+// missingBracket records that a call list ran to the end of its block or of
+// the output without its "]": when every call in it is complete, closing the
+// list is all the repair needed.
+func missingBracket(calls []dialects.RawCall, at int) {
+	if len(calls) == 0 || calls[len(calls)-1].Err != nil {
+		return
+	}
+	last := &calls[len(calls)-1]
+	last.Repairs = append(last.Repairs, toolcall.Repair{Kind: toolcall.RepairMissingClosingBracket, Offset: at, Detail: "call list"})
+}
+
+// listJunk is the text from junk to the end of its bracketed list, without
+// the list's closing bracket.
+func listJunk(s string, junk, end int) string {
+	raw := strings.TrimRight(s[junk:end], spaces)
+	if end <= len(s) && end > junk && s[end-1] == ']' {
+		raw = strings.TrimRight(raw[:len(raw)-1], spaces)
+	}
+	return raw
+}
+
+// junkCall is the error for text where a call was expected.
+func junkCall(raw string, off int) dialects.RawCall {
+	e := toolcall.NewError(toolcall.CodeMalformedCall, "text where a call was expected is not a call")
+	e.Offset, e.Raw = off, raw
+	return dialects.RawCall{Offset: off, Err: e}
+}
+
+// builtinBody reads what follows Llama 3's <|python_tag|>: built-in calls
+// (brave_search.call(query="…")) or pythonic calls when that is the whole
+// body, JSON call objects ({"name": …, "parameters": …}; …), and otherwise
+// code for the code interpreter.
+func (x *extractor) builtinBody(body string, base int) []dialects.RawCall {
+	i := skipSpace(body, 0)
+	end := len(strings.TrimRight(body, spaces))
+	if i >= end {
+		return nil
+	}
+	if body[i] == '{' || body[i] == '[' {
+		var calls []dialects.RawCall
+		lists := 0
+		for j := i; j < end; {
+			got, next, ok := x.sequence(body[:end], j, base, true)
+			if !ok {
+				if lists == 0 {
+					break // not calls at all: code
+				}
+				return append(calls, junkCall(body[j:end], base+j))
+			}
+			lists++
+			calls = append(calls, got...)
+			j = skipSpace(body, next)
+		}
+		if lists > 0 {
+			return calls
+		}
+	}
+	if l := scanList(body[:end], i, false, false, false); l.junk < 0 && len(l.elems) > 0 && !x.anyCode(body, l.elems) {
+		return x.listCalls(body, l, base)
+	}
+	return []dialects.RawCall{x.codeCall(body[i:end], base+i)}
+}
+
+// anyCode reports whether a call in elems is program code (print(…),
+// os.path.join(…)) rather than a tool: its name is a code name and no
+// declared tool has it.
+func (x *extractor) anyCode(s string, elems []element) bool {
+	for _, el := range elems {
+		name := x.callName(s[el.start:el.nameEnd])
+		if isCodeName(name) && !x.declared(name) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,275 @@
+package pythonic
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// Marker-less calls. Without markers a call has to be told apart from
+// prose that mentions one ("use print(x) to debug", "(see above)"), so only
+// these count, each a name immediately followed by "(" and a scan that
+// consumes the whole candidate:
+//
+//   - the whole output (outside reasoning) is a call list, bracketed or
+//     bare: [f(a=1), g()] or f(a=1)\ng();
+//   - a bracketed call list in a sentence, [f(a=1), g()], whose elements
+//     are all calls with keyword arguments or none, as these models write
+//     them ("[Smith(2020)]" and a markdown link [f()](url) are prose);
+//   - a code fence (no language, python, py, text, plaintext, tool_code…)
+//     that holds nothing but calls;
+//   - a declared tool called on a line of its own.
+//
+// Text in `inline code` is a mention and is skipped.
+//
+// A call to a Python built-in or a common module (print, len, os.path.join,
+// np.array…) is code, not a tool call, unless a declared tool has the name
+// or the whole output is a bracketed call list. Under declaredCalls every
+// name must be declared; under builtinCalls only a whole output of
+// name.call(...) calls counts.
+
+// fenceLanguages are the code-fence info strings under which a fence may
+// hold calls.
+var fenceLanguages = map[string]bool{
+	"": true, "python": true, "py": true, "python3": true, "text": true, "txt": true,
+	"plaintext": true, "tool_code": true, "tool_call": true, "tool_calls": true, "pythonic": true,
+}
+
+// prose is one search for marker-less calls in s.
+type prose struct {
+	x *extractor
+	s string
+	// wholeStart and wholeEnd bound the trimmed output: a candidate that
+	// spans exactly them is the whole output.
+	wholeStart, wholeEnd int
+}
+
+// findProse returns the regions of s that hold marker-less calls, with call
+// offsets relative to s.
+func (x *extractor) findProse(s string) []region {
+	if strings.IndexByte(s, '(') < 0 {
+		return nil // no call can start without one: skip all scanning
+	}
+	if x.d.fallback == declaredCalls && (x.opts.Tools == nil || x.opts.Tools.Len() == 0) {
+		return nil // nothing is declared, so nothing can qualify
+	}
+	trimmed := strings.TrimSpace(s)
+	if trimmed == "" {
+		return nil
+	}
+	start := strings.Index(s, trimmed)
+	p := &prose{x: x, s: s, wholeStart: start, wholeEnd: start + len(trimmed)}
+	if r, ok := p.wholeBare(); ok {
+		return []region{r}
+	}
+	if x.d.fallback == builtinCalls {
+		return nil
+	}
+	return p.scan()
+}
+
+// wholeBare accepts an output that is nothing but bare calls.
+func (p *prose) wholeBare() (region, bool) {
+	s := p.s[:p.wholeEnd]
+	if _, ok := callAt(s, p.wholeStart); !ok {
+		return region{}, false
+	}
+	l := scanList(s, p.wholeStart, false, false, false)
+	if l.junk >= 0 || len(l.elems) == 0 || !p.namesOK(l.elems, false, false) {
+		return region{}, false
+	}
+	return region{start: p.wholeStart, end: p.wholeEnd, calls: p.x.listCalls(s, l, 0)}, true
+}
+
+// scan walks s once, trying a candidate at every '[', every code fence and,
+// with declared tools, every line start. A rejected candidate is skipped
+// whole, so no text is scanned twice.
+func (p *prose) scan() []region {
+	s := p.s
+	stops := "[`"
+	lines := p.x.opts.Tools != nil && p.x.opts.Tools.Len() > 0
+	if lines {
+		stops += "\n"
+	}
+	var regions []region
+	try := func(r region, ok bool, next int) int {
+		if ok {
+			regions = append(regions, r)
+		}
+		return next
+	}
+	i := 0
+	if lines {
+		i = try(p.ownLine(0))
+	}
+	for i < len(s) {
+		k := strings.IndexAny(s[i:], stops)
+		if k < 0 {
+			break
+		}
+		at := i + k
+		switch s[at] {
+		case '\n':
+			i = try(p.ownLine(at + 1))
+		case '[':
+			i = try(p.bracketed(at))
+		case '`':
+			if strings.HasPrefix(s[at:], "```") {
+				i = try(p.fence(at))
+			} else {
+				i = skipInlineCode(s, at)
+			}
+		}
+	}
+	return regions
+}
+
+// namesOK applies the naming rules to a candidate's calls. A trusted
+// candidate (a bracketed list that is the whole output) may call code names;
+// a list in a sentence must call undeclared tools with keyword arguments,
+// the way these models write calls, so that "[Smith(2020)]" stays prose.
+func (p *prose) namesOK(elems []element, trusted, inSentence bool) bool {
+	for _, el := range elems {
+		name := p.s[el.start:el.nameEnd]
+		declared := p.x.declared(name)
+		if inSentence && !declared && !keywordStyle(p.s, el) {
+			return false
+		}
+		switch p.x.d.fallback {
+		case declaredCalls:
+			if !declared {
+				return false
+			}
+		case builtinCalls:
+			if !strings.HasSuffix(name, ".call") {
+				return false
+			}
+		default:
+			if !declared && !trusted && isCodeName(name) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// bracketed tries the call list whose '[' is at s[at].
+func (p *prose) bracketed(at int) (region, bool, int) {
+	s := p.s
+	if _, ok := callAt(s, skipSpace(s, at+1)); !ok {
+		return region{}, false, at + 1
+	}
+	l := scanList(s, at+1, true, false, false)
+	whole := at == p.wholeStart && (l.next == p.wholeEnd || !l.closed)
+	if l.junk >= 0 {
+		end, _, _ := matchClose(s, at)
+		if at != p.wholeStart || end != p.wholeEnd || !p.namesOK(l.elems, true, false) {
+			return region{}, false, end
+		}
+		// The whole output is a call list with something else in it: the
+		// model meant calls, so what is not one is an error.
+		calls := p.x.listCalls(s, l, 0)
+		calls = append(calls, junkCall(listJunk(s, l.junk, end), l.junk))
+		return region{start: at, end: end, calls: calls}, true, end
+	}
+	if l.closed && l.next < len(s) && s[l.next] == '(' {
+		return region{}, false, l.next // a markdown link, [f()](url)
+	}
+	if !p.namesOK(l.elems, whole, !whole) {
+		return region{}, false, l.next
+	}
+	calls := p.x.listCalls(s, l, 0)
+	if !l.closed {
+		missingBracket(calls, len(s))
+	}
+	return region{start: at, end: l.next, calls: calls}, true, l.next
+}
+
+// fence tries the code fence whose first backtick is at s[at].
+func (p *prose) fence(at int) (region, bool, int) {
+	s := p.s
+	if !strings.HasPrefix(s[at:], "```") || !atLineStart(s, at) {
+		return region{}, false, at + 1
+	}
+	nl := strings.IndexByte(s[at:], '\n')
+	if nl < 0 {
+		return region{}, false, len(s)
+	}
+	lang := strings.ToLower(strings.TrimSpace(s[at+3 : at+nl]))
+	bodyStart := at + nl + 1
+	// The fence closes at the next ```, also when a model writes it at the
+	// end of the last line ("f()```"); unclosed, it runs to the end.
+	bodyEnd, end := len(s), len(s)
+	if k := strings.Index(s[bodyStart:], "```"); k >= 0 {
+		bodyEnd, end = bodyStart+k, bodyStart+k+3
+	}
+	if !fenceLanguages[lang] {
+		return region{}, false, end
+	}
+	body := s[:len(strings.TrimRight(s[:bodyEnd], spaces))]
+	i := skipSpace(body, bodyStart)
+	if i >= len(body) {
+		return region{}, false, end
+	}
+	bracketed := body[i] == '['
+	start := i
+	if bracketed {
+		start++
+	}
+	l := scanList(body, start, bracketed, false, false)
+	if l.junk >= 0 || len(l.elems) == 0 || (l.closed && l.next != len(body)) || !p.namesOK(l.elems, false, false) {
+		return region{}, false, end
+	}
+	calls := p.x.listCalls(body, l, 0)
+	if bracketed && !l.closed {
+		missingBracket(calls, len(body))
+	}
+	return region{start: at, end: end, calls: calls}, true, end
+}
+
+// ownLine tries a declared tool called on the line that starts at s[at].
+func (p *prose) ownLine(at int) (region, bool, int) {
+	s := p.s
+	i := at
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	ne, ok := callAt(s, i)
+	if !ok || !p.x.declared(s[i:ne]) {
+		return region{}, false, at
+	}
+	end, closed, depth := matchClose(s, ne)
+	if closed && !restOfLineBlank(s, end) {
+		return region{}, false, end
+	}
+	el := element{start: i, end: end, nameEnd: ne, complete: closed, depth: depth}
+	return region{start: i, end: end, calls: []dialects.RawCall{p.x.rawCall(s, el, 0)}}, true, end
+}
+
+// keywordStyle reports whether a call's first argument is a keyword
+// argument, or it has none.
+func keywordStyle(s string, el element) bool {
+	j := skipSpace(s, el.nameEnd+1)
+	if j < len(s) && s[j] == ')' {
+		return true
+	}
+	ne := readName(s, j)
+	if ne == j {
+		return false
+	}
+	k := skipSpace(s, ne)
+	return k < len(s) && s[k] == '=' && (k+1 == len(s) || s[k+1] != '=')
+}
+
+// skipInlineCode returns the index just past the `inline code` span whose
+// opening backtick is s[at]: a call quoted in a sentence is a mention. A
+// backtick without a partner on its line is skipped alone.
+func skipInlineCode(s string, at int) int {
+	// Look for the partner first: scanning to the end of the line for
+	// every backtick would be quadratic on a long line of them.
+	k := strings.IndexByte(s[at+1:], '`')
+	if k < 0 || strings.IndexByte(s[at+1:at+1+k], '\n') >= 0 {
+		return at + 1
+	}
+	return at + 1 + k + 1
+}

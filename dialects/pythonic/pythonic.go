@@ -1,0 +1,215 @@
+// Package pythonic holds the dialects whose tool calls are Python call
+// expressions, or lists of call objects, inside optional markers:
+//
+//	pythonic         [get_weather(city='San Francisco'), get_time()]
+//	llama4_pythonic  <|python_start|>[get_weather(city='LA')]<|python_end|>
+//	olmo3            <function_calls>get_weather(location="SF")\nget_time()</function_calls>
+//	lfm2             <|tool_call_start|>[get_weather(city="Paris")]<|tool_call_end|>
+//	sarashina        <|tool_calls|>[{'name': 'get_weather', 'arguments': {'city': 'Tokyo'}}]
+//	llama3_builtin   <|python_tag|>brave_search.call(query="weather")
+//
+// Call arguments are Python literals (keyword and positional arguments,
+// single, double and triple quotes, True/False/None, nested lists, dicts and
+// tuples; the JSON spellings too), parsed by the loose-literal grammar of
+// the lenient package one call at a time, so that one broken call costs its
+// own error and not its siblings. docs/dialects/pythonic.md describes each
+// dialect, what is accepted, and how content and reasoning are split.
+package pythonic
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
+)
+
+// Dialect is one dialect of the family. Its values are safe for concurrent
+// use.
+type Dialect struct {
+	name    string
+	markers []string
+	blocks  []blockKind
+	// fallback says which calls count when none of the dialect's blocks
+	// is present.
+	fallback fallback
+	// thinkOpen: the chat template opens reasoning (OLMo 3 Think), so an
+	// output with "</think>" that does not itself open with "<think>"
+	// starts inside reasoning.
+	thinkOpen bool
+	// builtin applies Llama 3's built-in tool rules: "name.call(...)"
+	// names the tool "name", and other code after the tag is a call to the
+	// code interpreter.
+	builtin bool
+}
+
+// blockKind is a marked region that holds calls.
+type blockKind struct {
+	open string
+	// closes end the block; when none follows (before the next block),
+	// the block ends where its calls end and the rest is content.
+	closes []string
+	// evidence marks the block's opener as the dialect's own marker.
+	evidence bool
+}
+
+type fallback int
+
+const (
+	// noFallback: without the dialect's markers there are no calls.
+	noFallback fallback = iota
+	// proseCalls: the marker-less rules of the pythonic dialect.
+	proseCalls
+	// declaredCalls: the marker-less rules, for declared tool names only.
+	declaredCalls
+	// builtinCalls: an output that is nothing but name.call(...) calls.
+	builtinCalls
+)
+
+var pythonBlocks = []blockKind{
+	{open: "<|python_start|>", closes: []string{"<|python_end|>"}, evidence: true},
+	// Llama 3.x sometimes writes pythonic calls after its JSON-call tag;
+	// the tag belongs to llama3_json and llama3_builtin, so it is not this
+	// dialect's evidence.
+	{open: "<|python_tag|>", closes: []string{"<|eom_id|>", "<|eot_id|>"}},
+}
+
+// The dialects of the family.
+var (
+	// Pythonic is the generic pythonic dialect (Llama 3.2's pythonic
+	// prompt, ToolACE, any model prompted to answer with Python calls).
+	Pythonic = &Dialect{
+		name:     "pythonic",
+		markers:  []string{"<|python_start|>", "<|python_end|>"},
+		blocks:   pythonBlocks,
+		fallback: proseCalls,
+	}
+	// Llama4Pythonic is Llama 4's pythonic dialect; its markers are
+	// optional.
+	Llama4Pythonic = &Dialect{
+		name:     "llama4_pythonic",
+		markers:  []string{"<|python_start|>", "<|python_end|>"},
+		blocks:   pythonBlocks,
+		fallback: proseCalls,
+	}
+	// Olmo3 is AI2 OLMo 3's dialect: one call per line inside
+	// <function_calls>.
+	Olmo3 = &Dialect{
+		name:      "olmo3",
+		markers:   []string{"<function_calls>", "</function_calls>"},
+		blocks:    []blockKind{{open: "<function_calls>", closes: []string{"</function_calls>"}, evidence: true}},
+		fallback:  declaredCalls,
+		thinkOpen: true,
+	}
+	// LFM2 is Liquid LFM2 / LFM2.5's dialect: a pythonic list or a JSON
+	// list of call objects inside <|tool_call_start|>…<|tool_call_end|>.
+	LFM2 = &Dialect{
+		name:     "lfm2",
+		markers:  []string{"<|tool_call_start|>", "<|tool_call_end|>"},
+		blocks:   []blockKind{{open: "<|tool_call_start|>", closes: []string{"<|tool_call_end|>"}, evidence: true}},
+		fallback: declaredCalls,
+	}
+	// Sarashina is SB Intuitions Sarashina's dialect: a list of call
+	// objects, Python dicts or JSON, after <|tool_calls|>.
+	Sarashina = &Dialect{
+		name:    "sarashina",
+		markers: []string{"<|tool_calls|>"},
+		blocks:  []blockKind{{open: "<|tool_calls|>", evidence: true}},
+	}
+	// Llama3Builtin is Llama 3.1/3.3's built-in tool dialect:
+	// <|python_tag|>brave_search.call(query="…").
+	Llama3Builtin = &Dialect{
+		name:     "llama3_builtin",
+		markers:  []string{"<|python_tag|>", "<|eom_id|>"},
+		blocks:   []blockKind{{open: "<|python_tag|>", closes: []string{"<|eom_id|>", "<|eot_id|>"}, evidence: true}},
+		fallback: builtinCalls,
+		builtin:  true,
+	}
+)
+
+// All returns every dialect of the family.
+func All() []dialects.Dialect {
+	return []dialects.Dialect{Pythonic, Llama4Pythonic, Olmo3, LFM2, Sarashina, Llama3Builtin}
+}
+
+// Name is the dialect's catalogue name.
+func (d *Dialect) Name() string { return d.name }
+
+// Markers are the dialect's literal markers, strongest first.
+func (d *Dialect) Markers() []string { return append([]string(nil), d.markers...) }
+
+// Extract finds the calls in text, and the content and reasoning around
+// them.
+//
+// The dialect's blocks are found first, anywhere in the text (a complete
+// block inside reasoning is a call too); what remains is split into
+// reasoning (<think>…</think>) and content. Only when no block is present
+// does the dialect fall back to marker-less calls, looked for in the content
+// alone: for pythonic and llama4_pythonic, a call list that is the whole
+// output, a bracketed list of keyword-style calls in a sentence, a code
+// fence that holds nothing but calls, or a declared tool called on a line of
+// its own; for olmo3 and lfm2 the same, but only for declared tools; for
+// llama3_builtin, an output of name.call(...) calls.
+func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	if opts == nil {
+		opts = &dialects.Options{}
+	}
+	x := newExtractor(d, opts)
+	ext := &dialects.Extraction{}
+	regions, marked, found := x.findBlocks(text)
+	ext.Marked = marked
+	remainder := assemble(text, regions)
+	reasoning, rest := x.splitReasoning(remainder)
+	ext.Reasoning = reasoning
+	for _, r := range regions {
+		ext.Calls = append(ext.Calls, r.calls...)
+	}
+	if !found && d.fallback != noFallback {
+		if prose := x.findProse(rest); len(prose) > 0 {
+			relocate(text, rest, prose)
+			for _, r := range prose {
+				ext.Calls = append(ext.Calls, r.calls...)
+			}
+			rest = assemble(rest, prose)
+		}
+	}
+	ext.Content = rest
+	return ext
+}
+
+// extractor holds one Extract call's settings.
+type extractor struct {
+	d        *Dialect
+	opts     *dialects.Options
+	maxSize  int
+	maxDepth int
+}
+
+func newExtractor(d *Dialect, opts *dialects.Options) *extractor {
+	x := &extractor{d: d, opts: opts, maxSize: opts.Lenient.MaxSize, maxDepth: opts.Lenient.MaxDepth}
+	if x.maxSize <= 0 {
+		x.maxSize = lenient.DefaultMaxSize
+	}
+	if x.maxDepth <= 0 {
+		x.maxDepth = lenient.DefaultMaxDepth
+	}
+	return x
+}
+
+// splitReasoning separates <think> reasoning from the rest of text. Output
+// without a think tag is returned as is, without a copy.
+func (x *extractor) splitReasoning(text string) (reasoning, rest string) {
+	open := x.startsOpen(text)
+	if !open && !strings.Contains(text, dialects.Think.Close) && !strings.Contains(text, dialects.Think.Open) {
+		return "", text
+	}
+	return dialects.SplitReasoning(text, dialects.Think, open)
+}
+
+// startsOpen reports whether the text starts inside reasoning.
+func (x *extractor) startsOpen(text string) bool {
+	if x.opts.ReasoningOpen {
+		return true
+	}
+	return x.d.thinkOpen && strings.Contains(text, dialects.Think.Close) &&
+		!strings.HasPrefix(strings.TrimLeft(text, spaces), dialects.Think.Open)
+}

@@ -1,0 +1,302 @@
+package pythonic_test
+
+import (
+	"testing"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects/pythonic"
+)
+
+var pythonicRows = []row{
+	{
+		name:  "single call",
+		text:  `[get_weather(city='San Francisco', metric='celsius')]`,
+		calls: calls("get_weather", `{"city":"San Francisco","metric":"celsius"}`),
+	},
+	{
+		name:   "parallel calls",
+		text:   `[get_weather(city='SF'), get_time()]`,
+		calls:  calls("get_weather", `{"city":"SF"}`, "get_time", `{}`),
+		chunks: []string{"[get_wea", "ther(city='S", "F'), get_time(", ")]"},
+	},
+	{
+		name:  "bare call is the whole output",
+		text:  "  get_weather(city=\"Paris\")\n",
+		calls: calls("get_weather", `{"city":"Paris"}`),
+	},
+	{
+		name:  "bare calls one per line",
+		text:  "get_weather(city=\"Paris\")\nget_time()",
+		calls: calls("get_weather", `{"city":"Paris"}`, "get_time", `{}`),
+	},
+	{
+		name:    "no call",
+		text:    "The weather in Paris is sunny (about 20°C).",
+		content: "The weather in Paris is sunny (about 20°C).",
+	},
+	{
+		name:    "calls mentioned in prose are not calls",
+		text:    "Use print(x) to debug, or helper(a) (see above).",
+		content: "Use print(x) to debug, or helper(a) (see above).",
+	},
+	{
+		name:    "a declared tool mentioned inline is not a call",
+		text:    "I could use get_weather('Paris') later if you like.",
+		tools:   weatherTools,
+		content: "I could use get_weather('Paris') later if you like.",
+	},
+	{
+		name:    "surrounding text",
+		text:    "Let me check.\n[get_weather(city='Paris')]\nOne moment.",
+		calls:   calls("get_weather", `{"city":"Paris"}`),
+		content: "Let me check.\nOne moment.",
+	},
+	{
+		name:    "call without arguments in a sentence",
+		text:    "Sure: [get_time()] coming up.",
+		calls:   calls("get_time", `{}`),
+		content: "Sure: coming up.",
+	},
+	{
+		name:    "positional call in a sentence is prose unless declared",
+		text:    "As [Smith(2020)] shows, and [get_weather('Oslo')] too.",
+		tools:   weatherTools,
+		calls:   calls("get_weather", `{"city":"Oslo"}`),
+		content: "As [Smith(2020)] shows, and too.",
+	},
+	{
+		name:    "list between paragraphs",
+		text:    "I'll look.\n\n[get_time(),\n get_weather(city=\"Oslo\")]\n\nBack soon.",
+		calls:   calls("get_time", `{}`, "get_weather", `{"city":"Oslo"}`),
+		content: "I'll look.\n\nBack soon.",
+	},
+	{
+		name:  "code fence holding calls",
+		text:  "```python\nget_weather(city='Paris')\n```",
+		calls: calls("get_weather", `{"city":"Paris"}`),
+	},
+	{
+		name:    "code fence after prose",
+		text:    "Here you go:\n```\n[get_time()]\n```\nDone.",
+		calls:   calls("get_time", `{}`),
+		content: "Here you go:\nDone.",
+	},
+	{
+		name:  "code fence closed at the end of the line",
+		text:  "```tool_code\nget_time()```",
+		calls: calls("get_time", `{}`),
+	},
+	{
+		name:    "code fence holding program code",
+		text:    "Run this:\n```python\nimport os\nprint(os.getcwd())\n```",
+		content: "Run this:\n```python\nimport os\nprint(os.getcwd())\n```",
+	},
+	{
+		name:    "code fence calling a built-in",
+		text:    "```python\nprint('hello')\n```",
+		content: "```python\nprint('hello')\n```",
+	},
+	{
+		name:    "code fence in another language",
+		text:    "```javascript\nconsole.log('x')\nfetchWeather('Paris')\n```",
+		content: "```javascript\nconsole.log('x')\nfetchWeather('Paris')\n```",
+	},
+	{
+		name:    "bare built-in call is code",
+		text:    "print('hello')",
+		content: "print('hello')",
+	},
+	{
+		name:    "built-in in a prose bracket is not a call",
+		text:    "Add [print(x)] while debugging.",
+		content: "Add [print(x)] while debugging.",
+	},
+	{
+		name:    "markdown link is not a call",
+		text:    "See [get_weather()](docs/weather.md).",
+		content: "See [get_weather()](docs/weather.md).",
+	},
+	{
+		name:    "declared tool on its own line",
+		text:    "Checking now.\n  get_weather('Paris')\nPlease wait.",
+		tools:   weatherTools,
+		calls:   calls("get_weather", `{"city":"Paris"}`),
+		content: "Checking now.\nPlease wait.",
+	},
+	{
+		name:  "positional arguments take schema names",
+		text:  `[get_weather("Paris", "C")]`,
+		tools: weatherTools,
+		calls: calls("get_weather", `{"city":"Paris","unit":"C"}`),
+	},
+	{
+		name:  "positional arguments without a schema",
+		text:  `[sql_select("SELECT 1", ["db"], limit=5)]`,
+		calls: calls("sql_select", `{"arg0":"SELECT 1","arg1":["db"],"limit":5}`),
+	},
+	{
+		name:  "python literals",
+		text:  `[configure(flag=True, off=False, none=None, nums=[1, 2.5, -3], cfg={'a': (1, 2)}, doc="""tri""")]`,
+		calls: calls("configure", `{"flag":true,"off":false,"none":null,"nums":[1,2.5,-3],"cfg":{"a":[1,2]},"doc":"tri"}`),
+	},
+	{
+		name:  "dotted and hyphenated names",
+		text:  `[tools.lookup(q="x"), list-files(path='.')]`,
+		calls: calls("tools.lookup", `{"q":"x"}`, "list-files", `{"path":"."}`),
+	},
+	{
+		name:  "escaped strings",
+		text:  `[echo(text="line1\nline2 \"quoted\" back\\slash caf\u00e9 ☃ \U0001F600", s='it\'s')]`,
+		calls: calls("echo", `{"text":"line1\nline2 \"quoted\" back\\slash café ☃ 😀","s":"it's"}`),
+	},
+	{
+		name:    "python_start markers",
+		text:    "Sure. <|python_start|>[get_time()]<|python_end|> Done.",
+		calls:   calls("get_time", `{}`),
+		content: "Sure. Done.",
+		marked:  true,
+		chunks:  []string{"Sure. <|pyth", "on_start|>[get_time()]<|python_", "end|> Done."},
+	},
+	{
+		name:  "python_tag prefix",
+		text:  "<|python_tag|>get_weather(city='LA')",
+		calls: calls("get_weather", `{"city":"LA"}`),
+	},
+	{
+		name:    "malformed: unquoted value and missing bracket",
+		text:    `[get_weather(city=Paris)`,
+		calls:   calls("get_weather", `{"city":"Paris"}`),
+		repairs: kinds(toolcall.RepairUnquotedString, toolcall.RepairMissingClosingBracket),
+	},
+	{
+		name:    "malformed: missing comma between calls",
+		text:    `[get_weather(city='x') get_time()]`,
+		calls:   calls("get_weather", `{"city":"x"}`, "get_time", `{}`),
+		repairs: kinds(toolcall.RepairMissingComma),
+	},
+	{
+		name:  "beyond repair: sibling still parses",
+		text:  `[get_weather(city='SF'), get_time(zone=@utc)]`,
+		calls: calls("get_weather", `{"city":"SF"}`),
+		errs:  codes(toolcall.CodeMalformedCall),
+	},
+	{
+		name:  "truncated call list",
+		text:  `[get_weather(city='SF'), get_time(zone='U`,
+		calls: calls("get_weather", `{"city":"SF"}`),
+		errs:  codes(toolcall.CodeTruncated),
+	},
+	{
+		name:  "whole output list with junk",
+		text:  `[get_weather(city='SF') then stop]`,
+		calls: calls("get_weather", `{"city":"SF"}`),
+		errs:  codes(toolcall.CodeMalformedCall),
+	},
+	{
+		name:  "unknown tool",
+		text:  `[get_wether(city='SF')]`,
+		tools: weatherTools,
+		errs:  codes(toolcall.CodeUnknownTool),
+	},
+	{
+		name:  "too many positional arguments",
+		text:  `[get_weather('a', 'b', 'c')]`,
+		tools: weatherTools,
+		errs:  codes(toolcall.CodeMalformedCall),
+	},
+	{
+		name: "argument given twice",
+		text: `[f(a=1, a=2)]`,
+		errs: codes(toolcall.CodeMalformedCall),
+	},
+	{
+		name:      "reasoning",
+		text:      "<think>User wants weather. Maybe [get_time()]?</think>\n[get_weather(city='Oslo')]",
+		calls:     calls("get_weather", `{"city":"Oslo"}`),
+		reasoning: "User wants weather. Maybe [get_time()]?",
+		chunks:    []string{"<thi", "nk>User wants weather. Maybe [get_time()]?</th", "ink>\n[get_weather(city='Oslo')]"},
+	},
+	{
+		name:      "reasoning opened by the template",
+		text:      "weighing options</think>[get_time()]",
+		calls:     calls("get_time", `{}`),
+		reasoning: "weighing options",
+	},
+}
+
+func TestPythonic(t *testing.T) { runRows(t, pythonic.Pythonic, pythonicRows) }
+
+var llama4Rows = []row{
+	{
+		name:   "single call with markers",
+		text:   "<|python_start|>[get_weather(city='LA', metric='C')]<|python_end|>",
+		calls:  calls("get_weather", `{"city":"LA","metric":"C"}`),
+		marked: true,
+	},
+	{
+		name:   "parallel calls",
+		text:   "<|python_start|>[get_weather(city='LA', metric='C'), get_time()]<|python_end|>",
+		calls:  calls("get_weather", `{"city":"LA","metric":"C"}`, "get_time", `{}`),
+		marked: true,
+		chunks: []string{"<|python_st", "art|>[get_weather(city='LA', metric='C'), get_time()]<|py", "thon_end|>"},
+	},
+	{
+		name:  "markers are optional",
+		text:  "[get_weather(city='LA')]",
+		calls: calls("get_weather", `{"city":"LA"}`),
+	},
+	{
+		name:    "no call",
+		text:    "Los Angeles is warm today.",
+		content: "Los Angeles is warm today.",
+	},
+	{
+		name:    "surrounding text",
+		text:    "Checking. <|python_start|>[get_time()]<|python_end|>\nThat's all.",
+		calls:   calls("get_time", `{}`),
+		content: "Checking.\nThat's all.",
+		marked:  true,
+	},
+	{
+		name:   "unclosed markers",
+		text:   "<|python_start|>[get_time()]",
+		calls:  calls("get_time", `{}`),
+		marked: true,
+		chunks: []string{"<|python_start|>[get_", "time()]"},
+	},
+	{
+		name:    "malformed: unquoted value",
+		text:    "<|python_start|>[get_weather(city=LA)]<|python_end|>",
+		calls:   calls("get_weather", `{"city":"LA"}`),
+		repairs: kinds(toolcall.RepairUnquotedString),
+		marked:  true,
+	},
+	{
+		name:   "beyond repair: sibling still parses",
+		text:   "<|python_start|>[get_time(), get_weather(city='LA' 'x' = 1)]<|python_end|>",
+		calls:  calls("get_time", `{}`),
+		errs:   codes(toolcall.CodeMalformedCall),
+		marked: true,
+	},
+	{
+		name:   "text inside markers that is not a call",
+		text:   "<|python_start|>I cannot help with that.<|python_end|>",
+		errs:   codes(toolcall.CodeMalformedCall),
+		marked: true,
+	},
+	{
+		name:   "escaped strings",
+		text:   `<|python_start|>[note(text='say "hi"\n\ttab', path="C:\\tmp")]<|python_end|>`,
+		calls:  calls("note", `{"text":"say \"hi\"\n\ttab","path":"C:\\tmp"}`),
+		marked: true,
+	},
+	{
+		name:      "reasoning",
+		text:      "<think>Two things to fetch.</think><|python_start|>[get_time()]<|python_end|>",
+		calls:     calls("get_time", `{}`),
+		reasoning: "Two things to fetch.",
+		marked:    true,
+	},
+}
+
+func TestLlama4Pythonic(t *testing.T) { runRows(t, pythonic.Llama4Pythonic, llama4Rows) }

@@ -1,0 +1,258 @@
+package pythonic
+
+import "strings"
+
+// The scanner finds the extent of call expressions without parsing them, so
+// that the grammar only ever sees text that is shaped like a call, one call
+// at a time: a broken call then costs its own error and not its siblings.
+// Every function here is a single forward pass.
+
+const spaces = " \t\r\n"
+
+func isNameStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+func isNameByte(c byte) bool {
+	return isNameStart(c) || c >= '0' && c <= '9' || c == '$'
+}
+
+// readName returns the end of the callee name that starts at s[i], or i
+// when none does. A name is identifiers joined by '.' (tools.lookup) or by
+// '-' (list-files), as the grammar's Ident and dotted-name rules accept.
+func readName(s string, i int) int {
+	if i >= len(s) || !isNameStart(s[i]) {
+		return i
+	}
+	j := i + 1
+	for j < len(s) {
+		c := s[j]
+		switch {
+		case isNameByte(c):
+			j++
+		case c == '.' && j+1 < len(s) && isNameStart(s[j+1]):
+			j += 2
+		case c == '-' && j+1 < len(s) && isNameByte(s[j+1]):
+			j += 2
+		default:
+			return j
+		}
+	}
+	return j
+}
+
+// callAt reports whether a call expression starts at s[i]: a name
+// immediately followed by '('. It returns the name's end.
+func callAt(s string, i int) (nameEnd int, ok bool) {
+	ne := readName(s, i)
+	return ne, ne > i && ne < len(s) && s[ne] == '('
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && strings.IndexByte(spaces, s[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the string literal whose opening
+// quote is s[i], and false when the text ends first. Triple-quoted strings
+// end at the next triple quote; other strings honour backslash escapes.
+func skipString(s string, i int) (int, bool) {
+	q := s[i]
+	if i+2 < len(s) && s[i+1] == q && s[i+2] == q {
+		k := strings.Index(s[i+3:], s[i:i+3])
+		if k < 0 {
+			return len(s), false
+		}
+		return i + 3 + k + 3, true
+	}
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case q:
+			return j + 1, true
+		}
+	}
+	return len(s), false
+}
+
+// matchClose finds the bracket that closes the one at s[i] ('(', '[' or
+// '{'), skipping strings. Any closer closes the innermost opener: the
+// grammar reports mismatches later, with a position. It returns the index
+// just past the close, whether one was found before the text ended, and the
+// deepest nesting seen.
+func matchClose(s string, i int) (end int, closed bool, maxDepth int) {
+	depth := 0
+	for j := i; j < len(s); j++ {
+		switch c := s[j]; c {
+		case '(', '[', '{':
+			depth++
+			if depth > maxDepth {
+				maxDepth = depth
+			}
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				return j + 1, true, maxDepth
+			}
+		case '"', '\'':
+			k, ok := skipString(s, j)
+			if !ok {
+				return len(s), false, maxDepth
+			}
+			j = k - 1
+		}
+	}
+	return len(s), false, maxDepth
+}
+
+// element is one item of a call list: a call expression name(...) or, where
+// the dialect allows it, a call object {...}. Offsets are into the scanned
+// string.
+type element struct {
+	start, end int
+	nameEnd    int  // end of the callee name; == start for objects
+	object     bool // a {...} call object rather than a call expression
+	complete   bool // the closing bracket was found
+	depth      int  // deepest bracket nesting inside the element
+	noComma    bool // in a bracketed list, no comma separated it from the previous element
+}
+
+// list is what scanList found.
+type list struct {
+	elems []element
+	// next is the index just past what the list consumed: the closing ']'
+	// of a bracketed list, or the end of the last element of a bare one.
+	next int
+	// closed reports that a bracketed list found its ']'.
+	closed bool
+	// junk is the index of the first thing that is neither an element nor
+	// a separator (or the list's end), -1 when there is none.
+	junk int
+}
+
+// scanList reads call-list elements from s[i:]. A bracketed list (i just past
+// its '[') runs to its ']'; a bare list runs until something that is not an
+// element. Elements are separated by commas, whitespace or, with semis, by
+// semicolons (Llama 3's "{...}; {...}").
+func scanList(s string, i int, bracketed, objects, semis bool) list {
+	l := list{junk: -1}
+	separated := true
+	for {
+		i = skipSpace(s, i)
+		if i >= len(s) {
+			l.next = len(s)
+			if !bracketed && len(l.elems) > 0 {
+				l.next = l.elems[len(l.elems)-1].end
+			}
+			return l
+		}
+		c := s[i]
+		if c == ',' || (semis && c == ';') {
+			separated = true
+			i++
+			continue
+		}
+		if bracketed && c == ']' {
+			l.next, l.closed = i+1, true
+			return l
+		}
+		el := element{start: i, nameEnd: i}
+		switch {
+		case c == '{' && objects:
+			el.object = true
+			el.end, el.complete, el.depth = matchClose(s, i)
+		default:
+			ne, ok := callAt(s, i)
+			if !ok {
+				l.junk = i
+				l.next = i
+				if len(l.elems) > 0 && !bracketed {
+					l.next = l.elems[len(l.elems)-1].end
+				}
+				return l
+			}
+			el.nameEnd = ne
+			el.end, el.complete, el.depth = matchClose(s, ne)
+		}
+		el.noComma = bracketed && !separated && len(l.elems) > 0
+		l.elems = append(l.elems, el)
+		separated = false
+		if !el.complete {
+			l.next = len(s)
+			return l
+		}
+		i = el.end
+	}
+}
+
+// atLineStart reports whether only spaces and tabs separate s[i] from the
+// start of its line.
+func atLineStart(s string, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		switch s[j] {
+		case ' ', '\t':
+			continue
+		case '\n':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// restOfLineBlank reports whether only spaces, tabs and a carriage return
+// follow s[i] up to the end of its line.
+func restOfLineBlank(s string, i int) bool {
+	for ; i < len(s) && s[i] != '\n'; i++ {
+		if s[i] != ' ' && s[i] != '\t' && s[i] != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// markerIndex finds markers in one text without rescanning it: each marker
+// remembers where it was last found, so a run of lookups with growing
+// positions costs one pass per marker in total.
+type markerIndex struct {
+	text  string
+	seen  map[string]int // next occurrence at or after from[m]; -1 none
+	after map[string]int // the position that occurrence was searched from
+}
+
+func newMarkerIndex(text string) *markerIndex {
+	return &markerIndex{text: text, seen: map[string]int{}, after: map[string]int{}}
+}
+
+// next returns the index of the first m at or after from, or -1.
+func (x *markerIndex) next(m string, from int) int {
+	if at, ok := x.seen[m]; ok && x.after[m] <= from {
+		if at < 0 || at >= from {
+			return at
+		}
+	}
+	at := -1
+	if from <= len(x.text) {
+		if k := strings.Index(x.text[from:], m); k >= 0 {
+			at = from + k
+		}
+	}
+	x.seen[m], x.after[m] = at, from
+	return at
+}
+
+// first returns the earliest occurrence at or after from of any of ms, and
+// which marker it is.
+func (x *markerIndex) first(ms []string, from int) (at int, m string) {
+	at = -1
+	for _, c := range ms {
+		if k := x.next(c, from); k >= 0 && (at < 0 || k < at) {
+			at, m = k, c
+		}
+	}
+	return at, m
+}
