@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/tidwall/gjson"
 
@@ -110,8 +111,8 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 // CheckName validates a tool name. With tools declared, a name that matches
 // one exactly is always accepted, a name that matches one only when case is
 // ignored is renamed (and the rename recorded), and any other name is
-// unknown. Without tools, the name must be non-empty, at most 64 characters,
-// and made of letters, digits and "_-.:/".
+// unknown. Without tools, the name must be non-empty, at most 64 bytes,
+// and made of letters and digits (of any script) and "_-.:/".
 func CheckName(name string, tools *schema.Set) (string, []toolcall.Repair, *toolcall.Error) {
 	trimmed := strings.TrimSpace(name)
 	var repairs []toolcall.Repair
@@ -134,8 +135,8 @@ func CheckName(name string, tools *schema.Set) (string, []toolcall.Repair, *tool
 	if len(name) > MaxNameLength {
 		return "", nil, toolcall.NewError(toolcall.CodeNameTooLong, fmt.Sprintf("tool name is %d bytes long, the limit is %d", len(name), MaxNameLength))
 	}
-	for i := 0; i < len(name); i++ {
-		if !validNameByte(name[i]) {
+	for i, r := range name {
+		if !validNameRune(r) {
 			return "", nil, toolcall.NewError(toolcall.CodeInvalidName, fmt.Sprintf("tool name has an invalid character at byte %d", i))
 		}
 	}
@@ -149,9 +150,11 @@ func CheckName(name string, tools *schema.Set) (string, []toolcall.Repair, *tool
 
 func quoteName(s string) string { return fmt.Sprintf("%q", s) }
 
-func validNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '_' || c == '-' || c == '.' || c == ':' || c == '/'
+// validNameRune accepts letters and digits of any script (models are asked
+// to call tools named in their users' languages) and "_-.:/".
+func validNameRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) ||
+		r == '_' || r == '-' || r == '.' || r == ':' || r == '/'
 }
 
 // Arguments turns argument text into a compact JSON object: empty text is

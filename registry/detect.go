@@ -117,10 +117,11 @@ func (r *Registry) Detect(text string, opts *Options) Detection {
 			}
 			if marker != "" {
 				ev = append(ev, Evidence{Source: "marker", Detail: "saw " + quote(marker), Weight: weightMarker})
-			} else if len(m.Markers()) > 0 && len(ev) == 0 {
-				continue // a marked dialect whose markers are absent, with no other evidence
 			}
 		}
+		// Every dialect is tried, markers or not: several accept their
+		// syntax without its optional markers, and an Extract that finds
+		// none of its markers returns quickly.
 		res := dialects.Parse(d, text, &opts.Options)
 		c := Candidate{Dialect: d.Name(), Evidence: ev, Calls: len(res.Calls), Errors: len(res.Errors), result: res}
 		scoreParse(&c, res, opts.Tools != nil && opts.Tools.Len() > 0)
@@ -132,6 +133,7 @@ func (r *Registry) Detect(text string, opts *Options) Detection {
 		}
 		cands = append(cands, c)
 	}
+	cands = dropUnmarked(cands)
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].Score > cands[j].Score })
 
 	det := Detection{Candidates: cands}
@@ -148,6 +150,36 @@ func (r *Registry) Detect(text string, opts *Options) Detection {
 	det.result = best.result
 	det.Reason = explain(best)
 	return det
+}
+
+// dropUnmarked removes the candidates that saw no marker when another one
+// did. A dialect that found its own markers owns that text: when its call
+// is malformed, a marker-less dialect (bare JSON, pythonic) reading a call
+// out of the same bytes would answer a question nobody asked, and hide the
+// error a retry needs.
+func dropUnmarked(cands []Candidate) []Candidate {
+	marked := func(c Candidate) bool {
+		for _, e := range c.Evidence {
+			if e.Source == "marker" {
+				return true
+			}
+		}
+		return false
+	}
+	any := false
+	for _, c := range cands {
+		any = any || marked(c)
+	}
+	if !any {
+		return cands
+	}
+	out := cands[:0]
+	for _, c := range cands {
+		if marked(c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // scoreParse adds the parse evidence of a candidate.

@@ -1,0 +1,41 @@
+package hermes_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/hermes"
+)
+
+// benchArgs are the arguments of the typical call below; the baseline
+// decodes them alone with encoding/json.
+const (
+	benchArgs = `{"city": "Tokyo", "units": "celsius", "days": 3}`
+	benchText = "<think>\nThe user asks for the forecast.\n</think>\n\nLet me check.\n" +
+		"<tool_call>\n{\"name\": \"get_weather\", \"arguments\": " + benchArgs + "}\n</tool_call>"
+)
+
+func BenchmarkParse(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(benchText)))
+	for b.Loop() {
+		res := dialects.Parse(hermes.Dialect, benchText, nil)
+		if len(res.Calls) != 1 {
+			b.Fatal(res.Errors)
+		}
+	}
+}
+
+// BenchmarkBaselineUnmarshal is the floor: encoding/json decoding the same
+// call's arguments, with no dialect work at all.
+func BenchmarkBaselineUnmarshal(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(benchArgs)))
+	for b.Loop() {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(benchArgs), &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,312 @@
+package hermes
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/hermes/textcall"
+)
+
+// tagPass finds the tag blocks in text[start:end]. It also returns the
+// closing <tool_call> tags that no block used: a call object right before
+// one is a call whose opening tag is missing.
+func (x *extractor) tagPass(start, end int) (regions []region, orphans []tag) {
+	tags := tokenize(x.Text, start, end)
+	for k := 0; k < len(tags); {
+		t := tags[k]
+		if t.kind == kindToolCall {
+			x.marked = true
+		}
+		if t.closing {
+			if t.kind == kindToolCall {
+				orphans = append(orphans, t)
+			}
+			k++
+			continue
+		}
+		r, ok := x.block(tags, k, end)
+		if !ok {
+			k++
+			continue
+		}
+		regions = append(regions, r)
+		for k < len(tags) && tags[k].start < r.end {
+			if tags[k].kind == kindToolCall {
+				x.marked = true
+			}
+			k++
+		}
+	}
+	return x.fenceRuns(regions, start, end), orphans
+}
+
+// block reads the block opened by tags[k]; ok is false when the tag does
+// not open a call (it is then text).
+func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
+	open := tags[k]
+	// A block never runs past the next opening tag of its family: two
+	// opening tags in a row mean the first block was not closed.
+	lim := limit
+	for m := k + 1; m < len(tags); m++ {
+		if tags[m].family == open.family && !tags[m].closing {
+			lim = tags[m].start
+			break
+		}
+	}
+	c := x.closingTag(tags, k, lim)
+	bodyEnd, blockEnd := lim, lim
+	if c >= 0 {
+		bodyEnd, blockEnd = tags[c].start, tags[c].end
+	}
+	closed := c >= 0
+	var (
+		calls []dialects.RawCall
+		used  int
+		ok    bool
+	)
+	switch open.kind {
+	case kindToolCall:
+		calls, used, ok = x.toolCallBody(open.end, bodyEnd, closed)
+	case kindFunction:
+		calls, used, ok = x.namedBody(open.name, open.end, bodyEnd)
+	default:
+		calls, used, ok = x.Framed(open.end, bodyEnd, closed)
+	}
+	if !ok {
+		return region{}, false
+	}
+	if closed {
+		noteLeftover(calls, x.Text, used, bodyEnd)
+	} else {
+		blockEnd = used
+	}
+	if open.id != "" {
+		for i := range calls {
+			if calls[i].ID == "" {
+				calls[i].ID = open.id
+			}
+		}
+	}
+	return region{start: open.start, end: blockEnd, calls: calls}, true
+}
+
+// closingTag returns the index of the tag that closes the block opened by
+// tags[k], or -1. Usually it is the first closing tag of the family; but
+// when the body is a JSON value that runs past that tag, the tag sits
+// inside a string of the value, and the first closing tag after the value
+// closes the block.
+func (x *extractor) closingTag(tags []tag, k, lim int) int {
+	open := tags[k]
+	first := -1
+	for m := k + 1; m < len(tags) && tags[m].start < lim; m++ {
+		if tags[m].closing && tags[m].family == open.family {
+			first = m
+			break
+		}
+	}
+	if first < 0 {
+		return -1
+	}
+	p := textcall.SkipSpace(x.Text, open.end, lim)
+	if p == lim || x.Text[p] != '{' && x.Text[p] != '[' {
+		return first
+	}
+	valueEnd, complete := dialects.ValueEnd(x.Text[:lim], p)
+	if !complete || valueEnd <= tags[first].start {
+		return first
+	}
+	for m := first + 1; m < len(tags) && tags[m].start < lim; m++ {
+		if tags[m].closing && tags[m].family == open.family && tags[m].start >= valueEnd {
+			if len(strings.TrimSpace(x.Text[valueEnd:tags[m].start])) <= maxJunk {
+				return m
+			}
+			break
+		}
+	}
+	return first
+}
+
+// maxJunk is the most non-space text tolerated between a call object and a
+// closing tag found beyond an earlier one (a stray '>' or brace).
+const maxJunk = 8
+
+// toolCallBody reads the body of a <tool_call> block, text[start:end]. An
+// empty block is not a call (its text stays where it is). An unclosed block
+// is claimed only when a JSON object follows the tag: anything else is the
+// tag mentioned in prose. A closed block that holds no readable call is a
+// malformed call.
+func (x *extractor) toolCallBody(start, end int, closed bool) ([]dialects.RawCall, int, bool) {
+	p := textcall.SkipSpace(x.Text, start, end)
+	if p == end {
+		return nil, p, false
+	}
+	if !closed {
+		switch x.Text[p] {
+		case '{':
+			calls, used := x.callBody(p, end)
+			return calls, used, true
+		case '[':
+			// <tool_call> [{…}] with no closing tag is Granite 3.1 syntax;
+			// it is not read as a hermes call.
+			e, _ := dialects.ValueEnd(x.Text[:end], p)
+			return []dialects.RawCall{textcall.Malformed(p, x.Text[p:e], "", "a JSON array after an unclosed tool-call tag is granite syntax, not hermes", nil)}, e, true
+		}
+		return nil, p, false
+	}
+	calls, used := x.callBody(p, end)
+	return calls, used, true
+}
+
+// callBody reads the calls in text[start:end], which is not empty: JSON
+// objects (one or several, or an array of them), a fenced block holding
+// them, a <function=NAME>{…} element, or a name followed by its argument
+// object. What cannot be read becomes a malformed call. used is where the
+// text that was read ends.
+func (x *extractor) callBody(start, end int) (calls []dialects.RawCall, used int) {
+	p := textcall.SkipSpace(x.Text, start, end)
+	switch {
+	case x.Text[p] == '{' || x.Text[p] == '[':
+		calls, used = x.values(p, end)
+	case textcall.IsFenceAt(x.Text, p, end):
+		f := textcall.FenceAt(x.Text, p, end)
+		if textcall.SkipSpace(x.Text, f.BodyStart, f.BodyEnd) == f.BodyEnd {
+			return []dialects.RawCall{textcall.Malformed(p, x.Text[p:end], "", "the tool-call block holds an empty code fence", nil)}, end
+		}
+		calls, _ = x.callBody(f.BodyStart, f.BodyEnd)
+		used = f.End
+	case x.Text[p] == '<':
+		if t, ok := parseTag(x.Text, p, end); ok && t.kind == kindFunction && !t.closing {
+			inner, after := end, -1
+			if c := strings.Index(x.Text[t.end:end], "</function>"); c >= 0 {
+				inner, after = t.end+c, t.end+c+len("</function>")
+			}
+			if named, e, ok := x.namedBody(t.name, t.end, inner); ok {
+				calls, used = named, max(e, after)
+				break
+			}
+		}
+		// Tagged parameters (<parameter=…>, <arg_key>) belong to other
+		// dialects: the block is not a hermes call.
+		return []dialects.RawCall{textcall.Malformed(p, x.Text[p:end], "", "the tool-call block does not hold a JSON call", nil)}, end
+	default:
+		calls, used = x.prefixedBody(p, end)
+	}
+	return calls, used
+}
+
+// noteLeftover records text left in a closed block after its calls, such as
+// a stray '>' or brace, as a repair on the last call: it is dropped, but
+// not silently.
+func noteLeftover(calls []dialects.RawCall, text string, used, end int) {
+	rest := textcall.SkipSpace(text, used, end)
+	if len(calls) == 0 || rest == end {
+		return
+	}
+	kind := toolcall.RepairSurroundingText
+	if strings.Trim(text[rest:end], "}]) \t\r\n") == "" {
+		kind = toolcall.RepairExtraClosing
+	}
+	last := &calls[len(calls)-1]
+	last.Repairs = append(last.Repairs, toolcall.Repair{Kind: kind, Offset: -1, CallIndex: -1,
+		Detail: "text after the call inside its block ignored"})
+}
+
+// prefixedBody reads a body that does not start with JSON: either a tool
+// name followed by its argument object ("get_weather\n{…}", "get_weather:
+// {…}"), or a few words before a call object. Text holding tags is never
+// read this way: it is another dialect's tagged syntax.
+func (x *extractor) prefixedBody(p, end int) ([]dialects.RawCall, int) {
+	brace := strings.IndexByte(x.Text[p:end], '{')
+	if brace < 0 || strings.IndexByte(x.Text[p:p+brace], '<') >= 0 {
+		return []dialects.RawCall{textcall.Malformed(p, x.Text[p:end], "", "the tool-call block does not hold a JSON call", nil)}, end
+	}
+	brace += p
+	prefix := strings.TrimRight(strings.TrimSpace(x.Text[p:brace]), ":")
+	e, complete := dialects.ValueEnd(x.Text[:end], brace)
+	if isToolName(prefix) {
+		if !complete && x.AtEnd(e) {
+			return []dialects.RawCall{textcall.Truncated(p, x.Text[p:e], prefix)}, e
+		}
+		// The object holds the arguments, unless it is a whole call object
+		// and the word before it only prose.
+		if v, _, err := x.Parse(x.Text[brace:e]); err != nil || !textcall.Shape(v).Strong {
+			return []dialects.RawCall{{Name: prefix, Arguments: x.Text[brace:e], Offset: p}}, e
+		}
+	}
+	calls, used := x.values(brace, end)
+	if len(calls) > 0 {
+		calls[0].Repairs = append(calls[0].Repairs, toolcall.Repair{Kind: toolcall.RepairSurroundingText, Offset: -1, CallIndex: -1,
+			Detail: "text before the call inside the tool-call block ignored"})
+	}
+	return calls, used
+}
+
+// isToolName reports whether s can be a tool name written before its
+// arguments: one word of name characters.
+func isToolName(s string) bool {
+	if s == "" || len(s) > dialects.MaxNameLength {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(isTagNameByte(c) || c == '.' || c == ':' || c == '/') {
+			return false
+		}
+	}
+	return true
+}
+
+// namedBody reads the body of <function=NAME>…</function>: a JSON object
+// holding the arguments. ok is false for any other body (Qwen3-Coder's
+// <parameter=…> elements, MiniCPM's <param>): that is not this dialect.
+func (x *extractor) namedBody(name string, start, end int) ([]dialects.RawCall, int, bool) {
+	p := textcall.SkipSpace(x.Text, start, end)
+	if p == end || x.Text[p] != '{' {
+		return nil, p, false
+	}
+	e, complete := dialects.ValueEnd(x.Text[:end], p)
+	if !complete && x.AtEnd(e) {
+		return []dialects.RawCall{textcall.Truncated(p, x.Text[p:e], name)}, e, true
+	}
+	return []dialects.RawCall{{Name: name, Arguments: x.Text[p:e], Offset: p}}, e, true
+}
+
+// values reads consecutive JSON values in text[p:end] as calls: each object
+// is a call, each array a list of calls; separators (whitespace, commas,
+// semicolons) may come between them. used is where the last value ends.
+func (x *extractor) values(p, end int) (calls []dialects.RawCall, used int) {
+	for p < end && (x.Text[p] == '{' || x.Text[p] == '[') {
+		e, complete := dialects.ValueEnd(x.Text[:end], p)
+		if !complete && x.AtEnd(e) {
+			raw := x.Text[p:e]
+			return append(calls, textcall.Truncated(p, raw, textcall.PeekName(raw))), e
+		}
+		calls = append(calls, x.valueCalls(p, e)...)
+		used = e
+		if !complete {
+			break
+		}
+		p = textcall.SkipSeparators(x.Text, e, end)
+	}
+	return calls, used
+}
+
+// valueCalls reads one JSON value written inside call markup: an object is
+// one call, an array holds calls. Anything unreadable is a malformed call.
+func (x *extractor) valueCalls(start, end int) []dialects.RawCall {
+	raw := x.Text[start:end]
+	v, repairs, err := x.Parse(raw)
+	if err != nil {
+		return []dialects.RawCall{textcall.Malformed(start, raw, textcall.PeekName(raw), "the call is not JSON that can be repaired", err)}
+	}
+	if !v.IsArray() {
+		return []dialects.RawCall{x.Call(v, start, repairs)}
+	}
+	var calls []dialects.RawCall
+	for _, item := range v.Array() {
+		calls = append(calls, x.Call(item, start, repairs))
+		repairs = nil // they were made once, to the whole array
+	}
+	return calls
+}

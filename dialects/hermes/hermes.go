@@ -1,0 +1,185 @@
+// Package hermes extracts tool calls written in the Hermes dialect:
+//
+//	<tool_call>
+//	{"name": "get_weather", "arguments": {"city": "Tokyo"}}
+//	</tool_call>
+//
+// one block per call, as Hermes 2 Pro/3/4, Qwen2.5, Qwen3, QwQ, Granite 4,
+// ERNIE 4.5 and others emit it, with <think>…</think> reasoning.
+//
+// Real output strays from the template, so the parser carries the fallback
+// chain peers apply (llama.cpp's HERMES_2_PRO, plugable-chat): tags in any
+// case and small misspellings (<toolcall>, <TOOL_CALL>, <tool-call>),
+// attributes on the tag, an unclosed final tag (truncated output), a closing
+// tag without its opening one, the alternative wrappers <tools>, <tool>,
+// <function_call>, <function=NAME>{…}</function> and
+// <function name="NAME">{…}</function>, fenced blocks holding a call object,
+// several objects or an array of calls in one block, and, as a last resort,
+// a bare JSON object in the text that is shaped like a call. See
+// docs/dialects/hermes.md for the exact rules.
+package hermes
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/hermes/textcall"
+)
+
+// Dialect is the hermes dialect. It is safe for concurrent use.
+var Dialect dialects.Dialect = hermes{}
+
+// All returns every dialect of this package.
+func All() []dialects.Dialect { return []dialects.Dialect{Dialect} }
+
+type hermes struct{}
+
+// Name is the catalogue name.
+func (hermes) Name() string { return "hermes" }
+
+// Markers are the literal tags whose presence is evidence for the dialect.
+func (hermes) Markers() []string { return []string{"<tool_call>", "</tool_call>"} }
+
+// Extract finds the calls in text, and the content and reasoning around them.
+func (hermes) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	x := &extractor{Reader: textcall.NewReader(text, opts)}
+	for _, sg := range segments(text, x.Opts.ReasoningOpen) {
+		if sg.reasoning {
+			x.reasoningSegment(sg)
+		} else {
+			x.contentSegment(sg.start, sg.end)
+		}
+	}
+	return &dialects.Extraction{
+		Calls:     x.calls,
+		Content:   x.content.String(),
+		Reasoning: x.reasoning.String(),
+		Marked:    x.marked,
+	}
+}
+
+// extractor holds the state of one Extract call.
+type extractor struct {
+	*textcall.Reader
+	calls              []dialects.RawCall
+	content, reasoning textcall.Joiner
+	marked             bool
+}
+
+// region is a span of the text taken out as calls: a tag block, a fence, a
+// bare call object. An entry of calls with Err set is markup that was found
+// but could not be read; calls is empty only for markup holding an empty
+// list ("<tool_call>[]</tool_call>").
+type region struct {
+	start, end int
+	calls      []dialects.RawCall
+}
+
+// contentSegment extracts everything from text[start:end], which lies
+// outside reasoning: tag blocks first, then fences and bare call objects in
+// the text between them.
+func (x *extractor) contentSegment(start, end int) {
+	x.reasoning.Cut()
+	tagged, orphans := x.tagPass(start, end)
+	pos := start
+	for _, r := range tagged {
+		x.contentGap(pos, r.start, &orphans)
+		x.emit(&x.content, r)
+		pos = r.end
+	}
+	x.contentGap(pos, end, &orphans)
+}
+
+// contentGap writes text[start:end], which lies between tag blocks: the
+// calls the fallbacks find in it, and the rest as content.
+func (x *extractor) contentGap(start, end int, orphans *[]tag) {
+	pos := start
+	for _, r := range x.gapPass(start, end, orphans) {
+		x.content.Write(x.Text[pos:r.start])
+		x.emit(&x.content, r)
+		pos = r.end
+	}
+	x.content.Write(x.Text[pos:end])
+}
+
+// reasoningSegment extracts tag blocks written inside reasoning; the rest of
+// the segment is reasoning. In reasoning that is never closed, the first
+// call ends it: the model left reasoning without saying so, and what
+// follows the call is content (Ollama's qwen3 parser does the same).
+func (x *extractor) reasoningSegment(sg segment) {
+	x.content.Cut()
+	tagged, _ := x.tagPass(sg.start, sg.end)
+	if sg.open && len(tagged) > 0 {
+		x.reasoning.Write(x.Text[sg.start:tagged[0].start])
+		x.contentSegment(tagged[0].start, sg.end)
+		return
+	}
+	pos := sg.start
+	for _, r := range tagged {
+		x.reasoning.Write(x.Text[pos:r.start])
+		x.emit(&x.reasoning, r)
+		pos = r.end
+	}
+	x.reasoning.Write(x.Text[pos:sg.end])
+}
+
+// emit records a region's calls and cuts the text around it.
+func (x *extractor) emit(j *textcall.Joiner, r region) {
+	j.Cut()
+	x.calls = append(x.calls, r.calls...)
+}
+
+// segment is a span of text that is either reasoning or not. The reasoning
+// tags themselves lie between segments.
+type segment struct {
+	start, end int
+	reasoning  bool
+	open       bool // reasoning that is never closed
+}
+
+const (
+	thinkOpen  = "<think>"
+	thinkClose = "</think>"
+)
+
+// segments splits text at <think>…</think>, with the same rules as
+// dialects.SplitReasoning, but keeping byte offsets (calls inside reasoning
+// need them): every block is reasoning, a block never closed runs to the
+// end, and when the template opened reasoning (startsOpen) or a closing tag
+// comes before any opening one, everything before the first closing tag is
+// reasoning. Some Qwen3 checkpoints repeat the opening tag the template
+// already wrote; it is skipped.
+func segments(text string, startsOpen bool) []segment {
+	segs := make([]segment, 0, 3)
+	pos := 0
+	firstClose := strings.Index(text, thinkClose)
+	firstOpen := strings.Index(text, thinkOpen)
+	if startsOpen || (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
+		start := 0
+		if startsOpen {
+			if t := textcall.SkipSpace(text, 0, len(text)); strings.HasPrefix(text[t:], thinkOpen) && (firstClose < 0 || t < firstClose) {
+				start = t + len(thinkOpen)
+			}
+		}
+		if firstClose < 0 {
+			return append(segs, segment{start: start, end: len(text), reasoning: true, open: true})
+		}
+		segs = append(segs, segment{start: start, end: firstClose, reasoning: true})
+		pos = firstClose + len(thinkClose)
+	}
+	for {
+		i := strings.Index(text[pos:], thinkOpen)
+		if i < 0 {
+			return append(segs, segment{start: pos, end: len(text)})
+		}
+		i += pos
+		segs = append(segs, segment{start: pos, end: i})
+		body := i + len(thinkOpen)
+		j := strings.Index(text[body:], thinkClose)
+		if j < 0 {
+			return append(segs, segment{start: body, end: len(text), reasoning: true, open: true})
+		}
+		segs = append(segs, segment{start: body, end: body + j, reasoning: true})
+		pos = body + j + len(thinkClose)
+	}
+}

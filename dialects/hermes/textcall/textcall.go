@@ -1,0 +1,341 @@
+// Package textcall reads tool calls written as JSON objects in free model
+// text: inside tags, in Markdown code fences, or bare. It is the shared
+// shape of the hermes and markdown_json dialects: judging whether an object
+// is a call or data, reading it with repair, code fences, and rejoining the
+// content around calls that were taken out.
+package textcall
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
+)
+
+// MaxRepairFailures bounds the failed repairs one output may cost. Past it,
+// text that is not valid JSON is not sent to the lenient pipeline again, so
+// output made of thousands of broken calls fails fast (each still reported).
+const MaxRepairFailures = 32
+
+// Reader reads JSON call objects out of one model output. It counts failed
+// repairs, so it serves a single Extract call; it is not safe for
+// concurrent use.
+type Reader struct {
+	// Text is the whole output; offsets index it.
+	Text string
+	// Opts are the parse options (repair switch, lenient limits, tools).
+	Opts *dialects.Options
+
+	failures int
+}
+
+// NewReader returns a Reader of text; nil opts means the defaults.
+func NewReader(text string, opts *dialects.Options) *Reader {
+	if opts == nil {
+		opts = &dialects.Options{}
+	}
+	return &Reader{Text: text, Opts: opts}
+}
+
+// Parse parses one JSON value, sending almost-JSON through the lenient
+// pipeline unless repair is off. The repairs are returned for the call.
+func (r *Reader) Parse(raw string) (gjson.Result, []toolcall.Repair, *toolcall.Error) {
+	if gjson.Valid(raw) {
+		return gjson.Parse(raw), nil, nil
+	}
+	if r.Opts.DisableRepair {
+		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeInvalidJSON, "call is not valid JSON and repair is disabled")
+	}
+	if r.failures >= MaxRepairFailures {
+		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeRepairFailed, "repair not attempted: too many malformed calls in this output")
+	}
+	res := lenient.Repair([]byte(raw), &r.Opts.Lenient)
+	if res.Err != nil {
+		r.failures++
+		return gjson.Result{}, nil, res.Err
+	}
+	return gjson.ParseBytes(res.Output), res.Repairs, nil
+}
+
+// Call turns a parsed object found at offset into a raw call, or into a
+// malformed call when it names no call. repairs are those made to read it.
+func (r *Reader) Call(v gjson.Result, offset int, repairs []toolcall.Repair) dialects.RawCall {
+	rc, ok := dialects.ObjectCall(v.Raw, offset, r.Opts)
+	if !ok {
+		return Malformed(offset, v.Raw, "", "the call object has no name field", nil)
+	}
+	rc.Repairs = append(repairs, rc.Repairs...)
+	return rc
+}
+
+// Framed reads the body of a code fence or of a wrapper tag,
+// Text[start:end]: JSON objects, arrays of them, or a fence holding them,
+// separated by whitespace, commas or semicolons. It is claimed (ok) only
+// when every object is shaped like a call (Accepts with Framed evidence)
+// and, when closed, nothing else is there. Objects wrapped as
+// {"tool_call": {…}} or {"tool_calls": […]} are unwrapped. used is where the
+// text read ends.
+func (r *Reader) Framed(start, end int, closed bool) (calls []dialects.RawCall, used int, ok bool) {
+	p := SkipSpace(r.Text, start, end)
+	if p < end && r.Text[p] == '`' && IsFenceAt(r.Text, p, end) {
+		f := FenceAt(r.Text, p, end)
+		calls, _, ok := r.Framed(f.BodyStart, f.BodyEnd, true)
+		return calls, f.End, ok && (!closed || SkipSpace(r.Text, f.End, end) == end)
+	}
+	q := p
+	for q < end && (r.Text[q] == '{' || r.Text[q] == '[') {
+		e, complete := dialects.ValueEnd(r.Text[:end], q)
+		if !complete && r.AtEnd(e) {
+			name := PeekName(r.Text[q:e])
+			if name == "" {
+				return nil, q, false
+			}
+			calls = append(calls, Truncated(q, r.Text[q:e], name))
+			q = e
+			break
+		}
+		got, ok := r.framedValue(q, e)
+		if !ok {
+			return nil, q, false
+		}
+		calls = append(calls, got...)
+		q = e
+		if !complete {
+			break
+		}
+		q = SkipSeparators(r.Text, e, end)
+	}
+	if len(calls) == 0 || closed && SkipSpace(r.Text, q, end) != end {
+		return nil, q, false
+	}
+	return calls, q, true
+}
+
+// framedValue reads one JSON value of a fence or wrapper. A value that
+// cannot be repaired but visibly names a call is a malformed call; any
+// other unreadable value is not a call.
+func (r *Reader) framedValue(start, end int) ([]dialects.RawCall, bool) {
+	raw := r.Text[start:end]
+	v, repairs, err := r.Parse(raw)
+	if err != nil {
+		if name := PeekName(raw); name != "" {
+			return []dialects.RawCall{Malformed(start, raw, name, "the call is not JSON that can be repaired", err)}, true
+		}
+		return nil, false
+	}
+	items := unwrap(v)
+	calls := make([]dialects.RawCall, 0, len(items))
+	for _, it := range items {
+		if !Accepts(it, Framed, r.Opts) {
+			return nil, false
+		}
+		calls = append(calls, r.Call(it, start, repairs))
+		repairs = nil // made once, to the whole value
+	}
+	return calls, len(calls) > 0
+}
+
+// unwrap lists the call objects of a value: the items of an array, the
+// object under "tool_call" or the items under "tool_calls" of an envelope
+// holding nothing else, or the value itself.
+func unwrap(v gjson.Result) []gjson.Result {
+	if v.IsArray() {
+		return v.Array()
+	}
+	if v.IsObject() {
+		var inner gjson.Result
+		n := 0
+		v.ForEach(func(k, val gjson.Result) bool {
+			n++
+			if key := k.String(); key == "tool_call" || key == "tool_calls" {
+				inner = val
+			}
+			return n < 2
+		})
+		if n == 1 && inner.Exists() {
+			if inner.IsArray() {
+				return inner.Array()
+			}
+			return []gjson.Result{inner}
+		}
+	}
+	return []gjson.Result{v}
+}
+
+// Evidence is how strongly the place a JSON object was found says "call".
+type Evidence uint8
+
+const (
+	// Prose is a bare object in text. It must be shaped like a call with
+	// arguments, and when tools are declared it must name one of them (a
+	// JSON example in an explanation is not a call). A name-only object
+	// counts only when it names a declared tool.
+	Prose Evidence = iota
+	// Framed is an object in a code fence or a wrapper tag. It must be
+	// shaped like a call; a name-only object counts unless tools are
+	// declared and none has that name.
+	Framed
+)
+
+// Accepts reports whether obj is a call at the given level of evidence.
+func Accepts(obj gjson.Result, level Evidence, opts *dialects.Options) bool {
+	sh := Shape(obj)
+	noTools := opts.Tools == nil || opts.Tools.Len() == 0
+	known := !noTools && declared(sh.Name, opts)
+	if level == Prose {
+		// Like llama.cpp, read prose JSON as a call only when it starts
+		// with its name: {"arguments": …, "name": …} in an explanation is
+		// an example, not a call.
+		return sh.NameFirst && (sh.Strong && (noTools || known) || sh.Weak && known)
+	}
+	return sh.Strong || sh.Weak && (noTools || known)
+}
+
+// CallShape tells how a JSON object reads as a call rather than as data.
+type CallShape struct {
+	// Name is the value of the first name field holding a string.
+	Name string
+	// Strong: a name and an arguments field, and nothing else but an id
+	// and a type.
+	Strong bool
+	// Weak: the name alone (with an id or a type).
+	Weak bool
+	// NameFirst: the first key is a name field.
+	NameFirst bool
+}
+
+// Shape judges obj. A tool definition (a description, or arguments that
+// are a JSON Schema object) is neither strong nor weak. The OpenAI envelope
+// {"type": "function", "function": {…}} is judged by its inner object.
+// Field names are the aliases of dialects.NameFields, ArgumentsFields and
+// IDFields.
+func Shape(obj gjson.Result) CallShape {
+	var sh CallShape
+	if !obj.IsObject() {
+		return sh
+	}
+	if fn := obj.Get("function"); fn.IsObject() {
+		return Shape(fn)
+	}
+	hasArgs, extra, first := false, false, true
+	obj.ForEach(func(k, v gjson.Result) bool {
+		switch key := k.String(); {
+		case slices.Contains(dialects.NameFields, key) && v.Type == gjson.String && sh.Name == "":
+			sh.Name, sh.NameFirst = v.String(), first
+		case slices.Contains(dialects.ArgumentsFields, key) && !hasArgs:
+			hasArgs = true
+			if v.IsObject() && v.Get("properties").IsObject() && v.Get("type").String() == "object" {
+				extra = true // a schema: this is a tool definition
+			}
+		case slices.Contains(dialects.IDFields, key) || key == "type":
+		default:
+			extra = true
+		}
+		first = false
+		return !extra
+	})
+	if sh.Name == "" || extra {
+		return CallShape{Name: sh.Name}
+	}
+	sh.Strong, sh.Weak = hasArgs, !hasArgs
+	return sh
+}
+
+// OpensWithName reports whether raw, a JSON (or almost-JSON) object or an
+// array of them, starts with a name field: {"name": …, or [{"tool_name": ….
+// It is a cheap test that spares the parse of prose braces, which Prose
+// evidence would refuse anyway.
+func OpensWithName(raw string) bool {
+	i := SkipSpace(raw, 0, len(raw))
+	if i < len(raw) && raw[i] == '[' {
+		i = SkipSpace(raw, i+1, len(raw))
+	}
+	if i >= len(raw) || raw[i] != '{' {
+		return false
+	}
+	i = SkipSpace(raw, i+1, len(raw))
+	if i < len(raw) && (raw[i] == '"' || raw[i] == '\'') {
+		i++
+	}
+	for _, f := range dialects.NameFields {
+		if strings.HasPrefix(raw[i:], f) && len(raw) > i+len(f) && !isKeyByte(raw[i+len(f)]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isKeyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// declared reports whether name is one of the declared tools, ignoring case.
+func declared(name string, opts *dialects.Options) bool {
+	if _, ok := opts.Tools.Lookup(name); ok {
+		return true
+	}
+	_, ok := opts.Tools.LookupFold(name)
+	return ok
+}
+
+// PeekName finds a call name in text that is not valid JSON, for the error
+// that reports it; "" if none can be seen.
+func PeekName(raw string) string {
+	for _, f := range dialects.NameFields {
+		if v := gjson.Get(raw, f); v.Type == gjson.String {
+			return v.String()
+		}
+	}
+	return ""
+}
+
+// Malformed is a call whose markup was found at offset but could not be
+// read. raw is the markup, tool the name if one could be seen, cause the
+// underlying error if any.
+func Malformed(offset int, raw, tool, msg string, cause *toolcall.Error) dialects.RawCall {
+	var e *toolcall.Error
+	if cause != nil {
+		e = toolcall.Errorf(toolcall.CodeMalformedCall, cause, msg+": "+cause.Message)
+	} else {
+		e = toolcall.NewError(toolcall.CodeMalformedCall, msg)
+	}
+	e.Offset, e.Raw = offset, raw
+	return dialects.RawCall{Name: tool, Offset: offset, Err: e}
+}
+
+// Truncated is a call the output ends inside of, found at offset: the model
+// was cut off, and what it meant cannot be known. raw is the call text, tool
+// the name if one could be seen.
+func Truncated(offset int, raw, tool string) dialects.RawCall {
+	e := toolcall.NewError(toolcall.CodeTruncated, "the output ends inside the call")
+	e.Offset, e.Raw = offset, raw
+	return dialects.RawCall{Name: tool, Offset: offset, Err: e}
+}
+
+// AtEnd reports whether only whitespace follows offset i in the text: a
+// value still open there was cut off, not merely malformed.
+func (r *Reader) AtEnd(i int) bool { return SkipSpace(r.Text, i, len(r.Text)) == len(r.Text) }
+
+// IsSpace reports whether c is ASCII whitespace.
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// SkipSpace returns the first offset at or after i, before end, that is not
+// ASCII whitespace.
+func SkipSpace(s string, i, end int) int {
+	for i < end && IsSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+// SkipSeparators skips whitespace, commas and semicolons between values.
+func SkipSeparators(s string, i, end int) int {
+	for i < end && (IsSpace(s[i]) || s[i] == ',' || s[i] == ';') {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,231 @@
+package textcall_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/hermes/textcall"
+	"github.com/dialectkit/toolcall/lenient"
+	"github.com/dialectkit/toolcall/schema"
+)
+
+func TestJoiner(t *testing.T) {
+	// Each step is text to write, or "|" for a cut.
+	tests := []struct {
+		steps []string
+		want  string
+	}{
+		{[]string{"no cut at all  \n"}, "no cut at all  \n"},
+		{[]string{"Let me check.\n", "|"}, "Let me check."},
+		{[]string{"|", "\n\nDone."}, "Done."},
+		{[]string{"Before.\n\n", "|", "\nAfter."}, "Before.\nAfter."},
+		{[]string{"Calling ", "|", " now."}, "Calling now."},
+		{[]string{"a ", "|", "  ", "|", "\n", "|", " b"}, "a\nb"},
+		{[]string{"  ", "|", "|", "  "}, ""},
+		{[]string{"x", "|", "y"}, "x y"},
+	}
+	for _, tt := range tests {
+		var j textcall.Joiner
+		for _, s := range tt.steps {
+			if s == "|" {
+				j.Cut()
+			} else {
+				j.Write(s)
+			}
+		}
+		if got := j.String(); got != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.steps, got, tt.want)
+		}
+	}
+}
+
+func TestFenceAt(t *testing.T) {
+	tests := []struct {
+		text, lang, body string
+		closed           bool
+	}{
+		{"```json\n{\"a\": 1}\n```", "json", "{\"a\": 1}\n", true},
+		{"```\n{}\n```", "", "{}\n", true},
+		{"```JSON  \r\n{}```", "json", "{}", true},
+		{"```json {\"a\": 1}```", "json", " {\"a\": 1}", true},
+		{"````xml\n<x/>\n````", "xml", "<x/>\n", true},
+		{"```json\n{\"a\": ", "json", "{\"a\": ", false},
+	}
+	for _, tt := range tests {
+		f := textcall.FenceAt(tt.text, 0, len(tt.text))
+		if f.Lang != tt.lang || tt.text[f.BodyStart:f.BodyEnd] != tt.body || f.Closed != tt.closed {
+			t.Errorf("%q: lang %q body %q closed %v", tt.text, f.Lang, tt.text[f.BodyStart:f.BodyEnd], f.Closed)
+		}
+		if tt.closed && f.End != len(tt.text) {
+			t.Errorf("%q: end %d, want %d", tt.text, f.End, len(tt.text))
+		}
+	}
+}
+
+func TestFenceOpenBefore(t *testing.T) {
+	text := "text\n```xml\n  <tool_call>"
+	at := strings.Index(text, "<tool_call>")
+	if got := textcall.FenceOpenBefore(text, 0, at); got != strings.Index(text, "```") {
+		t.Errorf("got %d", got)
+	}
+	if got := textcall.FenceOpenBefore("plain <tool_call>", 0, 6); got != -1 {
+		t.Errorf("got %d, want -1", got)
+	}
+	if got := textcall.FenceOpenBefore("```<x>", 1, 3); got != -1 {
+		t.Errorf("fence before the floor: got %d, want -1", got)
+	}
+}
+
+func TestShape(t *testing.T) {
+	tests := []struct {
+		obj                     string
+		strong, weak, nameFirst bool
+	}{
+		{`{"name": "a", "arguments": {}}`, true, false, true},
+		{`{"arguments": {}, "name": "a"}`, true, false, false},
+		{`{"tool_name": "a", "tool_args": {"x": 1}, "id": "1", "type": "function"}`, true, false, true},
+		{`{"name": "a"}`, false, true, true},
+		{`{"type": "function", "function": {"name": "a", "arguments": "{}"}}`, true, false, true},
+		{`{"name": "my-app", "version": "1.0"}`, false, false, true},
+		{`{"name": "a", "description": "d", "parameters": {}}`, false, false, true},
+		{`{"name": "a", "parameters": {"type": "object", "properties": {}}}`, false, false, true},
+		{`{"name": 5, "arguments": {}}`, false, false, false},
+		{`{"database": "postgres"}`, false, false, false},
+		{`[{"name": "a", "arguments": {}}]`, false, false, false},
+	}
+	for _, tt := range tests {
+		sh := textcall.Shape(gjson.Parse(tt.obj))
+		if sh.Strong != tt.strong || sh.Weak != tt.weak || (sh.Strong || sh.Weak) && sh.NameFirst != tt.nameFirst {
+			t.Errorf("%s: %+v", tt.obj, sh)
+		}
+	}
+}
+
+func TestAccepts(t *testing.T) {
+	tools, err := toolcall.ParseTools([]byte(`[{"name": "get_time", "parameters": {"type": "object"}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := schema.NewSet(tools...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	none := &dialects.Options{}
+	declared := &dialects.Options{Tools: set}
+	tests := []struct {
+		obj    string
+		level  textcall.Evidence
+		opts   *dialects.Options
+		accept bool
+	}{
+		{`{"name": "x", "arguments": {}}`, textcall.Prose, none, true},
+		{`{"arguments": {}, "name": "x"}`, textcall.Prose, none, false},
+		{`{"name": "x"}`, textcall.Prose, none, false},
+		{`{"name": "get_time"}`, textcall.Prose, declared, true},
+		{`{"name": "x", "arguments": {}}`, textcall.Prose, declared, false},
+		{`{"name": "GET_TIME", "arguments": {}}`, textcall.Prose, declared, true},
+		{`{"name": "x"}`, textcall.Framed, none, true},
+		{`{"name": "x"}`, textcall.Framed, declared, false},
+		{`{"arguments": {}, "name": "x"}`, textcall.Framed, declared, true},
+	}
+	for _, tt := range tests {
+		if got := textcall.Accepts(gjson.Parse(tt.obj), tt.level, tt.opts); got != tt.accept {
+			t.Errorf("%s at level %d with %d tools: %v", tt.obj, tt.level, tt.opts.Tools.Len(), got)
+		}
+	}
+}
+
+func TestOpensWithName(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`{"name": "a"}`:        true,
+		` { 'tool_name': 'a'}`: true,
+		`[ {"function": {}}]`:  true,
+		`{"names": []}`:        false,
+		`{"arguments": {}}`:    false,
+		`{name: "a"}`:          true,
+		`{see the docs}`:       false,
+		`[1, 2]`:               false,
+		`{"name"`:              true,
+		`{"name`:               false,
+		``:                     false,
+	} {
+		if got := textcall.OpensWithName(raw); got != want {
+			t.Errorf("%q: %v", raw, got)
+		}
+	}
+}
+
+func TestFramed(t *testing.T) {
+	tests := []struct {
+		body  string
+		names []string
+		ok    bool
+		codes []toolcall.Code
+	}{
+		{`{"name": "a", "arguments": {}}`, []string{"a"}, true, nil},
+		{`[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}]`, []string{"a", "b"}, true, nil},
+		{"{\"name\": \"a\", \"arguments\": {}}\n{\"name\": \"b\", \"arguments\": {}}", []string{"a", "b"}, true, nil},
+		{`{"tool_call": {"name": "a", "arguments": {}}}`, []string{"a"}, true, nil},
+		{`{"tool_calls": [{"name": "a", "arguments": {}}]}`, []string{"a"}, true, nil},
+		{"```json\n{\"name\": \"a\", \"arguments\": {}}\n```", []string{"a"}, true, nil},
+		{`{"name": "a", "arguments": {}} and some words`, nil, false, nil},
+		{`{"database": "postgres"}`, nil, false, nil},
+		{`[]`, nil, false, nil},
+		{`{"name": "a", "arguments": {"x": "cut`, []string{""}, true, []toolcall.Code{toolcall.CodeTruncated}},
+	}
+	for _, tt := range tests {
+		r := textcall.NewReader(tt.body, nil)
+		calls, _, ok := r.Framed(0, len(tt.body), true)
+		if ok != tt.ok || len(calls) != len(tt.names) {
+			t.Errorf("%q: ok %v, %d calls %+v", tt.body, ok, len(calls), calls)
+			continue
+		}
+		for i, c := range calls {
+			var code toolcall.Code
+			if c.Err != nil {
+				code = c.Err.Code
+			}
+			if c.Err == nil && c.Name != tt.names[i] || tt.codes != nil && code != tt.codes[i] {
+				t.Errorf("%q: call %d is %q (error %v)", tt.body, i, c.Name, c.Err)
+			}
+		}
+	}
+}
+
+// TestRepairBudget checks that a flood of broken JSON stops costing
+// repairs, while every broken value is still reported as an error.
+func TestRepairBudget(t *testing.T) {
+	// A size limit below the input makes every repair fail, however
+	// clever the lenient pipeline gets.
+	r := textcall.NewReader("", &dialects.Options{Lenient: lenient.Options{MaxSize: 2}})
+	for i := 0; i < textcall.MaxRepairFailures; i++ {
+		if _, _, err := r.Parse("{:::"); err == nil {
+			t.Fatal("broken JSON parsed")
+		}
+	}
+	_, _, err := r.Parse("{:::")
+	if err == nil || !strings.Contains(err.Message, "not attempted") {
+		t.Fatalf("err %v, want repair skipped once the budget is spent", err)
+	}
+	if v, _, err := r.Parse(`{"ok": true}`); err != nil || !v.Get("ok").Bool() {
+		t.Fatalf("valid JSON after the budget: %v %v", v, err)
+	}
+}
+
+func ExampleShape() {
+	for _, obj := range []string{
+		`{"name": "get_weather", "arguments": {"city": "Tokyo"}}`,
+		`{"name": "my-app", "version": "1.0"}`,
+	} {
+		sh := textcall.Shape(gjson.Parse(obj))
+		fmt.Printf("%s: call=%v\n", sh.Name, sh.Strong || sh.Weak)
+	}
+	// Output:
+	// get_weather: call=true
+	// my-app: call=false
+}

@@ -1,0 +1,101 @@
+// Package markdownjson extracts tool calls a model wrote as JSON in a
+// Markdown code fence, the fallback of any model without a tool syntax of
+// its own (plugable-chat's markdown_json parser):
+//
+//	```json
+//	{"name": "test_tool", "arguments": {"param": "value"}}
+//	```
+//
+// One call per fenced object (fields name/arguments and their aliases, such
+// as tool_name/tool_args), an array of calls in one fence, fences with no
+// language tag, and {"tool_call": {…}} envelopes. A fenced object that does
+// not read as a call stays content, and so does prose with no fence. See
+// docs/dialects/markdownjson.md.
+package markdownjson
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/hermes/textcall"
+)
+
+// Dialect is the markdown_json dialect. It is safe for concurrent use.
+var Dialect dialects.Dialect = markdownJSON{}
+
+// All returns every dialect of this package.
+func All() []dialects.Dialect { return []dialects.Dialect{Dialect} }
+
+type markdownJSON struct{}
+
+// Name is the catalogue name.
+func (markdownJSON) Name() string { return "markdown_json" }
+
+// Markers returns nil: a code fence is too common in prose to be evidence.
+func (markdownJSON) Markers() []string { return nil }
+
+// Extract finds the fenced calls in text. Reasoning (<think>…</think>) is
+// split off first; fences inside it are not calls.
+func (markdownJSON) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	if opts == nil {
+		opts = &dialects.Options{}
+	}
+	reasoning, rest := dialects.SplitReasoning(text, dialects.Think, opts.ReasoningOpen)
+	ext := &dialects.Extraction{Reasoning: reasoning}
+	// rest is text with reasoning removed: read it, and map offsets back to
+	// text by finding each call fence there (its bytes are text's own).
+	r := textcall.NewReader(rest, opts)
+	var content textcall.Joiner
+	from := 0 // where to look for the next fence in text
+	pos := 0
+	for pos < len(rest) {
+		i := strings.Index(rest[pos:], "```")
+		if i < 0 {
+			break
+		}
+		f := textcall.FenceAt(rest, pos+i, len(rest))
+		content.Write(rest[pos:f.Start])
+		calls, ok := fenceCalls(r, f)
+		if !ok {
+			content.Write(rest[f.Start:f.End])
+			pos = f.End
+			continue
+		}
+		content.Cut()
+		shift := -1
+		if at := strings.Index(text[from:], rest[f.Start:f.End]); at >= 0 {
+			shift = from + at - f.Start
+			from += at + f.End - f.Start
+		}
+		for _, c := range calls {
+			c.Offset = moved(c.Offset, shift)
+			if c.Err != nil {
+				c.Err.Offset = moved(c.Err.Offset, shift)
+			}
+			ext.Calls = append(ext.Calls, c)
+		}
+		pos = f.End
+	}
+	content.Write(rest[pos:])
+	ext.Content = content.String()
+	return ext
+}
+
+// fenceCalls reads a fence as calls: its language must announce JSON (or be
+// absent), and it must hold nothing but call-shaped JSON.
+func fenceCalls(r *textcall.Reader, f textcall.Fence) ([]dialects.RawCall, bool) {
+	if !textcall.IsJSONLang(f.Lang) {
+		return nil, false
+	}
+	calls, _, ok := r.Framed(f.BodyStart, f.BodyEnd, true)
+	return calls, ok
+}
+
+// moved shifts an offset in the reasoning-stripped text back to the
+// original text; -1 when either is unknown.
+func moved(offset, shift int) int {
+	if offset < 0 || shift < 0 {
+		return -1
+	}
+	return offset + shift
+}

@@ -1,0 +1,265 @@
+package markdownjson_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/markdownjson"
+	"github.com/dialectkit/toolcall/schema"
+)
+
+type call struct{ name, args string }
+
+type row struct {
+	name      string
+	text      string
+	open      bool
+	tools     string
+	calls     []call
+	content   string
+	reasoning string
+	errs      []toolcall.Code
+	repairs   []toolcall.RepairKind
+	chunks    []string
+}
+
+var rows = []row{
+	{
+		name:    "single fenced call",
+		text:    "I'll use the tool.\n\n```json\n{\"name\": \"test_tool\", \"arguments\": {\"param\": \"value\"}}\n```\n",
+		calls:   []call{{"test_tool", `{"param":"value"}`}},
+		content: "I'll use the tool.",
+		chunks:  []string{"I'll use the tool.\n\n``", "`js", "on\n{\"name\": \"test_tool\", \"arguments\": {\"param\": \"value\"}}\n`", "``\n"},
+	},
+	{
+		name:  "array of calls in one fence",
+		text:  "```json\n[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1}}]\n```",
+		calls: []call{{"a", `{}`}, {"b", `{"x":1}`}},
+	},
+	{
+		name:    "one call per fence",
+		text:    "First:\n```json\n{\"name\": \"a\", \"arguments\": {}}\n```\nThen:\n```json\n{\"name\": \"b\", \"arguments\": {}}\n```\nDone.",
+		calls:   []call{{"a", `{}`}, {"b", `{}`}},
+		content: "First:\nThen:\nDone.",
+	},
+	{
+		name:    "no call",
+		text:    "Paris is the capital of France.",
+		content: "Paris is the capital of France.",
+	},
+	{
+		name:    "call-shaped JSON outside a fence is not this dialect",
+		text:    `Use {"name": "a", "arguments": {}} to call it.`,
+		content: `Use {"name": "a", "arguments": {}} to call it.`,
+	},
+	{
+		name:  "fence without a language",
+		text:  "\n```\n{\"name\": \"test_tool\", \"arguments\": {\"param\": \"value\"}}\n```\n",
+		calls: []call{{"test_tool", `{"param":"value"}`}},
+	},
+	{
+		name:  "tool_name and tool_args",
+		text:  "```json\n{\"tool_name\": \"calculate\", \"tool_args\": {\"expression\": \"2 + 2\"}}\n```",
+		calls: []call{{"calculate", `{"expression":"2 + 2"}`}},
+	},
+	{
+		name:  "tool_call envelope",
+		text:  "```json\n{\"tool_call\": {\"name\": \"a\", \"arguments\": {\"x\": 1}}}\n```",
+		calls: []call{{"a", `{"x":1}`}},
+	},
+	{
+		name:  "OpenAI envelope",
+		text:  "```json\n{\"type\": \"function\", \"function\": {\"name\": \"a\", \"arguments\": \"{\\\"x\\\": 1}\"}}\n```",
+		calls: []call{{"a", `{"x":1}`}},
+	},
+	{
+		name:    "fenced data is content",
+		text:    "Here's some config:\n\n```json\n{\n  \"database\": \"postgres\",\n  \"port\": 5432\n}\n```\n",
+		content: "Here's some config:\n\n```json\n{\n  \"database\": \"postgres\",\n  \"port\": 5432\n}\n```\n",
+	},
+	{
+		name:    "fenced data with a name field is content",
+		text:    "```json\n{\"name\": \"Ada\", \"born\": 1815}\n```",
+		content: "```json\n{\"name\": \"Ada\", \"born\": 1815}\n```",
+	},
+	{
+		name:    "a code fence in another language is content",
+		text:    "```python\n{\"name\": \"a\", \"arguments\": {}}\n```",
+		content: "```python\n{\"name\": \"a\", \"arguments\": {}}\n```",
+	},
+	{
+		name:    "malformed arguments repaired",
+		text:    "```json\n{'name': 'a', 'arguments': {'on': True, 'v': None}}\n```",
+		calls:   []call{{"a", `{"on":true,"v":null}`}},
+		repairs: []toolcall.RepairKind{toolcall.RepairSingleQuotes},
+	},
+	{
+		name:  "a bad call beside a good one",
+		text:  "```json\n{\"name\": \"bad\", \"arguments\": [1]}\n```\n```json\n{\"name\": \"good\", \"arguments\": {}}\n```",
+		calls: []call{{"good", `{}`}},
+		errs:  []toolcall.Code{toolcall.CodeNotObject},
+	},
+	{
+		name: "output cut off inside a fenced call",
+		text: "```json\n{\"name\": \"a\", \"arguments\": {\"text\": \"Once upon",
+		errs: []toolcall.Code{toolcall.CodeTruncated},
+	},
+	{
+		name:  "unclosed fence around a whole call",
+		text:  "```json\n{\"name\": \"a\", \"arguments\": {}}\n",
+		calls: []call{{"a", `{}`}},
+	},
+	{
+		name:  "escaped strings",
+		text:  "```json\n{\"name\": \"write\", \"arguments\": {\"text\": \"a \\\"quote\\\" \\\\ back\\nslash \\u00e9 ```\"}}\n```",
+		calls: []call{{"write", "{\"text\":\"a \\\"quote\\\" \\\\ back\\nslash é ```\"}"}},
+	},
+	{
+		name:      "fence inside reasoning is not a call",
+		text:      "<think>Maybe:\n```json\n{\"name\": \"a\", \"arguments\": {}}\n```\n</think>\n```json\n{\"name\": \"b\", \"arguments\": {}}\n```",
+		calls:     []call{{"b", `{}`}},
+		reasoning: "Maybe:\n```json\n{\"name\": \"a\", \"arguments\": {}}\n```",
+		chunks:    []string{"<think>Maybe:\n```json\n{\"name\": \"a\", \"arguments\": {}}\n```\n</thi", "nk>\n```", "json\n{\"name\": \"b\", \"arguments\": {}}\n```"},
+	},
+	{
+		name:      "reasoning opened by the template",
+		text:      "Need a tool.</think>\n```json\n{\"name\": \"a\", \"arguments\": {}}\n```",
+		open:      true,
+		calls:     []call{{"a", `{}`}},
+		reasoning: "Need a tool.",
+	},
+	{
+		name:    "name-only object naming no declared tool",
+		text:    "```json\n{\"name\": \"Ada\"}\n```",
+		tools:   `[{"name": "get_time", "parameters": {"type": "object"}}]`,
+		content: "```json\n{\"name\": \"Ada\"}\n```",
+	},
+	{
+		name:  "name-only object naming a declared tool",
+		text:  "```json\n{\"name\": \"get_time\"}\n```",
+		tools: `[{"name": "get_time", "parameters": {"type": "object"}}]`,
+		calls: []call{{"get_time", `{}`}},
+	},
+}
+
+func TestMarkdownJSON(t *testing.T) {
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			opts := &dialects.Options{ReasoningOpen: r.open}
+			if r.tools != "" {
+				opts.Tools = toolSet(t, r.tools)
+			}
+			res := dialects.Parse(markdownjson.Dialect, r.text, opts)
+			if len(res.Calls) != len(r.calls) {
+				t.Fatalf("got %d calls %+v (errors %v), want %d", len(res.Calls), res.Calls, res.Errors, len(r.calls))
+			}
+			for i, w := range r.calls {
+				if got := res.Calls[i]; got.Name != w.name || !sameJSON(got.Arguments, []byte(w.args)) {
+					t.Errorf("call %d: %s %s, want %s %s", i, got.Name, got.Arguments, w.name, w.args)
+				}
+			}
+			if res.Content != r.content {
+				t.Errorf("content %q, want %q", res.Content, r.content)
+			}
+			if res.Reasoning != r.reasoning {
+				t.Errorf("reasoning %q, want %q", res.Reasoning, r.reasoning)
+			}
+			var codes []toolcall.Code
+			for _, e := range res.Errors {
+				codes = append(codes, e.Code)
+			}
+			if !slices.Equal(codes, r.errs) {
+				t.Errorf("errors %v, want codes %v", res.Errors, r.errs)
+			}
+			for _, k := range r.repairs {
+				if !slices.ContainsFunc(res.Repairs, func(rp toolcall.Repair) bool { return rp.Kind == k }) {
+					t.Errorf("repairs %v lack %s", res.Repairs, k)
+				}
+			}
+		})
+	}
+}
+
+func TestChunksJoinToText(t *testing.T) {
+	n := 0
+	for _, r := range rows {
+		if r.chunks == nil {
+			continue
+		}
+		n++
+		if got := strings.Join(r.chunks, ""); got != r.text {
+			t.Errorf("%s: chunks join to %q, want %q", r.name, got, r.text)
+		}
+	}
+	if n < 2 {
+		t.Errorf("only %d rows carry chunks", n)
+	}
+}
+
+func TestMarkers(t *testing.T) {
+	m, ok := markdownjson.Dialect.(dialects.Marked)
+	if !ok || m.Markers() != nil {
+		t.Fatalf("markdown_json must be marker-less")
+	}
+	ext := markdownjson.Dialect.Extract("```json\n{\"name\": \"a\", \"arguments\": {}}\n```", nil)
+	if ext.Marked || len(ext.Calls) != 1 {
+		t.Fatalf("extraction %+v", ext)
+	}
+}
+
+// TestOffsetsAfterReasoning checks that call offsets index the original
+// text even though reasoning was cut out before the fences were read.
+func TestOffsetsAfterReasoning(t *testing.T) {
+	text := "<think>plan</think>\nOK\n```json\n{\"name\": \"a\", \"arguments\": {}}\n```"
+	ext := markdownjson.Dialect.Extract(text, nil)
+	if len(ext.Calls) != 1 {
+		t.Fatalf("calls %+v", ext.Calls)
+	}
+	if got, want := ext.Calls[0].Offset, strings.Index(text, `{"name"`); got != want {
+		t.Errorf("offset %d, want %d", got, want)
+	}
+}
+
+func TestHostileInput(t *testing.T) {
+	inputs := []string{
+		strings.Repeat("```", 100000),
+		strings.Repeat("```json\n{", 50000),
+		strings.Repeat("```json\n{\"name\": \"a\"", 20000),
+		"```json\n" + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "\n```",
+		"```json\n\x00\xff{\"name\x00\n```",
+		strings.Repeat("<think>```", 50000),
+	}
+	for _, in := range inputs {
+		if res := dialects.Parse(markdownjson.Dialect, in, nil); len(res.Calls) > 0 {
+			t.Errorf("%d calls invented from %.40q", len(res.Calls), in)
+		}
+	}
+}
+
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return bytes.Equal(a, b)
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
+
+func toolSet(t testing.TB, js string) *schema.Set {
+	t.Helper()
+	tools, err := toolcall.ParseTools([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := schema.NewSet(tools...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
