@@ -13,20 +13,22 @@ import (
 	"github.com/dialectkit/toolcall/dialects/tagged"
 )
 
-// builtins are the dialects of this module, in the order detection breaks
-// ties between equal scores: dialects with markers first, the marker-less
-// fallbacks (bare JSON, fenced JSON, pythonic lists) last.
+// builtins are the dialects of this module. Their order breaks ties
+// between equal scores. Candidates that saw their markers already beat
+// those that did not, so a tie is between readings of the same evidence:
+// then the plainest reading of unmarked text wins (bare JSON is "json",
+// not hermes's tag-less fallback), and among marked dialects the one
+// listed first.
 func builtins() []dialects.Dialect {
 	var ds []dialects.Dialect
-	ds = append(ds, ollama.Dialect{})
+	ds = append(ds, ollama.Dialect{}, plainjson.Dialect)
+	ds = append(ds, markdownjson.All()...)
 	ds = append(ds, hermes.All()...)
 	ds = append(ds, tagged.All()...)
 	ds = append(ds, markers.All()...)
 	ds = append(ds, harmony.Dialect)
 	ds = append(ds, gemma.All()...)
 	ds = append(ds, pythonic.All()...)
-	ds = append(ds, markdownjson.All()...)
-	ds = append(ds, plainjson.Dialect)
 	return ds
 }
 

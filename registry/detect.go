@@ -122,12 +122,15 @@ func (r *Registry) Detect(text string, opts *Options) Detection {
 		// Every dialect is tried, markers or not: several accept their
 		// syntax without its optional markers, and an Extract that finds
 		// none of its markers returns quickly.
-		res := dialects.Parse(d, text, &opts.Options)
+		ext := d.Extract(text, &opts.Options)
+		res := dialects.Finish(d.Name(), ext, &opts.Options)
 		c := Candidate{Dialect: d.Name(), Evidence: ev, Calls: len(res.Calls), Errors: len(res.Errors), result: res}
-		scoreParse(&c, res, opts.Tools != nil && opts.Tools.Len() > 0)
-		if c.Calls == 0 && c.Errors == 0 && marker == "" && len(priors[d.Name()]) == 0 {
-			continue // nothing for or against: not a candidate
+		if c.Calls == 0 && !ext.Marked && marker == "" && len(priors[d.Name()]) == 0 {
+			// Nothing for it: no call, and its errors (if any) are about
+			// text it never recognised as its own.
+			continue
 		}
+		scoreParse(&c, res, opts.Tools != nil && opts.Tools.Len() > 0)
 		for _, e := range c.Evidence {
 			c.Score += e.Weight
 		}

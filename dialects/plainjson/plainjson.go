@@ -42,7 +42,9 @@ func (jsonDialect) Extract(text string, opts *dialects.Options) *dialects.Extrac
 		offset = 0
 	}
 	if calls, ok := wholeOutput(rest, offset, opts); ok {
-		ext.Calls = calls
+		// Output that is nothing but call objects is this dialect's own
+		// syntax, even when a call then fails its checks.
+		ext.Calls, ext.Marked = calls, true
 		return ext
 	}
 	var content strings.Builder

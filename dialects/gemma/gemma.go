@@ -1,0 +1,438 @@
+// Package gemma holds the dialects of Google's Gemma models, which write a
+// call as call:NAME{key:value,…} inside special tokens:
+//
+//	functiongemma  <start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>
+//	gemma4         <|tool_call>call:get_weather{location:<|"|>London<|"|>}<tool_call|>
+//
+// The argument object is not JSON: keys are bare, strings are wrapped in a
+// delimiter token (<escape> or <|"|>) and hold raw text, numbers, booleans
+// and null are bare, objects and arrays nest. A small scanner turns it into
+// a JSON object in the model's key order (see value.go). Gemma 4 also
+// thinks in <|channel>thought\n…<channel|> blocks.
+package gemma
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
+	"github.com/dialectkit/toolcall/schema"
+)
+
+// The markers of the two dialects.
+const (
+	gemma4Open   = "<|tool_call>"
+	gemma4Close  = "<tool_call|>"
+	gemma4Quote  = `<|"|>`
+	fgOpen       = "<start_function_call>"
+	fgClose      = "<end_function_call>"
+	fgEscape     = "<escape>"
+	channelOpen  = "<|channel>"
+	channelClose = "<channel|>"
+	callPrefix   = "call:"
+	thoughtLabel = "thought"
+)
+
+// Dialect is one Gemma tool-call dialect. Its values are safe for
+// concurrent use.
+type Dialect struct {
+	name      string
+	open      string
+	close     string
+	delims    []string // string delimiters, the dialect's own first
+	reasoning bool     // <|channel>…<channel|> blocks are reasoning
+
+	// The markers each scanner state looks for, set once by newDialect.
+	inContent   []string
+	inReasoning []string
+	blockEnds   []string
+}
+
+func newDialect(name, open, close string, delims []string, reasoning bool) *Dialect {
+	d := &Dialect{name: name, open: open, close: close, delims: delims, reasoning: reasoning}
+	d.inContent = []string{open, close}
+	d.inReasoning = []string{channelClose, open, channelOpen}
+	d.blockEnds = []string{close, open}
+	if reasoning {
+		d.inContent = append(d.inContent, channelOpen, channelClose)
+		// A block that lost its close ends where reasoning starts or stops.
+		d.blockEnds = append(d.blockEnds, channelOpen, channelClose)
+	}
+	return d
+}
+
+// The Gemma dialects.
+var (
+	// FunctionGemma is Google FunctionGemma: <start_function_call> blocks,
+	// strings in <escape>…<escape>. It has no reasoning syntax.
+	FunctionGemma = newDialect("functiongemma", fgOpen, fgClose, []string{fgEscape, gemma4Quote}, false)
+	// Gemma4 is Google Gemma 4: <|tool_call> blocks, strings in
+	// <|"|>…<|"|>, thinking in <|channel>thought\n…<channel|>.
+	Gemma4 = newDialect("gemma4", gemma4Open, gemma4Close, []string{gemma4Quote, fgEscape}, true)
+)
+
+var (
+	_ dialects.Dialect = (*Dialect)(nil)
+	_ dialects.Marked  = (*Dialect)(nil)
+)
+
+// All returns every dialect of the package.
+func All() []dialects.Dialect { return []dialects.Dialect{FunctionGemma, Gemma4} }
+
+// Name is the dialect's catalogue name.
+func (d *Dialect) Name() string { return d.name }
+
+// Markers are the call tokens, then the string delimiter, then (Gemma 4)
+// the reasoning channel tokens.
+func (d *Dialect) Markers() []string {
+	m := []string{d.open, d.close, d.delims[0]}
+	if d.reasoning {
+		m = append(m, channelOpen, channelClose)
+	}
+	return m
+}
+
+// Extract finds the call blocks, the reasoning channels and the content
+// around them. A block holds one call, or several written one after the
+// other; a block whose closing token is missing ends at the next block or
+// at the end of the output.
+func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	if opts == nil {
+		opts = &dialects.Options{}
+	}
+	s := &scanner{d: d, text: text, opts: opts, ext: &dialects.Extraction{}}
+	s.run()
+	s.ext.Content = s.content.String()
+	s.ext.Reasoning = s.reasoning.String()
+	return s.ext
+}
+
+// stateFn is one state of the scanner; it returns the next state, or nil
+// at the end of the text.
+type stateFn func(*scanner) stateFn
+
+// scanner walks the output once, as state functions in the style of
+// text/template's lexer: in content, in a reasoning channel, in a call.
+type scanner struct {
+	d         *Dialect
+	text      string
+	pos       int
+	opts      *dialects.Options
+	ext       *dialects.Extraction
+	content   joiner
+	reasoning joiner
+	// resume is the state to return to after a call block: a call can
+	// stand in content or inside reasoning.
+	resume stateFn
+	// labelled is set at the start of a channel block, where the channel
+	// name ("thought\n") may stand.
+	labelled bool
+}
+
+func (s *scanner) run() {
+	state := lexContent
+	if s.d.reasoning {
+		// A close before any open means the template opened the channel.
+		c := strings.Index(s.text, channelClose)
+		o := strings.Index(s.text, channelOpen)
+		if s.opts.ReasoningOpen || (c >= 0 && (o < 0 || c < o)) {
+			state, s.labelled = lexReasoning, true
+		}
+	}
+	for state != nil {
+		state = state(s)
+	}
+}
+
+// next finds the first of the markers at or after from; it returns
+// len(text) and "" when none is there.
+func (s *scanner) next(from int, markers []string) (int, string) {
+	for from < len(s.text) {
+		j := strings.IndexByte(s.text[from:], '<')
+		if j < 0 {
+			break
+		}
+		i := from + j
+		for _, m := range markers {
+			if strings.HasPrefix(s.text[i:], m) {
+				s.ext.Marked = true
+				return i, m
+			}
+		}
+		from = i + 1
+	}
+	return len(s.text), ""
+}
+
+// lexContent reads content up to the next call or reasoning block.
+func lexContent(s *scanner) stateFn {
+	i, m := s.next(s.pos, s.d.inContent)
+	s.content.add(s.text[s.pos:i])
+	switch m {
+	case "":
+		return nil
+	case s.d.open:
+		s.pos, s.resume = i, lexContent
+		return lexCall
+	case channelOpen:
+		s.pos, s.labelled = i+len(m), true
+		return lexReasoning
+	}
+	// A stray closing token closes nothing; the token is markup.
+	s.pos = i + len(m)
+	return lexContent
+}
+
+// lexReasoning reads a reasoning channel up to its close.
+func lexReasoning(s *scanner) stateFn {
+	i, m := s.next(s.pos, s.d.inReasoning)
+	piece := s.text[s.pos:i]
+	if s.labelled {
+		piece = stripLabel(piece)
+	}
+	s.reasoning.add(piece)
+	s.labelled = false
+	switch m {
+	case "":
+		return nil
+	case channelClose:
+		s.pos = i + len(m)
+		return lexContent
+	case channelOpen:
+		s.pos, s.labelled = i+len(m), true
+		return lexReasoning
+	}
+	s.pos, s.resume = i, lexReasoning
+	return lexCall
+}
+
+// stripLabel removes the channel name Gemma 4 writes first: "thought\n".
+func stripLabel(piece string) string {
+	rest, ok := strings.CutPrefix(piece, thoughtLabel)
+	if !ok {
+		return piece
+	}
+	after := strings.TrimLeft(rest, " \t")
+	if after == "" || after[0] == '\n' || after[0] == '\r' {
+		return after
+	}
+	return piece
+}
+
+// lexCall reads one call block, which starts at s.pos.
+func lexCall(s *scanner) stateFn {
+	start := s.pos
+	from := start + len(s.d.open)
+	end, m := s.next(from, s.d.blockEnds)
+	s.block(start, from, end)
+	s.pos = end
+	if m == s.d.close {
+		s.pos += len(m)
+	}
+	return s.resume
+}
+
+// block extracts the calls of one block: text[from:end], opened at start.
+func (s *scanner) block(start, from, end int) {
+	maxSize := s.opts.Lenient.MaxSize
+	if maxSize <= 0 {
+		maxSize = lenient.DefaultMaxSize
+	}
+	if end-from > maxSize {
+		e := toolcall.NewError(toolcall.CodeTooLarge, s.d.name+" call block is larger than the size limit")
+		e.Offset, e.Raw = start, s.text[start:end]
+		s.ext.Calls = append(s.ext.Calls, dialects.RawCall{Offset: start, Err: e})
+		return
+	}
+	p := from
+	for n := 0; ; n++ {
+		p = skipSpace(s.text, p, end)
+		if p >= end {
+			if n == 0 {
+				s.malformed(start, end, p, "call block is empty")
+			}
+			return
+		}
+		callAt := p
+		if n == 0 {
+			callAt = start
+		}
+		next, ok := s.call(callAt, p, end)
+		if !ok {
+			return
+		}
+		p = next
+	}
+}
+
+// call reads "call:NAME{…}" at text[p:end] and returns where the next call
+// may start. ok is false when the rest of the block was used up, by an
+// error or by trailing text.
+func (s *scanner) call(callAt, p, end int) (next int, ok bool) {
+	prefixed := strings.HasPrefix(s.text[p:end], callPrefix)
+	if prefixed {
+		p += len(callPrefix)
+	}
+	brace := strings.IndexByte(s.text[p:end], '{')
+	nameEnd := end
+	if brace >= 0 {
+		nameEnd = p + brace
+	}
+	name := strings.TrimSpace(s.text[p:nameEnd])
+	if name == "" || strings.ContainsAny(name, " \t\r\n<>()[]") || (brace < 0 && !prefixed) {
+		s.malformed(callAt, end, p, "call block does not start with call:NAME{")
+		return end, false
+	}
+	name, repairs := resolveName(name, s.opts.Tools)
+	rc := dialects.RawCall{Name: name, Offset: callAt, Repairs: repairs}
+	if brace < 0 {
+		s.ext.Calls = append(s.ext.Calls, rc) // call:NAME alone: no arguments
+		return end, false
+	}
+	vp := newValueParser(s.text, nameEnd, end, s.d.name, s.d.delims, s.opts, lookupTool(s.opts.Tools, name))
+	args, err := vp.arguments()
+	if err != nil {
+		err.Raw = s.text[callAt:end]
+		rc.Err = err
+		s.ext.Calls = append(s.ext.Calls, rc)
+		return end, false
+	}
+	rc.Arguments = string(args)
+	rc.Repairs = append(rc.Repairs, vp.repairs...)
+	next, more := s.afterCall(vp.pos, end, &rc)
+	s.ext.Calls = append(s.ext.Calls, rc)
+	return next, more
+}
+
+// afterCall looks at what follows a call's object inside its block:
+// another call, separators, stray closing brackets or other text.
+func (s *scanner) afterCall(p, end int, rc *dialects.RawCall) (int, bool) {
+	for p < end {
+		switch s.text[p] {
+		case ' ', '\t', '\r', '\n', ',', ';':
+			p++
+			continue
+		}
+		break
+	}
+	if p >= end {
+		return end, false
+	}
+	if strings.HasPrefix(s.text[p:end], callPrefix) {
+		return p, true
+	}
+	rest := strings.TrimSpace(s.text[p:end])
+	kind := toolcall.RepairSurroundingText
+	if strings.Trim(rest, "}]") == "" {
+		kind = toolcall.RepairExtraClosing
+	}
+	rc.Repairs = append(rc.Repairs, toolcall.Repair{Kind: kind, Offset: p, CallIndex: -1,
+		Detail: "text after the argument object inside the call block dropped"})
+	return end, false
+}
+
+func (s *scanner) malformed(callAt, end, at int, msg string) {
+	e := toolcall.NewError(toolcall.CodeMalformedCall, s.d.name+" "+msg)
+	e.Offset, e.Raw = at, s.text[callAt:end]
+	s.ext.Calls = append(s.ext.Calls, dialects.RawCall{Offset: callAt, Err: e})
+}
+
+// resolveName maps a name to a declared tool when it is not one but
+// exactly one of its ':'-separated parts is: Gemma 4 sometimes writes
+// "tool:execute_terminal" or "google:tool:shell:index:0". The mapping is
+// recorded; without a unique match the name is left for the name check.
+func resolveName(name string, tools *schema.Set) (string, []toolcall.Repair) {
+	if tools == nil || tools.Len() == 0 || !strings.Contains(name, ":") {
+		return name, nil
+	}
+	if _, ok := tools.Lookup(name); ok {
+		return name, nil
+	}
+	if _, ok := tools.LookupFold(name); ok {
+		return name, nil
+	}
+	found := ""
+	for part := range strings.SplitSeq(name, ":") {
+		if _, ok := tools.Lookup(part); !ok || part == found {
+			continue
+		}
+		if found != "" {
+			return name, nil
+		}
+		found = part
+	}
+	if found == "" {
+		return name, nil
+	}
+	return found, []toolcall.Repair{{Kind: toolcall.RepairNameNormalized, Offset: -1, CallIndex: -1,
+		Detail: "namespaced name reduced to the declared tool it contains"}}
+}
+
+// lookupTool finds the declared tool a call names, as the name check will.
+func lookupTool(tools *schema.Set, name string) *schema.Tool {
+	if tools == nil {
+		return nil
+	}
+	if t, ok := tools.Lookup(name); ok {
+		return t
+	}
+	if alt, ok := tools.LookupFold(name); ok {
+		t, _ := tools.Lookup(alt)
+		return t
+	}
+	return nil
+}
+
+func skipSpace(s string, p, end int) int {
+	for p < end {
+		switch s[p] {
+		case ' ', '\t', '\r', '\n':
+			p++
+			continue
+		}
+		break
+	}
+	return p
+}
+
+// joiner concatenates the pieces of text left between removed markup. Each
+// piece loses the whitespace that touched the markup; two kept pieces are
+// joined by a newline if that whitespace held one, by a space if it held
+// other whitespace, and by nothing when the markup touched both.
+type joiner struct {
+	b   strings.Builder
+	gap int // the whitespace since the last kept piece: 0 none, 1 blank, 2 newline
+}
+
+func (j *joiner) add(piece string) {
+	core := strings.TrimSpace(piece)
+	if core == "" {
+		j.gap = max(j.gap, gapKind(piece))
+		return
+	}
+	lead := len(piece) - len(strings.TrimLeftFunc(piece, unicode.IsSpace))
+	if j.b.Len() > 0 {
+		switch max(j.gap, gapKind(piece[:lead])) {
+		case 1:
+			j.b.WriteByte(' ')
+		case 2:
+			j.b.WriteByte('\n')
+		}
+	}
+	j.b.WriteString(core)
+	j.gap = gapKind(piece[lead+len(core):])
+}
+
+func (j *joiner) String() string { return j.b.String() }
+
+func gapKind(ws string) int {
+	switch {
+	case ws == "":
+		return 0
+	case strings.ContainsAny(ws, "\r\n"):
+		return 2
+	}
+	return 1
+}

@@ -1,0 +1,300 @@
+package harmony_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/harmony"
+	"github.com/dialectkit/toolcall/internal/corpustest"
+	"github.com/dialectkit/toolcall/schema"
+)
+
+type wantCall struct{ name, args string }
+
+// anyCode in a table's codes accepts any error code: the lenient pipeline
+// decides whether code is beyond repair (TLP-003) or repairs to a
+// non-object (TLP-012).
+const anyCode toolcall.Code = ""
+
+func toolSet(t testing.TB, names ...string) *schema.Set {
+	t.Helper()
+	var tools []toolcall.Tool
+	for _, n := range names {
+		tools = append(tools, toolcall.Tool{Name: n, Parameters: json.RawMessage(
+			`{"type":"object","properties":{"city":{"type":"string"},"path":{"type":"string"}}}`)})
+	}
+	s, err := schema.NewSet(tools...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestDialect(t *testing.T) {
+	tests := []struct {
+		name          string
+		text          string
+		tools         []string
+		reasoningOpen bool
+		chunks        []string
+		calls         []wantCall
+		content       string
+		reasoning     string
+		codes         []toolcall.Code
+		repairs       []toolcall.RepairKind
+	}{
+		{name: "single call",
+			text:  `<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Tokyo"}<|call|>`,
+			calls: []wantCall{{"get_weather", `{"city":"Tokyo"}`}}},
+		{name: "recipient in the role",
+			text:  `<|start|>assistant to=functions.get_weather<|channel|>commentary <|constrain|>json<|message|>{"city": "Oslo"}<|call|>`,
+			calls: []wantCall{{"get_weather", `{"city":"Oslo"}`}}},
+		{name: "output starts mid-header with the recipient",
+			text:   ` to=functions.get_weather<|channel|>commentary <|constrain|>json<|message|>{"city": "Lima"}`,
+			chunks: []string{" to=functions.get", "_weather<|chan", "nel|>commentary <|constrain|>json<|message|>{\"city\": \"Li", "ma\"}"},
+			calls:  []wantCall{{"get_weather", `{"city":"Lima"}`}}},
+		{name: "analysis then call",
+			text:      "<|channel|>analysis<|message|>User wants the weather; call the tool.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Rome\"}<|call|>",
+			chunks:    []string{"<|channel|>analy", "sis<|message|>User wants the weather; call the tool.<|", "end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Rome\"}<|call|>"},
+			calls:     []wantCall{{"get_weather", `{"city":"Rome"}`}},
+			reasoning: "User wants the weather; call the tool."},
+		{name: "parallel calls",
+			text: `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>` +
+				`<|start|>assistant<|channel|>commentary to=functions.get_time <|constrain|>json<|message|>{"zone": "CET"}<|call|>`,
+			calls: []wantCall{{"get_weather", `{"city":"Paris"}`}, {"get_time", `{"zone":"CET"}`}}},
+		{name: "no call", text: "The capital of France is Paris.", content: "The capital of France is Paris."},
+		{name: "reasoning and final answer",
+			text:      "<|channel|>analysis<|message|>Simple question.<|end|><|start|>assistant<|channel|>final<|message|>Paris.<|return|>",
+			content:   "Paris.",
+			reasoning: "Simple question."},
+		{name: "preamble on commentary is content",
+			text:    "<|channel|>commentary<|message|>Let me check the weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather<|message|>{\"city\": \"Bern\"}<|call|>",
+			calls:   []wantCall{{"get_weather", `{"city":"Bern"}`}},
+			content: "Let me check the weather."},
+		{name: "surrounding text",
+			text:    "Let me check.\n<|start|>assistant<|channel|>commentary to=functions.get_weather<|message|>{\"city\": \"Kyiv\"}<|call|>\nDone.",
+			calls:   []wantCall{{"get_weather", `{"city":"Kyiv"}`}},
+			content: "Let me check.\nDone."},
+		{name: "malformed arguments repaired",
+			text:    `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{'city': 'Tokyo'}<|call|>`,
+			calls:   []wantCall{{"get_weather", `{"city":"Tokyo"}`}},
+			repairs: []toolcall.RepairKind{toolcall.RepairSingleQuotes}},
+		{name: "arguments beyond repair beside a good call",
+			text: `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>not json at all<|call|>` +
+				`<|channel|>commentary to=functions.get_time <|constrain|>json<|message|>{"zone": "UTC"}<|call|>`,
+			calls: []wantCall{{"get_time", `{"zone":"UTC"}`}},
+			codes: []toolcall.Code{toolcall.CodeRepairFailed}},
+		{name: "arguments that are not an object",
+			text:  `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>["Paris"]<|call|>`,
+			codes: []toolcall.Code{toolcall.CodeNotObject}},
+		{name: "escaped strings pass byte for byte",
+			text:  `<|channel|>commentary to=functions.write <|constrain|>json<|message|>{"text":"say \"hi\"\n\\ \u00e9 日本"}<|call|>`,
+			calls: []wantCall{{"write", `{"text":"say \"hi\"\n\\ \u00e9 日本"}`}}},
+		{name: "multi-byte content split across chunks",
+			text:    "<|channel|>final<|message|>Température: 21 °C — ensoleillé.<|return|>",
+			chunks:  []string{"<|channel|>final<|message|>Temp\xc3", "\xa9rature: 21 \xc2", "\xb0C — ensoleillé.<|return|>"},
+			content: "Température: 21 °C — ensoleillé."},
+		{name: "end token instead of call",
+			text:  `<|channel|>commentary to=sql_select <|constrain|>json<|message|>{"sql":"SELECT 1"}<|end|>`,
+			calls: []wantCall{{"sql_select", `{"sql":"SELECT 1"}`}}},
+		{name: "constraint written without its token",
+			text:  `<|channel|>commentary to=functions.get_weather json<|message|>{"city": "Riga"}<|call|>`,
+			calls: []wantCall{{"get_weather", `{"city":"Riga"}`}}},
+		{name: "missing end token before the next header",
+			text:      `<|channel|>analysis<|message|>Need weather.<|channel|>commentary to=functions.get_weather<|message|>{"city": "Oslo"}<|call|>`,
+			calls:     []wantCall{{"get_weather", `{"city":"Oslo"}`}},
+			reasoning: "Need weather."},
+		{name: "recipient after a spaced to=",
+			text:  `<|channel|>commentary to= functions.get_weather<|message|>{"city": "Baku"}<|call|>`,
+			calls: []wantCall{{"get_weather", `{"city":"Baku"}`}}},
+		{name: "constraint token without a space",
+			text:  `<|channel|>commentary to=functions.get_weather<|constrain|>json<|message|>{"city": "Baku"}<|call|>`,
+			calls: []wantCall{{"get_weather", `{"city":"Baku"}`}}},
+		{name: "built-in tool recipient",
+			text:  `<|channel|>analysis to=browser.search code<|message|>{"query": "weather Tokyo"}<|call|>`,
+			calls: []wantCall{{"browser.search", `{"query":"weather Tokyo"}`}}},
+		{name: "python tool with code body is not an object",
+			text:  "<|channel|>analysis to=python code<|message|>print(1 + 1)<|call|>",
+			codes: []toolcall.Code{anyCode}},
+		{name: "sanitised name mapped back to the declared tool",
+			text:    `<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path": "a.txt"}<|call|>`,
+			tools:   []string{"read-file", "write-file"},
+			calls:   []wantCall{{"read-file", `{"path":"a.txt"}`}},
+			repairs: []toolcall.RepairKind{toolcall.RepairNameNormalized}},
+		{name: "dotted declared name mapped back",
+			text:    `<|channel|>commentary to=functions.Github_Search <|constrain|>json<|message|>{}<|call|>`,
+			tools:   []string{"github.search"},
+			calls:   []wantCall{{"github.search", `{}`}},
+			repairs: []toolcall.RepairKind{toolcall.RepairNameNormalized}},
+		{name: "ambiguous sanitised name is not guessed",
+			text:  `<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{}<|call|>`,
+			tools: []string{"read-file", "read.file"},
+			codes: []toolcall.Code{toolcall.CodeUnknownTool}},
+		{name: "declared name with the namespace kept",
+			text:  `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Quito"}<|call|>`,
+			tools: []string{"get_weather"},
+			calls: []wantCall{{"get_weather", `{"city":"Quito"}`}}},
+		{name: "unknown tool",
+			text:  `<|channel|>commentary to=functions.launch <|constrain|>json<|message|>{}<|call|>`,
+			tools: []string{"get_weather"},
+			codes: []toolcall.Code{toolcall.CodeUnknownTool}},
+		{name: "truncated header",
+			text:  `<|channel|>analysis<|message|>Calling.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json`,
+			codes: []toolcall.Code{toolcall.CodeTruncated}, reasoning: "Calling."},
+		{name: "truncated before the arguments",
+			text:  `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>`,
+			codes: []toolcall.Code{toolcall.CodeTruncated}},
+		{name: "header cut by an end token",
+			text:  `<|start|>assistant to=functions.get_weather<|end|>Done.`,
+			codes: []toolcall.Code{toolcall.CodeMalformedCall}, content: "Done."},
+		{name: "empty arguments",
+			text:    `<|channel|>commentary to=functions.get_time<|message|><|call|>`,
+			calls:   []wantCall{{"get_time", `{}`}},
+			repairs: []toolcall.RepairKind{toolcall.RepairEmptyArguments}},
+		{name: "reply addressed to the assistant is not a call",
+			text:    `<|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>{"temp": 20}<|end|>`,
+			content: `{"temp": 20}`},
+		{name: "template opened the analysis",
+			text:          "Thinking it over.<|end|><|start|>assistant<|channel|>final<|message|>Yes.<|return|>",
+			reasoningOpen: true,
+			content:       "Yes.", reasoning: "Thinking it over."},
+		{name: "prose before a header is content",
+			text:    "Sure, here is the call:\n<|channel|>commentary to=functions.get_weather<|message|>{\"city\": \"Doha\"}<|call|>",
+			calls:   []wantCall{{"get_weather", `{"city":"Doha"}`}},
+			content: "Sure, here is the call:"},
+		{name: "start followed by prose only",
+			text:    "<|start|>I cannot help with that, sorry.",
+			content: "I cannot help with that, sorry."},
+		{name: "several reasoning messages",
+			text:      "<|channel|>analysis<|message|>First.<|end|><|start|>assistant<|channel|>analysis<|message|>Second.<|end|>",
+			reasoning: "First.\nSecond."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := &dialects.Options{ReasoningOpen: tt.reasoningOpen}
+			if tt.tools != nil {
+				opts.Tools = toolSet(t, tt.tools...)
+			}
+			res := dialects.Parse(harmony.Dialect, tt.text, opts)
+			checkResult(t, res, tt.calls, tt.content, tt.reasoning, tt.codes, tt.repairs)
+			if tt.chunks != nil && strings.Join(tt.chunks, "") != tt.text {
+				t.Errorf("chunks do not join to the text")
+			}
+		})
+	}
+}
+
+func checkResult(t *testing.T, res *toolcall.Result, calls []wantCall, content, reasoning string, codes []toolcall.Code, repairs []toolcall.RepairKind) {
+	t.Helper()
+	if res.Dialect != harmony.Name {
+		t.Errorf("dialect %q", res.Dialect)
+	}
+	if len(res.Calls) != len(calls) {
+		t.Fatalf("got %d calls %+v (errors %v), want %d", len(res.Calls), res.Calls, res.Errors, len(calls))
+	}
+	for i, w := range calls {
+		if res.Calls[i].Name != w.name || string(res.Calls[i].Arguments) != w.args {
+			t.Errorf("call %d = %s %s, want %s %s", i, res.Calls[i].Name, res.Calls[i].Arguments, w.name, w.args)
+		}
+	}
+	if res.Content != content {
+		t.Errorf("content %q, want %q", res.Content, content)
+	}
+	if res.Reasoning != reasoning {
+		t.Errorf("reasoning %q, want %q", res.Reasoning, reasoning)
+	}
+	if len(res.Errors) != len(codes) {
+		t.Fatalf("errors %v, want codes %v", res.Errors, codes)
+	}
+	for i, c := range codes {
+		if c != anyCode && res.Errors[i].Code != c {
+			t.Errorf("error %d = %v, want code %s", i, res.Errors[i], c)
+		}
+	}
+	for _, k := range repairs {
+		found := false
+		for _, r := range res.Repairs {
+			found = found || r.Kind == k
+		}
+		if !found {
+			t.Errorf("repairs %v lack %s", res.Repairs, k)
+		}
+	}
+}
+
+func TestMarked(t *testing.T) {
+	for text, want := range map[string]bool{
+		"plain prose":                          false,
+		"<|channel|>final<|message|>hi":        true,
+		"stray <|end|>":                        true,
+		"<|notamarker|> and <| more":           false,
+		" to=functions.x<|message|>{}<|call|>": true,
+	} {
+		if got := harmony.Dialect.Extract(text, nil).Marked; got != want {
+			t.Errorf("Marked(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestHostileInput feeds inputs that must neither panic nor take long.
+func TestHostileInput(t *testing.T) {
+	inputs := map[string]string{
+		"repeated start":   strings.Repeat("<|start|>", 100000),
+		"repeated channel": strings.Repeat("<|channel|>commentary to=functions.f<|message|>", 50000),
+		"repeated prefix":  strings.Repeat("<|", 200000),
+		"unclosed header":  "<|start|>assistant" + strings.Repeat(" to=x", 100000),
+		"binary":           "\x00\xff<|channel|>\xfe\x00<|message|>\x80\x81<|call|>",
+		"deep arguments":   "<|channel|>commentary to=functions.f<|message|>" + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "<|call|>",
+		"huge body":        "<|channel|>final<|message|>" + strings.Repeat("a", 4<<20),
+	}
+	for name, text := range inputs {
+		t.Run(name, func(t *testing.T) {
+			res := dialects.Parse(harmony.Dialect, text, nil)
+			if res == nil {
+				t.Fatal("nil result")
+			}
+			for _, e := range res.Errors {
+				if e.Code == "" {
+					t.Errorf("uncoded error %v", e)
+				}
+			}
+		})
+	}
+}
+
+func TestCorpus(t *testing.T) {
+	vs, err := corpustest.Dialects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := corpustest.ForDialect(vs, harmony.Name)
+	passed := corpustest.Run(t, mine, func(v corpustest.Vector, tools *schema.Set) *toolcall.Result {
+		return dialects.Parse(harmony.Dialect, v.Text, &dialects.Options{Tools: tools})
+	})
+	t.Logf("harmony: %d/%d corpus vectors pass", passed, len(mine))
+}
+
+const benchText = `<|channel|>analysis<|message|>The user wants the weather in Tokyo.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Tokyo", "unit": "celsius", "days": 3}<|call|>`
+
+func BenchmarkParse(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		dialects.Parse(harmony.Dialect, benchText, nil)
+	}
+}
+
+// BenchmarkBaselineUnmarshal decodes the same call's arguments with
+// encoding/json, the yardstick for BenchmarkParse.
+func BenchmarkBaselineUnmarshal(b *testing.B) {
+	args := []byte(`{"city": "Tokyo", "unit": "celsius", "days": 3}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		var v map[string]any
+		if err := json.Unmarshal(args, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,379 @@
+package harmony
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// The harmony special tokens.
+const (
+	mStart     = "<|start|>"
+	mChannel   = "<|channel|>"
+	mConstrain = "<|constrain|>"
+	mMessage   = "<|message|>"
+	mEnd       = "<|end|>"
+	mCall      = "<|call|>"
+	mReturn    = "<|return|>"
+)
+
+// marker identifies one special token.
+type marker uint8
+
+const (
+	noMarker marker = iota
+	startMarker
+	channelMarker
+	constrainMarker
+	messageMarker
+	endMarker
+	callMarker
+	returnMarker
+)
+
+var markerText = [...]string{
+	startMarker:     mStart,
+	channelMarker:   mChannel,
+	constrainMarker: mConstrain,
+	messageMarker:   mMessage,
+	endMarker:       mEnd,
+	callMarker:      mCall,
+	returnMarker:    mReturn,
+}
+
+// markerSet is a set of markers, one bit each.
+type markerSet uint16
+
+func setOf(ms ...marker) markerSet {
+	var s markerSet
+	for _, m := range ms {
+		s |= 1 << m
+	}
+	return s
+}
+
+func (s markerSet) has(m marker) bool { return s&(1<<m) != 0 }
+
+var (
+	anyMarker = setOf(startMarker, channelMarker, constrainMarker, messageMarker, endMarker, callMarker, returnMarker)
+	// A body ends at an end token, or where the next message's header
+	// starts when the model left the end token out.
+	bodyEnds = setOf(endMarker, callMarker, returnMarker, startMarker, channelMarker)
+)
+
+// markerAt returns the marker that starts at s[i], which holds "<|".
+func markerAt(s string, i int) marker {
+	rest := s[i:]
+	for m := startMarker; m <= returnMarker; m++ {
+		if strings.HasPrefix(rest, markerText[m]) {
+			return m
+		}
+	}
+	return noMarker
+}
+
+// stateFn is one state of the scanner; it returns the next state, or nil
+// when the text is used up.
+type stateFn func(*scanner) stateFn
+
+// scanner walks a harmony output once, from left to right, as a set of
+// state functions in the style of text/template's lexer: between messages,
+// in a header, in a body.
+type scanner struct {
+	text      string
+	pos       int
+	opts      *dialects.Options
+	ext       *dialects.Extraction
+	content   []string
+	reasoning []string
+	msg       message
+}
+
+// message is the header of the message being read.
+type message struct {
+	start      int    // offset of the message in the text
+	headerFrom int    // offset where header text begins
+	part       marker // which header part words belong to: start (role), channel or constrain
+	role       string
+	channel    string
+	recipient  string
+	constrain  string
+	pendingTo  bool // a bare "to=" was read; the next word is the recipient
+}
+
+func (s *scanner) run() {
+	state := lexBetween
+	if s.opts.ReasoningOpen {
+		// The template opened an analysis message: the output starts in
+		// its body.
+		s.msg = message{channel: "analysis"}
+		state = lexBody
+	}
+	for state != nil {
+		state = state(s)
+	}
+}
+
+// next finds the first marker of want at or after from, skipping other
+// markers as text. It returns len(text) and noMarker when there is none.
+func (s *scanner) next(from int, want markerSet) (int, marker) {
+	for from < len(s.text) {
+		j := strings.Index(s.text[from:], "<|")
+		if j < 0 {
+			break
+		}
+		i := from + j
+		if m := markerAt(s.text, i); m != noMarker {
+			s.ext.Marked = true
+			if want.has(m) {
+				return i, m
+			}
+		}
+		from = i + 2
+	}
+	return len(s.text), noMarker
+}
+
+// lexBetween reads text outside any message, up to the next message.
+func lexBetween(s *scanner) stateFn {
+	i, m := s.next(s.pos, anyMarker)
+	before := s.text[s.pos:i]
+	switch m {
+	case noMarker:
+		s.addContent(before)
+		s.pos = len(s.text)
+		return nil
+	case startMarker:
+		s.addContent(before)
+		s.msg = message{start: i, headerFrom: i + len(mStart), part: startMarker}
+		s.pos = i + len(mStart)
+		return lexHeader
+	case channelMarker, constrainMarker, messageMarker:
+		// A header without <|start|>: the template wrote it, or the model
+		// left it out. Words before the marker are the rest of the header
+		// ("assistant", " to=functions.x") unless they read as prose.
+		if headerLike(before) {
+			lead := len(before) - len(strings.TrimLeft(before, " \t\r\n"))
+			s.msg = message{start: s.pos + lead, headerFrom: s.pos, part: startMarker}
+			return lexHeader
+		}
+		s.addContent(before)
+		s.msg = message{start: i, headerFrom: i, part: startMarker}
+		s.pos = i
+		return lexHeader
+	}
+	// A stray end token closes nothing; the token itself is markup.
+	s.addContent(before)
+	s.pos = i + len(markerText[m])
+	return lexBetween
+}
+
+// lexHeader reads a header up to <|message|>.
+func lexHeader(s *scanner) stateFn {
+	for {
+		i, m := s.next(s.pos, anyMarker)
+		s.msg.words(s.text[s.pos:i])
+		switch m {
+		case channelMarker, constrainMarker:
+			s.msg.part = m
+			s.pos = i + len(markerText[m])
+		case messageMarker:
+			s.pos = i + len(mMessage)
+			return lexBody
+		default:
+			return s.brokenHeader(i, m)
+		}
+	}
+}
+
+// brokenHeader handles a header that ends before its <|message|>: at the
+// end of the output, at an end token, or at the next <|start|>.
+func (s *scanner) brokenHeader(i int, m marker) stateFn {
+	switch {
+	case s.msg.isCall():
+		name, repairs := resolveName(s.msg.recipient, s.opts.Tools)
+		var e *toolcall.Error
+		if m == noMarker {
+			e = toolcall.NewError(toolcall.CodeTruncated, "harmony call header ends with the output, before "+mMessage)
+		} else {
+			e = toolcall.NewError(toolcall.CodeMalformedCall, "harmony call header is cut by "+markerText[m]+" before "+mMessage)
+		}
+		e.Offset = s.msg.start
+		e.Raw = s.text[s.msg.start:i]
+		s.ext.Calls = append(s.ext.Calls, dialects.RawCall{Name: name, Offset: s.msg.start, Repairs: repairs, Err: e})
+	case m == noMarker && s.msg.part == startMarker && !headerLike(s.text[s.msg.headerFrom:i]):
+		// "<|start|>" followed by prose and nothing else: the prose is
+		// content, not a header.
+		s.addContent(s.text[s.msg.headerFrom:i])
+	}
+	if m == noMarker {
+		s.pos = len(s.text)
+		return nil
+	}
+	s.pos = i
+	if m != startMarker {
+		s.pos += len(markerText[m])
+	}
+	return lexBetween
+}
+
+// lexBody reads a message body and routes it: a call, reasoning or content.
+func lexBody(s *scanner) stateFn {
+	i, m := s.next(s.pos, bodyEnds)
+	s.emit(s.text[s.pos:i], m != noMarker)
+	switch m {
+	case noMarker:
+		s.pos = len(s.text)
+		return nil
+	case startMarker, channelMarker:
+		s.pos = i // the next header begins here
+	default:
+		s.pos = i + len(markerText[m])
+	}
+	return lexBetween
+}
+
+// emit routes one body by its header.
+func (s *scanner) emit(body string, terminated bool) {
+	msg := &s.msg
+	if msg.channel == "" && isChannel(msg.role) {
+		msg.channel = msg.role // "analysis<|message|>": the role slot held the channel
+	}
+	if !msg.isCall() {
+		if msg.channel == "analysis" {
+			s.addReasoning(body)
+		} else {
+			s.addContent(body)
+		}
+		return
+	}
+	name, repairs := resolveName(msg.recipient, s.opts.Tools)
+	rc := dialects.RawCall{Name: name, Arguments: strings.TrimSpace(body), Offset: msg.start, Repairs: repairs}
+	if !terminated && rc.Arguments == "" {
+		e := toolcall.NewError(toolcall.CodeTruncated, "harmony call message ends with the output, before its arguments")
+		e.Offset = msg.start
+		e.Raw = s.text[msg.start:]
+		rc.Err = e
+	}
+	s.ext.Calls = append(s.ext.Calls, rc)
+}
+
+// words files the whitespace-separated words of a header segment under the
+// part being read. "to=X" anywhere is the recipient; a word after the
+// channel name ("commentary json") is the constraint.
+func (m *message) words(seg string) {
+	for seg != "" {
+		i := 0
+		for i < len(seg) && isSpace(seg[i]) {
+			i++
+		}
+		j := i
+		for j < len(seg) && !isSpace(seg[j]) {
+			j++
+		}
+		if j > i {
+			m.word(seg[i:j])
+		}
+		seg = seg[j:]
+	}
+}
+
+func (m *message) word(w string) {
+	switch {
+	case m.pendingTo:
+		m.pendingTo = false
+		if m.recipient == "" {
+			m.recipient = w
+		}
+		return
+	case w == "to=":
+		m.pendingTo = true
+		return
+	case strings.HasPrefix(w, "to="):
+		if m.recipient == "" {
+			m.recipient = w[len("to="):]
+		}
+		return
+	}
+	switch m.part {
+	case startMarker:
+		if m.role == "" {
+			m.role = w
+		}
+	case channelMarker:
+		if m.channel == "" {
+			m.channel = w
+		} else if m.constrain == "" {
+			m.constrain = w
+		}
+	case constrainMarker:
+		if m.constrain == "" {
+			m.constrain = w
+		}
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// isCall reports whether the message is addressed to a tool. A recipient
+// that is a chat role ("to=assistant", on a tool's reply) is not a tool.
+func (m *message) isCall() bool {
+	switch m.recipient {
+	case "", "assistant", "user", "system", "developer":
+		return false
+	}
+	return true
+}
+
+func isChannel(w string) bool {
+	return w == "analysis" || w == "commentary" || w == "final"
+}
+
+// headerLike reports whether text outside a message can be the rest of a
+// header the template started: a few words on one line, each a role, a
+// recipient or a constraint. Prose before a header marker is content.
+func headerLike(text string) bool {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return true
+	}
+	if len(t) > 200 || strings.ContainsAny(t, "\r\n") {
+		return false
+	}
+	words := strings.Fields(t)
+	if len(words) > 4 {
+		return false
+	}
+	for _, w := range words {
+		if !headerWord(w) {
+			return false
+		}
+	}
+	return true
+}
+
+func headerWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			c == '_' || c == '-' || c == '.' || c == ':' || c == '/' || c == '=' || c == '$') {
+			return false
+		}
+	}
+	return true
+}
+
+// addContent keeps a piece of content: a body or text between messages,
+// without the whitespace that separated it from the markers.
+func (s *scanner) addContent(piece string) {
+	if t := strings.TrimSpace(piece); t != "" {
+		s.content = append(s.content, t)
+	}
+}
+
+func (s *scanner) addReasoning(piece string) {
+	if t := strings.TrimSpace(piece); t != "" {
+		s.reasoning = append(s.reasoning, t)
+	}
+}
