@@ -68,6 +68,10 @@ type Extraction struct {
 	// Marked reports that the dialect's own markers were present, even if no
 	// call could be extracted. Detection uses it as evidence.
 	Marked bool
+	// Errors are problems with the output that belong to no call (a stream
+	// that ended early, a line that is not a response). Finish reports them
+	// after the calls' errors.
+	Errors []*toolcall.Error
 }
 
 // RawCall is one call as the model wrote it.

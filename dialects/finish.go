@@ -39,6 +39,7 @@ func Finish(dialect string, ext *Extraction, opts *Options) *toolcall.Result {
 		}
 		res.Calls = append(res.Calls, call)
 	}
+	res.Errors = append(res.Errors, ext.Errors...)
 	return res
 }
 

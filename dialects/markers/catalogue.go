@@ -1,0 +1,328 @@
+package markers
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// The dialects of this package, one descriptor each. The syntax of every
+// one is in docs/dialects/markers.md and the catalogue it follows.
+var (
+	// Mistral is Mistral's [TOOL_CALLS]: a JSON array of calls (7B v0.3,
+	// Nemo, Small ≤ 3.1), or [TOOL_CALLS]NAME[ARGS]{…} repeated per call
+	// (v11+ tokenizers: Small 3.2, Magistral, Devstral, Ministral 3), with
+	// [ARGS] possibly stripped and an optional [CALL_ID]; Magistral reasons
+	// in [THINK]…[/THINK].
+	Mistral = MustNew(Descriptor{
+		Name: "mistral",
+		Forms: []Form{{
+			Start:       []string{"[TOOL_CALLS]"},
+			End:         []string{"[/TOOL_CALLS]"},
+			Values:      true,
+			NameEnd:     []string{"[ARGS]"},
+			NameAtValue: true,
+			IDSep:       []string{"[CALL_ID]"},
+		}},
+		Reasoning: []dialects.ReasoningTags{{Open: "[THINK]", Close: "[/THINK]"}},
+		Strip:     []string{"</s>"},
+	})
+
+	// Llama3JSON is Llama 3.1–3.3 (and Llama 4) JSON tool calling: bare
+	// {"name": …, "parameters": {…}} objects, optionally after
+	// <|python_tag|>, separated by semicolons.
+	Llama3JSON = MustNew(Descriptor{
+		Name:  "llama3_json",
+		Forms: []Form{{Start: []string{"<|python_tag|>"}, Values: true}},
+		Strip: []string{"<|eom_id|>", "<|eot_id|>"},
+		Bare:  true,
+	})
+
+	// Granite is IBM Granite 3.x: <|tool_call|>[…] (3.0) or the literal
+	// text "<tool_call>" followed by an array (3.1); no closing tag, and
+	// the marker may be missing before a bare array. "<tool_call>" followed
+	// by an object is Hermes, not Granite. Granite 3.2+ thinks in
+	// <think>…</think> and wraps the answer in <response>…</response>.
+	Granite = MustNew(Descriptor{
+		Name: "granite",
+		Forms: []Form{
+			{Start: []string{"<|tool_call|>"}, Values: true},
+			{Start: []string{"<tool_call>"}, Opener: "[", Shared: true, Values: true},
+		},
+		Reasoning: []dialects.ReasoningTags{dialects.Think},
+		Strip:     []string{"<|end_of_text|>", "<response>", "</response>"},
+		Bare:      true,
+	})
+
+	// Granite20bFC is granite-20b-functioncalling: <function_call> before
+	// each call object, closed by </function_call> in some prompts.
+	Granite20bFC = MustNew(Descriptor{
+		Name:  "granite_20b_fc",
+		Forms: []Form{{Start: []string{"<function_call>"}, End: []string{"</function_call>"}, Values: true}},
+		Strip: []string{"<|endoftext|>"},
+	})
+
+	// Functools is Phi-4-mini and FireFunction v2: functools[{…}].
+	Functools = MustNew(Descriptor{
+		Name:  "functools",
+		Forms: []Form{{Start: []string{"functools"}, Opener: "[", Shared: true, Values: true}},
+		Strip: []string{"<|eot_id|>", "<|end|>"},
+	})
+
+	// ToolCallsArray is <tool_calls>[…]</tool_calls>: AI21 Jamba, Tencent
+	// Hunyuan-A13B (whose answer is framed by <answer>…</answer>),
+	// ServiceNow Apriel.
+	ToolCallsArray = MustNew(Descriptor{
+		Name:      "tool_calls_array",
+		Forms:     []Form{{Start: []string{"<tool_calls>"}, End: []string{"</tool_calls>"}, Values: true}},
+		Reasoning: []dialects.ReasoningTags{dialects.Think},
+		Strip:     []string{"<answer>", "</answer>"},
+	})
+
+	// MiniMaxM1 is MiniMax-Text-01 and MiniMax-M1: one call object per line
+	// inside <tool_calls>…</tool_calls>.
+	MiniMaxM1 = MustNew(Descriptor{
+		Name:      "minimax_m1",
+		Forms:     []Form{{Start: []string{"<tool_calls>"}, End: []string{"</tool_calls>"}, Values: true}},
+		Reasoning: []dialects.ReasoningTags{dialects.Think},
+	})
+
+	// NemotronV2 is NVIDIA Nemotron Nano v2: <TOOLCALL>[…]</TOOLCALL>.
+	NemotronV2 = MustNew(Descriptor{
+		Name:      "nemotron_v2",
+		Forms:     []Form{{Start: []string{"<TOOLCALL>"}, End: []string{"</TOOLCALL>"}, Values: true}},
+		Reasoning: []dialects.ReasoningTags{dialects.Think},
+	})
+
+	// XLAM is Salesforce xLAM: a bare JSON array of calls, possibly in a
+	// code fence, after reasoning, or after [TOOL_CALLS]; or xLAM's own
+	// {"thought": "…", "tool_calls": […]} object. It has no markers.
+	XLAM = MustNew(Descriptor{
+		Name:       "xlam",
+		Bare:       true,
+		BarePrefix: []string{"[TOOL_CALLS]"},
+		Envelopes:  []string{"tool_calls"},
+		ContentKey: "thought",
+		Reasoning:  []dialects.ReasoningTags{dialects.Think},
+		Markers:    []string{},
+	})
+
+	// Apertus is Swiss AI Apertus: <|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>,
+	// the tool name as the key; it reasons in <|inner_prefix|>…<|inner_suffix|>.
+	Apertus = MustNew(Descriptor{
+		Name:      "apertus",
+		Forms:     []Form{{Start: []string{"<|tools_prefix|>"}, End: []string{"<|tools_suffix|>"}, Values: true}},
+		NameIsKey: true,
+		Reasoning: []dialects.ReasoningTags{{Open: "<|inner_prefix|>", Close: "<|inner_suffix|>"}},
+	})
+
+	// InternLM2 is InternLM2/2.5 and Intern-S1:
+	// <|action_start|><|plugin|>{…}<|action_end|>.
+	InternLM2 = MustNew(Descriptor{
+		Name:  "internlm2",
+		Forms: []Form{{Start: []string{"<|action_start|> <|plugin|>"}, End: []string{"<|action_end|>"}, Values: true}},
+		Strip: []string{"<|im_end|>"},
+	})
+
+	// GigaChat3 is Sber GigaChat 3 (<|function_call|>{…}) and 3.1
+	// (<|message_sep|>\n\nfunction call<|role_sep|>\n{…}).
+	GigaChat3 = MustNew(Descriptor{
+		Name: "gigachat3",
+		Forms: []Form{
+			{Start: []string{"<|function_call|>"}, Values: true},
+			{Start: []string{"<|message_sep|> function call<|role_sep|>"}, Values: true},
+		},
+	})
+
+	// LongCat is Meituan LongCat-Flash:
+	// <longcat_tool_call>{…}</longcat_tool_call> per call.
+	LongCat = MustNew(Descriptor{
+		Name:      "longcat",
+		Forms:     []Form{{Start: []string{"<longcat_tool_call>"}, End: []string{"</longcat_tool_call>"}, Values: true}},
+		Reasoning: []dialects.ReasoningTags{dialects.Think},
+	})
+
+	// Cohere is Command R7B, Command A and Cohere2MoE:
+	// <|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|>,
+	// thinking in <|START_THINKING|>…<|END_THINKING|>, the answer framed by
+	// <|START_RESPONSE|>/<|START_TEXT|> tokens that are not content; and
+	// Command R/R+'s older "Action: ```json […]```".
+	Cohere = MustNew(Descriptor{
+		Name: "cohere",
+		Forms: []Form{
+			{Start: []string{"<|START_ACTION|>"}, End: []string{"<|END_ACTION|>"}, Values: true},
+			{Start: []string{"Action:"}, Values: true, Shared: true},
+		},
+		Reasoning: []dialects.ReasoningTags{{Open: "<|START_THINKING|>", Close: "<|END_THINKING|>"}},
+		Strip: []string{"<|START_RESPONSE|>", "<|END_RESPONSE|>", "<|START_TEXT|>", "<|END_TEXT|>",
+			"<|END_OF_TURN_TOKEN|>"},
+	})
+
+	// GenericJSON is llama.cpp's grammar-constrained fallback:
+	// {"tool_call": {…}}, {"tool_calls": […]} or {"response": "…"}.
+	GenericJSON = MustNew(Descriptor{
+		Name:       "generic_json",
+		Bare:       true,
+		Envelopes:  []string{"tool_call", "tool_calls"},
+		ContentKey: "response",
+	})
+
+	// Gemini is Gemini-style prompting: {"function_call": {"name": …, "args": {…}}}.
+	Gemini = MustNew(Descriptor{
+		Name:      "gemini",
+		Bare:      true,
+		Envelopes: []string{"function_call", "functionCall"},
+	})
+
+	// FunctionaryV31 is functionary v3.1 (Llama 3.1 template):
+	// <function=NAME>{…}</function>, and raw code after <|python_tag|> as a
+	// call to python.
+	FunctionaryV31 = MustNew(Descriptor{
+		Name: "functionary_v3_1",
+		Forms: []Form{
+			{Start: []string{"<function="}, NameEnd: []string{">"}, End: []string{"</function>"}},
+			{Start: []string{"<|python_tag|>"}, RawName: "python", RawKey: "code", End: []string{"<|eom_id|>", "<|eot_id|>"}},
+		},
+		Strip: []string{"<|eom_id|>", "<|eot_id|>"},
+	})
+
+	// FunctionaryV32 is functionary-medium-v3.2: >>>NAME\n{…} repeated,
+	// >>>all\n for plain text, python with raw code. The prompt writes the
+	// first >>>, so the output may begin with NAME\n.
+	FunctionaryV32 = MustNew(Descriptor{
+		Name: "functionary_v3_2",
+		Forms: []Form{{
+			Start:        []string{">>>"},
+			NameEnd:      []string{"\n"},
+			NameAtValue:  true,
+			ContentNames: []string{"all"},
+			RawNames:     map[string]string{"python": "code"},
+			Implicit:     true,
+		}},
+		Strip: []string{"<|eot_id|>"},
+	})
+
+	// Inkling is <|message_model|>NAME<|content_invoke_tool_json|>{"name": …, "args": {…}}<|end_message|>.
+	Inkling = MustNew(Descriptor{
+		Name: "inkling",
+		Forms: []Form{{
+			Start:      []string{"<|message_model|>"},
+			NameEnd:    []string{"<|content_invoke_tool_json|>"},
+			End:        []string{"<|end_message|>"},
+			CallObject: true,
+			Shared:     true,
+		}},
+		Strip: []string{"<|message_model|>", "<|end_message|>"},
+	})
+
+	// DeepSeekV3 is DeepSeek-V3, R1, R1-0528 and Cogito v2:
+	// <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜>
+	// inside <｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜>.
+	DeepSeekV3 = MustNew(Descriptor{
+		Name:    "deepseek_v3",
+		Section: &Section{Start: deepseekSectionStart, End: deepseekTokens("tool▁calls▁end")},
+		Forms: []Form{{
+			Start:       deepseekTokens("tool▁call▁begin"),
+			End:         deepseekTokens("tool▁call▁end"),
+			NamePrefix:  prefixed("function ", deepseekTokens("tool▁sep")),
+			NameEnd:     []string{"\n"},
+			NameAtValue: true,
+		}},
+		Reasoning: []dialects.ReasoningTags{dialects.Think},
+		Strip:     deepseekStrip,
+		Markers:   deepseekTokens("tool▁calls▁begin", "tool▁call▁begin"),
+	})
+
+	// DeepSeekV31 is DeepSeek-V3.1, V3.1-Terminus and V3.2-Exp:
+	// <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>.
+	DeepSeekV31 = MustNew(Descriptor{
+		Name:    "deepseek_v31",
+		Section: &Section{Start: deepseekSectionStart, End: deepseekTokens("tool▁calls▁end")},
+		Forms: []Form{{
+			Start:   deepseekTokens("tool▁call▁begin"),
+			End:     deepseekTokens("tool▁call▁end"),
+			NameEnd: deepseekTokens("tool▁sep"),
+		}},
+		Reasoning: []dialects.ReasoningTags{dialects.Think},
+		Strip:     deepseekStrip,
+		Markers:   deepseekTokens("tool▁calls▁begin", "tool▁call▁begin"),
+	})
+
+	// KimiK2 is Moonshot Kimi-K2: <|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>
+	// inside <|tool_calls_section_begin|>…<|tool_calls_section_end|>. The
+	// whole id is kept as the call id.
+	KimiK2 = MustNew(Descriptor{
+		Name: "kimi_k2",
+		Section: &Section{
+			Start: []string{"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"},
+			End:   []string{"<|tool_calls_section_end|>", "<|tool_call_section_end|>"},
+		},
+		Forms: []Form{{
+			Start:   []string{"<|tool_call_begin|>"},
+			End:     []string{"<|tool_call_end|>"},
+			NameEnd: []string{"<|tool_call_argument_begin|>"},
+			Header:  KimiID,
+		}},
+		Reasoning: []dialects.ReasoningTags{dialects.Think},
+		Strip:     []string{"<|im_end|>"},
+	})
+)
+
+// All returns every dialect of the package.
+func All() []dialects.Dialect {
+	return []dialects.Dialect{
+		Mistral, Llama3JSON, Granite, Granite20bFC, Functools, ToolCallsArray, MiniMaxM1,
+		NemotronV2, XLAM, Apertus, InternLM2, GigaChat3, LongCat, Cohere, GenericJSON, Gemini,
+		FunctionaryV31, FunctionaryV32, Inkling, DeepSeekV3, DeepSeekV31, KimiK2,
+	}
+}
+
+// KimiID reads a Kimi call id, functions.NAME:IDX, into the tool name and
+// the id (kept whole). An id without the "functions." prefix or the index
+// keeps what it has: "api.tools.search:0" names api.tools.search.
+func KimiID(header string) (name, id string) {
+	name = strings.TrimPrefix(header, "functions.")
+	if i := strings.LastIndexByte(name, ':'); i >= 0 && i+1 < len(name) && digits(name[i+1:]) {
+		name = name[:i]
+	}
+	return name, header
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// deepseekTokens spells DeepSeek special tokens with fullwidth bars
+// (U+FF5C, as the tokenizer writes them) and with ASCII bars (as some
+// templates and servers print them).
+func deepseekTokens(names ...string) []string {
+	out := make([]string, 0, 2*len(names))
+	for _, n := range names {
+		out = append(out, "<｜"+n+"｜>", "<|"+n+"|>")
+	}
+	return out
+}
+
+func prefixed(prefix string, ms []string) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = prefix + m
+	}
+	return out
+}
+
+// deepseekSectionStart is the calls-section token and the misspellings
+// llama.cpp accepts for it (models emit them when the token is split).
+var deepseekSectionStart = append(deepseekTokens("tool▁calls▁begin", "tool_calls_begin", "tool▁calls"),
+	"<｜tool calls begin｜>", `<｜tool\_calls\_begin｜>`)
+
+// deepseekStrip are DeepSeek tokens that frame text without being content:
+// end of sentence, and the tool-output wrappers a model sometimes echoes
+// (their text is kept as content).
+var deepseekStrip = deepseekTokens("end▁of▁sentence", "tool▁outputs▁begin", "tool▁outputs▁end",
+	"tool▁output▁begin", "tool▁output▁end")

@@ -1,0 +1,618 @@
+package markers
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// maxHeader bounds the header (the text holding a tool name between a call
+// marker and its name-end marker), so that a marker followed by prose is
+// not searched to the end of the output.
+const maxHeader = 256
+
+// Extract finds the calls in text, and the content and reasoning around
+// them.
+//
+// Marked calls are found first, over the whole text, so that a call written
+// inside reasoning is still a call (the markers are special tokens a model
+// writes only to call) and a reasoning tag inside an argument string does
+// not split the output. What remains is content, minus the Strip tokens,
+// and the reasoning wrappers are split from it. Whitespace between content
+// and a call marker is trimmed, as peers do; interior whitespace is kept.
+// A bare dialect whose output holds none of its markers reads the output
+// as bare JSON instead.
+func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	if opts == nil {
+		opts = &dialects.Options{}
+	}
+	x := &extractor{d: d, s: text, opts: opts, ext: &dialects.Extraction{}}
+	x.find.init(text, d.openers, x.findBuf[:0])
+	implicit := x.scanMarked()
+	if d.bare && !x.ext.Marked && !implicit {
+		x.scanBare()
+		return x.ext
+	}
+	x.finishContent()
+	return x.ext
+}
+
+// extractor holds the state of one Extract call.
+type extractor struct {
+	d       *Dialect
+	s       string
+	opts    *dialects.Options
+	ext     *dialects.Extraction
+	find    finder
+	findBuf [16]int // the finder's memory, for dialects with few markers
+	content []byte
+	changed bool // something was taken out of the text: calls, markers, reasoning
+}
+
+// piece is what reading a marked region produced.
+type piece struct {
+	calls   []dialects.RawCall
+	content string // content found inside the region (Functionary's "all")
+	next    int    // where the text continues
+	ok      bool   // false: the marker did not open a call of this dialect
+}
+
+// scanMarked finds every marked region in order and collects the content
+// between them. It reports whether an implicit first call was read.
+func (x *extractor) scanMarked() (implicit bool) {
+	pos, last := 0, 0
+	if p, ok := x.implicit(); ok {
+		x.add(p)
+		pos, last, implicit = p.next, p.next, true
+	}
+	hidden := x.closedReasoning()
+	for pos < len(x.s) {
+		k, at, end := x.find.find(pos)
+		if k < 0 {
+			break
+		}
+		for len(hidden) > 0 && hidden[0].end <= at {
+			hidden = hidden[1:]
+		}
+		if len(hidden) > 0 && hidden[0].start <= at {
+			pos = hidden[0].end // call markup in finished reasoning is reasoning
+			continue
+		}
+		var p piece
+		if owner := x.d.openerOwner[k]; owner < 0 {
+			p = x.section(end)
+		} else {
+			p = x.call(x.d.forms[owner], at, end, false)
+		}
+		if !p.ok {
+			pos = at + 1
+			continue
+		}
+		x.ext.Marked = true
+		x.addContent(x.s[last:at])
+		x.content = bytes.TrimRightFunc(x.content, unicode.IsSpace)
+		x.add(p)
+		pos, last = p.next, p.next
+	}
+	x.addContent(x.s[last:])
+	return implicit
+}
+
+func (x *extractor) add(p piece) {
+	x.changed = true
+	x.ext.Calls = append(x.ext.Calls, p.calls...)
+	if p.content != "" {
+		x.addContent(p.content)
+	}
+}
+
+// addContent appends text to the content, without the Strip tokens.
+func (x *extractor) addContent(s string) {
+	if x.d.strip != nil && x.d.hasStripToken(s) {
+		s = x.d.strip.Replace(s)
+		x.changed = true
+	}
+	x.content = append(x.content, s...)
+}
+
+// finishContent splits reasoning from the collected content.
+func (x *extractor) finishContent() {
+	content, reasoning := x.splitReasoning(string(x.content))
+	if x.changed {
+		content = strings.TrimSpace(content)
+	}
+	x.ext.Content, x.ext.Reasoning = content, reasoning
+}
+
+func (x *extractor) splitReasoning(text string) (content, reasoning string) {
+	content = text
+	for i, tags := range x.d.reasoning {
+		r, rest := dialects.SplitReasoning(content, tags, i == 0 && x.opts.ReasoningOpen)
+		if r == "" && rest == content {
+			continue
+		}
+		x.changed = true
+		if reasoning != "" && r != "" {
+			reasoning += "\n"
+		}
+		reasoning, content = reasoning+r, rest
+	}
+	return content, reasoning
+}
+
+// span is a byte range of the output.
+type span struct{ start, end int }
+
+// closedReasoning finds the reasoning blocks written with both their
+// opening and closing tags, in order. Call markup inside them is the model
+// thinking about a call, not making one (vLLM's MiniMax parser agrees);
+// a call in reasoning that never closes, or that the template opened, is
+// still a call.
+func (x *extractor) closedReasoning() []span {
+	var spans []span
+	for _, tags := range x.d.reasoning {
+		for i := 0; i < len(x.s); {
+			o := strings.Index(x.s[i:], tags.Open)
+			if o < 0 {
+				break
+			}
+			o += i
+			c := strings.Index(x.s[o+len(tags.Open):], tags.Close)
+			if c < 0 {
+				break
+			}
+			end := o + len(tags.Open) + c + len(tags.Close)
+			spans = append(spans, span{o, end})
+			i = end
+		}
+	}
+	if len(x.d.reasoning) > 1 {
+		slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
+	}
+	return spans
+}
+
+// implicit reads a call at the very start of the output whose start marker
+// was written by the generation prompt, for forms that allow it. Only a
+// strict header qualifies: a name token, its name end, and a body that
+// fits the name.
+func (x *extractor) implicit() (piece, bool) {
+	i := skipBlank(x.s, 0)
+	for _, f := range x.d.forms {
+		if !f.Implicit {
+			continue
+		}
+		if _, ok := matchAny(f.start, x.s, i); ok {
+			return piece{}, false // written out: the main scan reads it
+		}
+		if p := x.header(f, i, i, true); p.ok {
+			return p, true
+		}
+	}
+	return piece{}, false
+}
+
+// formAt returns the form whose start marker begins at s[i], with the
+// marker's end.
+func (x *extractor) formAt(i int) (*form, int) {
+	for _, f := range x.d.forms {
+		if e, ok := matchAny(f.start, x.s, i); ok {
+			return f, e
+		}
+	}
+	return nil, 0
+}
+
+// section reads the calls inside a calls section that starts at from
+// (just after its start marker), up to the section's end marker.
+func (x *extractor) section(from int) piece {
+	s := x.s
+	p := piece{ok: true}
+	i := from
+	for {
+		i = skipBlank(s, i)
+		if i >= len(s) {
+			break
+		}
+		if e, ok := matchAny(x.d.secEnd, s, i); ok {
+			i = e
+			break
+		}
+		if e, ok := matchAny(x.d.secStart, s, i); ok { // repeated
+			i = e
+			continue
+		}
+		if e, ok := matchAny(x.d.stripSet, s, i); ok {
+			i = e
+			continue
+		}
+		if f, e := x.formAt(i); f != nil {
+			if q := x.call(f, i, e, false); q.ok {
+				p.calls = append(p.calls, q.calls...)
+				p.content += q.content
+				i = q.next
+				continue
+			}
+		}
+		if q := x.bareHeader(i); q.ok {
+			p.calls = append(p.calls, q.calls...)
+			i = q.next
+			continue
+		}
+		// Text inside the section that is not a call: an error up to the
+		// next call or the section's end.
+		stop := len(s)
+		if _, at, _ := x.find.find(i + 1); at >= 0 {
+			stop = at
+		}
+		if at, _ := indexAny(x.d.secEnd, s, i, stop); at >= 0 {
+			stop = at
+		}
+		p.calls = append(p.calls, errorCall(i, s[i:stop], toolcall.CodeMalformedCall,
+			"text inside the calls section is not a call"))
+		i = stop
+	}
+	p.next = i
+	return p
+}
+
+// bareHeader reads a call whose per-call start marker is missing inside a
+// section (llama.cpp accepts DeepSeek's "function<｜tool▁sep｜>NAME" right
+// after the section marker): the first header form's header, read
+// strictly, must be there.
+func (x *extractor) bareHeader(i int) piece {
+	for _, f := range x.d.forms {
+		if f.header {
+			return x.header(f, i, i, true)
+		}
+	}
+	return piece{}
+}
+
+// call reads the call of form f whose start marker spans s[at:end].
+// strict is set for a marker that may not be a call at all.
+func (x *extractor) call(f *form, at, end int, strict bool) piece {
+	s := x.s
+	strict = strict || f.Shared
+	i := skipBlank(s, end)
+	if f.Opener != "" && (i >= len(s) || strings.IndexByte(f.Opener, s[i]) < 0) {
+		if strict {
+			return piece{}
+		}
+		return x.malformed(f, at, end, "the call marker is not followed by the expected bracket")
+	}
+	switch {
+	case i >= len(s) && strict:
+		return piece{}
+	case i >= len(s):
+		return piece{calls: []dialects.RawCall{errorCall(at, s[at:], toolcall.CodeTruncated,
+			"the output ends right after a call marker")}, next: len(s), ok: true}
+	case f.Values && x.valueAhead(i):
+		return x.values(f, i)
+	case f.header:
+		return x.header(f, at, end, strict)
+	case f.RawName != "":
+		return x.raw(f, at, end, f.RawName, f.RawKey)
+	case strict:
+		return piece{}
+	}
+	return x.malformed(f, at, end, "no JSON call follows the call marker")
+}
+
+// valueAhead reports whether a JSON call value, possibly fenced, starts
+// at s[i].
+func (x *extractor) valueAhead(i int) bool {
+	if valueStart(x.s, i) {
+		return true
+	}
+	if i < len(x.s) {
+		if e, ok := fenceOpen(x.s, i); ok {
+			return valueStart(x.s, skipBlank(x.s, e))
+		}
+	}
+	return false
+}
+
+// values reads JSON call values from s[i] on: objects and arrays separated
+// by blanks, commas or semicolons, in an optional code fence, up to the
+// form's end marker. A repeated start marker between values is skipped.
+func (x *extractor) values(f *form, i int) piece {
+	s := x.s
+	p := piece{ok: true}
+	fenced := false
+	for {
+		j := skipSeparators(s, i)
+		if j >= len(s) {
+			break
+		}
+		if strings.HasPrefix(s[j:], "```") {
+			if fenced {
+				i, fenced = j+3, false
+				continue
+			}
+			if e, ok := fenceOpen(s, j); ok && valueStart(s, skipBlank(s, e)) {
+				i, fenced = e, true
+				continue
+			}
+		}
+		if valueStart(s, j) {
+			ext := scanValue(s, j, x.d.bounds)
+			calls, content, _ := x.jsonValue(s, j, ext, j, false)
+			p.calls = append(p.calls, calls...)
+			p.content += content
+			i = ext.end
+			continue
+		}
+		if e, ok := matchAny(f.end, s, j); ok {
+			i = e
+			break
+		}
+		if e, ok := matchAny(f.start, s, j); ok && x.valueAhead(skipBlank(s, e)) {
+			i = e
+			continue
+		}
+		break
+	}
+	p.next = i
+	return p
+}
+
+// skipSeparators skips blanks, commas and semicolons between values.
+func skipSeparators(s string, i int) int {
+	for i < len(s) && (isBlank(s[i]) || s[i] == ',' || s[i] == ';') {
+		i++
+	}
+	return i
+}
+
+// header reads a call written as a header (name, maybe an id) then JSON
+// arguments. at is the call's offset, end where the header starts.
+func (x *extractor) header(f *form, at, end int, strict bool) piece {
+	s := x.s
+	hs := skipBlank(s, end)
+	limit := min(len(s), hs+maxHeader)
+	hd, body := -1, -1
+	for j := hs; j < limit && hd < 0; j++ {
+		if e, ok := matchAny(f.nameEnd, s, j); ok {
+			hd, body = j, e
+			break
+		}
+		switch s[j] {
+		case '{':
+			if f.NameAtValue {
+				hd, body = j, j
+			}
+		case '\n':
+			// A header is one line, unless only blanks separate it from
+			// its name end.
+			if e, ok := matchAny(f.nameEnd, s, skipBlank(s, j)); ok {
+				hd, body = j, e
+			} else {
+				limit = j
+			}
+		}
+	}
+	if hd < 0 {
+		switch {
+		case strict:
+			return piece{}
+		case limit == len(s) && nameToken(strings.TrimSpace(s[hs:])):
+			return piece{calls: []dialects.RawCall{errorCall(at, s[at:], toolcall.CodeTruncated,
+				"the output ends inside a call header")}, next: len(s), ok: true}
+		}
+		return x.malformed(f, at, end, "the call header has no end")
+	}
+	name, id, msg := f.readHeader(strings.TrimSpace(s[hs:hd]))
+	if msg == "" && strict && !nameToken(name) {
+		msg = "the call header is not a tool name"
+	}
+	if msg != "" {
+		if strict {
+			return piece{}
+		}
+		return x.malformed(f, at, body, msg)
+	}
+	if f.contentNames[name] {
+		stop, next := x.regionEnd(f, body)
+		return piece{content: s[body:stop], next: next, ok: true}
+	}
+	if key, ok := f.RawNames[name]; ok {
+		p := x.raw(f, at, body, name, key)
+		p.calls[0].ID = id
+		return p
+	}
+	return x.arguments(f, at, body, name, id, strict)
+}
+
+// readHeader takes the name (and id) out of a trimmed header, or says why
+// it cannot.
+func (f *form) readHeader(h string) (name, id, problem string) {
+	if len(f.namePrefix) > 0 {
+		e, ok := matchAny(f.namePrefix, h, 0)
+		if !ok {
+			return "", "", "the call type is missing before the tool name"
+		}
+		h = strings.TrimSpace(h[e:])
+	}
+	name = h
+	if at, end := indexAny(f.idSep, h, 0, len(h)); at >= 0 {
+		name, id = strings.TrimSpace(h[:at]), strings.TrimSpace(h[end:])
+	}
+	if f.Header != nil {
+		name, id = f.Header(name)
+	}
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", "", "the call header holds no tool name"
+	}
+	return name, id, ""
+}
+
+// nameToken reports whether s looks like a tool name: no blanks, quotes,
+// brackets or control characters.
+func nameToken(s string) bool {
+	if s == "" || len(s) > maxHeader {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune(`"'{}[]<>()`, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// arguments reads the JSON arguments of a header call, from s[from:].
+func (x *extractor) arguments(f *form, at, from int, name, id string, strict bool) piece {
+	s := x.s
+	j := skipBlank(s, from)
+	fenced := false
+	if j < len(s) {
+		if e, ok := fenceOpen(s, j); ok {
+			if k := skipBlank(s, e); k < len(s) && (s[k] == '{' || s[k] == '[') {
+				j, fenced = k, true
+			}
+		}
+	}
+	rc := dialects.RawCall{Name: name, ID: id, Offset: at}
+	switch {
+	case j < len(s) && (s[j] == '{' || s[j] == '['):
+		ext := scanValue(s, j, x.d.bounds)
+		raw := s[j:ext.end]
+		switch ext.status {
+		case extentSwallowed:
+			return piece{calls: []dialects.RawCall{swallowedCall(at, s[at:])}, next: len(s), ok: true}
+		case extentCut:
+			rc.Arguments = raw
+			if !x.opts.DisableRepair { // else the unclosed value fails as strict JSON
+				rc.Arguments += ext.closers
+				rc.Repairs = truncation(ext, len(raw))
+			}
+		default:
+			rc.Arguments = raw
+		}
+		if f.CallObject {
+			rc = x.callObject(rc, j)
+		}
+		next := ext.end
+		k := skipBlank(s, next)
+		if fenced && strings.HasPrefix(s[k:], "```") {
+			next = k + 3
+			k = skipBlank(s, next)
+		}
+		if e, ok := matchAny(f.end, s, k); ok {
+			next = e
+		}
+		return piece{calls: []dialects.RawCall{rc}, next: next, ok: true}
+	case j >= len(s):
+		// Cut off after the name: the call stands, with no arguments.
+		return piece{calls: []dialects.RawCall{rc}, next: len(s), ok: true}
+	}
+	if e, ok := matchAny(f.end, s, j); ok {
+		return piece{calls: []dialects.RawCall{rc}, next: e, ok: true}
+	}
+	if strict {
+		return piece{}
+	}
+	return x.malformed(f, at, j, "the call's arguments are not JSON")
+}
+
+// callObject reads the JSON of a CallObject form: a whole call object, or
+// (when it names no tool) the arguments of the header's tool.
+func (x *extractor) callObject(rc dialects.RawCall, offset int) dialects.RawCall {
+	if rc.Arguments == "" || rc.Arguments[0] != '{' {
+		return rc
+	}
+	calls, _, vd := x.object(rc.Arguments, offset)
+	if vd != isCall || len(calls) != 1 {
+		return rc
+	}
+	c := calls[0]
+	if strings.TrimSpace(c.Name) == "" {
+		c.Name = rc.Name
+	}
+	if c.ID == "" {
+		c.ID = rc.ID
+	}
+	c.Offset = rc.Offset
+	c.Repairs = append(rc.Repairs, c.Repairs...)
+	return c
+}
+
+// raw reads a raw-text call: the text from s[from:] to the form's end, the
+// next call or the end of the output becomes argument key of tool name. A
+// text that is already a JSON object is taken as the arguments.
+func (x *extractor) raw(f *form, at, from int, name, key string) piece {
+	stop, next := x.regionEnd(f, from)
+	code := strings.TrimSpace(x.s[from:stop])
+	if code == "" {
+		return piece{calls: []dialects.RawCall{errorCall(at, x.s[at:next], toolcall.CodeMalformedCall,
+			"a raw-text call holds no text")}, next: next, ok: true}
+	}
+	if code[0] == '{' && !gjson.Valid(code) {
+		// JSON-looking text is not code: it is a broken JSON call, and
+		// wrapping it as code would invent a call.
+		return piece{calls: []dialects.RawCall{errorCall(at, x.s[at:next], toolcall.CodeMalformedCall,
+			"a raw-text call holds an object that is not valid JSON")}, next: next, ok: true}
+	}
+	args := rawArguments(key, code)
+	return piece{calls: []dialects.RawCall{{Name: name, Arguments: args, Offset: at}}, next: next, ok: true}
+}
+
+// regionEnd finds where a region that is not JSON ends, from s[from:]: at
+// the form's end marker (consumed), the next call or section marker, the
+// section's end, or the end of the output.
+func (x *extractor) regionEnd(f *form, from int) (stop, next int) {
+	limit := len(x.s)
+	if _, at, _ := x.find.find(from); at >= 0 {
+		limit = at
+	}
+	if at, _ := indexAny(x.d.secEnd, x.s, from, limit); at >= 0 {
+		limit = at
+	}
+	if at, end := indexAny(f.end, x.s, from, limit); at >= 0 {
+		return at, end
+	}
+	return limit, limit
+}
+
+// malformed reports the call at s[at:] as malformed, up to the end of its
+// region, so that the text is neither content nor lost.
+func (x *extractor) malformed(f *form, at, from int, msg string) piece {
+	stop, next := x.regionEnd(f, from)
+	if next <= at {
+		next = len(x.s)
+		stop = next
+	}
+	return piece{calls: []dialects.RawCall{errorCall(at, x.s[at:stop], toolcall.CodeMalformedCall, msg)}, next: next, ok: true}
+}
+
+func errorCall(offset int, raw string, code toolcall.Code, msg string) dialects.RawCall {
+	e := toolcall.NewError(code, msg)
+	e.Offset, e.Raw = offset, raw
+	return dialects.RawCall{Offset: offset, Err: e}
+}
+
+func swallowedCall(offset int, raw string) dialects.RawCall {
+	return errorCall(offset, raw, toolcall.CodeMalformedCall,
+		"a string in the call never ends and runs over the call's closing marker")
+}
+
+// truncation records the closing of a value that was cut off.
+func truncation(ext extent, at int) []toolcall.Repair {
+	kind := toolcall.RepairTruncatedValue
+	if ext.inString {
+		kind = toolcall.RepairTruncatedString
+	}
+	detail := "closed at the end of the output"
+	if ext.atMarker {
+		detail = "closed before the next marker"
+	}
+	return []toolcall.Repair{{Kind: kind, Offset: at, CallIndex: -1, Detail: detail}}
+}

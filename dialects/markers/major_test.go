@@ -1,0 +1,266 @@
+package markers_test
+
+import (
+	"testing"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects/markers"
+)
+
+const (
+	errRepair    = toolcall.CodeRepairFailed
+	errMalformed = toolcall.CodeMalformedCall
+	errTruncated = toolcall.CodeTruncated
+)
+
+var mistralRows = []row{
+	{name: "single v11", text: `[TOOL_CALLS]get_weather[ARGS]{"city": "Tokyo"}`,
+		calls: []want{c("get_weather", `{"city":"Tokyo"}`)}},
+	{name: "single pre-v11 with id", text: `[TOOL_CALLS] [{"name": "add", "arguments": {"a": 3.5, "b": 4}, "id": "a1B2c3D4e"}]`,
+		calls: []want{cid("add", `{"a":3.5,"b":4}`, "a1B2c3D4e")}},
+	{name: "parallel array", text: `[TOOL_CALLS] [{"name": "add", "arguments": {"a": 1}}, {"name": "mul", "arguments": {"b": 2}}]`,
+		calls: []want{c("add", `{"a":1}`), c("mul", `{"b":2}`)}},
+	{name: "parallel v11", text: `[TOOL_CALLS]add[ARGS]{"a": 1}[TOOL_CALLS]mul[ARGS]{"b": 2}`,
+		calls:  []want{c("add", `{"a":1}`), c("mul", `{"b":2}`)},
+		chunks: []string{`[TOOL_CALLS]add[AR`, `GS]{"a": 1}[TOOL_`, `CALLS]mul[ARGS]{"b": 2}`}},
+	{name: "ARGS stripped", text: `[TOOL_CALLS]add{"a": 3.5, "b": 4}`,
+		calls: []want{c("add", `{"a":3.5,"b":4}`)}},
+	{name: "call id", text: `[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{"city": "Paris"}`,
+		calls: []want{cid("get_weather", `{"city":"Paris"}`, "a1B2c3D4e")}},
+	{name: "closing tag", text: `[TOOL_CALLS] [{"name": "f", "arguments": {}}][/TOOL_CALLS]`,
+		calls: []want{c("f", `{}`)}},
+	{name: "no call", text: "The capital of France is Paris.", content: "The capital of France is Paris."},
+	{name: "bracket that is not a marker", text: "abc[TOOL not a tag", content: "abc[TOOL not a tag",
+		chunks: []string{"abc[TOOL", " not a tag"}},
+	{name: "surrounding text", text: "Let me check.\n[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Tokyo\"}\nI will report back.",
+		calls: []want{c("get_weather", `{"city":"Tokyo"}`)}, content: "Let me check.\nI will report back."},
+	{name: "single quotes repaired", text: `[TOOL_CALLS] [{'name': 'search', 'arguments': {'query': 'AI'}}]`,
+		calls: []want{c("search", `{"query":"AI"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairSingleQuotes}},
+	{name: "truncated arguments", text: `[TOOL_CALLS]get_weather[ARGS]{"city": "Tok`,
+		calls: []want{c("get_weather", `{"city":"Tok"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairTruncatedString}},
+	{name: "truncated array", text: `[TOOL_CALLS] [{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {"y": [1, 2`,
+		calls:   []want{c("a", `{"x":1}`), c("b", `{"y":[1,2]}`)},
+		repairs: []toolcall.RepairKind{toolcall.RepairTruncatedValue}},
+	{name: "beyond repair beside a good call", text: `[TOOL_CALLS] [{"name": "a", "arguments": {:::}}, {"name": "b", "arguments": {"x": 1}}]`,
+		calls: []want{c("b", `{"x":1}`)}, errs: []toolcall.Code{errRepair}},
+	{name: "beyond repair v11", text: `[TOOL_CALLS]a[ARGS]{:::}[TOOL_CALLS]b[ARGS]{"x": 1}`,
+		calls: []want{c("b", `{"x":1}`)}, errs: []toolcall.Code{errRepair}},
+	{name: "escaped strings", text: `[TOOL_CALLS]write[ARGS]{"text": "say \"hi\" C:\\dir\nnext \u00e9 ü 🌍"}`,
+		calls: []want{c("write", `{"text":"say \"hi\" C:\\dir\nnext \u00e9 ü 🌍"}`)}},
+	{name: "magistral reasoning", text: `[THINK]The user wants weather.[/THINK][TOOL_CALLS]get_weather[ARGS]{"city": "Oslo"}`,
+		calls: []want{c("get_weather", `{"city":"Oslo"}`)}, reasoning: "The user wants weather."},
+	{name: "reasoning opened by the template", text: "let me think[/THINK][TOOL_CALLS]test[ARGS]{}",
+		calls: []want{c("test", `{}`)}, reasoning: "let me think"},
+	{name: "ReasoningOpen without close", text: "still thinking", open: true, reasoning: "still thinking"},
+	{name: "marker then prose", text: "[TOOL_CALLS] sure, here you go", errs: []toolcall.Code{errMalformed}},
+	{name: "marker at the end", text: "Calling now [TOOL_CALLS]", content: "Calling now", errs: []toolcall.Code{errTruncated}},
+	{name: "text after the array", text: `[TOOL_CALLS] [{"name": "calc", "arguments": {"a": 1}}][TOOL_RESULTS] placeholder`,
+		calls: []want{c("calc", `{"a":1}`)}, content: "[TOOL_RESULTS] placeholder"},
+}
+
+func TestMistral(t *testing.T) {
+	runTable(t, markers.Mistral, mistralRows)
+	checkChunks(t, mistralRows)
+}
+
+const (
+	dsCalls    = "<｜tool▁calls▁begin｜>"
+	dsCallsEnd = "<｜tool▁calls▁end｜>"
+	dsCall     = "<｜tool▁call▁begin｜>"
+	dsCallEnd  = "<｜tool▁call▁end｜>"
+	dsSep      = "<｜tool▁sep｜>"
+)
+
+// dsV3 writes one deepseek_v3 call block.
+func dsV3(name, args string) string {
+	return dsCall + "function" + dsSep + name + "\n```json\n" + args + "\n```" + dsCallEnd
+}
+
+// dsV31 writes one deepseek_v31 call block.
+func dsV31(name, args string) string { return dsCall + name + dsSep + args + dsCallEnd }
+
+var deepseekV3Rows = []row{
+	{name: "single", text: dsCalls + dsV3("get_weather", `{"city": "Tokyo"}`) + dsCallsEnd,
+		calls:  []want{c("get_weather", `{"city":"Tokyo"}`)},
+		chunks: cut(dsCalls+dsV3("get_weather", `{"city": "Tokyo"}`)+dsCallsEnd, 5, 40, 70)},
+	{name: "parallel", text: dsCalls + "\n" + dsV3("search", `{"q": "rust"}`) + "\n" + dsV3("translate", `{"to": "ja"}`) + "\n" + dsCallsEnd,
+		calls: []want{c("search", `{"q":"rust"}`), c("translate", `{"to":"ja"}`)}},
+	{name: "no call", text: "This is a simple response.", content: "This is a simple response."},
+	{name: "surrounding text", text: "Let me look.\n" + dsCalls + dsV3("f", `{}`) + dsCallsEnd + "\nDone.",
+		calls: []want{c("f", `{}`)}, content: "Let me look.\nDone."},
+	{name: "single quotes repaired", text: dsCalls + dsV3("get_weather", `{'city': 'Tokyo'}`) + dsCallsEnd,
+		calls: []want{c("get_weather", `{"city":"Tokyo"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairSingleQuotes}},
+	{name: "beyond repair beside a good call", text: dsCalls + dsV3("broken", `{:::}`) + dsV3("valid", `{"key": "value"}`) + dsCallsEnd,
+		calls: []want{c("valid", `{"key":"value"}`)}, errs: []toolcall.Code{errRepair}},
+	{name: "escaped strings", text: dsCalls + dsV3("run", `{"cmd": "echo \"a\\b\"\n", "city": "東京"}`) + dsCallsEnd,
+		calls: []want{c("run", `{"cmd":"echo \"a\\b\"\n","city":"東京"}`)}},
+	{name: "reasoning", text: "<think>Weather needed.</think>" + dsCalls + dsV3("f", `{}`) + dsCallsEnd,
+		calls: []want{c("f", `{}`)}, reasoning: "Weather needed."},
+	{name: "reasoning opened by the template", text: "Weather needed.</think>Sure." + dsCalls + dsV3("f", `{}`) + dsCallsEnd,
+		calls: []want{c("f", `{}`)}, reasoning: "Weather needed.", content: "Sure."},
+	{name: "deepseek_v31 syntax is an error", text: dsCalls + dsV31("get_weather", `{"city": "Tokyo"}`) + dsCallsEnd,
+		errs: []toolcall.Code{errMalformed}},
+	{name: "ASCII bars", text: "<|tool▁calls▁begin|><|tool▁call▁begin|>function<|tool▁sep|>f\n```json\n{\"a\": 1}\n```<|tool▁call▁end|><|tool▁calls▁end|><|end▁of▁sentence|>",
+		calls: []want{c("f", `{"a":1}`)}},
+	{name: "truncated", text: dsCalls + dsCall + "function" + dsSep + "get_weather\n```json\n{\"city\": \"Tok",
+		calls: []want{c("get_weather", `{"city":"Tok"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairTruncatedString}},
+	{name: "per-call marker missing in the section", text: dsCalls + "function" + dsSep + "f\n```json\n{\"a\": 1}\n```" + dsCallEnd + dsCallsEnd,
+		calls: []want{c("f", `{"a":1}`)}},
+	{name: "section marker variant", text: "<｜tool▁calls｜>" + dsV3("f", `{}`) + dsCallsEnd, calls: []want{c("f", `{}`)}},
+	{name: "deepseek_v31 syntax without per-call marker", text: dsCalls + "f" + dsSep + `{"a": 1}` + dsCallEnd + dsCallsEnd,
+		errs: []toolcall.Code{errMalformed}},
+	{name: "echoed tool output", text: "Result: <｜tool▁output▁begin｜>22°C<｜tool▁output▁end｜> today.",
+		content: "Result: 22°C today.", chunks: cut("Result: <｜tool▁output▁begin｜>22°C<｜tool▁output▁end｜> today.", 10, 12)},
+}
+
+func TestDeepSeekV3(t *testing.T) {
+	runTable(t, markers.DeepSeekV3, deepseekV3Rows)
+	checkChunks(t, deepseekV3Rows)
+}
+
+var deepseekV31Rows = []row{
+	{name: "single", text: dsCalls + dsV31("get_weather", `{"city": "Tokyo"}`) + dsCallsEnd,
+		calls:  []want{c("get_weather", `{"city":"Tokyo"}`)},
+		chunks: cut(dsCalls+dsV31("get_weather", `{"city": "Tokyo"}`)+dsCallsEnd, 3, 30, 60)},
+	{name: "parallel", text: "Both cities." + dsCalls + dsV31("get_weather", `{"location":"Paris"}`) + dsV31("get_weather", `{"location":"London"}`) + dsCallsEnd,
+		calls: []want{c("get_weather", `{"location":"Paris"}`), c("get_weather", `{"location":"London"}`)}, content: "Both cities."},
+	{name: "no call", text: "Just a normal response.", content: "Just a normal response."},
+	{name: "surrounding text", text: "I'll help you. " + dsCalls + dsV31("f", `{}`) + dsCallsEnd + " 完成 ✅",
+		calls: []want{c("f", `{}`)}, content: "I'll help you. 完成 ✅"},
+	{name: "single quotes repaired", text: dsCalls + dsV31("f", `{'a': 'b'}`) + dsCallsEnd,
+		calls: []want{c("f", `{"a":"b"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairSingleQuotes}},
+	{name: "beyond repair beside a good call", text: dsCalls + dsV31("broken", `{:::}`) + dsV31("ok", `{"x": 1}`) + dsCallsEnd,
+		calls: []want{c("ok", `{"x":1}`)}, errs: []toolcall.Code{errRepair}},
+	{name: "escaped strings", text: dsCalls + dsV31("execute", `{"command": "ls && echo \"done\"", "path": "C:\\tmp\n", "q": "北京天气"}`) + dsCallsEnd,
+		calls: []want{c("execute", `{"command":"ls && echo \"done\"","path":"C:\\tmp\n","q":"北京天气"}`)}},
+	{name: "reasoning opened by the template", text: "I should check.</think>On it." + dsCalls + dsV31("f", `{}`) + dsCallsEnd,
+		calls: []want{c("f", `{}`)}, reasoning: "I should check.", content: "On it."},
+	{name: "call inside open reasoning", text: "planning the call" + dsCalls + dsV31("f", `{}`) + dsCallsEnd, open: true,
+		calls: []want{c("f", `{}`)}, reasoning: "planning the call"},
+	{name: "deepseek_v3 syntax is an error", text: dsCalls + dsV3("get_weather", `{"city": "Tokyo"}`) + dsCallsEnd,
+		errs: []toolcall.Code{errMalformed}},
+	{name: "truncated", text: dsCalls + dsCall + "get_weather" + dsSep + `{"city": "Tok`,
+		calls: []want{c("get_weather", `{"city":"Tok"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairTruncatedString}},
+	{name: "per-call marker missing in the section", text: dsCalls + "f" + dsSep + `{"a": 1}` + dsCallEnd + dsCallsEnd,
+		calls: []want{c("f", `{"a":1}`)}},
+	{name: "call without its section", text: dsV31("ping", "{}"), calls: []want{c("ping", `{}`)},
+		chunks: cut(dsV31("ping", "{}"), 1, 2, 4)},
+	{name: "end marker inside an argument", text: dsCalls + dsV31("echo", `{"text": "a `+dsCallEnd+` b"}`) + dsCallsEnd,
+		calls: []want{c("echo", `{"text":"a `+dsCallEnd+` b"}`)}},
+}
+
+func TestDeepSeekV31(t *testing.T) {
+	runTable(t, markers.DeepSeekV31, deepseekV31Rows)
+	checkChunks(t, deepseekV31Rows)
+}
+
+const (
+	kimiSection    = "<|tool_calls_section_begin|>"
+	kimiSectionEnd = "<|tool_calls_section_end|>"
+)
+
+func kimi(id, args string) string {
+	return "<|tool_call_begin|>" + id + "<|tool_call_argument_begin|>" + args + "<|tool_call_end|>"
+}
+
+var kimiRows = []row{
+	{name: "single", text: kimiSection + kimi("functions.get_weather:0", `{"city": "Beijing"}`) + kimiSectionEnd,
+		calls:  []want{cid("get_weather", `{"city":"Beijing"}`, "functions.get_weather:0")},
+		chunks: cut(kimiSection+kimi("functions.get_weather:0", `{"city": "Beijing"}`)+kimiSectionEnd, 10, 45, 80)},
+	{name: "parallel", text: kimiSection + "\n" + kimi("functions.search:0", `{"q": "rust"}`) + "\n" + kimi("functions.translate:1", `{"to": "ja"}`) + "\n" + kimiSectionEnd,
+		calls: []want{cid("search", `{"q":"rust"}`, "functions.search:0"), cid("translate", `{"to":"ja"}`, "functions.translate:1")}},
+	{name: "no call", text: "Hello there.", content: "Hello there."},
+	{name: "surrounding text", text: "Sure.\n" + kimiSection + kimi("functions.f:0", `{}`) + kimiSectionEnd + "\nDone.",
+		calls: []want{c("f", `{}`)}, content: "Sure.\nDone."},
+	{name: "single quotes repaired", text: kimiSection + kimi("functions.f:0", `{'a': 'b'}`) + kimiSectionEnd,
+		calls: []want{c("f", `{"a":"b"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairSingleQuotes}},
+	{name: "beyond repair beside a good call", text: kimiSection + kimi("functions.a:0", `{:::}`) + kimi("functions.b:1", `{"x": 1}`) + kimiSectionEnd,
+		calls: []want{c("b", `{"x":1}`)}, errs: []toolcall.Code{errRepair}},
+	{name: "escaped strings", text: kimiSection + kimi("functions.note:0", `{"note": "line one\nline \"two\" \\ 三"}`) + kimiSectionEnd,
+		calls: []want{c("note", `{"note":"line one\nline \"two\" \\ 三"}`)}},
+	{name: "reasoning", text: "<think>Need a search.</think>" + kimiSection + kimi("functions.search:0", `{}`) + kimiSectionEnd,
+		calls: []want{c("search", `{}`)}, reasoning: "Need a search."},
+	{name: "dotted name", text: kimiSection + kimi("api.tools.search:0", `{}`) + kimiSectionEnd,
+		calls:  []want{cid("api.tools.search", `{}`, "api.tools.search:0")},
+		chunks: []string{"<|tool_calls_section_begin|><|tool_call_begin|>api.tools.", "search:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_", "section_end|>"}},
+	{name: "blanks around the id", text: kimiSection + "<|tool_call_begin|> functions.test:0 <|tool_call_argument_begin|> {\"k\": 42} <|tool_call_end|>" + kimiSectionEnd,
+		calls: []want{c("test", `{"k":42}`)}},
+	{name: "truncated", text: kimiSection + "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\": [1, 2",
+		calls: []want{c("f", `{"a":[1,2]}`)}, repairs: []toolcall.RepairKind{toolcall.RepairTruncatedValue}},
+}
+
+func TestKimiK2(t *testing.T) { runTable(t, markers.KimiK2, kimiRows); checkChunks(t, kimiRows) }
+
+var cohereRows = []row{
+	{name: "single", text: `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Tokyo"}}]<|END_ACTION|>`,
+		calls: []want{cid("get_weather", `{"city":"Tokyo"}`, "0")}},
+	{name: "parallel", text: "<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"a\", \"parameters\": {}},\n    {\"tool_call_id\": \"1\", \"tool_name\": \"b\", \"parameters\": {\"x\": 1}}\n]<|END_ACTION|>",
+		calls:  []want{cid("a", `{}`, "0"), cid("b", `{"x":1}`, "1")},
+		chunks: []string{"<|START_AC", "TION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"a\", \"parameters\": {}},\n    {\"tool_call_id\": \"1\", \"tool_name\": \"b\", \"parameters\": {\"x\": 1}}\n]<|END_", "ACTION|>"}},
+	{name: "one object per block", text: "<|START_ACTION|>{\"tool_name\": \"t1\", \"parameters\": {\"id\": 1}}<|END_ACTION|>\n<|START_ACTION|>{\"tool_name\": \"t2\", \"parameters\": {\"id\": 2}}<|END_ACTION|>",
+		calls: []want{c("t1", `{"id":1}`), c("t2", `{"id":2}`)}},
+	{name: "no call", text: "<|START_RESPONSE|>Hello, how can I help?<|END_RESPONSE|>", content: "Hello, how can I help?"},
+	{name: "surrounding text", text: "<|START_RESPONSE|>Let me search.<|END_RESPONSE|>\n<|START_ACTION|>{\"tool_name\": \"search\", \"parameters\": {\"q\": \"x\"}}<|END_ACTION|>\n<|START_TEXT|>Searching now.<|END_TEXT|>",
+		calls: []want{c("search", `{"q":"x"}`)}, content: "Let me search.\nSearching now."},
+	{name: "thinking", text: "<|START_THINKING|>I need the weather.<|END_THINKING|><|START_ACTION|>[{\"tool_name\": \"w\", \"parameters\": {}}]<|END_ACTION|>",
+		calls: []want{c("w", `{}`)}, reasoning: "I need the weather.",
+		chunks: []string{"<|START_THINKING|>I need", " the weather.<|END_THINK", "ING|><|START_ACTION|>[{\"tool_name\": \"w\", \"parameters\": {}}]<|END_ACTION|>"}},
+	{name: "single quotes repaired", text: `<|START_ACTION|>[{'tool_name': 'f', 'parameters': {'a': 'b'}}]<|END_ACTION|>`,
+		calls: []want{c("f", `{"a":"b"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairSingleQuotes}},
+	{name: "beyond repair beside a good call", text: `<|START_ACTION|>[{"tool_name": "a", "parameters": {:::}}, {"tool_name": "b", "parameters": {}}]<|END_ACTION|>`,
+		calls: []want{c("b", `{}`)}, errs: []toolcall.Code{errRepair}},
+	{name: "end marker inside a string", text: `<|START_ACTION|>{"tool_name": "echo", "parameters": {"text": "say <|END_ACTION|> please"}}<|END_ACTION|>`,
+		calls: []want{c("echo", `{"text":"say <|END_ACTION|> please"}`)}},
+	{name: "unterminated string over the end marker", text: `<|START_ACTION|>{"tool_name": "echo", "parameters": {"text": "say <|END_ACTION|> please}<|END_ACTION|>`,
+		errs: []toolcall.Code{errMalformed}},
+	{name: "missing brace before the end marker", text: `<|START_ACTION|>{"tool_name": "f", "parameters": {"a": 1}<|END_ACTION|>`,
+		calls: []want{c("f", `{"a":1}`)}, repairs: []toolcall.RepairKind{toolcall.RepairTruncatedValue}},
+	{name: "command r action", text: "Action: ```json\n[\n    {\n        \"tool_name\": \"get_temperature\",\n        \"parameters\": {\"city\": \"London\"}\n    }\n]\n```",
+		calls: []want{c("get_temperature", `{"city":"London"}`)}},
+	{name: "the word Action in prose", text: "Action: none needed.", content: "Action: none needed."},
+	{name: "escaped strings", text: `<|START_ACTION|>{"tool_name": "w", "parameters": {"s": "tab\there \"q\" \\ ñ"}}<|END_ACTION|>`,
+		calls: []want{c("w", `{"s":"tab\there \"q\" \\ ñ"}`)}},
+}
+
+func TestCohere(t *testing.T) { runTable(t, markers.Cohere, cohereRows); checkChunks(t, cohereRows) }
+
+var llama3Rows = []row{
+	{name: "bare object", text: `{"name": "get_weather", "parameters": {"city": "Tokyo"}}`,
+		calls: []want{c("get_weather", `{"city":"Tokyo"}`)}, unmarked: true},
+	{name: "python tag", text: `<|python_tag|>{"name": "search", "parameters": {"query": "weather"}}`,
+		calls: []want{c("search", `{"query":"weather"}`)}},
+	{name: "semicolons", text: `<|python_tag|>{"name": "a", "parameters": {}}; {"name": "b", "parameters": {"y": 2}}`,
+		calls:  []want{c("a", `{}`), c("b", `{"y":2}`)},
+		chunks: []string{"<|python", "_tag|>{\"name\": \"a\", \"parameters\": {}};", " {\"name\": \"b\", \"parameters\": {\"y\": 2}}"}},
+	{name: "repeated python tag", text: `<|python_tag|>{"name": "a", "parameters": {}}; <|python_tag|>{"name": "b", "parameters": {}}`,
+		calls: []want{c("a", `{}`), c("b", `{}`)}},
+	{name: "arguments field", text: `<|python_tag|>{"name": "f", "arguments": {"x": 1}}<|eom_id|>`,
+		calls: []want{c("f", `{"x":1}`)}},
+	{name: "bare with end token", text: `{"name": "f", "parameters": {}}<|eot_id|>`,
+		calls: []want{c("f", `{}`)}, unmarked: true},
+	{name: "no call", text: "This is just plain text.", content: "This is just plain text.",
+		chunks: []string{"This is ", "just plain", " text."}},
+	{name: "surrounding text", text: `Let me help you with that. <|python_tag|>{"name": "get_time", "parameters": {"tz": "UTC"}}`,
+		calls: []want{c("get_time", `{"tz":"UTC"}`)}, content: "Let me help you with that."},
+	{name: "JSON example in prose is not a call", text: `For example, {"name": "get_weather", "parameters": {"city": "Paris"}} calls the tool.`,
+		content: `For example, {"name": "get_weather", "parameters": {"city": "Paris"}} calls the tool.`},
+	{name: "JSON in prose naming a declared tool", text: `Calling it now: {"name": "get_weather", "parameters": {"city": "Paris"}}`,
+		tools: []string{"get_weather"}, calls: []want{c("get_weather", `{"city":"Paris"}`)}, content: "Calling it now:", unmarked: true},
+	{name: "JSON followed by prose", text: `{"name": "get_weather", "parameters": {}} Some follow-up text`,
+		content: `{"name": "get_weather", "parameters": {}} Some follow-up text`},
+	{name: "object that is not a call", text: `{"name": "Ada", "age": 36}`, content: `{"name": "Ada", "age": 36}`},
+	{name: "unquoted name after the tag", text: `<|python_tag|>{"name": invalid}`, errs: []toolcall.Code{errMalformed}},
+	{name: "single quotes repaired", text: `<|python_tag|>{'name': 'f', 'parameters': {'a': 'b'}}`,
+		calls: []want{c("f", `{"a":"b"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairSingleQuotes}},
+	{name: "beyond repair beside a good call", text: `<|python_tag|>{"name": "a", "parameters": {:::}}; {"name": "b", "parameters": {}}`,
+		calls: []want{c("b", `{}`)}, errs: []toolcall.Code{errRepair}},
+	{name: "truncated bare", text: `{"name": "get_weather", "parameters": {"city": "Par`,
+		calls: []want{c("get_weather", `{"city":"Par"}`)}, unmarked: true, repairs: []toolcall.RepairKind{toolcall.RepairTruncatedString}},
+	{name: "escaped strings", text: `<|python_tag|>{"name": "w", "parameters": {"s": "a\"b\\c\nd é"}}`,
+		calls: []want{c("w", `{"s":"a\"b\\c\nd é"}`)}},
+}
+
+func TestLlama3JSON(t *testing.T) {
+	runTable(t, markers.Llama3JSON, llama3Rows)
+	checkChunks(t, llama3Rows)
+}

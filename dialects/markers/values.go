@@ -1,0 +1,456 @@
+package markers
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
+)
+
+// jsonValue reads the calls of the JSON value s[start:ext.end], closing it
+// first when it was cut off. offset is the value's offset in the output.
+//
+// In marked mode (bare false) every problem becomes an error call, so ok is
+// always true: the marker said a call is there. In bare mode a value that
+// is not entirely calls gives ok false, and the text stays content.
+func (x *extractor) jsonValue(s string, start int, ext extent, offset int, bare bool) (calls []dialects.RawCall, content string, ok bool) {
+	raw := s[start:ext.end]
+	if limit := x.depthLimit(); ext.depth > limit {
+		if bare {
+			return nil, "", false
+		}
+		e := toolcall.NewError(toolcall.CodeTooDeep, fmt.Sprintf("the call nests %d levels deep, the limit is %d", ext.depth, limit))
+		e.Offset, e.Raw = offset, raw
+		return []dialects.RawCall{{Offset: offset, Err: e}}, "", true
+	}
+	switch ext.status {
+	case extentSwallowed:
+		if bare {
+			return nil, "", false
+		}
+		return []dialects.RawCall{swallowedCall(offset, raw)}, "", true
+	case extentCut:
+		if x.opts.DisableRepair {
+			break // strict JSON: the unclosed value fails where it is read
+		}
+		calls, content, ok = x.value(raw+ext.closers, offset, bare)
+		if !ok || len(calls) == 0 {
+			return calls, content, ok
+		}
+		last := &calls[len(calls)-1]
+		if last.Err != nil {
+			return calls, content, ok
+		}
+		if ext.inString && last.Arguments == "" && strings.HasSuffix(raw, last.Name) {
+			// Cut inside the name itself: the name is not known.
+			if bare {
+				return nil, "", false
+			}
+			calls[len(calls)-1] = errorCall(last.Offset, raw, toolcall.CodeTruncated, "the output ends inside a tool name")
+			return calls, content, ok
+		}
+		last.Repairs = append(truncation(ext, len(raw)), last.Repairs...)
+		return calls, content, ok
+	}
+	return x.value(raw, offset, bare)
+}
+
+// verdict is what a JSON object turned out to be.
+type verdict int
+
+const (
+	isCall  verdict = iota // a call, an envelope of calls, or a content wrapper
+	notCall                // valid JSON that does not describe a call
+	broken                 // not JSON even after repair
+)
+
+// depthLimit is the deepest nesting of a call value read: the lenient
+// depth limit for the arguments, plus the levels of the call object and an
+// envelope around them. Deeper values are refused before any parsing.
+func (x *extractor) depthLimit() int {
+	d := x.opts.Lenient.MaxDepth
+	if d <= 0 {
+		d = lenient.DefaultMaxDepth
+	}
+	return d + 4
+}
+
+// value reads a call object, an envelope, or an array of call objects.
+func (x *extractor) value(v string, offset int, bare bool) (calls []dialects.RawCall, content string, ok bool) {
+	if v[0] == '{' {
+		calls, content, vd := x.object(v, offset)
+		switch {
+		case vd == isCall:
+			return calls, content, true
+		case bare:
+			return nil, "", false
+		case vd == notCall:
+			return []dialects.RawCall{errorCall(offset, v, toolcall.CodeMalformedCall, "the JSON object does not name a tool")}, "", true
+		}
+		return calls, "", true
+	}
+	// An array: each element is found by its extent, so that one bad
+	// element does not hide its siblings. In bare mode an element that is
+	// valid JSON but not a call makes the array prose, and a broken element
+	// is an error only beside a real call.
+	good := 0
+	for i := 1; i < len(v); {
+		i = skipSeparators(v, i)
+		if i >= len(v) || v[i] == ']' {
+			break
+		}
+		if v[i] != '{' {
+			if bare {
+				return nil, "", false
+			}
+			calls = append(calls, errorCall(offset+i, v[i:], toolcall.CodeMalformedCall,
+				"an element of the calls array is not a call object"))
+			break
+		}
+		e := scanValue(v, i, nil)
+		elem := v[i:e.end]
+		if e.status == extentCut {
+			elem += e.closers
+		}
+		cs, c, vd := x.object(elem, offset+i)
+		switch vd {
+		case isCall:
+			good++
+		case notCall:
+			if bare {
+				return nil, "", false
+			}
+			cs = []dialects.RawCall{errorCall(offset+i, elem, toolcall.CodeMalformedCall, "the JSON object does not name a tool")}
+		}
+		calls, content = append(calls, cs...), content+c
+		i = e.end
+	}
+	if bare && good == 0 {
+		return nil, "", false
+	}
+	return calls, content, true
+}
+
+// object reads one JSON object: an envelope around calls, a content
+// wrapper, a call with the name as its key, or a call object. A broken
+// object comes back as an error call.
+func (x *extractor) object(obj string, offset int) ([]dialects.RawCall, string, verdict) {
+	doc, repairs, err := x.parse(obj)
+	if err == nil && !doc.IsObject() {
+		err = toolcall.NewError(toolcall.CodeMalformedCall, "the call is not a JSON object")
+	}
+	if err != nil {
+		if calls, ok := x.rawEnvelope(obj, offset); ok {
+			return calls, "", isCall
+		}
+		err.Offset, err.Raw = offset, obj
+		return []dialects.RawCall{{Offset: offset, Err: err}}, "", broken
+	}
+	for _, key := range x.d.envelopes {
+		if v := field(doc, key); v.IsObject() || v.IsArray() {
+			calls, content, ok := x.value(v.Raw, offset, true)
+			if !ok {
+				return nil, "", notCall
+			}
+			if len(calls) > 0 && calls[0].Err == nil {
+				calls[0].Repairs = append(repairs, calls[0].Repairs...)
+			}
+			if x.d.contentKey != "" { // {"thought": "…", "tool_calls": […]}
+				if v := field(doc, x.d.contentKey); v.Type == gjson.String {
+					content = v.String() + content
+				}
+			}
+			return calls, content, isCall
+		}
+	}
+	if x.d.contentKey != "" {
+		if v := field(doc, x.d.contentKey); v.Type == gjson.String {
+			return nil, v.String(), isCall
+		}
+	}
+	if x.d.nameIsKey {
+		if rc, ok := nameKeyCall(doc, offset); ok {
+			rc.Repairs = repairs
+			return []dialects.RawCall{rc}, "", isCall
+		}
+	}
+	rc, ok := dialects.ObjectCall(doc.Raw, offset, x.opts)
+	switch {
+	case !ok:
+		return nil, "", notCall
+	case len(repairs) > 0 && !nameWritten(obj, rc.Name):
+		return nil, "", notCall // the "name" was a bare word the repair quoted
+	case rc.Arguments == "" && !onlyCallKeys(doc):
+		return nil, "", notCall // {"name": "Ada", "age": 36} names a person, not a tool
+	}
+	rc.Repairs = append(repairs, rc.Repairs...)
+	return []dialects.RawCall{rc}, "", isCall
+}
+
+// rawEnvelope finds an envelope's value in an object that could not be
+// repaired as a whole, so that one broken call inside {"tool_calls": […]}
+// does not hide its siblings.
+func (x *extractor) rawEnvelope(obj string, offset int) ([]dialects.RawCall, bool) {
+	for _, key := range x.d.envelopes {
+		for _, q := range []string{`"`, `'`} {
+			k := strings.Index(obj, q+key+q)
+			if k < 0 {
+				continue
+			}
+			j := skipBlank(obj, k+len(key)+2)
+			if j >= len(obj) || obj[j] != ':' {
+				continue
+			}
+			j = skipBlank(obj, j+1)
+			if j >= len(obj) || obj[j] != '{' && obj[j] != '[' {
+				continue
+			}
+			e := scanValue(obj, j, nil)
+			v := obj[j:e.end]
+			if e.status == extentCut {
+				v += e.closers
+			}
+			if calls, _, ok := x.value(v, offset+j, true); ok {
+				return calls, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// parse reads an almost-JSON object, repairing it unless repair is off.
+func (x *extractor) parse(obj string) (gjson.Result, []toolcall.Repair, *toolcall.Error) {
+	t := strings.TrimSpace(obj)
+	if gjson.Valid(t) {
+		return gjson.Parse(t), nil, nil
+	}
+	if x.opts.DisableRepair {
+		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeInvalidJSON, "the call is not valid JSON and repair is disabled")
+	}
+	r := lenient.Repair([]byte(t), &x.opts.Lenient)
+	if r.Err != nil {
+		return gjson.Result{}, nil, r.Err
+	}
+	return gjson.ParseBytes(r.Output), r.Repairs, nil
+}
+
+// field returns the member of obj with the given key, compared literally
+// (not as a gjson path).
+func field(obj gjson.Result, key string) gjson.Result {
+	var out gjson.Result
+	obj.ForEach(func(k, v gjson.Result) bool {
+		if k.String() == key {
+			out = v
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// nameKeyCall reads {"get_weather": {"city": "Tokyo"}}: one key, not a
+// call field, whose value is the arguments object.
+func nameKeyCall(doc gjson.Result, offset int) (dialects.RawCall, bool) {
+	rc, ok := dialects.NameKeyCall(doc, offset)
+	if !ok || !gjson.Parse(rc.Arguments).IsObject() || isCallField(rc.Name) {
+		return dialects.RawCall{}, false
+	}
+	return rc, true
+}
+
+func isCallField(k string) bool {
+	for _, group := range [][]string{dialects.NameFields, dialects.ArgumentsFields, dialects.IDFields} {
+		for _, f := range group {
+			if k == f {
+				return true
+			}
+		}
+	}
+	return k == "type"
+}
+
+// onlyCallKeys reports whether obj has no key a call object would not
+// have, so {"name": "ping"} is a call without arguments.
+func onlyCallKeys(obj gjson.Result) bool {
+	only := true
+	obj.ForEach(func(k, _ gjson.Result) bool {
+		only = isCallField(k.String())
+		return only
+	})
+	return only
+}
+
+// nameWritten reports whether name appears in obj as a quoted string, as
+// a tool name must be written.
+func nameWritten(obj, name string) bool {
+	return name != "" && (strings.Contains(obj, `"`+name+`"`) || strings.Contains(obj, `'`+name+`'`))
+}
+
+// rawArguments makes the arguments of a raw-text call: {key: text}, or the
+// text itself when it already is a JSON object.
+func rawArguments(key, text string) string {
+	if text[0] == '{' && gjson.Valid(text) {
+		return text
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	lenient.WriteJSONString(&b, key)
+	b.WriteByte(':')
+	lenient.WriteJSONString(&b, text)
+	b.WriteByte('}')
+	return b.String()
+}
+
+// scanBare reads an output without markers as bare JSON.
+func (x *extractor) scanBare() {
+	content, reasoning := x.splitReasoning(x.s)
+	base := -1
+	if strings.HasSuffix(x.s, content) {
+		base = len(x.s) - len(content)
+	}
+	for _, m := range x.d.markers {
+		if strings.Contains(x.s, m) {
+			x.ext.Marked = true
+			break
+		}
+	}
+	x.ext.Reasoning = reasoning
+	x.content = x.content[:0]
+	if calls, answer, ok := x.whole(content, base); ok {
+		x.ext.Calls = calls
+		x.addContent(answer)
+		x.ext.Content = strings.TrimSpace(string(x.content))
+		return
+	}
+	if x.opts.Tools != nil && x.opts.Tools.Len() > 0 {
+		x.embedded(content, base)
+	} else {
+		x.addContent(content)
+	}
+	x.ext.Content = string(x.content)
+	if x.changed {
+		x.ext.Content = strings.TrimSpace(x.ext.Content)
+	}
+}
+
+// whole reads s as nothing but JSON call values (after an optional bare
+// prefix, in an optional code fence). ok is false when anything else is
+// there.
+func (x *extractor) whole(s string, base int) (calls []dialects.RawCall, content string, ok bool) {
+	i := len(s) - len(strings.TrimLeftFunc(s, unicode.IsSpace))
+	for _, p := range x.d.barePrefix {
+		if strings.HasPrefix(s[i:], p) {
+			i = skipBlank(s, i+len(p))
+			break
+		}
+	}
+	fenced := false
+	if e, isFence := fenceOpen(s, i); isFence {
+		if !valueStart(s, skipBlank(s, e)) {
+			return nil, "", false
+		}
+		i, fenced = e, true
+	}
+	n := 0
+	for {
+		i = skipSeparators(s, i)
+		if e, ok := matchAny(x.d.stripSet, s, i); ok {
+			i = e
+			continue
+		}
+		if i >= len(s) {
+			break
+		}
+		if fenced && strings.HasPrefix(s[i:], "```") {
+			i, fenced = i+3, false
+			continue
+		}
+		if !valueStart(s, i) {
+			if strings.TrimSpace(s[i:]) == "" { // trailing non-ASCII blanks
+				break
+			}
+			return nil, "", false
+		}
+		ext := scanValue(s, i, nil)
+		cs, c, ok := x.jsonValue(s, i, ext, offsetIn(base, i), true)
+		if !ok {
+			return nil, "", false
+		}
+		calls, content = append(calls, cs...), content+c
+		n++
+		i = ext.end
+	}
+	return calls, content, n > 0
+}
+
+// embedded finds, in prose, JSON values whose calls all name declared
+// tools; everything else stays content.
+func (x *extractor) embedded(s string, base int) {
+	last := 0
+	for i := 0; i < len(s); {
+		j := strings.IndexAny(s[i:], "{[")
+		if j < 0 {
+			break
+		}
+		i += j
+		if !valueStart(s, i) {
+			i++
+			continue
+		}
+		ext := scanValue(s, i, nil)
+		if cs, _, ok := x.jsonValue(s, i, ext, offsetIn(base, i), true); ok && x.declared(cs) {
+			from, to := widenFence(s, i, ext.end)
+			x.addContent(s[last:from])
+			x.content = bytes.TrimRightFunc(x.content, unicode.IsSpace)
+			x.ext.Calls = append(x.ext.Calls, cs...)
+			x.changed = true
+			last = to
+		}
+		i = ext.end
+	}
+	x.addContent(s[last:])
+}
+
+// declared reports whether every call is well formed and names a declared
+// tool.
+func (x *extractor) declared(calls []dialects.RawCall) bool {
+	for _, rc := range calls {
+		if rc.Err != nil {
+			return false
+		}
+		if _, _, err := dialects.CheckName(rc.Name, x.opts.Tools); err != nil {
+			return false
+		}
+	}
+	return len(calls) > 0
+}
+
+// widenFence extends s[from:to] over a code fence that wraps exactly it.
+func widenFence(s string, from, to int) (int, int) {
+	left := strings.TrimRight(s[:from], " \t\r\n")
+	open := strings.LastIndex(left, "```")
+	if open < 0 {
+		return from, to
+	}
+	if e, _ := fenceOpen(left, open); e != len(left) {
+		return from, to
+	}
+	r := skipBlank(s, to)
+	if !strings.HasPrefix(s[r:], "```") {
+		return from, to
+	}
+	return open, r + 3
+}
+
+func offsetIn(base, i int) int {
+	if base < 0 {
+		return -1
+	}
+	return base + i
+}

@@ -1,0 +1,287 @@
+package tagged
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// The ways a name (a tool name or a parameter key) can be written in an
+// opening tag, for Descriptor.ToolName and Descriptor.Key. Any other value
+// names the attribute that holds it.
+const (
+	// NameText: the name is the text right after the opening literal, up to
+	// a newline, a tag or a JSON object: <tool_call>get_weather\n…
+	NameText = ""
+	// NameShorthand: the name follows an equals sign inside the tag:
+	// <function=get_weather>, <parameter=city>.
+	NameShorthand = "="
+)
+
+// ParamStyle is how a dialect writes one parameter.
+type ParamStyle int
+
+const (
+	// ElementParams: one element per parameter, the key in its opening tag:
+	// <parameter=city>Tokyo</parameter>, <parameter name="city">Tokyo</parameter>.
+	ElementParams ParamStyle = iota
+	// PairParams: a key element followed by a value element:
+	// <arg_key>city</arg_key><arg_value>Tokyo</arg_value>.
+	PairParams
+	// ChildParams: one child element named after the key:
+	// <city>Tokyo</city>; with NestedValues, children of children build
+	// objects, and <item> children build arrays.
+	ChildParams
+)
+
+// Wrapper is a pair of literals around a call.
+type Wrapper struct{ Start, End string }
+
+// Descriptor describes a tagged-parameter dialect as data: the literals that
+// open and close the section, each call and each parameter, and where names
+// and keys are written. It plays the part of llama.cpp's
+// xml_tool_call_format {scope_start, tool_start, tool_sep, key_start,
+// key_val_sep, val_end, tool_end, scope_end}. New turns it into a Dialect.
+//
+// Parsing is lenient in the same ways for every descriptor: the section may
+// be left open; a call cut short by the end of its section is accepted; a
+// value without its closing literal ends at the next parameter or at the end
+// of the call; one leading and one trailing newline of every value are
+// dropped. A call interrupted by the start of another call, or still open
+// when the output ends, is an error, as is text inside a call that is not a
+// parameter.
+//
+// For example, Qwen3-Coder's syntax
+//
+//	<tool_call>
+//	<function=get_weather>
+//	<parameter=city>
+//	Tokyo
+//	</parameter>
+//	</function>
+//	</tool_call>
+//
+// is the descriptor
+//
+//	Descriptor{Name: "qwen3_coder",
+//		ScopeStart: "<tool_call>", ScopeEnd: "</tool_call>", ScopeOptional: true,
+//		ToolStart: "<function", ToolName: tagged.NameShorthand, ToolEnd: "</function>",
+//		KeyStart: "<parameter", Key: tagged.NameShorthand, ValEnd: "</parameter>"}
+type Descriptor struct {
+	// Name is the dialect's catalogue name.
+	Name string
+	// Markers are literals that announce the dialect, strongest first
+	// (Dialect.Markers). Empty means ScopeStart and ToolStart.
+	Markers []string
+	// Evidence are literals whose presence alone shows the output is in this
+	// dialect, so that Extraction.Marked is set even when no call could be
+	// read. Literals other dialects share (a bare <tool_call>) do not belong
+	// here. A call read in the dialect's own syntax always sets Marked.
+	Evidence []string
+
+	// ScopeStart and ScopeEnd enclose a group of calls; empty when the
+	// dialect has no section.
+	ScopeStart, ScopeEnd string
+	// ScopeOptional accepts calls written without the section (models drop
+	// it). Without it, calls outside a section are content.
+	ScopeOptional bool
+	// Filler are literals that may stand between calls inside a section and
+	// carry nothing, such as step3's per-call wrappers.
+	Filler []string
+
+	// ToolStart opens a call and ToolEnd closes it. A ToolStart that is
+	// followed by attributes (any ToolName but NameText) must be followed by
+	// "=", a space or TagEnd, so "<function" does not match "<functions>".
+	ToolStart, ToolEnd string
+	// ToolName says where the tool name is: NameText, NameShorthand or the
+	// name of an attribute ("name").
+	ToolName string
+	// ToolSep are literals that may stand between a NameText name and the
+	// parameters (hy_v3's <tool_sep>); whitespace always may.
+	ToolSep []string
+	// TagEnd ends an opening tag that carries attributes; ">" when empty.
+	TagEnd string
+
+	// Params is how parameters are written.
+	Params ParamStyle
+	// KeyStart opens a parameter (ElementParams) or its key (PairParams).
+	KeyStart string
+	// Key says where an ElementParams key is: NameShorthand or an attribute.
+	Key string
+	// KeyEnd closes a PairParams key; ValStart opens its value.
+	KeyEnd, ValStart string
+	// ValEnd closes a value.
+	ValEnd string
+	// StringAttr names an attribute that declares the value's kind, as
+	// DeepSeek's DSML string="true" (a string, kept as text) or
+	// string="false" (a JSON value).
+	StringAttr string
+	// TypeAttr names an attribute holding the value's JSON Schema type, as
+	// Kimi-K3's type="integer": "string" keeps the text, any other type
+	// reads it as JSON.
+	TypeAttr string
+
+	// ChildPrefix is written before every tag of a ChildParams call
+	// (MiniMax-M3's namespace marker); empty for none.
+	ChildPrefix string
+	// NestedValues makes ChildParams children that hold elements into
+	// objects, or arrays when every child is an <item>.
+	NestedValues bool
+	// NameChild is the child element that holds the tool name, for calls
+	// whose opening literal carries no name (MiroThinker's <tool_name>).
+	NameChild string
+	// ArgumentsChild is the child element that holds the arguments as JSON
+	// (MiroThinker's <arguments>).
+	ArgumentsChild string
+	// IgnoreChildren are child elements that are neither name nor arguments
+	// and are left out of the call (MiroThinker's <server_name>).
+	IgnoreChildren []string
+
+	// Reasoning are the tags of the reasoning wrapper; zero for none.
+	Reasoning dialects.ReasoningTags
+	// EndOfTurn are literals that end the model's turn: text after the first
+	// one is not part of the answer (GLM's <|observation|>).
+	EndOfTurn []string
+
+	// JSONArguments accepts a JSON object in place of the parameters:
+	// <tool_call>get_weather\n{"city": "Paris"}</tool_call>.
+	JSONArguments bool
+	// JSONEnvelope accepts a whole JSON call object inside the call literals
+	// when no name precedes it: <tool_call>{"name": …, "arguments": …}</tool_call>.
+	JSONEnvelope bool
+	// LooseWrappers are other literals models put around a call (Laguna's
+	// <user>). A loose wrapper counts only when its body holds parameters or
+	// a JSON call; otherwise it is content.
+	LooseWrappers []Wrapper
+	// TrailingJSONCall accepts a JSON call object that ends the output,
+	// outside any marker, when no marked call was found. With tools
+	// declared it must name one of them.
+	TrailingJSONCall bool
+	// ResolveAliases maps a tool name that matches no declared tool to the
+	// one declared tool it equals when case, '_', '-', '.' and spaces are
+	// ignored (MiniCPM 5). Nothing is mapped when two tools would match.
+	ResolveAliases bool
+
+	// frame splits the output into messages before calls are read
+	// (glimmer's recipient headers); nil for the plain engine.
+	frame frameFunc
+}
+
+// Dialect is a tagged-parameter dialect built from a Descriptor. It
+// implements dialects.Dialect and dialects.Marked, and is safe for
+// concurrent use.
+type Dialect struct {
+	desc    Descriptor
+	markers []string
+	lits    [litCount]string
+}
+
+var (
+	_ dialects.Dialect = (*Dialect)(nil)
+	_ dialects.Marked  = (*Dialect)(nil)
+)
+
+// Indexes of the literals a parse searches for repeatedly.
+const (
+	litScopeStart = iota
+	litScopeEnd
+	litToolStart
+	litToolEnd
+	litKeyStart
+	litValEnd
+	litChildOpen
+	litCount
+)
+
+// New checks a descriptor and builds its dialect.
+func New(d Descriptor) (*Dialect, error) {
+	if err := d.check(); err != nil {
+		return nil, fmt.Errorf("tagged: descriptor %q: %w", d.Name, err)
+	}
+	if d.TagEnd == "" {
+		d.TagEnd = ">"
+	}
+	t := &Dialect{desc: d}
+	t.lits = [litCount]string{
+		litScopeStart: d.ScopeStart, litScopeEnd: d.ScopeEnd,
+		litToolStart: d.ToolStart, litToolEnd: d.ToolEnd,
+		litKeyStart: d.KeyStart, litValEnd: d.ValEnd,
+	}
+	if d.Params == ChildParams {
+		t.lits[litChildOpen] = d.ChildPrefix + "<"
+	}
+	t.markers = slices.Clone(d.Markers)
+	if len(t.markers) == 0 {
+		for _, m := range []string{d.ScopeStart, d.ToolStart} {
+			if m != "" {
+				t.markers = append(t.markers, m)
+			}
+		}
+	}
+	return t, nil
+}
+
+// MustNew is New for descriptors known to be valid; it panics otherwise.
+func MustNew(d Descriptor) *Dialect {
+	t, err := New(d)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func (d *Descriptor) check() error {
+	switch {
+	case d.Name == "":
+		return errors.New("no name")
+	case d.ToolStart == "" || d.ToolEnd == "":
+		return errors.New("ToolStart and ToolEnd are required")
+	case (d.ScopeStart == "") != (d.ScopeEnd == ""):
+		return errors.New("ScopeStart and ScopeEnd go together")
+	case d.ScopeStart == "" && d.ScopeOptional:
+		return errors.New("ScopeOptional without a scope")
+	case (d.NameChild != "" || d.ArgumentsChild != "" || d.NestedValues) && d.Params != ChildParams:
+		return errors.New("NameChild, ArgumentsChild and NestedValues need ChildParams")
+	case d.NameChild != "" && d.ToolName != NameText:
+		return errors.New("a NameChild call carries no name in its opening tag")
+	}
+	switch d.Params {
+	case ElementParams:
+		if d.KeyStart == "" || d.ValEnd == "" || d.Key == NameText {
+			return errors.New("ElementParams need KeyStart, ValEnd and a Key attribute or NameShorthand")
+		}
+	case PairParams:
+		if d.KeyStart == "" || d.KeyEnd == "" || d.ValStart == "" || d.ValEnd == "" {
+			return errors.New("PairParams need KeyStart, KeyEnd, ValStart and ValEnd")
+		}
+	case ChildParams:
+		if d.KeyStart != "" || d.ValEnd != "" {
+			return errors.New("ChildParams take no KeyStart or ValEnd")
+		}
+	default:
+		return fmt.Errorf("unknown ParamStyle %d", d.Params)
+	}
+	return nil
+}
+
+// Name returns the dialect's catalogue name.
+func (t *Dialect) Name() string { return t.desc.Name }
+
+// Markers returns the literals that announce the dialect, strongest first.
+func (t *Dialect) Markers() []string { return slices.Clone(t.markers) }
+
+// Descriptor returns a copy of the dialect's descriptor, for example to
+// derive a variant with other literals.
+func (t *Dialect) Descriptor() Descriptor {
+	d := t.desc
+	d.Markers = slices.Clone(d.Markers)
+	d.Evidence = slices.Clone(d.Evidence)
+	d.Filler = slices.Clone(d.Filler)
+	d.ToolSep = slices.Clone(d.ToolSep)
+	d.IgnoreChildren = slices.Clone(d.IgnoreChildren)
+	d.EndOfTurn = slices.Clone(d.EndOfTurn)
+	d.LooseWrappers = slices.Clone(d.LooseWrappers)
+	return d
+}

@@ -1,0 +1,703 @@
+package tagged
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
+)
+
+// maxTagLen bounds the search for the end of an opening tag or a name, so a
+// marker repeated without its end costs constant work per occurrence.
+const maxTagLen = 256
+
+// maxDepth bounds the nesting of ChildParams elements.
+const maxDepth = 64
+
+// finder finds the next occurrence of one literal. Parsing moves forward,
+// so an occurrence found once answers every later search that starts
+// before it: each literal is scanned once over the text, not once per call.
+type finder struct {
+	lit  string
+	from int // where the search that found at started; -1 before any
+	at   int // next occurrence at or after from; -1 when none
+}
+
+func (f *finder) next(text string, from int) int {
+	if f.lit == "" || from > len(text) {
+		return -1
+	}
+	if f.from >= 0 && from >= f.from && (f.at < 0 || f.at >= from) {
+		return f.at
+	}
+	f.from = from
+	if i := strings.Index(text[from:], f.lit); i >= 0 {
+		f.at = from + i
+	} else {
+		f.at = -1
+	}
+	return f.at
+}
+
+func newFinder(lit string) finder { return finder{lit: lit, from: -1, at: -1} }
+
+// span is a region of the text taken by a call or a section.
+type span struct{ start, end int }
+
+// callLits are the literals around one call: the dialect's own, or a loose
+// wrapper's.
+type callLits struct {
+	start, end string
+	endFind    *finder
+	loose      bool
+}
+
+// parser reads the calls of one text. It is used once.
+type parser struct {
+	t    *Dialect
+	d    *Descriptor
+	text string
+	base int // offset of text in the whole output
+	opts *dialects.Options
+
+	find       [litCount]finder
+	looseStart []finder
+	looseEnd   []finder
+
+	calls   []dialects.RawCall
+	spans   []span
+	native  bool              // a call was read in the dialect's own syntax
+	repairs []toolcall.Repair // leniency applied to the call being read
+}
+
+func newParser(t *Dialect, text string, base int, opts *dialects.Options) *parser {
+	p := &parser{t: t, d: &t.desc, text: text, base: base, opts: opts}
+	for i, lit := range t.lits {
+		p.find[i] = newFinder(lit)
+	}
+	for _, w := range p.d.LooseWrappers {
+		p.looseStart = append(p.looseStart, newFinder(w.Start))
+		p.looseEnd = append(p.looseEnd, newFinder(w.End))
+	}
+	return p
+}
+
+// run finds every section and call in the text.
+func (p *parser) run() {
+	pos := 0
+	for pos < len(p.text) {
+		at, kind, w := p.nextOpener(pos)
+		if at < 0 {
+			return
+		}
+		var end int
+		switch kind {
+		case openScope:
+			end = p.scope(at)
+		case openTool:
+			end = p.call(at, p.ownLits(), len(p.text), false)
+			end = p.absorbScopeEnd(end)
+		case openLoose:
+			var ok bool
+			if end, ok = p.looseCall(at, w); !ok {
+				pos = at + len(p.d.LooseWrappers[w].Start)
+				continue
+			}
+		}
+		p.spans = append(p.spans, span{at, end})
+		pos = end
+	}
+}
+
+type openerKind int
+
+const (
+	openScope openerKind = iota
+	openTool
+	openLoose
+)
+
+// nextOpener returns the earliest section, call or loose wrapper start at
+// or after pos.
+func (p *parser) nextOpener(pos int) (at int, kind openerKind, wrapper int) {
+	at = -1
+	consider := func(i int, k openerKind, w int) {
+		if i >= 0 && (at < 0 || i < at) {
+			at, kind, wrapper = i, k, w
+		}
+	}
+	if p.d.ScopeStart != "" {
+		consider(p.find[litScopeStart].next(p.text, pos), openScope, 0)
+	}
+	if p.d.ScopeStart == "" || p.d.ScopeOptional {
+		consider(p.nextToolStart(pos), openTool, 0)
+	}
+	for i := range p.looseStart {
+		consider(p.looseStart[i].next(p.text, pos), openLoose, i)
+	}
+	return at, kind, wrapper
+}
+
+func (p *parser) ownLits() callLits {
+	return callLits{start: p.d.ToolStart, end: p.d.ToolEnd, endFind: &p.find[litToolEnd]}
+}
+
+// nextToolStart returns the next ToolStart that really opens a call.
+func (p *parser) nextToolStart(from int) int {
+	for {
+		i := p.find[litToolStart].next(p.text, from)
+		if i < 0 || p.boundary(i+len(p.d.ToolStart), p.d.ToolName) {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+// nextKeyStart returns the next KeyStart that really opens a parameter.
+func (p *parser) nextKeyStart(from int) int {
+	for {
+		i := p.find[litKeyStart].next(p.text, from)
+		if i < 0 || p.d.Params != ElementParams || p.boundary(i+len(p.d.KeyStart), p.d.Key) {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+// boundary reports whether the text at i can follow an opening literal
+// whose name is written as mode says: "<function" opens a call in
+// "<function=x>" but not in "<functions>".
+func (p *parser) boundary(i int, mode string) bool {
+	if mode == NameText || i >= len(p.text) {
+		return true
+	}
+	if strings.HasPrefix(p.text[i:], p.d.TagEnd) {
+		return true
+	}
+	switch c := p.text[i]; c {
+	case ' ', '\t', '\n', '\r':
+		return true
+	case '=':
+		return mode == NameShorthand
+	}
+	return false
+}
+
+// scope reads a section and the calls in it, and returns where it ends. A
+// section left open ends where the next one starts, or with the text.
+func (p *parser) scope(at int) int {
+	d := p.d
+	bodyStart := at + len(d.ScopeStart)
+	bodyEnd, end, closed := len(p.text), len(p.text), false
+	e := p.find[litScopeEnd].next(p.text, bodyStart)
+	n := p.find[litScopeStart].next(p.text, bodyStart)
+	switch {
+	case e >= 0 && (n < 0 || e < n):
+		bodyEnd, end, closed = e, e+len(d.ScopeEnd), true
+	case n >= 0:
+		bodyEnd, end = n, n
+	}
+	pos := bodyStart
+	for {
+		pos = p.skipFiller(pos, bodyEnd)
+		if pos >= bodyEnd {
+			return end
+		}
+		if p.isToolStart(pos) {
+			pos = p.call(pos, p.ownLits(), bodyEnd, closed)
+			continue
+		}
+		next := p.nextToolStart(pos + 1)
+		if next < 0 || next > bodyEnd {
+			next = bodyEnd
+		}
+		p.fail(pos, next, "", toolcall.CodeMalformedCall, "text in the tool-call section is not a call")
+		pos = next
+	}
+}
+
+func (p *parser) isToolStart(pos int) bool {
+	return strings.HasPrefix(p.text[pos:], p.d.ToolStart) && p.boundary(pos+len(p.d.ToolStart), p.d.ToolName)
+}
+
+// skipFiller skips whitespace and filler literals.
+func (p *parser) skipFiller(pos, end int) int {
+	for {
+		pos = skipSpace(p.text, pos, end)
+		moved := false
+		for _, f := range p.d.Filler {
+			if f != "" && pos+len(f) <= end && strings.HasPrefix(p.text[pos:], f) {
+				pos += len(f)
+				moved = true
+			}
+		}
+		if !moved {
+			return pos
+		}
+	}
+}
+
+// absorbScopeEnd takes a section end that stands right after a call
+// written without its section start, so that it does not end up in content.
+func (p *parser) absorbScopeEnd(end int) int {
+	if p.d.ScopeEnd == "" {
+		return end
+	}
+	i := skipSpace(p.text, end, len(p.text))
+	if strings.HasPrefix(p.text[i:], p.d.ScopeEnd) {
+		return i + len(p.d.ScopeEnd)
+	}
+	return end
+}
+
+// looseCall reads a call in a loose wrapper; ok is false when the wrapper
+// does not hold a call, so that it stays content.
+func (p *parser) looseCall(at, w int) (end int, ok bool) {
+	lits := callLits{start: p.d.LooseWrappers[w].Start, end: p.d.LooseWrappers[w].End, endFind: &p.looseEnd[w], loose: true}
+	before := len(p.calls)
+	native := p.native
+	end = p.call(at, lits, len(p.text), false)
+	if len(p.calls) == before+1 && p.calls[before].Err == nil {
+		return end, true
+	}
+	p.calls, p.native = p.calls[:before], native
+	return 0, false
+}
+
+// regionStatus is how a call's region ended.
+type regionStatus int
+
+const (
+	closedByTag     regionStatus = iota // its own end literal
+	closedByScope                       // the end of its section
+	interruptedCall                     // another call began first
+	truncatedCall                       // the text ended
+)
+
+// region finds the end of the call whose body starts at from: its end
+// literal, or whatever comes first of the next call, a section boundary, or
+// limit.
+func (p *parser) region(from, limit int, limitCloses bool, lits callLits) (bodyEnd, end int, status regionStatus) {
+	bodyEnd, status = limit, truncatedCall
+	if limitCloses {
+		status = closedByScope
+	} else if limit < len(p.text) {
+		status = interruptedCall
+	}
+	end = limit
+	consider := func(i int, s regionStatus, after int) {
+		if i >= 0 && i < bodyEnd {
+			bodyEnd, end, status = i, i+after, s
+		}
+	}
+	consider(lits.endFind.next(p.text, from), closedByTag, len(lits.end))
+	consider(p.nextToolStart(from), interruptedCall, 0)
+	if p.d.ScopeStart != "" {
+		consider(p.find[litScopeStart].next(p.text, from), interruptedCall, 0)
+		consider(p.find[litScopeEnd].next(p.text, from), closedByScope, len(p.d.ScopeEnd))
+	}
+	for i := range p.looseStart {
+		consider(p.looseStart[i].next(p.text, from), interruptedCall, 0)
+	}
+	return bodyEnd, end, status
+}
+
+// call reads the call that starts at at and returns where it ends.
+func (p *parser) call(at int, lits callLits, limit int, limitCloses bool) int {
+	d := p.d
+	pos := at + len(lits.start)
+	name := ""
+	var attrs string
+	if d.ToolName != NameText {
+		te := p.tagEnd(pos, limit)
+		if te < 0 {
+			_, end, _ := p.region(pos, limit, limitCloses, lits)
+			p.fail(at, end, "", toolcall.CodeMalformedCall, "the call's opening tag is not closed")
+			return end
+		}
+		attrs = p.text[pos:te]
+		name = attrValue(attrs, d.ToolName)
+		pos = te + len(d.TagEnd)
+	}
+	bodyEnd, end, status := p.region(pos, limit, limitCloses, lits)
+	switch status {
+	case truncatedCall:
+		p.fail(at, end, name, toolcall.CodeTruncated, "the output ends inside a call")
+		return end
+	case interruptedCall:
+		p.fail(at, end, name, toolcall.CodeMalformedCall, "a call is not closed before the next one begins")
+		return end
+	}
+	rc := dialects.RawCall{Name: name, Offset: p.base + at}
+	p.repairs = p.repairs[:0]
+	if status == closedByScope {
+		p.unclosed(bodyEnd, "call")
+	}
+	native := true
+	var err *toolcall.Error
+	if d.Params == ChildParams {
+		err = p.childBody(&rc, pos, bodyEnd)
+	} else {
+		native, err = p.body(&rc, pos, bodyEnd, lits.loose)
+	}
+	if err != nil {
+		p.failErr(at, end, rc.Name, err)
+		return end
+	}
+	if err := p.checkSize(&rc); err != nil {
+		p.failErr(at, end, rc.Name, err)
+		return end
+	}
+	if d.ResolveAliases {
+		resolveAlias(&rc, p.opts.Tools)
+	}
+	if len(p.repairs) > 0 {
+		rc.Repairs = append(rc.Repairs, p.repairs...)
+	}
+	p.native = p.native || native
+	p.calls = append(p.calls, rc)
+	return end
+}
+
+// pointer is the JSON Pointer of a top-level key.
+func pointer(key string) string {
+	return "/" + strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
+}
+
+// unclosed records that what ends at pos lacked its closing tag; what is
+// "call" or a parameter path.
+func (p *parser) unclosed(pos int, what string) {
+	p.repairs = append(p.repairs, toolcall.Repair{Kind: toolcall.RepairUnclosedTag, Offset: p.base + pos, CallIndex: -1,
+		Detail: what + ": closing tag missing"})
+}
+
+// body reads the name (NameText) and the parameters of a call. native is
+// false when the call was a JSON envelope rather than the dialect's syntax.
+func (p *parser) body(rc *dialects.RawCall, from, to int, loose bool) (native bool, err *toolcall.Error) {
+	d := p.d
+	pos := skipSpace(p.text, from, to)
+	if d.ToolName == NameText {
+		if pos < to && p.text[pos] == '{' && d.JSONEnvelope {
+			return false, p.envelope(rc, pos, to)
+		}
+		end := nameEnd(p.text, pos, to)
+		if end < 0 {
+			return true, toolcall.NewError(toolcall.CodeMalformedCall, "the call's name does not end")
+		}
+		rc.Name = strings.TrimSpace(p.text[pos:end])
+		pos = p.skipToolSep(end, to)
+	}
+	if d.JSONArguments && pos < to && p.text[pos] == '{' {
+		rc.Arguments = strings.TrimSpace(p.text[pos:to])
+		return true, nil
+	}
+	params := []dialects.Param{}
+	for {
+		pos = skipSpace(p.text, pos, to)
+		if pos >= to {
+			break
+		}
+		var (
+			prm dialects.Param
+			err *toolcall.Error
+		)
+		if d.Params == PairParams {
+			prm, pos, err = p.pairParam(pos, to)
+		} else {
+			prm, pos, err = p.elementParam(pos, to)
+		}
+		if err != nil {
+			return true, err
+		}
+		params = addParam(params, prm)
+	}
+	if loose && len(params) == 0 {
+		// A loose wrapper must prove it holds a call.
+		return true, toolcall.NewError(toolcall.CodeMalformedCall, "loose wrapper holds no parameters")
+	}
+	rc.Params = params
+	return true, nil
+}
+
+// envelope reads a JSON call object written inside the call literals.
+func (p *parser) envelope(rc *dialects.RawCall, from, to int) *toolcall.Error {
+	obj, ok := dialects.ObjectCall(p.text[from:to], rc.Offset, p.opts)
+	if !ok {
+		return toolcall.NewError(toolcall.CodeMalformedCall, "the call holds JSON that is not a call object")
+	}
+	rc.Name, rc.Arguments, rc.ID, rc.Repairs = obj.Name, obj.Arguments, obj.ID, obj.Repairs
+	if rc.Arguments == "" {
+		rc.Arguments = "{}"
+	}
+	return nil
+}
+
+// nameEnd finds the end of a NameText name: a newline, a tag or a JSON
+// object, or the end of the call; -1 when the name runs past maxTagLen.
+func nameEnd(text string, from, to int) int {
+	limit := min(to, from+maxTagLen)
+	if i := strings.IndexAny(text[from:limit], "\n\r<{"); i >= 0 {
+		return from + i
+	}
+	if limit == to {
+		return to
+	}
+	return -1
+}
+
+func (p *parser) skipToolSep(pos, to int) int {
+	for {
+		pos = skipSpace(p.text, pos, to)
+		moved := false
+		for _, s := range p.d.ToolSep {
+			if s != "" && pos+len(s) <= to && strings.HasPrefix(p.text[pos:], s) {
+				pos += len(s)
+				moved = true
+			}
+		}
+		if !moved {
+			return pos
+		}
+	}
+}
+
+// elementParam reads <parameter=KEY>VALUE</parameter> and its variants.
+func (p *parser) elementParam(pos, to int) (dialects.Param, int, *toolcall.Error) {
+	d := p.d
+	if !strings.HasPrefix(p.text[pos:], d.KeyStart) || !p.boundary(pos+len(d.KeyStart), d.Key) {
+		return dialects.Param{}, pos, p.junk(pos)
+	}
+	ks := pos + len(d.KeyStart)
+	te := p.tagEnd(ks, to)
+	if te < 0 {
+		return dialects.Param{}, pos, toolcall.NewError(toolcall.CodeMalformedCall, "a parameter's opening tag is not closed")
+	}
+	attrs := p.text[ks:te]
+	prm := dialects.Param{Key: attrValue(attrs, d.Key)}
+	if prm.Key == "" {
+		return prm, pos, toolcall.NewError(toolcall.CodeMalformedCall, "a parameter has no name")
+	}
+	prm.IsString, prm.IsJSON = valueKind(attrs, d.StringAttr, d.TypeAttr)
+	vs := te + len(d.TagEnd)
+	ve, closed := p.valueEnd(vs, to)
+	prm.Value = trimValue(p.text[vs:ve], closed)
+	if !closed {
+		p.unclosed(ve, pointer(prm.Key))
+		return prm, ve, nil
+	}
+	return prm, ve + len(d.ValEnd), nil
+}
+
+// pairParam reads <arg_key>KEY</arg_key><arg_value>VALUE</arg_value>.
+func (p *parser) pairParam(pos, to int) (dialects.Param, int, *toolcall.Error) {
+	d := p.d
+	if !strings.HasPrefix(p.text[pos:], d.KeyStart) {
+		return dialects.Param{}, pos, p.junk(pos)
+	}
+	ks := pos + len(d.KeyStart)
+	limit := min(to, ks+maxTagLen)
+	ke := strings.Index(p.text[ks:limit], d.KeyEnd)
+	if ke < 0 {
+		return dialects.Param{}, pos, toolcall.NewError(toolcall.CodeMalformedCall, "a parameter key is not closed")
+	}
+	prm := dialects.Param{Key: strings.TrimSpace(p.text[ks : ks+ke])}
+	if prm.Key == "" {
+		return prm, pos, toolcall.NewError(toolcall.CodeMalformedCall, "a parameter has no name")
+	}
+	vs := skipSpace(p.text, ks+ke+len(d.KeyEnd), to)
+	if !strings.HasPrefix(p.text[vs:to], d.ValStart) {
+		return prm, pos, toolcall.NewError(toolcall.CodeMalformedCall, "a parameter key is not followed by its value")
+	}
+	vs += len(d.ValStart)
+	ve, closed := p.valueEnd(vs, to)
+	prm.Value = trimValue(p.text[vs:ve], closed)
+	if !closed {
+		p.unclosed(ve, pointer(prm.Key))
+		return prm, ve, nil
+	}
+	return prm, ve + len(d.ValEnd), nil
+}
+
+// valueEnd finds where a value starting at from ends: its closing literal,
+// or, when that is missing, the next parameter or the end of the call.
+func (p *parser) valueEnd(from, to int) (end int, closed bool) {
+	end = to
+	if v := p.find[litValEnd].next(p.text, from); v >= 0 && v < end {
+		end, closed = v, true
+	}
+	if k := p.nextKeyStart(from); k >= 0 && k < end {
+		end, closed = k, false
+	}
+	return end, closed
+}
+
+// tagEnd finds the TagEnd of an opening tag whose attributes start at
+// from, looking no further than maxTagLen; -1 when there is none.
+func (p *parser) tagEnd(from, to int) int {
+	limit := min(to, from+maxTagLen+len(p.d.TagEnd))
+	if i := strings.Index(p.text[from:limit], p.d.TagEnd); i >= 0 {
+		return from + i
+	}
+	return -1
+}
+
+func (p *parser) junk(pos int) *toolcall.Error {
+	e := toolcall.NewError(toolcall.CodeMalformedCall, "text inside a call is not a parameter")
+	e.Offset = p.base + pos
+	return e
+}
+
+// checkSize rejects a call whose parameter values exceed the size limit:
+// typed values never pass through the lenient pipeline that checks it.
+func (p *parser) checkSize(rc *dialects.RawCall) *toolcall.Error {
+	limit := p.opts.Lenient.MaxSize
+	if limit <= 0 {
+		limit = lenient.DefaultMaxSize
+	}
+	n := 0
+	for _, prm := range rc.Params {
+		n += len(prm.Key) + len(prm.Value)
+	}
+	if n > limit {
+		return toolcall.NewError(toolcall.CodeTooLarge, fmt.Sprintf("arguments are %d bytes, the limit is %d", n, limit))
+	}
+	return nil
+}
+
+// fail records a call that was found but could not be read.
+func (p *parser) fail(at, end int, name string, code toolcall.Code, msg string) {
+	p.failErr(at, end, name, toolcall.NewError(code, msg))
+}
+
+func (p *parser) failErr(at, end int, name string, e *toolcall.Error) {
+	if e.Offset < 0 {
+		e.Offset = p.base + at
+	}
+	if e.Raw == "" {
+		e.Raw = p.text[at:end]
+	}
+	p.calls = append(p.calls, dialects.RawCall{Name: name, Offset: p.base + at, Err: e})
+}
+
+// addParam appends prm, or replaces an earlier value of the same key: the
+// last value wins, as when a JSON object repeats a key.
+func addParam(params []dialects.Param, prm dialects.Param) []dialects.Param {
+	for i := range params {
+		if params[i].Key == prm.Key {
+			params[i] = prm
+			return params
+		}
+	}
+	return append(params, prm)
+}
+
+// trimValue drops one leading and one trailing newline, the line breaks
+// templates put inside the tags. A value whose closing tag is missing also
+// loses the whitespace before whatever ended it.
+func trimValue(v string, closed bool) string {
+	if !closed {
+		v = strings.TrimRight(v, " \t\r\n")
+	}
+	if strings.HasPrefix(v, "\r\n") {
+		v = v[2:]
+	} else if strings.HasPrefix(v, "\n") {
+		v = v[1:]
+	}
+	if strings.HasSuffix(v, "\r\n") {
+		v = v[:len(v)-2]
+	} else if strings.HasSuffix(v, "\n") {
+		v = v[:len(v)-1]
+	}
+	return v
+}
+
+func skipSpace(s string, pos, end int) int {
+	for pos < end {
+		switch s[pos] {
+		case ' ', '\t', '\n', '\r':
+			pos++
+		default:
+			return pos
+		}
+	}
+	return pos
+}
+
+// valueKind reads the attributes that declare a value's kind.
+func valueKind(attrs, stringAttr, typeAttr string) (isString, isJSON bool) {
+	if stringAttr != "" {
+		switch strings.ToLower(attrValue(attrs, stringAttr)) {
+		case "true":
+			return true, false
+		case "false":
+			return false, true
+		}
+	}
+	if typeAttr != "" {
+		switch t := strings.ToLower(attrValue(attrs, typeAttr)); t {
+		case "":
+		case "string", "str":
+			return true, false
+		default:
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// attrValue returns the name written in an opening tag's attribute text:
+// after "=" for NameShorthand, else the value of the attribute named want.
+// Values may be double-quoted, single-quoted or bare.
+func attrValue(attrs, want string) string {
+	if want == NameShorthand {
+		s := strings.TrimSpace(attrs)
+		if !strings.HasPrefix(s, "=") {
+			return ""
+		}
+		return unquote(strings.TrimSpace(s[1:]))
+	}
+	s := attrs
+	for {
+		s = strings.TrimLeft(s, " \t\r\n")
+		if s == "" {
+			return ""
+		}
+		i := strings.IndexAny(s, "= \t\r\n")
+		if i < 0 {
+			return ""
+		}
+		key := s[:i]
+		s = strings.TrimLeft(s[i:], " \t\r\n")
+		if !strings.HasPrefix(s, "=") {
+			continue // an attribute without a value
+		}
+		s = strings.TrimLeft(s[1:], " \t\r\n")
+		var val string
+		if s != "" && (s[0] == '"' || s[0] == '\'') {
+			j := strings.IndexByte(s[1:], s[0])
+			if j < 0 {
+				val, s = s[1:], ""
+			} else {
+				val, s = s[1:1+j], s[2+j:]
+			}
+		} else {
+			j := strings.IndexAny(s, " \t\r\n")
+			if j < 0 {
+				j = len(s)
+			}
+			val, s = s[:j], s[j:]
+		}
+		if key == want {
+			return strings.TrimSpace(val)
+		}
+	}
+}
+
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		return strings.TrimSpace(s[1 : len(s)-1])
+	}
+	return s
+}

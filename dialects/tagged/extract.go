@@ -1,0 +1,133 @@
+package tagged
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// frameFunc is a hook that splits an output into messages before calls are
+// read; it returns the whole extraction.
+type frameFunc func(t *Dialect, text string, opts *dialects.Options) *dialects.Extraction
+
+// Extract finds the calls in text, and the content and reasoning around
+// them.
+//
+// Calls are read wherever they stand, inside reasoning too (models emit a
+// call before closing their reasoning; Ollama and llama.cpp accept it).
+// What is left once calls and sections are taken out is split into
+// reasoning and content; whitespace between content and a call is dropped.
+func (t *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	if opts == nil {
+		opts = &dialects.Options{}
+	}
+	text = cutAtEndOfTurn(text, t.desc.EndOfTurn)
+	if t.desc.frame != nil {
+		return t.desc.frame(t, text, opts)
+	}
+	return t.extract(text, 0, opts, opts.ReasoningOpen)
+}
+
+// extract runs the engine on text, which starts at base in the output.
+func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoningOpen bool) *dialects.Extraction {
+	p := newParser(t, text, base, opts)
+	p.run()
+	ext := &dialects.Extraction{Calls: p.calls}
+	rest := p.rest()
+	if t.desc.Reasoning.Open != "" {
+		ext.Reasoning, ext.Content = dialects.SplitReasoning(rest, t.desc.Reasoning, reasoningOpen)
+	} else {
+		ext.Content = rest
+	}
+	if len(p.calls) == 0 && t.desc.TrailingJSONCall {
+		if rc, content, ok := trailingJSONCall(ext.Content, opts); ok {
+			if i := strings.LastIndex(text, strings.TrimSpace(ext.Content[len(content):])); i >= 0 {
+				rc.Offset = base + i
+			}
+			ext.Calls = append(ext.Calls, rc)
+			ext.Content = content
+		}
+	}
+	ext.Marked = p.native || containsAny(text, t.desc.Evidence)
+	return ext
+}
+
+// rest is the text outside calls and sections. The whitespace that
+// separated content from a call goes with the call; two pieces of content
+// on either side of a call are joined by a newline if a newline separated
+// them from it, else by a space if any whitespace did.
+func (p *parser) rest() string {
+	if len(p.spans) == 0 {
+		return p.text
+	}
+	var b strings.Builder
+	gap, wrote, prev := "", false, 0
+	for i := 0; i <= len(p.spans); i++ {
+		end := len(p.text)
+		if i < len(p.spans) {
+			end = p.spans[i].start
+		}
+		core, lead, trail := p.text[prev:end], "", ""
+		if i > 0 {
+			t := strings.TrimLeft(core, " \t\r\n")
+			core, lead = t, core[:len(core)-len(t)]
+		}
+		if i < len(p.spans) {
+			t := strings.TrimRight(core, " \t\r\n")
+			core, trail = t, core[len(t):]
+			prev = p.spans[i].end
+		}
+		gap = widerSep(gap, separator(lead))
+		if core != "" {
+			if wrote {
+				b.WriteString(gap)
+			}
+			b.WriteString(core)
+			wrote, gap = true, ""
+		}
+		gap = widerSep(gap, separator(trail))
+	}
+	return b.String()
+}
+
+// separator is the separator a run of whitespace stands for.
+func separator(ws string) string {
+	switch {
+	case strings.ContainsAny(ws, "\n\r"):
+		return "\n"
+	case ws != "":
+		return " "
+	}
+	return ""
+}
+
+func widerSep(a, b string) string {
+	if a == "\n" || b == "\n" {
+		return "\n"
+	}
+	if a == " " || b == " " {
+		return " "
+	}
+	return ""
+}
+
+// cutAtEndOfTurn drops what follows the first end-of-turn literal: the
+// model's turn is over there, and anything after it (an imagined tool
+// result, the next user turn) is not part of the answer.
+func cutAtEndOfTurn(text string, ends []string) string {
+	for _, e := range ends {
+		if i := strings.Index(text, e); i >= 0 {
+			text = text[:i]
+		}
+	}
+	return text
+}
+
+func containsAny(text string, lits []string) bool {
+	for _, l := range lits {
+		if l != "" && strings.Contains(text, l) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,131 @@
+package tagged
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// Glimmer's message framing (Ollama glimmer models).
+const (
+	glimmerStart   = "<|start|>"
+	glimmerMessage = "<|message|>"
+	glimmerEOM     = "<|eom|>"
+	glimmerEOT     = "<|eot|>"
+	// maxHeaderLen bounds a message header: a role and a recipient.
+	maxHeaderLen = 128
+)
+
+// glimmerMessages is the frame hook of glimmer. The output is a series of
+// messages, each a header naming its recipient and a body:
+//
+//	to=self<|message|>Check the facts.<|eom|><|start|>assistant to=get_weather<|message|><atem:function_calls>…</atem:function_calls><|eom|>
+//
+// A body runs to <|eom|>, <|eot|> or the next <|start|>. A message to
+// "self" is reasoning; to "user" or "all", or without a recipient, content;
+// to anything else, a tool message whose <atem:…> calls are read by the
+// engine (a bare JSON body is the arguments of a call to the recipient).
+func glimmerMessages(t *Dialect, text string, opts *dialects.Options) *dialects.Extraction {
+	ext := &dialects.Extraction{}
+	var content, reasoning []string
+	addContent := func(s string) {
+		if s = strings.TrimSpace(stripFraming(s)); s != "" {
+			content = append(content, s)
+		}
+	}
+	msg, eom, eot, start := newFinder(glimmerMessage), newFinder(glimmerEOM), newFinder(glimmerEOT), newFinder(glimmerStart)
+	pos := 0
+	for pos < len(text) {
+		m := msg.next(text, pos)
+		if m < 0 {
+			break
+		}
+		header := text[pos:m]
+		if s := strings.LastIndex(header, glimmerStart); s >= 0 {
+			addContent(header[:s])
+			header = header[s+len(glimmerStart):]
+		}
+		recipient, ok := glimmerRecipient(header)
+		if !ok {
+			addContent(header)
+		} else {
+			ext.Marked = true
+		}
+		bodyStart := m + len(glimmerMessage)
+		bodyEnd, next := len(text), len(text)
+		for _, f := range []*finder{&eom, &eot, &start} {
+			if i := f.next(text, bodyStart); i >= 0 && i < bodyEnd {
+				bodyEnd, next = i, i
+				if f != &start {
+					next = i + len(f.lit)
+				}
+			}
+		}
+		body := text[bodyStart:bodyEnd]
+		switch recipient {
+		case "", "user", "all", "assistant":
+			addContent(body)
+		case "self":
+			if r := strings.TrimSpace(body); r != "" {
+				reasoning = append(reasoning, r)
+			}
+		default:
+			sub := t.extract(body, bodyStart, opts, false)
+			ext.Marked = ext.Marked || sub.Marked
+			if len(sub.Calls) == 0 {
+				if rc, ok := glimmerJSONCall(recipient, body, bodyStart); ok {
+					sub.Calls, sub.Content = append(sub.Calls, rc), ""
+				}
+			}
+			ext.Calls = append(ext.Calls, sub.Calls...)
+			addContent(sub.Content)
+			if sub.Reasoning != "" {
+				reasoning = append(reasoning, sub.Reasoning)
+			}
+		}
+		pos = next
+	}
+	if pos < len(text) {
+		addContent(text[pos:])
+	}
+	ext.Content = strings.Join(content, "\n")
+	ext.Reasoning = strings.Join(reasoning, "\n")
+	ext.Marked = ext.Marked || containsAny(text, t.desc.Evidence)
+	return ext
+}
+
+// glimmerRecipient reads a header: an optional role word and to=RECIPIENT.
+func glimmerRecipient(header string) (string, bool) {
+	h := strings.TrimSpace(header)
+	if h == "" || len(h) > maxHeaderLen {
+		return "", false
+	}
+	fields := strings.Fields(h)
+	last := fields[len(fields)-1]
+	if len(fields) > 2 || !strings.HasPrefix(last, "to=") || strings.ContainsAny(last, "<>|") {
+		return "", false
+	}
+	r := strings.TrimPrefix(last, "to=")
+	return strings.TrimPrefix(r, "functions."), r != ""
+}
+
+// glimmerJSONCall reads a tool message whose body is JSON arguments, or
+// empty, as a call to the recipient.
+func glimmerJSONCall(recipient, body string, offset int) (dialects.RawCall, bool) {
+	b := strings.TrimSpace(body)
+	if b != "" && b[0] != '{' {
+		return dialects.RawCall{}, false
+	}
+	return dialects.RawCall{Name: recipient, Arguments: b, Offset: offset}, true
+}
+
+// stripFraming removes glimmer's framing tokens from content.
+func stripFraming(s string) string {
+	if !strings.Contains(s, "<|") {
+		return s
+	}
+	for _, tok := range []string{glimmerStart, glimmerEOM, glimmerEOT, glimmerMessage} {
+		s = strings.ReplaceAll(s, tok, "")
+	}
+	return s
+}
