@@ -3,7 +3,7 @@ package hermes
 import (
 	"strings"
 
-	"github.com/dialectkit/toolcall/dialects/hermes/textcall"
+	"github.com/dialectkit/toolcall/dialects/textcall"
 )
 
 // tagKind tells what an XML-like tag means to the dialect.
