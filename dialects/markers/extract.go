@@ -20,14 +20,15 @@ const maxHeader = 256
 // Extract finds the calls in text, and the content and reasoning around
 // them.
 //
-// Marked calls are found first, over the whole text, so that a call written
-// inside reasoning is still a call (the markers are special tokens a model
-// writes only to call) and a reasoning tag inside an argument string does
-// not split the output. What remains is content, minus the Strip tokens,
-// and the reasoning wrappers are split from it. Whitespace between content
-// and a call marker is trimmed, as peers do; interior whitespace is kept.
-// A bare dialect whose output holds none of its markers reads the output
-// as bare JSON instead.
+// Marked calls are found first, over the whole text, so that a call made
+// in reasoning the model never closed (or the template opened) is still a
+// call, and a reasoning tag inside an argument string does not split the
+// output; call markup inside a finished <think>…</think>-style block is
+// reasoning. What remains is content, minus the Strip tokens, and the
+// reasoning wrappers are split from it. Whitespace between content and a
+// call marker is trimmed, as peers do; interior whitespace is kept. A bare
+// dialect whose output holds none of its markers reads the output as bare
+// JSON instead.
 func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	if opts == nil {
 		opts = &dialects.Options{}

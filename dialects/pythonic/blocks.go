@@ -172,6 +172,11 @@ func (x *extractor) builtinBody(body string, base int) []dialects.RawCall {
 		for j := i; j < end; {
 			got, next, ok := x.sequence(body[:end], j, base, true)
 			if !ok {
+				if lists == 0 && body[i] == '{' {
+					// An object after the tag is a JSON call gone wrong,
+					// not code to run: report it, never run it as code.
+					return []dialects.RawCall{junkCall(body[i:end], base+i)}
+				}
 				if lists == 0 {
 					break // not calls at all: code
 				}
