@@ -36,6 +36,16 @@ const (
 	RepairEmptyArguments        RepairKind = "empty_arguments"
 	RepairCoercion              RepairKind = "coercion"
 	RepairNameNormalized        RepairKind = "name_normalized"
+	// Kinds of the lenient repair scanner beyond the original list.
+	RepairMissingValue        RepairKind = "missing_value"         // a key with no value got ""
+	RepairMissingQuote        RepairKind = "missing_quote"         // a string lacked its opening or closing quote
+	RepairMissingOpeningBrace RepairKind = "missing_opening_brace" // "key": value inside an array or at the top
+	RepairStrayText           RepairKind = "stray_text"            // a stray quote, comma, ellipsis or word removed
+	RepairSmartQuotes         RepairKind = "smart_quotes"          // “curly” quotes used as string delimiters
+	RepairInvalidUTF8         RepairKind = "invalid_utf8"          // invalid UTF-8 replaced by U+FFFD
+	// RepairUnclosedTag: a tagged-parameter call or value was missing its
+	// closing tag and was ended by what followed it.
+	RepairUnclosedTag RepairKind = "unclosed_tag"
 )
 
 // Repair records one change made to a call's arguments (or name).

@@ -72,8 +72,9 @@ type parser struct {
 	repairs []toolcall.Repair // leniency applied to the call being read
 }
 
-func newParser(t *Dialect, text string, base int, opts *dialects.Options) *parser {
-	p := &parser{t: t, d: &t.desc, text: text, base: base, opts: opts}
+// init readies p to read text; a parser value can stay on the stack.
+func (p *parser) init(t *Dialect, text string, base int, opts *dialects.Options) {
+	*p = parser{t: t, d: &t.desc, text: text, base: base, opts: opts}
 	for i, lit := range t.lits {
 		p.find[i] = newFinder(lit)
 	}
@@ -81,7 +82,6 @@ func newParser(t *Dialect, text string, base int, opts *dialects.Options) *parse
 		p.looseStart = append(p.looseStart, newFinder(w.Start))
 		p.looseEnd = append(p.looseEnd, newFinder(w.End))
 	}
-	return p
 }
 
 // run finds every section and call in the text.
@@ -98,7 +98,8 @@ func (p *parser) run() {
 			end = p.scope(at)
 		case openTool:
 			end = p.call(at, p.ownLits(), len(p.text), false)
-			end = p.absorbScopeEnd(end)
+			end = p.absorbAfter(end)
+			at = p.absorbBefore(at, pos)
 		case openLoose:
 			var ok bool
 			if end, ok = p.looseCall(at, w); !ok {
@@ -239,17 +240,38 @@ func (p *parser) skipFiller(pos, end int) int {
 	}
 }
 
-// absorbScopeEnd takes a section end that stands right after a call
-// written without its section start, so that it does not end up in content.
-func (p *parser) absorbScopeEnd(end int) int {
-	if p.d.ScopeEnd == "" {
-		return end
-	}
-	i := skipSpace(p.text, end, len(p.text))
-	if strings.HasPrefix(p.text[i:], p.d.ScopeEnd) {
+// absorbAfter takes the filler and the section end that stand right after
+// a call written without its section start, so that they do not end up in
+// content.
+func (p *parser) absorbAfter(end int) int {
+	i := p.skipFiller(end, len(p.text))
+	if p.d.ScopeEnd != "" && strings.HasPrefix(p.text[i:], p.d.ScopeEnd) {
 		return i + len(p.d.ScopeEnd)
 	}
+	if i > end && len(p.d.Filler) > 0 && strings.TrimSpace(p.text[end:i]) != "" {
+		return i
+	}
 	return end
+}
+
+// absorbBefore takes the filler that stands right before a call written
+// without its section (step3's <｜tool_call_begin｜>function<｜tool_sep｜>),
+// looking back no further than floor.
+func (p *parser) absorbBefore(at, floor int) int {
+	start := at
+	for {
+		i := len(strings.TrimRight(p.text[floor:start], " \t\r\n")) + floor
+		moved := false
+		for _, f := range p.d.Filler {
+			if f != "" && strings.HasSuffix(p.text[floor:i], f) {
+				start, moved = i-len(f), true
+				break
+			}
+		}
+		if !moved {
+			return start
+		}
+	}
 }
 
 // looseCall reads a call in a loose wrapper; ok is false when the wrapper
@@ -322,6 +344,9 @@ func (p *parser) call(at int, lits callLits, limit int, limitCloses bool) int {
 		pos = te + len(d.TagEnd)
 	}
 	bodyEnd, end, status := p.region(pos, limit, limitCloses, lits)
+	if name == "" && d.ToolName == NameText && d.NameChild == "" && (status == truncatedCall || status == interruptedCall) {
+		name = p.peekName(pos, bodyEnd) // for the error's sake
+	}
 	switch status {
 	case truncatedCall:
 		p.fail(at, end, name, toolcall.CodeTruncated, "the output ends inside a call")
@@ -432,6 +457,15 @@ func (p *parser) envelope(rc *dialects.RawCall, from, to int) *toolcall.Error {
 		rc.Arguments = "{}"
 	}
 	return nil
+}
+
+// peekName reads a NameText name for an error about its call.
+func (p *parser) peekName(from, to int) string {
+	from = skipSpace(p.text, from, to)
+	if end := nameEnd(p.text, from, to); end >= 0 {
+		return strings.TrimSpace(p.text[from:end])
+	}
+	return ""
 }
 
 // nameEnd finds the end of a NameText name: a newline, a tag or a JSON

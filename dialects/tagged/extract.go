@@ -30,11 +30,17 @@ func (t *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extract
 
 // extract runs the engine on text, which starts at base in the output.
 func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoningOpen bool) *dialects.Extraction {
-	p := newParser(t, text, base, opts)
+	var p parser
+	p.init(t, text, base, opts)
 	p.run()
 	ext := &dialects.Extraction{Calls: p.calls}
 	rest := p.rest()
 	if t.desc.Reasoning.Open != "" {
+		if pre := t.desc.ChildPrefix; pre != "" && strings.Contains(rest, pre) {
+			// The namespace marker may precede the reasoning tags too.
+			rest = strings.ReplaceAll(rest, pre+t.desc.Reasoning.Close, t.desc.Reasoning.Close)
+			rest = strings.ReplaceAll(rest, pre+t.desc.Reasoning.Open, t.desc.Reasoning.Open)
+		}
 		ext.Reasoning, ext.Content = dialects.SplitReasoning(rest, t.desc.Reasoning, reasoningOpen)
 	} else {
 		ext.Content = rest

@@ -99,6 +99,11 @@ var m3Rows = []row{
 		reasoning: "weigh options", content: "Checking.",
 	},
 	{
+		name:      "the namespace marker before the reasoning tag",
+		text:      m3("‹mm:think>short‹/mm:think>") + "Answer.",
+		reasoning: "short", content: "Answer.",
+	},
+	{
 		name:  "escaped strings and plain < in values",
 		text:  m3("‹tool_call>‹invoke name=\"echo\">‹s>a < b \"q\" \\ ✓‹/s>‹/invoke>‹/tool_call>"),
 		calls: []want{call("echo", `{"s":"a < b \"q\" \\ ✓"}`)},

@@ -118,6 +118,12 @@ var step3Rows = []row{
 		errs:  []toolcall.Code{toolcall.CodeMissingFunction},
 	},
 	{
+		name:    "calls without the section keep their wrappers out of content",
+		text:    "Searching.\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"search\"><steptml:parameter name=\"query\">rust</steptml:parameter></steptml:invoke><｜tool_call_end｜>\nDone.",
+		calls:   []want{call("search", `{"query":"rust"}`)},
+		content: "Searching.\nDone.",
+	},
+	{
 		name: "deepseek's JSON body in step3's section is an error",
 		text: "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>search\n```json\n{\"q\": 1}\n```<｜tool_call_end｜><｜tool_calls_end｜>",
 		errs: []toolcall.Code{toolcall.CodeMalformedCall},

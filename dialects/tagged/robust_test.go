@@ -14,6 +14,8 @@ import (
 // literal of the dialect repeated, opening tags that never end, values that
 // never close, binary and invalid UTF-8. A quadratic scan over them would
 // take minutes; the test only needs them to return.
+const n = 20000
+
 func hostile(d *tagged.Dialect) map[string]string {
 	desc := d.Descriptor()
 	lits := append([]string{desc.ScopeStart, desc.ScopeEnd, desc.ToolStart, desc.ToolEnd, desc.KeyStart,
@@ -26,24 +28,24 @@ func hostile(d *tagged.Dialect) map[string]string {
 		"invalid utf8": desc.ToolStart + "\xff\xfe=\xc3\x28>" + desc.KeyStart + "\xe2\x82>\xff" + desc.ValEnd,
 		"empty":        "",
 	}
-	for i, l := range lits {
+	for _, l := range lits {
 		if l == "" {
 			continue
 		}
-		in["repeat "+l] = strings.Repeat(l, 100000)
-		in["repeat spaced "+l+string(rune('a'+i%26))] = strings.Repeat(l+" x\n", 50000)
+		in["repeat "+l] = strings.Repeat(l, n)
+		in["repeat spaced "+l] = strings.Repeat(l+" x\n", n)
 	}
 	open := desc.ToolStart + ` name="f" =f` + desc.TagEnd
-	in["unclosed calls"] = strings.Repeat(open, 50000)
-	in["unclosed params"] = desc.ScopeStart + open + strings.Repeat(desc.KeyStart+` name="k" =k`+desc.TagEnd+"v", 50000)
-	in["unclosed pairs"] = desc.ToolStart + "f" + strings.Repeat(desc.KeyStart+"k"+desc.KeyEnd+desc.ValStart+"v", 50000)
+	in["unclosed calls"] = strings.Repeat(open, n)
+	in["unclosed params"] = desc.ScopeStart + open + strings.Repeat(desc.KeyStart+` name="k" =k`+desc.TagEnd+"v", n)
+	in["unclosed pairs"] = desc.ToolStart + "f" + strings.Repeat(desc.KeyStart+"k"+desc.KeyEnd+desc.ValStart+"v", n)
 	in["tag without end"] = strings.Repeat(desc.ToolStart+"="+strings.Repeat("n", 300), 5000)
-	in["sections"] = strings.Repeat(desc.ScopeStart+"junk ", 50000) + open + desc.ToolEnd
-	in["children"] = desc.ToolStart + ` name="f"` + desc.TagEnd + strings.Repeat(desc.ChildPrefix+"<k>", 50000)
-	in["deep"] = desc.ToolStart + ` name="f"` + desc.TagEnd + strings.Repeat(desc.ChildPrefix+"<a>", 10000) + "x" + strings.Repeat(desc.ChildPrefix+"</a>", 10000) + desc.ToolEnd
-	in["loose"] = strings.Repeat("<user>hello</user>", 50000) + "<tool_call>"
-	in["json lines"] = strings.Repeat("{\n", 50000) + "}"
-	in["glimmer headers"] = strings.Repeat(" to=x<|message|>", 50000) + strings.Repeat("<|start|>", 50000)
+	in["sections"] = strings.Repeat(desc.ScopeStart+"junk ", n) + open + desc.ToolEnd
+	in["children"] = desc.ToolStart + ` name="f"` + desc.TagEnd + strings.Repeat(desc.ChildPrefix+"<k>", n)
+	in["deep"] = desc.ToolStart + ` name="f"` + desc.TagEnd + strings.Repeat(desc.ChildPrefix+"<a>", n) + "x" + strings.Repeat(desc.ChildPrefix+"</a>", n) + desc.ToolEnd
+	in["loose"] = strings.Repeat("<user>hello</user>", n) + "<tool_call>"
+	in["json lines"] = strings.Repeat("{\n", n) + "}"
+	in["glimmer headers"] = strings.Repeat(" to=x<|message|>", n) + strings.Repeat("<|start|>", n)
 	return in
 }
 
@@ -58,8 +60,6 @@ func TestHostileInput(t *testing.T) {
 						t.Errorf("uncoded error %v", e)
 					}
 				}
-				res = dialects.Parse(d, text, &dialects.Options{ReasoningOpen: true})
-				_ = res
 			})
 		}
 	}
@@ -152,4 +152,31 @@ func FuzzExtract(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestErrorsNameTheirCall checks that an unfinished call's error names the
+// tool and points at the call.
+func TestErrorsNameTheirCall(t *testing.T) {
+	tests := []struct {
+		d      dialects.Dialect
+		text   string
+		code   toolcall.Code
+		offset int
+	}{
+		{tagged.GLM45, "ok\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Bei", toolcall.CodeTruncated, 3},
+		{tagged.GLM45, "<tool_call>get_weather\n{\"a\": 1}\n<tool_call>get_weather\n{\"a\": 1}</tool_call>", toolcall.CodeMalformedCall, 0},
+		{tagged.Qwen3Coder, "<function=get_weather>\n<parameter=city>Tokyo", toolcall.CodeTruncated, 0},
+		{tagged.MiniMaxM2, "x <invoke name=\"get_weather\"><parameter name=\"city\">Tokyo</parameter>", toolcall.CodeTruncated, 2},
+	}
+	for _, tt := range tests {
+		res := dialects.Parse(tt.d, tt.text, nil)
+		if len(res.Errors) == 0 {
+			t.Errorf("%s %q: no error", tt.d.Name(), tt.text)
+			continue
+		}
+		e := res.Errors[0]
+		if e.Code != tt.code || e.Tool != "get_weather" || e.Offset != tt.offset || e.CallIndex != 0 {
+			t.Errorf("%s %q: error %v (tool %q, offset %d), want %s for get_weather at %d", tt.d.Name(), tt.text, e, e.Tool, e.Offset, tt.code, tt.offset)
+		}
+	}
 }
