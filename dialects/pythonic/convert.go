@@ -3,6 +3,7 @@ package pythonic
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -203,7 +204,14 @@ func (x *extractor) objectCall(src string, el element, off int) dialects.RawCall
 	text := src
 	var repairs []toolcall.Repair
 	if !gjson.Valid(src) {
-		if out, kinds, err := lenient.PythonLiteralToJSON(src); err == nil && len(kinds) > 0 {
+		out, kinds, err := lenient.PythonLiteralToJSON(src)
+		if err == nil && slices.Contains(kinds, toolcall.RepairUnquotedString) {
+			// Neither JSON nor a Python literal: a bare word such as
+			// {"name": invalid} is a variable in Python, not a value, and
+			// guessing it into a tool name would invent a call.
+			return fail(toolcall.NewError(toolcall.CodeMalformedCall, "call object is neither JSON nor a Python dict"))
+		}
+		if err == nil && len(kinds) > 0 {
 			text, repairs = string(out), repairsOf(kinds)
 		}
 	}
