@@ -52,8 +52,9 @@ const (
 type Repair struct {
 	// Kind names the change.
 	Kind RepairKind `json:"kind"`
-	// Offset is the byte offset in the repaired input where the change was
-	// made, or -1 when the change has no single position.
+	// Offset is the byte offset, in the text that was repaired (a call's
+	// argument text, or the call object around it), where the change was
+	// made; -1 when the change has no single position.
 	Offset int `json:"offset"`
 	// CallIndex is the index of the call the repair belongs to, or -1 for a
 	// repair of a standalone document.
