@@ -1,17 +1,35 @@
 // Package lenient turns almost-JSON into JSON.
 //
-// Repair runs a staged pipeline, fastest first: valid JSON is returned byte
-// for byte; then double-encoded strings are unwrapped, code fences, a BOM
-// and prose around the value are stripped; JSON5 is decoded; the
-// loose-literal grammar (Python True/False/None, tuples, single quotes,
-// unquoted keys) is tried; and a linear repair scanner handles what no
-// grammar accepts. Every change is recorded as a toolcall.Repair.
+// Repair runs a staged pipeline, fastest first:
+//
+//  1. valid JSON is returned byte for byte;
+//  2. a JSON string whose content is a JSON object or array (double
+//     encoding) is unwrapped;
+//  3. a BOM, code fences (```json … ```) and prose around one value are
+//     stripped, and a valid value inside is returned byte for byte;
+//  4. JSON5 (single quotes, unquoted keys, trailing commas, comments, hex
+//     numbers) is converted, keeping the key order;
+//  5. the loose-literal grammar (Python True/False/None, tuples, triple
+//     quotes) is tried;
+//  6. a linear repair scanner handles what no grammar accepts: truncation,
+//     unbalanced brackets, unescaped inner quotes, raw newlines in strings,
+//     missing commas and colons, stray text.
+//
+// Every change is recorded as a toolcall.Repair with its kind and byte
+// offset. The output is strict JSON that keeps the model's key order;
+// repair is deterministic and idempotent, and when the scanner cannot tell
+// what the model meant it fails with a coded error rather than invent.
 package lenient
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+	"github.com/titanous/json5"
 
 	"github.com/dialectkit/toolcall"
 )
@@ -23,44 +41,458 @@ const (
 	DefaultTimeout  = 100 * time.Millisecond
 )
 
-// Options configure Repair. The zero value means the defaults.
+// maxGrammarInput is the largest input the loose-literal grammar is tried
+// on: participle is an order of magnitude slower than the scanner, and
+// the scanner reads the same literals.
+const maxGrammarInput = 8 << 10
+
+// maxUnwrap bounds how many layers of string encoding are taken off. Each
+// layer escapes the quotes and backslashes of the one inside, so a
+// document under the size limit cannot hold more than about twenty.
+const maxUnwrap = 32
+
+// clockFreeSize is the input size below which the time budget is not
+// checked: the work bound alone keeps such a repair far under a
+// millisecond, and reading the clock would cost more than the check saves.
+const clockFreeSize = 4 << 10
+
+// Options configure Repair. The zero value means the defaults; a negative
+// value means no limit.
 type Options struct {
-	// MaxSize is the largest input accepted, in bytes; checked before parsing.
+	// MaxSize is the largest input accepted, in bytes; checked before
+	// parsing (TLP-009).
 	MaxSize int
-	// MaxDepth is the deepest nesting of objects and arrays accepted.
+	// MaxDepth is the deepest nesting of objects and arrays accepted
+	// (TLP-013).
 	MaxDepth int
-	// Timeout is the time budget of one repair.
+	// Timeout is the time budget of one repair (TLP-007).
 	Timeout time.Duration
 }
 
 // Result is the outcome of Repair.
 type Result struct {
-	// Output is strict JSON, or nil when Err is set.
+	// Output is strict JSON, or nil when Err is set. When the input was
+	// valid JSON it is the input itself.
 	Output []byte
 	// Original is the input as given.
 	Original []byte
 	// Attempted reports whether repair ran (false when the input was valid).
 	Attempted bool
-	// Repairs lists what was changed, in input order.
+	// Repairs lists what was changed, in the order the changes were made.
 	Repairs []toolcall.Repair
-	// Err is set when no valid JSON could be produced.
+	// Err is set when no valid JSON could be produced: TLP-003 (repair
+	// failed), TLP-007 (time budget), TLP-009 (too large) or TLP-013 (too
+	// deep). Its Offset points into the input when it can.
 	Err *toolcall.Error
 }
 
-// Repair turns input into strict JSON.
-func Repair(input []byte, opts *Options) Result {
-	if gjson.ValidBytes(input) {
-		return Result{Output: input, Original: input}
+// config is Options with the defaults applied; 0 means no limit.
+type config struct {
+	maxSize  int
+	maxDepth int
+	timeout  time.Duration
+}
+
+func (o *Options) config() config {
+	c := config{maxSize: DefaultMaxSize, maxDepth: DefaultMaxDepth, timeout: DefaultTimeout}
+	if o == nil {
+		return c
 	}
-	res := Result{Original: input, Attempted: true}
-	out, kinds, err := PythonLiteralToJSON(string(input))
+	c.maxSize = pick(o.MaxSize, c.maxSize)
+	c.maxDepth = pick(o.MaxDepth, c.maxDepth)
+	c.timeout = time.Duration(pick(int(o.Timeout), int(c.timeout)))
+	return c
+}
+
+// pick applies the Options convention: 0 is the default, negative is none.
+func pick(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}
+
+// Repair turns input into strict JSON. opts may be nil.
+func Repair(input []byte, opts *Options) Result {
+	cfg := opts.config()
+	res := Result{Original: input}
+	if cfg.maxSize > 0 && len(input) > cfg.maxSize {
+		res.Err = toolcall.NewError(toolcall.CodeTooLarge,
+			fmt.Sprintf("input of %d bytes is larger than the limit of %d bytes", len(input), cfg.maxSize))
+		return res
+	}
+	if validJSON(input) && !isJSONString(input) {
+		if at := depthExceeded(input, cfg.maxDepth); at >= 0 {
+			res.Err = tooDeep(at)
+			return res
+		}
+		res.Output = input
+		return res
+	}
+	p := pipeline{cfg: cfg}
+	if cfg.timeout > 0 && len(input) >= clockFreeSize {
+		p.deadline = time.Now().Add(cfg.timeout)
+	}
+	out, repairs, err := p.repair(input, 0)
 	if err != nil {
-		res.Err = toolcall.Errorf(toolcall.CodeRepairFailed, err, "could not repair JSON")
+		res.Attempted = true
+		res.Err = err
 		return res
 	}
 	res.Output = out
-	for _, k := range kinds {
-		res.Repairs = append(res.Repairs, toolcall.Repair{Kind: k, Offset: -1, CallIndex: -1})
-	}
+	res.Repairs = repairs
+	res.Attempted = len(repairs) > 0 || !bytes.Equal(out, input)
 	return res
+}
+
+// RepairString is Repair for a string.
+func RepairString(s string, opts *Options) Result {
+	return Repair([]byte(s), opts)
+}
+
+func tooDeep(at int) *toolcall.Error {
+	e := toolcall.NewError(toolcall.CodeTooDeep, "nesting deeper than the limit")
+	e.Offset = at
+	return e
+}
+
+// pipeline runs the stages on one input.
+type pipeline struct {
+	cfg      config
+	deadline time.Time
+}
+
+func (p *pipeline) expired() bool {
+	return !p.deadline.IsZero() && time.Now().After(p.deadline)
+}
+
+func timeoutError() *toolcall.Error {
+	return toolcall.NewError(toolcall.CodeRepairTimeout, "repair ran past its time budget")
+}
+
+// repair runs the stages after the fast path. level counts the layers of
+// double encoding already taken off.
+func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *toolcall.Error) {
+	// Repair has checked the input of level 0 already.
+	if (level > 0 || isJSONString(input)) && validJSON(input) {
+		if at := depthExceeded(input, p.cfg.maxDepth); at >= 0 {
+			return nil, nil, tooDeep(at)
+		}
+		return p.finish(input, nil, level)
+	}
+	if p.expired() {
+		return nil, nil, timeoutError()
+	}
+	if at := bytes.IndexByte(input, 0); at >= 0 {
+		e := toolcall.NewError(toolcall.CodeRepairFailed, "NUL byte in the input: binary data, not JSON")
+		e.Offset = at
+		return nil, nil, e
+	}
+	core := extractCore(input)
+	if core.text != nil {
+		// A core that is the whole input is known to be invalid already.
+		if len(core.repairs) > 0 && validJSON(core.text) {
+			if at := depthExceeded(core.text, p.cfg.maxDepth); at >= 0 {
+				return nil, nil, tooDeep(at + core.start)
+			}
+			return p.finish(core.text, core.repairs, level)
+		}
+		out, reps, err, ok := p.json5(core)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			return p.finish(out, append(core.repairs, reps...), level)
+		}
+		if out, reps, ok := p.python(core); ok {
+			return p.finish(out, append(core.repairs, reps...), level)
+		}
+	}
+	if p.expired() {
+		return nil, nil, timeoutError()
+	}
+	if doc, ok := unescapeDocument(input); ok && level < maxUnwrap {
+		if out, reps, err := p.repair(doc, level+1); err == nil {
+			return out, unwrapped(reps), nil
+		}
+	}
+	s := newScanner(input, 0, p.cfg, p.deadline)
+	out, err, _ := s.run()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !validJSON(out) {
+		// A bug guard: the scanner writes JSON by construction.
+		return nil, nil, toolcall.NewError(toolcall.CodeRepairFailed, "repair did not produce valid JSON")
+	}
+	return p.finish(out, s.rec.repairs(), level)
+}
+
+// finish takes valid output and unwraps it when it is a JSON string whose
+// content is a JSON object or array, so that repairing the output again
+// changes nothing.
+func (p *pipeline) finish(out []byte, repairs []toolcall.Repair, level int) ([]byte, []toolcall.Repair, *toolcall.Error) {
+	if !isJSONString(out) || level >= maxUnwrap {
+		return out, repairs, nil
+	}
+	var inner string
+	if json.Unmarshal(out, &inner) != nil {
+		return out, repairs, nil
+	}
+	content := bytes.TrimSpace([]byte(inner))
+	if len(content) == 0 || content[0] != '{' && content[0] != '[' && content[0] != '"' {
+		return out, repairs, nil
+	}
+	in, reps, err := p.repair(content, level+1)
+	// A string inside a string is unwrapped only when an object or array
+	// comes out in the end.
+	if err != nil || guessed(reps) || isJSONString(in) {
+		// Text that only looks like JSON stays the string it was: a
+		// string is valid JSON, and reading it as a value must not guess.
+		return out, repairs, nil
+	}
+	return in, append(repairs, unwrapped(reps)...), nil
+}
+
+// guessed reports whether any repair reinterpreted the text.
+func guessed(reps []toolcall.Repair) bool {
+	for _, r := range reps {
+		if guessKind(r.Kind) && r.Kind != toolcall.RepairDoubleEncoded {
+			return true
+		}
+	}
+	return false
+}
+
+// unwrapped marks repairs made inside a decoded string: their offsets
+// refer to the decoded text, so they are dropped, and the unwrapping
+// itself is recorded first.
+func unwrapped(reps []toolcall.Repair) []toolcall.Repair {
+	out := make([]toolcall.Repair, 0, len(reps)+1)
+	out = append(out, toolcall.Repair{Kind: toolcall.RepairDoubleEncoded, Offset: -1, CallIndex: -1})
+	for _, r := range reps {
+		r.Offset = -1
+		out = append(out, r)
+	}
+	return out
+}
+
+// validJSON reports whether b is JSON as RFC 8259 has it: gjson checks the
+// syntax, and the text must be UTF-8 (gjson lets invalid bytes through
+// inside strings).
+func validJSON(b []byte) bool {
+	return gjson.ValidBytes(b) && utf8.Valid(b)
+}
+
+// isJSONString reports whether b, valid JSON, is a string.
+func isJSONString(b []byte) bool {
+	for _, c := range b {
+		if !isSpace(c) {
+			return c == '"'
+		}
+	}
+	return false
+}
+
+// unescapeDocument recognises a document whose quotes are all escaped,
+// {\"a\": \"b\"}, as JSON written inside a string, and returns it decoded.
+func unescapeDocument(input []byte) ([]byte, bool) {
+	escaped := 0
+	for i, c := range input {
+		if c != '"' {
+			continue
+		}
+		if i == 0 || input[i-1] != '\\' {
+			return nil, false
+		}
+		escaped++
+	}
+	if escaped < 2 {
+		return nil, false
+	}
+	quoted := make([]byte, 0, len(input)+2)
+	quoted = append(quoted, '"')
+	quoted = append(quoted, input...)
+	quoted = append(quoted, '"')
+	var s string
+	if json.Unmarshal(quoted, &s) != nil {
+		return nil, false
+	}
+	return []byte(s), true
+}
+
+// json5 is stage 4. titanous/json5 decides whether the text is JSON5; the
+// scanner, in strict mode, converts it keeping the key order (json5 decodes
+// into Go maps, which do not). ok is false when the text is not JSON5; err
+// is set only for a limit reached on the way.
+func (p *pipeline) json5(core coreText) (out []byte, repairs []toolcall.Repair, err *toolcall.Error, ok bool) {
+	if !json5Marked(core.text) {
+		return nil, nil, nil, false
+	}
+	if json5.Unmarshal(core.text, new(json5Accepted)) != nil {
+		return nil, nil, nil, false
+	}
+	s := newScanner(core.text, core.start, p.cfg, p.deadline)
+	s.strict = true
+	out, err, guessed := s.run()
+	switch {
+	case guessed:
+		return nil, nil, nil, false
+	case err != nil && (err.Code == toolcall.CodeTooDeep || err.Code == toolcall.CodeRepairTimeout):
+		return nil, nil, err, false
+	case err != nil || !validJSON(out):
+		return nil, nil, nil, false
+	}
+	return out, s.rec.repairs(), nil, true
+}
+
+// json5Accepted receives a value json5 decoded and keeps nothing: the
+// parser is asked only whether the text is JSON5.
+type json5Accepted struct{}
+
+// UnmarshalJSON implements json5.Unmarshaler.
+func (json5Accepted) UnmarshalJSON([]byte) error { return nil }
+
+// json5Marked reports whether text, which is not JSON, has something only
+// JSON5 allows outside its double-quoted strings: single quotes, comments,
+// an unquoted key, a trailing comma, a sign or dot or x in a number,
+// Infinity or NaN. Text without any of these is not JSON5 either, and the
+// JSON5 parser need not be asked.
+func json5Marked(text []byte) bool {
+	prev := byte(0) // the last byte outside strings that was not whitespace
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '"':
+			i = stringEnd(text, i)
+			prev = '"'
+			continue
+		case isSpace(c):
+			continue
+		case c == '\'' || c == '/' || c == '+' || c == '.' || c == 'x' || c == 'X' || c == 'I' || c == 'N':
+			return true
+		case (c == '}' || c == ']') && prev == ',':
+			return true
+		case (isLetter(c) || c == '_' || c == '$') && (prev == '{' || prev == ','):
+			return true
+		}
+		prev = c
+	}
+	return false
+}
+
+// python is stage 5: the loose-literal grammar, for text that looks like
+// a Python literal.
+func (p *pipeline) python(core coreText) ([]byte, []toolcall.Repair, bool) {
+	if len(core.text) > maxGrammarInput || !pythonish(core.text) || p.expired() {
+		return nil, nil, false
+	}
+	if p.cfg.maxDepth > 0 && naiveDepth(core.text) > p.cfg.maxDepth {
+		return nil, nil, false
+	}
+	out, reps, err := pythonLiteral(string(core.text), core.start)
+	if err != nil || !validJSON(out) {
+		return nil, nil, false
+	}
+	return out, reps, true
+}
+
+// pythonish reports whether text has a mark of a Python literal that
+// only the grammar reads exactly: triple-quoted strings. Other Python
+// (True, None, tuples, single quotes) the scanner reads the same way, an
+// order of magnitude faster.
+func pythonish(text []byte) bool {
+	return bytes.Contains(text, []byte("'''")) || bytes.Contains(text, []byte(`"""`))
+}
+
+// naiveDepth is the deepest bracket nesting of text, counting brackets
+// inside strings too: an upper bound, cheap to get.
+func naiveDepth(text []byte) int {
+	depth, deepest := 0, 0
+	for _, c := range text {
+		switch c {
+		case '{', '[', '(':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']', ')':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// depthExceeded returns the offset of the first bracket of valid JSON b
+// nested deeper than limit, or -1. It counts brackets first: most
+// documents have fewer than the limit in total. Then it walks the
+// structure, skipping each string with a vectorised search for its
+// closing quote.
+func depthExceeded(b []byte, limit int) int {
+	if limit <= 0 {
+		return -1
+	}
+	if bytes.Count(b, []byte{'{'})+bytes.Count(b, []byte{'['}) <= limit {
+		return -1
+	}
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch structural[b[i]] {
+		case 0:
+		case '"':
+			// Most strings are short keys: look at a few bytes inline before
+			// paying for a call to the vectorised search.
+			j, end := i+1, min(i+17, len(b))
+			for j < end && b[j] != '"' {
+				if b[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j < end {
+				i = j
+				continue
+			}
+			i = stringEnd(b, i)
+		case '{':
+			depth++
+			if depth > limit {
+				return i
+			}
+		case '}':
+			depth--
+		}
+	}
+	return -1
+}
+
+// structural classes the bytes that matter to depthExceeded: '"', '{' for
+// both openers and '}' for both closers; 0 for the rest.
+var structural = func() (t [256]byte) {
+	t['"'] = '"'
+	t['{'], t['['] = '{', '{'
+	t['}'], t[']'] = '}', '}'
+	return t
+}()
+
+// stringEnd returns the offset of the quote that closes the JSON string
+// opening at i, or len(b).
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return len(b)
+		}
+		j += k
+		backslashes := 0
+		for m := j - 1; m > i && b[m] == '\\'; m-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return j
+		}
+		j++
+	}
+	return len(b)
 }

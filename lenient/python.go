@@ -37,8 +37,11 @@ type pyList struct {
 	Items []*pyValue `parser:"\"[\" ( @@ ( \",\" @@ )* \",\"? )? \"]\""`
 }
 
+// pyTuple is a parenthesised sequence. Python reads (x) as x and (x,) as a
+// one-element tuple, so the trailing comma is kept.
 type pyTuple struct {
-	Items []*pyValue `parser:"\"(\" ( @@ ( \",\" @@ )* \",\"? )? \")\""`
+	Items    []*pyValue `parser:"\"(\" ( @@ ( \",\" @@ )*"`
+	Trailing bool       `parser:"  @\",\"? )? \")\""`
 }
 
 type pyDict struct {
@@ -51,6 +54,7 @@ type pyEntry struct {
 }
 
 type pyKey struct {
+	Pos    lexer.Position
 	Str    *string `parser:"  @String"`
 	Number *string `parser:"| @Number"`
 	Ident  *string `parser:"| @Ident"`
@@ -80,7 +84,9 @@ type pyLiteral struct {
 var pyLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "String", Pattern: `"""(?s:.*?)"""|'''(?s:.*?)'''|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'`},
 	{Name: "Number", Pattern: `[-+]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)`},
-	{Name: "Ident", Pattern: `[A-Za-z_$][A-Za-z0-9_$]*`},
+	// Hyphens join identifier parts because tool names have them (MCP's
+	// "list-files"), and models write such names unquoted in calls.
+	{Name: "Ident", Pattern: `[A-Za-z_$][A-Za-z0-9_$]*(?:-[A-Za-z0-9_$]+)*`},
 	{Name: "Punct", Pattern: `[][(){}=,:.]`},
 	{Name: "Whitespace", Pattern: `\s+`},
 })
@@ -123,7 +129,7 @@ func ParsePythonCalls(src string) ([]PythonCall, []toolcall.RepairKind, error) {
 	if calls == nil {
 		calls = ast.Bare
 	}
-	var c converter
+	c := converter{src: src}
 	out := make([]PythonCall, 0, len(calls))
 	for _, pc := range calls {
 		call := PythonCall{Name: pc.Name, Start: pc.Pos.Offset, End: pc.EndPos.Offset}
@@ -136,7 +142,7 @@ func ParsePythonCalls(src string) ([]PythonCall, []toolcall.RepairKind, error) {
 		}
 		out = append(out, call)
 	}
-	return out, c.kinds, nil
+	return out, c.kindList(), nil
 }
 
 // PythonLiteralToJSON converts one loose literal (a Python literal, or JSON
@@ -147,11 +153,37 @@ func PythonLiteralToJSON(src string) ([]byte, []toolcall.RepairKind, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var c converter
+	c := converter{src: src}
 	if err := c.value(ast.Value, 0); err != nil {
 		return nil, nil, err
 	}
-	return c.buf.Bytes(), c.kinds, nil
+	return c.buf.Bytes(), c.kindList(), nil
+}
+
+// errNotLiteral rejects a literal that is a bare word or a call at the top:
+// prose, not data.
+var errNotLiteral = errors.New("a bare word or call is not a literal")
+
+// pythonLiteral is the lenient pipeline's use of the grammar: like
+// PythonLiteralToJSON, with each kind of change recorded at the offset of
+// its first occurrence (plus base), and a lone word or call refused.
+func pythonLiteral(src string, base int) ([]byte, []toolcall.Repair, error) {
+	ast, err := literalParser.ParseString("", src)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ast.Value.Bare != nil || ast.Value.Call != nil {
+		return nil, nil, errNotLiteral
+	}
+	c := converter{src: src, oneLine: true}
+	if err := c.value(ast.Value, 0); err != nil {
+		return nil, nil, err
+	}
+	reps := make([]toolcall.Repair, len(c.notes))
+	for i, n := range c.notes {
+		reps[i] = toolcall.Repair{Kind: n.kind, Offset: n.offset + base, CallIndex: -1}
+	}
+	return c.buf.Bytes(), reps, nil
 }
 
 // IsIncomplete reports whether err means the source ended before the
@@ -163,10 +195,26 @@ func IsIncomplete(err error) bool {
 	}
 	var le *lexer.Error
 	if errors.As(err, &le) {
-		// An unterminated string is a lexer error at the opening quote.
-		return strings.Contains(le.Msg, "invalid input text")
+		// An unterminated string is a lexer error at its opening quote; a
+		// lexer error at any other character is text the grammar rejects.
+		return unterminatedString(le.Msg)
 	}
 	return false
+}
+
+// unterminatedString reports whether a lexer error message points at a
+// quote: the String rule did not match there, so the string never closed.
+func unterminatedString(msg string) bool {
+	const marker = "invalid input text "
+	i := strings.Index(msg, marker)
+	if i < 0 {
+		return false
+	}
+	text, err := strconv.Unquote(msg[i+len(marker):])
+	if err != nil || text == "" {
+		return false
+	}
+	return text[0] == '"' || text[0] == '\''
 }
 
 // ErrorOffset returns the byte offset a grammar error points at, or -1.
@@ -183,17 +231,46 @@ func ErrorOffset(err error) int {
 const maxLiteralDepth = 10000
 
 type converter struct {
+	src   string
 	buf   bytes.Buffer
-	kinds []toolcall.RepairKind
+	notes []note
+	// oneLine refuses a raw line break inside a '…' or "…" string, which
+	// Python does not allow either: the repair scanner has rules for it.
+	oneLine bool
 }
 
-func (c *converter) note(k toolcall.RepairKind) {
-	for _, have := range c.kinds {
-		if have == k {
+var errRawNewline = errors.New("raw line break inside a single-line string")
+
+// unquote decodes a string token, enforcing oneLine.
+func (c *converter) unquote(tok string) (string, bool, error) {
+	if c.oneLine && !strings.HasPrefix(tok, `"""`) && !strings.HasPrefix(tok, "'''") && strings.ContainsAny(tok, "\n\r") {
+		return "", false, errRawNewline
+	}
+	s, single := pyUnquote(tok)
+	return s, single, nil
+}
+
+// note is the first occurrence of one kind of change.
+type note struct {
+	kind   toolcall.RepairKind
+	offset int
+}
+
+func (c *converter) note(k toolcall.RepairKind, offset int) {
+	for _, have := range c.notes {
+		if have.kind == k {
 			return
 		}
 	}
-	c.kinds = append(c.kinds, k)
+	c.notes = append(c.notes, note{kind: k, offset: offset})
+}
+
+func (c *converter) kindList() []toolcall.RepairKind {
+	var kinds []toolcall.RepairKind
+	for _, n := range c.notes {
+		kinds = append(kinds, n.kind)
+	}
+	return kinds
 }
 
 var errLiteralTooDeep = errors.New("literal nested too deeply")
@@ -202,37 +279,36 @@ func (c *converter) value(v *pyValue, depth int) error {
 	if depth > maxLiteralDepth {
 		return errLiteralTooDeep
 	}
+	at := v.Pos.Offset
 	switch {
 	case v.Str != nil:
-		s, single := pyUnquote(*v.Str)
+		s, single, err := c.unquote(*v.Str)
+		if err != nil {
+			return err
+		}
 		if single {
-			c.note(toolcall.RepairSingleQuotes)
+			c.note(toolcall.RepairSingleQuotes, at)
+		}
+		if strings.HasPrefix(*v.Str, `"""`) || strings.HasPrefix(*v.Str, "'''") {
+			c.note(toolcall.RepairPythonLiteral, at)
 		}
 		writeJSONString(&c.buf, s)
 	case v.Number != nil:
 		n, changed := normalizeNumber(*v.Number)
 		if changed {
-			c.note(toolcall.RepairNumberFormat)
+			c.note(toolcall.RepairNumberFormat, at)
 		}
 		c.buf.WriteString(n)
 	case v.Const != nil:
-		switch *v.Const {
-		case "True":
-			c.note(toolcall.RepairPythonLiteral)
-			c.buf.WriteString("true")
-		case "False":
-			c.note(toolcall.RepairPythonLiteral)
-			c.buf.WriteString("false")
-		case "None":
-			c.note(toolcall.RepairPythonLiteral)
-			c.buf.WriteString("null")
-		default:
-			c.buf.WriteString(*v.Const)
-		}
+		c.literal(*v.Const, at)
 	case v.List != nil:
 		return c.array(v.List.Items, depth)
 	case v.Tuple != nil:
-		c.note(toolcall.RepairPythonLiteral)
+		c.note(toolcall.RepairPythonLiteral, at)
+		if len(v.Tuple.Items) == 1 && !v.Tuple.Trailing {
+			// (x) is x: parentheses, not a tuple.
+			return c.value(v.Tuple.Items[0], depth+1)
+		}
 		return c.array(v.Tuple.Items, depth)
 	case v.Dict != nil:
 		c.buf.WriteByte('{')
@@ -240,18 +316,22 @@ func (c *converter) value(v *pyValue, depth int) error {
 			if i > 0 {
 				c.buf.WriteByte(',')
 			}
+			kat := e.Key.Pos.Offset
 			switch {
 			case e.Key.Str != nil:
-				s, single := pyUnquote(*e.Key.Str)
+				s, single, err := c.unquote(*e.Key.Str)
+				if err != nil {
+					return err
+				}
 				if single {
-					c.note(toolcall.RepairSingleQuotes)
+					c.note(toolcall.RepairSingleQuotes, kat)
 				}
 				writeJSONString(&c.buf, s)
 			case e.Key.Number != nil:
-				c.note(toolcall.RepairUnquotedKey)
+				c.note(toolcall.RepairUnquotedKey, kat)
 				writeJSONString(&c.buf, *e.Key.Number)
 			default:
-				c.note(toolcall.RepairUnquotedKey)
+				c.note(toolcall.RepairUnquotedKey, kat)
 				writeJSONString(&c.buf, *e.Key.Ident)
 			}
 			c.buf.WriteByte(':')
@@ -263,13 +343,28 @@ func (c *converter) value(v *pyValue, depth int) error {
 	case v.Call != nil:
 		// A call used as a value (f(x=g(1))) has no JSON meaning; keep its
 		// source text as a string rather than guess.
-		c.note(toolcall.RepairUnquotedString)
-		writeJSONString(&c.buf, callSource(v.Call))
+		c.note(toolcall.RepairUnquotedString, at)
+		writeJSONString(&c.buf, c.callSource(v.Call))
 	case v.Bare != nil:
-		c.note(toolcall.RepairUnquotedString)
+		if lit := literalFor([]byte(*v.Bare)); lit != "" {
+			// TRUE, Null: a literal in the wrong case.
+			c.note(toolcall.RepairPythonLiteral, at)
+			c.buf.WriteString(lit)
+			break
+		}
+		c.note(toolcall.RepairUnquotedString, at)
 		writeJSONString(&c.buf, *v.Bare)
 	}
 	return nil
+}
+
+// literal writes a True/False/None or JSON literal.
+func (c *converter) literal(word string, at int) {
+	lit := literalFor([]byte(word))
+	if lit != word {
+		c.note(toolcall.RepairPythonLiteral, at)
+	}
+	c.buf.WriteString(lit)
 }
 
 func (c *converter) array(items []*pyValue, depth int) error {
@@ -286,11 +381,12 @@ func (c *converter) array(items []*pyValue, depth int) error {
 	return nil
 }
 
-func callSource(pc *pyCall) string {
-	var b strings.Builder
-	b.WriteString(pc.Name)
-	b.WriteString("(…)")
-	return b.String()
+// callSource returns the text of a call expression as the model wrote it.
+func (c *converter) callSource(pc *pyCall) string {
+	if pc.Pos.Offset >= 0 && pc.EndPos.Offset <= len(c.src) && pc.Pos.Offset < pc.EndPos.Offset {
+		return c.src[pc.Pos.Offset:pc.EndPos.Offset]
+	}
+	return pc.Name + "(…)"
 }
 
 // pyUnquote decodes a Python string literal. It reports whether the literal
@@ -306,6 +402,7 @@ func pyUnquote(lit string) (string, bool) {
 	}
 	var b strings.Builder
 	b.Grow(len(body))
+	raw := rawBackslashes(body)
 	for i := 0; i < len(body); i++ {
 		ch := body[i]
 		if ch != '\\' || i+1 == len(body) {
@@ -313,7 +410,13 @@ func pyUnquote(lit string) (string, bool) {
 			continue
 		}
 		i++
-		switch e := body[i]; e {
+		e := body[i]
+		if raw && e != '\\' && e != '\'' && e != '"' {
+			b.WriteByte('\\')
+			b.WriteByte(e)
+			continue
+		}
+		switch e {
 		case 'n':
 			b.WriteByte('\n')
 		case 't':
@@ -326,6 +429,8 @@ func pyUnquote(lit string) (string, bool) {
 			b.WriteByte('\f')
 		case 'v':
 			b.WriteByte('\v')
+		case 'a':
+			b.WriteByte('\a')
 		case '0':
 			b.WriteByte(0)
 		case '\\', '\'', '"', '/':
@@ -363,6 +468,37 @@ func pyUnquote(lit string) (string, bool) {
 		}
 	}
 	return b.String(), q == '\''
+}
+
+// rawBackslashes reports whether body has a backslash that starts no
+// escape Python knows: the sign of text whose backslashes are literal, as
+// in C:\Users\new, where \n must then stay two characters as well.
+func rawBackslashes(body string) bool {
+	for i := 0; i < len(body); i++ {
+		if body[i] != '\\' {
+			continue
+		}
+		if i+1 == len(body) {
+			return true
+		}
+		n := 0
+		switch body[i+1] {
+		case 'n', 't', 'r', 'b', 'f', 'v', 'a', '0', '\\', '\'', '"', '/', '\n':
+		case 'x':
+			n = 2
+		case 'u':
+			n = 4
+		case 'U':
+			n = 8
+		default:
+			return true
+		}
+		if _, ok := parseHex(body, i+2, n); n > 0 && !ok {
+			return true
+		}
+		i += 1 + n
+	}
+	return false
 }
 
 func parseHex(s string, at, n int) (rune, bool) {

@@ -1,0 +1,546 @@
+package lenient
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/dialectkit/toolcall"
+)
+
+// Unquoted text: numbers, literals, unquoted keys, and words the model
+// meant as strings.
+
+// bare parses an unquoted value at s.pos.
+func (s *scanner) bare(ctx context) valueKind {
+	start := s.pos
+	kind := s.bareValue(ctx)
+	s.tick(s.pos - start)
+	return kind
+}
+
+func (s *scanner) bareValue(ctx context) valueKind {
+	start := s.pos
+	c := s.src[start]
+	if isDigit(c) || c == '-' || c == '+' || c == '.' {
+		if s.ellipsisAt(start) > 0 {
+			return s.ellipsis(ctx)
+		}
+		if end := s.numberEnd(start); end > start && s.endsToken(end, ctx) && s.writeNumber(start, end) {
+			s.pos = end
+			s.strayQuote(ctx)
+			return vNumber
+		}
+		if s.loneSign(start, ctx) {
+			return vDropped
+		}
+	}
+	if isLetter(c) {
+		end := start
+		for end < len(s.src) && isLetter(s.src[end]) {
+			end++
+		}
+		if s.endsToken(end, ctx) {
+			if lit := literalFor(s.src[start:end]); lit != "" {
+				if string(s.src[start:end]) != lit {
+					s.guess()
+					s.rec.add(toolcall.RepairPythonLiteral, start)
+				}
+				s.out = append(s.out, lit...)
+				s.pos = end
+				s.strayQuote(ctx)
+				return vLiteral
+			}
+		}
+		if end == len(s.src) && end-start >= 2 {
+			if lit := literalPrefix(s.src[start:end]); lit != "" {
+				s.guess()
+				s.rec.add(toolcall.RepairTruncatedValue, start)
+				s.out = append(s.out, lit...)
+				s.pos = end
+				return vLiteral
+			}
+		}
+	}
+	if w := s.ellipsisAt(start); w > 0 && s.endsToken(start+w, ctx) {
+		return s.ellipsis(ctx)
+	}
+	if ctx == ctxTop {
+		s.fail(start, "no JSON value in the input")
+	}
+	end, quote := s.bareEnd(start, ctx)
+	text := bytes.TrimRight(s.src[start:end], " \t\r\n")
+	s.guess()
+	s.rec.add(toolcall.RepairUnquotedString, start)
+	s.writeText(text, start)
+	s.pos = end
+	if quote > 0 {
+		// abc", — the opening quote was missing.
+		s.rec.add(toolcall.RepairMissingQuote, start)
+		s.pos += quote
+	}
+	return vBare
+}
+
+// literalFor returns the JSON literal a word spells in any case (Python's
+// True, False and None included), or "".
+func literalFor(word []byte) string {
+	switch {
+	case bytes.EqualFold(word, []byte("true")):
+		return "true"
+	case bytes.EqualFold(word, []byte("false")):
+		return "false"
+	case bytes.EqualFold(word, []byte("null")), bytes.EqualFold(word, []byte("none")):
+		return "null"
+	}
+	return ""
+}
+
+// literalPrefix returns the literal a word cut off by the end of the input
+// begins, or "".
+func literalPrefix(word []byte) string {
+	for _, lit := range []string{"true", "false", "null"} {
+		if len(word) < len(lit) && bytes.EqualFold(word, []byte(lit[:len(word)])) {
+			return lit
+		}
+	}
+	return ""
+}
+
+// literalAt reports whether a literal word starts at i.
+func (s *scanner) literalAt(i int) bool {
+	end := i
+	for end < len(s.src) && isLetter(s.src[end]) {
+		end++
+	}
+	return end > i && literalFor(s.src[i:end]) != ""
+}
+
+// ellipsisAt returns the width of "..." or "…" at i, or 0.
+func (s *scanner) ellipsisAt(i int) int {
+	if bytes.HasPrefix(s.src[i:], []byte("...")) {
+		w := 3
+		for i+w < len(s.src) && s.src[i+w] == '.' {
+			w++
+		}
+		return w
+	}
+	if bytes.HasPrefix(s.src[i:], []byte("…")) {
+		return len("…")
+	}
+	return 0
+}
+
+// ellipsis handles "..." standing where a value should: in an array it
+// stands for elided items and is dropped; elsewhere it is kept as a string.
+func (s *scanner) ellipsis(ctx context) valueKind {
+	s.guess()
+	start := s.pos
+	w := s.ellipsisAt(start)
+	if ctx == ctxArrayValue {
+		s.rec.add(toolcall.RepairStrayText, start)
+		s.pos += w
+		return vEllipsis
+	}
+	if ctx == ctxTop {
+		s.fail(start, "no JSON value in the input")
+	}
+	s.rec.add(toolcall.RepairUnquotedString, start)
+	s.writeText(s.src[start:start+w], start)
+	s.pos += w
+	return vBare
+}
+
+// loneSign handles a sign or dot with no digits: a number the input cut
+// off ("[1, -"). It reports whether it consumed one.
+func (s *scanner) loneSign(start int, ctx context) bool {
+	end := start + 1
+	if end < len(s.src) && !s.endsToken(end, ctx) {
+		return false
+	}
+	s.guess()
+	s.rec.add(toolcall.RepairTruncatedValue, start)
+	s.pos = end
+	return true
+}
+
+// endsToken reports whether an unquoted token ending at i ends there: the
+// input, whitespace, a separator, a closer, a comment, a fence, or a stray
+// quote glued to it (12", — the model closed a string it never opened).
+func (s *scanner) endsToken(i int, ctx context) bool {
+	if i >= len(s.src) {
+		return true
+	}
+	switch c := s.src[i]; c {
+	case ' ', '\t', '\n', '\r', ',', '}', ']', ')':
+		return true
+	case '/':
+		return i+1 < len(s.src) && (s.src[i+1] == '/' || s.src[i+1] == '*')
+	case '#':
+		return true
+	case '`':
+		return s.fenceAt(i)
+	case ':':
+		return ctx == ctxKey
+	}
+	if _, w := quoteAt(s.src, i); w > 0 {
+		return s.properClose(i+w, ctx, 0, 0)
+	}
+	return false
+}
+
+// strayQuote drops a quote glued to the token just read when it is
+// followed by what may follow a value.
+func (s *scanner) strayQuote(ctx context) {
+	if s.pos >= len(s.src) {
+		return
+	}
+	if _, w := quoteAt(s.src, s.pos); w > 0 && s.properClose(s.pos+w, ctx, 0, 0) {
+		s.guess()
+		s.rec.add(toolcall.RepairStrayText, s.pos)
+		s.pos += w
+	}
+}
+
+// numberEnd returns the end of the number-like token at start: an
+// optional sign, digits (with Python's _ separators), a fraction and an
+// exponent, or a hexadecimal integer. It returns start when there are no
+// digits.
+func (s *scanner) numberEnd(start int) int {
+	src := s.src
+	i := start
+	if src[i] == '-' || src[i] == '+' {
+		i++
+	}
+	if i+1 < len(src) && src[i] == '0' && src[i+1]|0x20 == 'x' {
+		j := i + 2
+		for j < len(src) && isHex(src[j]) {
+			j++
+		}
+		if j > i+2 {
+			return j
+		}
+	}
+	digits := 0
+	i, digits = digitRun(src, i, digits)
+	if i < len(src) && src[i] == '.' {
+		i, digits = digitRun(src, i+1, digits)
+	}
+	if digits == 0 {
+		return start
+	}
+	if i < len(src) && src[i]|0x20 == 'e' {
+		j := i + 1
+		if j < len(src) && (src[j] == '+' || src[j] == '-') {
+			j++
+		}
+		switch {
+		case j < len(src) && isDigit(src[j]):
+			for j < len(src) && isDigit(src[j]) {
+				j++
+			}
+			i = j
+		case j >= len(src) || isSpace(src[j]) || src[j] == ',' || src[j] == '}' || src[j] == ']':
+			i = j // 1e with no digits: the exponent was cut off
+		}
+	}
+	return i
+}
+
+// digitRun reads digits and the _ that may separate them.
+func digitRun(src []byte, i, digits int) (int, int) {
+	for i < len(src) {
+		c := src[i]
+		if isDigit(c) {
+			digits++
+			i++
+			continue
+		}
+		if c == '_' && digits > 0 && i+1 < len(src) && isDigit(src[i+1]) && isDigit(src[i-1]) {
+			i++
+			continue
+		}
+		break
+	}
+	return i, digits
+}
+
+// writeNumber writes the number src[start:end] in JSON syntax. It reports
+// false, writing nothing, when the token has no JSON number form (a
+// hexadecimal number beyond 64 bits).
+func (s *scanner) writeNumber(start, end int) bool {
+	tok := s.src[start:end]
+	changed := false
+	neg := false
+	switch tok[0] {
+	case '+':
+		tok, changed = tok[1:], true
+	case '-':
+		tok, neg = tok[1:], true
+	}
+	if len(tok) > 2 && tok[0] == '0' && tok[1]|0x20 == 'x' {
+		v, err := strconv.ParseUint(string(tok[2:]), 16, 64)
+		if err != nil {
+			return false
+		}
+		if neg {
+			s.out = append(s.out, '-')
+		}
+		s.out = strconv.AppendUint(s.out, v, 10)
+		s.rec.add(toolcall.RepairNumberFormat, start)
+		return true
+	}
+	if neg {
+		s.out = append(s.out, '-')
+	}
+	intEnd := 0
+	for intEnd < len(tok) && (isDigit(tok[intEnd]) || tok[intEnd] == '_') {
+		intEnd++
+	}
+	intPart := tok[:intEnd]
+	rest := tok[intEnd:]
+	if bytes.IndexByte(tok, '_') >= 0 {
+		s.guess()
+		changed = true
+	}
+	// Leading zeros are not JSON: 007 is 7, 00.5 is 0.5.
+	digits := intPart[:0:0]
+	for _, c := range intPart {
+		if c != '_' {
+			digits = append(digits, c)
+		}
+	}
+	trimmed := bytes.TrimLeft(digits, "0")
+	if len(trimmed) != len(digits) && len(digits) > 1 {
+		s.guess()
+		changed = true
+	}
+	switch {
+	case len(trimmed) > 0:
+		s.out = append(s.out, trimmed...)
+	case len(digits) == 0: // .5
+		s.out = append(s.out, '0')
+		changed = true
+	default:
+		s.out = append(s.out, '0')
+	}
+	if len(rest) > 0 && rest[0] == '.' {
+		frac := 1
+		for frac < len(rest) && (isDigit(rest[frac]) || rest[frac] == '_') {
+			frac++
+		}
+		s.out = append(s.out, '.')
+		if frac == 1 { // 5. is 5.0
+			s.out = append(s.out, '0')
+			changed = true
+		}
+		for _, c := range rest[1:frac] {
+			if c != '_' {
+				s.out = append(s.out, c)
+			}
+		}
+		rest = rest[frac:]
+	}
+	if len(rest) > 0 { // exponent
+		exp := rest[1:]
+		if len(exp) > 0 && (exp[0] == '+' || exp[0] == '-') {
+			exp = exp[1:]
+		}
+		if len(exp) == 0 {
+			s.guess()
+			s.rec.add(toolcall.RepairTruncatedValue, start)
+		} else {
+			s.out = append(s.out, rest...)
+		}
+	}
+	if changed {
+		s.rec.add(toolcall.RepairNumberFormat, start)
+	}
+	return true
+}
+
+// bareEnd returns where an unquoted string value starting at start ends,
+// and the width of a quote that ends it as its missing opening quote's
+// partner (abc", → abc), or 0.
+func (s *scanner) bareEnd(start int, ctx context) (int, int) {
+	src := s.src
+	bal := 0
+	i := start
+	defer func() { s.tick(i - start + 1) }()
+	for i < len(src) {
+		c := src[i]
+		switch c {
+		case '\n', '\r':
+			return i, 0
+		case '{', '[', '(':
+			bal++
+		case '}', ']', ')':
+			if bal == 0 {
+				return i, 0
+			}
+			bal--
+		case ',':
+			if bal > 0 {
+				break
+			}
+			// "a": ipsum, sic", — the closing quote of a string whose opening
+			// quote is missing, later on the same line.
+			if ctx == ctxObjectValue {
+				if q := s.nextQuoteOrNewline(i); q < len(src) {
+					if _, w := quoteAt(src, q); w > 0 && s.properClose(q+w, ctx, 0, 0) {
+						i = q
+						return q, w
+					}
+				}
+			}
+			return i, 0
+		case '/':
+			if i > start && isSpace(src[i-1]) && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*') {
+				return i, 0
+			}
+		case '#':
+			if i > start && isSpace(src[i-1]) {
+				return i, 0
+			}
+		case '`':
+			if s.fenceAt(i) {
+				return i, 0
+			}
+		}
+		if _, w := quoteAt(src, i); w > 0 {
+			if s.properClose(i+w, ctx, 0, 0) {
+				return i, w
+			}
+			if i > start && isSpace(src[i-1]) {
+				return i, 0 // a new string: the comma before it is missing
+			}
+			i += w
+			continue
+		}
+		i++
+	}
+	return i, 0
+}
+
+// key parses an object key at s.pos and writes it as a JSON string. It
+// reports false when the input ended inside the key.
+func (s *scanner) key() bool {
+	for {
+		if q, w := quoteAt(s.src, s.pos); w > 0 {
+			st := s.scanString(ctxKey, q, w)
+			if st.dropped {
+				s.pos = st.next
+				return false
+			}
+			s.emitString(st)
+			return true
+		}
+		start := s.pos
+		end := s.bareKeyEnd(start)
+		text := bytes.TrimRight(s.src[start:end], " \t")
+		if len(text) == 0 {
+			// A character that cannot start a key: drop it.
+			s.guess()
+			s.rec.add(toolcall.RepairStrayText, start)
+			s.pos = start + 1
+			s.space()
+			if s.atEnd() {
+				return false
+			}
+			continue
+		}
+		if !json5Identifier(text) {
+			s.guess()
+		}
+		j := s.skipWS(end)
+		if j >= len(s.src) {
+			s.guess()
+			s.rec.add(toolcall.RepairTruncatedValue, start)
+			s.pos = j
+			return false
+		}
+		if _, w := quoteAt(s.src, j); w > 0 {
+			if j == start+len(text) && s.skipWS(j+w) < len(s.src) && s.src[s.skipWS(j+w)] == ':' {
+				// key": — a closing quote without its opening one.
+				s.guess()
+				s.rec.add(toolcall.RepairMissingQuote, start)
+				s.writeText(text, start)
+				s.pos = j + w
+				return true
+			}
+			if s.keyPattern(j, false) {
+				// COMMENT "key": — a stray word before the key.
+				s.guess()
+				s.rec.add(toolcall.RepairStrayText, start)
+				s.pos = j
+				continue
+			}
+		}
+		s.rec.add(toolcall.RepairUnquotedKey, start)
+		s.writeText(text, start)
+		s.pos = end
+		return true
+	}
+}
+
+// bareKeyEnd returns where an unquoted key starting at start ends.
+func (s *scanner) bareKeyEnd(start int) int {
+	src := s.src
+	i := start
+	for i < len(src) {
+		c := src[i]
+		if c == ':' || c == ',' || c == '{' || c == '}' || c == '[' || c == ']' || c == '=' || c == '\n' || c == '\r' {
+			break
+		}
+		if _, w := quoteAt(src, i); w > 0 {
+			break
+		}
+		i++
+	}
+	s.tick(i - start + 1)
+	return i
+}
+
+// json5Identifier reports whether a key is an identifier JSON5 accepts
+// unquoted.
+func json5Identifier(b []byte) bool {
+	for i, c := range b {
+		if !(isLetter(c) || c == '_' || c == '$' || i > 0 && isDigit(c)) {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// writeText writes text as a JSON string, replacing invalid UTF-8.
+func (s *scanner) writeText(text []byte, at int) {
+	s.out = append(s.out, '"')
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case safeInJSON[c]:
+			s.out = append(s.out, c)
+			i++
+		case c == '"' || c == '\\':
+			s.out = append(s.out, '\\', c)
+			i++
+		case c < 0x20:
+			if c != '\t' {
+				s.stop(toolcall.CodeRepairFailed, at+i, msgBinary)
+			}
+			s.out = appendControl(s.out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(text[i:])
+			if r == utf8.RuneError && size == 1 {
+				s.rec.add(toolcall.RepairInvalidUTF8, at+i)
+				s.out = append(s.out, `\ufffd`...)
+				i++
+				continue
+			}
+			s.out = append(s.out, text[i:i+size]...)
+			i += size
+		}
+	}
+	s.out = append(s.out, '"')
+}

@@ -1,0 +1,355 @@
+package lenient
+
+import (
+	"github.com/dialectkit/toolcall"
+)
+
+// value parses the value at s.pos, standing in ctx, and writes it.
+func (s *scanner) value(ctx context) valueKind {
+	s.tick(1)
+	if s.pos >= len(s.src) {
+		return vNone
+	}
+	switch c := s.src[s.pos]; c {
+	case '{':
+		return s.object()
+	case '[':
+		return s.array()
+	case '(':
+		return s.tuple()
+	case ',', ':', '}', ']', ')':
+		return vNone
+	}
+	if q, w := quoteAt(s.src, s.pos); w > 0 {
+		st := s.scanString(ctx, q, w)
+		if st.dropped {
+			s.pos = st.next
+			return vDropped
+		}
+		s.emitString(st)
+		return vString
+	}
+	if c := s.src[s.pos]; c < 0x20 || c == 0x7F {
+		s.stop(toolcall.CodeRepairFailed, s.pos, msgBinary)
+	}
+	return s.bare(ctx)
+}
+
+// resume tells objectBody where in a member it starts.
+type resume uint8
+
+const (
+	resumeFresh      resume = iota // after '{': a key or '}' is next
+	resumeAfterValue               // a member is written; ',' or '}' is next
+)
+
+func (s *scanner) object() valueKind {
+	s.push('{')
+	s.out = append(s.out, '{')
+	s.pos++
+	return s.objectBody(false, resumeFresh)
+}
+
+// objectBody parses members up to the object's end. The '{' is written and
+// pushed. An implicit object (its '{' was missing) also ends, without a
+// repair, where its enclosing array or the input ends.
+func (s *scanner) objectBody(implicit bool, from resume) valueKind {
+	members := from != resumeFresh
+	commaAt := -1
+	last := vNone
+	merged := false
+	for {
+		s.tick(1)
+		s.space()
+		if s.atEnd() {
+			if commaAt >= 0 {
+				s.rec.add(toolcall.RepairTrailingComma, commaAt)
+			}
+			if !implicit {
+				s.guess()
+				s.rec.add(toolcall.RepairMissingClosingBrace, s.pos)
+			}
+			return s.closeObject()
+		}
+		switch c := s.src[s.pos]; c {
+		case '}':
+			if commaAt >= 0 {
+				s.rec.add(toolcall.RepairTrailingComma, commaAt)
+			}
+			s.pos++
+			return s.closeObject()
+		case ']', ')':
+			if kind, done := s.objectForeignCloser(c, implicit, members, merged); done {
+				return kind
+			}
+			continue
+		case ',':
+			if commaAt >= 0 || !members {
+				s.guess()
+				s.rec.add(toolcall.RepairStrayText, s.pos)
+			} else {
+				commaAt = s.pos
+			}
+			s.pos++
+			continue
+		case ':', '{':
+			s.fail(s.pos, "unexpected "+string(c)+" where an object key should be")
+		case '[':
+			// "key": [1], [2] — the array went on after its closer.
+			if last != vArray || len(s.out) == 0 || s.out[len(s.out)-1] != ']' {
+				s.fail(s.pos, "unexpected [ where an object key should be")
+			}
+			s.guess()
+			s.rec.add(toolcall.RepairExtraClosing, s.pos)
+			s.out = s.out[:len(s.out)-1]
+			count := 1
+			if s.out[len(s.out)-1] == '[' {
+				count = 0
+			}
+			s.push('[')
+			s.pos++
+			s.arrayBody(']', count)
+			merged = true
+			commaAt = -1
+			continue
+		}
+		if members && commaAt < 0 {
+			s.guess()
+			s.rec.add(toolcall.RepairMissingComma, s.pos)
+		}
+		commaAt = -1
+		mark := len(s.out)
+		if members {
+			s.out = append(s.out, ',')
+		}
+		if !s.key() {
+			s.out = s.out[:mark]
+			continue
+		}
+		kind := s.memberValue()
+		if kind == vDropped {
+			s.out = s.out[:mark]
+			continue
+		}
+		members = true
+		last = kind
+	}
+}
+
+func (s *scanner) closeObject() valueKind {
+	s.pop()
+	s.out = append(s.out, '}')
+	return vObject
+}
+
+// memberValue parses the ':' and the value after a key, and writes them.
+// It reports vDropped when the input ended before the value.
+func (s *scanner) memberValue() valueKind {
+	s.space()
+	if s.atEnd() {
+		s.guess()
+		s.rec.add(toolcall.RepairTruncatedValue, s.pos)
+		return vDropped
+	}
+	switch c := s.src[s.pos]; {
+	case c == ':':
+		s.pos++
+	case c == '=':
+		s.guess()
+		s.rec.add(toolcall.RepairMissingColon, s.pos)
+		s.pos++
+	case c == ',' || c == '}' || c == ']' || c == ')':
+		// {invalid json}, {"a", "b"}: with neither a colon nor a value this
+		// is no member; a value would be invented twice over.
+		s.fail(s.pos, "a key with neither colon nor value")
+	default:
+		s.guess()
+		s.rec.add(toolcall.RepairMissingColon, s.pos)
+	}
+	s.out = append(s.out, ':')
+	s.space()
+	if s.atEnd() {
+		s.guess()
+		s.rec.add(toolcall.RepairTruncatedValue, s.pos)
+		return vDropped
+	}
+	kind := s.value(ctxObjectValue)
+	if kind == vNone {
+		if s.src[s.pos] == ':' {
+			s.fail(s.pos, "unexpected : where a value should be")
+		}
+		s.guess()
+		s.rec.addRisky(toolcall.RepairMissingValue, s.pos, true)
+		s.out = append(s.out, '"', '"')
+		return vString
+	}
+	if kind != vDropped {
+		s.afterMember()
+	}
+	return kind
+}
+
+// afterMember checks the text after an object member for what cannot be
+// repaired without inventing structure.
+func (s *scanner) afterMember() {
+	j := s.skipAt(s.pos)
+	if j < len(s.src) && s.src[j] == ':' {
+		s.fail(j, "unexpected : after an object member")
+	}
+}
+
+// objectForeignCloser handles a ']' or ')' inside an object. It reports
+// done when the object ends here.
+func (s *scanner) objectForeignCloser(c byte, implicit, members, merged bool) (valueKind, bool) {
+	m := s.matchIndex(c)
+	if m < 0 {
+		if merged && c == ']' {
+			// After "key": [..], [..] an unmatched ']' means a '[' was
+			// missing somewhere; merging would have put items in the
+			// wrong array.
+			s.fail(s.pos, "unbalanced brackets after an array that went on past its closer")
+		}
+		s.guess()
+		s.rec.add(toolcall.RepairExtraClosing, s.pos)
+		s.pos++
+		return vNone, false
+	}
+	if implicit {
+		return s.closeObject(), true
+	}
+	s.guess()
+	if s.preferTypo(s.pos, m) {
+		s.rec.add(toolcall.RepairMismatchedBracket, s.pos)
+		s.pos++
+		return s.closeObject(), true
+	}
+	if !members && s.contextAt(len(s.stack)-2) == ctxArrayValue {
+		// [{] — an opened object with nothing in it, closed by its array.
+		s.rec.add(toolcall.RepairStrayText, s.pos)
+		s.pop()
+		return vDropped, true
+	}
+	s.rec.add(toolcall.RepairMissingClosingBrace, s.pos)
+	return s.closeObject(), true
+}
+
+func (s *scanner) array() valueKind {
+	s.push('[')
+	s.out = append(s.out, '[')
+	s.pos++
+	s.arrayBody(']', 0)
+	return vArray
+}
+
+// tuple parses a Python tuple as an array; (x) without a comma is x.
+func (s *scanner) tuple() valueKind {
+	s.guess()
+	s.rec.add(toolcall.RepairPythonLiteral, s.pos)
+	start := len(s.out)
+	s.push('(')
+	s.out = append(s.out, '[')
+	s.pos++
+	n, trailing, last := s.arrayBody(')', 0)
+	if n == 1 && !trailing && last != vDropped {
+		body := s.out[start+1 : len(s.out)-1]
+		copy(s.out[start:], body)
+		s.out = s.out[:start+len(body)]
+		return last
+	}
+	return vArray
+}
+
+// arrayBody parses elements up to closer; the '[' is written and the
+// container pushed. count is the number of elements already written (an
+// array taken up again). It writes the ']' and pops the container.
+func (s *scanner) arrayBody(closer byte, count int) (n int, trailingComma bool, last valueKind) {
+	commaAt := -1
+loop:
+	for {
+		s.tick(1)
+		s.space()
+		if s.atEnd() {
+			if commaAt >= 0 {
+				s.rec.add(toolcall.RepairTrailingComma, commaAt)
+			}
+			s.guess()
+			s.rec.add(toolcall.RepairMissingClosingBracket, s.pos)
+			break
+		}
+		c := s.src[s.pos]
+		if c == closer {
+			if commaAt >= 0 {
+				s.rec.add(toolcall.RepairTrailingComma, commaAt)
+				trailingComma = true
+			}
+			s.pos++
+			break
+		}
+		switch c {
+		case '}', ']', ')':
+			if s.arrayForeignCloser(c) {
+				break loop
+			}
+			continue
+		case ',':
+			if commaAt >= 0 || count == 0 {
+				s.guess()
+				s.rec.add(toolcall.RepairStrayText, s.pos)
+			} else {
+				commaAt = s.pos
+			}
+			s.pos++
+			continue
+		case ':':
+			s.fail(s.pos, "unexpected : in an array")
+		}
+		if count > 0 && commaAt < 0 {
+			s.guess()
+			s.rec.add(toolcall.RepairMissingComma, s.pos)
+		}
+		commaAt = -1
+		elem := len(s.out)
+		if count > 0 {
+			s.out = append(s.out, ',')
+		}
+		valueStart := len(s.out)
+		kind := s.value(ctxArrayValue)
+		switch kind {
+		case vNone:
+			s.fail(s.pos, "no value where an array element should be")
+		case vDropped, vEllipsis:
+			s.out = s.out[:elem]
+			continue
+		case vString, vBare:
+			// ["key": "value"] — an object whose '{' is missing.
+			if j := s.skipAt(s.pos); j < len(s.src) && s.src[j] == ':' {
+				s.implicitObject(valueStart)
+				kind = vObject
+			}
+		}
+		count++
+		last = kind
+	}
+	s.pop()
+	s.out = append(s.out, ']')
+	return count, trailingComma, last
+}
+
+// arrayForeignCloser handles a closer that is not the array's own. It
+// reports true when the array ends here.
+func (s *scanner) arrayForeignCloser(c byte) bool {
+	s.guess()
+	m := s.matchIndex(c)
+	if m < 0 {
+		s.rec.add(toolcall.RepairExtraClosing, s.pos)
+		s.pos++
+		return false
+	}
+	if s.preferTypo(s.pos, m) {
+		s.rec.add(toolcall.RepairMismatchedBracket, s.pos)
+		s.pos++
+		return true
+	}
+	s.rec.add(toolcall.RepairMissingClosingBracket, s.pos)
+	return true
+}

@@ -1,0 +1,153 @@
+package lenient
+
+import (
+	"bytes"
+
+	"github.com/dialectkit/toolcall"
+)
+
+// Stage 3: find the one value a reply holds, past a BOM, a code fence and
+// prose, without repairing anything. The grammar stages then run on it,
+// and a valid value is returned byte for byte. When the text holds more
+// than one candidate, or the value's end cannot be found, there is no core
+// and the scanner, which reads all of it, decides.
+
+// coreText is the value found by extractCore.
+type coreText struct {
+	text    []byte // nil when there is no single candidate
+	start   int    // offset of text in the input
+	repairs []toolcall.Repair
+}
+
+func extractCore(input []byte) coreText {
+	var c coreText
+	i := 0
+	if bytes.HasPrefix(input, bom) {
+		c.note(toolcall.RepairBOM, 0)
+		i = len(bom)
+	}
+	i = skipSpace(input, i)
+	if i >= len(input) {
+		return coreText{}
+	}
+	end := len(input)
+	for end > i && isSpace(input[end-1]) {
+		end--
+	}
+	switch first := input[i]; {
+	case first == '{' || first == '[':
+	case first == '(':
+		// A tuple: only the grammar reads it.
+		c.text, c.start = input[i:end], i
+		return c
+	case bytes.HasPrefix(input[i:], fence):
+		i = afterFenceOpener(input, i)
+		c.note(toolcall.RepairCodeFence, i)
+		if i >= len(input) || input[i] != '{' && input[i] != '[' {
+			return coreText{}
+		}
+	default:
+		b := bytes.IndexAny(input[i:], "{[")
+		f := bytes.Index(input[i:], fence)
+		switch {
+		case b < 0 && f < 0:
+			// No container at all: a scalar or a literal, or prose.
+			c.text, c.start = input[i:end], i
+			return c
+		case f >= 0 && (b < 0 || f < b):
+			i = afterFenceOpener(input, i+f)
+			c.note(toolcall.RepairCodeFence, i)
+			if i >= len(input) || input[i] != '{' && input[i] != '[' {
+				return coreText{}
+			}
+			if f > 0 {
+				c.note(toolcall.RepairSurroundingText, 0)
+			}
+		default:
+			c.note(toolcall.RepairSurroundingText, 0)
+			i += b
+		}
+	}
+	e := matchEnd(input, i)
+	if e < 0 {
+		return coreText{}
+	}
+	// Brackets or a comma after the value mean more structure: {"a": 1},
+	// "b": 2} — the scanner reads that.
+	rest := input[e:]
+	if bytes.IndexAny(rest, "{[]}") >= 0 || bytes.HasPrefix(bytes.TrimSpace(rest), []byte(",")) {
+		return coreText{}
+	}
+	if t := bytes.TrimSpace(rest); len(t) > 0 {
+		if bytes.HasPrefix(t, fence) && len(bytes.Trim(t, "`")) == 0 {
+			c.note(toolcall.RepairCodeFence, e)
+		} else {
+			c.note(toolcall.RepairSurroundingText, e)
+		}
+	}
+	c.text, c.start = input[i:e], i
+	return c
+}
+
+func (c *coreText) note(kind toolcall.RepairKind, offset int) {
+	for _, r := range c.repairs {
+		if r.Kind == kind {
+			return
+		}
+	}
+	c.repairs = append(c.repairs, toolcall.Repair{Kind: kind, Offset: offset, CallIndex: -1})
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// afterFenceOpener steps over a fence at i, its language tag and the
+// whitespace after it.
+func afterFenceOpener(b []byte, i int) int {
+	for i < len(b) && b[i] == '`' {
+		i++
+	}
+	for i < len(b) && isTagByte(b[i]) {
+		i++
+	}
+	return skipSpace(b, i)
+}
+
+// matchEnd returns the offset after the bracket that closes the one at i,
+// skipping strings in double, single or Python's triple quotes, or -1.
+func matchEnd(b []byte, i int) int {
+	depth := 0
+	for ; i < len(b); i++ {
+		switch c := b[i]; c {
+		case '"', '\'':
+			if i+2 < len(b) && b[i+1] == c && b[i+2] == c {
+				e := bytes.Index(b[i+3:], b[i:i+3])
+				if e < 0 {
+					return -1
+				}
+				i += 3 + e + 2
+				continue
+			}
+			for i++; i < len(b) && b[i] != c; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(b) {
+				return -1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}

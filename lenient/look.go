@@ -1,0 +1,446 @@
+package lenient
+
+import (
+	"bytes"
+
+	"github.com/dialectkit/toolcall"
+)
+
+// Whitespace, comments, and the look-ahead questions the rules ask: does a
+// quote close its string, does a key start here, which closer was meant.
+// Look-ahead never writes and never records; every byte it reads is counted
+// as work.
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isHex(c byte) bool { return isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// isKeyStart reports whether an unquoted key may start with c.
+func isKeyStart(c byte) bool {
+	return isLetter(c) || isDigit(c) || c == '_' || c == '$' || c >= 0x80
+}
+
+// isKeyByte reports whether c may continue an unquoted key.
+func isKeyByte(c byte) bool { return isKeyStart(c) || c == '-' || c == '.' }
+
+// space skips whitespace and comments at s.pos, recording the comments.
+func (s *scanner) space() {
+	start := s.pos
+	for s.pos < len(s.src) {
+		c := s.src[s.pos]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+			s.pos++
+		case c == '/' || c == '#':
+			end, ok := s.commentEnd(s.pos)
+			if !ok {
+				s.tick(s.pos - start)
+				return
+			}
+			if c == '#' {
+				s.guess()
+			}
+			s.rec.add(toolcall.RepairComment, s.pos)
+			s.pos = end
+		case c == '\v':
+			s.guess()
+			s.pos++
+		case c == 0xC2 && s.pos+1 < len(s.src) && s.src[s.pos+1] == 0xA0: // no-break space
+			s.guess()
+			s.pos += 2
+		case c == 0xEF && bytes.HasPrefix(s.src[s.pos:], bom):
+			s.guess()
+			s.rec.add(toolcall.RepairBOM, s.pos)
+			s.pos += len(bom)
+		default:
+			s.tick(s.pos - start)
+			return
+		}
+	}
+	s.tick(s.pos - start)
+}
+
+// skipAt returns the first position at or after i that is neither
+// whitespace nor inside a comment.
+func (s *scanner) skipAt(i int) int {
+	start := i
+	for i < len(s.src) {
+		c := s.src[i]
+		if isSpace(c) || c == '\f' || c == '\v' {
+			i++
+			continue
+		}
+		if c == '/' || c == '#' {
+			if end, ok := s.commentEnd(i); ok {
+				i = end
+				continue
+			}
+		}
+		break
+	}
+	s.tick(i - start + 1)
+	return i
+}
+
+// commentEnd returns the end of the comment starting at i: //, /* */ or #.
+func (s *scanner) commentEnd(i int) (int, bool) {
+	src := s.src
+	if src[i] == '#' {
+		return s.lineCommentEnd(i + 1), true
+	}
+	if i+1 >= len(src) {
+		return 0, false
+	}
+	switch src[i+1] {
+	case '/':
+		return s.lineCommentEnd(i + 2), true
+	case '*':
+		e := bytes.Index(src[i+2:], []byte("*/"))
+		if e < 0 {
+			s.tick(len(src) - i)
+			return len(src), true
+		}
+		s.tick(e + 4)
+		return i + 2 + e + 2, true
+	}
+	return 0, false
+}
+
+// lineCommentEnd returns where a line comment whose text starts at i ends:
+// at the end of the line, or — when the model wrote the rest of the
+// document on the same line, { "a": 1 # note }, "b": 2 } — at the closer of
+// the innermost container that has more text after it on that line.
+func (s *scanner) lineCommentEnd(i int) int {
+	src := s.src
+	e := bytes.IndexByte(src[i:], '\n')
+	if e < 0 {
+		e = len(src)
+	} else {
+		e += i
+	}
+	s.tick(e - i)
+	closer := s.innerCloser()
+	if closer == 0 {
+		return e
+	}
+	for j := i; j < e; j++ {
+		if src[j] != closer {
+			continue
+		}
+		for k := j + 1; k < e; k++ {
+			if !isSpace(src[k]) {
+				return j
+			}
+		}
+		return e
+	}
+	return e
+}
+
+// nextQuoteOrNewline returns the first quote or line break at or after i.
+// The answer is cached: queries move forward, and a query inside the span
+// of the last answer has the same answer.
+func (s *scanner) nextQuoteOrNewline(i int) int {
+	if i >= s.nqFrom && i <= s.nqAt {
+		return s.nqAt
+	}
+	src := s.src
+	j := i
+	for j < len(src) {
+		c := src[j]
+		if c == '\n' || c == '\r' || c == '"' || c == '\'' {
+			break
+		}
+		if c == 0xE2 {
+			if _, w := quoteAt(src, j); w > 0 {
+				break
+			}
+		}
+		j++
+	}
+	s.tick(j - i + 1)
+	s.nqFrom, s.nqAt = i, j
+	return j
+}
+
+// properClose reports whether a quote ending at after closes a string
+// standing in ctx: what follows it is what may follow such a value.
+// inner and bal describe the content so far: literal quotes seen inside it
+// and the balance of its brackets. A string that already had stray quotes
+// and opened a bracket it has not closed is not closed by a closing bracket:
+// "see {"a": 1} here" keeps its inner object.
+func (s *scanner) properClose(after int, ctx context, inner, bal int) bool {
+	j := s.skipAt(after)
+	if j >= len(s.src) || s.fenceAt(j) {
+		return true
+	}
+	c := s.src[j]
+	switch ctx {
+	case ctxTop:
+		return true
+	case ctxKey:
+		if c == ':' {
+			return true
+		}
+		// "key" "value", "key" 1: the colon is missing — unless the key
+		// already had stray quotes, and nothing about it is certain.
+		return inner == 0 && j > after && s.valueStartAt(j)
+	}
+	switch c {
+	case ',':
+		return s.fitsAfterComma(j+1, ctx)
+	case '}', ']', ')':
+		return s.closerFits(j, c, inner, bal)
+	case ':':
+		// ["key": "value"]: the string is the key of an object whose '{'
+		// is missing.
+		return ctx == ctxArrayValue
+	}
+	if _, w := quoteAt(s.src, j); w > 0 {
+		// A string right after: the comma between two members is missing.
+		if ctx == ctxObjectValue {
+			return s.keyPattern(j, false)
+		}
+		return j > after && s.cleanStringAt(j)
+	}
+	// ["a" b", "c"], ["a" b]: a word after a string that had no inner
+	// quote is the next element, its comma (and quote) missing.
+	return ctx == ctxArrayValue && inner == 0 && j > after && s.wordElementAt(j)
+}
+
+// wordElementAt reports whether an unquoted word at j ends as an array
+// element: at a comma or closer, or at a quote that closes it (b",).
+func (s *scanner) wordElementAt(j int) bool {
+	src := s.src
+	k := j
+	for k < len(src) && !isSpace(src[k]) && src[k] != ',' && src[k] != ']' && src[k] != ')' && src[k] != '[' && src[k] != '{' && src[k] != '}' {
+		if _, w := quoteAt(src, k); w > 0 {
+			s.tick(k - j)
+			return k > j && s.properClose(k+w, ctxArrayValue, 1, 0)
+		}
+		k++
+	}
+	s.tick(k - j)
+	if k == j || k >= len(src) {
+		return k > j
+	}
+	switch src[k] {
+	case ',', ']', ')':
+		return true
+	}
+	return false
+}
+
+// junkThenKey reports whether a stray word and then a key start at k:
+// "a": 1, COMMENT "b": 2.
+func (s *scanner) junkThenKey(k int) bool {
+	src := s.src
+	if k >= len(src) || !isLetter(src[k]) {
+		return false
+	}
+	i := k
+	for i < len(src) && isKeyByte(src[i]) {
+		i++
+	}
+	j := s.skipWS(i)
+	s.tick(j - k)
+	if j == i || j >= len(src) {
+		return false
+	}
+	_, w := quoteAt(src, j)
+	return w > 0 && s.keyPattern(j, false)
+}
+
+// fitsAfterComma reports whether what follows a comma at k-1 continues a
+// container in which a value stands in ctx.
+func (s *scanner) fitsAfterComma(k int, ctx context) bool {
+	k = s.skipAt(k)
+	if k >= len(s.src) || s.fenceAt(k) {
+		return true
+	}
+	c := s.src[k]
+	if ctx == ctxObjectValue {
+		// A bracket after the comma is structure too, if odd: the object
+		// parser decides what it means.
+		return c == '}' || c == '{' || c == '[' || s.keyPattern(k, false) || s.junkThenKey(k)
+	}
+	return c != ',' && c != ':' && c != '}'
+}
+
+// closerFits reports whether the closer c at j can follow a value here.
+func (s *scanner) closerFits(j int, c byte, inner, bal int) bool {
+	if inner > 0 && bal > 0 {
+		return false
+	}
+	m := s.matchIndex(c)
+	if m < 0 {
+		return false
+	}
+	if m == len(s.stack)-1 {
+		return true
+	}
+	// The closer skips open containers: only believable if what follows
+	// it fits too.
+	k := s.skipAt(j + 1)
+	if k >= len(s.src) || s.fenceAt(k) {
+		return true
+	}
+	switch s.src[k] {
+	case ',', '}', ']', ')':
+		return true
+	}
+	return false
+}
+
+// cleanStringAt reports whether a string opening at j ends on its line at
+// its first closing quote, followed by what may follow an array element.
+func (s *scanner) cleanStringAt(j int) bool {
+	src := s.src
+	q, w := quoteAt(src, j)
+	k := j + w
+	for k < len(src) {
+		c := src[k]
+		if c == '\\' {
+			k += 2
+			continue
+		}
+		if c == '\n' {
+			break
+		}
+		if cw := closerAt(q, src, k); cw > 0 {
+			s.tick(k - j)
+			m := s.skipAt(k + cw)
+			if m >= len(src) || s.fenceAt(m) {
+				return true
+			}
+			switch src[m] {
+			case ',', ']', ')':
+				return true
+			}
+			return m > k+cw && s.valueStartAt(m)
+		}
+		k++
+	}
+	s.tick(k - j)
+	return false
+}
+
+// keyPattern reports whether an object key followed by a colon starts at
+// k: a quoted key (also ""doubled"" quotes) or an unquoted one. weak also
+// accepts a quoted key followed by a quoted value with the colon missing.
+func (s *scanner) keyPattern(k int, weak bool) bool {
+	src := s.src
+	if k >= len(src) {
+		return false
+	}
+	if q, w := quoteAt(src, k); w > 0 {
+		i := k + w
+		if i < len(src) {
+			if cw := closerAt(q, src, i); cw > 0 {
+				m := s.skipWS(i + cw)
+				if m < len(src) && src[m] == ':' {
+					return true // "": value
+				}
+				i += cw // ""key"": the quotes were doubled
+			}
+		}
+		start := i
+		for i < len(src) {
+			if src[i] == '\\' {
+				i += 2
+				continue
+			}
+			if cw := closerAt(q, src, i); cw > 0 {
+				i += cw
+				if i < len(src) {
+					if cw2 := closerAt(q, src, i); cw2 > 0 {
+						i += cw2
+					}
+				}
+				s.tick(i - start)
+				m := s.skipWS(i)
+				if m >= len(src) {
+					return false
+				}
+				if src[m] == ':' {
+					return true
+				}
+				if _, w2 := quoteAt(src, m); weak && m > i && w2 > 0 {
+					return true
+				}
+				return false
+			}
+			i++
+		}
+		s.tick(i - start)
+		return false
+	}
+	if !isKeyStart(src[k]) {
+		return false
+	}
+	i := k
+	for i < len(src) && isKeyByte(src[i]) {
+		i++
+	}
+	if i < len(src) {
+		if _, w := quoteAt(src, i); w > 0 {
+			i += w // b": — the key's opening quote is missing
+		}
+	}
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	s.tick(i - k)
+	return i < len(src) && src[i] == ':'
+}
+
+// want is what the text after a closer expects to stand in.
+type want uint8
+
+const (
+	wantEither want = iota
+	wantObject
+	wantArray
+)
+
+func (s *scanner) wantAt(k int) want {
+	if k >= len(s.src) || s.fenceAt(k) {
+		return wantEither
+	}
+	switch s.src[k] {
+	case ',':
+		k2 := s.skipAt(k + 1)
+		if k2 >= len(s.src) || s.fenceAt(k2) {
+			return wantEither
+		}
+		if s.keyPattern(k2, false) {
+			return wantObject
+		}
+		return wantArray
+	case '}':
+		return wantObject
+	case ']', ')':
+		return wantArray
+	}
+	return wantEither
+}
+
+// preferTypo decides a closer at pos that does not close the innermost
+// container but stack[m]: either the closers of the containers inside m are
+// missing (it closes m), or it is a typo for the innermost container's own
+// closer. The typo wins only when the text after it fits that reading and
+// not the other.
+func (s *scanner) preferTypo(pos, m int) bool {
+	w := s.wantAt(s.skipAt(pos + 1))
+	if w == wantEither {
+		return false
+	}
+	fits := func(c context) bool {
+		return c == ctxObjectValue && w == wantObject || c == ctxArrayValue && w == wantArray
+	}
+	return fits(s.contextAt(len(s.stack)-2)) && !fits(s.contextAt(m-1))
+}

@@ -1,0 +1,691 @@
+package lenient
+
+import (
+	"unicode/utf8"
+
+	"github.com/dialectkit/toolcall"
+)
+
+// Strings are read in two passes over their bytes. The first finds where
+// the string ends — deciding, for every quote inside, whether it closes the
+// string — and what the content needs; the second writes the content.
+
+// quoteKind is the delimiter a string was opened with.
+type quoteKind uint8
+
+const (
+	qNone quoteKind = iota
+	qDouble
+	qSingle
+	qCurlyDouble // “…”
+	qCurlySingle // ‘…’
+)
+
+// quoteAt returns the quote that starts at i and its width in bytes.
+func quoteAt(src []byte, i int) (quoteKind, int) {
+	switch src[i] {
+	case '"':
+		return qDouble, 1
+	case '\'':
+		return qSingle, 1
+	case 0xE2:
+		if i+2 < len(src) && src[i+1] == 0x80 {
+			switch src[i+2] {
+			case 0x9C, 0x9D:
+				return qCurlyDouble, 3
+			case 0x98, 0x99:
+				return qCurlySingle, 3
+			}
+		}
+	}
+	return qNone, 0
+}
+
+// closerAt returns the width of a quote at i that can close a string opened
+// with q, or 0. Curly strings may close with either curly quote or the
+// ASCII one: models mix them.
+func closerAt(q quoteKind, src []byte, i int) int {
+	c := src[i]
+	switch q {
+	case qDouble:
+		if c == '"' {
+			return 1
+		}
+	case qSingle:
+		if c == '\'' {
+			return 1
+		}
+	case qCurlyDouble:
+		if c == '"' {
+			return 1
+		}
+		if k, w := quoteAt(src, i); k == qCurlyDouble {
+			return w
+		}
+	case qCurlySingle:
+		if c == '\'' {
+			return 1
+		}
+		if k, w := quoteAt(src, i); k == qCurlySingle {
+			return w
+		}
+	}
+	return 0
+}
+
+// plainInString marks the bytes the first pass over a string can skip.
+var plainInString = func() (t [256]bool) {
+	for i := range t {
+		t[i] = true
+	}
+	for _, c := range []byte{'\\', '"', '\'', '{', '[', '}', ']', '\n', ':', 0xE2} {
+		t[c] = false
+	}
+	return t
+}()
+
+// safeInJSON marks the bytes a JSON string holds as they are.
+var safeInJSON = func() (t [256]bool) {
+	for i := 0x20; i < utf8.RuneSelf; i++ {
+		t[i] = true
+	}
+	t['"'] = false
+	t['\\'] = false
+	return t
+}()
+
+// stringScan is what the first pass learned about a string.
+type stringScan struct {
+	open        int  // offset of the opening quote
+	start, end  int  // the content
+	next        int  // where parsing resumes
+	inner       int  // quotes inside the content taken as literal characters
+	raw         bool // a backslash that starts no escape: all backslashes are literal
+	trimRight   bool // the end was inferred: trailing whitespace is layout, not content
+	trimNewline bool // closed after a raw newline: trailing raw whitespace is layout
+	dropped     bool // cut off by the end of the input with nothing worth keeping
+}
+
+// scanString reads the string that opens at s.pos with quote q of width w.
+func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
+	st := stringScan{open: s.pos, start: s.pos + w}
+	switch q {
+	case qSingle:
+		s.rec.add(toolcall.RepairSingleQuotes, s.pos)
+	case qCurlyDouble, qCurlySingle:
+		s.guess()
+		s.rec.add(toolcall.RepairSmartQuotes, s.pos)
+	}
+	src := s.src
+	i := st.start
+	bal, colon := 0, -1
+	rawNewline, doubledOpen := false, false
+	for {
+		j := i
+		for j < len(src) && plainInString[src[j]] {
+			j++
+		}
+		s.tick(j - i + 1)
+		i = j
+		if i >= len(src) {
+			s.stringAtEOF(&st, ctx, colon)
+			break
+		}
+		c := src[i]
+		if c == '\\' {
+			n, invalid := escapeLen(src, i)
+			if invalid {
+				st.raw = true
+			}
+			i += n
+			continue
+		}
+		if cw := closerAt(q, src, i); cw > 0 {
+			if s.quoteEnds(&st, ctx, q, i, cw, bal, colon, &doubledOpen) {
+				st.trimNewline = rawNewline && !st.trimRight
+				break
+			}
+			i += cw
+			continue
+		}
+		switch c {
+		case '{', '[':
+			bal++
+		case '}', ']':
+			bal--
+		case '\n':
+			rawNewline = true
+		case ':':
+			if colon < 0 {
+				colon = i
+			}
+		}
+		i++
+	}
+	return st
+}
+
+// escapeLen returns the length of the escape sequence at i (a backslash)
+// and whether it is one JSON does not know. An unknown escape is length 1:
+// the backslash alone, the next byte read as usual.
+func escapeLen(src []byte, i int) (int, bool) {
+	if i+1 >= len(src) {
+		return 1, true
+	}
+	switch e := src[i+1]; e {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't', '\'', '\n':
+		return 2, false
+	case '\r':
+		if i+2 < len(src) && src[i+2] == '\n' {
+			return 3, false
+		}
+		return 2, false
+	case 'u':
+		if hexRun(src, i+2, 4) {
+			return 6, false
+		}
+	case 'x':
+		if hexRun(src, i+2, 2) {
+			return 4, false
+		}
+	default:
+		if w := smartQuoteAt(src, i+1); w > 0 {
+			return 1 + w, false
+		}
+	}
+	return 1, true
+}
+
+// smartQuoteAt returns the width of a typographic quote at i (U+2018 to
+// U+201F), or 0.
+func smartQuoteAt(src []byte, i int) int {
+	if i+2 < len(src) && src[i] == 0xE2 && src[i+1] == 0x80 && src[i+2] >= 0x98 && src[i+2] <= 0x9F {
+		return 3
+	}
+	return 0
+}
+
+func hexRun(src []byte, at, n int) bool {
+	if at+n > len(src) {
+		return false
+	}
+	for _, c := range src[at : at+n] {
+		if !isHex(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// quoteEnds decides what the quote at i means for the string being read.
+// It reports true when the string ends (st.end and st.next are set), false
+// when the quote belongs to the content.
+func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal, colon int, doubledOpen *bool) bool {
+	after := i + cw
+	if s.properClose(after, ctx, st.inner, bal) {
+		st.end, st.next = i, after
+		return true
+	}
+	s.guess()
+	// ""value": the opening quote was doubled.
+	if i == st.start && !*doubledOpen && ctx != ctxTop {
+		*doubledOpen = true
+		s.rec.add(toolcall.RepairStrayText, i)
+		st.start = after
+		return false
+	}
+	// "value"": the closing quote was doubled (in a string with no quote
+	// inside; "said "hi"" ends with an inner quote and the closing one).
+	if after < len(s.src) && st.inner == 0 {
+		if cw2 := closerAt(q, s.src, after); cw2 > 0 && s.properClose(after+cw2, ctx, st.inner, bal) {
+			s.rec.add(toolcall.RepairStrayText, after)
+			st.end, st.next = i, after+cw2
+			return true
+		}
+	}
+	if ctx != ctxKey && s.quoteLineBeforeTrailingComma(q, after) {
+		return s.endWithStray(st, i, after)
+	}
+	if ctx == ctxObjectValue {
+		if comma := s.memberBoundary(st.start, i, q); comma >= 0 {
+			s.rec.add(toolcall.RepairMissingQuote, comma)
+			st.end, st.next, st.trimRight = comma, comma, true
+			return true
+		}
+	}
+	// {"key:"value"}: the key's closing quote was left out before the colon.
+	if ctx == ctxKey && colon >= st.start {
+		s.rec.add(toolcall.RepairMissingQuote, colon)
+		st.end, st.next, st.trimRight = colon, colon, true
+		return true
+	}
+	st.inner++
+	s.rec.add(toolcall.RepairUnescapedQuotes, i)
+	return false
+}
+
+// quoteLineBeforeTrailingComma reports whether, after a quote ending at
+// after, only whitespace leads to another quote followed by a comma that
+// ends its container: "text"\n",} — the second quote is a stray.
+func (s *scanner) quoteLineBeforeTrailingComma(q quoteKind, after int) bool {
+	j := s.skipWS(after)
+	if j == after || j >= len(s.src) {
+		return false
+	}
+	cw := closerAt(q, s.src, j)
+	if cw == 0 {
+		return false
+	}
+	k := s.skipWS(j + cw)
+	if k >= len(s.src) || s.src[k] != ',' {
+		return false
+	}
+	m := s.skipAt(k + 1)
+	if m >= len(s.src) || s.fenceAt(m) {
+		return true
+	}
+	switch s.src[m] {
+	case '}', ']', ')':
+		return true
+	}
+	return false
+}
+
+// endWithStray ends the string at the quote at i and drops the stray quote
+// found after it by quoteLineBeforeTrailingComma.
+func (s *scanner) endWithStray(st *stringScan, i, after int) bool {
+	j := s.skipWS(after)
+	_, w := quoteAt(s.src, j)
+	s.rec.add(toolcall.RepairStrayText, j)
+	st.end, st.next = i, j+w
+	return true
+}
+
+// maxEOFSplits bounds how often a string that ran to the end of the input
+// is cut back at a member boundary, which makes the parser read its tail
+// again.
+const maxEOFSplits = 2
+
+// stringAtEOF settles a string that the input ended inside.
+func (s *scanner) stringAtEOF(st *stringScan, ctx context, colon int) {
+	n := len(s.src)
+	s.guess()
+	if ctx == ctxKey {
+		if colon >= st.start && s.eofScans < maxEOFSplits {
+			s.eofScans++
+			s.rec.add(toolcall.RepairMissingQuote, colon)
+			st.end, st.next, st.trimRight = colon, colon, true
+			return
+		}
+		if st.inner > 0 {
+			// Quotes inside a key that never ends: the structure is
+			// broken, not cut off; dropping it would lose text.
+			s.fail(st.open, "key string never closes")
+		}
+		s.rec.add(toolcall.RepairTruncatedValue, st.open)
+		st.dropped, st.next = true, n
+		return
+	}
+	// The content may end with the structure that closes it, "value"}: the
+	// closing quote was missing, not the rest of the text.
+	if tail := s.structuralTail(st.start, n); tail < n {
+		end := tail
+		if ctx == ctxObjectValue && s.eofScans < maxEOFSplits {
+			if b := s.firstBoundary(st.start, tail); b >= 0 {
+				s.eofScans++
+				end = b
+			}
+		}
+		s.rec.add(toolcall.RepairMissingQuote, end)
+		st.end, st.next, st.trimRight = end, end, true
+		return
+	}
+	st.end, st.next = n, n
+	if n == st.start && ctx != ctxTop {
+		s.rec.add(toolcall.RepairTruncatedValue, st.open)
+		st.dropped = true
+		return
+	}
+	s.rec.add(toolcall.RepairTruncatedString, st.open)
+}
+
+// structuralTail returns where the trailing structure of an unterminated
+// string's content begins: closing brackets that close the open containers
+// in order (beyond the brackets the content opened itself), and code
+// fences. It returns end when there is none.
+func (s *scanner) structuralTail(start, end int) int {
+	src := s.src
+	t := end
+	for t > start {
+		c := src[t-1]
+		if isSpace(c) || c == '`' || c == '}' || c == ']' || c == ')' {
+			t--
+			continue
+		}
+		break
+	}
+	if t == end {
+		return end
+	}
+	depth := 0
+	for _, c := range src[start:t] {
+		switch c {
+		case '{', '[', '(':
+			depth++
+		case '}', ']', ')':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	s.tick(end - start)
+	level := len(s.stack) - 1
+	tail := -1
+	for i := t; i < end; i++ {
+		c := src[i]
+		switch {
+		case isSpace(c):
+		case c == '`':
+			run := i
+			for run < end && src[run] == '`' {
+				run++
+			}
+			if run-i >= 3 {
+				if tail < 0 {
+					tail = i
+				}
+			} else {
+				tail = -1
+			}
+			i = run - 1
+		case depth > 0:
+			depth--
+			tail = -1
+		case level >= 0 && closerOf(s.stack[level]) == c:
+			if tail < 0 {
+				tail = i
+			}
+			level--
+		default:
+			return end
+		}
+	}
+	if tail < 0 {
+		return end
+	}
+	return tail
+}
+
+// firstBoundary returns the first comma in src[start:end] that is followed
+// by a key and a colon — where a string missing its closing quote ended —
+// or -1.
+func (s *scanner) firstBoundary(start, end int) int {
+	src := s.src
+	for i := start; i < end; i++ {
+		switch src[i] {
+		case '\\':
+			i++
+		case ',':
+			if k := s.skipWS(i + 1); k < end && s.keyPattern(k, false) {
+				s.tick(i - start)
+				return i
+			}
+		}
+	}
+	s.tick(end - start)
+	return -1
+}
+
+// memberBoundary reports the comma where a string value should have ended
+// when the quote at i starts the next member instead: either the quote
+// opens a key ("a": "x, "b": 1) or it opens the value of a key that stands
+// in the content ("a": "x, b: "y"). It returns -1 otherwise.
+func (s *scanner) memberBoundary(start, i int, q quoteKind) int {
+	j := i - 1
+	for j >= start && isSpace(s.src[j]) {
+		j--
+	}
+	if j >= start && s.src[j] == ',' && s.keyPattern(i, false) {
+		return j
+	}
+	if comma := s.keyBefore(start, i); comma >= 0 && s.cleanValueAt(i, q) {
+		return comma
+	}
+	return -1
+}
+
+// keyBefore returns the comma of a ", key: " that ends just before i, or -1.
+func (s *scanner) keyBefore(start, i int) int {
+	src := s.src
+	j := i - 1
+	for j >= start && isSpace(src[j]) {
+		j--
+	}
+	if j < start || src[j] != ':' {
+		return -1
+	}
+	j--
+	for j >= start && isSpace(src[j]) {
+		j--
+	}
+	k := j
+	for j >= start && isKeyByte(src[j]) {
+		j--
+	}
+	if j == k || !isKeyStart(src[j+1]) {
+		return -1
+	}
+	for j >= start && isSpace(src[j]) {
+		j--
+	}
+	if j < start || src[j] != ',' {
+		return -1
+	}
+	s.tick(i - j)
+	return j
+}
+
+// cleanValueAt reports whether the string opening at i closes at its first
+// closing quote, properly, as an object value.
+func (s *scanner) cleanValueAt(i int, q quoteKind) bool {
+	src := s.src
+	_, w := quoteAt(src, i)
+	k := i + w
+	for k < len(src) {
+		if src[k] == '\\' {
+			k += 2
+			continue
+		}
+		if cw := closerAt(q, src, k); cw > 0 {
+			s.tick(k - i)
+			return s.properClose(k+cw, ctxObjectValue, 0, 0)
+		}
+		k++
+	}
+	s.tick(k - i)
+	return false
+}
+
+// emitString writes the string read by scanString and moves past it.
+func (s *scanner) emitString(st stringScan) {
+	s.pos = st.next
+	end := st.end
+	switch {
+	case st.trimRight:
+		end = trimSpaceEnd(s.src, st.start, end)
+	case st.trimNewline:
+		if e := trimSpaceEnd(s.src, st.start, end); e < end && indexByte(s.src[e:end], '\n') >= 0 {
+			s.rec.add(toolcall.RepairControlCharacter, e)
+			end = e
+		}
+	}
+	s.out = append(s.out, '"')
+	s.writeContent(st.start, end, st.raw, st.inner > 0)
+	s.out = append(s.out, '"')
+}
+
+func trimSpaceEnd(src []byte, start, end int) int {
+	for end > start && isSpace(src[end-1]) {
+		end--
+	}
+	return end
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// writeContent writes src[start:end] as the inside of a JSON string. raw
+// means the string had a backslash that starts no escape, the sign of text
+// whose backslashes are literal (C:\Users\new); broken means it had literal
+// quotes inside, whose backslashes (\\") were the model's attempt at an
+// escape.
+func (s *scanner) writeContent(start, end int, raw, broken bool) {
+	src := s.src
+	noted := false
+	for i := start; i < end; {
+		j := i
+		for j < end && safeInJSON[src[j]] {
+			j++
+		}
+		s.out = append(s.out, src[i:j]...)
+		i = j
+		if i >= end {
+			break
+		}
+		switch c := src[i]; {
+		case c == '\\':
+			i = s.writeEscape(i, end, raw, broken)
+		case c == '"':
+			s.out = append(s.out, '\\', '"')
+			i++
+		case c < 0x20:
+			if !noted {
+				s.guess()
+				s.rec.add(toolcall.RepairControlCharacter, i)
+				noted = true
+			}
+			s.out = appendControl(s.out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(src[i:end])
+			if r == utf8.RuneError && size == 1 {
+				s.rec.add(toolcall.RepairInvalidUTF8, i)
+				s.out = append(s.out, `\ufffd`...)
+				i++
+				continue
+			}
+			s.out = append(s.out, src[i:i+size]...)
+			i += size
+		}
+	}
+	s.tick(end - start)
+}
+
+func appendControl(out []byte, c byte) []byte {
+	const hex = "0123456789abcdef"
+	switch c {
+	case '\n':
+		return append(out, '\\', 'n')
+	case '\r':
+		return append(out, '\\', 'r')
+	case '\t':
+		return append(out, '\\', 't')
+	case '\b':
+		return append(out, '\\', 'b')
+	case '\f':
+		return append(out, '\\', 'f')
+	}
+	return append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+}
+
+// writeEscape writes the escape sequence at i and returns the offset after
+// what it consumed.
+func (s *scanner) writeEscape(i, end int, raw, broken bool) int {
+	src := s.src
+	if broken {
+		j := i
+		for j < end && src[j] == '\\' {
+			j++
+		}
+		if j < end {
+			if _, w := quoteAt(src, j); w > 0 {
+				if j-i > 1 || src[j] != '"' {
+					s.rec.add(toolcall.RepairInvalidEscape, i)
+				}
+				return s.writeQuoteChar(j, w)
+			}
+		}
+	}
+	if i+1 >= end {
+		s.literalBackslash(i)
+		return i + 1
+	}
+	switch e := src[i+1]; e {
+	case '"', '\\', '/':
+		s.out = append(s.out, '\\', e)
+		return i + 2
+	case 'b', 'f', 'n', 'r', 't':
+		if raw {
+			s.literalBackslash(i)
+			return i + 1
+		}
+		s.out = append(s.out, '\\', e)
+		return i + 2
+	case 'u':
+		if hexRun(src, i+2, 4) {
+			s.out = append(s.out, src[i:i+6]...)
+			return i + 6
+		}
+	case 'x':
+		if hexRun(src, i+2, 2) {
+			s.guess()
+			s.rec.add(toolcall.RepairInvalidEscape, i)
+			s.out = append(s.out, '\\', 'u', '0', '0', src[i+2], src[i+3])
+			return i + 4
+		}
+	case '\'':
+		s.rec.add(toolcall.RepairInvalidEscape, i)
+		s.out = append(s.out, '\'')
+		return i + 2
+	case '\n':
+		s.rec.add(toolcall.RepairJSON5, i)
+		return i + 2
+	case '\r':
+		s.rec.add(toolcall.RepairJSON5, i)
+		if i+2 < end && src[i+2] == '\n' {
+			return i + 3
+		}
+		return i + 2
+	default:
+		if w := smartQuoteAt(src, i+1); w > 0 {
+			s.guess()
+			s.rec.add(toolcall.RepairInvalidEscape, i)
+			return s.writeQuoteChar(i+1, w)
+		}
+	}
+	s.literalBackslash(i)
+	return i + 1
+}
+
+// literalBackslash writes the backslash at i as a character of the text.
+func (s *scanner) literalBackslash(i int) {
+	s.guess()
+	s.rec.add(toolcall.RepairInvalidEscape, i)
+	s.out = append(s.out, '\\', '\\')
+}
+
+// writeQuoteChar writes the quote character at i as content.
+func (s *scanner) writeQuoteChar(i, w int) int {
+	if s.src[i] == '"' {
+		s.out = append(s.out, '\\', '"')
+	} else {
+		s.out = append(s.out, s.src[i:i+w]...)
+	}
+	return i + w
+}
