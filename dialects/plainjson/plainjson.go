@@ -54,11 +54,17 @@ func (jsonDialect) Extract(text string, opts *dialects.Options) *dialects.Extrac
 		if c != '{' && c != '[' {
 			continue
 		}
+		// Only "[{" can open an array of calls; any other bracket is prose
+		// ("[1]", "[see below]") and is passed over without measuring it,
+		// which keeps the scan linear on text full of brackets.
+		if c == '[' && !opensObject(rest, i+1) {
+			continue
+		}
 		end, _ := dialects.ValueEnd(rest, i)
 		calls := valueCalls(rest[i:end], offset+i, opts)
 		if !embeddedCalls(calls, opts) {
 			if c == '[' {
-				continue // a prose bracket, "[1]"; objects inside may still be calls
+				continue // objects inside may still be calls; each is measured once
 			}
 			i = end - 1
 			continue
@@ -71,6 +77,20 @@ func (jsonDialect) Extract(text string, opts *dialects.Options) *dialects.Extrac
 	content.WriteString(rest[last:])
 	ext.Content = strings.TrimSpace(content.String())
 	return ext
+}
+
+// opensObject reports whether the next non-space byte at or after i is '{'.
+func opensObject(s string, i int) bool {
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{':
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // wholeOutput parses text that is nothing but JSON call values.
