@@ -61,7 +61,7 @@ almost-JSON arguments, and validates them against the tools' JSON Schemas.`,
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newParseCmd(), newRepairCmd(), newDialectsCmd())
+	root.AddCommand(newParseCmd(), newRepairCmd(), newDialectsCmd(), newCallCmd())
 	return root
 }
 

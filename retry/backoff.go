@@ -1,0 +1,173 @@
+package retry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"time"
+
+	"github.com/dialectkit/toolcall"
+)
+
+// Backoff sets the waits between transport retries: exponential growth from
+// Initial by Multiplier, capped at Max, with jitter, and never shorter than
+// the server's Retry-After.
+type Backoff struct {
+	// Initial is the wait before the first retry.
+	Initial time.Duration
+	// Max caps every wait computed from the exponential series.
+	Max time.Duration
+	// Multiplier is the growth factor between successive waits (≥ 1).
+	Multiplier float64
+	// Jitter is the fraction of each wait that is randomised (0–1): the
+	// wait is drawn uniformly from [d·(1−Jitter), d]. It spreads the
+	// retries of many clients hit by the same outage.
+	Jitter float64
+}
+
+// DefaultBackoff returns 500 ms doubling up to 30 s, with 20 % jitter.
+func DefaultBackoff() Backoff {
+	return Backoff{Initial: 500 * time.Millisecond, Max: 30 * time.Second, Multiplier: 2, Jitter: 0.2}
+}
+
+// Delay returns the wait before retry n (0 for the first retry). r is a
+// random number in [0, 1) that draws the jitter. A positive retryAfter,
+// the server's own request, is honoured as a lower bound: a server asking
+// for 10 s never gets a retry after 5 s because the series said so.
+func (b Backoff) Delay(n int, retryAfter time.Duration, r float64) time.Duration {
+	d := float64(b.Initial) * math.Pow(math.Max(b.Multiplier, 1), float64(max(n, 0)))
+	if b.Max > 0 && d > float64(b.Max) {
+		d = float64(b.Max)
+	}
+	if j := min(max(b.Jitter, 0), 1); j > 0 {
+		d -= d * j * min(max(r, 0), 1)
+	}
+	wait := time.Duration(d)
+	if retryAfter > wait {
+		wait = retryAfter
+	}
+	return wait
+}
+
+// SleepContext waits for d or until ctx ends, whichever comes first, and
+// returns ctx.Err() in the second case. It is the Loop's default Sleep.
+func SleepContext(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// chat sends the request, repeating it after transport failures within the
+// transport budget. A request the server rejected comes back as rejected.
+func (r *run) chat(ctx context.Context, att *Attempt) (*Response, *toolcall.Error, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, r.canceled(err)
+		}
+		req := r.req
+		req.Messages = r.sent[:len(r.sent):len(r.sent)]
+		begin := r.l.now()
+		resp, err := r.l.Model.Chat(ctx, &req)
+		att.ModelTime += r.l.now().Sub(begin)
+		if err == nil {
+			if resp == nil {
+				return nil, nil, r.tag(toolcall.NewError(toolcall.CodeTransport, "the model returned neither a response nor an error"))
+			}
+			return resp, nil, nil
+		}
+		kind, coded, te := classify(ctx, err)
+		switch kind {
+		case failCanceled:
+			cause := ctx.Err()
+			if cause == nil {
+				cause = err
+			}
+			return nil, nil, r.canceled(cause)
+		case failRejected:
+			return nil, r.tag(coded), nil
+		case failFatal:
+			return nil, nil, r.tag(coded)
+		}
+		if r.used.transport >= r.cfg.TransportRetries {
+			if r.cfg.TransportRetries == 0 {
+				return nil, nil, r.tag(coded)
+			}
+			return nil, nil, r.exhaustedAt(coded, "transport_retries", r.cfg.TransportRetries, len(r.attempts)+1)
+		}
+		var retryAfter time.Duration
+		if te != nil {
+			retryAfter = te.RetryAfter
+		}
+		if retryAfter > r.cfg.MaxRetryAfter {
+			e := toolcall.Errorf(toolcall.CodeTransport, coded,
+				fmt.Sprintf("the server asked to wait %s, longer than max_retry_after_ms (%s)", retryAfter, r.cfg.MaxRetryAfter))
+			return nil, nil, r.tagAt(e, len(r.attempts)+1)
+		}
+		wait := r.cfg.Backoff.Delay(r.used.transport, retryAfter, r.l.random())
+		r.used.transport++
+		att.TransportRetries++
+		r.logTransport(ctx, att, te, coded, wait)
+		if err := r.sleep(ctx, wait, att); err != nil {
+			return nil, nil, err
+		}
+	}
+}
+
+type failureKind int
+
+const (
+	failRetryable failureKind = iota // network, 408, 429, 5xx
+	failRejected                     // HTTP 400: reflect, do not repeat blindly
+	failCanceled
+	failFatal
+)
+
+// classify sorts a Model error into what the loop does with it, and gives
+// it a code when the model did not.
+func classify(ctx context.Context, err error) (failureKind, *toolcall.Error, *TransportError) {
+	var te *TransportError
+	errors.As(err, &te)
+	var coded *toolcall.Error
+	adapterCoded := errors.As(err, &coded)
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		(adapterCoded && coded.Code == toolcall.CodeCanceled) {
+		return failCanceled, coded, te
+	}
+	rejected := (adapterCoded && coded.Code == toolcall.CodeRequestRejected) ||
+		(te != nil && (te.StatusCode == 400 || te.StatusCode == 422))
+	if !adapterCoded {
+		code, msg := toolcall.CodeTransport, "the model request failed"
+		if te != nil && te.StatusCode != 0 {
+			msg = "server answered " + statusText(te.StatusCode)
+		}
+		if rejected {
+			code = toolcall.CodeRequestRejected
+		}
+		coded = toolcall.Errorf(code, err, msg)
+	}
+	var netErr net.Error
+	switch {
+	case rejected:
+		return failRejected, coded, te
+	case te != nil && te.Retryable():
+		return failRetryable, coded, te
+	case te != nil:
+		return failFatal, coded, te
+	case adapterCoded && coded.Code == toolcall.CodeTransport:
+		// A transport failure without a status: the server was not reached.
+		return failRetryable, coded, te
+	case !adapterCoded && errors.As(err, &netErr):
+		return failRetryable, coded, te
+	}
+	return failFatal, coded, te
+}
