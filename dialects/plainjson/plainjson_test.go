@@ -129,17 +129,7 @@ func TestDialect(t *testing.T) {
 	}
 }
 
-func TestCorpus(t *testing.T) {
-	vs, err := corpustest.Dialects()
-	if err != nil {
-		t.Fatal(err)
-	}
-	mine := corpustest.ForDialect(vs, "json")
-	passed := corpustest.Run(t, mine, func(v corpustest.Vector, tools *schema.Set) *toolcall.Result {
-		return dialects.Parse(plainjson.Dialect, v.Text, &dialects.Options{Tools: tools})
-	})
-	t.Logf("json: %d/%d vectors pass", passed, len(mine))
-}
+func TestCorpus(t *testing.T) { corpustest.RunDialects(t, plainjson.Dialect) }
 
 func TestHostileInputs(t *testing.T) {
 	for _, in := range []string{

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/schema"
 )
 
@@ -113,4 +114,23 @@ func Run(t *testing.T, vs []Vector, parse ParseFunc) (passed int) {
 		}
 	}
 	return passed
+}
+
+// RunDialects runs, for each dialect, every dev vector of that dialect with
+// the dialect named, as a subtest, and logs the pass counts.
+func RunDialects(t *testing.T, ds ...dialects.Dialect) {
+	t.Helper()
+	vs, err := Dialects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ds {
+		t.Run(d.Name(), func(t *testing.T) {
+			own := ForDialect(vs, d.Name())
+			passed := Run(t, own, func(v Vector, tools *schema.Set) *toolcall.Result {
+				return dialects.Parse(d, v.Text, &dialects.Options{Tools: tools})
+			})
+			t.Logf("%s: %d/%d vectors pass", d.Name(), passed, len(own))
+		})
+	}
 }
