@@ -26,7 +26,7 @@ var (
 // with an empty name is still returned, for Finish to reject.
 func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 	rc.Offset = offset
-	obj, repairs, err := envelope(text, opts)
+	obj, repairs, err := ParseJSON(text, opts)
 	if err != nil {
 		return rc, false
 	}
@@ -48,9 +48,10 @@ func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 	return rc, ok
 }
 
-// envelope parses the JSON object that describes a call, repairing it when
-// it is almost-JSON.
-func envelope(text string, opts *Options) (gjson.Result, []toolcall.Repair, *toolcall.Error) {
+// ParseJSON parses one JSON value a dialect found (the object around a
+// call, an array of calls), sending almost-JSON through the lenient
+// pipeline unless repair is off; the repairs come back for the call.
+func ParseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *toolcall.Error) {
 	text = strings.TrimSpace(text)
 	if gjson.Valid(text) {
 		return gjson.Parse(text), nil, nil

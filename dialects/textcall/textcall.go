@@ -13,7 +13,6 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
-	"github.com/dialectkit/toolcall/lenient"
 )
 
 // MaxRepairFailures bounds the failed repairs one output may cost. Past it,
@@ -44,21 +43,14 @@ func NewReader(text string, opts *dialects.Options) *Reader {
 // Parse parses one JSON value, sending almost-JSON through the lenient
 // pipeline unless repair is off. The repairs are returned for the call.
 func (r *Reader) Parse(raw string) (gjson.Result, []toolcall.Repair, *toolcall.Error) {
-	if gjson.Valid(raw) {
-		return gjson.Parse(raw), nil, nil
-	}
-	if r.Opts.DisableRepair {
-		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeInvalidJSON, "call is not valid JSON and repair is disabled")
-	}
-	if r.failures >= MaxRepairFailures {
+	if r.failures >= MaxRepairFailures && !gjson.Valid(raw) {
 		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeRepairFailed, "repair not attempted: too many malformed calls in this output")
 	}
-	res := lenient.Repair([]byte(raw), &r.Opts.Lenient)
-	if res.Err != nil {
+	v, repairs, err := dialects.ParseJSON(raw, r.Opts)
+	if err != nil && err.Code != toolcall.CodeInvalidJSON {
 		r.failures++
-		return gjson.Result{}, nil, res.Err
 	}
-	return gjson.ParseBytes(res.Output), res.Repairs, nil
+	return v, repairs, err
 }
 
 // Call turns a parsed object found at offset into a raw call, or into a
