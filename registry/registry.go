@@ -26,6 +26,7 @@ type Registry struct {
 	order     []string // registration order: ties in detection go to the earlier one
 	models    []ModelRule
 	templates []TemplateRule
+	profiles  sync.Map // dialect name -> *stream.Profile, learnt on first use
 }
 
 // New returns a registry holding ds, with no model or template rules.

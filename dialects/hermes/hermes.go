@@ -40,6 +40,19 @@ func (hermes) Name() string { return "hermes" }
 // Markers are the literal tags whose presence is evidence for the dialect.
 func (hermes) Markers() []string { return []string{"<tool_call>", "</tool_call>"} }
 
+// Syntax describes the dialect to the stream engine: each <tool_call> block
+// is a region; the other tags the fallback chain accepts (in any case), code
+// fences and bare JSON hold the stream back until the end.
+func (hermes) Syntax() dialects.Syntax {
+	return dialects.Syntax{
+		Starts:    []string{"<tool_call>"},
+		Ends:      []string{"</tool_call>"},
+		Reasoning: []dialects.ReasoningTags{dialects.Think},
+		Tokens:    []string{"<tool", "</tool", "<function", "</function", "<json", "<xml", "<response", "```"},
+		Bare:      "{[",
+	}
+}
+
 // Extract finds the calls in text, and the content and reasoning around them.
 func (hermes) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	x := &extractor{Reader: textcall.NewReader(text, opts)}

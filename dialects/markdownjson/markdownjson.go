@@ -34,6 +34,12 @@ func (markdownJSON) Name() string { return "markdown_json" }
 // Markers returns nil: a code fence is too common in prose to be evidence.
 func (markdownJSON) Markers() []string { return nil }
 
+// Syntax describes the dialect to the stream engine: output from the first
+// code fence on is settled when the output ends.
+func (markdownJSON) Syntax() dialects.Syntax {
+	return dialects.Syntax{Reasoning: []dialects.ReasoningTags{dialects.Think}, Tokens: []string{"```", "~~~"}}
+}
+
 // Extract finds the fenced calls in text. Reasoning (<think>…</think>) is
 // split off first; fences inside it are not calls.
 func (markdownJSON) Extract(text string, opts *dialects.Options) *dialects.Extraction {

@@ -43,6 +43,11 @@ func (Dialect) Markers() []string {
 	return []string{`"tool_calls"`, `"created_at"`, `"message"`}
 }
 
+// Syntax declares the dialect opaque to the text stream engine: its input is
+// an API response body, parsed whole; streamed responses go through
+// Decode, and streamed native calls through stream.Accumulator.
+func (Dialect) Syntax() dialects.Syntax { return dialects.Syntax{Opaque: true} }
+
 // Extract reads the raw JSON of an /api/chat response (one object, an NDJSON
 // stream, or a JSON array of responses) and returns its calls, content and
 // reasoning.

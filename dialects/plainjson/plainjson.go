@@ -23,6 +23,12 @@ func (jsonDialect) Name() string { return "json" }
 // Markers is nil: bare JSON has no marker, so detection tries it by parsing.
 func (jsonDialect) Markers() []string { return nil }
 
+// Syntax describes the dialect to the stream engine: output from the first
+// bracket or code fence on is settled when the output ends.
+func (jsonDialect) Syntax() dialects.Syntax {
+	return dialects.Syntax{Reasoning: []dialects.ReasoningTags{dialects.Think}, Tokens: []string{"```"}, Bare: "{["}
+}
+
 // Extract finds call objects in text.
 //
 // When the whole output (outside reasoning) is JSON — an object, an array,

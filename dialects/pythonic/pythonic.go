@@ -137,6 +137,27 @@ func (d *Dialect) Name() string { return d.name }
 // Markers are the dialect's literal markers, strongest first.
 func (d *Dialect) Markers() []string { return append([]string(nil), d.markers...) }
 
+// Syntax describes the dialect to the stream engine: each block is a region;
+// a block without a closing marker, and calls written without any marker,
+// are read when the output ends.
+func (d *Dialect) Syntax() dialects.Syntax {
+	syn := dialects.Syntax{Reasoning: []dialects.ReasoningTags{dialects.Think}, Tokens: append([]string{"```"}, d.markers...)}
+	closed := true
+	for _, b := range d.blocks {
+		syn.Starts = append(syn.Starts, b.open)
+		syn.Ends = append(syn.Ends, b.closes...)
+		closed = closed && len(b.closes) > 0
+	}
+	if !closed {
+		syn.Tokens = append(syn.Tokens, syn.Ends...)
+		syn.Ends = nil
+	}
+	if d.fallback != noFallback {
+		syn.Bare = "[("
+	}
+	return syn
+}
+
 // Extract finds the calls in text, and the content and reasoning around
 // them.
 //

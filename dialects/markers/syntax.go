@@ -1,0 +1,46 @@
+package markers
+
+import "github.com/dialectkit/toolcall/dialects"
+
+// Syntax describes the dialect to the stream engine. A section, when the
+// dialect has one, is a region of its own, and so is each call outside a
+// section; calls of a form without a closing marker are read when the
+// output ends. Strip tokens and bare-JSON openers hold the stream back, since
+// their effect on the content is only known at the end.
+func (d *Dialect) Syntax() dialects.Syntax {
+	syn := dialects.Syntax{Reasoning: d.reasoning}
+	for _, m := range d.secStart {
+		syn.Starts = append(syn.Starts, m.text)
+	}
+	for _, m := range d.secEnd {
+		syn.Ends = append(syn.Ends, m.text)
+	}
+	closed := true
+	for _, f := range d.forms {
+		for _, m := range f.start {
+			syn.Starts = append(syn.Starts, m.text)
+		}
+		for _, m := range f.end {
+			syn.Ends = append(syn.Ends, m.text)
+		}
+		closed = closed && len(f.end) > 0
+		if f.Implicit {
+			syn.Bare = "{[" // a call may open the output without its marker
+		}
+	}
+	if !closed {
+		// A form without an end marker runs to the next marker or the end
+		// of the output; another form's end marker must not cut it short.
+		syn.Tokens = append(syn.Tokens, syn.Ends...)
+		syn.Ends = nil
+	}
+	for _, m := range d.stripSet {
+		syn.Tokens = append(syn.Tokens, m.text)
+	}
+	syn.Tokens = append(syn.Tokens, d.barePrefix...)
+	syn.Tokens = append(syn.Tokens, d.markers...)
+	if d.bare {
+		syn.Bare = "{[`"
+	}
+	return syn
+}

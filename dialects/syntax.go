@@ -1,0 +1,57 @@
+package dialects
+
+// Syntax tells the stream engine (package stream) where a dialect's calls
+// and reasoning may begin and end, so that one engine streams every
+// dialect: the engine scans deltas for these strings, streams content and
+// reasoning while none has been seen, and parses each call region once,
+// when it closes. A dialect describes its syntax; it writes no streaming
+// code.
+//
+// The description only has to be conservative: text the engine cannot place
+// is held back and settled by one parse of the whole output at the end, so
+// a missing string costs liveness, never correctness.
+type Syntax struct {
+	// Starts open a call region: a call, or a section holding calls.
+	Starts []string
+	// Ends close the region a Start opened. A dialect whose regions are not
+	// closed by a marker of their own leaves Ends empty: its calls are then
+	// parsed at the end of the output.
+	Ends []string
+	// Reasoning lists the reasoning wrappers.
+	Reasoning []ReasoningTags
+	// Tokens are other markers with a meaning in the dialect (framing
+	// tokens that are stripped, channel headers, alternative call
+	// wrappers). Output from the first one on is held back.
+	Tokens []string
+	// Bare lists the bytes that may begin a call written without a
+	// marker, such as '{' and '[' for JSON dialects. Output from the first
+	// one on is held back.
+	Bare string
+	// Opaque says the dialect's output cannot be streamed before it ends
+	// (a whole-response format such as an API response body): everything
+	// is held back and parsed once at the end.
+	Opaque bool
+}
+
+// Streamable is implemented by dialects that describe their syntax to the
+// stream engine. A dialect that does not implement it is streamed from its
+// Markers alone, with everything after the first one held back.
+type Streamable interface {
+	Syntax() Syntax
+}
+
+// SyntaxOf returns d's syntax: its own description, or one derived from its
+// markers.
+func SyntaxOf(d Dialect) Syntax {
+	if s, ok := d.(Streamable); ok {
+		return s.Syntax()
+	}
+	var syn Syntax
+	if m, ok := d.(Marked); ok {
+		syn.Tokens = m.Markers()
+	}
+	if len(syn.Tokens) == 0 {
+		syn.Opaque = true
+	}
+	return syn
+}

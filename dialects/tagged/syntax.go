@@ -1,0 +1,38 @@
+package tagged
+
+import "github.com/dialectkit/toolcall/dialects"
+
+// Syntax describes the dialect to the stream engine: the section is the
+// region when the dialect has one, else each call; end-of-turn literals,
+// loose wrappers and a trailing JSON call hold the stream back.
+func (t *Dialect) Syntax() dialects.Syntax {
+	d := &t.desc
+	var syn dialects.Syntax
+	if d.Reasoning.Open != "" {
+		syn.Reasoning = []dialects.ReasoningTags{d.Reasoning}
+	}
+	switch {
+	case d.frame != nil:
+		// Messages framed by recipient headers, which need no marker:
+		// nothing is certain before the end.
+		return dialects.Syntax{Opaque: true}
+	case d.ScopeStart != "" && d.ScopeOptional:
+		syn.Starts = []string{d.ScopeStart, d.ToolStart}
+		syn.Ends = []string{d.ScopeEnd, d.ToolEnd}
+	case d.ScopeStart != "":
+		syn.Starts, syn.Ends = []string{d.ScopeStart}, []string{d.ScopeEnd}
+		syn.Tokens = append(syn.Tokens, d.ToolStart)
+	default:
+		syn.Starts, syn.Ends = []string{d.ToolStart}, []string{d.ToolEnd}
+	}
+	syn.Tokens = append(syn.Tokens, t.markers...)
+	syn.Tokens = append(syn.Tokens, d.Evidence...)
+	syn.Tokens = append(syn.Tokens, d.EndOfTurn...)
+	for _, w := range d.LooseWrappers {
+		syn.Tokens = append(syn.Tokens, w.Start)
+	}
+	if d.TrailingJSONCall {
+		syn.Bare = "{"
+	}
+	return syn
+}

@@ -1,0 +1,188 @@
+package stream
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// Close ends the output: the whole text is parsed once, the calls, content
+// and reasoning not yet reported are, and Done carries the final result,
+// the one a one-shot parse of the same text gives. Calls already reported
+// keep their ids in it.
+func (p *Parser) Close() []Event {
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	p.events = nil
+	text := p.buf.String()
+	res := p.final(text)
+	p.settle(res)
+	p.emit(Event{Kind: Done, Dialect: res.Dialect, Result: res})
+	return p.events
+}
+
+// Result returns the final result once the Parser is closed, else nil.
+func (p *Parser) Result() *toolcall.Result {
+	if !p.closed {
+		return nil
+	}
+	for i := len(p.events) - 1; i >= 0; i-- {
+		if p.events[i].Kind == Done {
+			return p.events[i].Result
+		}
+	}
+	return nil
+}
+
+// final parses the whole output as a one-shot parse would, reusing the
+// calls the stream already finished.
+func (p *Parser) final(text string) *toolcall.Result {
+	if p.det != nil {
+		res := p.det.Parse(text)
+		if !p.detected && res.Dialect != "" {
+			p.emit(Event{Kind: Detected, Dialect: res.Dialect, Text: "the whole output"})
+		}
+		p.keepIDs(res)
+		return res
+	}
+	o := &p.opts.Options
+	ext := p.d.Extract(text, o)
+	res := &toolcall.Result{Dialect: p.d.Name(), Calls: []toolcall.Call{}, Content: ext.Content, Reasoning: ext.Reasoning}
+	for i := range ext.Calls {
+		rc := &ext.Calls[i]
+		var (
+			call    toolcall.Call
+			repairs []toolcall.Repair
+			err     *toolcall.Error
+		)
+		if i < len(p.slots) && sameRaw(&p.slots[i].raw, rc) {
+			s := &p.slots[i]
+			call, repairs, err = s.call, s.repairs, s.err
+		} else {
+			call, repairs, err = dialects.FinishCall(rc, i, o)
+		}
+		res.Repairs = append(res.Repairs, repairs...)
+		if err != nil {
+			res.Errors = append(res.Errors, err)
+			continue
+		}
+		res.Calls = append(res.Calls, call)
+	}
+	res.Errors = append(res.Errors, ext.Errors...)
+	if len(res.Calls) == 0 && len(res.Errors) == 0 && p.opts.Final != nil {
+		// The dialect found nothing: the caller's one-shot parse (a
+		// registry's fallback chain) decides, exactly as it would have.
+		res = p.opts.Final(text)
+	}
+	return res
+}
+
+// keepIDs gives the calls of a result the ids the stream reported for them.
+func (p *Parser) keepIDs(res *toolcall.Result) {
+	for _, s := range p.slots {
+		if s.err != nil {
+			continue
+		}
+		for i := range res.Calls {
+			c := &res.Calls[i]
+			if c.Index == s.call.Index && c.Name == s.call.Name && bytes.Equal(c.Arguments, s.call.Arguments) {
+				c.ID = s.call.ID
+			}
+		}
+	}
+}
+
+// sameRaw reports whether two raw calls are the same call.
+func sameRaw(a, b *dialects.RawCall) bool {
+	if a.Name != b.Name || a.ID != b.ID || a.Arguments != b.Arguments || a.Offset != b.Offset || len(a.Params) != len(b.Params) || (a.Err == nil) != (b.Err == nil) {
+		return false
+	}
+	for i := range a.Params {
+		if a.Params[i] != b.Params[i] {
+			return false
+		}
+	}
+	return a.Err == nil || a.Err.Code == b.Err.Code && a.Err.Offset == b.Err.Offset
+}
+
+// settle reports what the final result holds beyond what was streamed, and
+// notes whether anything streamed disagrees with it.
+func (p *Parser) settle(res *toolcall.Result) {
+	if rest, ok := strings.CutPrefix(res.Reasoning, p.reasonOut.String()); ok {
+		p.emit(Event{Kind: Reasoning, Text: rest})
+	} else {
+		p.diverge("reasoning %q is not a prefix of %q", p.reasonOut.String(), res.Reasoning)
+	}
+	if rest, ok := strings.CutPrefix(res.Content, p.contentOut.String()); ok {
+		p.emit(Event{Kind: Content, Text: rest})
+	} else {
+		p.diverge("content %q is not a prefix of %q", p.contentOut.String(), res.Content)
+	}
+	type entry struct {
+		call *toolcall.Call
+		err  *toolcall.Error
+	}
+	byIndex := map[int]entry{}
+	last := -1
+	for i := range res.Calls {
+		c := &res.Calls[i]
+		byIndex[c.Index] = entry{call: c}
+		last = max(last, c.Index)
+	}
+	for _, e := range res.Errors {
+		if e.CallIndex >= 0 { // errors about no one call are in Done only
+			if _, taken := byIndex[e.CallIndex]; !taken {
+				byIndex[e.CallIndex] = entry{err: e}
+				last = max(last, e.CallIndex)
+			}
+		}
+	}
+	for i := 0; i <= last; i++ {
+		en, ok := byIndex[i]
+		if !ok {
+			continue
+		}
+		if i < len(p.slots) {
+			s := p.slots[i]
+			switch {
+			case en.call != nil && s.err == nil && en.call.Name == s.call.Name && bytes.Equal(en.call.Arguments, s.call.Arguments):
+			case en.err != nil && s.err != nil && en.err.Code == s.err.Code:
+			default:
+				p.diverge("call %d was streamed as %s %s (err %v)", i, s.call.Name, s.call.Arguments, s.err)
+			}
+			continue
+		}
+		if i >= p.announced {
+			name := ""
+			if en.call != nil {
+				name = en.call.Name
+			} else {
+				name = en.err.Tool
+			}
+			p.emit(Event{Kind: CallStart, Index: i, Name: name})
+			p.announced = i + 1
+		}
+		if en.err != nil {
+			p.emit(Event{Kind: CallError, Index: i, Err: en.err})
+		} else {
+			p.emit(Event{Kind: Call, Index: i, Call: en.call})
+		}
+	}
+	if len(p.slots) > last+1 {
+		p.diverge("%d calls streamed, %d in the result", len(p.slots), last+1)
+	}
+}
+
+// diverge notes that something streamed disagrees with the final result.
+// It cannot be taken back; the final result stands, and the tests require
+// this never happens.
+func (p *Parser) diverge(format string, args ...any) {
+	if p.diverged == "" {
+		p.diverged = fmt.Sprintf(format, args...)
+	}
+}

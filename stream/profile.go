@@ -1,0 +1,174 @@
+package stream
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// profile is what the engine knows of one dialect (see Profile). Learning
+// the parse rules rather than declaring them keeps the engine honest about
+// every dialect.
+type profile struct {
+	d      dialects.Dialect
+	syn    dialects.Syntax
+	m      *matcher
+	opaque bool // hold everything: the dialect cannot be streamed
+	// plain says text holding no trigger is content as written (perhaps
+	// minus leading whitespace); otherwise content is held to the end.
+	plain bool
+	// trimLead says content loses its leading whitespace.
+	trimLead bool
+	// pairs holds what was learnt of each reasoning wrapper.
+	pairs []pairRules
+}
+
+// pairRules is how a dialect's one-shot parse treats one reasoning wrapper.
+type pairRules struct {
+	tags dialects.ReasoningTags
+	// live says a block Open…Close is reasoning with its text trimmed and
+	// the whitespace after Close dropped; only then does the engine stream
+	// it.
+	live bool
+	// implicit says a Close with no Open before it makes the text before
+	// it reasoning (the template opened the block).
+	implicit bool
+	// openFirst says that, with an implicit block possible, an opening tag
+	// before any closing one makes the text before it content (rather than
+	// reasoning the template opened).
+	openFirst bool
+	// joiner is what goes between the text of two blocks.
+	joiner string
+	// spaceJoin says content on both sides of a block is joined by one
+	// space (Hermes), rather than by the whitespace the model wrote.
+	spaceJoin bool
+	// oddJoin says content around a block is joined some other way: a
+	// block after content is settled at the end.
+	oddJoin bool
+}
+
+// Profile is what the stream engine knows of one dialect: its syntax, and
+// how the dialect's one-shot parse treats plain text and reasoning, learnt
+// by parsing a few tiny samples with the dialect itself. Learning is cheap
+// but not free: a registry keeps one Profile per dialect.
+type Profile = profile
+
+// Learn builds d's Profile.
+func Learn(d dialects.Dialect) *Profile {
+	syn := dialects.SyntaxOf(d)
+	p := &profile{d: d, syn: syn, opaque: syn.Opaque}
+	if p.opaque {
+		p.m = newMatcher(nil, "")
+		return p
+	}
+	opts := &dialects.Options{}
+	parse := func(s string) *dialects.Extraction { return d.Extract(s, opts) }
+
+	const sample = "Sure, here it is."
+	if x := parse(sample); len(x.Calls) == 0 && x.Reasoning == "" && x.Content == sample {
+		p.plain = true
+		x = parse("  " + sample)
+		switch x.Content {
+		case sample:
+			p.trimLead = true
+		case "  " + sample:
+		default:
+			p.plain = false
+		}
+	}
+
+	var triggers []trigger
+	for _, s := range syn.Starts {
+		triggers = append(triggers, trigger{word: s, role: roleStart})
+	}
+	for _, s := range syn.Ends {
+		triggers = append(triggers, trigger{word: s, role: roleEnd})
+	}
+	for _, s := range syn.Tokens {
+		triggers = append(triggers, trigger{word: s, role: roleToken})
+	}
+	for i, tags := range syn.Reasoning {
+		r := learnPair(parse, tags)
+		p.pairs = append(p.pairs, r)
+		triggers = append(triggers,
+			trigger{word: tags.Open, role: roleOpen, tag: i},
+			trigger{word: tags.Close, role: roleClose, tag: i})
+	}
+	p.m = newMatcher(triggers, syn.Bare)
+	return p
+}
+
+// Dialect returns the dialect the profile describes.
+func (p *Profile) Dialect() dialects.Dialect { return p.d }
+
+// learnPair finds how a dialect treats one reasoning wrapper.
+func learnPair(parse func(string) *dialects.Extraction, tags dialects.ReasoningTags) pairRules {
+	r := pairRules{tags: tags}
+	if x := parse(tags.Open + " think " + tags.Close + "  answer"); x.Reasoning == "think" && x.Content == "answer" && len(x.Calls) == 0 {
+		r.live = true
+	}
+	if x := parse("think" + tags.Close + " answer"); x.Reasoning == "think" && x.Content == "answer" {
+		r.implicit = true
+	}
+	if x := parse("lead " + tags.Open + "think" + tags.Close + " answer"); x.Reasoning == "think" && strings.HasPrefix(x.Content, "lead") {
+		r.openFirst = true
+	}
+	tight := parse("a" + tags.Open + "r" + tags.Close + "b").Content
+	loose := parse("a  " + tags.Open + "r" + tags.Close + " b").Content
+	switch {
+	case tight == "ab" && loose == "a  b":
+	case tight == "a b" && loose == "a b":
+		r.spaceJoin = true
+	default:
+		r.oddJoin = true
+	}
+	x := parse(tags.Open + "a" + tags.Close + tags.Open + "b" + tags.Close)
+	if strings.HasPrefix(x.Reasoning, "a") && strings.HasSuffix(x.Reasoning, "b") {
+		r.joiner = x.Reasoning[1 : len(x.Reasoning)-1]
+	} else {
+		r.live = false
+	}
+	return r
+}
+
+// union is the profile used before a dialect is detected: every
+// candidate's markers are triggers, and plain text follows the registry's
+// reading of output no dialect recognised (reasoning split at <think>, the
+// rest trimmed).
+func union(candidates []*Profile) *profile {
+	var triggers []trigger
+	bare := map[byte]bool{}
+	for _, cp := range candidates {
+		// An opaque dialect (an API response body, not model text) has
+		// nothing to watch for; it is still tried when the output ends.
+		syn := cp.syn
+		if syn.Opaque {
+			continue
+		}
+		words := append(append(append([]string(nil), syn.Starts...), syn.Ends...), syn.Tokens...)
+		for _, tags := range syn.Reasoning {
+			if tags != dialects.Think {
+				words = append(words, tags.Open, tags.Close)
+			}
+		}
+		for _, w := range words {
+			triggers = append(triggers, trigger{word: w, role: roleToken})
+		}
+		for i := 0; i < len(syn.Bare); i++ {
+			bare[syn.Bare[i]] = true
+		}
+	}
+	triggers = append(triggers,
+		trigger{word: dialects.Think.Open, role: roleOpen},
+		trigger{word: dialects.Think.Close, role: roleClose})
+	var bs []byte
+	for c := range bare {
+		bs = append(bs, c)
+	}
+	return &profile{
+		m:        newMatcher(triggers, string(bs)),
+		plain:    true,
+		trimLead: true,
+		pairs:    []pairRules{{tags: dialects.Think, live: true, implicit: true}},
+	}
+}

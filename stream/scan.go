@@ -1,0 +1,142 @@
+package stream
+
+import "strings"
+
+// role says what a trigger means to the engine.
+type role uint8
+
+const (
+	roleStart role = iota + 1 // opens a call region
+	roleEnd                   // closes a call region
+	roleOpen                  // opens reasoning
+	roleClose                 // closes reasoning
+	roleToken                 // any other marker: hold output back
+	roleBare                  // a byte that may begin an unmarked call
+)
+
+// roles is a set of roles.
+type roles uint8
+
+func (rs roles) has(r role) bool { return rs&(1<<r) != 0 }
+
+func rolesOf(rs ...role) roles {
+	var s roles
+	for _, r := range rs {
+		s |= 1 << r
+	}
+	return s
+}
+
+// trigger is one marker the engine watches for.
+type trigger struct {
+	word string
+	role role
+	tag  int // the reasoning pair of an open or close trigger
+}
+
+// matcher finds triggers in text, comparing ASCII letters without regard to
+// case (models vary the case of tags; matching more only holds back more).
+// It looks at each byte once per call and compares marker text only at
+// bytes that can begin a marker, so scanning a stream is linear in its
+// length.
+type matcher struct {
+	triggers []trigger
+	first    [256]bool // bytes that begin some trigger word
+	bare     [256]bool // bytes that begin an unmarked call
+}
+
+func newMatcher(triggers []trigger, bare string) *matcher {
+	m := &matcher{}
+	for _, t := range triggers {
+		// In dialect markers a space stands for optional whitespace: watch
+		// for the part before it.
+		if i := strings.IndexByte(t.word, ' '); i >= 0 {
+			t.word = t.word[:i]
+		}
+		if t.word == "" {
+			continue
+		}
+		m.triggers = append(m.triggers, t)
+		c := t.word[0]
+		m.first[c], m.first[lower(c)], m.first[upper(c)] = true, true, true
+	}
+	for i := 0; i < len(bare); i++ {
+		m.bare[bare[i]] = true
+	}
+	return m
+}
+
+// hit is what next found.
+type hit struct {
+	at int // where the trigger starts; -1 when nothing was found
+	// partial says text[at:] is an unfinished prefix of a trigger: the text
+	// from at on must wait for more input.
+	partial bool
+	t       trigger
+}
+
+// next finds the first trigger with a role in want that starts at or after
+// from. When none is complete, it reports the first position from which the
+// rest of text could still become one, or at = -1.
+func (m *matcher) next(text string, from int, want roles) hit {
+	bare := want.has(roleBare)
+	for i := from; i < len(text); i++ {
+		c := text[i]
+		if bare && m.bare[c] {
+			return hit{at: i, t: trigger{word: text[i : i+1], role: roleBare}}
+		}
+		if !m.first[c] {
+			continue
+		}
+		best, partial := -1, 0
+		for k, t := range m.triggers {
+			if !want.has(t.role) || lower(t.word[0]) != lower(c) {
+				continue
+			}
+			rest := text[i:]
+			switch {
+			case len(rest) >= len(t.word):
+				if foldEqual(rest[:len(t.word)], t.word) && (best < 0 || len(t.word) > len(m.triggers[best].word)) {
+					best = k
+				}
+			case foldEqual(rest, t.word[:len(rest)]):
+				partial = max(partial, len(t.word))
+			}
+		}
+		if best >= 0 && len(m.triggers[best].word) >= partial {
+			return hit{at: i, t: m.triggers[best]}
+		}
+		if partial > 0 {
+			// Wait: a longer trigger may still complete here, and whatever
+			// starts later lies inside this unfinished prefix.
+			return hit{at: i, partial: true}
+		}
+	}
+	return hit{at: -1}
+}
+
+// foldEqual compares a and b, equal in length, ignoring the case of ASCII
+// letters only: multi-byte markers (DeepSeek's U+FF5C) compare byte for
+// byte, also when a delta cut one in the middle.
+func foldEqual(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		if a[i] != b[i] && lower(a[i]) != lower(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}

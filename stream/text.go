@@ -1,0 +1,538 @@
+package stream
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// state is where the engine is in the output.
+type state uint8
+
+const (
+	stLead    state = iota // answer text, before any call
+	stReason               // inside a reasoning block
+	stRegion               // inside a call region
+	stBetween              // after a call region, watching for the next
+	stDetect               // markers seen, dialect not yet detected
+	stHeld                 // nothing more is certain before the end
+)
+
+// Limits of the work done before the end of the output.
+const (
+	firstCheck = 32 // region length of the first look for a call's name
+	maxDetects = 16 // detection attempts before the end
+)
+
+// slot is one call the stream has reported, finished or failed.
+type slot struct {
+	raw     dialects.RawCall
+	call    toolcall.Call
+	repairs []toolcall.Repair
+	err     *toolcall.Error
+}
+
+// Options configure a Parser.
+type Options struct {
+	dialects.Options
+	// ReasoningOpen is in dialects.Options: set it when the chat template
+	// opened a reasoning block, so that reasoning streams from the start.
+
+	// Final, when set, is the one-shot parse the stream settles against at
+	// the end (the registry's, with its fallback chain). Nil means
+	// dialects.Parse with the parser's dialect.
+	Final func(text string) *toolcall.Result
+}
+
+// Detector finds the dialect for a Parser that was not given one. Package
+// registry implements it over its dialects.
+type Detector interface {
+	// Candidates are the profiles of every dialect the output may be in.
+	Candidates() []*Profile
+	// Detect returns the profile of the dialect text is written in, and why,
+	// once the evidence is clear; nil while it is not.
+	Detect(text string) (*Profile, string)
+	// Parse is the one-shot parse of a whole output, detection included.
+	Parse(text string) *toolcall.Result
+}
+
+// Parser reads one model output as it arrives. Write it the deltas, in
+// order, then Close it; each call returns the events the new text settled.
+// A Parser is not safe for concurrent use.
+type Parser struct {
+	opts Options
+	prof *profile
+	d    dialects.Dialect // nil until detected
+	det  Detector
+
+	buf   strings.Builder
+	pos   int // bytes the state machine has consumed
+	state state
+
+	// Lead and reasoning text.
+	held       [2]string // whitespace held back, for content and for reasoning
+	dropSpace  bool // leading whitespace of this run is dropped
+	ambiguous  bool // text may yet turn out to be reasoning (an implicit block)
+	ambStart   int
+	pair       int  // the reasoning wrapper in use
+	blocks     int  // reasoning blocks seen
+	blockShown bool // some of the current block's text was emitted
+	afterBlock bool // no content emitted since the last block
+	contentOut strings.Builder
+	reasonOut  strings.Builder
+
+	// Call regions.
+	regionStart int
+	regionBase  int // slots before the region
+	nextCheck   int
+	names       []string // names seen at the last look, per call of the region
+	shown       []string // argument text shown, per call of the region
+	slots       []slot
+	announced   int
+
+	// Detection.
+	detects   int
+	detectAt  int
+	detectEnd int
+	detected  bool
+	candidate *profile // the dialect the last attempt chose
+
+	events   []Event
+	closed   bool
+	diverged string // what streamed output disagreed with the result, if any
+}
+
+// NewParser returns a Parser for output in dialect d. It learns d's
+// profile first; a registry keeps profiles and hands out parsers without
+// that cost (registry.Stream).
+func NewParser(d dialects.Dialect, opts *Options) *Parser { return Learn(d).NewParser(opts) }
+
+// NewParser returns a Parser for output in the profile's dialect.
+func (p *Profile) NewParser(opts *Options) *Parser {
+	ps := newParser(opts)
+	ps.use(p)
+	if ps.state != stHeld {
+		ps.startLead()
+	}
+	return ps
+}
+
+// NewDetecting returns a Parser that detects the dialect with det as soon
+// as the output shows enough of it, streaming answer text until then.
+func NewDetecting(det Detector, opts *Options) *Parser {
+	ps := newParser(opts)
+	ps.det = det
+	ps.prof = union(det.Candidates())
+	ps.dropSpace = true
+	ps.startLead()
+	return ps
+}
+
+func newParser(opts *Options) *Parser {
+	p := &Parser{}
+	if opts != nil {
+		p.opts = *opts
+	}
+	return p
+}
+
+// use switches the parser to a dialect.
+func (p *Parser) use(prof *profile) {
+	p.d = prof.d
+	p.prof = prof
+	p.dropSpace = prof.trimLead
+	if prof.opaque || !prof.plain {
+		p.state = stHeld
+	}
+}
+
+// startLead enters the answer text at the start of the output.
+func (p *Parser) startLead() {
+	p.state = stLead
+	p.ambStart = 0
+	if p.opts.ReasoningOpen {
+		for i, r := range p.prof.pairs {
+			if r.live {
+				p.pair = i
+				p.state = stReason
+				p.dropSpace, p.blockShown = true, false
+				return
+			}
+		}
+		p.state = stHeld
+		return
+	}
+	for _, r := range p.prof.pairs {
+		p.ambiguous = p.ambiguous || r.implicit
+	}
+}
+
+// Write feeds the next delta and returns the events it settled.
+func (p *Parser) Write(delta string) []Event {
+	if p.closed || delta == "" {
+		return nil
+	}
+	p.buf.WriteString(delta)
+	p.events = nil
+	p.step()
+	return p.events
+}
+
+// Text returns the output received so far.
+func (p *Parser) Text() string { return p.buf.String() }
+
+// step runs the state machine over the new text until it needs more.
+func (p *Parser) step() {
+	text := p.buf.String()
+	for {
+		before, st := p.pos, p.state
+		switch p.state {
+		case stLead:
+			p.lead(text)
+		case stReason:
+			p.reason(text)
+		case stRegion:
+			p.region(text)
+		case stBetween:
+			p.between(text)
+		case stDetect:
+			p.detect(text)
+		case stHeld:
+			p.pos = len(text)
+		}
+		if p.pos == before && p.state == st {
+			return
+		}
+	}
+}
+
+// lead streams answer text until a trigger.
+func (p *Parser) lead(text string) {
+	want := rolesOf(roleStart, roleToken, roleBare, roleOpen)
+	if p.ambiguous {
+		want |= rolesOf(roleClose)
+	}
+	h := p.prof.m.next(text, p.pos, want)
+	limit := len(text)
+	if h.at >= 0 {
+		limit = h.at
+	}
+	if !p.ambiguous {
+		p.emitRun(text, limit, Content)
+	}
+	p.pos = limit
+	if h.at < 0 || h.partial {
+		return
+	}
+	switch h.t.role {
+	case roleOpen:
+		r := p.prof.pairs[h.t.tag]
+		if !r.live {
+			p.hold(text)
+			return
+		}
+		if p.ambiguous && !r.openFirst {
+			p.hold(text)
+			return
+		}
+		if r.oddJoin && (p.contentOut.Len() > 0 || p.ambiguous) {
+			p.hold(text)
+			return
+		}
+		if p.ambiguous {
+			// An opening tag came first: what precedes it is content.
+			p.ambiguous = false
+			p.pos = p.ambStart
+			p.emitRun(text, limit, Content)
+		}
+		p.pair = h.t.tag
+		p.pos = h.at + len(h.t.word)
+		p.state, p.dropSpace, p.blockShown = stReason, true, false
+	case roleClose:
+		// A closing tag first: the template opened reasoning, and all
+		// before it was reasoning.
+		r := p.prof.pairs[h.t.tag]
+		if !r.live {
+			p.hold(text)
+			return
+		}
+		p.ambiguous, p.pair = false, h.t.tag
+		p.pos, p.dropSpace, p.blockShown = p.ambStart, true, false
+		p.emitRun(text, limit, Reasoning)
+		p.endBlock(h.at + len(h.t.word))
+	case roleStart:
+		if p.d == nil {
+			p.beginDetect(h.at)
+			return
+		}
+		p.openRegion(h.at, h.at+len(h.t.word))
+	default:
+		if p.d == nil {
+			p.beginDetect(h.at)
+			return
+		}
+		p.hold(text)
+	}
+}
+
+// reason streams the text of a reasoning block until its closing tag.
+func (p *Parser) reason(text string) {
+	want := rolesOf(roleOpen, roleClose, roleStart, roleToken)
+	h := p.prof.m.next(text, p.pos, want)
+	for h.at >= 0 && !h.partial && (h.t.role == roleClose || h.t.role == roleOpen) && h.t.tag != p.pair {
+		h = p.prof.m.next(text, h.at+1, want)
+	}
+	limit := len(text)
+	if h.at >= 0 {
+		limit = h.at
+	}
+	p.emitRun(text, limit, Reasoning)
+	p.pos = limit
+	if h.at < 0 || h.partial {
+		return
+	}
+	if h.t.role != roleClose {
+		// Call markup or a nested block inside reasoning: what it means
+		// depends on the rest of the output; settle it at the end.
+		p.hold(text)
+		return
+	}
+	p.endBlock(h.at + len(h.t.word))
+}
+
+// endBlock leaves a reasoning block whose closing tag ends at end. The
+// block's trailing whitespace is trimmed, and so is the whitespace after it.
+func (p *Parser) endBlock(end int) {
+	p.held[1] = ""
+	p.blocks++
+	p.afterBlock = true
+	p.pos = end
+	p.state, p.dropSpace = stLead, true
+}
+
+// emitRun emits text[p.pos:limit] as content or reasoning. Trailing
+// whitespace is held back (a dialect trims it before a call marker, at a
+// block's end and at the end of the output) and emitted before the next
+// text of the same kind; leading whitespace is dropped where the dialect
+// drops it.
+func (p *Parser) emitRun(text string, limit int, kind Kind) {
+	seg := text[p.pos:limit]
+	if seg == "" {
+		return
+	}
+	h := &p.held[0]
+	if kind == Reasoning {
+		h = &p.held[1]
+	}
+	body := strings.TrimRight(seg, " \t\r\n")
+	if body == "" {
+		if !p.dropSpace {
+			*h += seg
+		}
+		return
+	}
+	if p.dropSpace {
+		body = strings.TrimLeft(body, " \t\r\n")
+		p.dropSpace = false
+	}
+	if kind == Reasoning {
+		if !p.blockShown && p.reasonOut.Len() > 0 {
+			p.emit(Event{Kind: Reasoning, Text: p.prof.pairs[p.pair].joiner})
+			*h = ""
+		}
+		p.blockShown = true
+	}
+	if kind == Content && p.afterBlock {
+		p.afterBlock = false
+		if p.prof.pairs[p.pair].spaceJoin {
+			*h = ""
+			if p.contentOut.Len() > 0 {
+				*h = " "
+			}
+		}
+	}
+	if *h != "" {
+		body = *h + body
+	}
+	p.emit(Event{Kind: kind, Text: body})
+	*h = seg[len(strings.TrimRight(seg, " \t\r\n")):]
+}
+
+// emit records an event.
+func (p *Parser) emit(ev Event) {
+	if ev.Text == "" && (ev.Kind == Content || ev.Kind == Reasoning || ev.Kind == CallArguments) {
+		return
+	}
+	switch ev.Kind {
+	case Content:
+		p.contentOut.WriteString(ev.Text)
+	case Reasoning:
+		p.reasonOut.WriteString(ev.Text)
+	}
+	p.events = append(p.events, ev)
+}
+
+// hold gives up on streaming: the rest is settled at the end.
+func (p *Parser) hold(text string) {
+	p.state = stHeld
+	p.pos = len(text)
+}
+
+// openRegion enters a call region whose start marker spans [at, body).
+func (p *Parser) openRegion(at, body int) {
+	p.state = stRegion
+	p.regionStart, p.regionBase = at, len(p.slots)
+	p.pos = body
+	p.nextCheck = firstCheck
+	p.names, p.shown = p.names[:0], p.shown[:0]
+}
+
+// region watches a call region for its end.
+func (p *Parser) region(text string) {
+	h := p.prof.m.next(text, p.pos, rolesOf(roleEnd, roleStart))
+	switch {
+	case h.at < 0 || h.partial:
+		if h.at >= 0 {
+			p.pos = h.at
+		} else {
+			p.pos = len(text)
+		}
+		if p.pos-p.regionStart >= p.nextCheck {
+			p.look(text[p.regionStart:p.pos])
+			p.nextCheck = 2 * (p.pos - p.regionStart)
+		}
+	case h.t.role == roleEnd:
+		end := h.at + len(h.t.word)
+		p.closeRegion(text[p.regionStart:end])
+		p.state, p.pos = stBetween, end
+	case len(p.prof.syn.Ends) == 0:
+		// No closing marker in this dialect: the next call's marker ends
+		// this one.
+		p.closeRegion(text[p.regionStart:h.at])
+		p.openRegion(h.at, h.at+len(h.t.word))
+	default:
+		// A call marker inside a section: the section's end closes both.
+		p.pos = h.at + len(h.t.word)
+	}
+}
+
+// between watches the text after a call region for the next one.
+func (p *Parser) between(text string) {
+	h := p.prof.m.next(text, p.pos, rolesOf(roleStart))
+	switch {
+	case h.at < 0:
+		p.pos = len(text)
+	case h.partial:
+		p.pos = h.at
+	default:
+		p.openRegion(h.at, h.at+len(h.t.word))
+	}
+}
+
+// look parses an unfinished region to announce its calls by name and show
+// their argument text so far. Regions are looked at when their length has
+// doubled, so looking costs at most twice the region's length.
+func (p *Parser) look(region string) {
+	ext := p.d.Extract(region, &p.opts.Options)
+	for j, rc := range ext.Calls {
+		if j >= len(p.names) {
+			p.names = append(p.names, "")
+			p.shown = append(p.shown, "")
+		}
+		index := p.regionBase + j
+		if rc.Err != nil || rc.Name == "" {
+			continue
+		}
+		// A name seen twice, with more text after it the second time, is
+		// whole: the first look may have cut it.
+		if index == p.announced && p.names[j] == rc.Name {
+			p.emit(Event{Kind: CallStart, Index: index, Name: rc.Name})
+			p.announced++
+		}
+		p.names[j] = rc.Name
+		if index < p.announced && rc.Params == nil && strings.HasPrefix(rc.Arguments, p.shown[j]) && strings.Contains(region, rc.Arguments) {
+			// Only argument text the model wrote is shown: a dialect may
+			// close an unfinished value, and that closing is not output.
+			p.emit(Event{Kind: CallArguments, Index: index, Text: rc.Arguments[len(p.shown[j]):]})
+			p.shown[j] = rc.Arguments
+		}
+	}
+}
+
+// closeRegion parses a finished region and reports its calls.
+func (p *Parser) closeRegion(region string) {
+	ext := p.d.Extract(region, &p.opts.Options)
+	for j := range ext.Calls {
+		rc := ext.Calls[j]
+		if rc.Offset >= 0 {
+			rc.Offset += p.regionStart
+		}
+		if rc.Err != nil && rc.Err.Offset >= 0 {
+			e := *rc.Err
+			e.Offset += p.regionStart
+			rc.Err = &e
+		}
+		index := len(p.slots)
+		var s slot
+		s.raw = rc
+		s.call, s.repairs, s.err = dialects.FinishCall(&rc, index, &p.opts.Options)
+		p.slots = append(p.slots, s)
+		p.report(index)
+	}
+}
+
+// report emits a finished slot, announcing it first if needed.
+func (p *Parser) report(index int) {
+	s := &p.slots[index]
+	if index >= p.announced {
+		name := s.raw.Name
+		if s.err == nil {
+			name = s.call.Name
+		}
+		p.emit(Event{Kind: CallStart, Index: index, Name: name})
+		p.announced = index + 1
+	}
+	if s.err != nil {
+		p.emit(Event{Kind: CallError, Index: index, Err: s.err})
+		return
+	}
+	c := s.call
+	p.emit(Event{Kind: Call, Index: index, Call: &c})
+}
+
+// beginDetect stops streaming answer text at a marker of some dialect and
+// waits for the output to say which.
+func (p *Parser) beginDetect(at int) {
+	p.state = stDetect
+	p.detectAt = at
+	p.pos = at
+	p.detectEnd = 0
+}
+
+// detect runs detection on the output so far, each time it has doubled,
+// and commits to a dialect once two attempts in a row chose it: a call cut
+// short can look like another dialect's (a Qwen3-Coder call before its
+// parameters reads as Functionary's), so one reading is not enough.
+func (p *Parser) detect(text string) {
+	p.pos = len(text)
+	if p.detects >= maxDetects || len(text) < 2*p.detectEnd {
+		return
+	}
+	p.detects++
+	p.detectEnd = len(text)
+	prof, reason := p.det.Detect(text)
+	if prof == nil || prof != p.candidate {
+		p.candidate = prof
+		return
+	}
+	p.detected = true
+	p.emit(Event{Kind: Detected, Dialect: prof.d.Name(), Text: reason})
+	p.use(prof)
+	if p.state == stHeld {
+		return
+	}
+	// Read the dialect's regions from where answer text stopped; the text
+	// in between is settled at the end.
+	p.state, p.pos = stBetween, p.detectAt
+}
