@@ -27,6 +27,14 @@ type Syntax struct {
 	// marker, such as '{' and '[' for JSON dialects. Output from the first
 	// one on is held back.
 	Bare string
+	// Quotes lists the bytes that open quoted strings inside a region
+	// ('"' for JSON arguments): a marker inside a string is argument text,
+	// so it does not close the region. Backslash escapes.
+	Quotes string
+	// Openings are texts that, opening the output (after whitespace), mean
+	// it began inside the dialect's framing, as a header the prompt wrote
+	// half of; such output is held back to the end.
+	Openings []string
 	// Opaque says the dialect's output cannot be streamed before it ends
 	// (a whole-response format such as an API response body): everything
 	// is held back and parsed once at the end.

@@ -26,6 +26,13 @@ func (p *Parser) Close() []Event {
 	return p.events
 }
 
+// Disagreement reports, after Close, the first thing the stream emitted
+// that the final result contradicts, or "". Streamed text and calls are
+// only emitted once certain, so this is always empty unless a dialect's
+// description (dialects.Syntax) promises more than its parse keeps; the
+// final result stands either way.
+func (p *Parser) Disagreement() string { return p.diverged }
+
 // Result returns the final result once the Parser is closed, else nil.
 func (p *Parser) Result() *toolcall.Result {
 	if !p.closed {

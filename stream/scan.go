@@ -79,40 +79,48 @@ type hit struct {
 // from. When none is complete, it reports the first position from which the
 // rest of text could still become one, or at = -1.
 func (m *matcher) next(text string, from int, want roles) hit {
-	bare := want.has(roleBare)
 	for i := from; i < len(text); i++ {
-		c := text[i]
-		if bare && m.bare[c] {
-			return hit{at: i, t: trigger{word: text[i : i+1], role: roleBare}}
-		}
-		if !m.first[c] {
-			continue
-		}
-		best, partial := -1, 0
-		for k, t := range m.triggers {
-			if !want.has(t.role) || lower(t.word[0]) != lower(c) {
-				continue
-			}
-			rest := text[i:]
-			switch {
-			case len(rest) >= len(t.word):
-				if foldEqual(rest[:len(t.word)], t.word) && (best < 0 || len(t.word) > len(m.triggers[best].word)) {
-					best = k
-				}
-			case foldEqual(rest, t.word[:len(rest)]):
-				partial = max(partial, len(t.word))
-			}
-		}
-		if best >= 0 && len(m.triggers[best].word) >= partial {
-			return hit{at: i, t: m.triggers[best]}
-		}
-		if partial > 0 {
-			// Wait: a longer trigger may still complete here, and whatever
-			// starts later lies inside this unfinished prefix.
-			return hit{at: i, partial: true}
+		if h, ok := m.at(text, i, want); ok {
+			return h
 		}
 	}
 	return hit{at: -1}
+}
+
+// at reports the trigger with a role in want that starts at i: the longest
+// complete one, unless a longer one may still complete there (then a
+// partial hit: whatever starts later lies inside this unfinished prefix,
+// and the longer trigger takes precedence).
+func (m *matcher) at(text string, i int, want roles) (hit, bool) {
+	c := text[i]
+	if want.has(roleBare) && m.bare[c] {
+		return hit{at: i, t: trigger{word: text[i : i+1], role: roleBare}}, true
+	}
+	if !m.first[c] {
+		return hit{}, false
+	}
+	best, partial := -1, 0
+	for k, t := range m.triggers {
+		if !want.has(t.role) || lower(t.word[0]) != lower(c) {
+			continue
+		}
+		rest := text[i:]
+		switch {
+		case len(rest) >= len(t.word):
+			if foldEqual(rest[:len(t.word)], t.word) && (best < 0 || len(t.word) > len(m.triggers[best].word)) {
+				best = k
+			}
+		case foldEqual(rest, t.word[:len(rest)]):
+			partial = max(partial, len(t.word))
+		}
+	}
+	if best >= 0 && len(m.triggers[best].word) >= partial {
+		return hit{at: i, t: m.triggers[best]}, true
+	}
+	if partial > 0 {
+		return hit{at: i, partial: true}, true
+	}
+	return hit{}, false
 }
 
 // foldEqual compares a and b, equal in length, ignoring the case of ASCII

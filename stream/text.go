@@ -72,9 +72,10 @@ type Parser struct {
 
 	// Lead and reasoning text.
 	held       [2]string // whitespace held back, for content and for reasoning
-	dropSpace  bool // leading whitespace of this run is dropped
-	ambiguous  bool // text may yet turn out to be reasoning (an implicit block)
+	dropSpace  bool      // leading whitespace of this run is dropped
+	ambiguous  bool      // text may yet turn out to be reasoning (an implicit block)
 	ambStart   int
+	opened     bool // the output's opening was checked against the dialect's Openings
 	pair       int  // the reasoning wrapper in use
 	blocks     int  // reasoning blocks seen
 	blockShown bool // some of the current block's text was emitted
@@ -86,6 +87,8 @@ type Parser struct {
 	regionStart int
 	regionBase  int // slots before the region
 	nextCheck   int
+	quote       byte     // the quote of the string the region is inside, or 0
+	escaped     bool     // the previous byte in that string was a backslash
 	names       []string // names seen at the last look, per call of the region
 	shown       []string // argument text shown, per call of the region
 	slots       []slot
@@ -150,6 +153,7 @@ func (p *Parser) use(prof *profile) {
 // startLead enters the answer text at the start of the output.
 func (p *Parser) startLead() {
 	p.state = stLead
+	p.opened = len(p.prof.syn.Openings) == 0
 	p.ambStart = 0
 	if p.opts.ReasoningOpen {
 		for i, r := range p.prof.pairs {
@@ -209,6 +213,24 @@ func (p *Parser) step() {
 
 // lead streams answer text until a trigger.
 func (p *Parser) lead(text string) {
+	if !p.opened {
+		// Output that opens with the rest of a header the prompt began is
+		// not answer text; neither is anything after it.
+		rest := strings.TrimLeft(text, " \t\r\n")
+		if rest == "" {
+			return
+		}
+		for _, o := range p.prof.syn.Openings {
+			if len(rest) >= len(o) && strings.EqualFold(rest[:len(o)], o) {
+				p.hold(text)
+				return
+			}
+			if len(rest) < len(o) && strings.EqualFold(rest, o[:len(rest)]) {
+				return
+			}
+		}
+		p.opened = true
+	}
 	want := rolesOf(roleStart, roleToken, roleBare, roleOpen)
 	if p.ambiguous {
 		want |= rolesOf(roleClose)
@@ -385,19 +407,42 @@ func (p *Parser) openRegion(at, body int) {
 	p.regionStart, p.regionBase = at, len(p.slots)
 	p.pos = body
 	p.nextCheck = firstCheck
+	p.quote, p.escaped = 0, false
 	p.names, p.shown = p.names[:0], p.shown[:0]
 }
 
-// region watches a call region for its end.
+// region watches a call region for its end. Markers inside the quoted
+// strings of a dialect that quotes its arguments are argument text, not
+// markers ("tag": "</tool_call>").
 func (p *Parser) region(text string) {
-	h := p.prof.m.next(text, p.pos, rolesOf(roleEnd, roleStart))
+	want := rolesOf(roleEnd, roleStart)
+	h := hit{at: -1}
+	i := p.pos
+	for ; i < len(text); i++ {
+		c := text[i]
+		if p.quote != 0 {
+			switch {
+			case p.escaped:
+				p.escaped = false
+			case c == '\\':
+				p.escaped = true
+			case c == p.quote:
+				p.quote = 0
+			}
+			continue
+		}
+		if strings.IndexByte(p.prof.syn.Quotes, c) >= 0 {
+			p.quote = c
+			continue
+		}
+		if found, ok := p.prof.m.at(text, i, want); ok {
+			h = found
+			break
+		}
+	}
 	switch {
 	case h.at < 0 || h.partial:
-		if h.at >= 0 {
-			p.pos = h.at
-		} else {
-			p.pos = len(text)
-		}
+		p.pos = i
 		if p.pos-p.regionStart >= p.nextCheck {
 			p.look(text[p.regionStart:p.pos])
 			p.nextCheck = 2 * (p.pos - p.regionStart)
@@ -419,12 +464,16 @@ func (p *Parser) region(text string) {
 
 // between watches the text after a call region for the next one.
 func (p *Parser) between(text string) {
-	h := p.prof.m.next(text, p.pos, rolesOf(roleStart))
+	h := p.prof.m.next(text, p.pos, rolesOf(roleStart, roleToken))
 	switch {
 	case h.at < 0:
 		p.pos = len(text)
 	case h.partial:
 		p.pos = h.at
+	case h.t.role == roleToken:
+		// A token between calls (an end of turn, a stray wrapper) may
+		// change what follows: settle the rest at the end.
+		p.hold(text)
 	default:
 		p.openRegion(h.at, h.at+len(h.t.word))
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/gemma"
+	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/schema"
 )
 
@@ -46,6 +47,10 @@ func run(t *testing.T, d dialects.Dialect, rows []row) {
 			opts := &dialects.Options{ReasoningOpen: tt.reasoningOpen}
 			if tt.tools {
 				opts.Tools = declared(t)
+			}
+			// Streamed in every cut, the row must give the same answer.
+			if err := streamtest.Check(d, tt.text, tt.chunks, opts); err != nil {
+				t.Errorf("stream: %v", err)
 			}
 			res := dialects.Parse(d, tt.text, opts)
 			if res.Dialect != d.Name() {

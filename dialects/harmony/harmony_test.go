@@ -9,6 +9,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/harmony"
 	"github.com/dialectkit/toolcall/internal/corpustest"
+	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/schema"
 )
 
@@ -177,6 +178,10 @@ func TestDialect(t *testing.T) {
 			opts := &dialects.Options{ReasoningOpen: tt.reasoningOpen}
 			if tt.tools != nil {
 				opts.Tools = toolSet(t, tt.tools...)
+			}
+			// Streamed in every cut, the row must give the same answer.
+			if err := streamtest.Check(harmony.Dialect, tt.text, tt.chunks, opts); err != nil {
+				t.Errorf("stream: %v", err)
 			}
 			res := dialects.Parse(harmony.Dialect, tt.text, opts)
 			checkResult(t, res, tt.calls, tt.content, tt.reasoning, tt.codes, tt.repairs)

@@ -12,5 +12,8 @@ func (harmonyDialect) Syntax() dialects.Syntax {
 		Ends:      []string{mCall},
 		Reasoning: []dialects.ReasoningTags{{Open: mChannel + "analysis" + mMessage, Close: mEnd}},
 		Tokens:    []string{mChannel, mConstrain, mCall, mMessage, mStart, mReturn, mEnd},
+		Quotes:    `"`,
+		// The prompt may end inside a header: " to=functions.f<|channel|>…".
+		Openings: []string{"to=", "analysis", "commentary", "final", "assistant", mConstrain, mMessage},
 	}
 }

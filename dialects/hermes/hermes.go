@@ -50,6 +50,7 @@ func (hermes) Syntax() dialects.Syntax {
 		Reasoning: []dialects.ReasoningTags{dialects.Think},
 		Tokens:    []string{"<tool", "</tool", "<function", "</function", "<json", "<xml", "<response", "```"},
 		Bare:      "{[",
+		Quotes:    `"`,
 	}
 }
 

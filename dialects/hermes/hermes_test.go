@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/hermes"
+	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/schema"
 )
 
@@ -335,6 +336,10 @@ func TestHermes(t *testing.T) {
 			opts := &dialects.Options{ReasoningOpen: r.open, DisableRepair: r.noRepair}
 			if r.tools != "" {
 				opts.Tools = toolSet(t, r.tools)
+			}
+			// Streamed in every cut, the row must give the same answer.
+			if err := streamtest.Check(hermes.Dialect, r.text, r.chunks, opts); err != nil {
+				t.Errorf("stream: %v", err)
 			}
 			res := dialects.Parse(hermes.Dialect, r.text, opts)
 			checkCalls(t, res, r.calls)

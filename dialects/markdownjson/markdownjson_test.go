@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/markdownjson"
+	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/schema"
 )
 
@@ -153,6 +154,10 @@ func TestMarkdownJSON(t *testing.T) {
 			opts := &dialects.Options{ReasoningOpen: r.open}
 			if r.tools != "" {
 				opts.Tools = toolSet(t, r.tools)
+			}
+			// Streamed in every cut, the row must give the same answer.
+			if err := streamtest.Check(markdownjson.Dialect, r.text, r.chunks, opts); err != nil {
+				t.Errorf("stream: %v", err)
 			}
 			res := dialects.Parse(markdownjson.Dialect, r.text, opts)
 			if len(res.Calls) != len(r.calls) {

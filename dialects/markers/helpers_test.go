@@ -9,6 +9,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/schema"
 )
 
@@ -48,6 +49,10 @@ func runTable(t *testing.T, d dialects.Dialect, rows []row) {
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
 			opts := &dialects.Options{ReasoningOpen: r.open, Tools: toolSet(t, r.tools)}
+			// Streamed in every cut, the row must give the same answer.
+			if err := streamtest.Check(d, r.text, r.chunks, opts); err != nil {
+				t.Errorf("stream: %v", err)
+			}
 			res := dialects.Parse(d, r.text, opts)
 			checkResult(t, res, r)
 			ext := d.Extract(r.text, opts)

@@ -8,7 +8,7 @@ import "github.com/dialectkit/toolcall/dialects"
 // output ends. Strip tokens and bare-JSON openers hold the stream back, since
 // their effect on the content is only known at the end.
 func (d *Dialect) Syntax() dialects.Syntax {
-	syn := dialects.Syntax{Reasoning: d.reasoning}
+	syn := dialects.Syntax{Reasoning: d.reasoning, Quotes: `"`}
 	for _, m := range d.secStart {
 		syn.Starts = append(syn.Starts, m.text)
 	}
@@ -25,7 +25,9 @@ func (d *Dialect) Syntax() dialects.Syntax {
 		}
 		closed = closed && len(f.end) > 0
 		if f.Implicit {
-			syn.Bare = "{[" // a call may open the output without its marker
+			// The prompt may have written the first marker: the output can
+			// open with a bare header, any tool name.
+			return dialects.Syntax{Opaque: true}
 		}
 	}
 	if !closed {

@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/plainjson"
 	"github.com/dialectkit/toolcall/internal/corpustest"
+	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/schema"
 )
 
@@ -89,6 +90,10 @@ func TestDialect(t *testing.T) {
 			opts := &dialects.Options{}
 			if tt.tools {
 				opts.Tools = weatherTools(t)
+			}
+			// Streamed in every cut, the row must give the same answer.
+			if err := streamtest.Check(plainjson.Dialect, tt.text, tt.chunks, opts); err != nil {
+				t.Errorf("stream: %v", err)
 			}
 			res := dialects.Parse(plainjson.Dialect, tt.text, opts)
 			if len(res.Calls) != len(tt.calls) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/schema"
 )
 
@@ -57,6 +58,10 @@ func runRows(t *testing.T, d dialects.Dialect, rows []row) {
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
 			opts := &dialects.Options{Tools: toolSet(t, r.tools), ReasoningOpen: r.open}
+			// Streamed in every cut, the row must give the same answer.
+			if err := streamtest.Check(d, r.text, r.chunks, opts); err != nil {
+				t.Errorf("stream: %v", err)
+			}
 			res := dialects.Parse(d, r.text, opts)
 			if res.Dialect != d.Name() {
 				t.Errorf("dialect %q, want %q", res.Dialect, d.Name())

@@ -141,7 +141,11 @@ func (d *Dialect) Markers() []string { return append([]string(nil), d.markers...
 // a block without a closing marker, and calls written without any marker,
 // are read when the output ends.
 func (d *Dialect) Syntax() dialects.Syntax {
-	syn := dialects.Syntax{Reasoning: []dialects.ReasoningTags{dialects.Think}, Tokens: append([]string{"```"}, d.markers...)}
+	syn := dialects.Syntax{
+		Reasoning: []dialects.ReasoningTags{dialects.Think},
+		Tokens:    append([]string{"```"}, d.markers...),
+		Quotes:    `"'`,
+	}
 	closed := true
 	for _, b := range d.blocks {
 		syn.Starts = append(syn.Starts, b.open)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/schema"
 )
 
@@ -37,6 +38,10 @@ func runTable(t *testing.T, d dialects.Dialect, rows []row) {
 	t.Helper()
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
+			// Streamed in every cut, the row must give the same answer.
+			if err := streamtest.Check(d, r.text, r.chunks, r.options(t)); err != nil {
+				t.Errorf("stream: %v", err)
+			}
 			res := dialects.Parse(d, r.text, r.options(t))
 			if len(res.Calls) != len(r.calls) {
 				t.Fatalf("got %d calls %s, want %d (errors %v)", len(res.Calls), callList(res.Calls), len(r.calls), res.Errors)
