@@ -54,6 +54,14 @@ type Options struct {
 	// reasoning block, so the output starts inside it and may hold only the
 	// closing tag.
 	ReasoningOpen bool
+	// ReasoningClosed tells the dialect that the output starts outside
+	// reasoning (the template opened no block): a closing tag with no
+	// opening tag before it is then text, not the end of a block the
+	// template opened. Without either setting, such a tag makes what
+	// precedes it reasoning. It lets a stream emit answer text at once
+	// rather than hold it until that question is settled. ReasoningOpen
+	// wins when both are set.
+	ReasoningClosed bool
 }
 
 // Extraction is what a dialect found in the output, before repair and

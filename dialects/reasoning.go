@@ -18,13 +18,34 @@ var Think = ReasoningTags{Open: "<think>", Close: "</think>"}
 // Reasoning pieces are trimmed and concatenated; whitespace right after a
 // removed block is dropped from the rest.
 func SplitReasoning(text string, tags ReasoningTags, startsOpen bool) (reasoning, rest string) {
+	return splitReasoning(text, tags, startsOpen, true)
+}
+
+// SplitReasoningFor is SplitReasoning under opts: the text starts inside
+// reasoning when opts.ReasoningOpen is set (and first is, for the first of
+// a family's wrappers), and a closing tag before any opening one ends an
+// implicit block unless opts.ReasoningClosed says there is none.
+func SplitReasoningFor(text string, tags ReasoningTags, opts *Options, first bool) (reasoning, rest string) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	return splitReasoning(text, tags, first && opts.ReasoningOpen, !opts.ReasoningClosed || opts.ReasoningOpen)
+}
+
+// ImplicitReasoning reports whether, under opts, a closing tag before any
+// opening one means the template opened reasoning.
+func ImplicitReasoning(opts *Options) bool {
+	return opts == nil || !opts.ReasoningClosed || opts.ReasoningOpen
+}
+
+func splitReasoning(text string, tags ReasoningTags, startsOpen, implicit bool) (reasoning, rest string) {
 	if tags.Open == "" || tags.Close == "" {
 		return "", text
 	}
 	var r, c strings.Builder
 	firstClose := strings.Index(text, tags.Close)
 	firstOpen := strings.Index(text, tags.Open)
-	if startsOpen || (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
+	if startsOpen || (implicit && firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
 		if firstClose < 0 {
 			return strings.TrimSpace(text), ""
 		}

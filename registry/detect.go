@@ -215,7 +215,7 @@ func quote(s string) string { return fmt.Sprintf("%q", s) }
 // plain is the result for output no dialect recognised: reasoning split
 // off, the rest is content.
 func plain(text string, opts *dialects.Options) *toolcall.Result {
-	reasoning, content := dialects.SplitReasoning(text, dialects.Think, opts.ReasoningOpen)
+	reasoning, content := dialects.SplitReasoningFor(text, dialects.Think, opts, true)
 	return &toolcall.Result{Calls: []toolcall.Call{}, Content: strings.TrimSpace(content), Reasoning: reasoning}
 }
 

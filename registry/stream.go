@@ -57,15 +57,16 @@ func (d detector) Candidates() []*stream.Profile {
 	return ps
 }
 
-// Detect commits to a dialect once one has read a valid call out of the
-// text and scores above every other.
+// Detect names the dialect Detect ranks first once it has read a valid
+// call out of the text (ties go to the earlier registered, as in Parse);
+// the stream commits when two readings in a row agree.
 func (d detector) Detect(text string) (*stream.Profile, string) {
 	det := d.r.Detect(text, d.opts)
 	if det.Dialect == "" || len(det.Candidates) == 0 {
 		return nil, ""
 	}
 	best := det.Candidates[0]
-	if best.Calls == 0 || len(det.Candidates) > 1 && det.Candidates[1].Score >= best.Score {
+	if best.Calls == 0 {
 		return nil, ""
 	}
 	dl, ok := d.r.Lookup(det.Dialect)

@@ -21,6 +21,11 @@ func (p *Parser) Close() []Event {
 	p.events = nil
 	text := p.buf.String()
 	res := p.final(text)
+	if p.cut {
+		e := toolcall.NewError(toolcall.CodeTooLarge, fmt.Sprintf("the output is longer than the stream limit of %d bytes; the rest was not read", p.maxBytes()))
+		e.Offset = len(text)
+		res.Errors = append(res.Errors, e)
+	}
 	p.settle(res)
 	p.emit(Event{Kind: Done, Dialect: res.Dialect, Result: res})
 	return p.events

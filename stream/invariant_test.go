@@ -21,19 +21,17 @@ func TestCorpusInvariant(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range []string{v.Dialect, ""} {
+		for mode, name := range []string{v.Dialect, "", v.Dialect} {
 			opts := &registry.Options{Dialect: name}
 			opts.Tools = tools
+			opts.ReasoningClosed = mode == 2
 			want := registry.Parse(v.Text, opts)
-			for ci, cut := range streamtest.Cuts(v.Text, v.Chunks, name == "") {
+			for ci, cut := range streamtest.Cuts(v.Text, v.Chunks, mode == 1) {
 				p := registry.Stream(opts)
 				if err := streamtest.Compare(want, p, streamtest.Feed(p, cut)); err != nil {
-					mode := name
-					if mode == "" {
-						mode = "detect"
-					}
-					failures[v.Dialect+"/"+mode]++
-					t.Errorf("%s (%s) cut %d of %d pieces: %v", v.ID, mode, ci, len(cut), err)
+					how := []string{"named", "detected", "named, reasoning closed"}[mode]
+					failures[v.Dialect+"/"+how]++
+					t.Errorf("%s (%s) cut %d of %d pieces: %v", v.ID, how, ci, len(cut), err)
 					break
 				}
 			}

@@ -2,6 +2,8 @@ package stream
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -18,6 +20,9 @@ const (
 	stDetect               // markers seen, dialect not yet detected
 	stHeld                 // nothing more is certain before the end
 )
+
+// DefaultMaxBytes is the default cap on a streamed output (Options.MaxBytes).
+const DefaultMaxBytes = 16 << 20
 
 // Limits of the work done before the end of the output.
 const (
@@ -38,6 +43,12 @@ type Options struct {
 	dialects.Options
 	// ReasoningOpen is in dialects.Options: set it when the chat template
 	// opened a reasoning block, so that reasoning streams from the start.
+
+	// MaxBytes caps the output a Parser buffers; zero means
+	// DefaultMaxBytes. Text past it is not read: the final result is the
+	// parse of what was kept, with a TLP-009 error saying where the output
+	// was cut.
+	MaxBytes int
 
 	// Final, when set, is the one-shot parse the stream settles against at
 	// the end (the registry's, with its fallback chain). Nil means
@@ -90,7 +101,12 @@ type Parser struct {
 	quote       byte     // the quote of the string the region is inside, or 0
 	escaped     bool     // the previous byte in that string was a backslash
 	names       []string // names seen at the last look, per call of the region
-	shown       []string // argument text shown, per call of the region
+	argIndex    int      // the call whose argument text is being shown, or -1
+	argFrom     int      // where its arguments start in the output
+	argShown    int      // how far they have been shown
+	argDepth    int      // bracket depth at argShown
+	argQuote    bool     // argShown is inside a string
+	argEscaped  bool     // after a backslash in that string
 	slots       []slot
 	announced   int
 
@@ -103,6 +119,7 @@ type Parser struct {
 
 	events   []Event
 	closed   bool
+	cut      bool   // output past MaxBytes was dropped
 	diverged string // what streamed output disagreed with the result, if any
 }
 
@@ -170,12 +187,16 @@ func (p *Parser) startLead() {
 	for _, r := range p.prof.pairs {
 		p.ambiguous = p.ambiguous || r.implicit
 	}
+	p.ambiguous = p.ambiguous && dialects.ImplicitReasoning(&p.opts.Options)
 }
 
 // Write feeds the next delta and returns the events it settled.
 func (p *Parser) Write(delta string) []Event {
-	if p.closed || delta == "" {
+	if p.closed || delta == "" || p.cut {
 		return nil
+	}
+	if room := p.maxBytes() - p.buf.Len(); len(delta) > room {
+		delta, p.cut = delta[:room], true
 	}
 	p.buf.WriteString(delta)
 	p.events = nil
@@ -231,12 +252,11 @@ func (p *Parser) lead(text string) {
 		}
 		p.opened = true
 	}
-	want := rolesOf(roleStart, roleToken, roleBare, roleOpen)
-	if p.ambiguous {
-		want |= rolesOf(roleClose)
-	}
+	want := rolesOf(roleStart, roleToken, roleBare, roleOpen, roleClose)
 	h := p.prof.m.next(text, p.pos, want)
-	limit := len(text)
+	// Never split a character: its last bytes may make it a space the
+	// dialect trims.
+	limit := fullRunes(text, p.pos)
 	if h.at >= 0 {
 		limit = h.at
 	}
@@ -273,9 +293,10 @@ func (p *Parser) lead(text string) {
 		p.state, p.dropSpace, p.blockShown = stReason, true, false
 	case roleClose:
 		// A closing tag first: the template opened reasoning, and all
-		// before it was reasoning.
+		// before it was reasoning; unless there can be no such block, and
+		// then what a dialect makes of a stray tag is settled at the end.
 		r := p.prof.pairs[h.t.tag]
-		if !r.live {
+		if !r.live || !p.ambiguous {
 			p.hold(text)
 			return
 		}
@@ -305,7 +326,9 @@ func (p *Parser) reason(text string) {
 	for h.at >= 0 && !h.partial && (h.t.role == roleClose || h.t.role == roleOpen) && h.t.tag != p.pair {
 		h = p.prof.m.next(text, h.at+1, want)
 	}
-	limit := len(text)
+	// Never split a character: its last bytes may make it a space the
+	// dialect trims.
+	limit := fullRunes(text, p.pos)
 	if h.at >= 0 {
 		limit = h.at
 	}
@@ -347,7 +370,7 @@ func (p *Parser) emitRun(text string, limit int, kind Kind) {
 	if kind == Reasoning {
 		h = &p.held[1]
 	}
-	body := strings.TrimRight(seg, " \t\r\n")
+	body := strings.TrimRightFunc(seg, unicode.IsSpace)
 	if body == "" {
 		if !p.dropSpace {
 			*h += seg
@@ -356,6 +379,12 @@ func (p *Parser) emitRun(text string, limit int, kind Kind) {
 	}
 	if p.dropSpace {
 		body = strings.TrimLeft(body, " \t\r\n")
+		if r, _ := utf8.DecodeRuneInString(body); unicode.IsSpace(r) {
+			// Whether a dialect trims this space too differs: settle it
+			// at the end.
+			p.hold(text)
+			return
+		}
 		p.dropSpace = false
 	}
 	if kind == Reasoning {
@@ -378,7 +407,7 @@ func (p *Parser) emitRun(text string, limit int, kind Kind) {
 		body = *h + body
 	}
 	p.emit(Event{Kind: kind, Text: body})
-	*h = seg[len(strings.TrimRight(seg, " \t\r\n")):]
+	*h = seg[len(strings.TrimRightFunc(seg, unicode.IsSpace)):]
 }
 
 // emit records an event.
@@ -408,7 +437,7 @@ func (p *Parser) openRegion(at, body int) {
 	p.pos = body
 	p.nextCheck = firstCheck
 	p.quote, p.escaped = 0, false
-	p.names, p.shown = p.names[:0], p.shown[:0]
+	p.names, p.argIndex = p.names[:0], -1
 }
 
 // region watches a call region for its end. Markers inside the quoted
@@ -440,6 +469,7 @@ func (p *Parser) region(text string) {
 			break
 		}
 	}
+	p.trackArguments(text, i)
 	switch {
 	case h.at < 0 || h.partial:
 		p.pos = i
@@ -479,33 +509,87 @@ func (p *Parser) between(text string) {
 	}
 }
 
-// look parses an unfinished region to announce its calls by name and show
-// their argument text so far. Regions are looked at when their length has
-// doubled, so looking costs at most twice the region's length.
+// look parses an unfinished region to announce its calls by name. Regions
+// are looked at when their length has doubled, so looking costs at most
+// twice the region's length. A name seen at two looks in a row is whole
+// (the first look may have cut it). Once a call is announced in a dialect
+// whose arguments are JSON, its argument text is shown as it arrives.
 func (p *Parser) look(region string) {
 	ext := p.d.Extract(region, &p.opts.Options)
 	for j, rc := range ext.Calls {
 		if j >= len(p.names) {
 			p.names = append(p.names, "")
-			p.shown = append(p.shown, "")
 		}
 		index := p.regionBase + j
-		if rc.Err != nil || rc.Name == "" {
+		if rc.Name == "" || rc.Err != nil && rc.Err.Code != toolcall.CodeTruncated {
 			continue
 		}
-		// A name seen twice, with more text after it the second time, is
-		// whole: the first look may have cut it.
 		if index == p.announced && p.names[j] == rc.Name {
 			p.emit(Event{Kind: CallStart, Index: index, Name: rc.Name})
 			p.announced++
+			p.showArguments(region, rc, index)
 		}
 		p.names[j] = rc.Name
-		if index < p.announced && rc.Params == nil && strings.HasPrefix(rc.Arguments, p.shown[j]) && strings.Contains(region, rc.Arguments) {
-			// Only argument text the model wrote is shown: a dialect may
-			// close an unfinished value, and that closing is not output.
-			p.emit(Event{Kind: CallArguments, Index: index, Text: rc.Arguments[len(p.shown[j]):]})
-			p.shown[j] = rc.Arguments
+	}
+}
+
+// showArguments starts showing the argument text of a call just announced:
+// the JSON value after its name, from the region text as written.
+func (p *Parser) showArguments(region string, rc dialects.RawCall, index int) {
+	p.argIndex = -1
+	if !strings.Contains(p.prof.syn.Quotes, `"`) {
+		return
+	}
+	from := max(rc.Offset, 0)
+	i := strings.Index(region[from:], rc.Name)
+	if i < 0 {
+		return
+	}
+	k := strings.IndexAny(region[from+i+len(rc.Name):], "{[")
+	if k < 0 {
+		return
+	}
+	start := p.regionStart + from + i + len(rc.Name) + k
+	p.argIndex, p.argFrom, p.argShown, p.argDepth, p.argQuote = index, start, start, 0, false
+	p.trackArguments(p.buf.String(), p.pos)
+}
+
+// trackArguments follows the argument value up to end and shows the new
+// part of it; the value's closing bracket ends the showing.
+func (p *Parser) trackArguments(text string, end int) {
+	if p.argIndex < 0 {
+		return
+	}
+	stop := end
+	for i := p.argShown; i < end; i++ {
+		c := text[i]
+		switch {
+		case p.argQuote:
+			if p.argEscaped {
+				p.argEscaped = false
+			} else if c == '\\' {
+				p.argEscaped = true
+			} else if c == '"' {
+				p.argQuote = false
+			}
+		case c == '"':
+			p.argQuote = true
+		case c == '{' || c == '[':
+			p.argDepth++
+		case c == '}' || c == ']':
+			p.argDepth--
 		}
+		if p.argDepth == 0 {
+			stop = i + 1
+			break
+		}
+	}
+	if stop > p.argShown {
+		p.emit(Event{Kind: CallArguments, Index: p.argIndex, Text: text[p.argShown:stop]})
+		p.argShown = stop
+	}
+	if p.argDepth == 0 {
+		p.argIndex = -1
 	}
 }
 
@@ -584,4 +668,25 @@ func (p *Parser) detect(text string) {
 	// Read the dialect's regions from where answer text stopped; the text
 	// in between is settled at the end.
 	p.state, p.pos = stBetween, p.detectAt
+}
+
+func (p *Parser) maxBytes() int {
+	if p.opts.MaxBytes > 0 {
+		return p.opts.MaxBytes
+	}
+	return DefaultMaxBytes
+}
+
+// fullRunes returns the end of the last complete character of text after
+// from: len(text), unless text ends inside a multi-byte character.
+func fullRunes(text string, from int) int {
+	for i := len(text) - 1; i >= from && i >= len(text)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(text[i]) {
+			if utf8.FullRuneInString(text[i:]) {
+				return len(text)
+			}
+			return i
+		}
+	}
+	return len(text)
 }

@@ -137,7 +137,7 @@ func (s *scanner) run() {
 		// A close before any open means the template opened the channel.
 		c := strings.Index(s.text, channelClose)
 		o := strings.Index(s.text, channelOpen)
-		if s.opts.ReasoningOpen || (c >= 0 && (o < 0 || c < o)) {
+		if s.opts.ReasoningOpen || (dialects.ImplicitReasoning(s.opts) && c >= 0 && (o < 0 || c < o)) {
 			state, s.labelled = lexReasoning, true
 		}
 	}

@@ -57,7 +57,7 @@ func (hermes) Syntax() dialects.Syntax {
 // Extract finds the calls in text, and the content and reasoning around them.
 func (hermes) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	x := &extractor{Reader: textcall.NewReader(text, opts)}
-	for _, sg := range segments(text, x.Opts.ReasoningOpen) {
+	for _, sg := range segments(text, x.Opts.ReasoningOpen, dialects.ImplicitReasoning(x.Opts)) {
 		if sg.reasoning {
 			x.reasoningSegment(sg)
 		} else {
@@ -163,12 +163,12 @@ const (
 // comes before any opening one, everything before the first closing tag is
 // reasoning. Some Qwen3 checkpoints repeat the opening tag the template
 // already wrote; it is skipped.
-func segments(text string, startsOpen bool) []segment {
+func segments(text string, startsOpen, implicit bool) []segment {
 	segs := make([]segment, 0, 3)
 	pos := 0
 	firstClose := strings.Index(text, thinkClose)
 	firstOpen := strings.Index(text, thinkOpen)
-	if startsOpen || (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
+	if startsOpen || (implicit && firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
 		start := 0
 		if startsOpen {
 			if t := textcall.SkipSpace(text, 0, len(text)); strings.HasPrefix(text[t:], thinkOpen) && (firstClose < 0 || t < firstClose) {

@@ -46,7 +46,7 @@ func (markdownJSON) Extract(text string, opts *dialects.Options) *dialects.Extra
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	reasoning, rest := dialects.SplitReasoning(text, dialects.Think, opts.ReasoningOpen)
+	reasoning, rest := dialects.SplitReasoningFor(text, dialects.Think, opts, true)
 	ext := &dialects.Extraction{Reasoning: reasoning}
 	// rest is text with reasoning removed: read it, and map offsets back to
 	// text by finding each call fence there (its bytes are text's own).

@@ -134,7 +134,7 @@ func (x *extractor) finishContent() {
 func (x *extractor) splitReasoning(text string) (content, reasoning string) {
 	content = text
 	for i, tags := range x.d.reasoning {
-		r, rest := dialects.SplitReasoning(content, tags, i == 0 && x.opts.ReasoningOpen)
+		r, rest := dialects.SplitReasoningFor(content, tags, x.opts, i == 0)
 		if r == "" && rest == content {
 			continue
 		}

@@ -41,7 +41,7 @@ func (jsonDialect) Syntax() dialects.Syntax {
 // of the output still counts; lenient repair closes it.
 func (jsonDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	ext := &dialects.Extraction{}
-	reasoning, rest := dialects.SplitReasoning(text, dialects.Think, opts.ReasoningOpen)
+	reasoning, rest := dialects.SplitReasoningFor(text, dialects.Think, opts, true)
 	ext.Reasoning = reasoning
 	offset := len(text) - len(rest) // rest is a suffix of text unless blocks were removed
 	if offset < 0 || !strings.HasSuffix(text, rest) {

@@ -227,7 +227,9 @@ func (x *extractor) splitReasoning(text string) (reasoning, rest string) {
 	if !open && !strings.Contains(text, dialects.Think.Close) && !strings.Contains(text, dialects.Think.Open) {
 		return "", text
 	}
-	return dialects.SplitReasoning(text, dialects.Think, open)
+	o := *x.opts
+	o.ReasoningOpen = open
+	return dialects.SplitReasoningFor(text, dialects.Think, &o, true)
 }
 
 // startsOpen reports whether the text starts inside reasoning.
@@ -235,6 +237,6 @@ func (x *extractor) startsOpen(text string) bool {
 	if x.opts.ReasoningOpen {
 		return true
 	}
-	return x.d.thinkOpen && strings.Contains(text, dialects.Think.Close) &&
+	return x.d.thinkOpen && dialects.ImplicitReasoning(x.opts) && strings.Contains(text, dialects.Think.Close) &&
 		!strings.HasPrefix(strings.TrimLeft(text, spaces), dialects.Think.Open)
 }

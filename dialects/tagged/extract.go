@@ -41,7 +41,9 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoni
 			rest = strings.ReplaceAll(rest, pre+t.desc.Reasoning.Close, t.desc.Reasoning.Close)
 			rest = strings.ReplaceAll(rest, pre+t.desc.Reasoning.Open, t.desc.Reasoning.Open)
 		}
-		ext.Reasoning, ext.Content = dialects.SplitReasoning(rest, t.desc.Reasoning, reasoningOpen)
+		o := *opts
+		o.ReasoningOpen = reasoningOpen
+		ext.Reasoning, ext.Content = dialects.SplitReasoningFor(rest, t.desc.Reasoning, &o, true)
 	} else {
 		ext.Content = rest
 	}

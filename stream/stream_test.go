@@ -1,0 +1,254 @@
+package stream_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/hermes"
+	"github.com/dialectkit/toolcall/registry"
+	"github.com/dialectkit/toolcall/stream"
+)
+
+// trace renders events compactly: "content:Hi", "call:0:get_weather".
+func trace(evs []stream.Event) []string {
+	out := []string{}
+	for _, ev := range evs {
+		switch ev.Kind {
+		case stream.Content, stream.Reasoning:
+			out = append(out, ev.Kind.String()+":"+ev.Text)
+		case stream.CallStart:
+			out = append(out, fmt.Sprintf("call_start:%d:%s", ev.Index, ev.Name))
+		case stream.CallArguments:
+			out = append(out, fmt.Sprintf("call_arguments:%d", ev.Index))
+		case stream.Call:
+			out = append(out, fmt.Sprintf("call:%d:%s:%s", ev.Index, ev.Call.Name, ev.Call.Arguments))
+		case stream.CallError:
+			out = append(out, fmt.Sprintf("call_error:%d:%s", ev.Index, ev.Err.Code))
+		case stream.Detected:
+			out = append(out, "detected:"+ev.Dialect)
+		case stream.Done:
+			out = append(out, "done:"+ev.Dialect)
+		}
+	}
+	return out
+}
+
+// TestLiveEvents pins what each delta settles: text before a marker is
+// streamed at once, a marker's prefix is held, a call is reported when its
+// region closes, reasoning streams inside its block.
+func TestLiveEvents(t *testing.T) {
+	weather := `{"name": "get_weather", "arguments": {"city": "Paris"}}`
+	tests := []struct {
+		name   string
+		opts   registry.Options
+		chunks []string
+		want   [][]string // events after each chunk, then after Close
+	}{
+		{
+			name:   "hermes: content, held marker prefix, call at its closing tag",
+			opts:   registry.Options{Dialect: "hermes", Options: closed},
+			chunks: []string{"Let me check", ".\n<tool", "_call>\n" + weather + "\n</tool_", "call>", "\n"},
+			want: [][]string{
+				{"content:Let me check"},
+				{"content:."},
+				{},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`},
+				{},
+				{"done:hermes"},
+			},
+		},
+		{
+			name:   "hermes: reasoning streams inside its block, content after it",
+			opts:   registry.Options{Dialect: "hermes"},
+			chunks: []string{"<think>\nThe user", " wants weather.</th", "ink>\n\nSure."},
+			want: [][]string{
+				{"reasoning:The user"},
+				{"reasoning: wants weather."},
+				{"content:Sure."},
+				{"done:hermes"},
+			},
+		},
+		{
+			name:   "unknown template: text before a closing tag could be reasoning, so it waits",
+			opts:   registry.Options{Dialect: "hermes"},
+			chunks: []string{"Let me check.", " Done</think>", "Answer."},
+			want: [][]string{
+				{},
+				{"reasoning:Let me check. Done"},
+				{"content:Answer."},
+				{"done:hermes"},
+			},
+		},
+		{
+			name:   "reasoning opened by the template streams from the first byte",
+			opts:   registry.Options{Dialect: "hermes", Options: optsReasoningOpen()},
+			chunks: []string{"pondering", " more</think>", "Answer."},
+			want: [][]string{
+				{"reasoning:pondering"},
+				{"reasoning: more"},
+				{"content:Answer."},
+				{"done:hermes"},
+			},
+		},
+		{
+			name:   "deepseek_v31: markers split inside their multi-byte characters",
+			opts:   registry.Options{Dialect: "deepseek_v31", Options: closed},
+			chunks: []string{"On it.\n<\xef\xbd\x9ctool\xe2", "\x96\x81calls\xe2\x96\x81begin\xef\xbd\x9c><\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81begin\xef\xbd\x9c>get_weather<\xef\xbd\x9ctool\xe2\x96\x81sep\xef\xbd\x9c>{\"city\": \"Oslo\"}<\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81end\xef", "\xbd\x9c><\xef\xbd\x9ctool\xe2\x96\x81calls\xe2\x96\x81end\xef\xbd\x9c>"},
+			want: [][]string{
+				{"content:On it."},
+				{},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Oslo"}`},
+				{"done:deepseek_v31"},
+			},
+		},
+		{
+			name:   "mistral: a marker look-alike is released once it cannot be a marker",
+			opts:   registry.Options{Dialect: "mistral", Options: closed},
+			chunks: []string{"see [TOOL_", "SET] here"},
+			want: [][]string{
+				{"content:see"},
+				{"content: [TOOL_SET] here"},
+				{"done:mistral"},
+			},
+		},
+		{
+			name:   "detection: content streams, the dialect is chosen once sure, the call follows",
+			opts:   registry.Options{Options: closed},
+			chunks: []string{"Checking.", "\n<tool_call>\n" + weather, "\n</tool_call>\n<tool_call>\n" + weather + "\n</tool_call>"},
+			want: [][]string{
+				{"content:Checking."},
+				{},
+				{"detected:hermes", "call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`, "call_start:1:get_weather", `call:1:get_weather:{"city":"Paris"}`},
+				{"done:hermes"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := tt.opts
+			p := registry.Stream(&opts)
+			for i, c := range tt.chunks {
+				if got := trace(p.Write(c)); !slices.Equal(got, tt.want[i]) {
+					t.Errorf("after chunk %d %q: %q, want %q", i, c, got, tt.want[i])
+				}
+			}
+			if got := trace(p.Close()); !slices.Equal(got, tt.want[len(tt.chunks)]) {
+				t.Errorf("at close: %q, want %q", got, tt.want[len(tt.chunks)])
+			}
+			if d := p.Disagreement(); d != "" {
+				t.Errorf("disagreement: %s", d)
+			}
+		})
+	}
+}
+
+func optsReasoningOpen() dialects.Options { return dialects.Options{ReasoningOpen: true} }
+
+// closed says the template opened no reasoning block.
+var closed = dialects.Options{ReasoningClosed: true}
+
+// TestCallAnnouncedEarly: a long call is announced by name, and its
+// argument text shown, before its region closes.
+func TestCallAnnouncedEarly(t *testing.T) {
+	p := stream.NewParser(hermes.Dialect, &stream.Options{Options: closed})
+	var before []stream.Event
+	before = append(before, p.Write(`<tool_call>{"name": "write", "arguments": {"text": "`)...)
+	for range 64 {
+		before = append(before, p.Write("lorem ipsum ")...)
+	}
+	kinds := map[stream.Kind]int{}
+	for _, ev := range before {
+		kinds[ev.Kind]++
+	}
+	if kinds[stream.CallStart] != 1 || kinds[stream.CallArguments] == 0 || kinds[stream.Call] != 0 {
+		t.Fatalf("before the end: %v", trace(before))
+	}
+	end := append(p.Write(`"}}</tool_call>`), p.Close()...)
+	var shown strings.Builder
+	for _, ev := range append(before, end...) {
+		if ev.Kind == stream.CallArguments {
+			shown.WriteString(ev.Text)
+		}
+	}
+	if want := `{"text": "` + strings.Repeat("lorem ipsum ", 64) + `"}`; shown.String() != want {
+		t.Errorf("arguments shown %q, want %q", shown.String(), want)
+	}
+	if got := trace(end); len(got) != 3 || got[0] != "call_arguments:0" || !strings.HasPrefix(got[1], "call:0:write:") || got[2] != "done:hermes" {
+		t.Errorf("at the end: %q", got)
+	}
+}
+
+// TestMaxBytes: output past the limit is not read, and the result says so
+// with a coded error while keeping what was read.
+func TestMaxBytes(t *testing.T) {
+	p := stream.NewParser(hermes.Dialect, &stream.Options{MaxBytes: 16})
+	p.Write("Hello, this is longer than sixteen bytes")
+	evs := p.Close()
+	res := evs[len(evs)-1].Result
+	if res.Content != "Hello, this is l" {
+		t.Errorf("content %q", res.Content)
+	}
+	if len(res.Errors) != 1 || !errors.Is(res.Errors[0], toolcall.ErrTooLarge) {
+		t.Errorf("errors %v", res.Errors)
+	}
+}
+
+// TestEventsCancel: a cancelled context stops the sequence with TLP-022.
+func TestEventsCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	deltas := func(yield func(string) bool) {
+		yield("Hello")
+		cancel()
+		yield(" world")
+	}
+	var got []string
+	var err error
+	for ev, e := range stream.Events(ctx, stream.NewParser(hermes.Dialect, &stream.Options{Options: closed}), deltas) {
+		if e != nil {
+			err = e
+			break
+		}
+		got = append(got, trace([]stream.Event{ev})...)
+	}
+	if !slices.Equal(got, []string{"content:Hello"}) || !errors.Is(err, context.Canceled) {
+		t.Errorf("events %q, error %v", got, err)
+	}
+	var te *toolcall.Error
+	if !errors.As(err, &te) || te.Code != toolcall.CodeCanceled {
+		t.Errorf("error %v is not TLP-022", err)
+	}
+}
+
+// TestRead: input read in small pieces gives the one-shot result; a read
+// error ends the sequence with TLP-008.
+func TestRead(t *testing.T) {
+	text := "Sure.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"
+	var last stream.Event
+	for ev, err := range stream.Read(context.Background(), stream.NewParser(hermes.Dialect, nil), iotest.OneByteReader(strings.NewReader(text))) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = ev
+	}
+	if last.Kind != stream.Done || len(last.Result.Calls) != 1 || last.Result.Content != "Sure." {
+		t.Fatalf("last event %+v", last)
+	}
+	boom := errors.New("boom")
+	var err error
+	for _, e := range stream.Read(context.Background(), stream.NewParser(hermes.Dialect, nil), io.MultiReader(strings.NewReader("Hi"), iotest.ErrReader(boom))) {
+		if e != nil {
+			err = e
+		}
+	}
+	if !errors.Is(err, boom) || !errors.Is(err, toolcall.ErrStream) {
+		t.Errorf("error %v", err)
+	}
+}
