@@ -18,7 +18,7 @@ func (p *Parser) Close() []Event {
 		return nil
 	}
 	p.closed = true
-	p.events = nil
+	p.events = p.events[:0:0] // Close's events outlive the Parser's reuse
 	text := p.buf.String()
 	res := p.final(text)
 	if p.cut {

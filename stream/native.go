@@ -182,10 +182,7 @@ func (a *Accumulator) Add(f Fragment) ([]Completion, *toolcall.Error) {
 	}
 	if c == nil {
 		if f.Index < a.next {
-			if a.opts.Sequential && f.Index < a.highest {
-				return nil, a.stray(f.Index, fmt.Sprintf("call %d received a fragment after call %d started, in sequential mode", f.Index, a.highest))
-			}
-			return nil, a.stray(f.Index, fmt.Sprintf("call %d received a fragment after it completed", f.Index))
+			return nil, a.stray(f.Index)
 		}
 		if a.overflowed || len(a.held) >= a.maxOpen {
 			return nil, a.once(&a.overflowed, f.Index, fmt.Sprintf("call %d would be more than %d calls open at once; no further call is accepted", f.Index, a.maxOpen))
@@ -197,7 +194,7 @@ func (a *Accumulator) Add(f Fragment) ([]Completion, *toolcall.Error) {
 		a.held[f.Index] = c
 		a.highest = max(a.highest, f.Index)
 	} else if c.done && c.err == nil {
-		return nil, a.stray(f.Index, fmt.Sprintf("call %d received a fragment after it completed", f.Index))
+		return nil, a.stray(f.Index)
 	}
 	a.last = c
 	if c.err == nil {
@@ -419,13 +416,17 @@ func (a *Accumulator) skipped(first, last int) Completion {
 	return Completion{Index: first, Err: e}
 }
 
-// stray reports a fragment for an index already delivered or complete,
-// once per index.
-func (a *Accumulator) stray(index int, msg string) *toolcall.Error {
+// stray reports a fragment for an index already complete (or, in
+// sequential mode, passed over), once per index.
+func (a *Accumulator) stray(index int) *toolcall.Error {
 	if _, ok := a.quiet[index]; ok {
 		return nil
 	}
 	a.silence(index)
+	msg := fmt.Sprintf("call %d received a fragment after it completed", index)
+	if a.opts.Sequential && index < a.highest {
+		msg = fmt.Sprintf("call %d received a fragment after call %d started, in sequential mode", index, a.highest)
+	}
 	e := toolcall.NewError(toolcall.CodeStream, msg)
 	e.CallIndex = index
 	return e

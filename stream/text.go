@@ -190,7 +190,9 @@ func (p *Parser) startLead() {
 	p.ambiguous = p.ambiguous && dialects.ImplicitReasoning(&p.opts.Options)
 }
 
-// Write feeds the next delta and returns the events it settled.
+// Write feeds the next delta and returns the events it settled. The slice
+// is the Parser's own and is reused by the next Write: consume (or copy) it
+// before writing again.
 func (p *Parser) Write(delta string) []Event {
 	if p.closed || delta == "" || p.cut {
 		return nil
@@ -199,7 +201,7 @@ func (p *Parser) Write(delta string) []Event {
 		delta, p.cut = delta[:room], true
 	}
 	p.buf.WriteString(delta)
-	p.events = nil
+	p.events = p.events[:0]
 	p.step()
 	return p.events
 }
@@ -473,7 +475,9 @@ func (p *Parser) region(text string) {
 	switch {
 	case h.at < 0 || h.partial:
 		p.pos = i
-		if p.pos-p.regionStart >= p.nextCheck {
+		if p.argIndex < 0 && p.pos-p.regionStart >= p.nextCheck {
+			// Looking is for names; while a call's arguments are being
+			// shown, the next name can only come after them.
 			p.look(text[p.regionStart:p.pos])
 			p.nextCheck = 2 * (p.pos - p.regionStart)
 		}
