@@ -35,6 +35,10 @@ type Syntax struct {
 	// it began inside the dialect's framing, as a header the prompt wrote
 	// half of; such output is held back to the end.
 	Openings []string
+	// MarkedStart says output that does not open with one of the
+	// dialect's markers (after whitespace) may have begun inside a header
+	// the prompt wrote: it is held back to the end.
+	MarkedStart bool
 	// Opaque says the dialect's output cannot be streamed before it ends
 	// (a whole-response format such as an API response body): everything
 	// is held back and parsed once at the end.

@@ -157,36 +157,33 @@ func (p *Parser) settle(res *toolcall.Result) {
 	for i := 0; i <= last; i++ {
 		en, ok := byIndex[i]
 		if !ok {
+			if p.isStarted(i) {
+				p.diverge("call %d was started but the result has no call %d", i, i)
+			}
 			continue
 		}
-		if i < len(p.slots) {
+		if i < len(p.slots) && p.slots[i].reported {
 			s := p.slots[i]
-			switch {
-			case en.call != nil && s.err == nil && en.call.Name == s.call.Name && bytes.Equal(en.call.Arguments, s.call.Arguments):
-			case en.err != nil && s.err != nil && en.err.Code == s.err.Code:
-			default:
-				p.diverge("call %d was streamed as %s %s (err %v)", i, s.call.Name, s.call.Arguments, s.err)
+			if en.call == nil || en.call.Name != s.call.Name || !bytes.Equal(en.call.Arguments, s.call.Arguments) {
+				p.diverge("call %d was streamed as %s %s", i, s.call.Name, s.call.Arguments)
 			}
 			continue
 		}
-		if i >= p.announced {
-			name := ""
-			if en.call != nil {
-				name = en.call.Name
-			} else {
-				name = en.err.Tool
-			}
-			p.emit(Event{Kind: CallStart, Index: i, Name: name})
-			p.announced = i + 1
+		name := ""
+		if en.call != nil {
+			name = en.call.Name
+		} else {
+			name = en.err.Tool
 		}
+		p.start(i, name)
 		if en.err != nil {
 			p.emit(Event{Kind: CallError, Index: i, Err: en.err})
 		} else {
 			p.emit(Event{Kind: Call, Index: i, Call: en.call})
 		}
 	}
-	if len(p.slots) > last+1 {
-		p.diverge("%d calls streamed, %d in the result", len(p.slots), last+1)
+	if len(p.started) > last+1 {
+		p.diverge("%d calls started, %d in the result", len(p.started), last+1)
 	}
 }
 

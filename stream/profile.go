@@ -19,6 +19,14 @@ type profile struct {
 	plain bool
 	// trimLead says content loses its leading whitespace.
 	trimLead bool
+	// headerStart says a candidate reads a call from a bare first line
+	// (a header the prompt opened): the first line is held until the next
+	// one shows it is not such a header.
+	headerStart bool
+	// spaceUnsure says whether content keeps its leading whitespace depends
+	// on what follows: output that starts with whitespace is settled at the
+	// end.
+	spaceUnsure bool
 	// pairs holds what was learnt of each reasoning wrapper.
 	pairs []pairRules
 }
@@ -33,6 +41,12 @@ type pairRules struct {
 	// implicit says a Close with no Open before it makes the text before
 	// it reasoning (the template opened the block).
 	implicit bool
+	// keepLead and keepTrail say such an implicit block keeps its leading
+	// or trailing whitespace (an explicit block's is trimmed).
+	keepLead, keepTrail bool
+	// implicitOdd says an implicit block is read some other way: it is
+	// settled at the end.
+	implicitOdd bool
 	// openFirst says that, with an implicit block possible, an opening tag
 	// before any closing one makes the text before it content (rather than
 	// reasoning the template opened).
@@ -72,6 +86,14 @@ func Learn(d dialects.Dialect) *Profile {
 		case sample:
 			p.trimLead = true
 		case "  " + sample:
+			// Kept here; but some dialects trim the content when a call
+			// or a framing token follows.
+			for _, m := range append(append([]string(nil), syn.Starts...), syn.Tokens...) {
+				if !strings.HasPrefix(parse("  "+sample+"\n"+m).Content, "  ") {
+					p.spaceUnsure = true
+					break
+				}
+			}
 		default:
 			p.plain = false
 		}
@@ -109,6 +131,20 @@ func learnPair(parse func(string) *dialects.Extraction, tags dialects.ReasoningT
 	}
 	if x := parse("think" + tags.Close + " answer"); x.Reasoning == "think" && x.Content == "answer" {
 		r.implicit = true
+		switch parse("  think" + tags.Close + "answer").Reasoning {
+		case "think":
+		case "  think":
+			r.keepLead = true
+		default:
+			r.implicitOdd = true
+		}
+		switch parse("think  " + tags.Close + "answer").Reasoning {
+		case "think":
+		case "think  ":
+			r.keepTrail = true
+		default:
+			r.implicitOdd = true
+		}
 	}
 	if x := parse("lead " + tags.Open + "think" + tags.Close + " answer"); x.Reasoning == "think" && strings.HasPrefix(x.Content, "lead") {
 		r.openFirst = true
@@ -137,12 +173,14 @@ func learnPair(parse func(string) *dialects.Extraction, tags dialects.ReasoningT
 // rest trimmed).
 func union(candidates []*Profile) *profile {
 	var triggers []trigger
+	headerStart := false
 	bare := map[byte]bool{}
 	for _, cp := range candidates {
 		// An opaque dialect (an API response body, not model text) has
 		// nothing to watch for; it is still tried when the output ends.
 		syn := cp.syn
 		if syn.Opaque {
+			headerStart = headerStart || claimsHeader(cp.d)
 			continue
 		}
 		words := append(append(append([]string(nil), syn.Starts...), syn.Ends...), syn.Tokens...)
@@ -166,9 +204,22 @@ func union(candidates []*Profile) *profile {
 		bs = append(bs, c)
 	}
 	return &profile{
-		m:        newMatcher(triggers, string(bs)),
-		plain:    true,
-		trimLead: true,
-		pairs:    []pairRules{{tags: dialects.Think, live: true, implicit: true}},
+		m:           newMatcher(triggers, string(bs)),
+		plain:       true,
+		headerStart: headerStart,
+		trimLead:    true,
+		pairs:       []pairRules{{tags: dialects.Think, live: true, implicit: true}},
 	}
+}
+
+// claimsHeader reports whether an opaque dialect reads a call out of output
+// that opens with a bare name line, as Functionary v3.2 does when the prompt
+// wrote its first marker.
+func claimsHeader(d dialects.Dialect) bool {
+	for _, s := range []string{"get_weather\n{}", "get_weather{}"} {
+		if len(d.Extract(s, &dialects.Options{}).Calls) > 0 {
+			return true
+		}
+	}
+	return false
 }

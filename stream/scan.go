@@ -59,6 +59,8 @@ func newMatcher(triggers []trigger, bare string) *matcher {
 		m.triggers = append(m.triggers, t)
 		c := t.word[0]
 		m.first[c], m.first[lower(c)], m.first[upper(c)] = true, true, true
+		// (A closing marker's first byte in the other case is a harmless
+		// extra candidate: equal rejects it.)
 	}
 	for i := 0; i < len(bare); i++ {
 		m.bare[bare[i]] = true
@@ -107,10 +109,10 @@ func (m *matcher) at(text string, i int, want roles) (hit, bool) {
 		rest := text[i:]
 		switch {
 		case len(rest) >= len(t.word):
-			if foldEqual(rest[:len(t.word)], t.word) && (best < 0 || len(t.word) > len(m.triggers[best].word)) {
+			if m.equal(rest[:len(t.word)], t) && (best < 0 || len(t.word) > len(m.triggers[best].word)) {
 				best = k
 			}
-		case foldEqual(rest, t.word[:len(rest)]):
+		case m.equal(rest, trigger{word: t.word[:len(rest)], role: t.role}):
 			partial = max(partial, len(t.word))
 		}
 	}
@@ -121,6 +123,17 @@ func (m *matcher) at(text string, i int, want roles) (hit, bool) {
 		return hit{at: i, partial: true}, true
 	}
 	return hit{}, false
+}
+
+// equal compares text with a trigger's word: exactly for a closing marker,
+// whose case the dialect's own parse is strict about (closing a region early
+// would cut a call in two), and with ASCII case folded for the others, which
+// only hold text back.
+func (m *matcher) equal(text string, t trigger) bool {
+	if t.role == roleEnd {
+		return text == t.word
+	}
+	return foldEqual(text, t.word)
 }
 
 // foldEqual compares a and b, equal in length, ignoring the case of ASCII

@@ -32,10 +32,11 @@ const (
 
 // slot is one call the stream has reported, finished or failed.
 type slot struct {
-	raw     dialects.RawCall
-	call    toolcall.Call
-	repairs []toolcall.Repair
-	err     *toolcall.Error
+	reported bool // the call was emitted
+	raw      dialects.RawCall
+	call     toolcall.Call
+	repairs  []toolcall.Repair
+	err      *toolcall.Error
 }
 
 // Options configure a Parser.
@@ -108,7 +109,7 @@ type Parser struct {
 	argQuote    bool     // argShown is inside a string
 	argEscaped  bool     // after a backslash in that string
 	slots       []slot
-	announced   int
+	started     []bool // CallStart emitted, per call index
 
 	// Detection.
 	detects   int
@@ -170,7 +171,7 @@ func (p *Parser) use(prof *profile) {
 // startLead enters the answer text at the start of the output.
 func (p *Parser) startLead() {
 	p.state = stLead
-	p.opened = len(p.prof.syn.Openings) == 0
+	p.opened = len(p.prof.syn.Openings) == 0 && !p.prof.spaceUnsure && !p.prof.syn.MarkedStart && !p.prof.headerStart
 	p.ambStart = 0
 	if p.opts.ReasoningOpen {
 		for i, r := range p.prof.pairs {
@@ -243,6 +244,31 @@ func (p *Parser) lead(text string) {
 		if rest == "" {
 			return
 		}
+		if p.prof.headerStart {
+			// Wait for the first line to end and the next to begin.
+			nl := strings.IndexByte(text, '\n')
+			if nl < 0 {
+				return
+			}
+			next := strings.TrimLeft(text[nl:], " \t\r\n")
+			if next == "" {
+				return
+			}
+			if next[0] == '{' || next[0] == '[' {
+				p.hold(text)
+				return
+			}
+		}
+		if p.prof.spaceUnsure && len(rest) < len(text) {
+			p.hold(text)
+			return
+		}
+		if p.prof.syn.MarkedStart {
+			if _, ok := p.prof.m.at(rest, 0, rolesOf(roleStart, roleEnd, roleOpen, roleClose, roleToken)); !ok {
+				p.hold(text)
+				return
+			}
+		}
 		for _, o := range p.prof.syn.Openings {
 			if len(rest) >= len(o) && strings.EqualFold(rest[:len(o)], o) {
 				p.hold(text)
@@ -298,13 +324,16 @@ func (p *Parser) lead(text string) {
 		// before it was reasoning; unless there can be no such block, and
 		// then what a dialect makes of a stray tag is settled at the end.
 		r := p.prof.pairs[h.t.tag]
-		if !r.live || !p.ambiguous {
+		if !r.live || !p.ambiguous || r.implicitOdd {
 			p.hold(text)
 			return
 		}
 		p.ambiguous, p.pair = false, h.t.tag
-		p.pos, p.dropSpace, p.blockShown = p.ambStart, true, false
+		p.pos, p.dropSpace, p.blockShown = p.ambStart, !r.keepLead, false
 		p.emitRun(text, limit, Reasoning)
+		if r.keepTrail {
+			p.emit(Event{Kind: Reasoning, Text: p.held[1]})
+		}
 		p.endBlock(h.at + len(h.t.word))
 	case roleStart:
 		if p.d == nil {
@@ -372,22 +401,23 @@ func (p *Parser) emitRun(text string, limit int, kind Kind) {
 	if kind == Reasoning {
 		h = &p.held[1]
 	}
-	body := strings.TrimRightFunc(seg, unicode.IsSpace)
-	if body == "" {
-		if !p.dropSpace {
-			*h += seg
-		}
-		return
-	}
 	if p.dropSpace {
-		body = strings.TrimLeft(body, " \t\r\n")
-		if r, _ := utf8.DecodeRuneInString(body); unicode.IsSpace(r) {
+		seg = strings.TrimLeft(seg, " \t\r\n")
+		if seg == "" {
+			return
+		}
+		if r, _ := utf8.DecodeRuneInString(seg); unicode.IsSpace(r) {
 			// Whether a dialect trims this space too differs: settle it
 			// at the end.
 			p.hold(text)
 			return
 		}
 		p.dropSpace = false
+	}
+	body := strings.TrimRightFunc(seg, p.trailing)
+	if body == "" {
+		*h += seg
+		return
 	}
 	if kind == Reasoning {
 		if !p.blockShown && p.reasonOut.Len() > 0 {
@@ -405,11 +435,12 @@ func (p *Parser) emitRun(text string, limit int, kind Kind) {
 			}
 		}
 	}
+	rest := seg[len(body):]
 	if *h != "" {
 		body = *h + body
 	}
 	p.emit(Event{Kind: kind, Text: body})
-	*h = seg[len(strings.TrimRightFunc(seg, unicode.IsSpace)):]
+	*h = rest
 }
 
 // emit records an event.
@@ -528,9 +559,8 @@ func (p *Parser) look(region string) {
 		if rc.Name == "" || rc.Err != nil && rc.Err.Code != toolcall.CodeTruncated {
 			continue
 		}
-		if index == p.announced && p.names[j] == rc.Name {
-			p.emit(Event{Kind: CallStart, Index: index, Name: rc.Name})
-			p.announced++
+		if !p.isStarted(index) && p.names[j] == rc.Name {
+			p.start(index, rc.Name)
 			p.showArguments(region, rc, index)
 		}
 		p.names[j] = rc.Name
@@ -619,24 +649,32 @@ func (p *Parser) closeRegion(region string) {
 	}
 }
 
-// report emits a finished slot, announcing it first if needed.
+// report emits a finished call. A failed call is not reported before the
+// end: a region read on its own may fail where the whole output does not,
+// so its error waits for the final parse.
 func (p *Parser) report(index int) {
 	s := &p.slots[index]
-	if index >= p.announced {
-		name := s.raw.Name
-		if s.err == nil {
-			name = s.call.Name
-		}
-		p.emit(Event{Kind: CallStart, Index: index, Name: name})
-		p.announced = index + 1
-	}
 	if s.err != nil {
-		p.emit(Event{Kind: CallError, Index: index, Err: s.err})
 		return
 	}
+	s.reported = true
+	p.start(index, s.call.Name)
 	c := s.call
 	p.emit(Event{Kind: Call, Index: index, Call: &c})
 }
+
+// start emits CallStart for a call, once.
+func (p *Parser) start(index int, name string) {
+	for len(p.started) <= index {
+		p.started = append(p.started, false)
+	}
+	if !p.started[index] {
+		p.started[index] = true
+		p.emit(Event{Kind: CallStart, Index: index, Name: name})
+	}
+}
+
+func (p *Parser) isStarted(index int) bool { return index < len(p.started) && p.started[index] }
 
 // beginDetect stops streaming answer text at a marker of some dialect and
 // waits for the output to say which.
@@ -693,4 +731,12 @@ func fullRunes(text string, from int) int {
 		}
 	}
 	return len(text)
+}
+
+// trailing reports whether r, ending a run of text, is held back until more
+// text follows: whitespace, which dialects trim before a call; and, where a
+// call may be written without a marker, the separators that may stand
+// between bare calls.
+func (p *Parser) trailing(r rune) bool {
+	return unicode.IsSpace(r) || p.prof.syn.Bare != "" && (r == ',' || r == ';')
 }

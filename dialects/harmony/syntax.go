@@ -14,6 +14,6 @@ func (harmonyDialect) Syntax() dialects.Syntax {
 		Tokens:    []string{mChannel, mConstrain, mCall, mMessage, mStart, mReturn, mEnd},
 		Quotes:    `"`,
 		// The prompt may end inside a header: " to=functions.f<|channel|>…".
-		Openings: []string{"to=", "analysis", "commentary", "final", "assistant", mConstrain, mMessage},
+		MarkedStart: true,
 	}
 }

@@ -116,6 +116,11 @@ func Compare(want *toolcall.Result, p *stream.Parser, evs []stream.Event) error 
 			}
 		}
 	}
+	for i := range started {
+		if !ended[i] {
+			return fmt.Errorf("call %d started and never ended", i)
+		}
+	}
 	if content.String() != got.Content {
 		return fmt.Errorf("content deltas %q, final content %q", content.String(), got.Content)
 	}
