@@ -53,7 +53,15 @@ func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 // pipeline unless repair is off; the repairs come back for the call.
 func ParseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *toolcall.Error) {
 	text = strings.TrimSpace(text)
-	if gjson.Valid(text) {
+	check := lenient.Options{MaxSize: -1, MaxDepth: valueDepthLimit(opts)}
+	switch err := lenient.Check([]byte(text), &check); {
+	case err == nil:
+		return gjson.Parse(text), nil, nil
+	case err.Code == toolcall.CodeTooDeep:
+		// Deeper than any arguments may nest: the call inside fails its
+		// depth check whatever the rest holds, so the text is read as it
+		// is (gjson reads top-level fields without descending into the
+		// nesting), for the call to be found and get that error.
 		return gjson.Parse(text), nil, nil
 	}
 	if opts != nil && opts.DisableRepair {
@@ -68,6 +76,20 @@ func ParseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *to
 		return gjson.Result{}, nil, r.Err
 	}
 	return gjson.ParseBytes(r.Output), r.Repairs, nil
+}
+
+// valueDepthLimit is the deepest a value holding calls may nest: the
+// arguments' depth limit plus the call object and an envelope around it,
+// or -1 (none) when the limit is off.
+func valueDepthLimit(opts *Options) int {
+	limit := lenient.DefaultMaxDepth
+	if opts != nil && opts.Lenient.MaxDepth != 0 {
+		limit = opts.Lenient.MaxDepth
+	}
+	if limit < 0 {
+		return -1
+	}
+	return limit + 4
 }
 
 func objectFields(obj gjson.Result) (RawCall, bool) {

@@ -78,7 +78,11 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 		aerr    *toolcall.Error
 	)
 	if rc.Params != nil {
-		args, repairs = TypeParams(rc.Params, tool)
+		args, repairs, aerr = typedArguments(rc.Params, tool, opts)
+		if aerr != nil {
+			aerr.Tool = name
+			return fail(aerr)
+		}
 	} else {
 		args, repairs, aerr = Arguments(rc.Arguments, opts)
 		if aerr != nil {
@@ -182,8 +186,12 @@ func Arguments(text string, opts *Options) (json.RawMessage, []toolcall.Repair, 
 		repairs []toolcall.Repair
 	)
 	if opts.DisableRepair {
-		if !gjson.Valid(trimmed) {
-			e := toolcall.NewError(toolcall.CodeInvalidJSON, "arguments are not valid JSON and repair is disabled")
+		// Repair off still means the limits on: strict JSON, UTF-8, no
+		// deeper than the depth limit.
+		if e := lenient.Check([]byte(trimmed), &opts.Lenient); e != nil {
+			if e.Code == toolcall.CodeInvalidJSON {
+				e.Message = "arguments are not valid JSON and repair is disabled"
+			}
 			e.Raw = text
 			return nil, nil, e
 		}
@@ -254,6 +262,25 @@ func jsonKind(b []byte) string {
 		return "an array"
 	}
 	return "empty"
+}
+
+// typedArguments builds the arguments of a tagged-parameter call and holds
+// them to the rules of any other arguments: values typed one by one can
+// still nest past the depth limit, hold invalid UTF-8 or keep the model's
+// layout, so the object goes through the lenient pipeline (valid JSON
+// takes its fast path, which checks the depth) and is compacted.
+func typedArguments(params []Param, tool *schema.Tool, opts *Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
+	args, repairs := TypeParams(params, tool)
+	r := lenient.Repair(args, &opts.Lenient)
+	if r.Err != nil {
+		r.Err.Offset = -1 // an offset in the built object, not in the text
+		return nil, nil, r.Err
+	}
+	for _, rep := range r.Repairs {
+		rep.Offset = -1
+		repairs = append(repairs, rep)
+	}
+	return compact(r.Output), repairs, nil
 }
 
 // TypeParams builds the arguments object of a tagged-parameter call. With a

@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"github.com/titanous/json5"
@@ -124,11 +125,16 @@ func Repair(input []byte, opts *Options) Result {
 			fmt.Sprintf("input of %d bytes is larger than the limit of %d bytes", len(input), cfg.maxSize))
 		return res
 	}
-	if validJSON(input) && !isJSONString(input) {
-		if at := depthExceeded(input, cfg.maxDepth); at >= 0 {
+	// Depth is checked before validity: gjson's validator takes a stack
+	// frame per level, and nothing nested past the limit is returned
+	// anyway. Valid JSON that deep is refused here; other text goes on to
+	// the pipeline, whose scanner stops at the same bracket.
+	if at := depthExceeded(input, cfg.maxDepth); at >= 0 {
+		if len(input) <= maxIterativeCheck && validJSON(input) {
 			res.Err = tooDeep(at)
 			return res
 		}
+	} else if validWithin(input, cfg.maxDepth) && !isJSONString(input) {
 		res.Output = input
 		return res
 	}
@@ -228,6 +234,11 @@ func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *
 		// A bug guard: the scanner writes JSON by construction.
 		return nil, nil, toolcall.NewError(toolcall.CodeRepairFailed, "repair did not produce valid JSON")
 	}
+	// The scanner counts depth as it reads, but the array it wraps around
+	// concatenated values is added afterwards, one level above them all.
+	if depthExceeded(out, p.cfg.maxDepth) >= 0 {
+		return nil, nil, tooDeep(-1)
+	}
 	return p.finish(out, s.rec.repairs(), level)
 }
 
@@ -282,9 +293,69 @@ func unwrapped(reps []toolcall.Repair) []toolcall.Repair {
 
 // validJSON reports whether b is JSON as RFC 8259 has it: gjson checks the
 // syntax, and the text must be UTF-8 (gjson lets invalid bytes through
-// inside strings).
+// inside strings). gjson's validator recurses once per level of nesting,
+// so text nested deeper than gjsonDepth is checked by encoding/json, which
+// keeps its stack on the heap: a megabyte of brackets would otherwise grow
+// the goroutine's stack by a hundred megabytes.
 func validJSON(b []byte) bool {
+	if len(b) > gjsonDepth && depthExceeded(b, gjsonDepth) >= 0 {
+		return json.Valid(b) && utf8.Valid(b)
+	}
 	return gjson.ValidBytes(b) && utf8.Valid(b)
+}
+
+// gjsonDepth is the deepest nesting handed to gjson's validator.
+const gjsonDepth = 512
+
+// Valid reports whether b is JSON as RFC 8259 has it, UTF-8 included,
+// nested no deeper than 10 000 levels, the most encoding/json decodes. Use
+// it rather than gjson.Valid on text a model wrote: gjson's validator
+// recurses once per level of nesting, and a few megabytes of brackets
+// overflow the goroutine stack, which is a fatal error no recover catches.
+// Shallow text takes gjson's fast validator; text nested deeper than a few
+// hundred levels is validated by encoding/json, which keeps its stack on
+// the heap.
+func Valid(b []byte) bool { return validJSON(b) }
+
+// ValidString is Valid for a string. It does not copy s.
+func ValidString(s string) bool {
+	return validJSON(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
+// validWithin is validJSON for text already known to nest no deeper than
+// depth (0: unknown), which saves walking it twice.
+func validWithin(b []byte, depth int) bool {
+	if depth > 0 && depth <= gjsonDepth {
+		return gjson.ValidBytes(b) && utf8.Valid(b)
+	}
+	return validJSON(b)
+}
+
+// maxIterativeCheck bounds the text whose validity is checked only to
+// tell a too-deep error's code: encoding/json's stack costs a word per
+// level, so past this size the pipeline's scanner, which stops at the
+// depth limit, answers instead.
+const maxIterativeCheck = 64 << 10
+
+// Check reports whether input is strict JSON (RFC 8259, UTF-8 encoded)
+// within the size and depth limits of opts, without repairing anything:
+// nil, or TLP-009 (larger than MaxSize, checked before reading it),
+// TLP-013 (nested deeper than MaxDepth, with the offset of the bracket) or
+// TLP-002 (not valid JSON). Arguments are checked with it when repair is
+// off. opts may be nil; its Timeout is not used, as the check is linear.
+func Check(input []byte, opts *Options) *toolcall.Error {
+	cfg := opts.config()
+	if cfg.maxSize > 0 && len(input) > cfg.maxSize {
+		return toolcall.NewError(toolcall.CodeTooLarge,
+			fmt.Sprintf("input of %d bytes is larger than the limit of %d bytes", len(input), cfg.maxSize))
+	}
+	if at := depthExceeded(input, cfg.maxDepth); at >= 0 {
+		return tooDeep(at)
+	}
+	if !validJSON(input) {
+		return toolcall.NewError(toolcall.CodeInvalidJSON, "not valid JSON")
+	}
+	return nil
 }
 
 // isJSONString reports whether b, valid JSON, is a string.

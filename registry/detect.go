@@ -72,6 +72,7 @@ const (
 	weightDeclaredTool = 15
 	weightCallError    = -12
 	weightMarkedNoCall = 2
+	weightFailedOnly   = 4 // more than finding nothing: see scoreParse
 )
 
 // Detect ranks the registered dialects for text and parses it with the
@@ -195,7 +196,15 @@ func scoreParse(c *Candidate, res *toolcall.Result, declared bool) {
 		}
 	}
 	if n := len(res.Errors); n > 0 {
-		c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: fmt.Sprintf("%d call(s) failed", n), Weight: float64(weightCallError * n)})
+		if len(res.Calls) == 0 && len(c.Evidence) > 0 {
+			// Only failed calls, in text the dialect has evidence for: it
+			// recognised calls it could not read, which says more than a
+			// dialect that found nothing there, and their errors are what a
+			// retry needs. A valid call still outweighs them.
+			c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: fmt.Sprintf("%d call(s) recognised but failed", n), Weight: weightFailedOnly})
+		} else {
+			c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: fmt.Sprintf("%d call(s) failed", n), Weight: float64(weightCallError * n)})
+		}
 	}
 	if len(res.Calls) == 0 && len(res.Errors) == 0 && len(c.Evidence) > 0 {
 		c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: "no call found", Weight: weightMarkedNoCall})

@@ -84,25 +84,7 @@ func normalizeModel(s string) string {
 }
 
 func (r *Registry) templateDialects(template string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, rule := range r.TemplateRules() {
-		if seen[rule.Dialect] {
-			continue
-		}
-		all := len(rule.All) > 0
-		for _, s := range rule.All {
-			all = all && strings.Contains(template, s)
-		}
-		if !all {
-			continue
-		}
-		if _, ok := r.Lookup(rule.Dialect); ok {
-			out = append(out, rule.Dialect)
-			seen[rule.Dialect] = true
-		}
-	}
-	return out
+	return r.detectTemplate(template, false).Dialects()
 }
 
 // defaultModelRules maps model families to dialects, after the peers'
@@ -141,7 +123,11 @@ var defaultModelRules = []ModelRule{
 var defaultTemplateRules = []TemplateRule{
 	{[]string{"<｜DSML｜tool_calls>"}, "deepseek_v4"},
 	{[]string{"<｜DSML｜function_calls>"}, "deepseek_v32"},
+	// DeepSeek-V3.1's template has thinking prefixes (llama.cpp's test);
+	// R1 and V3 write the arguments in a ```json fence after the name.
+	{[]string{"message['prefix'] is defined and message['prefix'] and thinking"}, "deepseek_v31"},
 	{[]string{"<｜tool▁calls▁begin｜>", "function<｜tool▁sep｜>"}, "deepseek_v3"},
+	{[]string{"<｜tool▁calls▁begin｜>", "```json"}, "deepseek_v3"},
 	{[]string{"<｜tool▁calls▁begin｜>"}, "deepseek_v31"},
 	{[]string{"<｜tool_calls_begin｜>", "steptml:"}, "step3"},
 	{[]string{"<tool_call>", "<function=", "<parameter="}, "qwen3_coder"},
@@ -175,6 +161,9 @@ var defaultTemplateRules = []TemplateRule{
 	{[]string{"<|python_start|>"}, "llama4_pythonic"},
 	{[]string{"<|start_header_id|>ipython<|end_header_id|>", "<|python_tag|>"}, "llama3_json"},
 	{[]string{"<|python_tag|>"}, "llama3_json"},
+	// Ollama's Llama 3.1-3.3 templates write JSON calls and answer tools as
+	// ipython, without <|python_tag|>.
+	{[]string{"<|start_header_id|>ipython<|end_header_id|>"}, "llama3_json"},
 	{[]string{"<function_call>"}, "granite_20b_fc"},
 	{[]string{"<|tool_calls|>"}, "sarashina"},
 	{[]string{"<|open|>"}, "kimi_k3"},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"regexp"
 	"strconv"
@@ -85,7 +86,7 @@ func (r *run) logTurn(ctx context.Context, t *turn, att *Attempt) {
 				slog.String(KeyToolName, c.Name),
 				slog.String(KeyToolCallID, c.ID),
 				slog.String(KeyErrorCode, string(e.Code)),
-				slog.String("raw", RedactText(Excerpt(e.Raw, maxLoggedRaw))))
+				slog.String("raw", redactedExcerpt(e.Raw, maxLoggedRaw)))
 			continue
 		}
 		r.log.LogAttrs(ctx, slog.LevelDebug, "tool call arguments",
@@ -149,8 +150,39 @@ func (r *run) logSent(ctx context.Context, att *Attempt) {
 			slog.String(KeyCorrelationID, r.id),
 			slog.String(KeyToolName, rf.Tool),
 			slog.String(KeyToolCallID, rf.CallID),
-			slog.String("text", RedactText(rf.Text)))
+			slog.String("text", redactedReflection(rf, att.Errors)))
 	}
+}
+
+// redactedExcerpt bounds s for a log record, secrets redacted. Redaction
+// comes first: an excerpt can cut a secret in two, and the part after the
+// cut, without its key, is no longer recognisable as a secret.
+func redactedExcerpt(s string, limit int) string {
+	return Excerpt(RedactText(s), limit)
+}
+
+// redactedReflection is the text of a re-ask as it may be logged. The text
+// quotes an excerpt of the model's output (or of the server's message):
+// that excerpt is replaced by one taken from the redacted source, for the
+// reason redactedExcerpt gives, before the whole is redacted.
+func redactedReflection(rf Reflection, errs []*toolcall.Error) string {
+	text := rf.Text
+	for _, e := range errs {
+		if e.CallID != rf.CallID || e.Code != rf.Code {
+			continue
+		}
+		sources := []string{e.Raw}
+		var te *TransportError
+		if errors.As(e, &te) {
+			sources = append(sources, te.Message)
+		}
+		for _, src := range sources {
+			if ex := Excerpt(src, MaxExcerpt); ex != "" && strings.Contains(text, ex) {
+				text = strings.Replace(text, ex, redactedExcerpt(src, MaxExcerpt), 1)
+			}
+		}
+	}
+	return RedactText(text)
 }
 
 // violationPaths lists a schema error's violations as "path keyword",
@@ -187,7 +219,7 @@ func (r *run) logTransport(ctx context.Context, att *Attempt, te *TransportError
 	if te != nil && te.Message != "" && r.cfg.LogArgumentValues && r.enabled(ctx, slog.LevelDebug) {
 		r.log.LogAttrs(ctx, slog.LevelDebug, "model server message",
 			slog.String(KeyCorrelationID, r.id),
-			slog.String("server_message", RedactText(Excerpt(te.Message, maxLoggedRaw))))
+			slog.String("server_message", redactedExcerpt(te.Message, maxLoggedRaw)))
 	}
 }
 

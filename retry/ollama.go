@@ -19,7 +19,10 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/ollama"
+	"github.com/dialectkit/toolcall/lenient"
+	"github.com/dialectkit/toolcall/stream"
 )
 
 // OllamaOptions configure an Ollama model. The zero value (or nil) is the
@@ -316,15 +319,61 @@ func streamResponse(s *ollama.Stream, status int) (*Response, error) {
 			&TransportError{StatusCode: status, Message: e.Message, Err: e},
 			"the server's answer is not a valid Ollama stream")
 	}
+	calls, err := ollamaCalls(s.Calls)
+	if err != nil {
+		return nil, inconsistentCalls(err, status)
+	}
 	return &Response{
 		Content:          s.Content,
 		Reasoning:        s.Reasoning,
-		NativeCalls:      s.Calls,
+		NativeCalls:      calls,
 		Done:             s.Done,
 		DoneReason:       s.DoneReason,
 		PromptTokens:     s.PromptEvalCount,
 		CompletionTokens: s.EvalCount,
 	}, nil
+}
+
+// ollamaCalls passes the stream's calls through a stream.Accumulator, the
+// one path every native call takes. Ollama streams whole calls, each once,
+// so each is one whole fragment and completes on arrival. Calls are
+// numbered in the order the stream gave them (dialects/ollama orders each
+// response's calls by function.index): function.index itself cannot
+// correlate anything across responses, since some of Ollama's parsers
+// number the calls of each response from 0 and others leave it 0. A call
+// the decoder could not read keeps its error and offset.
+func ollamaCalls(calls []dialects.RawCall) ([]dialects.RawCall, *toolcall.Error) {
+	if len(calls) == 0 {
+		return calls, nil
+	}
+	acc := stream.NewAccumulator(&stream.AccumulatorOptions{
+		// The answer is bounded as a whole; the loop applies its own limit.
+		Options: dialects.Options{Lenient: lenient.Options{MaxSize: -1}},
+		Raw:     true,
+	})
+	out := make([]dialects.RawCall, 0, len(calls))
+	for i := range calls {
+		c := &calls[i]
+		done, err := acc.Add(stream.Fragment{Index: i, ID: c.ID, Name: c.Name, Arguments: c.Arguments, Whole: true})
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range done {
+			if d.Err != nil {
+				return nil, d.Err
+			}
+			src := &calls[d.Index]
+			raw := d.Raw
+			raw.Offset, raw.Params, raw.Repairs, raw.Err = src.Offset, src.Params, src.Repairs, src.Err
+			out = append(out, raw)
+		}
+	}
+	for _, d := range acc.End() { // nothing is left open: every call was whole
+		if d.Err != nil {
+			return nil, d.Err
+		}
+	}
+	return out, nil
 }
 
 // inStreamError is the error of a stream that carried an {"error": …} line.

@@ -14,6 +14,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 )
 
@@ -133,6 +134,22 @@ func TestOllamaChat(t *testing.T) {
 			}, PromptTokens: 1, CompletionTokens: 1},
 			calls: []wantCall{{"call_s", "get_weather", `{"city":"Oslo"}`}, {"call_t", "get_weather", `{"city": "Bergen",}`}},
 			done:  true, reason: "stop", tokens: [2]int{1, 1},
+		},
+		{
+			name: "whole calls in separate chunks, each numbered 0, keep arrival order",
+			turn: fakeserver.Turn{Body: `{"model":"m","message":{"role":"assistant","content":"","tool_calls":[{"id":"call_1","function":{"index":0,"name":"get_weather","arguments":{"city":"Oslo"}}}]},"done":false}` + "\n" +
+				`{"model":"m","message":{"role":"assistant","content":"","tool_calls":[{"id":"call_2","function":{"index":0,"name":"get_time","arguments":{}}}]},"done":false}` + "\n" +
+				`{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}` + "\n"},
+			calls: []wantCall{{"call_1", "get_weather", `{"city":"Oslo"}`}, {"call_2", "get_time", `{}`}},
+			done:  true, reason: "stop",
+		},
+		{
+			name: "the calls of one chunk in function.index order",
+			turn: fakeserver.Turn{Body: `{"model":"m","message":{"role":"assistant","content":"","tool_calls":[` +
+				`{"id":"call_2","function":{"index":1,"name":"get_time","arguments":{}}},` +
+				`{"id":"call_1","function":{"index":0,"name":"get_weather","arguments":{"city":"Oslo"}}}]},"done":true,"done_reason":"stop"}` + "\n"},
+			calls: []wantCall{{"call_1", "get_weather", `{"city":"Oslo"}`}, {"call_2", "get_time", `{}`}},
+			done:  true, reason: "stop",
 		},
 		{
 			name:    "length limit",
@@ -507,5 +524,23 @@ func TestOllamaArguments(t *testing.T) {
 		if string(got) != tt.want {
 			t.Errorf("ollamaArguments(%s) = %s, want %s", tt.in, got, tt.want)
 		}
+	}
+}
+
+// The accumulator hands Ollama's whole calls over exactly as decoded,
+// errors and offsets included.
+func TestOllamaCalls(t *testing.T) {
+	in := []dialects.RawCall{
+		{ID: "call_a", Name: "get_weather", Arguments: `{"city":"Oslo"}`, Offset: 120},
+		{Offset: 300, Err: toolcall.NewError(toolcall.CodeMalformedCall, "tool call is a string, not an object")},
+		{ID: "call_a", Name: "get_weather", Arguments: `{"city":"Oslo"}`, Offset: 420}, // a repeat is another call
+		{Name: "f", Arguments: `{"a": 1,`, Offset: -1},
+	}
+	out, err := ollamaCalls(in)
+	if err != nil || !reflect.DeepEqual(out, in) {
+		t.Errorf("ollamaCalls = %+v, %v\nwant %+v", out, err, in)
+	}
+	if out, err := ollamaCalls([]dialects.RawCall{}); err != nil || out == nil || len(out) != 0 {
+		t.Errorf("no calls = %#v, %v", out, err)
 	}
 }

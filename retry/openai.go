@@ -16,6 +16,8 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
+	"github.com/dialectkit/toolcall/stream"
 )
 
 // OpenAIOptions configure an OpenAI-compatible model. The zero value (or
@@ -40,9 +42,11 @@ type OpenAIOptions struct {
 
 // OpenAI is a Model behind an OpenAI-compatible /v1/chat/completions
 // endpoint: llama.cpp's server, vLLM, LM Studio, Ollama's /v1, and others.
-// Tool call fragments are accumulated by index; arguments arrive as a JSON
-// string and are handed over as the text it holds. It is safe for
-// concurrent use.
+// Tool call fragments are accumulated by index with a stream.Accumulator;
+// arguments arrive as a JSON string and are handed over as the text it
+// holds. Fragments that do not fit together (a second id for one call, a
+// fragment for a call already complete, …) fail the answer with TLP-008.
+// It is safe for concurrent use.
 type OpenAI struct {
 	endpoint string
 	client   *http.Client
@@ -254,6 +258,7 @@ type openAIDelta struct {
 type openAIToolFragment struct {
 	Index    *int   `json:"index"`
 	ID       string `json:"id"`
+	Type     string `json:"type"`
 	Function struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
@@ -296,17 +301,8 @@ func openAIAnswerError(raw json.RawMessage) *toolcall.Error {
 // openAIAccumulator folds an answer's deltas into a Response.
 type openAIAccumulator struct {
 	content, reasoning strings.Builder
-	calls              []*openAIFragmentCall
+	calls              openAICalls
 	resp               Response
-}
-
-// openAIFragmentCall is a tool call being assembled from fragments.
-type openAIFragmentCall struct {
-	index    int
-	id       string
-	name     strings.Builder
-	args     strings.Builder
-	hasIndex bool
 }
 
 func (a *openAIAccumulator) message(m *openAIDelta) {
@@ -314,55 +310,101 @@ func (a *openAIAccumulator) message(m *openAIDelta) {
 	a.reasoning.WriteString(m.ReasoningContent)
 	a.reasoning.WriteString(m.Reasoning)
 	for i := range m.ToolCalls {
-		a.toolCall(&m.ToolCalls[i])
+		a.calls.add(&m.ToolCalls[i])
 	}
 }
 
-// toolCall adds one tool_calls fragment. Fragments belong to the call with
-// their index; a fragment without an index (servers that send whole calls
-// leave it out) starts a new call when it brings a new id, and continues
-// the last call otherwise.
-func (a *openAIAccumulator) toolCall(f *openAIToolFragment) {
-	var c *openAIFragmentCall
-	if f.Index != nil {
-		for _, x := range a.calls {
-			if x.hasIndex && x.index == *f.Index {
-				c = x
-				break
-			}
-		}
-	} else if n := len(a.calls); n > 0 && (f.ID == "" || f.ID == a.calls[n-1].id) {
-		c = a.calls[n-1]
-	}
-	if c == nil {
-		c = &openAIFragmentCall{index: len(a.calls)}
-		if f.Index != nil {
-			c.index, c.hasIndex = *f.Index, true
-		}
-		a.calls = append(a.calls, c)
-	}
-	if f.ID != "" {
-		c.id = f.ID
-	}
-	c.name.WriteString(f.Function.Name)
-	c.args.WriteString(openAIArguments(f.Function.Arguments))
+// openAICalls assembles tool_calls entries into calls through a
+// stream.Accumulator, which correlates fragments by index, lets the
+// fragments of several calls interleave, and reports inconsistent ones
+// (TLP-008). The accumulator is Raw: the calls are handed over as the
+// server sent them, and the reflection loop finishes them.
+//
+// The protocol gives every entry an index. An entry without one (servers
+// that send whole calls leave it out) starts a new call when it brings a
+// new id, and continues the last call started otherwise. Arguments sent as
+// a JSON object instead of a string are a whole call's arguments.
+type openAICalls struct {
+	acc   *stream.Accumulator
+	calls []dialects.RawCall
+	// err is the first inconsistency found, which fails the answer.
+	err *toolcall.Error
+	// next is one past the highest index started; last and lastID are the
+	// index and id of the call started last, for entries without an index.
+	next, last int
+	lastID     string
 }
 
-// openAIArguments reads an arguments value: a JSON string (the protocol) gives
-// the text it holds; anything else (servers that send an object) its raw
-// JSON.
-func openAIArguments(raw json.RawMessage) string {
+// add feeds one tool_calls entry to the accumulator.
+func (c *openAICalls) add(e *openAIToolFragment) {
+	if c.acc == nil {
+		// The answer as a whole is bounded (MaxResponseBytes), and with it
+		// every call's arguments; the loop applies its own size limit.
+		c.acc = stream.NewAccumulator(&stream.AccumulatorOptions{
+			Options: dialects.Options{Lenient: lenient.Options{MaxSize: -1}},
+			Raw:     true,
+		})
+	}
+	f := stream.Fragment{ID: e.ID, Type: e.Type, Name: e.Function.Name}
+	f.Arguments, f.Whole = openAIArguments(e.Function.Arguments)
+	switch {
+	case e.Index != nil:
+		f.Index = *e.Index
+		if f.Index >= c.next {
+			c.next, c.last, c.lastID = f.Index+1, f.Index, e.ID
+		}
+	case c.next > 0 && (e.ID == "" || e.ID == c.lastID):
+		f.Index = c.last
+	default:
+		f.Index = c.next
+		c.next, c.last, c.lastID = f.Index+1, f.Index, e.ID
+	}
+	done, err := c.acc.Add(f)
+	c.fail(err)
+	c.collect(done)
+}
+
+// collect keeps completed calls; a completion carrying TLP-008 fails the
+// answer, any other error travels with its call.
+func (c *openAICalls) collect(done []stream.Completion) {
+	for i := range done {
+		if err := done[i].Err; err != nil && err.Code == toolcall.CodeStream {
+			c.fail(err)
+			continue
+		}
+		c.calls = append(c.calls, done[i].Raw)
+	}
+}
+
+func (c *openAICalls) fail(err *toolcall.Error) {
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+}
+
+// end completes the calls still open, at the end of the answer.
+func (c *openAICalls) end() ([]dialects.RawCall, *toolcall.Error) {
+	if c.acc != nil {
+		c.collect(c.acc.End())
+	}
+	return c.calls, c.err
+}
+
+// openAIArguments reads an arguments value: a JSON string (the protocol)
+// gives the text it holds; anything else (servers that send an object) its
+// raw JSON, as a whole call's arguments.
+func openAIArguments(raw json.RawMessage) (text string, whole bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return ""
+		return "", false
 	}
 	if raw[0] == '"' {
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
-			return s
+			return s, false
 		}
 	}
-	return string(raw)
+	return string(raw), true
 }
 
 // openAIContent reads a content value: a string, null, or content parts.
@@ -411,18 +453,28 @@ func (a *openAIAccumulator) answer(w *openAIAnswer, whole bool) {
 	}
 }
 
-// finish returns the accumulated Response; calls come in index order.
-func (a *openAIAccumulator) finish() *Response {
+// finish returns the accumulated Response, calls in index order, or the
+// TLP-008 error of inconsistent tool call fragments. status is the HTTP
+// status the answer came with.
+func (a *openAIAccumulator) finish(status int) (*Response, error) {
+	calls, err := a.calls.end()
+	if err != nil {
+		return nil, inconsistentCalls(err, status)
+	}
 	r := a.resp
 	r.Content, r.Reasoning = a.content.String(), a.reasoning.String()
-	calls := slices.Clone(a.calls)
-	slices.SortStableFunc(calls, func(x, y *openAIFragmentCall) int { return x.index - y.index })
-	for _, c := range calls {
-		r.NativeCalls = append(r.NativeCalls, dialects.RawCall{
-			ID: c.id, Name: c.name.String(), Arguments: c.args.String(), Offset: -1,
-		})
-	}
-	return &r
+	r.NativeCalls = calls
+	return &r, nil
+}
+
+// inconsistentCalls is the error of an answer whose tool call fragments do
+// not fit together: a broken stream, reported like any other, with the
+// accumulator's error (which names the call and the problem) as its cause.
+func inconsistentCalls(e *toolcall.Error, status int) *toolcall.Error {
+	out := toolcall.Errorf(toolcall.CodeStream, &TransportError{StatusCode: status, Message: e.Message, Err: e},
+		"the server's tool call fragments are inconsistent: "+e.Message)
+	out.CallIndex, out.CallID, out.Tool = e.CallIndex, e.CallID, e.Tool
+	return out
 }
 
 // readOpenAIEvents reads a server-sent event stream. Every "data:" line holds
@@ -441,7 +493,7 @@ func readOpenAIEvents(r io.Reader, status int) (*Response, error) {
 		}
 		if data, ok := sseData(line); ok {
 			if string(data) == "[DONE]" {
-				return acc.finish(), nil
+				return acc.finish(status)
 			}
 			var w openAIAnswer
 			switch jerr := json.Unmarshal(data, &w); {
@@ -456,11 +508,14 @@ func readOpenAIEvents(r io.Reader, status int) (*Response, error) {
 				return nil, openAIAnswerError(w.Error)
 			default:
 				acc.answer(&w, false)
+				if e := acc.calls.err; e != nil {
+					return nil, inconsistentCalls(e, status)
+				}
 			}
 		}
 		if err == io.EOF {
 			// Without [DONE] and finish_reason the answer is not Done.
-			return acc.finish(), nil
+			return acc.finish(status)
 		}
 		if err != nil {
 			return nil, err
@@ -501,7 +556,10 @@ func readOpenAICompletion(r io.Reader, status int) (*Response, error) {
 	}
 	var acc openAIAccumulator
 	acc.answer(&w, true)
-	out := acc.finish()
+	out, err := acc.finish(status)
+	if err != nil {
+		return nil, err
+	}
 	out.Done = true
 	return out, nil
 }

@@ -89,6 +89,55 @@ func TestOpenAIChat(t *testing.T) {
 			calls: []wantCall{{"call_1", "f", `{"a":1}`}, {"call_2", "g", `{"b":2}`}}, done: true, reason: "tool_calls",
 		},
 		{
+			name: "fragments out of order: index 1 starts first, pieces interleave",
+			turn: fakeserver.Turn{Body: sse(
+				`{"index":1,"id":"call_b","type":"function","function":{"name":"get_time","arguments":""}}`,
+				`{"index":0,"id":"call_a","type":"function","function":{"name":"get_","arguments":""}}`,
+				`{"index":0,"function":{"name":"weather","arguments":"{\"city\":"}}`,
+				`{"index":1,"function":{"arguments":"{\"zone\":\"CET\"}"}}`,
+				`{"index":0,"function":{"arguments":"\"Oslo\"}"}}`,
+			)},
+			calls: []wantCall{{"call_a", "get_weather", `{"city":"Oslo"}`}, {"call_b", "get_time", `{"zone":"CET"}`}}, done: true, reason: "tool_calls",
+		},
+		{
+			name: "the whole name resent with every fragment",
+			turn: fakeserver.Turn{Body: sse(
+				`{"index":0,"id":"call_a","type":"function","function":{"name":"get_weather","arguments":"{\"city\""}}`,
+				`{"index":0,"id":"call_a","type":"function","function":{"name":"get_weather","arguments":":\"Oslo\"}"}}`,
+			)},
+			calls: []wantCall{{"call_a", "get_weather", `{"city":"Oslo"}`}}, done: true, reason: "tool_calls",
+		},
+		{
+			name: "inconsistent fragments: a second id for one call",
+			turn: fakeserver.Turn{Body: sse(
+				`{"index":0,"id":"call_a","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}}`,
+				`{"index":0,"id":"call_b","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Rome\"}"}}`,
+			)},
+			err: &wantErr{code: toolcall.CodeStream, status: 200, message: "call 0 received a second, different id"},
+		},
+		{
+			name: "inconsistent fragments: more arguments after whole arguments",
+			turn: fakeserver.Turn{Body: sse(
+				`{"index":0,"id":"call_a","function":{"name":"get_weather","arguments":{"city":"Oslo"}}}`,
+				`{"index":0,"function":{"arguments":"{\"city\":\"Oslo\"}"}}`,
+			)},
+			err: &wantErr{code: toolcall.CodeStream, status: 200, message: "call 0 received a fragment after it completed"},
+		},
+		{
+			name: "inconsistent fragments: an index no fragment arrived for",
+			turn: fakeserver.Turn{Body: sse(
+				`{"index":1,"id":"call_b","type":"function","function":{"name":"get_weather","arguments":"{}"}}`,
+			)},
+			err: &wantErr{code: toolcall.CodeStream, status: 200, message: "no fragment arrived for call 0"},
+		},
+		{
+			name:  "non-streaming inconsistent calls",
+			whole: true,
+			turn: fakeserver.Turn{ContentType: "application/json",
+				Body: `{"choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}},{"index":0,"id":"c2","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`},
+			err: &wantErr{code: toolcall.CodeStream, status: 200, message: "different id"},
+		},
+		{
 			name:  "non-streaming calls",
 			whole: true,
 			turn:  fakeserver.Turn{Thinking: "t", Calls: twoCalls, PromptTokens: 40, CompletionTokens: 22},
@@ -331,10 +380,66 @@ func TestOpenAIFragments(t *testing.T) {
 	for _, tt := range tests {
 		var acc openAIAccumulator
 		acc.message(&openAIDelta{ToolCalls: tt.frags})
-		if got := nativeCalls(acc.finish()); !reflect.DeepEqual(got, tt.want) {
+		resp, err := acc.finish(200)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if got := nativeCalls(resp); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: calls = %q, want %q", tt.name, got, tt.want)
 		}
 	}
+}
+
+// Inconsistent fragments fail the answer with TLP-008, naming the call and
+// the problem but no argument value.
+func TestOpenAIInconsistentFragments(t *testing.T) {
+	idx := func(i int) *int { return &i }
+	frag := func(i *int, id, name, args string) openAIToolFragment {
+		f := openAIToolFragment{Index: i, ID: id}
+		f.Function.Name = name
+		if args != "" {
+			f.Function.Arguments = json.RawMessage(args)
+		}
+		return f
+	}
+	tests := []struct {
+		name  string
+		frags []openAIToolFragment
+		call  int
+		what  string
+	}{
+		{"a second id", []openAIToolFragment{frag(idx(0), "c1", "f", `"{\"secret\":"`), frag(idx(0), "c2", "", `"1}"`)}, 0, "different id"},
+		{"a second name after the arguments", []openAIToolFragment{frag(idx(1), "c1", "f", `"{\"secret\":1}"`), frag(idx(0), "c0", "g", `"{}"`), frag(idx(1), "", "h", ``)}, 1, `name "h" after "f"`},
+		{"pieces after an arguments object", []openAIToolFragment{frag(idx(0), "c1", "f", `{"secret":1}`), frag(idx(0), "", "", `"{}"`)}, 0, "after it completed"},
+		{"an arguments object after pieces", []openAIToolFragment{frag(idx(0), "c1", "f", `"{\"secret\":"`), frag(idx(0), "", "", `{"secret":1}`)}, 0, "whole arguments after argument pieces"},
+		{"a negative index", []openAIToolFragment{frag(idx(-2), "c1", "f", `"{}"`)}, -1, "negative index -2"},
+		{"a gap", []openAIToolFragment{frag(idx(0), "c0", "f", `"{}"`), frag(idx(2), "c2", "f", `"{}"`)}, 1, "no fragment arrived for call 1"},
+	}
+	for _, tt := range tests {
+		var acc openAIAccumulator
+		acc.message(&openAIDelta{ToolCalls: tt.frags})
+		resp, err := acc.finish(200)
+		var te *toolcall.Error
+		if !errors.As(err, &te) || !errors.Is(err, toolcall.ErrStream) || resp != nil {
+			t.Errorf("%s: resp %v, err %v; want a TLP-008 error", tt.name, resp, err)
+			continue
+		}
+		if te.CallIndex != tt.call || !strings.Contains(te.Error(), tt.what) || strings.Contains(te.Error(), "secret") {
+			t.Errorf("%s: err = %v (call %d); want call %d and %q, no argument text", tt.name, te, te.CallIndex, tt.call, tt.what)
+		}
+	}
+}
+
+// sse is an event stream holding one tool_calls entry per event, then a
+// finish_reason and [DONE].
+func sse(entries ...string) string {
+	var b strings.Builder
+	for _, e := range entries {
+		b.WriteString(`data: {"choices":[{"index":0,"delta":{"tool_calls":[` + e + `]}}]}` + "\n\n")
+	}
+	b.WriteString(`data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n")
+	return b.String()
 }
 
 // benchEvents is a realistic streamed answer: reasoning and content in

@@ -11,6 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/lenient"
 )
 
 // maxDepth bounds how deep coercion (and the duplicate-key search) walks
@@ -240,7 +241,7 @@ func candidate(v gjson.Result, types []string) (out, to string, risky bool, refu
 // encodedContainer returns "object" or "array" when text is a JSON object
 // or array, else "".
 func encodedContainer(text string) string {
-	if text == "" || !gjson.Valid(text) {
+	if text == "" || !lenient.ValidString(text) {
 		return ""
 	}
 	switch text[0] {

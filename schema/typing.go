@@ -56,7 +56,7 @@ func TypeText(t *Tool, key, text string, isString, isJSON bool) (json []byte, r 
 	}
 	types := t.PropertyTypes(key)
 	if len(types) == 0 {
-		if trimmed != "" && trimmed[0] != '"' && gjson.Valid(trimmed) {
+		if trimmed != "" && trimmed[0] != '"' && lenient.ValidString(trimmed) {
 			return []byte(trimmed), note(jsonType(gjson.Parse(trimmed)))
 		}
 		return quote(text), nil
@@ -97,7 +97,7 @@ func jsonValue(trimmed string) ([]byte, bool) {
 	if trimmed == "" {
 		return nil, false
 	}
-	if gjson.Valid(trimmed) {
+	if lenient.ValidString(trimmed) {
 		return []byte(trimmed), true
 	}
 	r := lenient.Repair([]byte(trimmed), nil)

@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/lenient"
 )
 
 // maxListed bounds how many names or constants a message lists.
@@ -90,7 +91,7 @@ func (t *Tool) tag(e *toolcall.Error, args []byte) *toolcall.Error {
 
 // parseObject parses arguments that must be a JSON object.
 func parseObject(args []byte) (gjson.Result, *toolcall.Error) {
-	if !gjson.ValidBytes(args) {
+	if !lenient.Valid(args) {
 		return gjson.Result{}, toolcall.NewError(toolcall.CodeInvalidJSON, "arguments are not valid JSON")
 	}
 	root := gjson.ParseBytes(args)

@@ -4,6 +4,8 @@
 //	dialect-probe parse [FILE]      extract tool calls from model output
 //	dialect-probe repair [FILE]     turn almost-JSON into JSON
 //	dialect-probe dialects          list the dialects it knows
+//	dialect-probe probe             find out how a model calls tools
+//	dialect-probe detect            name the dialect of a chat template
 //
 // parse --jsonl and repair --jsonl are stable machine interfaces: one JSON
 // object per input line in, one per line out, same order, same id, and a
@@ -61,7 +63,7 @@ almost-JSON arguments, and validates them against the tools' JSON Schemas.`,
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newParseCmd(), newRepairCmd(), newDialectsCmd(), newCallCmd())
+	root.AddCommand(newParseCmd(), newRepairCmd(), newDialectsCmd(), newCallCmd(), newProbeCmd(), newDetectCmd())
 	return root
 }
 

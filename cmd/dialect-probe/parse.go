@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,19 +14,21 @@ import (
 )
 
 type parseFlags struct {
-	dialect       string
-	toolsFile     string
-	model         string
-	templateFile  string
-	fallback      []string
-	noRepair      bool
-	coerce        bool
-	allowRisky    bool
-	allowExtra    bool
-	reasoningOpen bool
-	json          bool
-	jsonl         bool
-	maxLine       int
+	dialect         string
+	toolsFile       string
+	model           string
+	templateFile    string
+	fallback        []string
+	noRepair        bool
+	coerce          bool
+	allowRisky      bool
+	allowExtra      bool
+	reasoningOpen   bool
+	reasoningClosed bool
+	stream          bool
+	json            bool
+	jsonl           bool
+	maxLine         int
 }
 
 func newParseCmd() *cobra.Command {
@@ -51,10 +52,24 @@ and every output line is
   {"id": "...", "dialect": "...", "calls": [{"id", "name", "arguments"}], "content": "...",
    "reasoning": "..."?, "repairs": [...]?, "errors": [{"code", "message"}]}
 in the same order, with the same id. A line that is not valid input gets an
-output line with a TLP-016 error.`,
+output line with a TLP-016 error. With "chunks", the text is fed as those
+deltas through the streaming parser.
+
+With --stream, the output is read as it arrives (a pipe from a model) and
+every event is printed the moment it is settled, one JSON object per line:
+  {"event": "content"|"reasoning", "text": "..."}
+  {"event": "detected", "dialect": "...", "reason": "..."}
+  {"event": "call_start", "index": 0, "name": "..."}
+  {"event": "call_arguments", "index": 0, "text": "<argument text so far>"}
+  {"event": "call", "index": 0, "call": {"id", "name", "arguments"}}
+  {"event": "call_error", "index": 0, "error": {"code", "message"}}
+  {"event": "done", "result": <the --json result>}
+Text that could still be the start of a marker is held back; the final
+result is the one parsing the whole output at once gives.`,
 		Example: `  dialect-probe parse testdata/samples/qwen3-hermes.txt
   ollama run qwen3 "..." | dialect-probe parse --tools tools.json --json
-  dialect-probe parse --jsonl < vectors.jsonl > results.jsonl`,
+  dialect-probe parse --jsonl < vectors.jsonl > results.jsonl
+  llama-cli ... | dialect-probe parse --stream --dialect hermes --reasoning-closed`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runParse(cmd, args, &f) },
 	}
@@ -69,6 +84,8 @@ output line with a TLP-016 error.`,
 	fl.BoolVar(&f.allowRisky, "allow-risky", false, "with --coerce, also apply risky coercions (\"false\" → false)")
 	fl.BoolVar(&f.allowExtra, "allow-extra", false, "accept properties the schema does not declare")
 	fl.BoolVar(&f.reasoningOpen, "reasoning-open", false, "the template opened a reasoning block: output starts inside it")
+	fl.BoolVar(&f.reasoningClosed, "reasoning-closed", false, "the template opened no reasoning block: a stray closing tag is text (lets --stream print answer text at once)")
+	fl.BoolVar(&f.stream, "stream", false, "read the output as it arrives and print events as they happen, one JSON object per line")
 	fl.BoolVar(&f.json, "json", false, "print the result as JSON")
 	fl.BoolVar(&f.jsonl, "jsonl", false, "read and write JSON lines (see above)")
 	fl.IntVar(&f.maxLine, "max-line", defaultMaxLine, "longest --jsonl input line accepted, in bytes")
@@ -110,6 +127,7 @@ func (f *parseFlags) options(tools *schema.Set) *registry.Options {
 	o.DisableRepair = f.noRepair
 	o.Validation = schema.Options{AllowAdditional: f.allowExtra, Coerce: f.coerce, AllowRisky: f.allowRisky}
 	o.ReasoningOpen = f.reasoningOpen
+	o.ReasoningClosed = f.reasoningClosed
 	return o
 }
 
@@ -137,6 +155,9 @@ func runParse(cmd *cobra.Command, args []string, f *parseFlags) error {
 		return err
 	}
 	defer in.Close()
+	if f.stream {
+		return runStream(cmd, in, opts)
+	}
 	if f.jsonl {
 		return eachLine(in, cmd.OutOrStdout(), f.maxLine,
 			func(line []byte) any { return parseLine(line, f, opts) },
@@ -208,12 +229,20 @@ func parseLine(line []byte, f *parseFlags, base *registry.Options) parseOutput {
 	if in.Text != nil {
 		text = *in.Text
 	}
+	var res *toolcall.Result
 	if in.Chunks != nil {
-		// The deltas, in order, make the text the model produced. Parsing
-		// gives the same result however the text was cut.
-		text = strings.Join(in.Chunks, "")
+		// The deltas arrive, in order, through the streaming parser, as
+		// they would from a model; its final result is the one-shot one.
+		p := registry.Default().Stream(&opts)
+		for _, c := range in.Chunks {
+			p.Write(c)
+		}
+		p.Close()
+		res = p.Result()
+	} else {
+		res = registry.Default().Parse(text, &opts)
 	}
-	out := toParseOutput(registry.Default().Parse(text, &opts))
+	out := toParseOutput(res)
 	out.ID = in.ID
 	return out
 }

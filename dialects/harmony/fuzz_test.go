@@ -1,35 +1,14 @@
 package harmony_test
 
 import (
-	"encoding/json"
 	"testing"
 
-	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/harmony"
+	"github.com/dialectkit/toolcall/internal/fuzzcheck"
 )
 
-// FuzzParse checks that any output parses without panic into valid JSON
-// arguments and coded errors.
-func FuzzParse(f *testing.F) {
-	for _, s := range []string{
-		`<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Tokyo"}<|call|>`,
-		` to=functions.get_weather<|channel|>commentary <|constrain|>json<|message|>{"city": "Tokyo"}`,
-		"<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>final<|message|>ok<|return|>",
-		`<|start|>assistant to=functions.x<|end|>`,
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		res := dialects.Parse(harmony.Dialect, text, nil)
-		for _, c := range res.Calls {
-			if !json.Valid(c.Arguments) || len(c.Arguments) == 0 || c.Arguments[0] != '{' {
-				t.Fatalf("arguments %q are not a JSON object", c.Arguments)
-			}
-		}
-		for _, e := range res.Errors {
-			if e.Code == "" {
-				t.Fatalf("uncoded error %v", e)
-			}
-		}
-	})
-}
+// FuzzParse checks the properties every parse has (internal/fuzzcheck):
+// no panic or hang, coded errors, compact JSON object arguments that
+// satisfy the declared tools and the depth limit, and the same result on a
+// second parse, for every dialect of the package in every option mode.
+func FuzzParse(f *testing.F) { fuzzcheck.FuzzDialects(f, harmony.Dialect) }

@@ -23,6 +23,7 @@ package markers
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -148,6 +149,7 @@ type Form struct {
 // Dialect is a dialect built from a Descriptor. It implements
 // dialects.Dialect and dialects.Marked and is safe for concurrent use.
 type Dialect struct {
+	desc      Descriptor
 	name      string
 	forms     []*form
 	section   *Section
@@ -188,6 +190,7 @@ func New(d Descriptor) (*Dialect, error) {
 		return nil, fmt.Errorf("markers: descriptor %q has no forms and is not bare", d.Name)
 	}
 	dl := &Dialect{
+		desc: d.clone(),
 		name: d.Name, reasoning: d.Reasoning, nameIsKey: d.NameIsKey,
 		envelopes: d.Envelopes, contentKey: d.ContentKey, bare: d.Bare, barePrefix: d.BarePrefix,
 	}
@@ -294,6 +297,34 @@ func MustNew(d Descriptor) *Dialect {
 
 // Name is the dialect's name.
 func (d *Dialect) Name() string { return d.name }
+
+// Descriptor returns a copy of the descriptor the dialect was built from,
+// for example to derive a variant or to write calls in its syntax.
+func (d *Dialect) Descriptor() Descriptor { return d.desc.clone() }
+
+// clone copies a descriptor deeply enough that changing the copy's slices
+// and maps leaves the original alone.
+func (d Descriptor) clone() Descriptor {
+	c := d
+	if d.Section != nil {
+		s := Section{Start: slices.Clone(d.Section.Start), End: slices.Clone(d.Section.End)}
+		c.Section = &s
+	}
+	c.Forms = make([]Form, len(d.Forms))
+	for i, f := range d.Forms {
+		f.Start, f.End = slices.Clone(f.Start), slices.Clone(f.End)
+		f.NameEnd, f.NamePrefix, f.IDSep = slices.Clone(f.NameEnd), slices.Clone(f.NamePrefix), slices.Clone(f.IDSep)
+		f.ContentNames = slices.Clone(f.ContentNames)
+		f.RawNames = maps.Clone(f.RawNames)
+		c.Forms[i] = f
+	}
+	c.Reasoning = slices.Clone(d.Reasoning)
+	c.Strip = slices.Clone(d.Strip)
+	c.Envelopes = slices.Clone(d.Envelopes)
+	c.BarePrefix = slices.Clone(d.BarePrefix)
+	c.Markers = slices.Clone(d.Markers)
+	return c
+}
 
 // Markers are the literal substrings that announce the dialect's calls,
 // section markers first: the first literal part of every start marker, and

@@ -22,7 +22,7 @@ import (
 func (x *extractor) jsonValue(s string, start int, ext extent, offset int, bare bool) (calls []dialects.RawCall, content string, ok bool) {
 	raw := s[start:ext.end]
 	if limit := x.depthLimit(); ext.depth > limit {
-		if bare {
+		if bare && !x.namesCall(raw) {
 			return nil, "", false
 		}
 		e := toolcall.NewError(toolcall.CodeTooDeep, fmt.Sprintf("the call nests %d levels deep, the limit is %d", ext.depth, limit))
@@ -59,6 +59,41 @@ func (x *extractor) jsonValue(s string, start int, ext extent, offset int, bare 
 		return calls, content, ok
 	}
 	return x.value(raw, offset, bare)
+}
+
+// namesCall reports whether a value too deep to be read still shows a
+// call: an object (or an array whose first element is one, or one of the
+// dialect's envelopes around either) with a string name field and an
+// arguments field. Without markers, such a value is the call the model
+// wrote, and its error must not turn into content. gjson finds top-level
+// fields without descending into the nesting.
+func (x *extractor) namesCall(raw string) bool {
+	v := gjson.Parse(raw)
+	for _, key := range x.d.envelopes {
+		if inner := v.Get(key); inner.IsObject() || inner.IsArray() {
+			v = inner
+			break
+		}
+	}
+	if v.IsArray() {
+		v = v.Get("0")
+	}
+	if !v.IsObject() {
+		return false
+	}
+	named := false
+	for _, f := range dialects.NameFields {
+		named = named || v.Get(f).Type == gjson.String
+	}
+	if !named {
+		return false
+	}
+	for _, f := range dialects.ArgumentsFields {
+		if v.Get(f).Exists() {
+			return true
+		}
+	}
+	return false
 }
 
 // verdict is what a JSON object turned out to be.
@@ -227,7 +262,7 @@ func (x *extractor) rawEnvelope(obj string, offset int) ([]dialects.RawCall, boo
 // parse reads an almost-JSON object, repairing it unless repair is off.
 func (x *extractor) parse(obj string) (gjson.Result, []toolcall.Repair, *toolcall.Error) {
 	t := strings.TrimSpace(obj)
-	if gjson.Valid(t) {
+	if lenient.ValidString(t) {
 		return gjson.Parse(t), nil, nil
 	}
 	if x.opts.DisableRepair {
@@ -295,7 +330,7 @@ func nameWritten(obj, name string) bool {
 // rawArguments makes the arguments of a raw-text call: {key: text}, or the
 // text itself when it already is a JSON object.
 func rawArguments(key, text string) string {
-	if text[0] == '{' && gjson.Valid(text) {
+	if text[0] == '{' && lenient.ValidString(text) {
 		return text
 	}
 	var b bytes.Buffer

@@ -203,7 +203,7 @@ func (x *extractor) objectCall(src string, el element, off int) dialects.RawCall
 	// other breakage is left to the lenient pipeline, which records it.
 	text := src
 	var repairs []toolcall.Repair
-	if !gjson.Valid(src) {
+	if !lenient.ValidString(src) {
 		out, kinds, err := lenient.PythonLiteralToJSON(src)
 		if err == nil && slices.Contains(kinds, toolcall.RepairUnquotedString) {
 			// Neither JSON nor a Python literal: a bare word such as
@@ -217,7 +217,7 @@ func (x *extractor) objectCall(src string, el element, off int) dialects.RawCall
 	}
 	rc, ok := dialects.ObjectCall(text, off, x.opts)
 	if !ok {
-		if gjson.Valid(text) && gjson.Parse(text).IsObject() {
+		if lenient.ValidString(text) && gjson.Parse(text).IsObject() {
 			return fail(toolcall.NewError(toolcall.CodeMissingFunction, "call object has no name field"))
 		}
 		return fail(toolcall.NewError(toolcall.CodeMalformedCall, "call object is neither JSON nor a Python dict"))

@@ -291,7 +291,7 @@ func leafJSON(text string, schema gjson.Result) []byte {
 		return b.Bytes()
 	}
 	trimmed := strings.TrimSpace(text)
-	if trimmed != "" && trimmed[0] != '"' && gjson.Valid(trimmed) && admits(types, gjson.Parse(trimmed)) {
+	if trimmed != "" && trimmed[0] != '"' && lenient.ValidString(trimmed) && admits(types, gjson.Parse(trimmed)) {
 		return []byte(trimmed)
 	}
 	if slices.Contains(types, "boolean") {

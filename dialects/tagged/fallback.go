@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
 )
 
@@ -37,7 +38,7 @@ func trailingJSONCall(content string, opts *dialects.Options) (dialects.RawCall,
 		}
 		tries++
 		candidate := body[i:]
-		if !gjson.Valid(candidate) {
+		if !lenient.ValidString(candidate) {
 			continue
 		}
 		rc, ok := jsonCall(gjson.Parse(candidate), opts.Tools)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
 )
 
 // MaxRepairFailures bounds the failed repairs one output may cost. Past it,
@@ -43,7 +44,7 @@ func NewReader(text string, opts *dialects.Options) *Reader {
 // Parse parses one JSON value, sending almost-JSON through the lenient
 // pipeline unless repair is off. The repairs are returned for the call.
 func (r *Reader) Parse(raw string) (gjson.Result, []toolcall.Repair, *toolcall.Error) {
-	if r.failures >= MaxRepairFailures && !gjson.Valid(raw) {
+	if r.failures >= MaxRepairFailures && !lenient.ValidString(raw) {
 		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeRepairFailed, "repair not attempted: too many malformed calls in this output")
 	}
 	v, repairs, err := dialects.ParseJSON(raw, r.Opts)

@@ -24,6 +24,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -211,6 +212,9 @@ type Options struct {
 	// APIKey, when set, is required as "Authorization: Bearer KEY" on the
 	// OpenAI endpoint; a request without it gets a 401.
 	APIKey string
+	// Info is what /api/show and /props tell about each model; a served
+	// model without an entry has the capabilities completion and tools.
+	Info map[string]ModelInfo
 }
 
 // Handler is the server's http.Handler. It is safe for concurrent use.
@@ -232,6 +236,7 @@ func NewHandler(r Responder, opts *Options) *Handler {
 	if opts != nil {
 		h.opts = *opts
 		h.opts.Models = slices.Clone(opts.Models)
+		h.opts.Info = maps.Clone(opts.Info)
 	}
 	return h
 }
@@ -246,8 +251,9 @@ func (h *Handler) Requests() []*Request {
 // Release ends every stalled stream and makes later stalls return at once.
 func (h *Handler) Release() { h.closeOnce.Do(func() { close(h.closed) }) }
 
-// ServeHTTP routes /api/chat, /v1/chat/completions, and the model lists
-// /api/tags and /v1/models.
+// ServeHTTP routes /api/chat, /v1/chat/completions, the model lists
+// /api/tags and /v1/models, and the model descriptions /api/show (Ollama)
+// and /props (llama.cpp).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/api/chat" && r.Method == http.MethodPost:
@@ -258,6 +264,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.ollamaTags(w)
 	case r.URL.Path == "/v1/models" && r.Method == http.MethodGet:
 		h.openAIModels(w)
+	case r.URL.Path == "/api/show" && r.Method == http.MethodPost:
+		h.ollamaShow(w, r)
+	case r.URL.Path == "/props" && r.Method == http.MethodGet:
+		h.llamaProps(w)
 	case r.URL.Path == "/" || r.URL.Path == "/api/version":
 		writeJSON(w, http.StatusOK, map[string]string{"version": "0.17.4"})
 	default:

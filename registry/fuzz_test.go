@@ -1,0 +1,64 @@
+package registry_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/fuzzcheck"
+	"github.com/dialectkit/toolcall/registry"
+)
+
+// FuzzDetect fuzzes detection over every built-in dialect: the output, the
+// option mode of the shared harness, a dialect hint and a model name. On
+// every input the result must have the properties of
+// fuzzcheck.CheckResult, detection must name a registered dialect (or
+// none) with the result's dialect, rank its candidates best first, give
+// the same answer twice, and give the result the chosen dialect gives when
+// it is named.
+func FuzzDetect(f *testing.F) {
+	reg := registry.Default()
+	names := reg.Names()
+	for i, s := range fuzzcheck.Seeds(f, reg.Dialects()...) {
+		f.Add(s, uint8(i%2), uint8(0), "")
+	}
+	f.Add(`<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>`, uint8(1), uint8(3), "qwen3:8b")
+	f.Add("[get_weather(city='Paris')]", uint8(0), uint8(0), "llama3.2")
+	tools := fuzzcheck.CorpusTools(f)
+	f.Fuzz(func(t *testing.T, text string, mode, hint uint8, model string) {
+		opts := &registry.Options{Options: *fuzzcheck.Options(mode, tools), Model: model}
+		if n := int(hint) % (len(names) + 8); n < len(names) {
+			opts.Dialect = names[n] // a hint one time in about seven
+			opts.Fallback = []string{"json", "hermes"}
+		}
+		res, det := reg.ParseDetect(text, opts)
+		if err := fuzzcheck.CheckResult(res, text, &opts.Options); err != nil {
+			t.Fatalf("%v\ntext: %q", err, text)
+		}
+		if det.Dialect != "" && !slices.Contains(names, det.Dialect) {
+			t.Fatalf("detected %q, which is not registered", det.Dialect)
+		}
+		if res.Dialect != det.Dialect {
+			t.Fatalf("result names %q, detection %q", res.Dialect, det.Dialect)
+		}
+		for i := 1; i < len(det.Candidates); i++ {
+			if det.Candidates[i].Score > det.Candidates[i-1].Score {
+				t.Fatalf("candidates out of order: %+v", det.Candidates)
+			}
+		}
+		again, det2 := reg.ParseDetect(text, opts)
+		if err := fuzzcheck.SameResult(res, again); err != nil || det2.Dialect != det.Dialect || det2.Reason != det.Reason {
+			t.Fatalf("not deterministic: %v (%q then %q)", err, det.Dialect, det2.Dialect)
+		}
+		if det.Dialect != "" && opts.Dialect == "" {
+			d, _ := reg.Lookup(det.Dialect)
+			named := dialects.Parse(d, text, &opts.Options)
+			if err := fuzzcheck.SameResult(res, named); err != nil {
+				t.Fatalf("detected %s, but naming it gives another result: %v", det.Dialect, err)
+			}
+		}
+		if name, _ := reg.DialectForModel(model); name != "" && !slices.Contains(names, name) {
+			t.Fatalf("model %q maps to unregistered dialect %q", model, name)
+		}
+	})
+}
