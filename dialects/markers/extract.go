@@ -6,10 +6,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
 )
 
 // maxHeader bounds the header (the text holding a tool name between a call
@@ -556,7 +555,7 @@ func (x *extractor) raw(f *form, at, from int, name, key string) piece {
 		return piece{calls: []dialects.RawCall{errorCall(at, x.s[at:next], toolcall.CodeMalformedCall,
 			"a raw-text call holds no text")}, next: next, ok: true}
 	}
-	if code[0] == '{' && !gjson.Valid(code) {
+	if code[0] == '{' && !lenient.ValidString(code) {
 		// JSON-looking text is not code: it is a broken JSON call, and
 		// wrapping it as code would invent a call.
 		return piece{calls: []dialects.RawCall{errorCall(at, x.s[at:next], toolcall.CodeMalformedCall,

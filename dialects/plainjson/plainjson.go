@@ -11,6 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
 )
 
 // Dialect is the "json" dialect.
@@ -183,7 +184,7 @@ var callKeys = map[string]bool{"name": true, "id": true, "type": true, "tool_nam
 // object would not have, so {"name": "ping"} is a call and
 // {"name": "Ada", "age": 36} is not.
 func onlyCallKeys(obj string) bool {
-	if !gjson.Valid(obj) {
+	if !lenient.ValidString(obj) { // gjson.Valid recurses per nesting level
 		return false
 	}
 	only := true
