@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -299,42 +298,14 @@ func statusFailure(status int, body []byte, what string) error {
 		fmt.Sprintf("%s answered HTTP %d", what, status))
 }
 
-// ollamaBase reads a host the way the ollama CLI reads OLLAMA_HOST (and
-// retry.NewOllamaHost does): the scheme defaults to http, the port to
-// 11434 without a scheme and to the scheme's port with one.
+// ollamaBase is the server's base URL for host, read as retry.NewOllamaHost
+// reads it, without a trailing slash.
 func ollamaBase(host string) (string, error) {
-	s := strings.TrimSpace(host)
-	bad := func(why string) error {
-		return toolcall.NewError(toolcall.CodeInvalidConfig, fmt.Sprintf("Ollama host %q %s", s, why))
-	}
-	scheme, hostport, ok := strings.Cut(s, "://")
-	defaultPort := "11434"
-	switch {
-	case !ok:
-		scheme, hostport = "http", s
-	case scheme == "http":
-		defaultPort = "80"
-	case scheme == "https":
-		defaultPort = "443"
-	default:
-		return "", bad("has a scheme other than http or https")
-	}
-	hostport, path, _ := strings.Cut(hostport, "/")
-	h, port, err := net.SplitHostPort(hostport)
+	u, err := retry.OllamaBaseURL(host)
 	if err != nil {
-		h, port = strings.Trim(hostport, "[]"), defaultPort
+		return "", err
 	}
-	if h == "" {
-		h = "127.0.0.1"
-	}
-	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		return "", bad("has an invalid port")
-	}
-	base := scheme + "://" + net.JoinHostPort(h, port)
-	if path = strings.Trim(path, "/"); path != "" {
-		base += "/" + path
-	}
-	return base, nil
+	return strings.TrimRight(u.String(), "/"), nil
 }
 
 // ServerError reports whether err means the server, not the model, is the

@@ -83,7 +83,7 @@ func NewOllamaHost(host string, opts *OllamaOptions) (*Ollama, error) {
 	if strings.TrimSpace(host) == "" {
 		host = os.Getenv("OLLAMA_HOST")
 	}
-	base, err := ollamaBaseURL(host)
+	base, err := OllamaBaseURL(host)
 	if err != nil {
 		return nil, err
 	}
@@ -103,10 +103,10 @@ func NewOllamaHost(host string, opts *OllamaOptions) (*Ollama, error) {
 	return o, nil
 }
 
-// ollamaBaseURL reads a host the way envconfig.Host reads OLLAMA_HOST: the
+// OllamaBaseURL reads a host the way envconfig.Host reads OLLAMA_HOST: the
 // scheme defaults to http, the port to 11434 without a scheme and to the
-// scheme's port with one.
-func ollamaBaseURL(host string) (*url.URL, error) {
+// scheme's port with one. A malformed host is a TLP-024 error.
+func OllamaBaseURL(host string) (*url.URL, error) {
 	s := strings.TrimSpace(host)
 	bad := func(why string) error {
 		return toolcall.NewError(toolcall.CodeInvalidConfig, fmt.Sprintf("Ollama host %q %s", s, why))

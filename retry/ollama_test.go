@@ -485,14 +485,14 @@ func TestOllamaBaseURL(t *testing.T) {
 		{":11434", "http://127.0.0.1:11434"},
 	}
 	for _, tt := range tests {
-		u, err := ollamaBaseURL(tt.in)
+		u, err := OllamaBaseURL(tt.in)
 		if err != nil || u.String() != tt.want {
-			t.Errorf("ollamaBaseURL(%q) = %v, %v; want %s", tt.in, u, err, tt.want)
+			t.Errorf("OllamaBaseURL(%q) = %v, %v; want %s", tt.in, u, err, tt.want)
 		}
 	}
 	for _, bad := range []string{"ftp://host", "http://host:99999999999"} {
-		if _, err := ollamaBaseURL(bad); !errors.Is(err, toolcall.ErrInvalidConfig) {
-			t.Errorf("ollamaBaseURL(%q) err = %v, want TLP-024", bad, err)
+		if _, err := OllamaBaseURL(bad); !errors.Is(err, toolcall.ErrInvalidConfig) {
+			t.Errorf("OllamaBaseURL(%q) err = %v, want TLP-024", bad, err)
 		}
 	}
 }
