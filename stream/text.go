@@ -86,12 +86,11 @@ type Parser struct {
 	held       [2]string // whitespace held back, for content and for reasoning
 	dropSpace  bool      // leading whitespace of this run is dropped
 	ambiguous  bool      // text may yet turn out to be reasoning (an implicit block)
-	ambStart   int
-	opened     bool // the output's opening was checked against the dialect's Openings
-	pair       int  // the reasoning wrapper in use
-	blocks     int  // reasoning blocks seen
-	blockShown bool // some of the current block's text was emitted
-	afterBlock bool // no content emitted since the last block
+	opened     bool      // the output's opening was checked against the dialect's Openings
+	pair       int       // the reasoning wrapper in use
+	blocks     int       // reasoning blocks seen
+	blockShown bool      // some of the current block's text was emitted
+	afterBlock bool      // no content emitted since the last block
 	contentOut strings.Builder
 	reasonOut  strings.Builder
 
@@ -103,7 +102,6 @@ type Parser struct {
 	escaped     bool     // the previous byte in that string was a backslash
 	names       []string // names seen at the last look, per call of the region
 	argIndex    int      // the call whose argument text is being shown, or -1
-	argFrom     int      // where its arguments start in the output
 	argShown    int      // how far they have been shown
 	argDepth    int      // bracket depth at argShown
 	argQuote    bool     // argShown is inside a string
@@ -172,7 +170,6 @@ func (p *Parser) use(prof *profile) {
 func (p *Parser) startLead() {
 	p.state = stLead
 	p.opened = len(p.prof.syn.Openings) == 0 && !p.prof.spaceUnsure && !p.prof.syn.MarkedStart && !p.prof.headerStart
-	p.ambStart = 0
 	if p.opts.ReasoningOpen {
 		for i, r := range p.prof.pairs {
 			if r.live {
@@ -313,7 +310,7 @@ func (p *Parser) lead(text string) {
 		if p.ambiguous {
 			// An opening tag came first: what precedes it is content.
 			p.ambiguous = false
-			p.pos = p.ambStart
+			p.pos = 0 // an implicit block can only open the output
 			p.emitRun(text, limit, Content)
 		}
 		p.pair = h.t.tag
@@ -329,7 +326,7 @@ func (p *Parser) lead(text string) {
 			return
 		}
 		p.ambiguous, p.pair = false, h.t.tag
-		p.pos, p.dropSpace, p.blockShown = p.ambStart, !r.keepLead, false
+		p.pos, p.dropSpace, p.blockShown = 0, !r.keepLead, false
 		p.emitRun(text, limit, Reasoning)
 		if r.keepTrail {
 			p.emit(Event{Kind: Reasoning, Text: p.held[1]})
@@ -584,7 +581,7 @@ func (p *Parser) showArguments(region string, rc dialects.RawCall, index int) {
 		return
 	}
 	start := p.regionStart + from + i + len(rc.Name) + k
-	p.argIndex, p.argFrom, p.argShown, p.argDepth, p.argQuote = index, start, start, 0, false
+	p.argIndex, p.argShown, p.argDepth, p.argQuote = index, start, 0, false
 	p.trackArguments(p.buf.String(), p.pos)
 }
 
