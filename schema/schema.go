@@ -36,6 +36,9 @@ type Tool struct {
 	// strict is the set of top-level names strict mode accepts, or nil when
 	// strict mode does not apply to this schema (see strictNames).
 	strict map[string]struct{}
+	// aliases notes the "type" keywords written with an alias ("float",
+	// "int", …) that compiling mapped to a JSON Schema type.
+	aliases []string
 }
 
 // NewTool compiles t's parameter schema. A tool without a schema (nil
@@ -56,11 +59,14 @@ func NewTool(t toolcall.Tool) (*Tool, error) {
 	if !gjson.ValidBytes(params) || params[0] != '{' {
 		return nil, invalidTool(t.Name, nil, "parameters are not a JSON object")
 	}
-	compiled, err := compile(params)
+	// Type aliases ("float", "int", "dict", …) are mapped before compiling,
+	// as vLLM does: one such property must not reject the whole tool list.
+	mapped, aliases := mapTypeAliases(params)
+	compiled, err := compile(mapped)
 	if err != nil {
 		return nil, invalidTool(t.Name, err, err.Error())
 	}
-	ct := &Tool{Tool: t, compiled: compiled, props: declaredOrder(params)}
+	ct := &Tool{Tool: t, compiled: compiled, props: declaredOrder(params), aliases: aliases}
 	ct.strict = strictNames(compiled)
 	return ct, nil
 }
@@ -69,6 +75,18 @@ func invalidTool(name string, cause error, why string) *toolcall.Error {
 	e := toolcall.Errorf(toolcall.CodeInvalidTool, cause, fmt.Sprintf("schema of tool %q is invalid: %s", name, why))
 	e.Tool = name
 	return e
+}
+
+// TypeAliases returns one note per "type" keyword of the tool's schema that
+// used an alias JSON Schema does not define ("float", "int", "bool", "dict",
+// "list", "str", "double", or a type name in other case) and was read as
+// the JSON Schema type it stands for, such as
+// `/properties/count: type "int" read as "integer"`. Nil when there was none.
+func (t *Tool) TypeAliases() []string {
+	if t == nil {
+		return nil
+	}
+	return slices.Clone(t.aliases)
 }
 
 // declaredOrder lists the top-level property names in the order the schema
@@ -184,6 +202,24 @@ func (s *Set) Len() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return len(s.order)
+}
+
+// TypeAliases returns, for every tool in the order added, the notes of its
+// Tool.TypeAliases prefixed with the tool's name: what compiling the set
+// read differently from what was written, for a caller to report once.
+func (s *Set) TypeAliases() []string {
+	if s == nil {
+		return nil
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []string
+	for _, n := range s.order {
+		for _, a := range s.tools[n].aliases {
+			out = append(out, fmt.Sprintf("tool %q: %s", n, a))
+		}
+	}
+	return out
 }
 
 // Names returns the tool names, sorted.

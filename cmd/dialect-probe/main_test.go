@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -168,5 +169,20 @@ func TestDialectsAndHelp(t *testing.T) {
 	_, _, code = runCLI(t, "", "parse", "--no-such-flag")
 	if code != 2 {
 		t.Errorf("bad flag exit %d, want 2", code)
+	}
+}
+
+func TestParseToolsTypeAliases(t *testing.T) {
+	path := t.TempDir() + "/tools.json"
+	tools := `[{"type":"function","function":{"name":"scale","parameters":{"type":"object","properties":{"factor":{"type":"float"},"times":{"type":"int"}}}}}]`
+	if err := os.WriteFile(path, []byte(tools), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCLI(t, `<tool_call>{"name": "scale", "arguments": {"factor": 1.5, "times": 2}}</tool_call>`, "parse", "--tools", path)
+	if code != 0 || !strings.Contains(stdout, `scale {"factor":1.5,"times":2}`) {
+		t.Errorf("exit %d:\n%s\nstderr: %s", code, stdout, stderr)
+	}
+	if strings.Count(stderr, "warning") != 2 || !strings.Contains(stderr, `/properties/factor: type "float" read as "number"`) {
+		t.Errorf("stderr = %q, want one warning per alias", stderr)
 	}
 }

@@ -141,6 +141,11 @@ func runParse(cmd *cobra.Command, args []string, f *parseFlags) error {
 		if tools, err = toolSet(data); err != nil {
 			return fmt.Errorf("%s: %w", f.toolsFile, err)
 		}
+		// Schemas written with type aliases ("float", "int", …) are read
+		// as the JSON Schema types they stand for; say so once.
+		for _, a := range tools.TypeAliases() {
+			fmt.Fprintf(cmd.ErrOrStderr(), "dialect-probe: warning: %s: %s\n", f.toolsFile, a)
+		}
 	}
 	opts := f.options(tools)
 	if f.templateFile != "" {
