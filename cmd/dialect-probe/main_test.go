@@ -186,3 +186,52 @@ func TestParseToolsTypeAliases(t *testing.T) {
 		t.Errorf("stderr = %q, want one warning per alias", stderr)
 	}
 }
+
+// TestParseJSONLEvents: a line with chunks and "events": true carries the
+// streamed events, in order, as parse --stream prints them; without it, or
+// without chunks, there is no "events" key.
+func TestParseJSONLEvents(t *testing.T) {
+	chunks := `["Let me check.\n<tool", "_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>", "\nDone."]`
+	in := strings.Join([]string{
+		`{"id": 1, "dialect": "hermes", "chunks": ` + chunks + `, "events": true}`,
+		`{"id": 2, "dialect": "hermes", "chunks": ` + chunks + `}`,
+		`{"id": 3, "dialect": "hermes", "text": "hi", "events": true}`,
+		`{"id": 4, "dialect": "hermes", "chunks": [], "events": true}`,
+	}, "\n")
+	stdout, stderr, code := runCLI(t, in, "parse", "--jsonl", "--reasoning-closed")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := jsonLines(t, stdout)
+	if len(lines) != 4 {
+		t.Fatalf("got %d lines:\n%s", len(lines), stdout)
+	}
+	evs, ok := lines[0]["events"].([]any)
+	if !ok {
+		t.Fatalf("line 1 has no events: %v", lines[0])
+	}
+	var kinds []string
+	for _, e := range evs {
+		kinds = append(kinds, e.(map[string]any)["event"].(string))
+	}
+	want := []string{"content", "call_start", "call", "content", "done"}
+	if strings.Join(kinds, ",") != strings.Join(want, ",") {
+		t.Errorf("events %v, want %v", kinds, want)
+	}
+	if first := evs[0].(map[string]any); first["text"] != "Let me check." {
+		t.Errorf("first event %v", first)
+	}
+	call := evs[2].(map[string]any)["call"].(map[string]any)
+	final := lines[0]["calls"].([]any)[0].(map[string]any)
+	if call["id"] != final["id"] || call["name"] != "get_weather" {
+		t.Errorf("call event %v, final call %v", call, final)
+	}
+	for i := 1; i < 3; i++ {
+		if _, has := lines[i]["events"]; has {
+			t.Errorf("line %d has events: %v", i+1, lines[i])
+		}
+	}
+	if evs, ok := lines[3]["events"].([]any); !ok || len(evs) != 1 {
+		t.Errorf("empty chunks: events %v", lines[3]["events"])
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/schema"
+	"github.com/dialectkit/toolcall/stream"
 )
 
 type parseFlags struct {
@@ -53,7 +54,9 @@ and every output line is
    "reasoning": "..."?, "repairs": [...]?, "errors": [{"code", "message"}]}
 in the same order, with the same id. A line that is not valid input gets an
 output line with a TLP-016 error. With "chunks", the text is fed as those
-deltas through the streaming parser.
+deltas through the streaming parser; with "events": true as well, the
+output line also carries "events": [...], the objects --stream prints
+(below), in order.
 
 With --stream, the output is read as it arrives (a pipe from a model) and
 every event is printed the moment it is settled, one JSON object per line:
@@ -99,6 +102,7 @@ type parseInput struct {
 	Dialect  string          `json:"dialect"`
 	Tools    json.RawMessage `json:"tools"`
 	Chunks   []string        `json:"chunks"`
+	Events   bool            `json:"events"`
 	Model    string          `json:"model"`
 	Template string          `json:"template"`
 }
@@ -113,6 +117,9 @@ type parseOutput struct {
 	Repairs   []toolcall.Repair   `json:"repairs,omitempty"`
 	Errors    []errorRecord       `json:"errors"`
 	Detection *registry.Detection `json:"detection,omitempty"`
+	// Events are the streamed events of a line with "chunks" and
+	// "events": true, as parse --stream prints them.
+	Events []eventRecord `json:"events,omitempty"`
 }
 
 type callRecord struct {
@@ -234,21 +241,36 @@ func parseLine(line []byte, f *parseFlags, base *registry.Options) parseOutput {
 	if in.Text != nil {
 		text = *in.Text
 	}
-	var res *toolcall.Result
+	var (
+		res    *toolcall.Result
+		events []eventRecord
+	)
 	if in.Chunks != nil {
 		// The deltas arrive, in order, through the streaming parser, as
 		// they would from a model; its final result is the one-shot one.
 		p := registry.Default().Stream(&opts)
-		for _, c := range in.Chunks {
-			p.Write(c)
+		record := func(evs []stream.Event) {
+			if !in.Events {
+				return
+			}
+			for _, ev := range evs {
+				events = append(events, toEventRecord(ev))
+			}
 		}
-		p.Close()
+		for _, c := range in.Chunks {
+			record(p.Write(c))
+		}
+		record(p.Close())
 		res = p.Result()
+		if in.Events && events == nil {
+			events = []eventRecord{}
+		}
 	} else {
 		res = registry.Default().Parse(text, &opts)
 	}
 	out := toParseOutput(res)
 	out.ID = in.ID
+	out.Events = events
 	return out
 }
 
