@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/retry"
@@ -74,7 +76,7 @@ func syntaxRepair(k toolcall.RepairKind) bool {
 type analyzer struct {
 	reg   *registry.Registry
 	tools *schema.Set
-	cfg   *retry.Config
+	cfg   *config.Config
 	// template and model are the evidence native answers are read with.
 	template, model string
 }
@@ -84,7 +86,7 @@ type analyzer struct {
 // as calls in it followed it, whatever else detection would prefer. With
 // native tools, the template and the model name are evidence too, as they
 // are to the retry loop.
-func (a *analyzer) answer(resp *retry.Response, p *Prompt, presented string, keepText bool) Answer {
+func (a *analyzer) answer(resp *client.Response, p *Prompt, presented string, keepText bool) Answer {
 	ans := Answer{Where: WhereNone}
 	if keepText {
 		ans.Text = resp.Content

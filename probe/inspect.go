@@ -15,7 +15,9 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall"
-	"github.com/dialectkit/toolcall/retry"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/client/ollama"
+	"github.com/dialectkit/toolcall/client/openai"
 )
 
 // The protocols a Target speaks.
@@ -88,11 +90,11 @@ func (t *Target) validate() error {
 }
 
 // chatModel builds the retry adapter for the target.
-func (t *Target) chatModel() (retry.Model, error) {
+func (t *Target) chatModel() (client.Model, error) {
 	if t.api() == APIOpenAI {
-		return retry.NewOpenAI(t.HostURL(), &retry.OpenAIOptions{APIKey: t.APIKey, HTTPClient: t.HTTPClient})
+		return openai.New(t.HostURL(), &openai.Options{APIKey: t.APIKey, HTTPClient: t.HTTPClient})
 	}
-	return retry.NewOllamaHost(t.HostURL(), &retry.OllamaOptions{HTTPClient: t.HTTPClient})
+	return ollama.NewHost(t.HostURL(), &ollama.Options{HTTPClient: t.HTTPClient})
 }
 
 // ModelInfo is what the server tells about the model before it is asked
@@ -151,7 +153,7 @@ const maxInfoBytes = 64 << 20
 
 // Inspect asks the server about the model: Ollama's /api/show, or an
 // OpenAI-compatible server's /v1/models and llama.cpp's /props. Errors
-// are TLP-015 with a *retry.TransportError cause: StatusCode 0 when the
+// are TLP-015 with a *client.TransportError cause: StatusCode 0 when the
 // server could not be reached, 404 when Ollama has no such model.
 // A server that reaches /v1/models but has no /props gives no template,
 // not an error.
@@ -189,7 +191,7 @@ func inspectOllama(ctx context.Context, t Target) (*ModelInfo, error) {
 		} `json:"details"`
 	}
 	if err := json.Unmarshal(data, &show); err != nil {
-		return nil, toolcall.Errorf(toolcall.CodeTransport, &retry.TransportError{StatusCode: status, Err: err},
+		return nil, toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{StatusCode: status, Err: err},
 			"the server's /api/show answer is not JSON; is it an Ollama server?")
 	}
 	info := &ModelInfo{Template: show.Template, Capabilities: show.Capabilities, Family: show.Details.Family,
@@ -260,12 +262,12 @@ func send(ctx context.Context, c *http.Client, method, target string, body []byt
 		if ctx.Err() != nil {
 			return 0, nil, toolcall.Errorf(toolcall.CodeCanceled, ctx.Err(), "stopped before the server answered")
 		}
-		return 0, nil, toolcall.Errorf(toolcall.CodeTransport, &retry.TransportError{Err: err}, "the server could not be reached")
+		return 0, nil, toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{Err: err}, "the server could not be reached")
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxInfoBytes))
 	if err != nil {
-		return resp.StatusCode, nil, toolcall.Errorf(toolcall.CodeTransport, &retry.TransportError{StatusCode: resp.StatusCode, Err: err},
+		return resp.StatusCode, nil, toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{StatusCode: resp.StatusCode, Err: err},
 			"the connection failed during the answer")
 	}
 	return resp.StatusCode, data, nil
@@ -294,14 +296,14 @@ func statusFailure(status int, body []byte, what string) error {
 	if len(msg) > 300 {
 		msg = msg[:300]
 	}
-	return toolcall.Errorf(toolcall.CodeTransport, &retry.TransportError{StatusCode: status, Message: msg},
+	return toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{StatusCode: status, Message: msg},
 		fmt.Sprintf("%s answered HTTP %d", what, status))
 }
 
-// ollamaBase is the server's base URL for host, read as retry.NewOllamaHost
+// ollamaBase is the server's base URL for host, read as ollama.NewHost
 // reads it, without a trailing slash.
 func ollamaBase(host string) (string, error) {
-	u, err := retry.OllamaBaseURL(host)
+	u, err := ollama.BaseURL(host)
 	if err != nil {
 		return "", err
 	}
@@ -316,7 +318,7 @@ func ServerError(err error) bool {
 	if err == nil || errors.Is(err, toolcall.ErrMalformedCall) {
 		return false
 	}
-	var te *retry.TransportError
+	var te *client.TransportError
 	return errors.As(err, &te) || errors.Is(err, toolcall.ErrTransport) || errors.Is(err, toolcall.ErrCanceled) ||
 		errors.Is(err, toolcall.ErrRequestRejected)
 }

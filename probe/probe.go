@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/retry"
 )
@@ -36,10 +38,10 @@ type Options struct {
 	// empty).
 	Template       string
 	TemplateSource string
-	// Config holds the retry loop's settings; nil is retry.DefaultConfig().
+	// Config holds the retry loop's settings; nil is config.Default().
 	// The probe turns the circuit breaker off and does not re-ask after an
 	// HTTP 400, so that every prompt is measured on its own.
-	Config *retry.Config
+	Config *config.Config
 	// Registry parses answers; nil is registry.Default().
 	Registry *registry.Registry
 	// Renderer writes a dialect's syntax for the prompted modes; nil is
@@ -100,8 +102,8 @@ type prober struct {
 	opts     Options
 	battery  *Battery
 	reg      *registry.Registry
-	cfg      retry.Config
-	model    retry.Model
+	cfg      config.Config
+	model    client.Model
 	analyzer *analyzer
 	report   *Report
 	template string
@@ -146,7 +148,7 @@ func newProber(target Target, opts *Options) (*prober, error) {
 			return nil, toolcall.NewError(toolcall.CodeUnknownDialect, fmt.Sprintf("candidate %q has no renderer to present tools with", d))
 		}
 	}
-	p.cfg = retry.DefaultConfig()
+	p.cfg = config.Default()
 	if o.Config != nil {
 		if err := o.Config.Validate(); err != nil {
 			return nil, err
@@ -325,7 +327,7 @@ func (p *prober) native(ctx context.Context, info *ModelInfo) (ModeReport, error
 
 // rejection is the server's message for a refused request.
 func rejection(err error) string {
-	var te *retry.TransportError
+	var te *client.TransportError
 	if errors.As(err, &te) && te.Message != "" {
 		msg := strings.Join(strings.Fields(te.Message), " ")
 		if len(msg) > 200 {
@@ -365,17 +367,17 @@ func (p *prober) progress(mode, dialect, prompt string) {
 }
 
 // ask runs one prompt through the retry loop and describes what happened.
-func (p *prober) ask(ctx context.Context, model retry.Model, pr *Prompt, parse registry.Options) (PromptResult, error) {
+func (p *prober) ask(ctx context.Context, model client.Model, pr *Prompt, parse registry.Options) (PromptResult, error) {
 	rec := &recorder{model: model}
 	cfg := p.cfg
 	cfg.RequireToolCall = pr.WantsCall()
 	loop := &retry.Loop{Model: rec, Tools: p.battery.set, Registry: p.reg, Parse: parse, Config: &cfg,
 		Now: p.opts.Now, Sleep: p.opts.Sleep, Logger: p.opts.Logger}
-	req := &retry.Request{Model: p.target.Model, Tools: p.battery.Tools, MaxTokens: p.opts.MaxTokens, Options: p.opts.RequestOptions}
+	req := &client.Request{Model: p.target.Model, Tools: p.battery.Tools, MaxTokens: p.opts.MaxTokens, Options: p.opts.RequestOptions}
 	if p.battery.System != "" {
-		req.Messages = append(req.Messages, retry.Message{Role: "system", Content: p.battery.System})
+		req.Messages = append(req.Messages, client.Message{Role: "system", Content: p.battery.System})
 	}
-	req.Messages = append(req.Messages, retry.Message{Role: "user", Content: pr.Text})
+	req.Messages = append(req.Messages, client.Message{Role: "user", Content: pr.Text})
 	out, err := loop.Run(ctx, req)
 	p.report.Requests += rec.count()
 
@@ -428,17 +430,17 @@ func (p *prober) ask(ctx context.Context, model retry.Model, pr *Prompt, parse r
 	return res, err
 }
 
-// recorder is a retry.Model that keeps the first answer and counts the
+// recorder is a client.Model that keeps the first answer and counts the
 // requests.
 type recorder struct {
-	model retry.Model
+	model client.Model
 
 	mu       sync.Mutex
 	requests int
-	answer   *retry.Response
+	answer   *client.Response
 }
 
-func (r *recorder) Chat(ctx context.Context, req *retry.Request) (*retry.Response, error) {
+func (r *recorder) Chat(ctx context.Context, req *client.Request) (*client.Response, error) {
 	resp, err := r.model.Chat(ctx, req)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -449,7 +451,7 @@ func (r *recorder) Chat(ctx context.Context, req *retry.Request) (*retry.Respons
 	return resp, err
 }
 
-func (r *recorder) first() *retry.Response {
+func (r *recorder) first() *client.Response {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.answer

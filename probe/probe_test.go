@@ -16,9 +16,10 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 	"github.com/dialectkit/toolcall/probe"
-	"github.com/dialectkit/toolcall/retry"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -168,7 +169,7 @@ func TestSims(t *testing.T) {
 				t.Errorf("long_string %+v", l)
 			}
 			rec := r.Recommendation
-			if rec.OnTruncation != retry.TruncationMoreTokens || rec.TruncationRetries != 2 || rec.MaxTokens != 256 || rec.Dialect != "mistral" {
+			if rec.OnTruncation != config.TruncationMoreTokens || rec.TruncationRetries != 2 || rec.MaxTokens != 256 || rec.Dialect != "mistral" {
 				t.Errorf("recommendation %+v", rec)
 			}
 		}},
@@ -194,7 +195,7 @@ func TestSims(t *testing.T) {
 // recommendation says.
 func checkConfig(t *testing.T, rec *probe.Recommendation) {
 	t.Helper()
-	cfg, err := retry.ParseConfig([]byte(rec.Config))
+	cfg, err := config.Parse([]byte(rec.Config))
 	if err != nil {
 		t.Fatalf("config snippet does not parse: %v\n%s", err, rec.Config)
 	}
@@ -379,7 +380,7 @@ func TestServerFailures(t *testing.T) {
 			opts := &probe.Options{Sleep: noWait}
 			r, err := probe.Run(context.Background(), probe.Target{API: tt.api, Host: url, Model: "m"}, opts)
 			if tt.fatal {
-				var te *retry.TransportError
+				var te *client.TransportError
 				if err == nil || !probe.ServerError(err) || !errors.As(err, &te) || te.StatusCode != tt.status {
 					t.Fatalf("err = %v (status %v), want a server error with status %d", err, te, tt.status)
 				}
@@ -422,7 +423,7 @@ func TestInvalidOptions(t *testing.T) {
 		{"bad api", probe.Target{API: "grpc", Host: srv.URL, Model: "m"}, nil, toolcall.CodeInvalidInput},
 		{"unknown candidate", target, &probe.Options{Candidates: []string{"klingon"}}, toolcall.CodeUnknownDialect},
 		{"negative budget", target, &probe.Options{MaxTokens: -1}, toolcall.CodeInvalidInput},
-		{"bad config", target, &probe.Options{Config: &retry.Config{}}, toolcall.CodeInvalidConfig},
+		{"bad config", target, &probe.Options{Config: &config.Config{}}, toolcall.CodeInvalidConfig},
 		{"bad ollama host", probe.Target{Host: "ftp://x", Model: "m"}, nil, toolcall.CodeInvalidConfig},
 	}
 	for _, tt := range tests {

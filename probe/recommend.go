@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dialectkit/toolcall/retry"
+	"github.com/dialectkit/toolcall/config"
 )
 
 // How to use native tools (Recommendation.NativeTools).
@@ -196,7 +196,7 @@ func settings(m *ModeReport, rec *Recommendation) {
 		rec.Reasons = append(rec.Reasons, fmt.Sprintf("coerce_types: it would have fixed %d call(s) that failed the schema only for types", s.CoercionFixes))
 	}
 	if truncations > 0 {
-		rec.OnTruncation, rec.TruncationRetries, rec.MaxTokens = retry.TruncationMoreTokens, truncations, maxTokens
+		rec.OnTruncation, rec.TruncationRetries, rec.MaxTokens = config.TruncationMoreTokens, truncations, maxTokens
 		rec.Reasons = append(rec.Reasons, fmt.Sprintf("truncation: %d answer(s) stopped at the output limit; they fit in %d tokens — set num_predict (Ollama) or max_tokens to at least %d",
 			s.Truncated, maxTokens, maxTokens))
 	}
@@ -261,10 +261,10 @@ func summaryLine(rec *Recommendation) string {
 }
 
 // configYAML writes the recommendation as the tool_call section of
-// .agent/config.yml (retry.ConfigSection).
+// .agent/config.yml (config.Section).
 func configYAML(r *Report, rec *Recommendation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s — from dialect-probe probe of %s (%s)\n", retry.AgentConfigPath, r.Model, r.API)
+	fmt.Fprintf(&b, "# %s — from dialect-probe probe of %s (%s)\n", config.AgentPath, r.Model, r.API)
 	if rec.PresentTools == "system_prompt" {
 		fmt.Fprintf(&b, "# present the tools in the system prompt in %s (probe.TextDialect), not natively\n", rec.Dialect)
 	}
@@ -274,7 +274,7 @@ func configYAML(r *Report, rec *Recommendation) string {
 	if rec.MaxTokens > 0 {
 		fmt.Fprintf(&b, "# output budget: num_predict / max_tokens >= %d\n", rec.MaxTokens)
 	}
-	path := strings.Split(retry.ConfigSection, ".")
+	path := strings.Split(config.Section, ".")
 	for i, key := range path {
 		fmt.Fprintf(&b, "%s%s:\n", strings.Repeat("  ", i), key)
 	}

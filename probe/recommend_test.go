@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dialectkit/toolcall/retry"
+	"github.com/dialectkit/toolcall/config"
 )
 
 // modeWith is a mode whose results have the given outcomes.
@@ -74,7 +74,7 @@ func TestRecommend(t *testing.T) {
 			if got := strings.Join(rec.Fallback, ","); got != tt.fallback {
 				t.Errorf("fallback %q, want %q", got, tt.fallback)
 			}
-			cfg, err := retry.ParseConfig([]byte(rec.Config))
+			cfg, err := config.Parse([]byte(rec.Config))
 			if err != nil || cfg.Dialect != tt.dialect || cfg.MaxRetries != tt.retries {
 				t.Errorf("config %+v, %v:\n%s", cfg, err, rec.Config)
 			}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall"
-	"github.com/dialectkit/toolcall/retry"
+	"github.com/dialectkit/toolcall/client"
 )
 
 // Renderer writes one dialect's syntax; package render provides one for
@@ -23,7 +23,7 @@ type Renderer interface {
 	Result(call toolcall.Call, content string) string
 }
 
-// TextDialect is a retry.Model that drives a model through a text dialect
+// TextDialect is a client.Model that drives a model through a text dialect
 // instead of native tools. The tool definitions go into the system prompt
 // in the dialect's syntax, and the conversation's tool calls and tool
 // results are written as text in the same syntax, so that a model (or a
@@ -35,13 +35,13 @@ type Renderer interface {
 // tool results in its own syntax.
 type TextDialect struct {
 	// Model answers the rewritten requests.
-	Model retry.Model
+	Model client.Model
 	// Renderer writes the dialect.
 	Renderer Renderer
 }
 
 // Chat sends req with its tools and tool traffic written as text.
-func (t *TextDialect) Chat(ctx context.Context, req *retry.Request) (*retry.Response, error) {
+func (t *TextDialect) Chat(ctx context.Context, req *client.Request) (*client.Response, error) {
 	if req == nil {
 		return t.Model.Chat(ctx, nil)
 	}
@@ -68,20 +68,20 @@ func (t *TextDialect) SystemPrompt(system string, tools []toolcall.Tool) string 
 // message (or a new one), an assistant's calls are appended to its text in
 // the dialect's syntax, and tool results become one user message per run
 // of results, each written as the dialect carries results back.
-func (t *TextDialect) Messages(msgs []retry.Message, tools []toolcall.Tool) []retry.Message {
-	out := make([]retry.Message, 0, len(msgs)+1)
+func (t *TextDialect) Messages(msgs []client.Message, tools []toolcall.Tool) []client.Message {
+	out := make([]client.Message, 0, len(msgs)+1)
 	calls := map[string]toolcall.Call{} // call id → the call, for results
 	rest := msgs
 	if len(msgs) > 0 && msgs[0].Role == "system" {
-		out = append(out, retry.Message{Role: "system", Content: t.SystemPrompt(msgs[0].Content, tools)})
+		out = append(out, client.Message{Role: "system", Content: t.SystemPrompt(msgs[0].Content, tools)})
 		rest = msgs[1:]
 	} else if prompt := t.SystemPrompt("", tools); prompt != "" {
-		out = append(out, retry.Message{Role: "system", Content: prompt})
+		out = append(out, client.Message{Role: "system", Content: prompt})
 	}
 	var results []string
 	flush := func() {
 		if len(results) > 0 {
-			out = append(out, retry.Message{Role: "user", Content: strings.Join(results, "\n")})
+			out = append(out, client.Message{Role: "user", Content: strings.Join(results, "\n")})
 			results = nil
 		}
 	}
@@ -103,11 +103,11 @@ func (t *TextDialect) Messages(msgs []retry.Message, tools []toolcall.Tool) []re
 			if content := strings.TrimSpace(m.Content); content != "" {
 				text = content + "\n" + text
 			}
-			out = append(out, retry.Message{Role: "assistant", Content: text, Reasoning: m.Reasoning})
+			out = append(out, client.Message{Role: "assistant", Content: text, Reasoning: m.Reasoning})
 			continue
 		}
 		flush()
-		out = append(out, retry.Message{Role: m.Role, Content: m.Content, Reasoning: m.Reasoning})
+		out = append(out, client.Message{Role: m.Role, Content: m.Content, Reasoning: m.Reasoning})
 	}
 	flush()
 	return out

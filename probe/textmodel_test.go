@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/probe"
-	"github.com/dialectkit/toolcall/retry"
 )
 
 // tagRenderer is a renderer with visible, easy to check output.
@@ -33,17 +33,17 @@ func (tagRenderer) Result(c toolcall.Call, content string) string {
 }
 
 // captureModel records the request it was sent.
-type captureModel struct{ req *retry.Request }
+type captureModel struct{ req *client.Request }
 
-func (m *captureModel) Chat(_ context.Context, req *retry.Request) (*retry.Response, error) {
+func (m *captureModel) Chat(_ context.Context, req *client.Request) (*client.Response, error) {
 	m.req = req
-	return &retry.Response{Content: "ok", Done: true, DoneReason: "stop"}, nil
+	return &client.Response{Content: "ok", Done: true, DoneReason: "stop"}, nil
 }
 
 func TestTextDialectWithoutTools(t *testing.T) {
 	inner := &captureModel{}
 	td := &probe.TextDialect{Model: inner, Renderer: tagRenderer{}}
-	if _, err := td.Chat(context.Background(), &retry.Request{Messages: []retry.Message{{Role: "user", Content: "hi"}}}); err != nil {
+	if _, err := td.Chat(context.Background(), &client.Request{Messages: []client.Message{{Role: "user", Content: "hi"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if len(inner.req.Messages) != 1 || inner.req.Messages[0].Role != "user" {
@@ -56,22 +56,22 @@ func TestTextDialect(t *testing.T) {
 	args := json.RawMessage(`{"a":1}`)
 	tests := []struct {
 		name string
-		in   []retry.Message
-		want []retry.Message
+		in   []client.Message
+		want []client.Message
 	}{
 		{
 			name: "tools join the system message",
-			in:   []retry.Message{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "hi"}},
-			want: []retry.Message{{Role: "system", Content: "Be brief.\n\nTOOLS f"}, {Role: "user", Content: "hi"}},
+			in:   []client.Message{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "hi"}},
+			want: []client.Message{{Role: "system", Content: "Be brief.\n\nTOOLS f"}, {Role: "user", Content: "hi"}},
 		},
 		{
 			name: "a system message is added",
-			in:   []retry.Message{{Role: "user", Content: "hi"}},
-			want: []retry.Message{{Role: "system", Content: "TOOLS f"}, {Role: "user", Content: "hi"}},
+			in:   []client.Message{{Role: "user", Content: "hi"}},
+			want: []client.Message{{Role: "system", Content: "TOOLS f"}, {Role: "user", Content: "hi"}},
 		},
 		{
 			name: "calls and results are written as text",
-			in: []retry.Message{
+			in: []client.Message{
 				{Role: "user", Content: "go"},
 				{Role: "assistant", Content: "Sure.", Reasoning: "think", ToolCalls: []toolcall.Call{{ID: "c1", Name: "f", Arguments: args}, {ID: "c2", Name: "g", Arguments: args}}},
 				{Role: "tool", ToolCallID: "c1", Content: "one"},
@@ -81,7 +81,7 @@ func TestTextDialect(t *testing.T) {
 				{Role: "assistant", ToolCalls: []toolcall.Call{{ID: "c3", Name: "f", Arguments: args}}},
 				{Role: "tool", ToolCallID: "c3", Content: "three"},
 			},
-			want: []retry.Message{
+			want: []client.Message{
 				{Role: "system", Content: "TOOLS f"},
 				{Role: "user", Content: "go"},
 				{Role: "assistant", Content: "Sure.\n<call f {\"a\":1}><call g {\"a\":1}>", Reasoning: "think"},
@@ -96,7 +96,7 @@ func TestTextDialect(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			inner := &captureModel{}
 			td := &probe.TextDialect{Model: inner, Renderer: tagRenderer{}}
-			if _, err := td.Chat(context.Background(), &retry.Request{Model: "m", Messages: tt.in, Tools: tools}); err != nil {
+			if _, err := td.Chat(context.Background(), &client.Request{Model: "m", Messages: tt.in, Tools: tools}); err != nil {
 				t.Fatal(err)
 			}
 			if inner.req.Tools != nil {

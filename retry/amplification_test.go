@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/retry"
 )
 
@@ -62,7 +64,7 @@ func (m *alwaysFailing) count() int {
 	return m.requests
 }
 
-func (m *alwaysFailing) Chat(ctx context.Context, _ *retry.Request) (*retry.Response, error) {
+func (m *alwaysFailing) Chat(ctx context.Context, _ *client.Request) (*client.Response, error) {
 	m.mu.Lock()
 	m.requests++
 	kind := m.kinds[m.rng.IntN(len(m.kinds))]
@@ -70,8 +72,8 @@ func (m *alwaysFailing) Chat(ctx context.Context, _ *retry.Request) (*retry.Resp
 	if err := ctx.Err(); err != nil {
 		return nil, toolcall.Errorf(toolcall.CodeCanceled, err, "request cancelled")
 	}
-	answer := func(content string) (*retry.Response, error) {
-		return &retry.Response{Content: content, Done: true, DoneReason: "stop", PromptTokens: 50, CompletionTokens: 10}, nil
+	answer := func(content string) (*client.Response, error) {
+		return &client.Response{Content: content, Done: true, DoneReason: "stop", PromptTokens: 50, CompletionTokens: 10}, nil
 	}
 	switch kind {
 	case failInvalidCall:
@@ -81,17 +83,17 @@ func (m *alwaysFailing) Chat(ctx context.Context, _ *retry.Request) (*retry.Resp
 	case failUnknownTool:
 		return answer(hermes("rm_rf", `{"path": "/"}`))
 	case failServerError:
-		return nil, toolcall.Errorf(toolcall.CodeTransport, &retry.TransportError{StatusCode: 503, Message: "overloaded"}, "server error")
+		return nil, toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{StatusCode: 503, Message: "overloaded"}, "server error")
 	case failRateLimited:
-		return nil, toolcall.Errorf(toolcall.CodeTransport, &retry.TransportError{StatusCode: 429, RetryAfter: m.retryAfter}, "rate limited")
+		return nil, toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{StatusCode: 429, RetryAfter: m.retryAfter}, "rate limited")
 	case failNetwork:
 		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
 	case failRejected:
-		return nil, toolcall.Errorf(toolcall.CodeRequestRejected, &retry.TransportError{StatusCode: 400, Message: "invalid tool call arguments"}, "request rejected")
+		return nil, toolcall.Errorf(toolcall.CodeRequestRejected, &client.TransportError{StatusCode: 400, Message: "invalid tool call arguments"}, "request rejected")
 	case failTruncated:
-		return &retry.Response{Content: "<tool_call>\n{\"name\": \"get_weather\", \"argu", Done: true, DoneReason: "length", CompletionTokens: 100}, nil
+		return &client.Response{Content: "<tool_call>\n{\"name\": \"get_weather\", \"argu", Done: true, DoneReason: "length", CompletionTokens: 100}, nil
 	default:
-		return &retry.Response{Content: "<tool_call>\n{\"name\": \"get_", Done: false}, nil
+		return &client.Response{Content: "<tool_call>\n{\"name\": \"get_", Done: false}, nil
 	}
 }
 
@@ -108,7 +110,7 @@ type budget struct {
 // the retry delays, the delays after a rejection and the backoff series at
 // its top (no jitter), where a server's Retry-After can raise each step to
 // maxRetryAfter.
-func budgetOf(cfg retry.Config, retryAfter time.Duration) budget {
+func budgetOf(cfg config.Config, retryAfter time.Duration) budget {
 	b := budget{attempts: 1 + cfg.MaxRetries + cfg.ModelHTTPRetries + cfg.TruncationRetries}
 	b.requests = b.attempts + cfg.TransportRetries
 	b.wait = time.Duration(cfg.MaxRetries)*cfg.RetryDelay + time.Duration(cfg.ModelHTTPRetries)*cfg.ModelHTTPRetryDelay
@@ -130,16 +132,16 @@ func TestAmplificationBudgets(t *testing.T) {
 		{failInvalidCall, failServerError, failRejected, failTruncated},
 	}
 	for trial := range 300 {
-		cfg := retry.DefaultConfig()
+		cfg := config.Default()
 		cfg.MaxRetries = 1 + rng.IntN(10)
 		cfg.TransportRetries = rng.IntN(11)
 		cfg.ModelHTTPRetries = rng.IntN(11)
 		cfg.TruncationRetries = rng.IntN(11)
-		cfg.OnTruncation = []string{retry.TruncationMoreTokens, retry.TruncationShorter, retry.TruncationFail}[rng.IntN(3)]
+		cfg.OnTruncation = []string{config.TruncationMoreTokens, config.TruncationShorter, config.TruncationFail}[rng.IntN(3)]
 		cfg.RetryDelay = time.Duration(rng.IntN(1000)) * time.Millisecond
 		cfg.ModelHTTPRetryDelay = time.Duration(rng.IntN(1000)) * time.Millisecond
 		initial := time.Duration(1+rng.IntN(2000)) * time.Millisecond
-		cfg.Backoff = retry.Backoff{Initial: initial, Max: initial + time.Duration(rng.IntN(60))*time.Second,
+		cfg.Backoff = config.Backoff{Initial: initial, Max: initial + time.Duration(rng.IntN(60))*time.Second,
 			Multiplier: 1 + 3*rng.Float64(), Jitter: rng.Float64()}
 		cfg.MaxRetryAfter = time.Duration(rng.IntN(120)) * time.Second
 		cfg.BreakerThreshold = 0 // runs are counted one by one here
@@ -151,7 +153,7 @@ func TestAmplificationBudgets(t *testing.T) {
 		name := fmt.Sprintf("trial %d %v", trial, kinds)
 
 		m := newAlwaysFailing(uint64(trial), retryAfter, kinds...)
-		loop, fs := newLoop(t, m, func(c *retry.Config) { *c = cfg })
+		loop, fs := newLoop(t, m, func(c *config.Config) { *c = cfg })
 		out, err := loop.Run(context.Background(), userTurn())
 		want := budgetOf(cfg, retryAfter)
 
@@ -204,10 +206,10 @@ func fuzzKnown(c toolcall.Code) bool {
 // its budget of pauses (plus generous room for the work itself), whatever
 // the server asks.
 func TestAmplificationWallClock(t *testing.T) {
-	cfg := retry.DefaultConfig()
+	cfg := config.Default()
 	cfg.MaxRetries, cfg.TransportRetries, cfg.ModelHTTPRetries, cfg.TruncationRetries = 3, 3, 2, 2
 	cfg.RetryDelay, cfg.ModelHTTPRetryDelay = 20*time.Millisecond, 20*time.Millisecond
-	cfg.Backoff = retry.Backoff{Initial: 10 * time.Millisecond, Max: 40 * time.Millisecond, Multiplier: 2}
+	cfg.Backoff = config.Backoff{Initial: 10 * time.Millisecond, Max: 40 * time.Millisecond, Multiplier: 2}
 	cfg.MaxRetryAfter = 50 * time.Millisecond
 	for seed := range uint64(5) {
 		// The server asks for 30 s: longer than max_retry_after, so the
@@ -234,7 +236,7 @@ func TestAmplificationWallClock(t *testing.T) {
 // circuit breaker opens, an always-failing model gets no more requests
 // until the cool-down has passed, and then one probe run at a time.
 func TestAmplificationAcrossRuns(t *testing.T) {
-	cfg := retry.DefaultConfig()
+	cfg := config.Default()
 	cfg.MaxRetries, cfg.TransportRetries, cfg.ModelHTTPRetries, cfg.TruncationRetries = 2, 1, 1, 1
 	perRun := budgetOf(cfg, 0).requests
 	now := time.Unix(1_700_000_000, 0)
@@ -242,7 +244,7 @@ func TestAmplificationAcrossRuns(t *testing.T) {
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	breaker := &retry.Breaker{Threshold: 3, Cooldown: time.Minute, Now: clock}
 	m := newAlwaysFailing(9, 0, failInvalidCall, failServerError, failRejected)
-	loop, _ := newLoop(t, m, func(c *retry.Config) { *c = cfg })
+	loop, _ := newLoop(t, m, func(c *config.Config) { *c = cfg })
 	loop.Breaker = breaker
 
 	refused := 0

@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/retry"
 )
 
 func TestBackoffDelay(t *testing.T) {
-	b := retry.Backoff{Initial: 500 * time.Millisecond, Max: 4 * time.Second, Multiplier: 2, Jitter: 0.2}
+	b := config.Backoff{Initial: 500 * time.Millisecond, Max: 4 * time.Second, Multiplier: 2, Jitter: 0.2}
 	tests := []struct {
 		n          int
 		retryAfter time.Duration
@@ -34,7 +35,7 @@ func TestBackoffDelay(t *testing.T) {
 			t.Errorf("Delay(%d, %v, %v) = %v, want %v", tt.n, tt.retryAfter, tt.r, got, tt.want)
 		}
 	}
-	flat := retry.Backoff{Initial: time.Second, Multiplier: 0.5}
+	flat := config.Backoff{Initial: time.Second, Multiplier: 0.5}
 	if got := flat.Delay(3, 0, 0); got != time.Second {
 		t.Errorf("a multiplier below 1 shrank the wait to %v", got)
 	}

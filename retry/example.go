@@ -11,7 +11,7 @@ import (
 )
 
 // NativeDialect is the dialect name of calls the server returned in its
-// tool_calls field (Response.NativeCalls).
+// tool_calls field (client.Response.NativeCalls).
 const NativeDialect = render.Native
 
 // CallFormatter is implemented by a dialect that can write a call in its own

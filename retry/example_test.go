@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/retry"
@@ -19,10 +21,10 @@ import (
 // or llama.cpp would.
 type scriptedModel struct{ answers []string }
 
-func (m *scriptedModel) Chat(_ context.Context, req *retry.Request) (*retry.Response, error) {
+func (m *scriptedModel) Chat(_ context.Context, req *client.Request) (*client.Response, error) {
 	answer := m.answers[0]
 	m.answers = m.answers[1:]
-	return &retry.Response{Content: answer, Done: true, DoneReason: "stop", PromptTokens: 50 * len(req.Messages), CompletionTokens: 20}, nil
+	return &client.Response{Content: answer, Done: true, DoneReason: "stop", PromptTokens: 50 * len(req.Messages), CompletionTokens: 20}, nil
 }
 
 // A model's first call has a string where the schema wants an integer; the
@@ -37,13 +39,13 @@ func Example() {
 		`<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": "two"}}</tool_call>`,
 		`<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 2}}</tool_call>`,
 	}}
-	cfg := retry.DefaultConfig()
+	cfg := config.Default()
 	cfg.RetryDelay = 0
 	loop := &retry.Loop{Model: model, Tools: tools, Config: &cfg}
 
-	out, err := loop.Run(context.Background(), &retry.Request{
+	out, err := loop.Run(context.Background(), &client.Request{
 		Model:    "qwen2.5:7b",
-		Messages: []retry.Message{{Role: "user", Content: "Weather in Paris for two days?"}},
+		Messages: []client.Message{{Role: "user", Content: "Weather in Paris for two days?"}},
 	})
 	if err != nil {
 		fmt.Println(err)

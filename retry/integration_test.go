@@ -9,6 +9,10 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/client/ollama"
+	"github.com/dialectkit/toolcall/client/openai"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 	"github.com/dialectkit/toolcall/registry"
 )
@@ -16,14 +20,14 @@ import (
 // The loop end to end, over each adapter, against the scripted server.
 
 // newTestModel returns the adapter for api, speaking to url.
-func newTestModel(t *testing.T, api fakeserver.API, url string) Model {
+func newTestModel(t *testing.T, api fakeserver.API, url string) client.Model {
 	t.Helper()
-	var m Model
+	var m client.Model
 	var err error
 	if api == fakeserver.Ollama {
-		m, err = NewOllamaHost(url, nil)
+		m, err = ollama.NewHost(url, nil)
 	} else {
-		m, err = NewOpenAI(url, nil)
+		m, err = openai.New(url, nil)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -39,6 +43,21 @@ func (s *noSleep) sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
+// userRequest asks for the weather with the one tool declared.
+func userRequest(t testing.TB, prompt string) *client.Request {
+	t.Helper()
+	tools, err := toolcall.ParseTools([]byte(`{"type":"function","function":{"name":"get_weather","description":"Weather for a city",
+		"parameters":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &client.Request{
+		Model:    "qwen3:8b",
+		Messages: []client.Message{{Role: "user", Content: prompt}},
+		Tools:    tools,
+	}
+}
+
 func scriptCall(name, args string) fakeserver.Call {
 	return fakeserver.Call{Name: name, Arguments: args}
 }
@@ -48,7 +67,7 @@ func TestLoopOverAdapters(t *testing.T) {
 	tests := []struct {
 		name   string
 		script fakeserver.Script
-		config func(*Config)
+		config func(*config.Config)
 		parse  registry.Options
 		// want: the calls of the outcome (name + arguments), the attempts,
 		// the error code of the run (empty for success).
@@ -70,7 +89,7 @@ func TestLoopOverAdapters(t *testing.T) {
 				{Calls: []fakeserver.Call{scriptCall("get_weather", `{"city": "Paris", days: 3`)}},
 				{Calls: []fakeserver.Call{paris}},
 			},
-			config:   func(c *Config) { c.EnableAutoRepair = false },
+			config:   func(c *config.Config) { c.EnableAutoRepair = false },
 			calls:    []string{`get_weather {"city":"Paris","days":3}`},
 			attempts: 2,
 			check: func(t *testing.T, reqs []*fakeserver.Request) {
@@ -94,7 +113,7 @@ func TestLoopOverAdapters(t *testing.T) {
 		{
 			name:     "always invalid until the budget runs out",
 			script:   fakeserver.Script{{Calls: []fakeserver.Call{scriptCall("get_weather", `{"town":"Paris"}`)}}},
-			config:   func(c *Config) { c.MaxRetries = 2 },
+			config:   func(c *config.Config) { c.MaxRetries = 2 },
 			attempts: 3,
 			code:     toolcall.CodeRetriesExhausted,
 		},
@@ -130,7 +149,7 @@ func TestLoopOverAdapters(t *testing.T) {
 				{Content: `<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 3</tool_call>`},
 				{Content: `<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}</tool_call>`},
 			},
-			config:   func(c *Config) { c.EnableAutoRepair = false },
+			config:   func(c *config.Config) { c.EnableAutoRepair = false },
 			parse:    registry.Options{Dialect: "hermes"},
 			calls:    []string{`get_weather {"city":"Paris","days":3}`},
 			attempts: 2,
@@ -164,7 +183,7 @@ func TestLoopOverAdapters(t *testing.T) {
 			t.Run(string(api)+"/"+tt.name, func(t *testing.T) {
 				srv := fakeserver.NewServer(tt.script, nil)
 				defer srv.Close()
-				cfg := DefaultConfig()
+				cfg := config.Default()
 				if tt.config != nil {
 					tt.config(&cfg)
 				}
@@ -231,9 +250,9 @@ func replay(t *testing.T, api fakeserver.API, out *Outcome) {
 	t.Helper()
 	srv := fakeserver.NewServer(fakeserver.Script{{Content: "Done."}}, nil)
 	defer srv.Close()
-	history := append([]Message(nil), out.History...)
+	history := append([]client.Message(nil), out.History...)
 	for _, c := range out.Result.Calls {
-		history = append(history, Message{Role: "tool", ToolCallID: c.ID, ToolName: c.Name, Content: `{"temp":21}`})
+		history = append(history, client.Message{Role: "tool", ToolCallID: c.ID, ToolName: c.Name, Content: `{"temp":21}`})
 	}
 	req := userRequest(t, "")
 	req.Messages = history
@@ -249,7 +268,7 @@ func TestReplayStringArgumentsToOllama(t *testing.T) {
 	srv := fakeserver.NewServer(fakeserver.Script{{Calls: []fakeserver.Call{scriptCall("get_weather", `{"city":"Oslo"}`)}}}, nil)
 	defer srv.Close()
 	req := userRequest(t, "And Oslo?")
-	req.Messages = append([]Message{
+	req.Messages = append([]client.Message{
 		{Role: "user", Content: "Weather in Paris?"},
 		{Role: "assistant", ToolCalls: []toolcall.Call{{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`"{\"city\":\"Paris\"}"`)}}},
 		{Role: "tool", ToolCallID: "call_1", ToolName: "get_weather", Content: "sunny"},
@@ -274,7 +293,7 @@ func TestReplayStringArgumentsToOllama(t *testing.T) {
 func TestLoopRejectedRequest(t *testing.T) {
 	for _, api := range []fakeserver.API{fakeserver.Ollama, fakeserver.OpenAI} {
 		srv := fakeserver.NewServer(fakeserver.Script{{Status: 400, Error: `"gemma:2b" does not support tools`}}, nil)
-		cfg := DefaultConfig()
+		cfg := config.Default()
 		cfg.ModelHTTPRetries = 1
 		var sl noSleep
 		loop := &Loop{Model: newTestModel(t, api, srv.URL), Config: &cfg, Sleep: sl.sleep}

@@ -10,6 +10,10 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/client/ollama"
+	"github.com/dialectkit/toolcall/client/openai"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 	"github.com/dialectkit/toolcall/internal/fuzzcheck"
 	"github.com/dialectkit/toolcall/retry"
@@ -22,18 +26,18 @@ import (
 
 // adapterOver returns the adapter for api, speaking to url through its own
 // transport, so that the test can close its idle connections.
-func adapterOver(t *testing.T, api fakeserver.API, url string) (retry.Model, *http.Transport) {
+func adapterOver(t *testing.T, api fakeserver.API, url string) (client.Model, *http.Transport) {
 	t.Helper()
 	tr := &http.Transport{}
-	client := &http.Client{Transport: tr}
+	hc := &http.Client{Transport: tr}
 	var (
-		m   retry.Model
+		m   client.Model
 		err error
 	)
 	if api == fakeserver.Ollama {
-		m, err = retry.NewOllamaHost(url, &retry.OllamaOptions{HTTPClient: client})
+		m, err = ollama.NewHost(url, &ollama.Options{HTTPClient: hc})
 	} else {
-		m, err = retry.NewOpenAI(url, &retry.OpenAIOptions{HTTPClient: client})
+		m, err = openai.New(url, &openai.Options{HTTPClient: hc})
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +119,7 @@ type blockingModel struct {
 	started int
 }
 
-func (m *blockingModel) Chat(ctx context.Context, _ *retry.Request) (*retry.Response, error) {
+func (m *blockingModel) Chat(ctx context.Context, _ *client.Request) (*client.Response, error) {
 	m.mu.Lock()
 	m.started++
 	m.mu.Unlock()
@@ -129,10 +133,10 @@ func (m *blockingModel) Chat(ctx context.Context, _ *retry.Request) (*retry.Resp
 func TestNoLeakManyCancelledRuns(t *testing.T) {
 	check := fuzzcheck.CheckGoroutines(t)
 	rng := rand.New(rand.NewPCG(5, 6))
-	cfg := retry.DefaultConfig()
+	cfg := config.Default()
 	cfg.RetryDelay, cfg.ModelHTTPRetryDelay = 5*time.Millisecond, 5*time.Millisecond
-	cfg.Backoff = retry.Backoff{Initial: 5 * time.Millisecond, Max: 20 * time.Millisecond, Multiplier: 2}
-	models := []retry.Model{&blockingModel{}, newAlwaysFailing(1, 10*time.Millisecond)}
+	cfg.Backoff = config.Backoff{Initial: 5 * time.Millisecond, Max: 20 * time.Millisecond, Multiplier: 2}
+	models := []client.Model{&blockingModel{}, newAlwaysFailing(1, 10*time.Millisecond)}
 	var wg sync.WaitGroup
 	for i := range 64 {
 		loop := &retry.Loop{Model: models[i%2], Tools: toolSet(t), Config: &cfg}

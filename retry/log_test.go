@@ -2,7 +2,6 @@ package retry_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -10,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/config"
+	"github.com/dialectkit/toolcall/redact"
 	"github.com/dialectkit/toolcall/retry"
 )
 
@@ -97,7 +99,7 @@ func loggingScript() []step {
 		hermes("get_time", `{"timezone": {{{{`+plainCity+`}}}}`)
 	second := hermes("get_weather", `{"city": "`+plainCity+`", "days": 3}`) + hermes("get_time", `{"timezone": "UTC"}`)
 	overloaded := toolcall.Errorf(toolcall.CodeTransport,
-		&retry.TransportError{StatusCode: 503, Message: `overloaded while decoding {"password": "` + secretPassword + `", "city": "` + plainCity + `"}`}, "server error")
+		&client.TransportError{StatusCode: 503, Message: `overloaded while decoding {"password": "` + secretPassword + `", "city": "` + plainCity + `"}`}, "server error")
 	return []step{text(first), failure(overloaded), text(second)}
 }
 
@@ -106,7 +108,7 @@ func TestLogsNeverShowValuesAboveDebug(t *testing.T) {
 		t.Run(fmt.Sprintf("log_argument_values=%v", values), func(t *testing.T) {
 			h := newCapture()
 			m := &fakeModel{steps: loggingScript()}
-			loop, _ := newLoop(t, m, func(c *retry.Config) { c.LogArgumentValues = values })
+			loop, _ := newLoop(t, m, func(c *config.Config) { c.LogArgumentValues = values })
 			loop.Logger = slog.New(h)
 			out, err := loop.Run(context.Background(), userTurn())
 			if err != nil {
@@ -135,7 +137,7 @@ func TestLogsNeverShowValuesAboveDebug(t *testing.T) {
 					}
 					sawValueAtDebug = true
 				}
-				sawRedacted = sawRedacted || strings.Contains(text, retry.Redacted)
+				sawRedacted = sawRedacted || strings.Contains(text, redact.Redacted)
 				if r.attrs[retry.KeyCorrelationID] != out.CorrelationID {
 					t.Errorf("record without the correlation id: %s", text)
 				}
@@ -187,7 +189,7 @@ func TestExhaustionLogsAtWarn(t *testing.T) {
 	h := newCapture()
 	bad := text(hermes("get_weather", `{"city": 1}`))
 	m := &fakeModel{steps: []step{bad, bad}}
-	loop, _ := newLoop(t, m, func(c *retry.Config) { c.MaxRetries = 1 })
+	loop, _ := newLoop(t, m, func(c *config.Config) { c.MaxRetries = 1 })
 	loop.Logger = slog.New(h)
 	if _, err := loop.Run(context.Background(), userTurn()); err == nil {
 		t.Fatal("no error")
@@ -232,7 +234,7 @@ func TestRepairsAreLoggedAtDebug(t *testing.T) {
 	// Details off: no repair records.
 	h = newCapture()
 	m = &fakeModel{steps: []step{text(hermes("get_weather", `{'city': 'Paris',}`))}}
-	loop, _ = newLoop(t, m, func(c *retry.Config) { c.LogRepairDetails = false })
+	loop, _ = newLoop(t, m, func(c *config.Config) { c.LogRepairDetails = false })
 	loop.Logger = slog.New(h)
 	if _, err := loop.Run(context.Background(), userTurn()); err != nil {
 		t.Fatal(err)
@@ -240,45 +242,6 @@ func TestRepairsAreLoggedAtDebug(t *testing.T) {
 	for _, r := range h.records() {
 		if r.msg == "tool call repaired" {
 			t.Error("repair record with log_repair_details off")
-		}
-	}
-}
-
-func TestRedact(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`{"user":"bob","password":"x1"}`, `{"user":"bob","password":"[REDACTED]"}`},
-		{`{"API-Key":123,"nested":{"client_secret":{"a":1},"list":[{"accessToken":"t"}]}}`,
-			`{"API-Key":"[REDACTED]","nested":{"client_secret":"[REDACTED]","list":[{"accessToken":"[REDACTED]"}]}}`},
-		{`{"headers":"Authorization: Bearer abcdefghijklmnop","note":"key sk-abcdefghijklmnopqrs ok"}`,
-			`{"headers":"Authorization: Bearer [REDACTED]","note":"key [REDACTED] ok"}`},
-		{`{"auth":"x","pin":"1234","city":"Paris","n":1}`, `{"auth":"[REDACTED]","pin":"[REDACTED]","city":"Paris","n":1}`},
-		{`{"gh":"ghp_abcdefghijklmnopqrstuvwx","aws":"AKIAABCDEFGHIJKLMNOP"}`, `{"gh":"[REDACTED]","aws":"[REDACTED]"}`},
-		{`{"city": "Paris", "n": [1, 2]}`, `{"city":"Paris","n":[1,2]}`},
-		{`{"password": 'x'`, `"{\"password\": \"[REDACTED]\""`},
-	}
-	for _, tt := range tests {
-		if got := string(retry.Redact(json.RawMessage(tt.in))); got != tt.want {
-			t.Errorf("Redact(%s)\n got %s\nwant %s", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestRedactText(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`{"password": "hunter2", "user": "bob"}`, `{"password": "[REDACTED]", "user": "bob"}`},
-		{`login(user='bob', password='hunter2')`, `login(user='bob', password="[REDACTED]")`},
-		{`{"api_key": "unterminated`, `{"api_key": "[REDACTED]"`},
-		{`token=abc123 rest`, `token="[REDACTED]" rest`},
-		{"<parameter=password>\nhunter2\n</parameter>", "<parameter=password>[REDACTED]</parameter>"},
-		{`<parameter name="db_password">hunter2</parameter>`, `<parameter name="db_password">[REDACTED]</parameter>`},
-		{"<arg_key>secret</arg_key>\n<arg_value>hunter2</arg_value>", "<arg_key>secret</arg_key>\n<arg_value>[REDACTED]</arg_value>"},
-		{"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----", "[REDACTED]"},
-		{"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "[REDACTED]"},
-		{"nothing secret here", "nothing secret here"},
-	}
-	for _, tt := range tests {
-		if got := retry.RedactText(tt.in); got != tt.want {
-			t.Errorf("RedactText(%q)\n got %q\nwant %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -295,9 +258,9 @@ func TestLoggingOffCostsNothing(t *testing.T) {
 
 func TestTruncationAndRejectionAreLoggedAtInfo(t *testing.T) {
 	h := newCapture()
-	rejected := toolcall.Errorf(toolcall.CodeRequestRejected, &retry.TransportError{StatusCode: 400, Message: `bad {"password": "` + secretPassword + `"}`}, "rejected")
+	rejected := toolcall.Errorf(toolcall.CodeRequestRejected, &client.TransportError{StatusCode: 400, Message: `bad {"password": "` + secretPassword + `"}`}, "rejected")
 	m := &fakeModel{steps: []step{failure(rejected), truncated(`<tool_call>{"name": "login", "arguments": {"password": "`+secretPassword, 50), text(hermes("get_weather", `{"city": "Paris"}`))}}
-	loop, _ := newLoop(t, m, func(c *retry.Config) { c.LogArgumentValues = true })
+	loop, _ := newLoop(t, m, func(c *config.Config) { c.LogArgumentValues = true })
 	loop.Logger = slog.New(h)
 	req := userTurn()
 	req.MaxTokens = 50

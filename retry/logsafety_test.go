@@ -10,7 +10,10 @@ import (
 	"testing"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/redact"
 	"github.com/dialectkit/toolcall/retry"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -73,9 +76,9 @@ func safetyScript(t *testing.T) []step {
 		hermes("read_file", straddling(t, 4096)) +
 		hermes("read_file", straddling(t, retry.MaxExcerpt)) +
 		hermes("upload", `{"path": "/var/data/report.csv", "aws_key": "`+safetyAWS+`"}`)
-	overloaded := toolcall.Errorf(toolcall.CodeTransport, &retry.TransportError{StatusCode: 503,
+	overloaded := toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{StatusCode: 503,
 		Message: `overloaded while decoding {"password": "` + safetyPassword + `", "user": "alice-in-wonderland"}`}, "server error")
-	rejected := toolcall.Errorf(toolcall.CodeRequestRejected, &retry.TransportError{StatusCode: 400,
+	rejected := toolcall.Errorf(toolcall.CodeRequestRejected, &client.TransportError{StatusCode: 400,
 		Message: `invalid tool call arguments: {"headers": {"Authorization": "Bearer ` + safetyBearer + `"}, "api_key": "` + safetyAPIKey + `"}`}, "request rejected")
 	pythonic := `[login(user="alice-in-wonderland", password="` + safetyPassword + `"), get_weather(city="Ouagadougou", days="fortnightish")]`
 	tagged := "<tool_call>\n<function=login>\n<parameter=user>\nalice-in-wonderland\n</parameter>\n<parameter=password>\n" + safetyPassword + "\n</parameter>\n</function>\n</tool_call>"
@@ -97,7 +100,7 @@ func TestLogSafety(t *testing.T) {
 			t.Run(fmt.Sprintf("values=%v/retries=%d", values, retries), func(t *testing.T) {
 				h := newCapture()
 				m := &fakeModel{steps: safetyScript(t)}
-				loop, _ := newLoop(t, m, func(c *retry.Config) {
+				loop, _ := newLoop(t, m, func(c *config.Config) {
 					c.LogArgumentValues = values
 					c.MaxRetries = retries
 					c.ModelHTTPRetries = 2
@@ -156,7 +159,7 @@ func checkRecords(t *testing.T, recs []record, values, complete bool) {
 				sawValue = true
 			}
 		}
-		sawRedacted = sawRedacted || strings.Contains(text, retry.Redacted)
+		sawRedacted = sawRedacted || strings.Contains(text, redact.Redacted)
 	}
 	// A complete run went through every path that logs: otherwise the
 	// test proves less than it says.

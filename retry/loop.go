@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/schema"
@@ -26,9 +28,9 @@ import (
 // first use.
 type Loop struct {
 	// Model answers chat requests.
-	Model Model
+	Model client.Model
 	// Tools are the declared tools that calls are validated against. When
-	// nil, Parse.Tools, else the tools of each Request, are used.
+	// nil, Parse.Tools, else the tools of each client.Request, are used.
 	Tools *schema.Set
 	// Registry parses text answers; nil means registry.Default().
 	Registry *registry.Registry
@@ -37,8 +39,8 @@ type Loop struct {
 	// ReasoningOpen. Repair, limits and validation come from Config, and
 	// the tools from Tools.
 	Parse registry.Options
-	// Config holds the settings; nil means DefaultConfig().
-	Config *Config
+	// Config holds the settings; nil means config.Default().
+	Config *config.Config
 	// Logger receives the loop's records; nil means no logging.
 	Logger *slog.Logger
 	// Stats, when set, collects counts and times of every run.
@@ -124,7 +126,7 @@ type Outcome struct {
 	// same server: every call that failed is stored with {} arguments and
 	// answered by its error, and the last assistant message holds
 	// Result.Calls, whose results the caller appends once it has run them.
-	History []Message `json:"history"`
+	History []client.Message `json:"history"`
 	// Attempts are the model turns of the run, in order.
 	Attempts []Attempt `json:"attempts"`
 	// PromptTokens and CompletionTokens sum the counts of every attempt.
@@ -179,7 +181,7 @@ func CorrelationID(ctx context.Context) string {
 // with OnTruncation "fail", TLP-015 or TLP-020 for a transport failure
 // that is not retried, TLP-024 for an invalid Config. Once the model was
 // asked, the Outcome is returned with the error, for inspection.
-func (l *Loop) Run(ctx context.Context, req *Request) (*Outcome, error) {
+func (l *Loop) Run(ctx context.Context, req *client.Request) (*Outcome, error) {
 	r, err := l.newRun(ctx, req)
 	if err != nil {
 		return nil, err
@@ -216,7 +218,7 @@ func breakerOutcome(err error) BreakerOutcome {
 	return BreakerNeutral
 }
 
-func (l *Loop) breakerFor(cfg *Config) *Breaker {
+func (l *Loop) breakerFor(cfg *config.Config) *Breaker {
 	if l.Breaker != nil {
 		return l.Breaker
 	}
@@ -247,7 +249,7 @@ func (l *Loop) now() time.Time {
 // run is the state of one Run.
 type run struct {
 	l     *Loop
-	cfg   Config
+	cfg   config.Config
 	reg   *registry.Registry
 	tools *schema.Set
 	opts  registry.Options
@@ -255,9 +257,9 @@ type run struct {
 	id    string
 	start time.Time
 
-	req     Request   // the request as sent next (MaxTokens may grow)
-	sent    []Message // the conversation as the model sees it
-	history []Message // the replay-safe conversation handed back
+	req     client.Request   // the request as sent next (MaxTokens may grow)
+	sent    []client.Message // the conversation as the model sees it
+	history []client.Message // the replay-safe conversation handed back
 	ids     map[string]bool
 
 	// kept are valid calls of earlier attempts, waiting for the final
@@ -272,14 +274,14 @@ type run struct {
 	hintDone bool
 }
 
-func (l *Loop) newRun(ctx context.Context, req *Request) (*run, error) {
+func (l *Loop) newRun(ctx context.Context, req *client.Request) (*run, error) {
 	if l.Model == nil {
 		return nil, toolcall.NewError(toolcall.CodeInvalidInput, "retry: Loop.Model is nil")
 	}
 	if req == nil {
 		return nil, toolcall.NewError(toolcall.CodeInvalidInput, "retry: the request is nil")
 	}
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	if l.Config != nil {
 		cfg = *l.Config
 		if err := cfg.Validate(); err != nil {
@@ -321,7 +323,7 @@ func (l *Loop) newRun(ctx context.Context, req *Request) (*run, error) {
 	r.opts.ReasoningOpen = reasoningOpen
 
 	r.sent = SanitizeHistory(req.Messages)
-	r.history = append([]Message(nil), r.sent...)
+	r.history = append([]client.Message(nil), r.sent...)
 	for _, m := range r.sent {
 		for _, c := range m.ToolCalls {
 			r.ids[c.ID] = true
@@ -404,7 +406,7 @@ func (r *run) onRejected(ctx context.Context, att Attempt, rejected *toolcall.Er
 	}
 	r.used.rejected++
 	status, detail := "HTTP 400", "(no details)"
-	var te *TransportError
+	var te *client.TransportError
 	if errors.As(rejected, &te) {
 		if te.StatusCode != 0 {
 			status = "HTTP " + statusText(te.StatusCode)
@@ -414,7 +416,7 @@ func (r *run) onRejected(ctx context.Context, att Attempt, rejected *toolcall.Er
 		}
 	}
 	text := strings.NewReplacer("{status}", status, "{message}", detail).Replace(rejectedNote)
-	r.appendBoth(Message{Role: "user", Content: text})
+	r.appendBoth(client.Message{Role: "user", Content: text})
 	att.Reflections = append(att.Reflections, Reflection{Code: rejected.Code, Text: text})
 	r.attempts = append(r.attempts, att)
 	last := &r.attempts[len(r.attempts)-1]
@@ -425,7 +427,7 @@ func (r *run) onRejected(ctx context.Context, att Attempt, rejected *toolcall.Er
 // onTruncated recovers from an answer cut off for length: with a larger
 // output budget, or by asking for a shorter answer. The cut-off answer is
 // discarded: repairing it would invent the end of its arguments.
-func (r *run) onTruncated(ctx context.Context, att Attempt, resp *Response) (string, error) {
+func (r *run) onTruncated(ctx context.Context, att Attempt, resp *client.Response) (string, error) {
 	msg := "the stream ended before the final message"
 	if resp.DoneReason == "length" {
 		msg = fmt.Sprintf("the answer stopped at the output length limit after %d tokens", resp.CompletionTokens)
@@ -433,7 +435,7 @@ func (r *run) onTruncated(ctx context.Context, att Attempt, resp *Response) (str
 	terr := r.tag(toolcall.NewError(toolcall.CodeTruncated, msg))
 	att.Truncated = true
 	att.Errors = append(att.Errors, terr)
-	if r.cfg.OnTruncation == TruncationFail || r.cfg.TruncationRetries == 0 {
+	if r.cfg.OnTruncation == config.TruncationFail || r.cfg.TruncationRetries == 0 {
 		r.attempts = append(r.attempts, att)
 		return "", terr
 	}
@@ -442,7 +444,7 @@ func (r *run) onTruncated(ctx context.Context, att Attempt, resp *Response) (str
 		return "", r.exhausted(terr, "truncation_retries", r.cfg.TruncationRetries)
 	}
 	r.used.truncations++
-	shorter := r.cfg.OnTruncation == TruncationShorter
+	shorter := r.cfg.OnTruncation == config.TruncationShorter
 	if !shorter {
 		if n := raiseMaxTokens(r.req.MaxTokens, resp.CompletionTokens, r.cfg.MaxTokensCap); n > r.req.MaxTokens {
 			r.req.MaxTokens = n
@@ -451,7 +453,7 @@ func (r *run) onTruncated(ctx context.Context, att Attempt, resp *Response) (str
 		}
 	}
 	if shorter {
-		r.appendBoth(Message{Role: "user", Content: shorterNote})
+		r.appendBoth(client.Message{Role: "user", Content: shorterNote})
 		att.Reflections = append(att.Reflections, Reflection{Code: toolcall.CodeTruncated, Text: shorterNote})
 	}
 	r.attempts = append(r.attempts, att)
@@ -520,7 +522,7 @@ func (t *turn) err() error {
 
 // parse reads the answer: the server's native calls through dialects.Finish,
 // text through the registry (the configured dialect, or detection).
-func (r *run) parse(resp *Response, att *Attempt) *turn {
+func (r *run) parse(resp *client.Response, att *Attempt) *turn {
 	begin := r.l.now()
 	t := &turn{sample: resp.Content}
 	if len(resp.NativeCalls) > 0 {
@@ -747,9 +749,9 @@ func (r *run) outcome(t *turn) *Outcome {
 	}
 	res := &toolcall.Result{Calls: append([]toolcall.Call{}, r.kept...)}
 	res.Repairs = append(res.Repairs, r.keptRepairs...)
-	final := Message{Role: "assistant"}
+	final := client.Message{Role: "assistant"}
 	calls := append([]toolcall.Call(nil), r.kept...)
-	var results []Message
+	var results []client.Message
 	if t != nil {
 		res.Content, res.Reasoning, res.Dialect = t.res.Content, t.res.Reasoning, t.res.Dialect
 		final.Content, final.Reasoning = t.res.Content, t.res.Reasoning
@@ -766,7 +768,7 @@ func (r *run) outcome(t *turn) *Outcome {
 				moved.CallIndex = c.Index
 				res.Errors = append(res.Errors, &moved)
 				text := r.reflectionText(e, c.ID, t, len(r.attempts), 0)
-				results = append(results, Message{Role: "tool", Content: text, ToolCallID: c.ID, ToolName: c.Name})
+				results = append(results, client.Message{Role: "tool", Content: text, ToolCallID: c.ID, ToolName: c.Name})
 				continue
 			}
 			res.Calls = append(res.Calls, c)
@@ -781,7 +783,7 @@ func (r *run) outcome(t *turn) *Outcome {
 	} else if n := len(r.attempts); n > 0 {
 		res.Errors = r.attempts[n-1].Errors
 	}
-	out.History = append([]Message(nil), r.history...)
+	out.History = append([]client.Message(nil), r.history...)
 	if len(calls) > 0 {
 		final.ToolCalls = calls
 	}
@@ -793,7 +795,7 @@ func (r *run) outcome(t *turn) *Outcome {
 }
 
 // appendBoth adds a message to the conversation as sent and as handed back.
-func (r *run) appendBoth(m Message) {
+func (r *run) appendBoth(m client.Message) {
 	r.sent = append(r.sent, m)
 	r.history = append(r.history, m)
 }
@@ -901,8 +903,8 @@ func (r *run) finish(ctx context.Context, out *Outcome, err error) {
 // JSON object become {}, since a server that decodes the history would
 // otherwise fail every later request. The messages themselves are not
 // modified.
-func SanitizeHistory(msgs []Message) []Message {
-	out := append([]Message(nil), msgs...)
+func SanitizeHistory(msgs []client.Message) []client.Message {
+	out := append([]client.Message(nil), msgs...)
 	for i, m := range out {
 		bad := false
 		for _, c := range m.ToolCalls {

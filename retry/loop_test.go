@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/retry"
@@ -40,12 +42,12 @@ func toolSet(t testing.TB) *schema.Set {
 
 // step is one scripted answer of the fake model: a response or an error.
 type step struct {
-	resp *retry.Response
+	resp *client.Response
 	err  error
 }
 
 func text(s string) step {
-	return step{resp: &retry.Response{Content: s, Done: true, DoneReason: "stop", PromptTokens: 100, CompletionTokens: 20}}
+	return step{resp: &client.Response{Content: s, Done: true, DoneReason: "stop", PromptTokens: 100, CompletionTokens: 20}}
 }
 
 func native(calls ...dialects.RawCall) step {
@@ -54,7 +56,7 @@ func native(calls ...dialects.RawCall) step {
 			calls[i].Offset = -1
 		}
 	}
-	return step{resp: &retry.Response{NativeCalls: calls, Done: true, DoneReason: "tool_calls", PromptTokens: 100, CompletionTokens: 20}}
+	return step{resp: &client.Response{NativeCalls: calls, Done: true, DoneReason: "tool_calls", PromptTokens: 100, CompletionTokens: 20}}
 }
 
 func failure(err error) step { return step{err: err} }
@@ -67,14 +69,14 @@ func hermes(name, args string) string {
 type fakeModel struct {
 	mu    sync.Mutex
 	steps []step
-	reqs  []retry.Request
+	reqs  []client.Request
 }
 
-func (m *fakeModel) Chat(ctx context.Context, req *retry.Request) (*retry.Response, error) {
+func (m *fakeModel) Chat(ctx context.Context, req *client.Request) (*client.Response, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	cp := *req
-	cp.Messages = append([]retry.Message(nil), req.Messages...)
+	cp.Messages = append([]client.Message(nil), req.Messages...)
 	m.reqs = append(m.reqs, cp)
 	n := len(m.reqs) - 1
 	if n >= len(m.steps) {
@@ -107,8 +109,8 @@ func (f *fakeSleep) Sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
-func newLoop(t testing.TB, m retry.Model, configure func(*retry.Config)) (*retry.Loop, *fakeSleep) {
-	cfg := retry.DefaultConfig()
+func newLoop(t testing.TB, m client.Model, configure func(*config.Config)) (*retry.Loop, *fakeSleep) {
+	cfg := config.Default()
 	if configure != nil {
 		configure(&cfg)
 	}
@@ -122,8 +124,8 @@ func newLoop(t testing.TB, m retry.Model, configure func(*retry.Config)) (*retry
 	}, fs
 }
 
-func userTurn() *retry.Request {
-	return &retry.Request{Model: "qwen2.5:7b", Messages: []retry.Message{{Role: "user", Content: "Weather in Paris?"}}}
+func userTurn() *client.Request {
+	return &client.Request{Model: "qwen2.5:7b", Messages: []client.Message{{Role: "user", Content: "Weather in Paris?"}}}
 }
 
 func codeOf(err error) toolcall.Code {
@@ -159,14 +161,14 @@ func TestSuccessWithoutRetry(t *testing.T) {
 func TestRecoveryAfterOneRetry(t *testing.T) {
 	tests := []struct {
 		name      string
-		configure func(*retry.Config)
+		configure func(*config.Config)
 		first     step
 		code      toolcall.Code
 		inReask   []string // substrings the re-ask must hold
 	}{
 		{
 			name:      "invalid JSON in a text call",
-			configure: func(c *retry.Config) { c.EnableAutoRepair = false },
+			configure: func(c *config.Config) { c.EnableAutoRepair = false },
 			first:     text(hermes("get_weather", `{"city": 'Paris',, }`)),
 			code:      toolcall.CodeMalformedCall,
 			inReask:   []string{"TLP-019", `{"city": 'Paris',, }`, "<tool_call>", `"city": "..."`},
@@ -245,7 +247,7 @@ func TestExhaustedAfterExactlyTheConfiguredAttempts(t *testing.T) {
 				steps[i] = bad
 			}
 			m := &fakeModel{steps: steps}
-			loop, _ := newLoop(t, m, func(c *retry.Config) { c.MaxRetries = retries })
+			loop, _ := newLoop(t, m, func(c *config.Config) { c.MaxRetries = retries })
 			ctx := retry.WithCorrelationID(context.Background(), "corr-123")
 			out, err := loop.Run(ctx, userTurn())
 			if m.calls() != retries+1 {
@@ -278,9 +280,9 @@ func TestExhaustedAfterExactlyTheConfiguredAttempts(t *testing.T) {
 
 func TestTokensAndTimesAreSummed(t *testing.T) {
 	m := &fakeModel{steps: []step{
-		{resp: &retry.Response{Content: hermes("get_weather", `{"city": 1}`), Done: true, PromptTokens: 120, CompletionTokens: 30}},
-		{resp: &retry.Response{Content: hermes("get_weather", `{"city": 2}`), Done: true, PromptTokens: 260, CompletionTokens: 31}},
-		{resp: &retry.Response{Content: hermes("get_weather", `{"city": "Oslo"}`), Done: true, PromptTokens: 400, CompletionTokens: 25}},
+		{resp: &client.Response{Content: hermes("get_weather", `{"city": 1}`), Done: true, PromptTokens: 120, CompletionTokens: 30}},
+		{resp: &client.Response{Content: hermes("get_weather", `{"city": 2}`), Done: true, PromptTokens: 260, CompletionTokens: 31}},
+		{resp: &client.Response{Content: hermes("get_weather", `{"city": "Oslo"}`), Done: true, PromptTokens: 400, CompletionTokens: 25}},
 	}}
 	loop, _ := newLoop(t, m, nil)
 	clock := time.Unix(0, 0)
@@ -317,7 +319,7 @@ func TestOnlyTheFailedCallIsReasked(t *testing.T) {
 		t.Fatal(err)
 	}
 	sent := m.reqs[1].Messages
-	var results []retry.Message
+	var results []client.Message
 	for _, msg := range sent {
 		if msg.Role == "tool" {
 			results = append(results, msg)
@@ -466,10 +468,10 @@ func TestExcerptIsBounded(t *testing.T) {
 }
 
 func TestTransportRetries(t *testing.T) {
-	rateLimited := toolcall.Errorf(toolcall.CodeTransport, &retry.TransportError{StatusCode: 429, RetryAfter: 7 * time.Second}, "rate limited")
-	unavailable := toolcall.Errorf(toolcall.CodeTransport, &retry.TransportError{StatusCode: 503, Message: "overloaded"}, "server error")
+	rateLimited := toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{StatusCode: 429, RetryAfter: 7 * time.Second}, "rate limited")
+	unavailable := toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{StatusCode: 503, Message: "overloaded"}, "server error")
 	refused := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
-	notFound := toolcall.Errorf(toolcall.CodeTransport, &retry.TransportError{StatusCode: 404, Message: "model not found"}, "not found")
+	notFound := toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{StatusCode: 404, Message: "model not found"}, "not found")
 	ok := text(hermes("get_weather", `{"city": "Paris"}`))
 	tests := []struct {
 		name      string
@@ -496,12 +498,12 @@ func TestTransportRetries(t *testing.T) {
 		{name: "no budget", steps: []step{failure(unavailable)}, retries: 0, modelCall: 1, code: toolcall.CodeTransport},
 		{name: "404 is not retried", steps: []step{failure(notFound)}, retries: 3, modelCall: 1, code: toolcall.CodeTransport},
 		{name: "Retry-After beyond the limit", steps: []step{failure(toolcall.Errorf(toolcall.CodeTransport,
-			&retry.TransportError{StatusCode: 429, RetryAfter: 2 * time.Hour}, "rate limited"))}, retries: 3, modelCall: 1, code: toolcall.CodeTransport},
+			&client.TransportError{StatusCode: 429, RetryAfter: 2 * time.Hour}, "rate limited"))}, retries: 3, modelCall: 1, code: toolcall.CodeTransport},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := &fakeModel{steps: tt.steps}
-			loop, fs := newLoop(t, m, func(c *retry.Config) { c.TransportRetries = tt.retries })
+			loop, fs := newLoop(t, m, func(c *config.Config) { c.TransportRetries = tt.retries })
 			out, err := loop.Run(context.Background(), userTurn())
 			if m.calls() != tt.modelCall {
 				t.Errorf("model called %d times, want %d", m.calls(), tt.modelCall)
@@ -531,7 +533,7 @@ func TestTransportRetries(t *testing.T) {
 
 func TestRejectedRequestIsReflectedAtMostModelHTTPRetries(t *testing.T) {
 	rejected := toolcall.Errorf(toolcall.CodeRequestRejected,
-		&retry.TransportError{StatusCode: 400, Message: `Value looks like object, but can't find closing '}'`}, "request rejected")
+		&client.TransportError{StatusCode: 400, Message: `Value looks like object, but can't find closing '}'`}, "request rejected")
 	t.Run("recovers", func(t *testing.T) {
 		m := &fakeModel{steps: []step{failure(rejected), text(hermes("get_weather", `{"city": "Paris"}`))}}
 		loop, fs := newLoop(t, m, nil)
@@ -566,8 +568,8 @@ func TestRejectedRequestIsReflectedAtMostModelHTTPRetries(t *testing.T) {
 		}
 	})
 	t.Run("plain TransportError 400", func(t *testing.T) {
-		m := &fakeModel{steps: []step{failure(&retry.TransportError{StatusCode: 400})}}
-		loop, _ := newLoop(t, m, func(c *retry.Config) { c.ModelHTTPRetries = 0 })
+		m := &fakeModel{steps: []step{failure(&client.TransportError{StatusCode: 400})}}
+		loop, _ := newLoop(t, m, func(c *config.Config) { c.ModelHTTPRetries = 0 })
 		_, err := loop.Run(context.Background(), userTurn())
 		if codeOf(err) != toolcall.CodeRequestRejected || m.calls() != 1 {
 			t.Errorf("err = %v after %d calls", err, m.calls())
@@ -576,7 +578,7 @@ func TestRejectedRequestIsReflectedAtMostModelHTTPRetries(t *testing.T) {
 }
 
 func truncated(content string, completion int) step {
-	return step{resp: &retry.Response{Content: content, Done: true, DoneReason: "length", PromptTokens: 100, CompletionTokens: completion}}
+	return step{resp: &client.Response{Content: content, Done: true, DoneReason: "length", PromptTokens: 100, CompletionTokens: completion}}
 }
 
 func TestTruncation(t *testing.T) {
@@ -591,24 +593,24 @@ func TestTruncation(t *testing.T) {
 		note       bool  // a "shorter" user message was sent
 		code       toolcall.Code
 	}{
-		{name: "more tokens doubles the budget", mode: retry.TruncationMoreTokens, maxTokens: 100,
+		{name: "more tokens doubles the budget", mode: config.TruncationMoreTokens, maxTokens: 100,
 			steps: []step{truncated(partial, 100), ok}, wantTokens: []int{100, 200}},
-		{name: "more tokens from the server's default", mode: retry.TruncationMoreTokens,
+		{name: "more tokens from the server's default", mode: config.TruncationMoreTokens,
 			steps: []step{truncated(partial, 300), ok}, wantTokens: []int{0, 600}},
-		{name: "the cap, then shorter", mode: retry.TruncationMoreTokens, maxTokens: 20000,
+		{name: "the cap, then shorter", mode: config.TruncationMoreTokens, maxTokens: 20000,
 			steps: []step{truncated(partial, 20000), truncated(partial, 32768), ok}, wantTokens: []int{20000, 32768, 32768}, note: true},
-		{name: "shorter", mode: retry.TruncationShorter, maxTokens: 100,
+		{name: "shorter", mode: config.TruncationShorter, maxTokens: 100,
 			steps: []step{truncated(partial, 100), ok}, wantTokens: []int{100, 100}, note: true},
-		{name: "stream without done", mode: retry.TruncationMoreTokens, maxTokens: 50,
-			steps: []step{{resp: &retry.Response{Content: partial, CompletionTokens: 40}}, ok}, wantTokens: []int{50, 100}},
-		{name: "fail", mode: retry.TruncationFail, steps: []step{truncated(partial, 100)}, wantTokens: []int{0}, code: toolcall.CodeTruncated},
-		{name: "budget spent", mode: retry.TruncationMoreTokens, maxTokens: 10,
+		{name: "stream without done", mode: config.TruncationMoreTokens, maxTokens: 50,
+			steps: []step{{resp: &client.Response{Content: partial, CompletionTokens: 40}}, ok}, wantTokens: []int{50, 100}},
+		{name: "fail", mode: config.TruncationFail, steps: []step{truncated(partial, 100)}, wantTokens: []int{0}, code: toolcall.CodeTruncated},
+		{name: "budget spent", mode: config.TruncationMoreTokens, maxTokens: 10,
 			steps: []step{truncated(partial, 10), truncated(partial, 20), truncated(partial, 40)}, wantTokens: []int{10, 20, 40}, code: toolcall.CodeRetriesExhausted},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := &fakeModel{steps: tt.steps}
-			loop, _ := newLoop(t, m, func(c *retry.Config) { c.OnTruncation = tt.mode })
+			loop, _ := newLoop(t, m, func(c *config.Config) { c.OnTruncation = tt.mode })
 			req := userTurn()
 			req.MaxTokens = tt.maxTokens
 			out, err := loop.Run(context.Background(), req)
@@ -650,7 +652,7 @@ func TestTruncation(t *testing.T) {
 
 func TestCancellation(t *testing.T) {
 	t.Run("mid-wait returns promptly", func(t *testing.T) {
-		long := toolcall.Errorf(toolcall.CodeTransport, &retry.TransportError{StatusCode: 429, RetryAfter: 30 * time.Second}, "rate limited")
+		long := toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{StatusCode: 429, RetryAfter: 30 * time.Second}, "rate limited")
 		m := &fakeModel{steps: []step{failure(long), failure(long)}}
 		loop, _ := newLoop(t, m, nil)
 		loop.Sleep = nil // the real, context-aware sleep
@@ -711,7 +713,7 @@ func TestCancellation(t *testing.T) {
 // cancellingModel cancels the run's context while it is being asked.
 type cancellingModel struct{ cancel context.CancelFunc }
 
-func (m *cancellingModel) Chat(ctx context.Context, _ *retry.Request) (*retry.Response, error) {
+func (m *cancellingModel) Chat(ctx context.Context, _ *client.Request) (*client.Response, error) {
 	m.cancel()
 	<-ctx.Done()
 	return nil, toolcall.Errorf(toolcall.CodeCanceled, ctx.Err(), "request cancelled")
@@ -721,7 +723,7 @@ func TestCircuitBreakerOpens(t *testing.T) {
 	bad := text(hermes("get_weather", `{"city": 1}`))
 	good := text(hermes("get_weather", `{"city": "Rome"}`))
 	m := &fakeModel{steps: []step{bad, bad, bad, bad, good, good}}
-	loop, _ := newLoop(t, m, func(c *retry.Config) { c.MaxRetries = 1 })
+	loop, _ := newLoop(t, m, func(c *config.Config) { c.MaxRetries = 1 })
 	clock := time.Unix(1000, 0)
 	loop.Breaker = &retry.Breaker{Threshold: 2, Cooldown: time.Minute, Now: func() time.Time { return clock }}
 	for i := range 2 {
@@ -755,9 +757,9 @@ func TestCircuitBreakerOpens(t *testing.T) {
 }
 
 func TestBreakerFromConfig(t *testing.T) {
-	bad := failure(toolcall.Errorf(toolcall.CodeTransport, &retry.TransportError{StatusCode: 404}, "not found"))
+	bad := failure(toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{StatusCode: 404}, "not found"))
 	m := &fakeModel{steps: []step{bad, bad}}
-	loop, _ := newLoop(t, m, func(c *retry.Config) { c.BreakerThreshold = 2 })
+	loop, _ := newLoop(t, m, func(c *config.Config) { c.BreakerThreshold = 2 })
 	for range 2 {
 		if _, err := loop.Run(context.Background(), userTurn()); codeOf(err) != toolcall.CodeTransport {
 			t.Fatal(err)
@@ -770,7 +772,7 @@ func TestBreakerFromConfig(t *testing.T) {
 
 func TestRequireToolCall(t *testing.T) {
 	m := &fakeModel{steps: []step{text("It is probably sunny."), text(hermes("get_weather", `{"city": "Paris"}`))}}
-	loop, _ := newLoop(t, m, func(c *retry.Config) { c.RequireToolCall = true })
+	loop, _ := newLoop(t, m, func(c *config.Config) { c.RequireToolCall = true })
 	out, err := loop.Run(context.Background(), userTurn())
 	if err != nil {
 		t.Fatal(err)
@@ -796,7 +798,7 @@ func TestRequireToolCall(t *testing.T) {
 func TestReplaySafeHistory(t *testing.T) {
 	// A poisoned history from an earlier turn (arguments as a broken
 	// string) is sanitised before it is sent.
-	prior := []retry.Message{
+	prior := []client.Message{
 		{Role: "user", Content: "hi"},
 		{Role: "assistant", ToolCalls: []toolcall.Call{{ID: "call_old", Name: "get_time", Arguments: json.RawMessage(`"{\"timezone\": "`)}}},
 		{Role: "tool", ToolCallID: "call_old", ToolName: "get_time", Content: "12:00"},
@@ -805,7 +807,7 @@ func TestReplaySafeHistory(t *testing.T) {
 	first := hermes("get_time", `{"timezone": "UTC"}`) + hermes("get_wether", `{"city": "Paris"}`) + "<tool_call>{\"name\": \"get_weather\", \"arguments\": {{{{:::}}}}}</tool_call>"
 	m := &fakeModel{steps: []step{text(first), text(hermes("get_weather", `{"city": "x"}`) + hermes("get_weather", `{"city": 5}`)), text(hermes("get_weather", `{"city": "Paris"}`))}}
 	loop, _ := newLoop(t, m, nil)
-	out, err := loop.Run(context.Background(), &retry.Request{Model: "m", Messages: prior})
+	out, err := loop.Run(context.Background(), &client.Request{Model: "m", Messages: prior})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -841,7 +843,7 @@ func checkReplaySafe(t *testing.T, out *retry.Outcome) {
 
 var safeName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
-func checkMessages(t *testing.T, msgs []retry.Message, pending map[string]bool) {
+func checkMessages(t *testing.T, msgs []client.Message, pending map[string]bool) {
 	t.Helper()
 	ids := map[string]bool{}
 	lastAssistant := -1
@@ -893,19 +895,19 @@ func checkMessages(t *testing.T, msgs []retry.Message, pending map[string]bool) 
 
 func TestInvalidSetup(t *testing.T) {
 	m := &fakeModel{}
-	bad := retry.DefaultConfig()
+	bad := config.Default()
 	bad.MaxRetries = 0
 	tests := []struct {
 		name string
 		loop *retry.Loop
-		req  *retry.Request
+		req  *client.Request
 		code toolcall.Code
 	}{
 		{"no model", &retry.Loop{}, userTurn(), toolcall.CodeInvalidInput},
 		{"nil request", &retry.Loop{Model: m}, nil, toolcall.CodeInvalidInput},
 		{"invalid config", &retry.Loop{Model: m, Config: &bad}, userTurn(), toolcall.CodeInvalidConfig},
 		{"unknown dialect", &retry.Loop{Model: m, Parse: registry.Options{Dialect: "klingon"}}, userTurn(), toolcall.CodeUnknownDialect},
-		{"invalid request tools", &retry.Loop{Model: m}, &retry.Request{Tools: []toolcall.Tool{{Name: "x", Parameters: json.RawMessage(`{"type": 5}`)}}}, toolcall.CodeInvalidTool},
+		{"invalid request tools", &retry.Loop{Model: m}, &client.Request{Tools: []toolcall.Tool{{Name: "x", Parameters: json.RawMessage(`{"type": 5}`)}}}, toolcall.CodeInvalidTool},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -922,7 +924,7 @@ func TestInvalidSetup(t *testing.T) {
 
 func TestToolsFromRequest(t *testing.T) {
 	m := &fakeModel{steps: []step{text(hermes("get_time", `{}`)), text(hermes("get_time", `{"timezone": "UTC"}`))}}
-	cfg := retry.DefaultConfig()
+	cfg := config.Default()
 	cfg.RetryDelay = 0
 	loop := &retry.Loop{Model: m, Config: &cfg}
 	req := userTurn()
@@ -956,8 +958,8 @@ func TestConcurrentRuns(t *testing.T) {
 // echoModel always answers with one valid call; it is safe for concurrent use.
 type echoModel struct{}
 
-func (echoModel) Chat(context.Context, *retry.Request) (*retry.Response, error) {
-	return &retry.Response{Content: hermes("get_weather", `{"city": "Paris"}`), Done: true, DoneReason: "stop", PromptTokens: 10, CompletionTokens: 5}, nil
+func (echoModel) Chat(context.Context, *client.Request) (*client.Response, error) {
+	return &client.Response{Content: hermes("get_weather", `{"city": "Paris"}`), Done: true, DoneReason: "stop", PromptTokens: 10, CompletionTokens: 5}, nil
 }
 
 func TestRetryPromptTemplateIsConfigurable(t *testing.T) {
@@ -965,7 +967,7 @@ func TestRetryPromptTemplateIsConfigurable(t *testing.T) {
 		native(dialects.RawCall{Name: "get_weather", Arguments: `{"city": "{tool_name} {error_code}", "days": "x"}`}),
 		native(dialects.RawCall{Name: "get_weather", Arguments: `{"city": "Paris"}`}),
 	}}
-	loop, _ := newLoop(t, m, func(c *retry.Config) {
+	loop, _ := newLoop(t, m, func(c *config.Config) {
 		c.RetryPromptTemplate = "{error_code} in {tool_name} at {field_path}: {error_message}\nYou sent {malformed_json}\nUse {schema_example}"
 	})
 	out, err := loop.Run(context.Background(), userTurn())
@@ -984,11 +986,11 @@ func TestRetryPromptTemplateIsConfigurable(t *testing.T) {
 
 // cycleModel answers with its responses in turn, forever, instantly.
 type cycleModel struct {
-	resps []*retry.Response
+	resps []*client.Response
 	n     int
 }
 
-func (m *cycleModel) Chat(context.Context, *retry.Request) (*retry.Response, error) {
+func (m *cycleModel) Chat(context.Context, *client.Request) (*client.Response, error) {
 	r := m.resps[m.n%len(m.resps)]
 	m.n++
 	return r, nil
@@ -997,24 +999,24 @@ func (m *cycleModel) Chat(context.Context, *retry.Request) (*retry.Response, err
 // BenchmarkRun measures the loop's own cost per attempt with a model that
 // answers instantly: parsing, validation, history and re-ask building.
 func BenchmarkRun(b *testing.B) {
-	resp := func(content string) *retry.Response {
-		return &retry.Response{Content: content, Done: true, DoneReason: "stop", PromptTokens: 100, CompletionTokens: 20}
+	resp := func(content string) *client.Response {
+		return &client.Response{Content: content, Done: true, DoneReason: "stop", PromptTokens: 100, CompletionTokens: 20}
 	}
 	valid := resp(hermes("get_weather", `{"city": "Paris", "days": 2}`))
 	invalid := resp(hermes("get_weather", `{"city": "Paris", "days": "two"}`))
-	nativeValid := &retry.Response{Done: true, NativeCalls: []dialects.RawCall{{ID: "call_1", Name: "get_weather", Arguments: `{"city": "Paris"}`, Offset: -1}}}
+	nativeValid := &client.Response{Done: true, NativeCalls: []dialects.RawCall{{ID: "call_1", Name: "get_weather", Arguments: `{"city": "Paris"}`, Offset: -1}}}
 	cases := []struct {
 		name     string
-		resps    []*retry.Response
+		resps    []*client.Response
 		attempts int
 	}{
-		{"first_attempt", []*retry.Response{valid}, 1},
-		{"native", []*retry.Response{nativeValid}, 1},
-		{"one_reflection", []*retry.Response{invalid, valid}, 2},
+		{"first_attempt", []*client.Response{valid}, 1},
+		{"native", []*client.Response{nativeValid}, 1},
+		{"one_reflection", []*client.Response{invalid, valid}, 2},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			cfg := retry.DefaultConfig()
+			cfg := config.Default()
 			cfg.RetryDelay = 0
 			loop := &retry.Loop{Model: &cycleModel{resps: c.resps}, Tools: toolSet(b), Config: &cfg,
 				Parse: registry.Options{Dialect: "hermes"}, Stats: &retry.Stats{}}
@@ -1051,7 +1053,7 @@ func TestHostileOutput(t *testing.T) {
 	for i, o := range outputs {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			m := &fakeModel{steps: []step{text(o), text(o)}}
-			loop, _ := newLoop(t, m, func(c *retry.Config) { c.MaxRetries = 1 })
+			loop, _ := newLoop(t, m, func(c *config.Config) { c.MaxRetries = 1 })
 			out, err := loop.Run(context.Background(), userTurn())
 			if err != nil {
 				var e *toolcall.Error

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -264,18 +265,18 @@ const (
 // back as a user message.
 func (r *run) reflect(t *turn, att *Attempt) {
 	left := r.cfg.MaxRetries - r.used.reflections
-	sent := Message{Role: "assistant", Content: t.res.Content, Reasoning: t.res.Reasoning, ToolCalls: t.calls}
-	kept := Message{Role: "assistant", Content: t.res.Content, Reasoning: t.res.Reasoning}
-	var sentResults, keptResults, notes []Message
+	sent := client.Message{Role: "assistant", Content: t.res.Content, Reasoning: t.res.Reasoning, ToolCalls: t.calls}
+	kept := client.Message{Role: "assistant", Content: t.res.Content, Reasoning: t.res.Reasoning}
+	var sentResults, keptResults, notes []client.Message
 	for i, c := range t.calls {
 		e := t.errs[i]
 		if e == nil {
-			sentResults = append(sentResults, Message{Role: "tool", Content: acceptedNote, ToolCallID: c.ID, ToolName: c.Name})
+			sentResults = append(sentResults, client.Message{Role: "tool", Content: acceptedNote, ToolCallID: c.ID, ToolName: c.Name})
 			r.keep(t, c)
 			continue
 		}
 		text := r.reflectionText(e, c.ID, t, att.Number, left)
-		msg := Message{Role: "tool", Content: text, ToolCallID: c.ID, ToolName: c.Name}
+		msg := client.Message{Role: "tool", Content: text, ToolCallID: c.ID, ToolName: c.Name}
 		kept.ToolCalls = append(kept.ToolCalls, c)
 		sentResults = append(sentResults, msg)
 		keptResults = append(keptResults, msg)
@@ -286,7 +287,7 @@ func (r *run) reflect(t *turn, att *Attempt) {
 		if e.Code == toolcall.CodeMissingFunction && e.CallIndex < 0 && len(e.Known) > 0 {
 			text = strings.ReplaceAll(noCallNote, "{valid_tools}", strings.Join(e.Known, ", "))
 		}
-		notes = append(notes, Message{Role: "user", Content: text})
+		notes = append(notes, client.Message{Role: "user", Content: text})
 		att.Reflections = append(att.Reflections, Reflection{Tool: e.Tool, Code: e.Code, Text: text})
 	}
 	if len(sent.ToolCalls) > 0 || sent.Content != "" {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/retry"
 )
 
@@ -27,7 +28,7 @@ func TestRenderReflection(t *testing.T) {
 	}
 	// Every placeholder of the default template is known.
 	for _, p := range retry.Placeholders() {
-		if !strings.Contains(retry.DefaultRetryPromptTemplate, "{"+p+"}") && p != "call_id" && p != "attempt" && p != "retries_left" {
+		if !strings.Contains(config.DefaultRetryPromptTemplate, "{"+p+"}") && p != "call_id" && p != "attempt" && p != "retries_left" {
 			t.Errorf("placeholder %s unused by the default template", p)
 		}
 	}

@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/retry"
 )
 
 func TestStatsCountOutcomes(t *testing.T) {
 	stats := &retry.Stats{}
-	run := func(configure func(*retry.Config), steps ...step) {
+	run := func(configure func(*config.Config), steps ...step) {
 		t.Helper()
 		loop, _ := newLoop(t, &fakeModel{steps: steps}, configure)
 		loop.Stats = stats
@@ -27,8 +29,8 @@ func TestStatsCountOutcomes(t *testing.T) {
 	run(nil, repaired)
 	run(nil, invalid, valid)
 	run(nil, invalid, unknown, valid)
-	run(func(c *retry.Config) { c.MaxRetries = 1 }, invalid, invalid)
-	run(nil, failure(toolcall.Errorf(toolcall.CodeTransport, &retry.TransportError{StatusCode: 503}, "x")), valid)
+	run(func(c *config.Config) { c.MaxRetries = 1 }, invalid, invalid)
+	run(nil, failure(toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{StatusCode: 503}, "x")), valid)
 
 	s := stats.Snapshot()
 	var singleQuotes int64

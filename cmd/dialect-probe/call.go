@@ -16,6 +16,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/client/ollama"
+	"github.com/dialectkit/toolcall/client/openai"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/retry"
 )
@@ -102,9 +106,9 @@ func runCall(cmd *cobra.Command, f *callFlags) error {
 	if err != nil {
 		return err
 	}
-	cfg := retry.DefaultConfig()
+	cfg := config.Default()
 	if f.configFile != "" {
-		if cfg, err = retry.LoadConfig(f.configFile); err != nil {
+		if cfg, err = config.Load(f.configFile); err != nil {
 			return err
 		}
 	}
@@ -162,7 +166,7 @@ func runCall(cmd *cobra.Command, f *callFlags) error {
 }
 
 // request builds the chat request from the flags.
-func (f *callFlags) request(stdin io.Reader) (*retry.Request, error) {
+func (f *callFlags) request(stdin io.Reader) (*client.Request, error) {
 	if f.model == "" {
 		return nil, errors.New("--model is required")
 	}
@@ -180,11 +184,11 @@ func (f *callFlags) request(stdin io.Reader) (*retry.Request, error) {
 	if prompt == "" {
 		return nil, errors.New(`--prompt is required ("-" reads it from standard input)`)
 	}
-	req := &retry.Request{Model: f.model, MaxTokens: f.maxTokens}
+	req := &client.Request{Model: f.model, MaxTokens: f.maxTokens}
 	if f.system != "" {
-		req.Messages = append(req.Messages, retry.Message{Role: "system", Content: f.system})
+		req.Messages = append(req.Messages, client.Message{Role: "system", Content: f.system})
 	}
-	req.Messages = append(req.Messages, retry.Message{Role: "user", Content: prompt})
+	req.Messages = append(req.Messages, client.Message{Role: "user", Content: prompt})
 	if f.toolsFile != "" {
 		data, err := os.ReadFile(f.toolsFile)
 		if err != nil {
@@ -216,13 +220,13 @@ func (f *callFlags) request(stdin io.Reader) (*retry.Request, error) {
 
 // modelAdapter builds the adapter for --api and returns the host it
 // speaks to, for messages.
-func (f *callFlags) modelAdapter() (retry.Model, string, error) {
+func (f *callFlags) modelAdapter() (client.Model, string, error) {
 	if f.api == apiOpenAI {
 		host := f.host
 		if host == "" {
 			host = defaultOpenAIHost
 		}
-		m, err := retry.NewOpenAI(host, &retry.OpenAIOptions{
+		m, err := openai.New(host, &openai.Options{
 			APIKey:           os.Getenv(f.apiKeyEnv),
 			DisableStreaming: f.noStream,
 		})
@@ -235,7 +239,7 @@ func (f *callFlags) modelAdapter() (retry.Model, string, error) {
 	if host == "" {
 		host = os.Getenv("OLLAMA_HOST")
 	}
-	m, err := retry.NewOllamaHost(host, nil)
+	m, err := ollama.NewHost(host, nil)
 	if err != nil {
 		return nil, "", err
 	}
@@ -250,7 +254,7 @@ func (f *callFlags) modelAdapter() (retry.Model, string, error) {
 // HTTP failures, never for a tool call parser failure, which quotes the
 // model's arguments.
 func callFailure(f *callFlags, host string, err error) (int, string) {
-	var te *retry.TransportError
+	var te *client.TransportError
 	var coded *toolcall.Error
 	errors.As(err, &coded)
 	transport := errors.As(err, &te)

@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/probe"
-	"github.com/dialectkit/toolcall/retry"
 )
 
 type probeFlags struct {
@@ -203,7 +203,7 @@ func (f *probeFlags) probeOptions(stderr io.Writer) (*probe.Options, error) {
 		opts.Template, opts.TemplateSource = t.Template, "file "+f.templateFile
 	}
 	if f.configFile != "" {
-		cfg, err := retry.LoadConfig(f.configFile)
+		cfg, err := config.Load(f.configFile)
 		if err != nil {
 			return nil, err
 		}

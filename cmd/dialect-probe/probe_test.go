@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 	"github.com/dialectkit/toolcall/probe"
-	"github.com/dialectkit/toolcall/retry"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -144,7 +144,7 @@ func TestProbeBatteryAndJSON(t *testing.T) {
 	if rep.Recommendation.Dialect != "llama3_json" || len(rep.Modes) != 4 || rep.Modes[0].Results[0].Answer.Text == "" {
 		t.Errorf("report %+v", rep.Recommendation)
 	}
-	if _, err := retry.ParseConfig([]byte(rep.Recommendation.Config)); err != nil {
+	if _, err := config.Parse([]byte(rep.Recommendation.Config)); err != nil {
 		t.Error(err)
 	}
 }

@@ -1,8 +1,10 @@
-// Package retry asks a model again when its tool calls fail: it reflects
-// each failed call's error back as that call's tool result, keeps the calls
-// that succeeded, retries transport failures with backoff on their own
-// budget, and treats truncation as truncation.
-package retry
+// Package client defines what a chat model is to this module: the Model
+// interface, the Request and Response of one chat turn, and the
+// TransportError behind a failed request. The adapters live in the
+// subpackages: client/ollama for Ollama's native /api/chat, client/openai
+// for OpenAI-compatible servers (llama.cpp, vLLM, LM Studio, …). Package
+// retry drives a Model in its reflection loop.
+package client
 
 import (
 	"context"
@@ -74,6 +76,11 @@ func (r *Response) Truncated() bool {
 type Model interface {
 	Chat(ctx context.Context, req *Request) (*Response, error)
 }
+
+// DefaultMaxResponseBytes is how many bytes of one answer an adapter reads
+// unless told otherwise: far more than any answer, little enough that a
+// runaway stream cannot exhaust memory.
+const DefaultMaxResponseBytes = 64 << 20
 
 // TransportError is the cause of a CodeTransport or CodeRequestRejected
 // error: what the server answered, if it answered.

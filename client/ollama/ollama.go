@@ -1,4 +1,7 @@
-package retry
+// Package ollama is the client.Model of Ollama's native /api/chat: it sends
+// the request through the ollama api client and decodes the streamed answer
+// with dialects/ollama, byte for byte when built with NewHost.
+package ollama
 
 import (
 	"bytes"
@@ -19,35 +22,37 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/client/internal/httpx"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/ollama"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/stream"
 )
 
-// OllamaOptions configure an Ollama model. The zero value (or nil) is the
+// Options configure an Ollama model. The zero value (or nil) is the
 // server's defaults.
-type OllamaOptions struct {
+type Options struct {
 	// Think is sent as the request's "think" field. Nil leaves the server's
 	// default, which turns thinking on for models that can think.
 	Think *api.ThinkValue
 	// KeepAlive is how long the server keeps the model loaded after the
 	// request; nil leaves the server's default.
 	KeepAlive *api.Duration
-	// HTTPClient is the client NewOllamaHost sends requests with; nil is a
+	// HTTPClient is the client NewHost sends requests with; nil is a
 	// client without an overall timeout (the context bounds each request).
-	// NewOllama ignores it: the api.Client has its own.
+	// New ignores it: the api.Client has its own.
 	HTTPClient *http.Client
-	// MaxResponseBytes bounds one answer; 0 is DefaultMaxResponseBytes.
+	// MaxResponseBytes bounds one answer; 0 is client.DefaultMaxResponseBytes.
 	MaxResponseBytes int64
 }
 
-// Ollama is a Model served by Ollama's native /api/chat, through the
+// Client is a client.Model served by Ollama's native /api/chat, through the
 // ollama api client. It streams every answer and reports a stream that
 // ended without its final message as not Done. It is safe for concurrent
 // use.
 //
-// Build it with NewOllamaHost when you can: the adapter then also records
+// Build it with NewHost when you can: the adapter then also records
 // the raw stream, so that it keeps what api.Client loses. The api client
 // aborts a stream on tool call arguments sent as a JSON string (which
 // proxies in front of Ollama send), reads nested arguments into Go maps
@@ -55,39 +60,39 @@ type OllamaOptions struct {
 // nil for an error status with an empty body. With a raw record the answer
 // is decoded by dialects/ollama instead, byte for byte.
 //
-// NewOllama wraps an api.Client you built; the adapter cannot see below it,
+// New wraps an api.Client you built; the adapter cannot see below it,
 // so those limits stay: string arguments end in a TLP-019 error, RetryAfter
 // is always 0, and an empty error body looks like an empty, unfinished
 // answer.
-type Ollama struct {
+type Client struct {
 	client *api.Client
 	// recorded reports that the client's transport records raw answers.
 	recorded bool
-	opts     OllamaOptions
+	opts     Options
 }
 
-// NewOllama returns a Model that sends requests through client.
-func NewOllama(client *api.Client, opts *OllamaOptions) *Ollama {
-	o := &Ollama{client: client}
+// New returns a client.Model that sends requests through client.
+func New(client *api.Client, opts *Options) *Client {
+	o := &Client{client: client}
 	if opts != nil {
 		o.opts = *opts
 	}
 	return o
 }
 
-// NewOllamaHost returns a Model for the Ollama server at host: a URL
+// NewHost returns a client.Model for the Ollama server at host: a URL
 // ("http://gpu-box:11434"), a host and port ("gpu-box:11434") or a host
 // alone (port 11434), read the way the ollama CLI reads OLLAMA_HOST. An
 // empty host means $OLLAMA_HOST, or http://127.0.0.1:11434.
-func NewOllamaHost(host string, opts *OllamaOptions) (*Ollama, error) {
+func NewHost(host string, opts *Options) (*Client, error) {
 	if strings.TrimSpace(host) == "" {
 		host = os.Getenv("OLLAMA_HOST")
 	}
-	base, err := OllamaBaseURL(host)
+	base, err := BaseURL(host)
 	if err != nil {
 		return nil, err
 	}
-	o := NewOllama(nil, opts)
+	o := New(nil, opts)
 	hc := &http.Client{}
 	if o.opts.HTTPClient != nil {
 		copied := *o.opts.HTTPClient
@@ -103,10 +108,10 @@ func NewOllamaHost(host string, opts *OllamaOptions) (*Ollama, error) {
 	return o, nil
 }
 
-// OllamaBaseURL reads a host the way envconfig.Host reads OLLAMA_HOST: the
+// BaseURL reads a host the way envconfig.Host reads OLLAMA_HOST: the
 // scheme defaults to http, the port to 11434 without a scheme and to the
 // scheme's port with one. A malformed host is a TLP-024 error.
-func OllamaBaseURL(host string) (*url.URL, error) {
+func BaseURL(host string) (*url.URL, error) {
 	s := strings.TrimSpace(host)
 	bad := func(why string) error {
 		return toolcall.NewError(toolcall.CodeInvalidConfig, fmt.Sprintf("Ollama host %q %s", s, why))
@@ -145,14 +150,14 @@ func OllamaBaseURL(host string) (*url.URL, error) {
 }
 
 // Chat sends req to /api/chat and reads the streamed answer.
-func (o *Ollama) Chat(ctx context.Context, req *Request) (*Response, error) {
+func (o *Client) Chat(ctx context.Context, req *client.Request) (*client.Response, error) {
 	creq, err := o.chatRequest(req)
 	if err != nil {
 		return nil, err
 	}
 	var rec *recording
 	if o.recorded {
-		rec = &recording{limit: responseLimit(o.opts.MaxResponseBytes)}
+		rec = &recording{limit: httpx.ResponseLimit(o.opts.MaxResponseBytes)}
 		ctx = context.WithValue(ctx, recordingKey{}, rec)
 	}
 	var resps []api.ChatResponse
@@ -165,7 +170,7 @@ func (o *Ollama) Chat(ctx context.Context, req *Request) (*Response, error) {
 	// api.Client returns nil when a read fails, cancellation included, so
 	// the context is the only reliable witness.
 	if ctx.Err() != nil {
-		return nil, canceledError(ctx)
+		return nil, httpx.CanceledError(ctx)
 	}
 	var ue *url.Error
 	if rec != nil && rec.status != 0 && !errors.As(err, &ue) {
@@ -178,7 +183,7 @@ func (o *Ollama) Chat(ctx context.Context, req *Request) (*Response, error) {
 }
 
 // chatRequest converts req into an api.ChatRequest.
-func (o *Ollama) chatRequest(req *Request) (*api.ChatRequest, error) {
+func (o *Client) chatRequest(req *client.Request) (*api.ChatRequest, error) {
 	if req == nil {
 		return nil, toolcall.NewError(toolcall.CodeInvalidInput, "nil request")
 	}
@@ -204,7 +209,7 @@ func (o *Ollama) chatRequest(req *Request) (*api.ChatRequest, error) {
 
 // ollamaOptions copies req.Options (the caller's map is not changed) and
 // sets num_predict from MaxTokens.
-func ollamaOptions(req *Request) (map[string]any, error) {
+func ollamaOptions(req *client.Request) (map[string]any, error) {
 	if len(req.Options) == 0 && req.MaxTokens <= 0 {
 		return nil, nil
 	}
@@ -226,7 +231,7 @@ func ollamaOptions(req *Request) (map[string]any, error) {
 // ollamaMessages converts the history. Assistant tool calls are sent with
 // arguments as a JSON object: Ollama rejects the whole request with a 400
 // when one of them is a string.
-func ollamaMessages(msgs []Message) ([]api.Message, error) {
+func ollamaMessages(msgs []client.Message) ([]api.Message, error) {
 	out := make([]api.Message, len(msgs))
 	for i, m := range msgs {
 		out[i] = api.Message{
@@ -297,17 +302,17 @@ func ollamaTools(tools []toolcall.Tool) (api.Tools, error) {
 	return out, nil
 }
 
-// streamResponse turns a decoded stream into a Response, or into the error
+// streamResponse turns a decoded stream into a client.Response, or into the error
 // the stream carried. status is the HTTP status the stream came with.
 //
 // An error line inside the stream is the error the server would have
 // answered with a 500 had the request not been streamed, so its
-// TransportError says 500 (400 for a request rejection); its code is the
+// client.TransportError says 500 (400 for a request rejection); its code is the
 // one dialects/ollama gives the message: TLP-019 when Ollama's own tool
 // call parser failed on the model's output, TLP-020 for a capability the
 // model lacks, TLP-015 otherwise. A stream that ended early is not an
-// error: the Response says it is not Done.
-func streamResponse(s *ollama.Stream, status int) (*Response, error) {
+// error: the client.Response says it is not Done.
+func streamResponse(s *ollama.Stream, status int) (*client.Response, error) {
 	if s.ServerError != "" {
 		return nil, inStreamError(s)
 	}
@@ -316,14 +321,14 @@ func streamResponse(s *ollama.Stream, status int) (*Response, error) {
 			continue // cut short: an unfinished answer, not a failure
 		}
 		return nil, toolcall.Errorf(toolcall.CodeTransport,
-			&TransportError{StatusCode: status, Message: e.Message, Err: e},
+			&client.TransportError{StatusCode: status, Message: e.Message, Err: e},
 			"the server's answer is not a valid Ollama stream")
 	}
 	calls, err := ollamaCalls(s.Calls)
 	if err != nil {
-		return nil, inconsistentCalls(err, status)
+		return nil, httpx.InconsistentCalls(err, status)
 	}
-	return &Response{
+	return &client.Response{
 		Content:          s.Content,
 		Reasoning:        s.Reasoning,
 		NativeCalls:      calls,
@@ -389,15 +394,15 @@ func inStreamError(s *ollama.Stream) *toolcall.Error {
 	if code == toolcall.CodeRequestRejected {
 		status = http.StatusBadRequest
 	}
-	e := toolcall.Errorf(code, &TransportError{StatusCode: status, Message: clipMessage(s.ServerError, maxServerMessage)}, what)
+	e := toolcall.Errorf(code, &client.TransportError{StatusCode: status, Message: httpx.ClipMessage(s.ServerError, httpx.MaxServerMessage)}, what)
 	e.Raw = s.ServerError
 	return e
 }
 
-// ollamaStatusError is statusError with Ollama's own reading of a 400's
+// ollamaStatusError is httpx.StatusError with Ollama's own reading of a 400's
 // message (a model without tool support gets a clearer message).
 func ollamaStatusError(status int, retryAfter time.Duration, msg string) *toolcall.Error {
-	e := statusError(status, retryAfter, msg)
+	e := httpx.StatusError(status, retryAfter, msg)
 	if e.Code == toolcall.CodeRequestRejected {
 		if code, what := classifyOllamaMessage(msg); code == toolcall.CodeRequestRejected {
 			e.Message = what
@@ -424,7 +429,7 @@ func classifyOllamaMessage(msg string) (toolcall.Code, string) {
 
 // apiErrorResponse maps what api.Client.Chat returned, for an adapter
 // without a raw record. resps are the responses delivered before it.
-func apiErrorResponse(err error, resps []api.ChatResponse) (*Response, error) {
+func apiErrorResponse(err error, resps []api.ChatResponse) (*client.Response, error) {
 	var se api.StatusError
 	var ae api.AuthorizationError
 	var ue *url.Error
@@ -432,11 +437,11 @@ func apiErrorResponse(err error, resps []api.ChatResponse) (*Response, error) {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return nil, ollamaStatusError(se.StatusCode, 0, clipMessage(se.ErrorMessage, maxServerMessage))
+		return nil, ollamaStatusError(se.StatusCode, 0, httpx.ClipMessage(se.ErrorMessage, httpx.MaxServerMessage))
 	case errors.As(err, &ae):
-		return nil, statusError(ae.StatusCode, 0, ae.Status)
+		return nil, httpx.StatusError(ae.StatusCode, 0, ae.Status)
 	case errors.As(err, &ue):
-		return nil, toolcall.Errorf(toolcall.CodeTransport, &TransportError{Err: err}, "the server could not be reached")
+		return nil, toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{Err: err}, "the server could not be reached")
 	case errors.As(err, &syntax), errors.As(err, &typ), isOrderedMapError(err):
 		return nil, toolcall.Errorf(toolcall.CodeMalformedCall, err,
 			"the api client could not decode a streamed response (tool call arguments that are not a JSON object?); NewOllamaHost decodes them")
@@ -453,7 +458,7 @@ func apiErrorResponse(err error, resps []api.ChatResponse) (*Response, error) {
 	if code == toolcall.CodeRequestRejected {
 		status = http.StatusBadRequest
 	}
-	e := toolcall.Errorf(code, &TransportError{StatusCode: status, Message: clipMessage(msg, maxServerMessage)}, what)
+	e := toolcall.Errorf(code, &client.TransportError{StatusCode: status, Message: httpx.ClipMessage(msg, httpx.MaxServerMessage)}, what)
 	e.Raw = msg
 	return nil, e
 }
@@ -485,19 +490,19 @@ type recording struct {
 }
 
 // response decodes the recorded answer.
-func (r *recording) response(ctx context.Context) (*Response, error) {
+func (r *recording) response(ctx context.Context) (*client.Response, error) {
 	switch {
 	case r.status >= 400:
-		return nil, ollamaStatusError(r.status, retryAfter(r.header, time.Now()), serverMessage(r.body.Bytes()))
+		return nil, ollamaStatusError(r.status, httpx.RetryAfter(r.header, time.Now()), httpx.ServerMessage(r.body.Bytes()))
 	case r.overflow:
 		return nil, toolcall.NewError(toolcall.CodeTooLarge,
 			fmt.Sprintf("the server's answer is larger than %d bytes", r.limit))
 	case r.readErr != nil:
-		return nil, connectionError(ctx, r.readErr, "the connection failed during the answer")
+		return nil, httpx.ConnectionError(ctx, r.readErr, "the connection failed during the answer")
 	case len(bytes.TrimSpace(r.body.Bytes())) == 0:
 		// The server closed the stream before its first line, as it does
 		// when the runner dies: an unfinished answer, as api.Client sees it.
-		return &Response{}, nil
+		return &client.Response{}, nil
 	}
 	return streamResponse(ollama.Decode(r.body.Bytes()), r.status)
 }
@@ -537,7 +542,7 @@ func (b *recordedBody) Read(p []byte) (int, error) {
 	if n > 0 {
 		if int64(rec.body.Len()+n) > rec.limit {
 			rec.overflow = true
-			return 0, errTooLarge
+			return 0, httpx.ErrTooLarge
 		}
 		rec.body.Write(p[:n])
 	}

@@ -1,4 +1,4 @@
-package retry
+package ollama
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 )
@@ -29,10 +30,10 @@ func weatherTool(t testing.TB) toolcall.Tool {
 	return tools[0]
 }
 
-func userRequest(t testing.TB, prompt string) *Request {
-	return &Request{
+func userRequest(t testing.TB, prompt string) *client.Request {
+	return &client.Request{
 		Model:    "qwen3:8b",
-		Messages: []Message{{Role: "user", Content: prompt}},
+		Messages: []client.Message{{Role: "user", Content: prompt}},
 		Tools:    []toolcall.Tool{weatherTool(t)},
 	}
 }
@@ -40,7 +41,7 @@ func userRequest(t testing.TB, prompt string) *Request {
 // wantCall is a native call as the adapter should hand it over.
 type wantCall struct{ id, name, args string }
 
-func nativeCalls(r *Response) []wantCall {
+func nativeCalls(r *client.Response) []wantCall {
 	var out []wantCall
 	for _, c := range r.NativeCalls {
 		out = append(out, wantCall{c.ID, c.Name, c.Arguments})
@@ -54,8 +55,8 @@ type wantErr struct {
 	status     int
 	retryAfter time.Duration
 	retryable  bool
-	message    string // a substring of TransportError.Message
-	// noCause: the error has no *TransportError cause.
+	message    string // a substring of client.TransportError.Message
+	// noCause: the error has no *client.TransportError cause.
 	noCause bool
 }
 
@@ -77,9 +78,9 @@ func checkErr(t *testing.T, err error, want *wantErr) {
 	if want.noCause || want.code == toolcall.CodeCanceled || want.code == toolcall.CodeInvalidInput || want.code == toolcall.CodeTooLarge {
 		return
 	}
-	var tr *TransportError
+	var tr *client.TransportError
 	if !errors.As(err, &tr) {
-		t.Fatalf("err = %v has no *TransportError cause", err)
+		t.Fatalf("err = %v has no *client.TransportError cause", err)
 	}
 	if tr.StatusCode != want.status || tr.RetryAfter != want.retryAfter || tr.Retryable() != want.retryable {
 		t.Errorf("transport = status %d, retry-after %v, retryable %v; want %d, %v, %v",
@@ -221,7 +222,7 @@ func TestOllamaChat(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := fakeserver.NewServer(fakeserver.Script{tt.turn}, nil)
 			defer srv.Close()
-			m, err := NewOllamaHost(srv.URL, nil)
+			m, err := NewHost(srv.URL, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -314,7 +315,7 @@ func TestOllamaWithAPIClient(t *testing.T) {
 			srv := fakeserver.NewServer(fakeserver.Script{tt.turn}, nil)
 			defer srv.Close()
 			u, _ := url.Parse(srv.URL)
-			m := NewOllama(api.NewClient(u, http.DefaultClient), nil)
+			m := New(api.NewClient(u, http.DefaultClient), nil)
 			resp, err := m.Chat(context.Background(), userRequest(t, "Weather?"))
 			checkErr(t, err, tt.err)
 			if tt.err != nil {
@@ -330,12 +331,12 @@ func TestOllamaWithAPIClient(t *testing.T) {
 func TestOllamaCancelMidStream(t *testing.T) {
 	for _, recorded := range []bool{true, false} {
 		srv := fakeserver.NewServer(fakeserver.Script{{Content: "The weather in Paris is", ChunkSize: 4, Stall: true}}, nil)
-		var m *Ollama
+		var m *Client
 		if recorded {
-			m, _ = NewOllamaHost(srv.URL, nil)
+			m, _ = NewHost(srv.URL, nil)
 		} else {
 			u, _ := url.Parse(srv.URL)
-			m = NewOllama(api.NewClient(u, http.DefaultClient), nil)
+			m = New(api.NewClient(u, http.DefaultClient), nil)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
@@ -358,7 +359,7 @@ func TestOllamaCancelMidStream(t *testing.T) {
 func TestOllamaUnreachable(t *testing.T) {
 	srv := fakeserver.NewServer(nil, nil)
 	srv.Close()
-	m, err := NewOllamaHost(srv.URL, nil)
+	m, err := NewHost(srv.URL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +373,7 @@ func TestOllamaUnreachable(t *testing.T) {
 func TestOllamaUnknownModel(t *testing.T) {
 	srv := fakeserver.NewServer(nil, &fakeserver.Options{Models: []string{"llama3.2"}})
 	defer srv.Close()
-	m, _ := NewOllamaHost(srv.URL, nil)
+	m, _ := NewHost(srv.URL, nil)
 	_, err := m.Chat(context.Background(), userRequest(t, "hi"))
 	checkErr(t, err, &wantErr{code: toolcall.CodeTransport, status: 404, message: "model 'qwen3:8b' not found"})
 }
@@ -380,7 +381,7 @@ func TestOllamaUnknownModel(t *testing.T) {
 func TestOllamaTooLarge(t *testing.T) {
 	srv := fakeserver.NewServer(fakeserver.Script{{Content: strings.Repeat("word ", 4000), ChunkSize: 100}}, nil)
 	defer srv.Close()
-	m, _ := NewOllamaHost(srv.URL, &OllamaOptions{MaxResponseBytes: 8 << 10})
+	m, _ := NewHost(srv.URL, &Options{MaxResponseBytes: 8 << 10})
 	_, err := m.Chat(context.Background(), userRequest(t, "hi"))
 	checkErr(t, err, &wantErr{code: toolcall.CodeTooLarge})
 }
@@ -391,11 +392,11 @@ func TestOllamaRequestBody(t *testing.T) {
 	srv := fakeserver.NewServer(fakeserver.Script{{Content: "ok"}}, nil)
 	defer srv.Close()
 	think := api.ThinkValue{Value: false}
-	m, _ := NewOllamaHost(srv.URL, &OllamaOptions{Think: &think})
+	m, _ := NewHost(srv.URL, &Options{Think: &think})
 	opts := map[string]any{"temperature": 0, "num_ctx": 8192}
-	req := &Request{
+	req := &client.Request{
 		Model: "qwen3:8b",
-		Messages: []Message{
+		Messages: []client.Message{
 			{Role: "system", Content: "Be brief."},
 			{Role: "user", Content: "Weather in Paris and Oslo?"},
 			{Role: "assistant", Reasoning: "two cities", ToolCalls: []toolcall.Call{
@@ -447,17 +448,17 @@ func TestOllamaRequestBody(t *testing.T) {
 func TestOllamaRequestErrors(t *testing.T) {
 	srv := fakeserver.NewServer(nil, nil)
 	defer srv.Close()
-	m, _ := NewOllamaHost(srv.URL, nil)
+	m, _ := NewHost(srv.URL, nil)
 	tests := []struct {
 		name string
-		req  *Request
+		req  *client.Request
 		code toolcall.Code
 	}{
 		{"nil request", nil, toolcall.CodeInvalidInput},
-		{"history arguments not an object", &Request{Model: "m", Messages: []Message{{Role: "assistant", ToolCalls: []toolcall.Call{{Name: "f", Arguments: json.RawMessage(`[1,2]`)}}}}}, toolcall.CodeInvalidInput},
-		{"history arguments broken", &Request{Model: "m", Messages: []Message{{Role: "assistant", ToolCalls: []toolcall.Call{{Name: "f", Arguments: json.RawMessage(`{"a":`)}}}}}, toolcall.CodeInvalidInput},
-		{"options JSON cannot hold", &Request{Model: "m", Options: map[string]any{"x": make(chan int)}}, toolcall.CodeInvalidInput},
-		{"tool the api types cannot hold", &Request{Model: "m", Tools: []toolcall.Tool{{Name: "f", Parameters: json.RawMessage(`{"type":"object","properties":{"a":{"type":5}}}`)}}}, toolcall.CodeInvalidTool},
+		{"history arguments not an object", &client.Request{Model: "m", Messages: []client.Message{{Role: "assistant", ToolCalls: []toolcall.Call{{Name: "f", Arguments: json.RawMessage(`[1,2]`)}}}}}, toolcall.CodeInvalidInput},
+		{"history arguments broken", &client.Request{Model: "m", Messages: []client.Message{{Role: "assistant", ToolCalls: []toolcall.Call{{Name: "f", Arguments: json.RawMessage(`{"a":`)}}}}}, toolcall.CodeInvalidInput},
+		{"options JSON cannot hold", &client.Request{Model: "m", Options: map[string]any{"x": make(chan int)}}, toolcall.CodeInvalidInput},
+		{"tool the api types cannot hold", &client.Request{Model: "m", Tools: []toolcall.Tool{{Name: "f", Parameters: json.RawMessage(`{"type":"object","properties":{"a":{"type":5}}}`)}}}, toolcall.CodeInvalidTool},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -485,13 +486,13 @@ func TestOllamaBaseURL(t *testing.T) {
 		{":11434", "http://127.0.0.1:11434"},
 	}
 	for _, tt := range tests {
-		u, err := OllamaBaseURL(tt.in)
+		u, err := BaseURL(tt.in)
 		if err != nil || u.String() != tt.want {
 			t.Errorf("OllamaBaseURL(%q) = %v, %v; want %s", tt.in, u, err, tt.want)
 		}
 	}
 	for _, bad := range []string{"ftp://host", "http://host:99999999999"} {
-		if _, err := OllamaBaseURL(bad); !errors.Is(err, toolcall.ErrInvalidConfig) {
+		if _, err := BaseURL(bad); !errors.Is(err, toolcall.ErrInvalidConfig) {
 			t.Errorf("OllamaBaseURL(%q) err = %v, want TLP-024", bad, err)
 		}
 	}

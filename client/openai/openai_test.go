@@ -1,4 +1,4 @@
-package retry
+package openai
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 )
 
@@ -206,7 +207,7 @@ func TestOpenAIChat(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := fakeserver.NewServer(fakeserver.Script{tt.turn}, nil)
 			defer srv.Close()
-			m, err := NewOpenAI(srv.URL, &OpenAIOptions{DisableStreaming: tt.whole})
+			m, err := New(srv.URL, &Options{DisableStreaming: tt.whole})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,13 +235,13 @@ func TestOpenAIChat(t *testing.T) {
 func TestOpenAIRequestBody(t *testing.T) {
 	srv := fakeserver.NewServer(fakeserver.Script{{Content: "ok"}}, &fakeserver.Options{APIKey: "sk-secret"})
 	defer srv.Close()
-	m, _ := NewOpenAI(srv.URL+"/v1/", &OpenAIOptions{APIKey: "sk-secret", SendReasoning: true})
+	m, _ := New(srv.URL+"/v1/", &Options{APIKey: "sk-secret", SendReasoning: true})
 	if m.Endpoint() != srv.URL+"/v1/chat/completions" {
 		t.Errorf("endpoint = %s", m.Endpoint())
 	}
-	req := &Request{
+	req := &client.Request{
 		Model: "qwen3-8b",
-		Messages: []Message{
+		Messages: []client.Message{
 			{Role: "user", Content: "Weather in Paris?"},
 			{Role: "assistant", Reasoning: "one city", ToolCalls: []toolcall.Call{
 				{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"days": 3, "city": "Paris"}`)},
@@ -281,7 +282,7 @@ func TestOpenAIRequestBody(t *testing.T) {
 func TestOpenAIWrongKey(t *testing.T) {
 	srv := fakeserver.NewServer(nil, &fakeserver.Options{APIKey: "sk-right"})
 	defer srv.Close()
-	m, _ := NewOpenAI(srv.URL, &OpenAIOptions{APIKey: "sk-wrong-secret"})
+	m, _ := New(srv.URL, &Options{APIKey: "sk-wrong-secret"})
 	_, err := m.Chat(context.Background(), userRequest(t, "hi"))
 	checkErr(t, err, &wantErr{code: toolcall.CodeTransport, status: 401, message: "API key"})
 	if strings.Contains(err.Error(), "sk-wrong-secret") {
@@ -292,7 +293,7 @@ func TestOpenAIWrongKey(t *testing.T) {
 func TestOpenAICancelMidStream(t *testing.T) {
 	srv := fakeserver.NewServer(fakeserver.Script{{Content: "The weather is", ChunkSize: 3, Stall: true}}, nil)
 	defer srv.Close()
-	m, _ := NewOpenAI(srv.URL, nil)
+	m, _ := New(srv.URL, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -310,7 +311,7 @@ func TestOpenAICancelMidStream(t *testing.T) {
 
 func TestOpenAIUnreachableAndLimits(t *testing.T) {
 	srv := fakeserver.NewServer(fakeserver.Script{{Content: strings.Repeat("x", 5000), ChunkSize: 50}}, nil)
-	m, _ := NewOpenAI(srv.URL, &OpenAIOptions{MaxResponseBytes: 2048})
+	m, _ := New(srv.URL, &Options{MaxResponseBytes: 2048})
 	_, err := m.Chat(context.Background(), userRequest(t, "hi"))
 	checkErr(t, err, &wantErr{code: toolcall.CodeTooLarge})
 	srv.Close()
@@ -327,23 +328,23 @@ func TestNewOpenAI(t *testing.T) {
 		{"http://gpu:11434/ollama", "http://gpu:11434/ollama/v1/chat/completions"},
 	}
 	for _, tt := range tests {
-		m, err := NewOpenAI(tt.in, nil)
+		m, err := New(tt.in, nil)
 		if err != nil || m.Endpoint() != tt.want {
 			t.Errorf("NewOpenAI(%q) endpoint = %v, %v; want %s", tt.in, m, err, tt.want)
 		}
 	}
 	for _, bad := range []string{"", "localhost:8080", "ftp://x", "http://"} {
-		if _, err := NewOpenAI(bad, nil); !errors.Is(err, toolcall.ErrInvalidConfig) {
+		if _, err := New(bad, nil); !errors.Is(err, toolcall.ErrInvalidConfig) {
 			t.Errorf("NewOpenAI(%q) err = %v, want TLP-024", bad, err)
 		}
 	}
 }
 
 func TestOpenAIRequestErrors(t *testing.T) {
-	m, _ := NewOpenAI("http://127.0.0.1:1", nil)
-	for _, req := range []*Request{
+	m, _ := New("http://127.0.0.1:1", nil)
+	for _, req := range []*client.Request{
 		nil,
-		{Model: "m", Messages: []Message{{Role: "assistant", ToolCalls: []toolcall.Call{{Name: "f", Arguments: json.RawMessage(`"[1]"`)}}}}},
+		{Model: "m", Messages: []client.Message{{Role: "assistant", ToolCalls: []toolcall.Call{{Name: "f", Arguments: json.RawMessage(`"[1]"`)}}}}},
 		{Model: "m", Options: map[string]any{"bad": func() {}}},
 	} {
 		if _, err := m.Chat(context.Background(), req); !errors.Is(err, toolcall.ErrInvalidInput) {

@@ -1,4 +1,4 @@
-package retry
+package httpx
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
 )
 
 func TestRetryAfter(t *testing.T) {
@@ -32,7 +33,7 @@ func TestRetryAfter(t *testing.T) {
 		{"huge saturates", http.Header{"Retry-After": {"1e300"}}, time.Duration(1<<63 - 1)},
 	}
 	for _, tt := range tests {
-		if got := retryAfter(tt.header, now); got != tt.want {
+		if got := RetryAfter(tt.header, now); got != tt.want {
 			t.Errorf("%s: retryAfter = %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -50,12 +51,12 @@ func TestServerMessage(t *testing.T) {
 		{`{"error":{"code":500}}`, `{"code":500}`},
 	}
 	for _, tt := range tests {
-		if got := serverMessage([]byte(tt.body)); got != tt.want {
-			t.Errorf("serverMessage(%s) = %q, want %q", tt.body, got, tt.want)
+		if got := ServerMessage([]byte(tt.body)); got != tt.want {
+			t.Errorf("ServerMessage(%s) = %q, want %q", tt.body, got, tt.want)
 		}
 	}
-	long := serverMessage([]byte(strings.Repeat("é", maxServerMessage)))
-	if len(long) > maxServerMessage+len("…") || !strings.HasSuffix(long, "…") || !strings.HasPrefix(long, "é") {
+	long := ServerMessage([]byte(strings.Repeat("é", MaxServerMessage)))
+	if len(long) > MaxServerMessage+len("…") || !strings.HasSuffix(long, "…") || !strings.HasPrefix(long, "é") {
 		t.Errorf("long message not clipped on a rune boundary: %d bytes", len(long))
 	}
 }
@@ -79,8 +80,8 @@ func TestStatusError(t *testing.T) {
 		{504, toolcall.CodeTransport, true},
 	}
 	for _, tt := range tests {
-		e := statusError(tt.status, time.Second, "the server quotes {\"city\":\"Paris\"}")
-		var te *TransportError
+		e := StatusError(tt.status, time.Second, "the server quotes {\"city\":\"Paris\"}")
+		var te *client.TransportError
 		if e.Code != tt.code || !errors.As(e, &te) || te.Retryable() != tt.retryable || te.RetryAfter != time.Second {
 			t.Errorf("%d: code %s, cause %+v", tt.status, e.Code, te)
 		}
@@ -95,9 +96,9 @@ func TestLimitedReader(t *testing.T) {
 		size, limit int64
 		fail        bool
 	}{{10, 10, false}, {11, 10, true}, {0, 0, false}, {1, 0, true}, {100000, 65536, true}} {
-		r := &limitedReader{r: bytes.NewReader(make([]byte, tt.size)), n: tt.limit}
+		r := &LimitedReader{r: bytes.NewReader(make([]byte, tt.size)), n: tt.limit}
 		data, err := io.ReadAll(r)
-		if tt.fail != errors.Is(err, errTooLarge) {
+		if tt.fail != errors.Is(err, ErrTooLarge) {
 			t.Errorf("size %d limit %d: err = %v", tt.size, tt.limit, err)
 		}
 		if !tt.fail && int64(len(data)) != tt.size {

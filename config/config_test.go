@@ -1,4 +1,4 @@
-package retry_test
+package config_test
 
 import (
 	"errors"
@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/retry"
 )
 
 func TestDefaultConfig(t *testing.T) {
-	c := retry.DefaultConfig()
+	c := config.Default()
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -31,10 +32,10 @@ func TestDefaultConfig(t *testing.T) {
 		{"max_argument_size", c.MaxArgumentSize, 1048576},
 		{"log_repair_details", c.LogRepairDetails, true},
 		{"log_argument_values", c.LogArgumentValues, false},
-		{"retry_prompt_template", c.RetryPromptTemplate, retry.DefaultRetryPromptTemplate},
+		{"retry_prompt_template", c.RetryPromptTemplate, config.DefaultRetryPromptTemplate},
 		{"model_http_retries", c.ModelHTTPRetries, 2},
 		{"model_http_retry_delay_ms", c.ModelHTTPRetryDelay, 500 * time.Millisecond},
-		{"on_truncation", c.OnTruncation, retry.TruncationMoreTokens},
+		{"on_truncation", c.OnTruncation, config.TruncationMoreTokens},
 	}
 	for _, ch := range checks {
 		if ch.got != ch.want {
@@ -43,9 +44,9 @@ func TestDefaultConfig(t *testing.T) {
 	}
 	// The zero-value file is the defaults.
 	for _, doc := range []string{"", "# nothing\n", "model:\n  name: qwen3\n", "ui:\n  theme: dark\n"} {
-		got, err := retry.ParseConfig([]byte(doc))
+		got, err := config.Parse([]byte(doc))
 		if err != nil || got != c {
-			t.Errorf("ParseConfig(%q) = %+v, %v; want the defaults", doc, got, err)
+			t.Errorf("Parse(%q) = %+v, %v; want the defaults", doc, got, err)
 		}
 	}
 }
@@ -91,24 +92,24 @@ model:
 
 func TestLoadAgentConfig(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, retry.AgentConfigPath)
+	path := filepath.Join(dir, config.AgentPath)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, []byte(agentConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := retry.LoadConfig(path)
+	c, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := retry.Config{
+	want := config.Config{
 		MaxRetries: 5, RetryDelay: 250 * time.Millisecond, EnableAutoRepair: false, RepairTimeout: 50 * time.Millisecond,
 		StrictValidation: false, CoerceTypes: true, MaxNestingDepth: 32, MaxArgumentSize: 65536,
 		LogRepairDetails: false, LogArgumentValues: true, RetryPromptTemplate: "Fix {tool_name}: {error_message}",
 		RequireToolCall: true, Dialect: "hermes", ModelHTTPRetries: 1, ModelHTTPRetryDelay: time.Second,
-		TransportRetries: 4, Backoff: retry.Backoff{Initial: 200 * time.Millisecond, Max: 5 * time.Second, Multiplier: 3, Jitter: 0.5},
-		MaxRetryAfter: 10 * time.Second, OnTruncation: retry.TruncationShorter, TruncationRetries: 1, MaxTokensCap: 8192,
+		TransportRetries: 4, Backoff: config.Backoff{Initial: 200 * time.Millisecond, Max: 5 * time.Second, Multiplier: 3, Jitter: 0.5},
+		MaxRetryAfter: 10 * time.Second, OnTruncation: config.TruncationShorter, TruncationRetries: 1, MaxTokensCap: 8192,
 		BreakerThreshold: 0, BreakerCooldown: time.Second,
 	}
 	if c != want {
@@ -127,9 +128,9 @@ func TestConfigShapes(t *testing.T) {
 		"tool_call:\n  max_retries: 7\n",
 		"model:\n  providers:\n    ollama:\n      tool_call:\n        max_retries: 7\n",
 	} {
-		c, err := retry.ParseConfig([]byte(doc))
+		c, err := config.Parse([]byte(doc))
 		if err != nil || c.MaxRetries != 7 || c.RetryDelay != 100*time.Millisecond {
-			t.Errorf("ParseConfig(%q) = %d, %v", doc, c.MaxRetries, err)
+			t.Errorf("Parse(%q) = %d, %v", doc, c.MaxRetries, err)
 		}
 	}
 }
@@ -159,7 +160,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {
-			_, err := retry.ParseConfig([]byte(tt.doc))
+			_, err := config.Parse([]byte(tt.doc))
 			var e *toolcall.Error
 			if !errors.As(err, &e) || e.Code != toolcall.CodeInvalidConfig {
 				t.Fatalf("err = %v, want TLP-024", err)
@@ -173,12 +174,12 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 
 func TestConfigMalformedYAML(t *testing.T) {
 	for _, doc := range []string{"max_retries: [1\n", "a: 1\na: 2\n", "\x00\x01binary"} {
-		_, err := retry.ParseConfig([]byte(doc))
+		_, err := config.Parse([]byte(doc))
 		if !errors.Is(err, toolcall.ErrInvalidConfig) {
-			t.Errorf("ParseConfig(%q) err = %v", doc, err)
+			t.Errorf("Parse(%q) err = %v", doc, err)
 		}
 	}
-	_, err := retry.LoadConfig(filepath.Join(t.TempDir(), "missing.yml"))
+	_, err := config.Load(filepath.Join(t.TempDir(), "missing.yml"))
 	if !errors.Is(err, toolcall.ErrInvalidConfig) || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
@@ -186,19 +187,19 @@ func TestConfigMalformedYAML(t *testing.T) {
 	if err := os.WriteFile(path, []byte("max_retries: 0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := retry.LoadConfig(path); err == nil || !strings.Contains(err.Error(), path+": max_retries: 0 is out of range") {
-		t.Errorf("LoadConfig error does not name the file and key: %v", err)
+	if _, err := config.Load(path); err == nil || !strings.Contains(err.Error(), path+": max_retries: 0 is out of range") {
+		t.Errorf("Load error does not name the file and key: %v", err)
 	}
 }
 
 func TestValidateGoConfig(t *testing.T) {
-	c := retry.DefaultConfig()
+	c := config.Default()
 	c.TransportRetries = -1
 	err := c.Validate()
 	if !errors.Is(err, toolcall.ErrInvalidConfig) || !strings.Contains(err.Error(), "transport_retries: -1 is out of range 0–10") {
 		t.Errorf("err = %v", err)
 	}
-	c = retry.DefaultConfig()
+	c = config.Default()
 	c.RepairTimeout = 0
 	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "repair_timeout_ms") {
 		t.Errorf("err = %v", err)
@@ -221,18 +222,18 @@ func TestConfigurationDoc(t *testing.T) {
 		rest := text[start+len(lang)+4:]
 		return rest[:strings.Index(rest, "```")]
 	}
-	c, err := retry.ParseConfig([]byte(block("yaml")))
+	c, err := config.Parse([]byte(block("yaml")))
 	if err != nil {
 		t.Fatalf("the documented example does not load: %v", err)
 	}
-	c.RetryPromptTemplate = retry.DefaultRetryPromptTemplate
-	if c != retry.DefaultConfig() {
+	c.RetryPromptTemplate = config.DefaultRetryPromptTemplate
+	if c != config.Default() {
 		t.Errorf("the documented example is not the defaults:\n%+v", c)
 	}
-	if got := strings.TrimSuffix(block("text"), "\n"); got != retry.DefaultRetryPromptTemplate {
-		t.Errorf("documented default template:\n%s\nwant:\n%s", got, retry.DefaultRetryPromptTemplate)
+	if got := strings.TrimSuffix(block("text"), "\n"); got != config.DefaultRetryPromptTemplate {
+		t.Errorf("documented default template:\n%s\nwant:\n%s", got, config.DefaultRetryPromptTemplate)
 	}
-	_, err = retry.ParseConfig([]byte("tool_call:\n  no_such_key: 1\n"))
+	_, err = config.Parse([]byte("tool_call:\n  no_such_key: 1\n"))
 	known := err.Error()[strings.Index(err.Error(), "(known: ")+len("(known: "):]
 	for _, key := range strings.Split(strings.TrimSuffix(known, ")"), ", ") {
 		if !strings.Contains(text, "| `"+key+"` |") {

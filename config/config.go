@@ -1,4 +1,9 @@
-package retry
+// Package config holds the settings of tool call handling: the reflection
+// loop's retries, repair and validation, logging, the transport and
+// truncation policies and the circuit breaker. Load reads them from YAML,
+// the tool_call section of an agent configuration file; both package retry
+// and the dialect-probe command read them from here.
+package config
 
 import (
 	"fmt"
@@ -16,14 +21,14 @@ import (
 	"github.com/dialectkit/toolcall/schema"
 )
 
-// AgentConfigPath is where agents keep their configuration, relative to the
-// project root. LoadConfig reads the tool_call settings from it under
-// ConfigSection.
-const AgentConfigPath = ".agent/config.yml"
+// AgentPath is where agents keep their configuration, relative to the
+// project root. Load reads the tool_call settings from it under
+// Section.
+const AgentPath = ".agent/config.yml"
 
-// ConfigSection is the path of the tool_call settings inside an agent
+// Section is the path of the tool_call settings inside an agent
 // configuration file.
-const ConfigSection = "model.providers.ollama.tool_call"
+const Section = "model.providers.ollama.tool_call"
 
 // What to do with an answer that stopped for length (Config.OnTruncation).
 const (
@@ -56,7 +61,7 @@ Fix this call and make it again. Calls without an error were accepted: do not re
 
 // Config holds the settings of the reflection loop, of repair and
 // validation, of logging, and of the transport and truncation policies.
-// Start from DefaultConfig; Validate reports a value out of range as a
+// Start from Default; Validate reports a value out of range as a
 // TLP-024 error naming its key. Durations are whole milliseconds in YAML
 // (the keys end in _ms).
 type Config struct {
@@ -137,8 +142,8 @@ type Config struct {
 	BreakerCooldown time.Duration
 }
 
-// DefaultConfig returns the default settings.
-func DefaultConfig() Config {
+// Default returns the default settings.
+func Default() Config {
 	return Config{
 		MaxRetries:          3,
 		RetryDelay:          100 * time.Millisecond,
@@ -200,16 +205,16 @@ func configError(key, msg string, cause error) *toolcall.Error {
 	return toolcall.Errorf(toolcall.CodeInvalidConfig, cause, key+": "+msg)
 }
 
-// LoadConfig reads the settings from a YAML file: an agent configuration
-// holding them under ConfigSection, a file with a top-level tool_call
+// Load reads the settings from a YAML file: an agent configuration
+// holding them under Section, a file with a top-level tool_call
 // mapping, or a file of bare settings. Settings it does not mention keep
 // their defaults.
-func LoadConfig(path string) (Config, error) {
+func Load(path string) (Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, toolcall.Errorf(toolcall.CodeInvalidConfig, err, "cannot read configuration file "+path)
 	}
-	cfg, err := ParseConfig(data)
+	cfg, err := Parse(data)
 	if err != nil {
 		if te, ok := err.(*toolcall.Error); ok {
 			te.Message = path + ": " + te.Message
@@ -219,11 +224,11 @@ func LoadConfig(path string) (Config, error) {
 	return cfg, nil
 }
 
-// ParseConfig reads the settings from YAML, as LoadConfig does. An unknown
+// Parse reads the settings from YAML, as Load does. An unknown
 // key, a value of the wrong type or out of range is a TLP-024 error naming
 // the full key (model.providers.ollama.tool_call.max_retries).
-func ParseConfig(data []byte) (Config, error) {
-	cfg := DefaultConfig()
+func Parse(data []byte) (Config, error) {
+	cfg := Default()
 	var doc any
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return Config{}, toolcall.Errorf(toolcall.CodeInvalidConfig, err, "configuration is not valid YAML: "+firstLine(err.Error()))
@@ -271,7 +276,7 @@ func locateSection(root map[string]any) (map[string]any, string, error) {
 	if _, ok := root["model"]; ok {
 		cur := root
 		path := ""
-		for _, part := range strings.Split(ConfigSection, ".") {
+		for _, part := range strings.Split(Section, ".") {
 			path += part
 			v, ok := cur[part]
 			if !ok || v == nil {

@@ -1,4 +1,7 @@
-package retry
+// Package httpx holds what the model clients share over HTTP: bounded
+// reads, the coded errors of failed requests, and the server's message and
+// Retry-After read from an answer.
+package httpx
 
 import (
 	"bytes"
@@ -13,46 +16,49 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
 )
 
-// DefaultMaxResponseBytes is how many bytes of one answer an adapter reads
-// unless told otherwise: far more than any answer, little enough that a
-// runaway stream cannot exhaust memory.
-const DefaultMaxResponseBytes = 64 << 20
+// MaxErrorBody bounds what is read of an HTTP error body.
+const MaxErrorBody = 64 << 10
 
-// maxErrorBody bounds what is read of an HTTP error body.
-const maxErrorBody = 64 << 10
+// MaxServerMessage bounds the server message kept in a client.TransportError.
+const MaxServerMessage = 4 << 10
 
-// maxServerMessage bounds the server message kept in a TransportError.
-const maxServerMessage = 4 << 10
+// ErrTooLarge is the read error of a body past its size limit.
+var ErrTooLarge = errors.New("answer larger than the size limit")
 
-// errTooLarge is the read error of a body past its size limit.
-var errTooLarge = errors.New("answer larger than the size limit")
-
-// responseLimit returns the configured limit, or the default.
-func responseLimit(n int64) int64 {
+// ResponseLimit returns the configured limit, or the default.
+func ResponseLimit(n int64) int64 {
 	if n <= 0 {
-		return DefaultMaxResponseBytes
+		return client.DefaultMaxResponseBytes
 	}
 	return n
 }
 
-// limitedReader reads at most n bytes and then fails with errTooLarge,
+// LimitedReader reads at most n bytes and then fails with ErrTooLarge,
 // unlike io.LimitReader, which would end quietly as if the answer were
 // complete.
-type limitedReader struct {
+type LimitedReader struct {
 	r io.Reader
 	n int64
 }
 
-func (l *limitedReader) Read(p []byte) (int, error) {
+// NewLimitedReader returns a reader of at most n bytes of r.
+func NewLimitedReader(r io.Reader, n int64) *LimitedReader {
+	return &LimitedReader{r: r, n: n}
+}
+
+// Read reads from the underlying reader, failing with ErrTooLarge past the
+// limit.
+func (l *LimitedReader) Read(p []byte) (int, error) {
 	if l.n <= 0 {
 		// One byte more tells a body of exactly n bytes from a longer one.
 		var one [1]byte
 		if n, err := l.r.Read(one[:]); n == 0 {
 			return 0, err
 		}
-		return 0, errTooLarge
+		return 0, ErrTooLarge
 	}
 	if int64(len(p)) > l.n {
 		p = p[:l.n]
@@ -62,8 +68,8 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// canceledError is the error of a request whose context ended.
-func canceledError(ctx context.Context) *toolcall.Error {
+// CanceledError is the error of a request whose context ended.
+func CanceledError(ctx context.Context) *toolcall.Error {
 	msg := "the request was cancelled"
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		msg = "the request ran past its deadline"
@@ -71,26 +77,26 @@ func canceledError(ctx context.Context) *toolcall.Error {
 	return toolcall.Errorf(toolcall.CodeCanceled, ctx.Err(), msg)
 }
 
-// connectionError is the error of a request that got no complete answer
+// ConnectionError is the error of a request that got no complete answer
 // from the network: CodeCanceled when ctx ended (the network error is then
 // only a consequence), CodeTransport with status 0 otherwise.
-func connectionError(ctx context.Context, err error, what string) *toolcall.Error {
+func ConnectionError(ctx context.Context, err error, what string) *toolcall.Error {
 	if ctx.Err() != nil {
-		return canceledError(ctx)
+		return CanceledError(ctx)
 	}
-	return toolcall.Errorf(toolcall.CodeTransport, &TransportError{Err: err}, what)
+	return toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{Err: err}, what)
 }
 
-// statusError is the error of an HTTP answer with status >= 400. msg is the
-// server's message (kept in the TransportError, never in the Error's own
+// StatusError is the error of an HTTP answer with status >= 400. msg is the
+// server's message (kept in the client.TransportError, never in the Error's own
 // text, since servers quote the request and model output in it).
 //
 // 400 and 422 say the request itself is wrong: CodeRequestRejected, which
 // the loop reflects rather than repeats. Everything else is CodeTransport;
-// TransportError.Retryable tells 408, 429 and 5xx (worth a wait and another
+// client.TransportError.Retryable tells 408, 429 and 5xx (worth a wait and another
 // try) from the rest (401, 403, 404: trying again will not help).
-func statusError(status int, retryAfter time.Duration, msg string) *toolcall.Error {
-	cause := &TransportError{StatusCode: status, RetryAfter: retryAfter, Message: msg}
+func StatusError(status int, retryAfter time.Duration, msg string) *toolcall.Error {
+	cause := &client.TransportError{StatusCode: status, RetryAfter: retryAfter, Message: msg}
 	st := statusText(status)
 	var code toolcall.Code = toolcall.CodeTransport
 	var what string
@@ -113,17 +119,17 @@ func statusError(status int, retryAfter time.Duration, msg string) *toolcall.Err
 	return toolcall.Errorf(code, cause, what)
 }
 
-// readErrorBody reads a bounded error body and returns the server's
+// ReadErrorBody reads a bounded error body and returns the server's
 // message from it.
-func readErrorBody(body io.Reader) string {
-	data, _ := io.ReadAll(io.LimitReader(body, maxErrorBody))
-	return serverMessage(data)
+func ReadErrorBody(body io.Reader) string {
+	data, _ := io.ReadAll(io.LimitReader(body, MaxErrorBody))
+	return ServerMessage(data)
 }
 
-// serverMessage finds the message in an error body, whatever its shape:
+// ServerMessage finds the message in an error body, whatever its shape:
 // Ollama's {"error": "…"}, OpenAI's {"error": {"message": "…"}}, vLLM's
 // {"message": "…"}, FastAPI's {"detail": "…"}, or plain text.
-func serverMessage(body []byte) string {
+func ServerMessage(body []byte) string {
 	body = bytes.TrimSpace(body)
 	var probe struct {
 		Error   json.RawMessage `json:"error"`
@@ -134,19 +140,19 @@ func serverMessage(body []byte) string {
 	if json.Unmarshal(body, &probe) == nil {
 		switch {
 		case len(probe.Error) > 0 && string(probe.Error) != "null":
-			msg = errorFieldText(probe.Error)
+			msg = ErrorFieldText(probe.Error)
 		case probe.Message != "":
 			msg = probe.Message
 		case len(probe.Detail) > 0:
-			msg = errorFieldText(probe.Detail)
+			msg = ErrorFieldText(probe.Detail)
 		}
 	}
-	return clipMessage(msg, maxServerMessage)
+	return ClipMessage(msg, MaxServerMessage)
 }
 
-// errorFieldText reads an "error" value: a string, or an object with a
+// ErrorFieldText reads an "error" value: a string, or an object with a
 // message.
-func errorFieldText(raw json.RawMessage) string {
+func ErrorFieldText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
@@ -160,8 +166,8 @@ func errorFieldText(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// clipMessage cuts s to at most n bytes on a UTF-8 boundary.
-func clipMessage(s string, n int) string {
+// ClipMessage cuts s to at most n bytes on a UTF-8 boundary.
+func ClipMessage(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -175,7 +181,7 @@ func clipMessage(s string, n int) string {
 // retry-after-ms (OpenAI's, milliseconds) first, then Retry-After as
 // seconds or as an HTTP date relative to now. It returns 0 when there is
 // none or it cannot be read, and never a negative wait.
-func retryAfter(h http.Header, now time.Time) time.Duration {
+func RetryAfter(h http.Header, now time.Time) time.Duration {
 	if h == nil {
 		return 0
 	}
@@ -207,4 +213,14 @@ func durationOf(seconds float64) time.Duration {
 		return time.Duration(math.MaxInt64)
 	}
 	return time.Duration(seconds * float64(time.Second))
+}
+
+// InconsistentCalls is the error of an answer whose tool call fragments do
+// not fit together: a broken stream, reported like any other, with the
+// accumulator's error (which names the call and the problem) as its cause.
+func InconsistentCalls(e *toolcall.Error, status int) *toolcall.Error {
+	out := toolcall.Errorf(toolcall.CodeStream, &client.TransportError{StatusCode: status, Message: e.Message, Err: e},
+		"the server's tool call fragments are inconsistent: "+e.Message)
+	out.CallIndex, out.CallID, out.Tool = e.CallIndex, e.CallID, e.Tool
+	return out
 }

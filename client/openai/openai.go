@@ -1,4 +1,7 @@
-package retry
+// Package openai is the client.Model of OpenAI-compatible chat servers
+// (/v1/chat/completions): llama.cpp's server, vLLM, LM Studio, Ollama's /v1
+// and others, streamed as server-sent events or read as one object.
+package openai
 
 import (
 	"bufio"
@@ -15,14 +18,16 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/client/internal/httpx"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/stream"
 )
 
-// OpenAIOptions configure an OpenAI-compatible model. The zero value (or
+// Options configure an OpenAI-compatible model. The zero value (or
 // nil) streams, without a key.
-type OpenAIOptions struct {
+type Options struct {
 	// APIKey is sent as "Authorization: Bearer KEY" when set. It is never
 	// logged nor put in an error.
 	APIKey string
@@ -36,28 +41,28 @@ type OpenAIOptions struct {
 	// "reasoning_content", which llama.cpp reads; other servers may refuse
 	// the field, so it is off by default.
 	SendReasoning bool
-	// MaxResponseBytes bounds one answer; 0 is DefaultMaxResponseBytes.
+	// MaxResponseBytes bounds one answer; 0 is client.DefaultMaxResponseBytes.
 	MaxResponseBytes int64
 }
 
-// OpenAI is a Model behind an OpenAI-compatible /v1/chat/completions
+// Client is a client.Model behind an OpenAI-compatible /v1/chat/completions
 // endpoint: llama.cpp's server, vLLM, LM Studio, Ollama's /v1, and others.
 // Tool call fragments are accumulated by index with a stream.Accumulator;
 // arguments arrive as a JSON string and are handed over as the text it
 // holds. Fragments that do not fit together (a second id for one call, a
 // fragment for a call already complete, …) fail the answer with TLP-008.
 // It is safe for concurrent use.
-type OpenAI struct {
+type Client struct {
 	endpoint string
 	client   *http.Client
-	opts     OpenAIOptions
+	opts     Options
 }
 
-// NewOpenAI returns a Model for the server at baseURL. The chat endpoint is
+// New returns a client.Model for the server at baseURL. The chat endpoint is
 // baseURL + "/v1/chat/completions", or baseURL + "/chat/completions" when
 // baseURL already ends in "/v1"; a baseURL ending in "/chat/completions" is
 // used as it is.
-func NewOpenAI(baseURL string, opts *OpenAIOptions) (*OpenAI, error) {
+func New(baseURL string, opts *Options) (*Client, error) {
 	u, err := url.Parse(strings.TrimSpace(baseURL))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, toolcall.NewError(toolcall.CodeInvalidConfig,
@@ -72,7 +77,7 @@ func NewOpenAI(baseURL string, opts *OpenAIOptions) (*OpenAI, error) {
 		path += "/v1/chat/completions"
 	}
 	u.Path, u.RawPath = path, ""
-	o := &OpenAI{endpoint: u.String(), client: &http.Client{}}
+	o := &Client{endpoint: u.String(), client: &http.Client{}}
 	if opts != nil {
 		o.opts = *opts
 	}
@@ -83,10 +88,10 @@ func NewOpenAI(baseURL string, opts *OpenAIOptions) (*OpenAI, error) {
 }
 
 // Endpoint returns the URL requests are sent to.
-func (o *OpenAI) Endpoint() string { return o.endpoint }
+func (o *Client) Endpoint() string { return o.endpoint }
 
 // Chat sends req and reads the answer, streamed unless DisableStreaming.
-func (o *OpenAI) Chat(ctx context.Context, req *Request) (*Response, error) {
+func (o *Client) Chat(ctx context.Context, req *client.Request) (*client.Response, error) {
 	body, err := o.requestBody(req)
 	if err != nil {
 		return nil, err
@@ -106,18 +111,18 @@ func (o *OpenAI) Chat(ctx context.Context, req *Request) (*Response, error) {
 	}
 	resp, err := o.client.Do(hreq)
 	if err != nil {
-		return nil, connectionError(ctx, err, "the server could not be reached")
+		return nil, httpx.ConnectionError(ctx, err, "the server could not be reached")
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 400 {
-		msg := readErrorBody(resp.Body)
+		msg := httpx.ReadErrorBody(resp.Body)
 		if ctx.Err() != nil {
-			return nil, canceledError(ctx)
+			return nil, httpx.CanceledError(ctx)
 		}
-		return nil, statusError(resp.StatusCode, retryAfter(resp.Header, time.Now()), msg)
+		return nil, httpx.StatusError(resp.StatusCode, httpx.RetryAfter(resp.Header, time.Now()), msg)
 	}
-	r := &limitedReader{r: resp.Body, n: responseLimit(o.opts.MaxResponseBytes)}
-	var out *Response
+	r := httpx.NewLimitedReader(resp.Body, httpx.ResponseLimit(o.opts.MaxResponseBytes))
+	var out *client.Response
 	// A server that ignores "stream": true answers with one JSON object.
 	if o.opts.DisableStreaming || strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		out, err = readOpenAICompletion(r, resp.StatusCode)
@@ -126,16 +131,16 @@ func (o *OpenAI) Chat(ctx context.Context, req *Request) (*Response, error) {
 	}
 	switch {
 	case ctx.Err() != nil:
-		return nil, canceledError(ctx)
-	case errors.Is(err, errTooLarge):
+		return nil, httpx.CanceledError(ctx)
+	case errors.Is(err, httpx.ErrTooLarge):
 		return nil, toolcall.Errorf(toolcall.CodeTooLarge, err,
-			fmt.Sprintf("the server's answer is larger than %d bytes", responseLimit(o.opts.MaxResponseBytes)))
+			fmt.Sprintf("the server's answer is larger than %d bytes", httpx.ResponseLimit(o.opts.MaxResponseBytes)))
 	case err != nil:
 		var te *toolcall.Error
 		if errors.As(err, &te) {
 			return nil, te
 		}
-		return nil, connectionError(ctx, err, "the connection failed during the answer")
+		return nil, httpx.ConnectionError(ctx, err, "the connection failed during the answer")
 	}
 	return out, nil
 }
@@ -161,7 +166,7 @@ type openAIRequestCall struct {
 // requestBody encodes req. Options go at the top level of the body
 // (temperature, top_p, seed, …) but cannot replace the fields the adapter
 // sets.
-func (o *OpenAI) requestBody(req *Request) ([]byte, error) {
+func (o *Client) requestBody(req *client.Request) ([]byte, error) {
 	if req == nil {
 		return nil, toolcall.NewError(toolcall.CodeInvalidInput, "nil request")
 	}
@@ -201,7 +206,7 @@ func (o *OpenAI) requestBody(req *Request) ([]byte, error) {
 // messages converts the history: assistant tool call arguments become the
 // JSON string of the object, as the protocol wants, and tool results carry
 // the id of the call they answer.
-func (o *OpenAI) messages(msgs []Message) ([]openAIRequestMessage, error) {
+func (o *Client) messages(msgs []client.Message) ([]openAIRequestMessage, error) {
 	out := make([]openAIRequestMessage, len(msgs))
 	for i, m := range msgs {
 		out[i] = openAIRequestMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
@@ -284,7 +289,7 @@ type openAIAnswer struct {
 
 // openAIAnswerError is the error of an {"error": …} object sent with a 200:
 // the error the server would have answered without streaming, so its
-// TransportError carries that status (the object's numeric code, or 500).
+// client.TransportError carries that status (the object's numeric code, or 500).
 func openAIAnswerError(raw json.RawMessage) *toolcall.Error {
 	var obj struct {
 		Code json.Number `json:"code"`
@@ -295,14 +300,14 @@ func openAIAnswerError(raw json.RawMessage) *toolcall.Error {
 			status = int(n)
 		}
 	}
-	return statusError(status, 0, clipMessage(errorFieldText(raw), maxServerMessage))
+	return httpx.StatusError(status, 0, httpx.ClipMessage(httpx.ErrorFieldText(raw), httpx.MaxServerMessage))
 }
 
-// openAIAccumulator folds an answer's deltas into a Response.
+// openAIAccumulator folds an answer's deltas into a client.Response.
 type openAIAccumulator struct {
 	content, reasoning strings.Builder
 	calls              openAICalls
-	resp               Response
+	resp               client.Response
 }
 
 func (a *openAIAccumulator) message(m *openAIDelta) {
@@ -453,13 +458,13 @@ func (a *openAIAccumulator) answer(w *openAIAnswer, whole bool) {
 	}
 }
 
-// finish returns the accumulated Response, calls in index order, or the
+// finish returns the accumulated client.Response, calls in index order, or the
 // TLP-008 error of inconsistent tool call fragments. status is the HTTP
 // status the answer came with.
-func (a *openAIAccumulator) finish(status int) (*Response, error) {
+func (a *openAIAccumulator) finish(status int) (*client.Response, error) {
 	calls, err := a.calls.end()
 	if err != nil {
-		return nil, inconsistentCalls(err, status)
+		return nil, httpx.InconsistentCalls(err, status)
 	}
 	r := a.resp
 	r.Content, r.Reasoning = a.content.String(), a.reasoning.String()
@@ -467,21 +472,11 @@ func (a *openAIAccumulator) finish(status int) (*Response, error) {
 	return &r, nil
 }
 
-// inconsistentCalls is the error of an answer whose tool call fragments do
-// not fit together: a broken stream, reported like any other, with the
-// accumulator's error (which names the call and the problem) as its cause.
-func inconsistentCalls(e *toolcall.Error, status int) *toolcall.Error {
-	out := toolcall.Errorf(toolcall.CodeStream, &TransportError{StatusCode: status, Message: e.Message, Err: e},
-		"the server's tool call fragments are inconsistent: "+e.Message)
-	out.CallIndex, out.CallID, out.Tool = e.CallIndex, e.CallID, e.Tool
-	return out
-}
-
 // readOpenAIEvents reads a server-sent event stream. Every "data:" line holds
 // one JSON chunk (the servers never split one over several lines);
 // comments, event names and blank lines are skipped; "[DONE]" ends the
 // stream. The answer is Done when a finish_reason arrived.
-func readOpenAIEvents(r io.Reader, status int) (*Response, error) {
+func readOpenAIEvents(r io.Reader, status int) (*client.Response, error) {
 	var acc openAIAccumulator
 	br := bufio.NewReaderSize(r, 32<<10)
 	for {
@@ -499,7 +494,7 @@ func readOpenAIEvents(r io.Reader, status int) (*Response, error) {
 			switch jerr := json.Unmarshal(data, &w); {
 			case jerr != nil && err == nil:
 				return nil, toolcall.Errorf(toolcall.CodeTransport,
-					&TransportError{StatusCode: status, Message: "an event is not valid JSON", Err: jerr},
+					&client.TransportError{StatusCode: status, Message: "an event is not valid JSON", Err: jerr},
 					"the server's answer is not a valid event stream")
 			case jerr != nil:
 				// The stream ended inside its last event: what the read
@@ -509,7 +504,7 @@ func readOpenAIEvents(r io.Reader, status int) (*Response, error) {
 			default:
 				acc.answer(&w, false)
 				if e := acc.calls.err; e != nil {
-					return nil, inconsistentCalls(e, status)
+					return nil, httpx.InconsistentCalls(e, status)
 				}
 			}
 		}
@@ -536,7 +531,7 @@ func sseData(line []byte) ([]byte, bool) {
 
 // readOpenAICompletion reads one chat.completion object. A complete object is
 // Done; finish_reason "length" still says the answer was cut.
-func readOpenAICompletion(r io.Reader, status int) (*Response, error) {
+func readOpenAICompletion(r io.Reader, status int) (*client.Response, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
@@ -545,10 +540,10 @@ func readOpenAICompletion(r io.Reader, status int) (*Response, error) {
 	if err := json.Unmarshal(data, &w); err != nil {
 		if len(bytes.TrimSpace(data)) == 0 || !json.Valid(data) && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
 			// Cut inside the object: an unfinished answer.
-			return &Response{}, nil
+			return &client.Response{}, nil
 		}
 		return nil, toolcall.Errorf(toolcall.CodeTransport,
-			&TransportError{StatusCode: status, Message: "the answer is not valid JSON", Err: err},
+			&client.TransportError{StatusCode: status, Message: "the answer is not valid JSON", Err: err},
 			"the server's answer is not a chat completion")
 	}
 	if len(w.Error) > 0 && string(w.Error) != "null" {

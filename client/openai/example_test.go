@@ -1,10 +1,12 @@
-package retry_test
+package openai_test
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/client/openai"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 	"github.com/dialectkit/toolcall/retry"
 )
@@ -19,54 +21,24 @@ func adapterExampleTools() []toolcall.Tool {
 	return tools
 }
 
-// One request through the Ollama adapter: the native calls come back as
-// the server sent them, ready for dialects.Finish or a Loop.
-func ExampleNewOllamaHost() {
-	// A scripted stand-in for "ollama serve".
-	srv := fakeserver.NewServer(fakeserver.Script{{
-		Calls: []fakeserver.Call{{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Paris"}`}},
-	}}, nil)
-	defer srv.Close()
-
-	model, err := retry.NewOllamaHost(srv.URL, nil) // "" means $OLLAMA_HOST or 127.0.0.1:11434
-	if err != nil {
-		panic(err)
-	}
-	resp, err := model.Chat(context.Background(), &retry.Request{
-		Model:    "qwen3:8b",
-		Messages: []retry.Message{{Role: "user", Content: "Weather in Paris?"}},
-		Tools:    adapterExampleTools(),
-	})
-	if err != nil {
-		panic(err)
-	}
-	for _, c := range resp.NativeCalls {
-		fmt.Println(c.ID, c.Name, c.Arguments)
-	}
-	fmt.Println(resp.Done, resp.DoneReason)
-	// Output:
-	// call_1 get_weather {"city":"Paris"}
-	// true stop
-}
-
 // The OpenAI-compatible adapter under the reflection loop: the model's
 // first call fails its schema, the error goes back as the call's result,
 // and the second answer is valid.
-func ExampleNewOpenAI() {
+func ExampleNew() {
 	srv := fakeserver.NewServer(fakeserver.Script{
 		{Calls: []fakeserver.Call{{Name: "get_weather", Arguments: `{"town":"Paris"}`}}},
 		{Calls: []fakeserver.Call{{ID: "call_2", Name: "get_weather", Arguments: `{"city":"Paris"}`}}},
 	}, nil)
 	defer srv.Close()
 
-	model, err := retry.NewOpenAI(srv.URL, &retry.OpenAIOptions{APIKey: ""}) // llama.cpp, vLLM, LM Studio, …
+	model, err := openai.New(srv.URL, &openai.Options{APIKey: ""}) // llama.cpp, vLLM, LM Studio, …
 	if err != nil {
 		panic(err)
 	}
 	loop := &retry.Loop{Model: model}
-	out, err := loop.Run(context.Background(), &retry.Request{
+	out, err := loop.Run(context.Background(), &client.Request{
 		Model:    "qwen3-8b",
-		Messages: []retry.Message{{Role: "user", Content: "Weather in Paris?"}},
+		Messages: []client.Message{{Role: "user", Content: "Weather in Paris?"}},
 		Tools:    adapterExampleTools(),
 	})
 	if err != nil {
