@@ -3,7 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"text/tabwriter"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -17,7 +20,9 @@ func newDialectsCmd() *cobra.Command {
 		Use:   "dialects",
 		Short: "List the tool-call dialects dialect-probe knows",
 		Long: `dialects lists every registered dialect by its catalogue name, with the
-markers that announce it in model output. Use a name with "parse --dialect".`,
+markers that announce it in model output, as they are written there (a marker
+that holds a space is shown between backquotes). Use a name with
+"parse --dialect".`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			type entry struct {
@@ -45,8 +50,7 @@ markers that announce it in model output. Use a name with "parse --dialect".`,
 			for _, e := range list {
 				markers := "(none: detected by parsing)"
 				if len(e.Markers) > 0 {
-					b, _ := json.Marshal(e.Markers)
-					markers = string(b)
+					markers = markerText(e.Markers)
 				}
 				fmt.Fprintf(tw, "%s\t%s\n", e.Name, markers)
 			}
@@ -56,3 +60,24 @@ markers that announce it in model output. Use a name with "parse --dialect".`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
 	return cmd
 }
+
+// markerText prints markers as they appear in model output, two spaces
+// apart. A marker that holds a space is put between backquotes, so that
+// where it starts and ends stays visible; one that holds a backquote or a
+// character that does not print is Go-quoted.
+func markerText(markers []string) string {
+	parts := make([]string, len(markers))
+	for i, m := range markers {
+		switch {
+		case m == "" || strings.ContainsRune(m, '`') || strings.IndexFunc(m, notPrintable) >= 0:
+			parts[i] = strconv.Quote(m)
+		case strings.IndexFunc(m, unicode.IsSpace) >= 0:
+			parts[i] = "`" + m + "`"
+		default:
+			parts[i] = m
+		}
+	}
+	return strings.Join(parts, "  ")
+}
+
+func notPrintable(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }
