@@ -9,6 +9,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/fuzzcheck"
+	"github.com/dialectkit/toolcall/internal/longtest"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/retry"
 )
@@ -70,11 +71,16 @@ func formatters() map[string]fuzzcheck.Format {
 // over the size limit, a valid 1 MB argument (which must come back whole
 // in a few times its size), 100 000 tiny calls (all returned, or an
 // error), pathological arguments for each repair heuristic, and the
-// format-free inputs. It logs the time and memory of each.
+// format-free inputs. It logs the time and memory of each. The default
+// run takes one dialect of each family, at a tenth of the sizes; the long
+// suites (DIALECTKIT_LONG=1) take every dialect at full size.
 func TestHostileNamed(t *testing.T) {
 	skipHeavy(t)
 	reg := registry.Default()
 	for name, format := range formatters() {
+		if !longtest.Enabled() && !quickSet[name] {
+			continue
+		}
 		t.Run(name, func(t *testing.T) {
 			d, _ := reg.Lookup(name)
 			fuzzcheck.Hostile(t, func(text string, opts *dialects.Options) *toolcall.Result {
@@ -82,6 +88,14 @@ func TestHostileNamed(t *testing.T) {
 			}, fuzzcheck.Inputs(format, fuzzcheck.MarkersOf(d)))
 		})
 	}
+}
+
+// quickSet are the dialects the default run puts through the registry's
+// hostile tests, one of each parser family; every dialect package runs
+// the same inputs on all of its own dialects.
+var quickSet = map[string]bool{
+	"hermes": true, "json": true, "pythonic": true, "qwen3_coder": true, "mistral": true,
+	"harmony": true, "gemma4": true, "deepseek_v31": true, "ollama": true, "markdown_json": true,
 }
 
 // TestHostileDetected runs hostile inputs through detection, where every
@@ -113,6 +127,9 @@ func TestHostileDetected(t *testing.T) {
 	})
 	f := formatters()
 	for name, marked := range map[string]bool{"hermes": true, "mistral": true, "qwen3_coder": true, "json": false, "pythonic": false} {
+		if !longtest.Enabled() && name != "hermes" && name != "json" {
+			continue // the long suites run them all
+		}
 		t.Run(name, func(t *testing.T) {
 			var calls []fuzzcheck.Input
 			for _, in := range fuzzcheck.Inputs(f[name], nil) {
@@ -181,12 +198,16 @@ func TestFailedCallOutranksNothing(t *testing.T) {
 // nest a few million levels deep overflowed the goroutine stack, a fatal
 // error that takes the process down. Such input now ends in TLP-013.
 // Skipped under the race detector, whose larger frames overflow sooner
-// and which makes the input slow.
+// and which makes the input slow. The default run nests a million levels,
+// the long suites (DIALECTKIT_LONG=1) six million.
 func TestMegabytesOfNestingDoNotCrash(t *testing.T) {
 	if fuzzcheck.Race || testing.Short() {
-		t.Skip("12 MB of nesting")
+		t.Skip("megabytes of nesting")
 	}
-	n := 6 << 20
+	n := 1 << 20
+	if longtest.Enabled() {
+		n = 6 << 20
+	}
 	deep := strings.Repeat("[", n) + strings.Repeat("]", n)
 	for _, text := range []string{
 		`{"name": "f", "arguments": {"a": ` + deep + `}}`,

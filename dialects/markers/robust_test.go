@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/markers"
+	"github.com/dialectkit/toolcall/internal/longtest"
 )
 
 // hostile are inputs every dialect must survive: a coded error or plain
@@ -20,25 +21,27 @@ func hostile(d dialects.Dialect) map[string]string {
 		binary[i] = byte(rng.UintN(256))
 	}
 	marks := allMarkers(d)
+	// Full sizes in the long suites (DIALECTKIT_LONG=1), a tenth by default.
+	n := longtest.Scaled
 	in := map[string]string{
 		"empty":              "",
 		"binary":             string(binary),
 		"nul and invalid":    "a\x00b\xff\xfe{\"name\": \"x\x00\", \"arguments\": {\"\xff\": 1}}",
-		"huge prose":         strings.Repeat("lorem ipsum dolor ", 100_000),
+		"huge prose":         strings.Repeat("lorem ipsum dolor ", n(100_000)),
 		"deep nesting":       marks + strings.Repeat(`{"a":`, 10_000),
 		"deep arrays":        marks + strings.Repeat("[", 10_000) + strings.Repeat("]", 10_000),
-		"markers repeated":   strings.Repeat(marks, 100_000/max(1, len(marks))+1),
+		"markers repeated":   strings.Repeat(marks, n(100_000)/max(1, len(marks))+1),
 		"unclosed markers":   marks + marks + "{" + marks,
-		"open strings":       strings.Repeat(marks+`{"a":"\"`, 20_000),
-		"open objects":       strings.Repeat(marks+`{"name": "f", "arguments": {"a": [`, 20_000),
-		"huge argument":      marks + `{"name": "f", "arguments": {"s": "` + strings.Repeat("x", 2<<20) + `"}}`,
-		"many calls":         strings.Repeat(marks+`{"name": "f", "arguments": {}}`, 20_000),
-		"many bare values":   strings.Repeat(`{"name": "f", "arguments": {}}`, 20_000),
-		"brackets in prose":  strings.Repeat("[see {note} here] ", 50_000),
+		"open strings":       strings.Repeat(marks+`{"a":"\"`, n(20_000)),
+		"open objects":       strings.Repeat(marks+`{"name": "f", "arguments": {"a": [`, n(20_000)),
+		"huge argument":      marks + `{"name": "f", "arguments": {"s": "` + strings.Repeat("x", n(2<<20)) + `"}}`,
+		"many calls":         strings.Repeat(marks+`{"name": "f", "arguments": {}}`, n(20_000)),
+		"many bare values":   strings.Repeat(`{"name": "f", "arguments": {}}`, n(20_000)),
+		"brackets in prose":  strings.Repeat("[see {note} here] ", n(50_000)),
 		"unclosed fence":     "```json\n" + strings.Repeat("[", 5_000),
-		"blank runs":         marks + strings.Repeat(" \n\t", 300_000),
-		"multibyte markers":  strings.Repeat("<｜tool▁call▁begin｜>", 50_000),
-		"header without end": strings.Repeat(marks+strings.Repeat("n", 300), 5_000),
+		"blank runs":         marks + strings.Repeat(" \n\t", n(300_000)),
+		"multibyte markers":  strings.Repeat("<｜tool▁call▁begin｜>", n(50_000)),
+		"header without end": strings.Repeat(marks+strings.Repeat("n", 300), n(5_000)),
 	}
 	return in
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/pythonic"
+	"github.com/dialectkit/toolcall/internal/longtest"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -208,29 +209,31 @@ func TestGrammarExtensions(t *testing.T) {
 // TestHostileInputs: huge, binary, repetitive and deeply nested input ends
 // without a panic, with coded errors only, and the work stays linear.
 func TestHostileInputs(t *testing.T) {
+	// Full sizes in the long suites (DIALECTKIT_LONG=1), a tenth by default.
+	n := longtest.Scaled
 	inputs := map[string]string{
 		"nul and invalid utf-8": string([]byte{0, 0xff, 0xfe, '[', 'a', '(', 0, '\'', 0xc3, ')', ']'}),
-		"brackets":              strings.Repeat("[", 100000),
-		"open calls":            strings.Repeat("[a(", 50000),
-		"bare open calls":       strings.Repeat("a(", 50000),
-		"parens":                strings.Repeat("(", 100000),
-		"fences":                strings.Repeat("```\n", 50000),
-		"backticks":             strings.Repeat("`", 100000),
-		"spaced backticks":      strings.Repeat("` ", 100000),
+		"brackets":              strings.Repeat("[", n(100000)),
+		"open calls":            strings.Repeat("[a(", n(50000)),
+		"bare open calls":       strings.Repeat("a(", n(50000)),
+		"parens":                strings.Repeat("(", n(100000)),
+		"fences":                strings.Repeat("```\n", n(50000)),
+		"backticks":             strings.Repeat("`", n(100000)),
+		"spaced backticks":      strings.Repeat("` ", n(100000)),
 		"deep nesting":          "[f(x=" + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + ")]",
 		"deep dict":             "<|tool_calls|>[" + strings.Repeat("{'a': ", 10000) + "1" + strings.Repeat("}", 10000) + "]",
-		"unterminated string":   "[f(x='" + strings.Repeat(`\'`, 100000),
-		"unterminated triple":   "[f(x='''" + strings.Repeat("'", 2) + strings.Repeat("a", 100000),
-		"huge argument":         "[f(x='" + strings.Repeat("a", 2<<20) + "')]",
-		"lfm2 markers":          strings.Repeat("<|tool_call_start|>", 50000),
-		"lfm2 unclosed":         strings.Repeat("<|tool_call_start|>[a(", 20000),
-		"python_start":          strings.Repeat("<|python_start|>", 50000),
-		"python_tag":            strings.Repeat("<|python_tag|>", 50000),
-		"tool_calls":            strings.Repeat("<|tool_calls|>[", 50000),
-		"function_calls":        strings.Repeat("<function_calls>", 50000),
-		"close markers":         strings.Repeat("<|tool_call_end|></function_calls><|python_end|>", 20000),
-		"think":                 strings.Repeat("<think>", 50000) + "[f()]",
-		"own lines":             strings.Repeat("get_weather(\n", 50000),
+		"unterminated string":   "[f(x='" + strings.Repeat(`\'`, n(100000)),
+		"unterminated triple":   "[f(x='''" + strings.Repeat("'", 2) + strings.Repeat("a", n(100000)),
+		"huge argument":         "[f(x='" + strings.Repeat("a", n(2<<20)) + "')]",
+		"lfm2 markers":          strings.Repeat("<|tool_call_start|>", n(50000)),
+		"lfm2 unclosed":         strings.Repeat("<|tool_call_start|>[a(", n(20000)),
+		"python_start":          strings.Repeat("<|python_start|>", n(50000)),
+		"python_tag":            strings.Repeat("<|python_tag|>", n(50000)),
+		"tool_calls":            strings.Repeat("<|tool_calls|>[", n(50000)),
+		"function_calls":        strings.Repeat("<function_calls>", n(50000)),
+		"close markers":         strings.Repeat("<|tool_call_end|></function_calls><|python_end|>", n(20000)),
+		"think":                 strings.Repeat("<think>", n(50000)) + "[f()]",
+		"own lines":             strings.Repeat("get_weather(\n", n(50000)),
 	}
 	tools := toolSet(t, weatherTools)
 	for name, in := range inputs {

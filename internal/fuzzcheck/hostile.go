@@ -13,6 +13,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/longtest"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -55,7 +56,9 @@ func (m Measure) String() string {
 }
 
 // Scale is the size of the repeated hostile inputs: 100 000 calls or
-// units, a tenth of it under the race detector or -short.
+// units in the long suites (DIALECTKIT_LONG=1, see internal/longtest), a
+// tenth of it otherwise, and always a tenth under the race detector or
+// -short.
 func Scale() int {
 	if reduced() {
 		return 10_000
@@ -63,10 +66,11 @@ func Scale() int {
 	return 100_000
 }
 
-// reduced reports whether hostile inputs are scaled down: under the race
-// detector, which slows parsing tenfold and looks for interleavings, not
-// sizes, and under -short.
-func reduced() bool { return Race || testing.Short() }
+// reduced reports whether hostile inputs are scaled down: in the default
+// run, which must stay quick (the full sizes run with DIALECTKIT_LONG=1),
+// under the race detector, which slows parsing tenfold and looks for
+// interleavings, not sizes, and under -short.
+func reduced() bool { return Race || testing.Short() || !longtest.Enabled() }
 
 // Hostile parses every input, checks CheckResult and the input's own
 // expectations, and logs the time and memory each took. It returns the

@@ -15,6 +15,16 @@ const Env = "DIALECTKIT_LONG"
 // Enabled reports whether the long suites run.
 func Enabled() bool { return os.Getenv(Env) == "1" }
 
+// Scaled returns n when the long suites run, and a tenth of it (at least
+// 1) otherwise: the size of a hostile or soak input that the default run
+// keeps, scaled down, while the long suites run it at full size.
+func Scaled(n int) int {
+	if Enabled() {
+		return n
+	}
+	return max(1, n/10)
+}
+
 // Skip skips t unless the long suites are on.
 func Skip(t testing.TB) {
 	t.Helper()
