@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/codemode"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/schema"
 	"github.com/dialectkit/toolcall/stream"
@@ -30,6 +32,7 @@ type parseFlags struct {
 	json            bool
 	jsonl           bool
 	maxLine         int
+	code            bool
 }
 
 func newParseCmd() *cobra.Command {
@@ -92,6 +95,7 @@ result is the one parsing the whole output at once gives.`,
 	fl.BoolVar(&f.json, "json", false, "print the result as JSON")
 	fl.BoolVar(&f.jsonl, "jsonl", false, "read and write JSON lines (see above)")
 	fl.IntVar(&f.maxLine, "max-line", defaultMaxLine, "longest --jsonl input line accepted, in bytes")
+	fl.BoolVar(&f.code, "code", false, "also report the Python code blocks of the answer (Code Mode) under \"code\"")
 	return cmd
 }
 
@@ -120,6 +124,8 @@ type parseOutput struct {
 	// Events are the streamed events of a line with "chunks" and
 	// "events": true, as parse --stream prints them.
 	Events []eventRecord `json:"events,omitempty"`
+	// Code lists the Python code blocks of the answer, with --code.
+	Code *[]codemode.Block `json:"code,omitempty"`
 }
 
 type callRecord struct {
@@ -182,6 +188,9 @@ func runParse(cmd *cobra.Command, args []string, f *parseFlags) error {
 	res, det := registry.Default().ParseDetect(string(data), opts)
 	out := toParseOutput(res)
 	out.Detection = &det
+	if f.code {
+		out.Code = detectCode(string(data), opts)
+	}
 	if f.json {
 		enc := json.NewEncoder(cmd.OutOrStdout())
 		enc.SetEscapeHTML(false)
@@ -271,7 +280,23 @@ func parseLine(line []byte, f *parseFlags, base *registry.Options) parseOutput {
 	out := toParseOutput(res)
 	out.ID = in.ID
 	out.Events = events
+	if f.code {
+		if in.Text == nil {
+			text = strings.Join(in.Chunks, "")
+		}
+		out.Code = detectCode(text, &opts)
+	}
 	return out
+}
+
+// detectCode finds the Python code blocks of an answer; calls of the
+// declared tools are calls, not code.
+func detectCode(text string, opts *registry.Options) *[]codemode.Block {
+	blocks := codemode.Detect(text, &codemode.Options{Tools: opts.Tools.Names()})
+	if blocks == nil {
+		blocks = []codemode.Block{}
+	}
+	return &blocks
 }
 
 func asToolcallError(err error, target **toolcall.Error) bool {
@@ -327,6 +352,16 @@ func printParse(w io.Writer, out parseOutput, det registry.Detection) {
 		fmt.Fprintln(w, "errors:")
 		for _, e := range out.Errors {
 			fmt.Fprintf(w, "  %s\n", e.Message)
+		}
+	}
+	if out.Code != nil {
+		fmt.Fprintf(w, "code blocks: %d\n", len(*out.Code))
+		for i, b := range *out.Code {
+			kind := "bare"
+			if b.Fenced {
+				kind = "fenced " + b.Language
+			}
+			fmt.Fprintf(w, "  [%d] bytes %d-%d, %s, confidence %.2f, %d statement(s)\n", i, b.Start, b.End, strings.TrimSpace(kind), b.Confidence, b.Statements)
 		}
 	}
 }
