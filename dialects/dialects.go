@@ -102,6 +102,13 @@ type RawCall struct {
 	// Err is set when the dialect found the call but could not extract it.
 	// Finish reports it as the call's error.
 	Err *toolcall.Error
+	// AtEnd reports that the call's text runs to the end of the output:
+	// nothing the dialect reads as the end of a call (a closing marker,
+	// fence, bracket or delimiter) follows it. Finish then holds the call
+	// to the truncation rule: when its envelope or arguments had to be
+	// closed by repair, the end of the output cut them, and the call is
+	// TLP-014, never a call, whatever repair could reconstruct.
+	AtEnd bool
 }
 
 // Param is one argument of a tagged-parameter dialect.

@@ -90,6 +90,14 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 			return fail(aerr)
 		}
 	}
+	if rc.AtEnd && (cutRepair(rc.Repairs) || cutRepair(repairs)) {
+		e := toolcall.NewError(toolcall.CodeTruncated, "the output ends inside the call's arguments: the call was cut off")
+		e.Tool = name
+		if e.Raw == "" {
+			e.Raw = rc.Arguments
+		}
+		return fail(e)
+	}
 	repairs = append(append(append([]toolcall.Repair(nil), rc.Repairs...), nameRepairs...), repairs...)
 	if tool != nil {
 		out, coerced, verr := tool.Validate(args, opts.Validation)
@@ -111,6 +119,21 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 		id = toolcall.NewCallID()
 	}
 	return toolcall.Call{ID: id, Name: name, Arguments: args, Index: index}, repairs, nil
+}
+
+// cutRepair reports whether repairs closed something the text left open at
+// its end: a string, a value, an object or an array. On a call whose text
+// runs to the end of the output (RawCall.AtEnd), that means the end of the
+// output cut the call.
+func cutRepair(repairs []toolcall.Repair) bool {
+	for _, r := range repairs {
+		switch r.Kind {
+		case toolcall.RepairTruncatedString, toolcall.RepairTruncatedValue,
+			toolcall.RepairMissingClosingBrace, toolcall.RepairMissingClosingBracket:
+			return true
+		}
+	}
+	return false
 }
 
 // CheckName validates a tool name. With tools declared, a name that matches

@@ -129,6 +129,9 @@ type scanner struct {
 	// labelled is set at the start of a channel block, where the channel
 	// name ("thought\n") may stand.
 	labelled bool
+	// unclosed is set while reading a call block that the output ends
+	// inside: no closing marker follows it.
+	unclosed bool
 }
 
 func (s *scanner) run() {
@@ -226,7 +229,9 @@ func lexCall(s *scanner) stateFn {
 	start := s.pos
 	from := start + len(s.d.open)
 	end, m := s.next(from, s.d.blockEnds)
+	s.unclosed = m == ""
 	s.block(start, from, end)
+	s.unclosed = false
 	s.pos = end
 	if m == s.d.close {
 		s.pos += len(m)
@@ -286,8 +291,15 @@ func (s *scanner) call(callAt, p, end int) (next int, ok bool) {
 		return end, false
 	}
 	name, repairs := resolveName(name, s.opts.Tools)
-	rc := dialects.RawCall{Name: name, Offset: callAt, Repairs: repairs}
+	rc := dialects.RawCall{Name: name, Offset: callAt, Repairs: repairs, AtEnd: s.unclosed}
 	if brace < 0 {
+		if s.unclosed {
+			// The output ends after the name: the name may be cut, and
+			// the arguments were never written.
+			e := toolcall.NewError(toolcall.CodeTruncated, s.d.name+" call ends with the output, before its arguments")
+			e.Offset, e.Raw = callAt, s.text[callAt:end]
+			rc.Err = e
+		}
 		s.ext.Calls = append(s.ext.Calls, rc) // call:NAME alone: no arguments
 		return end, false
 	}

@@ -249,7 +249,7 @@ func (s *scanner) emit(body string, terminated bool) {
 		return
 	}
 	name, repairs := resolveName(msg.recipient, s.opts.Tools)
-	rc := dialects.RawCall{Name: name, Arguments: strings.TrimSpace(body), Offset: msg.start, Repairs: repairs}
+	rc := dialects.RawCall{Name: name, Arguments: strings.TrimSpace(body), Offset: msg.start, Repairs: repairs, AtEnd: !terminated}
 	if !terminated && rc.Arguments == "" {
 		e := toolcall.NewError(toolcall.CodeTruncated, "harmony call message ends with the output, before its arguments")
 		e.Offset = msg.start

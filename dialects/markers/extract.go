@@ -490,6 +490,7 @@ func (x *extractor) arguments(f *form, at, from int, name, id string, strict boo
 			return piece{calls: []dialects.RawCall{swallowedCall(at, s[at:])}, next: len(s), ok: true}
 		case extentCut:
 			rc.Arguments = raw
+			rc.AtEnd = !ext.atMarker
 			if !x.opts.DisableRepair { // else the unclosed value fails as strict JSON
 				rc.Arguments += ext.closers
 				rc.Repairs = truncation(ext, len(raw))
@@ -498,7 +499,9 @@ func (x *extractor) arguments(f *form, at, from int, name, id string, strict boo
 			rc.Arguments = raw
 		}
 		if f.CallObject {
+			atEnd := rc.AtEnd
 			rc = x.callObject(rc, j)
+			rc.AtEnd = atEnd
 		}
 		next := ext.end
 		k := skipBlank(s, next)
@@ -511,8 +514,10 @@ func (x *extractor) arguments(f *form, at, from int, name, id string, strict boo
 		}
 		return piece{calls: []dialects.RawCall{rc}, next: next, ok: true}
 	case j >= len(s):
-		// Cut off after the name: the call stands, with no arguments.
-		return piece{calls: []dialects.RawCall{rc}, next: len(s), ok: true}
+		// Cut off after the name: the name itself may be cut, and the
+		// arguments were never written.
+		return piece{calls: []dialects.RawCall{errorCall(at, s[at:], toolcall.CodeTruncated,
+			"the output ends after the tool name, before the call's arguments")}, next: len(s), ok: true}
 	}
 	if e, ok := matchAny(f.end, s, j); ok {
 		return piece{calls: []dialects.RawCall{rc}, next: e, ok: true}

@@ -26,7 +26,7 @@ var graniteRows = []row{
 	{name: "beyond repair beside a good call", text: `<|tool_call|>[{"name": "a", "arguments": {:::}}, {"name": "b", "arguments": {}}]`,
 		calls: []want{c("b", `{}`)}, errs: []toolcall.Code{errRepair}},
 	{name: "truncated", text: `<|tool_call|>[{"name": "f", "arguments": {"q": "abc`,
-		calls: []want{c("f", `{"q":"abc"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairTruncatedString}},
+		errs: []toolcall.Code{toolcall.CodeTruncated}},
 	{name: "bare array", text: `[{"name": "f", "arguments": {"a": 1}}]`, calls: []want{c("f", `{"a":1}`)}, unmarked: true},
 	{name: "thinking and response", text: "<think>I'm\nthinking</think><response>Hello, world!</response>",
 		reasoning: "I'm\nthinking", content: "Hello, world!"},

@@ -56,9 +56,22 @@ func (x *extractor) jsonValue(s string, start int, ext extent, offset int, bare 
 			return calls, content, ok
 		}
 		last.Repairs = append(truncation(ext, len(raw)), last.Repairs...)
+		last.AtEnd = !ext.atMarker && cutInside(raw, last.Offset-offset)
+
 		return calls, content, ok
 	}
 	return x.value(raw, offset, bare)
+}
+
+// cutInside reports whether the value cut off at the end of raw was cut
+// inside the object or array that starts at raw[at] (the call's own
+// object), rather than only in a list or envelope around a complete call.
+// An unknown start counts as cut.
+func cutInside(raw string, at int) bool {
+	if at < 0 || at >= len(raw) || raw[at] != '{' && raw[at] != '[' {
+		return true
+	}
+	return scanValue(raw, at, nil).status == extentCut
 }
 
 // namesCall reports whether a value too deep to be read still shows a

@@ -38,8 +38,8 @@ func (jsonDialect) Syntax() dialects.Syntax {
 // would (name, id, type) counts even without arguments. JSON inside prose is
 // held to a higher bar, because explanations quote JSON: with declared tools
 // an embedded object is a call only if it names one of them; without, only
-// if it has both a name and an arguments field. A value cut off at the end
-// of the output still counts; lenient repair closes it.
+// if it has both a name and an arguments field. A call object cut off by
+// the end of the output is truncated (TLP-014), not a call.
 func (jsonDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	ext := &dialects.Extraction{}
 	reasoning, rest := dialects.SplitReasoningFor(text, dialects.Think, opts, true)
@@ -137,6 +137,9 @@ func valueCalls(value string, offset int, opts *dialects.Options) []dialects.Raw
 	}
 	if v[0] == '{' {
 		if rc, ok := callObject(v, offset, opts); ok {
+			// An object that does not close ran into the end of the output.
+			_, complete := dialects.ValueEnd(v, 0)
+			rc.AtEnd = !complete
 			return []dialects.RawCall{rc}
 		}
 		return nil
@@ -151,11 +154,12 @@ func valueCalls(value string, offset int, opts *dialects.Options) []dialects.Raw
 		case ']':
 			return calls
 		case '{':
-			end, _ := dialects.ValueEnd(v, i)
+			end, complete := dialects.ValueEnd(v, i)
 			rc, ok := callObject(v[i:end], offset+i, opts)
 			if !ok {
 				return nil
 			}
+			rc.AtEnd = !complete
 			calls = append(calls, rc)
 			i = end - 1
 		default:

@@ -1,6 +1,7 @@
 package tagged
 
 import (
+	"github.com/dialectkit/toolcall"
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
@@ -73,7 +74,7 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options) *dialects.
 			sub := t.extract(body, bodyStart, opts, false)
 			ext.Marked = ext.Marked || sub.Marked
 			if len(sub.Calls) == 0 {
-				if rc, ok := glimmerJSONCall(recipient, body, bodyStart); ok {
+				if rc, ok := glimmerJSONCall(recipient, body, bodyStart, next == len(text) && bodyEnd == len(text)); ok {
 					sub.Calls, sub.Content = append(sub.Calls, rc), ""
 				}
 			}
@@ -110,13 +111,20 @@ func glimmerRecipient(header string) (string, bool) {
 }
 
 // glimmerJSONCall reads a tool message whose body is JSON arguments, or
-// empty, as a call to the recipient.
-func glimmerJSONCall(recipient, body string, offset int) (dialects.RawCall, bool) {
+// empty, as a call to the recipient. atEnd reports that the output ends
+// inside the body: an empty body there is a call cut before its arguments.
+func glimmerJSONCall(recipient, body string, offset int, atEnd bool) (dialects.RawCall, bool) {
 	b := strings.TrimSpace(body)
 	if b != "" && b[0] != '{' {
 		return dialects.RawCall{}, false
 	}
-	return dialects.RawCall{Name: recipient, Arguments: b, Offset: offset}, true
+	rc := dialects.RawCall{Name: recipient, Arguments: b, Offset: offset, AtEnd: atEnd}
+	if atEnd && b == "" {
+		e := toolcall.NewError(toolcall.CodeTruncated, "glimmer call message ends with the output, before its arguments")
+		e.Offset = offset
+		rc.Err = e
+	}
+	return rc, true
 }
 
 // stripFraming removes glimmer's framing tokens from content.

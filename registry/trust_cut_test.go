@@ -1,0 +1,97 @@
+package registry_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/longtest"
+	"github.com/dialectkit/toolcall/registry"
+	"github.com/dialectkit/toolcall/render"
+	"github.com/dialectkit/toolcall/schema"
+)
+
+// cutTools declares the tool the cut sweep calls.
+func cutTools(t *testing.T) *schema.Set {
+	t.Helper()
+	set, err := schema.NewSet(toolcall.Tool{Name: "delete_file", Parameters: json.RawMessage(
+		`{"type":"object","properties":{"path":{"type":"string"},"force":{"type":"boolean"}},"required":["path"]}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+// cutWindow is where a cut falls inside the call's envelope or arguments:
+// from the start of the output to the end of the last argument value and
+// the quotes, braces and parentheses that close it (every cut before the
+// returned offset is inside).
+func cutWindow(full string) int {
+	end := strings.LastIndex(full, "zq9")
+	if end < 0 {
+		return -1
+	}
+	end += len("zq9")
+	window := end
+	for i := end; i < len(full) && strings.IndexByte("\"'}]) \t\n", full[i]) >= 0; i++ {
+		// The braces and parentheses that close the call's object are
+		// its envelope; a list's closing bracket after them is not.
+		if full[i] == '}' || full[i] == ')' || full[i] == '"' || full[i] == '\'' {
+			window = i
+		}
+	}
+	return window
+}
+
+// TestCutCallsAreNotCalls renders one call in every registered dialect and
+// parses every prefix of it that ends inside the call's envelope or
+// arguments: none may yield a call, named or detected, with tools declared
+// or not. The full text still yields the call.
+func TestCutCallsAreNotCalls(t *testing.T) {
+	tools := cutTools(t)
+	call := toolcall.Call{ID: "call_1", Name: "delete_file", Arguments: json.RawMessage(`{"force":true,"path":"build/zq9"}`)}
+	for _, name := range registry.Names() {
+		t.Run(name, func(t *testing.T) {
+			r, ok := render.For(name)
+			if !ok {
+				t.Skip("no renderer")
+			}
+			full := r.Calls([]toolcall.Call{call})
+			res := registry.Parse(full, &registry.Options{Dialect: name, Options: dialectsOptions(tools)})
+			if len(res.Calls) != 1 {
+				t.Fatalf("full text %q: %d calls, errors %v", full, len(res.Calls), res.Errors)
+			}
+			window := cutWindow(full)
+			if window < 0 {
+				t.Fatalf("value not found in %q", full)
+			}
+			step := 1
+			if !longtest.Enabled() && window > 48 {
+				step = 3
+			}
+			for p := 1; p < window; p += step {
+				cut := full[:p]
+				for _, o := range []*registry.Options{
+					{Dialect: name, Options: dialectsOptions(tools)},
+					{Dialect: name},
+					{Options: dialectsOptions(tools)},
+				} {
+					res := registry.Parse(cut, o)
+					if len(res.Calls) == 1 && res.Calls[0].Name == "code_interpreter" && !strings.Contains(cut, "(") {
+						// Raw code after <|python_tag|> has no envelope
+						// before its parentheses: a prefix of the call
+						// is code, and code runs to the end of the block.
+						continue
+					}
+					if len(res.Calls) > 0 {
+						t.Errorf("cut at %d/%d %q (dialect %q, tools %v): call %s %s, repairs %v", p, len(full), cut, o.Dialect, o.Tools != nil, res.Calls[0].Name, res.Calls[0].Arguments, res.Repairs)
+					}
+				}
+			}
+		})
+	}
+}
+
+func dialectsOptions(tools *schema.Set) dialects.Options { return dialects.Options{Tools: tools} }
