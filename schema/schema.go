@@ -31,6 +31,9 @@ import (
 type Tool struct {
 	toolcall.Tool
 	compiled *jsonschema.Schema
+	// fast validates the common keywords over the argument bytes, or is
+	// nil when the schema uses others (see fast.go).
+	fast *fastNode
 	// props are the top-level property names in declaration order.
 	props []string
 	// strict is the set of top-level names strict mode accepts, or nil when
@@ -68,6 +71,7 @@ func NewTool(t toolcall.Tool) (*Tool, error) {
 	}
 	ct := &Tool{Tool: t, compiled: compiled, props: declaredOrder(params), aliases: aliases}
 	ct.strict = strictNames(compiled)
+	ct.fast = compileFast(compiled)
 	return ct, nil
 }
 

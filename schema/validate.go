@@ -40,6 +40,9 @@ func (t *Tool) Validate(args json.RawMessage, opts Options) (json.RawMessage, []
 	if t == nil {
 		return args, nil, toolcall.NewError(toolcall.CodeInvalidTool, "no tool to validate against")
 	}
+	if t.fast != nil && !opts.Coerce && lenient.Valid(args) && t.validFast(args, opts) {
+		return args, nil, nil
+	}
 	root, e := parseObject(args)
 	if e != nil {
 		return args, nil, t.tag(e, args)
@@ -57,6 +60,9 @@ func (t *Tool) Validate(args json.RawMessage, opts Options) (json.RawMessage, []
 		if len(repairs) > 0 {
 			root = gjson.ParseBytes(out)
 		}
+	}
+	if t.fast != nil && len(repairs) > 0 && t.validFast(out, opts) {
+		return out, repairs, nil
 	}
 	var found violations
 	if !opts.AllowAdditional && t.strict != nil {
@@ -80,6 +86,15 @@ func (t *Tool) Validate(args json.RawMessage, opts Options) (json.RawMessage, []
 		return out, repairs, nil
 	}
 	return out, repairs, t.schemaError(&found, declined, out)
+}
+
+// validFast runs the fast path on arguments known to be valid JSON.
+func (t *Tool) validFast(args []byte, opts Options) bool {
+	var names map[string]struct{}
+	if !opts.AllowAdditional {
+		names = t.strict
+	}
+	return t.fast.validFast(args, names)
 }
 
 // tag fills the call-independent context of an error about args.
