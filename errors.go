@@ -186,30 +186,31 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Code == e.Code
 }
 
-// Sentinels for errors.Is, one per code.
+// Sentinels for errors.Is, one per code. They are of type error, like every
+// error in the API; errors.As reaches the *Error.
 var (
-	ErrMissingFunction  = &Error{Code: CodeMissingFunction, CallIndex: -1, Offset: -1}
-	ErrInvalidJSON      = &Error{Code: CodeInvalidJSON, CallIndex: -1, Offset: -1}
-	ErrRepairFailed     = &Error{Code: CodeRepairFailed, CallIndex: -1, Offset: -1}
-	ErrSchema           = &Error{Code: CodeSchema, CallIndex: -1, Offset: -1}
-	ErrUnknownTool      = &Error{Code: CodeUnknownTool, CallIndex: -1, Offset: -1}
-	ErrRetriesExhausted = &Error{Code: CodeRetriesExhausted, CallIndex: -1, Offset: -1}
-	ErrRepairTimeout    = &Error{Code: CodeRepairTimeout, CallIndex: -1, Offset: -1}
-	ErrStream           = &Error{Code: CodeStream, CallIndex: -1, Offset: -1}
-	ErrTooLarge         = &Error{Code: CodeTooLarge, CallIndex: -1, Offset: -1}
-	ErrInvalidName      = &Error{Code: CodeInvalidName, CallIndex: -1, Offset: -1}
-	ErrNameTooLong      = &Error{Code: CodeNameTooLong, CallIndex: -1, Offset: -1}
-	ErrNotObject        = &Error{Code: CodeNotObject, CallIndex: -1, Offset: -1}
-	ErrTooDeep          = &Error{Code: CodeTooDeep, CallIndex: -1, Offset: -1}
-	ErrTruncated        = &Error{Code: CodeTruncated, CallIndex: -1, Offset: -1}
-	ErrTransport        = &Error{Code: CodeTransport, CallIndex: -1, Offset: -1}
-	ErrInvalidInput     = &Error{Code: CodeInvalidInput, CallIndex: -1, Offset: -1}
-	ErrInvalidTool      = &Error{Code: CodeInvalidTool, CallIndex: -1, Offset: -1}
-	ErrUnknownDialect   = &Error{Code: CodeUnknownDialect, CallIndex: -1, Offset: -1}
-	ErrMalformedCall    = &Error{Code: CodeMalformedCall, CallIndex: -1, Offset: -1}
-	ErrRequestRejected  = &Error{Code: CodeRequestRejected, CallIndex: -1, Offset: -1}
-	ErrCircuitOpen      = &Error{Code: CodeCircuitOpen, CallIndex: -1, Offset: -1}
-	ErrCanceled         = &Error{Code: CodeCanceled, CallIndex: -1, Offset: -1}
-	ErrStreamIncomplete = &Error{Code: CodeStreamIncomplete, CallIndex: -1, Offset: -1}
-	ErrInvalidConfig    = &Error{Code: CodeInvalidConfig, CallIndex: -1, Offset: -1}
+	ErrMissingFunction  error = &Error{Code: CodeMissingFunction, CallIndex: -1, Offset: -1}
+	ErrInvalidJSON      error = &Error{Code: CodeInvalidJSON, CallIndex: -1, Offset: -1}
+	ErrRepairFailed     error = &Error{Code: CodeRepairFailed, CallIndex: -1, Offset: -1}
+	ErrSchema           error = &Error{Code: CodeSchema, CallIndex: -1, Offset: -1}
+	ErrUnknownTool      error = &Error{Code: CodeUnknownTool, CallIndex: -1, Offset: -1}
+	ErrRetriesExhausted error = &Error{Code: CodeRetriesExhausted, CallIndex: -1, Offset: -1}
+	ErrRepairTimeout    error = &Error{Code: CodeRepairTimeout, CallIndex: -1, Offset: -1}
+	ErrStream           error = &Error{Code: CodeStream, CallIndex: -1, Offset: -1}
+	ErrTooLarge         error = &Error{Code: CodeTooLarge, CallIndex: -1, Offset: -1}
+	ErrInvalidName      error = &Error{Code: CodeInvalidName, CallIndex: -1, Offset: -1}
+	ErrNameTooLong      error = &Error{Code: CodeNameTooLong, CallIndex: -1, Offset: -1}
+	ErrNotObject        error = &Error{Code: CodeNotObject, CallIndex: -1, Offset: -1}
+	ErrTooDeep          error = &Error{Code: CodeTooDeep, CallIndex: -1, Offset: -1}
+	ErrTruncated        error = &Error{Code: CodeTruncated, CallIndex: -1, Offset: -1}
+	ErrTransport        error = &Error{Code: CodeTransport, CallIndex: -1, Offset: -1}
+	ErrInvalidInput     error = &Error{Code: CodeInvalidInput, CallIndex: -1, Offset: -1}
+	ErrInvalidTool      error = &Error{Code: CodeInvalidTool, CallIndex: -1, Offset: -1}
+	ErrUnknownDialect   error = &Error{Code: CodeUnknownDialect, CallIndex: -1, Offset: -1}
+	ErrMalformedCall    error = &Error{Code: CodeMalformedCall, CallIndex: -1, Offset: -1}
+	ErrRequestRejected  error = &Error{Code: CodeRequestRejected, CallIndex: -1, Offset: -1}
+	ErrCircuitOpen      error = &Error{Code: CodeCircuitOpen, CallIndex: -1, Offset: -1}
+	ErrCanceled         error = &Error{Code: CodeCanceled, CallIndex: -1, Offset: -1}
+	ErrStreamIncomplete error = &Error{Code: CodeStreamIncomplete, CallIndex: -1, Offset: -1}
+	ErrInvalidConfig    error = &Error{Code: CodeInvalidConfig, CallIndex: -1, Offset: -1}
 )
