@@ -1,11 +1,13 @@
 package dialects
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -57,7 +59,7 @@ func ParseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *to
 	switch err := lenient.Check([]byte(text), &check); {
 	case err == nil:
 		return gjson.Parse(text), nil, nil
-	case err.Code == toolcall.CodeTooDeep:
+	case errors.Is(err, toolcall.ErrTooDeep):
 		// Deeper than any arguments may nest: the call inside fails its
 		// depth check whatever the rest holds, so the text is read as it
 		// is (gjson reads top-level fields without descending into the
@@ -72,8 +74,8 @@ func ParseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *to
 		lo = &opts.Lenient
 	}
 	r := lenient.Repair([]byte(text), lo)
-	if r.Err != nil {
-		return gjson.Result{}, nil, r.Err
+	if e := coded.As(r.Err); e != nil {
+		return gjson.Result{}, nil, e
 	}
 	return gjson.ParseBytes(r.Output), r.Repairs, nil
 }

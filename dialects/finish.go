@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -211,7 +212,7 @@ func Arguments(text string, opts *Options) (json.RawMessage, []toolcall.Repair, 
 	if opts.DisableRepair {
 		// Repair off still means the limits on: strict JSON, UTF-8, no
 		// deeper than the depth limit.
-		if e := lenient.Check([]byte(trimmed), &opts.Lenient); e != nil {
+		if e := coded.As(lenient.Check([]byte(trimmed), &opts.Lenient)); e != nil {
 			if e.Code == toolcall.CodeInvalidJSON {
 				e.Message = "arguments are not valid JSON and repair is disabled"
 			}
@@ -221,9 +222,9 @@ func Arguments(text string, opts *Options) (json.RawMessage, []toolcall.Repair, 
 		out = []byte(trimmed)
 	} else {
 		r := lenient.Repair([]byte(trimmed), &opts.Lenient)
-		if r.Err != nil {
-			r.Err.Raw = text
-			return nil, nil, r.Err
+		if e := coded.As(r.Err); e != nil {
+			e.Raw = text
+			return nil, nil, e
 		}
 		out, repairs = r.Output, r.Repairs
 	}
@@ -295,9 +296,9 @@ func jsonKind(b []byte) string {
 func typedArguments(params []Param, tool *schema.Tool, opts *Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
 	args, repairs := TypeParams(params, tool)
 	r := lenient.Repair(args, &opts.Lenient)
-	if r.Err != nil {
-		r.Err.Offset = -1 // an offset in the built object, not in the text
-		return nil, nil, r.Err
+	if e := coded.As(r.Err); e != nil {
+		e.Offset = -1 // an offset in the built object, not in the text
+		return nil, nil, e
 	}
 	for _, rep := range r.Repairs {
 		rep.Offset = -1

@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // FuzzRepair checks the guarantees on any input, with limits the fuzzer
@@ -59,7 +60,7 @@ func FuzzRepair(f *testing.F) {
 			maxDepth = DefaultMaxDepth
 		}
 		if len(in) > opts.MaxSize {
-			if res.Err == nil || res.Err.Code != toolcall.CodeTooLarge {
+			if res.Err == nil || coded.Code(res.Err) != toolcall.CodeTooLarge {
 				t.Fatalf("%d bytes over a limit of %d: err = %v", len(in), opts.MaxSize, res.Err)
 			}
 			return
@@ -72,12 +73,12 @@ func FuzzRepair(f *testing.F) {
 			if res.Output != nil {
 				t.Fatalf("output with an error")
 			}
-			switch res.Err.Code {
+			switch coded.Code(res.Err) {
 			case toolcall.CodeRepairFailed, toolcall.CodeTooDeep:
 			default:
-				t.Fatalf("unexpected code %s", res.Err.Code)
+				t.Fatalf("unexpected code %s", coded.Code(res.Err))
 			}
-			if res.Err.Code.Summary() == "" || !strings.HasPrefix(res.Err.Error(), string(res.Err.Code)+": ") {
+			if coded.Code(res.Err).Summary() == "" || !strings.HasPrefix(res.Err.Error(), string(coded.Code(res.Err))+": ") {
 				t.Fatalf("error %q is not coded", res.Err.Error())
 			}
 			return
@@ -105,7 +106,7 @@ func sameRepair(a, b Result) bool {
 	if !bytes.Equal(a.Output, b.Output) || a.Attempted != b.Attempted || len(a.Repairs) != len(b.Repairs) {
 		return false
 	}
-	if (a.Err == nil) != (b.Err == nil) || a.Err != nil && (a.Err.Code != b.Err.Code || a.Err.Offset != b.Err.Offset) {
+	if (a.Err == nil) != (b.Err == nil) || a.Err != nil && (coded.Code(a.Err) != coded.Code(b.Err) || coded.As(a.Err).Offset != coded.As(b.Err).Offset) {
 		return false
 	}
 	for i := range a.Repairs {

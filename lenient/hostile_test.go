@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // Limits are enforced where they are promised: the size before any
@@ -39,7 +40,7 @@ func TestSizeLimitBeforeParsing(t *testing.T) {
 		in := []byte(shape(DefaultMaxSize + 1)[:DefaultMaxSize+1])
 		var res Result
 		alloc := allocated(func() { res = Repair(in, nil) })
-		if res.Err == nil || res.Err.Code != toolcall.CodeTooLarge || res.Output != nil {
+		if res.Err == nil || coded.Code(res.Err) != toolcall.CodeTooLarge || res.Output != nil {
 			t.Errorf("%s: %d bytes: err = %v, want TLP-009", name, len(in), res.Err)
 		}
 		if alloc > 64<<10 {
@@ -66,7 +67,7 @@ func TestDepthLimitWhileReading(t *testing.T) {
 		if s.work > 64*len(open)*4 {
 			t.Errorf("%q: the scanner did %d units of work before stopping at depth %d", open, s.work, DefaultMaxDepth)
 		}
-		if res := Repair(in, nil); res.Err == nil || res.Err.Code != toolcall.CodeTooDeep {
+		if res := Repair(in, nil); res.Err == nil || coded.Code(res.Err) != toolcall.CodeTooDeep {
 			t.Errorf("%q: Repair: err = %v, want TLP-013", open, res.Err)
 		}
 	}
@@ -93,7 +94,7 @@ func TestConcatenatedValuesKeepTheDepthLimit(t *testing.T) {
 			}
 			continue
 		}
-		if res.Err.Code != toolcall.CodeTooDeep {
+		if coded.Code(res.Err) != toolcall.CodeTooDeep {
 			t.Errorf("%q at depth %d: err = %v, want TLP-013 or a result within the limit", tc.in, tc.depth, res.Err)
 		}
 		if ok := RepairString(tc.in, &Options{MaxDepth: tc.depth + 1}); ok.Err != nil {
@@ -122,7 +123,7 @@ func TestTimeBudgetInterruptsRepair(t *testing.T) {
 		begin := time.Now()
 		res := Repair(in, &Options{Timeout: budget})
 		took := time.Since(begin)
-		if res.Err != nil && res.Err.Code != toolcall.CodeRepairTimeout && res.Err.Code != toolcall.CodeRepairFailed && res.Err.Code != toolcall.CodeTooDeep {
+		if res.Err != nil && coded.Code(res.Err) != toolcall.CodeRepairTimeout && coded.Code(res.Err) != toolcall.CodeRepairFailed && coded.Code(res.Err) != toolcall.CodeTooDeep {
 			t.Errorf("%s: unexpected error %v", name, res.Err)
 		}
 		if took > worst {
@@ -151,7 +152,7 @@ func TestHostileShapes(t *testing.T) {
 		took := time.Since(begin)
 		outcome := "ok"
 		if res.Err != nil {
-			outcome = string(res.Err.Code)
+			outcome = string(coded.Code(res.Err))
 		} else if !gjson.ValidBytes(res.Output) {
 			t.Errorf("%s: invalid output", name)
 		}
@@ -206,11 +207,11 @@ func TestCheck(t *testing.T) {
 		switch {
 		case tc.code == "" && err != nil:
 			t.Errorf("%s: %v", tc.name, err)
-		case tc.code != "" && (err == nil || err.Code != tc.code):
+		case tc.code != "" && (err == nil || coded.Code(err) != tc.code):
 			t.Errorf("%s: err = %v, want %s", tc.name, err, tc.code)
 		}
 	}
-	if err := Check([]byte(strings.Repeat("[", 70)), nil); err == nil || err.Offset != 64 {
+	if err := Check([]byte(strings.Repeat("[", 70)), nil); err == nil || coded.As(err).Offset != 64 {
 		t.Errorf("too deep: %v, want the offset of the 65th bracket", err)
 	}
 }

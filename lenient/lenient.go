@@ -33,6 +33,7 @@ import (
 	"github.com/titanous/json5"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // Default limits.
@@ -83,8 +84,9 @@ type Result struct {
 	Repairs []toolcall.Repair
 	// Err is set when no valid JSON could be produced: TLP-003 (repair
 	// failed), TLP-007 (time budget), TLP-009 (too large) or TLP-013 (too
-	// deep). Its Offset points into the input when it can.
-	Err *toolcall.Error
+	// deep), a *toolcall.Error (errors.As reaches it) whose Offset points
+	// into the input when it can.
+	Err error
 }
 
 // config is Options with the defaults applied; 0 means no limit.
@@ -343,7 +345,13 @@ const maxIterativeCheck = 64 << 10
 // TLP-013 (nested deeper than MaxDepth, with the offset of the bracket) or
 // TLP-002 (not valid JSON). Arguments are checked with it when repair is
 // off. opts may be nil; its Timeout is not used, as the check is linear.
-func Check(input []byte, opts *Options) *toolcall.Error {
+// A failure is a *toolcall.Error.
+func Check(input []byte, opts *Options) error {
+	return coded.Err(check(input, opts))
+}
+
+// check is Check with the concrete error.
+func check(input []byte, opts *Options) *toolcall.Error {
 	cfg := opts.config()
 	if cfg.maxSize > 0 && len(input) > cfg.maxSize {
 		return toolcall.NewError(toolcall.CodeTooLarge,

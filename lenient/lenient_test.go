@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 func TestValidJSONPassesThroughByteForByte(t *testing.T) {
@@ -255,7 +256,7 @@ func TestRefusals(t *testing.T) {
 			t.Errorf("%q: repaired to %s, want an error", in, res.Output)
 			continue
 		}
-		if res.Err.Code != toolcall.CodeRepairFailed || res.Output != nil || !res.Attempted {
+		if coded.Code(res.Err) != toolcall.CodeRepairFailed || res.Output != nil || !res.Attempted {
 			t.Errorf("%q: %v (output %q)", in, res.Err, res.Output)
 		}
 		if !errors.Is(res.Err, toolcall.ErrRepairFailed) {
@@ -302,7 +303,7 @@ func TestLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := RepairString(tc.in, tc.opts)
-			if res.Err == nil || res.Err.Code != tc.code {
+			if res.Err == nil || coded.Code(res.Err) != tc.code {
 				t.Fatalf("err = %v, want %s", res.Err, tc.code)
 			}
 			if res.Output != nil {

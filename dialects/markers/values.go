@@ -10,6 +10,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -282,8 +283,8 @@ func (x *extractor) parse(obj string) (gjson.Result, []toolcall.Repair, *toolcal
 		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeInvalidJSON, "the call is not valid JSON and repair is disabled")
 	}
 	r := lenient.Repair([]byte(t), &x.opts.Lenient)
-	if r.Err != nil {
-		return gjson.Result{}, nil, r.Err
+	if e := coded.As(r.Err); e != nil {
+		return gjson.Result{}, nil, e
 	}
 	return gjson.ParseBytes(r.Output), r.Repairs, nil
 }
