@@ -21,6 +21,10 @@ type Call struct {
 	// Name is the tool name as the model wrote it (after dialect-specific
 	// normalisation such as stripping a "functions." prefix).
 	Name string `json:"name"`
+	// Server is the MCP server part of a combined name "server___tool"
+	// (see SplitName): Name is the whole name, as declared, and Server
+	// its server part. It is empty when the name has none.
+	Server string `json:"server,omitempty"`
 	// Arguments is a compact JSON object in the key order the model used.
 	Arguments json.RawMessage `json:"arguments"`
 	// Index is the call's position among all calls of the turn, counting

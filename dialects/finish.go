@@ -119,7 +119,8 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 	if id == "" {
 		id = toolcall.NewCallID()
 	}
-	return toolcall.Call{ID: id, Name: name, Arguments: args, Index: index}, repairs, nil
+	server, _ := toolcall.SplitName(name)
+	return toolcall.Call{ID: id, Name: name, Server: server, Arguments: args, Index: index}, repairs, nil
 }
 
 // cutRepair reports whether repairs closed something the text left open at
@@ -138,9 +139,14 @@ func cutRepair(repairs []toolcall.Repair) bool {
 }
 
 // CheckName validates a tool name. With tools declared, a name that matches
-// one exactly is always accepted, a name that matches one only when case is
-// ignored is renamed (and the rename recorded), and any other name is
-// unknown. Without tools, the name must be non-empty, at most 64 bytes,
+// one exactly is always accepted; MCP combined names "server___tool" match
+// across the server prefix (schema.Set.LookupServer): a name without a
+// server matches the one declared tool of that name on some server, and a
+// combined name matches the tool declared without a server, each renamed to
+// the declared name (and the rename recorded), while a name that tools of
+// several servers share is unknown (TLP-005, Known listing them); a name
+// that matches one only when case is ignored is renamed (and the rename
+// recorded), and any other name is unknown. Without tools, the name must be non-empty, at most 64 bytes,
 // and made of letters and digits (of any script) and "_-.:/".
 func CheckName(name string, tools *schema.Set) (string, []toolcall.Repair, *toolcall.Error) {
 	trimmed := strings.TrimSpace(name)
@@ -155,6 +161,20 @@ func CheckName(name string, tools *schema.Set) (string, []toolcall.Repair, *tool
 	if tools != nil && tools.Len() > 0 {
 		if _, ok := tools.Lookup(name); ok {
 			return name, repairs, nil
+		}
+		switch m := tools.LookupServer(name); {
+		case len(m) == 1:
+			detail := "matched the declared tool of that name on its server"
+			if server, _ := toolcall.SplitName(name); server != "" {
+				detail = "server prefix dropped: the tool is declared without a server"
+			}
+			repairs = append(repairs, toolcall.Repair{Kind: toolcall.RepairNameNormalized, Offset: -1, Detail: detail})
+			return m[0], repairs, nil
+		case len(m) > 1:
+			e := toolcall.NewError(toolcall.CodeUnknownTool, fmt.Sprintf("tool name %s matches tools of several servers: %s; name the server too",
+				quoteName(name), strings.Join(m, ", ")))
+			e.Known = m
+			return "", nil, e
 		}
 		if alt, ok := tools.LookupFold(name); ok {
 			repairs = append(repairs, toolcall.Repair{Kind: toolcall.RepairNameNormalized, Offset: -1, Detail: "case folded to a declared name"})

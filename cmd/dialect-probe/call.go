@@ -387,7 +387,7 @@ func newCallReport(f *callFlags, host string, out *retry.Outcome, err error, sta
 	if res := out.Result; res != nil {
 		r.Dialect, r.Content, r.Reasoning, r.Repairs = res.Dialect, res.Content, res.Reasoning, res.Repairs
 		for _, c := range res.Calls {
-			r.Calls = append(r.Calls, callRecord{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+			r.Calls = append(r.Calls, callRecord{ID: c.ID, Name: c.Name, Server: c.Server, Arguments: c.Arguments})
 		}
 		for _, e := range res.Errors {
 			r.Errors = append(r.Errors, toErrorRecord(e))

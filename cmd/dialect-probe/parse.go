@@ -129,8 +129,10 @@ type parseOutput struct {
 }
 
 type callRecord struct {
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Server is the MCP server part of a combined name "server___tool".
+	Server    string          `json:"server,omitempty"`
 	Arguments json.RawMessage `json:"arguments"`
 }
 
@@ -318,7 +320,7 @@ func toParseOutput(res *toolcall.Result) parseOutput {
 	out := parseOutput{Dialect: res.Dialect, Calls: make([]callRecord, 0, len(res.Calls)),
 		Content: res.Content, Reasoning: res.Reasoning, Repairs: res.Repairs, Errors: []errorRecord{}}
 	for _, c := range res.Calls {
-		out.Calls = append(out.Calls, callRecord{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+		out.Calls = append(out.Calls, callRecord{ID: c.ID, Name: c.Name, Server: c.Server, Arguments: c.Arguments})
 	}
 	for _, e := range res.Errors {
 		out.Errors = append(out.Errors, toErrorRecord(e))

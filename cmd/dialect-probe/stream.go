@@ -62,7 +62,7 @@ func toEventRecord(ev stream.Event) eventRecord {
 		rec.Index, rec.Text = &ev.Index, ev.Text
 	case stream.Call:
 		rec.Index = &ev.Index
-		rec.Call = &callRecord{ID: ev.Call.ID, Name: ev.Call.Name, Arguments: ev.Call.Arguments}
+		rec.Call = &callRecord{ID: ev.Call.ID, Name: ev.Call.Name, Server: ev.Call.Server, Arguments: ev.Call.Arguments}
 	case stream.CallError:
 		rec.Index = &ev.Index
 		e := toErrorRecord(ev.Err)
