@@ -24,9 +24,9 @@ type detectFlags struct {
 func newDetectCmd() *cobra.Command {
 	var f detectFlags
 	cmd := &cobra.Command{
-		Use:   "detect --template FILE [--model NAME] [flags]",
+		Use:   "detect FILE [--model NAME] [flags]",
 		Short: "Name the tool-call dialect of a chat template, offline",
-		Long: `detect reads a chat template and names the dialect its model calls tools in,
+		Long: `detect reads a chat template (FILE, or --template FILE) and names the dialect its model calls tools in,
 with the markers that decided, as probe does with the template a server
 returns, without asking any server.
 
@@ -39,14 +39,22 @@ Ollama built-in parser name.
 
 Exit status: 0 when a dialect was named; 1 when the template names none (no
 tool support, or markers no rule knows); 2 for usage and I/O errors.`,
-		Example: `  dialect-probe detect --template Modelfile.template
-  dialect-probe detect --template qwen3-8b-q4_k_m.gguf --json
-  curl -s localhost:11434/api/show -d '{"model":"qwen3:8b"}' > show.json && dialect-probe detect --template show.json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runDetect(cmd, &f) },
+		Example: `  dialect-probe detect Modelfile.template
+  dialect-probe detect qwen3-8b-q4_k_m.gguf --json
+  curl -s localhost:11434/api/show -d '{"model":"qwen3:8b"}' > show.json && dialect-probe detect show.json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				if f.template != "" && f.template != args[0] {
+					return fmt.Errorf("two templates: %s and --template %s; give one", args[0], f.template)
+				}
+				f.template = args[0]
+			}
+			return runDetect(cmd, &f)
+		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.template, "template", "", "the chat template file (required)")
+	fl.StringVar(&f.template, "template", "", "the chat template file (the same as the FILE argument)")
 	fl.StringVarP(&f.model, "model", "m", "", "model name, for the model-name table's evidence")
 	fl.StringVar(&f.parser, "parser", "", "Ollama built-in parser name (PARSER of the Modelfile)")
 	fl.BoolVar(&f.json, "json", false, "print the detection as JSON")
@@ -76,7 +84,7 @@ type evidenceRecord struct {
 
 func runDetect(cmd *cobra.Command, f *detectFlags) error {
 	if f.template == "" {
-		return errors.New("--template FILE is required")
+		return errors.New("no template: give its FILE (dialect-probe detect FILE)")
 	}
 	t, err := probe.ReadTemplateFile(f.template)
 	if err != nil {

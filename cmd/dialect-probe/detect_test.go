@@ -42,7 +42,13 @@ func TestDetectCLI(t *testing.T) {
 			out: []string{"renders tools: no", "dialect: none (the template renders no tools)"}},
 		{name: "model evidence alone", args: []string{"--template", filepath.Join(samples, "gemma3.gotmpl"), "--model", "gemma4:e4b"},
 			out: []string{"dialect: gemma4 (from the model)"}},
-		{name: "missing template flag", args: nil, code: 2, errOut: []string{"--template FILE is required"}},
+		{name: "file argument", args: []string{filepath.Join(samples, "gemma3.gotmpl"), "--model", "gemma4:e4b"},
+			out: []string{"dialect: gemma4 (from the model)"}},
+		{name: "file argument and the same flag", args: []string{gguf, "--template", gguf}, out: []string{"dialect: hermes"}},
+		{name: "two templates", args: []string{gguf, "--template", filepath.Join(samples, "gemma3.gotmpl")}, code: 2, errOut: []string{"two templates"}},
+		{name: "two arguments", args: []string{gguf, gguf}, code: 2},
+		{name: "missing template", args: nil, code: 2, errOut: []string{"no template: give its FILE"}},
+		{name: "missing file argument", args: []string{filepath.Join(dir, "nope")}, code: 2, errOut: []string{"no such file"}},
 		{name: "missing file", args: []string{"--template", filepath.Join(dir, "nope")}, code: 2, errOut: []string{"no such file"}},
 	}
 	for _, tt := range tests {

@@ -5,7 +5,7 @@
 //	dialect-probe repair [FILE]     turn almost-JSON into JSON
 //	dialect-probe dialects          list the dialects it knows
 //	dialect-probe probe             find out how a model calls tools
-//	dialect-probe detect            name the dialect of a chat template
+//	dialect-probe detect FILE       name the dialect of a chat template
 //
 // parse --jsonl and repair --jsonl are stable machine interfaces: one JSON
 // object per input line in, one per line out, same order, same id, and a
