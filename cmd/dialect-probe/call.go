@@ -116,11 +116,8 @@ func runCall(cmd *cobra.Command, f *callFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.dialect != "" {
-		if _, ok := registry.Default().Lookup(f.dialect); !ok {
-			return toolcall.NewError(toolcall.CodeUnknownDialect,
-				fmt.Sprintf("no dialect is registered as %q (see dialect-probe dialects)", f.dialect))
-		}
+	if err := checkDialects("--dialect", f.dialect); err != nil {
+		return err
 	}
 	parse := registry.Options{Dialect: f.dialect, Model: f.model}
 	if f.template != "" {

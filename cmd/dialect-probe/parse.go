@@ -71,7 +71,13 @@ every event is printed the moment it is settled, one JSON object per line:
   {"event": "call_error", "index": 0, "error": {"code", "message"}}
   {"event": "done", "result": <the --json result>}
 Text that could still be the start of a marker is held back; the final
-result is the one parsing the whole output at once gives.`,
+result is the one parsing the whole output at once gives.
+
+Exit status: 0 when every call found parsed and validated (or there was no
+call); 1 when the output had errors (a call that could not be read,
+repaired or validated); 2 for usage and I/O errors, among them a --dialect
+or --fallback name no dialect is registered under. With --jsonl the status
+is 0 unless reading or writing failed: errors are reported per line.`,
 		Example: `  dialect-probe parse testdata/samples/qwen3-hermes.txt
   ollama run qwen3 "..." | dialect-probe parse --tools tools.json --json
   dialect-probe parse --jsonl < vectors.jsonl > results.jsonl
@@ -147,6 +153,12 @@ func (f *parseFlags) options(tools *schema.Set) *registry.Options {
 }
 
 func runParse(cmd *cobra.Command, args []string, f *parseFlags) error {
+	if err := checkDialects("--dialect", f.dialect); err != nil {
+		return err
+	}
+	if err := checkDialects("--fallback", f.fallback...); err != nil {
+		return err
+	}
 	var tools *schema.Set
 	if f.toolsFile != "" {
 		data, err := os.ReadFile(f.toolsFile)

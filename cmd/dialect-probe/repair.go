@@ -30,14 +30,18 @@ func newRepairCmd() *cobra.Command {
 valid JSON byte for byte, otherwise repaired (trailing commas, single quotes,
 unquoted keys, Python literals, missing closing brackets, truncated strings,
 unescaped quotes, comments, code fences, prose around the value, ...), with
-the list of repairs it made. Input it cannot repair gives a coded error and
-exit status 1.
+the list of repairs it made.
 
 With --jsonl, every input line is {"id": "...", "input": "<almost-JSON>"} and
 every output line is
   {"id": "...", "output": "<strict JSON text>" | null, "error": "<code>: <message>" | null,
    "repairs": ["trailing_comma", ...]}
-in the same order, with the same id.`,
+in the same order, with the same id.
+
+Exit status: 0 when the input is JSON or was repaired into JSON; 1 when it
+could not be repaired (its coded error is printed on standard error); 2 for
+usage and I/O errors. With --jsonl the status is 0 unless reading or writing
+failed: errors are reported per line.`,
 		Example: `  echo "{'path': 'a.txt',}" | dialect-probe repair
   dialect-probe repair --jsonl < broken.jsonl`,
 		Args: cobra.MaximumNArgs(1),
