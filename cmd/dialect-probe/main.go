@@ -59,7 +59,9 @@ and more: see "dialect-probe dialects"), detects which one a model wrote, repair
 almost-JSON arguments, and validates them against the tools' JSON Schemas.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
 	}
+	root.SetVersionTemplate("dialect-probe {{.Version}}\n")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -65,5 +66,24 @@ func TestHelpHasExitStatus(t *testing.T) {
 		if code != 0 || !strings.Contains(words, "Exit status: 0 ") || !strings.Contains(words, " 2 for usage") {
 			t.Errorf("%s --help: exit %d, no exit-status paragraph:\n%s", sub, code, stdout)
 		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	stdout, _, code := runCLI(t, "", "--version")
+	if code != 0 || !strings.HasPrefix(stdout, "dialect-probe ") || !strings.Contains(stdout, " go1.") {
+		t.Errorf("--version: exit %d, %q", code, stdout)
+	}
+	info := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.4.0"}, Settings: []debug.BuildSetting{
+		{Key: "vcs", Value: "git"},
+		{Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"},
+		{Key: "vcs.time", Value: "2026-11-24T05:00:00Z"},
+		{Key: "vcs.modified", Value: "true"},
+	}}
+	if got, want := versionOf(info), "v0.4.0 (revision 0123456789ab, 2026-11-24T05:00:00Z, modified) go1.26.8"; got != want {
+		t.Errorf("versionOf = %q, want %q", got, want)
+	}
+	if got, want := versionOf(&debug.BuildInfo{GoVersion: "go1.26.8"}), "(devel) go1.26.8"; got != want {
+		t.Errorf("versionOf = %q, want %q", got, want)
 	}
 }
