@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/spf13/cobra"
 )
@@ -69,10 +70,39 @@ almost-JSON arguments, and validates them against the tools' JSON Schemas.`,
 	return root
 }
 
-// input opens the file named by args[0], or standard input.
+// input opens the file named by args[0], or standard input. Reading a
+// terminal, it says so on standard error: a command that seems to hang is
+// waiting for the model output to be typed or pasted.
 func input(cmd *cobra.Command, args []string) (io.ReadCloser, error) {
 	if len(args) == 0 || args[0] == "-" {
-		return io.NopCloser(cmd.InOrStdin()), nil
+		in := cmd.InOrStdin()
+		if isTerminal(in) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "dialect-probe %s: reading standard input (end it with %s, or give a FILE)\n", cmd.Name(), eofKey())
+		}
+		return io.NopCloser(in), nil
 	}
 	return os.Open(args[0])
+}
+
+// isTerminal reports whether r is a terminal: a character device that is
+// not the null device. A variable, so that tests can stand in for one.
+var isTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(st, null)
+}
+
+// eofKey names the key that ends terminal input.
+func eofKey() string {
+	if runtime.GOOS == "windows" {
+		return "Ctrl-Z, Enter"
+	}
+	return "Ctrl-D"
 }

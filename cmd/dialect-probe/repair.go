@@ -93,6 +93,11 @@ func runRepair(cmd *cobra.Command, args []string, f *repairFlags) error {
 		if err := enc.Encode(out); err != nil {
 			return err
 		}
+	case out.Output != nil && len(out.Repairs) == 0:
+		// Valid input, byte for byte: its own line ending or none.
+		if _, err := io.WriteString(w, *out.Output); err != nil {
+			return err
+		}
 	case out.Output != nil:
 		fmt.Fprintln(w, *out.Output)
 		for _, r := range out.Repairs {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"io"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -85,5 +88,56 @@ func TestVersion(t *testing.T) {
 	}
 	if got, want := versionOf(&debug.BuildInfo{GoVersion: "go1.26.8"}), "(devel) go1.26.8"; got != want {
 		t.Errorf("versionOf = %q, want %q", got, want)
+	}
+}
+
+// TestTerminalInputIsAnnounced: parse and repair reading standard input
+// from a terminal say so on standard error; from a pipe, a file or the
+// null device they say nothing.
+func TestTerminalInputIsAnnounced(t *testing.T) {
+	real := isTerminal
+	t.Cleanup(func() { isTerminal = real })
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if real(null) || real(strings.NewReader("")) || real(os.NewFile(^uintptr(0), "bad")) {
+		t.Error("the null device, a reader or a bad file is taken for a terminal")
+	}
+
+	isTerminal = func(io.Reader) bool { return true }
+	for _, args := range [][]string{{"parse"}, {"parse", "-"}, {"parse", "--json"}, {"repair"}, {"repair", "--jsonl"}} {
+		_, stderr, _ := runCLI(t, `{"a": 1}`, args...)
+		if !strings.Contains(stderr, "reading standard input") {
+			t.Errorf("%v from a terminal: stderr %q", args, stderr)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "out.txt")
+	if err := os.WriteFile(file, []byte(`{"a": 1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, _ := runCLI(t, "", "repair", file); strings.Contains(stderr, "standard input") {
+		t.Errorf("reading a file: stderr %q", stderr)
+	}
+	isTerminal = func(io.Reader) bool { return false }
+	if _, stderr, _ := runCLI(t, `{"a": 1}`, "repair"); strings.Contains(stderr, "standard input") {
+		t.Errorf("reading a pipe: stderr %q", stderr)
+	}
+}
+
+// TestRepairValidInputByteForByte: valid JSON comes out exactly as it
+// went in, with its own line ending or none; repaired JSON ends with one
+// newline.
+func TestRepairValidInputByteForByte(t *testing.T) {
+	for _, in := range []string{"{\"a\":1}\n", `{"a":1}`, "  {\"a\": [1, 2]}\r\n", "[]\n\n", `"x"`} {
+		stdout, stderr, code := runCLI(t, in, "repair")
+		if code != 0 || stdout != in || stderr != "" {
+			t.Errorf("repair %q: exit %d, stdout %q, stderr %q", in, code, stdout, stderr)
+		}
+	}
+	stdout, _, code := runCLI(t, "{'a': 1,}\n", "repair")
+	if code != 0 || stdout != "{\"a\":1}\n" {
+		t.Errorf("repaired: exit %d, stdout %q", code, stdout)
 	}
 }
