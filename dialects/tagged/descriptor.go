@@ -164,9 +164,16 @@ type Descriptor struct {
 	// ignored (MiniCPM 5). Nothing is mapped when two tools would match.
 	ResolveAliases bool
 
+	// CDATA unwraps a parameter value written as <![CDATA[…]]>: the text
+	// inside is the value, closing literals included.
+	CDATA bool
+
 	// frame splits the output into messages before calls are read
 	// (glimmer's recipient headers); nil for the plain engine.
 	frame frameFunc
+	// normalize rewrites the text before calls are read (MiniCPM 5's
+	// tokenizer artefacts); nil for none.
+	normalize normalizeFunc
 }
 
 // Dialect is a tagged-parameter dialect built from a Descriptor. It

@@ -70,11 +70,15 @@ type parser struct {
 	spans   []span
 	native  bool              // a call was read in the dialect's own syntax
 	repairs []toolcall.Repair // leniency applied to the call being read
+
+	// cdataOpenEnd is a position after which the text holds no CDATA
+	// close, so that unclosed sections are not searched again; -1 unknown.
+	cdataOpenEnd int
 }
 
 // init readies p to read text; a parser value can stay on the stack.
 func (p *parser) init(t *Dialect, text string, base int, opts *dialects.Options) {
-	*p = parser{t: t, d: &t.desc, text: text, base: base, opts: opts}
+	*p = parser{t: t, d: &t.desc, text: text, base: base, opts: opts, cdataOpenEnd: -1}
 	for i, lit := range t.lits {
 		p.find[i] = newFinder(lit)
 	}
@@ -302,6 +306,34 @@ const (
 // literal, or whatever comes first of the next call, a section boundary, or
 // limit.
 func (p *parser) region(from, limit int, limitCloses bool, lits callLits) (bodyEnd, end int, status regionStatus) {
+	search := from
+	for {
+		bodyEnd, end, status = p.regionFrom(search, limit, limitCloses, lits)
+		if !p.d.CDATA {
+			return bodyEnd, end, status
+		}
+		// A literal inside a CDATA section is text: look again after it.
+		c := strings.Index(p.text[search:bodyEnd], cdataOpen)
+		if c < 0 {
+			return bodyEnd, end, status
+		}
+		c += search + len(cdataOpen)
+		if p.cdataOpenEnd >= 0 && c >= p.cdataOpenEnd {
+			return bodyEnd, end, status // known: no close after here
+		}
+		e := strings.Index(p.text[c:limit], cdataClose)
+		if e < 0 {
+			if limit == len(p.text) {
+				p.cdataOpenEnd = c
+			}
+			return bodyEnd, end, status
+		}
+		search = c + e + len(cdataClose)
+	}
+}
+
+// regionFrom is region with the search for literals starting at from.
+func (p *parser) regionFrom(from, limit int, limitCloses bool, lits callLits) (bodyEnd, end int, status regionStatus) {
 	bodyEnd, status = limit, truncatedCall
 	if limitCloses {
 		status = closedByScope
@@ -515,6 +547,12 @@ func (p *parser) elementParam(pos, to int) (dialects.Param, int, *toolcall.Error
 	}
 	prm.IsString, prm.IsJSON = valueKind(attrs, d.StringAttr, d.TypeAttr)
 	vs := te + len(d.TagEnd)
+	if d.CDATA {
+		if v, next, ok := p.cdata(vs, to); ok {
+			prm.Value = v
+			return prm, next, nil
+		}
+	}
 	ve, closed := p.valueEnd(vs, to)
 	prm.Value = trimValue(p.text[vs:ve], closed)
 	if !closed {
@@ -522,6 +560,36 @@ func (p *parser) elementParam(pos, to int) (dialects.Param, int, *toolcall.Error
 		return prm, ve, nil
 	}
 	return prm, ve + len(d.ValEnd), nil
+}
+
+// cdataOpen and cdataClose wrap an XML CDATA section.
+const (
+	cdataOpen  = "<![CDATA["
+	cdataClose = "]]>"
+)
+
+// cdata reads a value written as a CDATA section starting at from (after
+// optional whitespace): the text inside is the value as is. next is where
+// reading goes on: after the value's closing literal when it follows, else
+// after the section. ok is false when the value is not a closed CDATA
+// section.
+func (p *parser) cdata(from, to int) (value string, next int, ok bool) {
+	i := skipSpace(p.text, from, to)
+	if !strings.HasPrefix(p.text[i:to], cdataOpen) {
+		return "", 0, false
+	}
+	i += len(cdataOpen)
+	j := strings.Index(p.text[i:to], cdataClose)
+	if j < 0 {
+		return "", 0, false
+	}
+	value, next = p.text[i:i+j], i+j+len(cdataClose)
+	k := skipSpace(p.text, next, to)
+	if strings.HasPrefix(p.text[k:to], p.d.ValEnd) {
+		return value, k + len(p.d.ValEnd), true
+	}
+	p.unclosed(next, "CDATA value")
+	return value, next, true
 }
 
 // pairParam reads <arg_key>KEY</arg_key><arg_value>VALUE</arg_value>.

@@ -31,8 +31,21 @@ func (t *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extract
 // extract runs the engine on text, which starts at base in the output.
 func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoningOpen bool) *dialects.Extraction {
 	var p parser
-	p.init(t, text, base, opts)
-	p.run()
+	if t.desc.normalize != nil {
+		if norm, back, ok := t.desc.normalize(text); ok {
+			// Calls are read in the rewritten text; content stays as
+			// written, so spans and offsets are taken back to it.
+			p.init(t, norm, base, opts)
+			p.run()
+			p.restore(text, back)
+		} else {
+			p.init(t, text, base, opts)
+			p.run()
+		}
+	} else {
+		p.init(t, text, base, opts)
+		p.run()
+	}
 	ext := &dialects.Extraction{Calls: p.calls}
 	rest := p.rest()
 	if t.desc.Reasoning.Open != "" {
@@ -58,6 +71,33 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoni
 	}
 	ext.Marked = p.native || containsAny(text, t.desc.Evidence)
 	return ext
+}
+
+// restore takes a parse of a rewritten text back to the text as written:
+// back maps each byte of the rewritten text to its source.
+func (p *parser) restore(text string, back []int) {
+	at := func(off int) int {
+		if i := off - p.base; i >= 0 && i < len(back) {
+			return p.base + back[i]
+		}
+		return off
+	}
+	for i := range p.spans {
+		p.spans[i] = span{back[p.spans[i].start], back[p.spans[i].end]}
+	}
+	for i := range p.calls {
+		rc := &p.calls[i]
+		rc.Offset = at(rc.Offset)
+		if rc.Err != nil && rc.Err.Offset >= 0 {
+			rc.Err.Offset = at(rc.Err.Offset)
+		}
+		for j := range rc.Repairs {
+			if rc.Repairs[j].Offset >= 0 {
+				rc.Repairs[j].Offset = at(rc.Repairs[j].Offset)
+			}
+		}
+	}
+	p.text = text
 }
 
 // rest is the text outside calls and sections. The whitespace that

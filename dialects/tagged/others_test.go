@@ -66,6 +66,38 @@ var cpmRows = []row{
 		errs:  []toolcall.Code{toolcall.CodeMalformedCall},
 	},
 	{
+		name:    "tokenizer artefacts: collapsed tags, Ġ for a space",
+		text:    `Sure.` + "\n" + `<functionname="get_weather"><paramname="city">NewĠYork</param><paramname="unit">celsius</param></function>`,
+		chunks:  []string{"Sure.\n<functionna", "me=\"get_weather\"><paramna", "me=\"city\">NewĠ", "York</param><paramname=\"unit\">celsius</param></function>"},
+		calls:   []want{call("get_weather", `{"city":"New York","unit":"celsius"}`)},
+		content: "Sure.",
+	},
+	{
+		name:    "tokenizer artefacts: Ġ in tags, Ċ for a newline",
+		tools:   cpmTools,
+		text:    `<functionĠname="enable_roaming">Ċ<paramĠname="line_id">L1001</param>Ċ<paramĠname="days">3</param>Ċ</function>` + "\nDone.",
+		chunks:  []string{"<functionĠ", "name=\"enable_roaming\">Ċ<param", "Ġname=\"line_id\">L1001</param>Ċ<paramĠname=\"days\">3</param>Ċ</function>\nDone."},
+		calls:   []want{call("enable_roaming", `{"line_id":"L1001","days":3}`)},
+		content: "Done.",
+	},
+	{
+		name:  "Ġ and Ċ are letters when the markup has no artefact",
+		text:  `<function name="note"><param name="text">Ġgantija u Ċirkewwa</param></function>`,
+		calls: []want{call("note", `{"text":"Ġgantija u Ċirkewwa"}`)},
+	},
+	{
+		name:   "CDATA values are unwrapped, closing literals inside kept",
+		text:   `<function name="write_file"><param name="path">a.xml</param><param name="content"><![CDATA[<param name="x">1</param> & </function>]]></param></function>`,
+		chunks: []string{`<function name="write_file"><param name="path">a.xml</param><param name="content"><![CDA`, `TA[<param name="x">1</param> & </func`, `tion>]]></param></function>`},
+		calls:  []want{call("write_file", `{"path":"a.xml","content":"<param name=\"x\">1</param> & </function>"}`)},
+	},
+	{
+		name:  "CDATA value typed by the schema",
+		tools: cpmTools,
+		text:  `<function name="enable_roaming"><param name="line_id"><![CDATA[007]]></param><param name="days"> <![CDATA[3]]> </param></function>`,
+		calls: []want{call("enable_roaming", `{"line_id":"007","days":3}`)},
+	},
+	{
 		name:    "qwen's <function=…> is not a MiniCPM call",
 		text:    "<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>",
 		content: "<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>",

@@ -117,15 +117,20 @@ var (
 
 	// MiniCPM5 is OpenBMB MiniCPM 5: <function name="NAME"><param
 	// name="KEY">VALUE</param></function>. Names are resolved to the declared
-	// tool they match ignoring case and separators.
+	// tool they match ignoring case and separators. Tokenizer artefacts in
+	// the markup (Ġ for a space, Ċ for a newline, <functionname=) are undone
+	// inside calls, and <![CDATA[…]]> values unwrapped, as its reference
+	// parser does.
 	MiniCPM5 = MustNew(Descriptor{
 		Name:      "minicpm5",
-		Markers:   []string{"<function name=", "<param name="},
-		Evidence:  []string{"<param name="},
+		Markers:   []string{"<function name=", "<param name=", "<functionname=", "<paramname=", "<functionĠname=", "<paramĠname="},
+		Evidence:  []string{"<param name=", "<paramname=", "<paramĠname="},
 		ToolStart: "<function", ToolName: "name", ToolEnd: "</function>",
 		KeyStart: "<param", Key: "name", ValEnd: "</param>",
 		Reasoning:      dialects.Think,
 		ResolveAliases: true,
+		CDATA:          true,
+		normalize:      normalizeMiniCPM,
 	})
 
 	// Step3 is StepFun Step-3: steptml elements inside DeepSeek-like call
