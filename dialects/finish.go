@@ -101,9 +101,9 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 	}
 	repairs = append(append(append([]toolcall.Repair(nil), rc.Repairs...), nameRepairs...), repairs...)
 	if tool != nil {
-		out, coerced, verr := tool.Validate(args, opts.Validation)
+		out, coerced, err := tool.Validate(args, opts.Validation)
 		repairs = append(repairs, coerced...)
-		if verr != nil {
+		if verr := coded.As(err); verr != nil {
 			verr.Tool = name
 			if verr.Raw == "" {
 				verr.Raw = string(args)

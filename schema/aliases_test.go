@@ -51,10 +51,10 @@ func TestTypeAliases(t *testing.T) {
 			if string(tool.Parameters) != tt.params {
 				t.Errorf("Parameters changed: %s", tool.Parameters)
 			}
-			if _, _, e := tool.Validate([]byte(tt.args), Options{}); e != nil {
+			if _, _, e := tool.validate([]byte(tt.args), Options{}); e != nil {
 				t.Errorf("Validate(%s): %v", tt.args, e)
 			}
-			if _, _, e := tool.Validate([]byte(tt.bad), Options{}); e == nil {
+			if _, _, e := tool.validate([]byte(tt.bad), Options{}); e == nil {
 				t.Errorf("Validate(%s) passed", tt.bad)
 			}
 		})

@@ -97,7 +97,7 @@ func TestCoercion(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := tt.opts
 			opts.Coerce = true
-			out, repairs, err := tool.Validate(json.RawMessage(tt.args), opts)
+			out, repairs, err := tool.validate(json.RawMessage(tt.args), opts)
 			if string(out) != tt.want {
 				t.Errorf("arguments = %s, want %s", out, tt.want)
 			}
@@ -127,7 +127,7 @@ func TestCoercion(t *testing.T) {
 func TestCoercionWithUntypedCombinators(t *testing.T) {
 	tool := mustTool(t, "c", `{"properties":{"a":{"type":"integer"},"b":{"type":"integer"}},
 		"anyOf":[{"required":["a"]},{"required":["b"]}]}`)
-	out, repairs, err := tool.Validate(json.RawMessage(`{"b":"2"}`), Options{Coerce: true})
+	out, repairs, err := tool.validate(json.RawMessage(`{"b":"2"}`), Options{Coerce: true})
 	if err != nil || string(out) != `{"b":2}` || len(repairs) != 1 {
 		t.Errorf("got %s %v %v, want {\"b\":2}", out, repairs, err)
 	}
@@ -136,7 +136,7 @@ func TestCoercionWithUntypedCombinators(t *testing.T) {
 func TestCoercionOffByDefault(t *testing.T) {
 	tool := mustTool(t, "c", coerceSchema)
 	args := `{"n":"5","tags":"a"}`
-	out, repairs, err := tool.Validate(json.RawMessage(args), Options{})
+	out, repairs, err := tool.validate(json.RawMessage(args), Options{})
 	if string(out) != args || len(repairs) != 0 {
 		t.Errorf("coercion ran without Coerce: %s %v", out, repairs)
 	}
@@ -148,7 +148,7 @@ func TestCoercionOffByDefault(t *testing.T) {
 // Repair details name the path and the types, never the value.
 func TestCoercionDetailsHoldNoValues(t *testing.T) {
 	tool := mustTool(t, "c", coerceSchema)
-	_, repairs, _ := tool.Validate(json.RawMessage(`{"n":"424242","s":131313,"tags":"zebra-unique"}`), Options{Coerce: true})
+	_, repairs, _ := tool.validate(json.RawMessage(`{"n":"424242","s":131313,"tags":"zebra-unique"}`), Options{Coerce: true})
 	if len(repairs) != 3 {
 		t.Fatalf("repairs = %v", repairs)
 	}

@@ -48,7 +48,7 @@ func TestCorpusTools(t *testing.T) {
 				continue
 			}
 			calls++
-			if _, _, e := tool.Validate(c.Arguments, Options{}); e != nil {
+			if _, _, e := tool.validate(c.Arguments, Options{}); e != nil {
 				t.Errorf("%s: expected call to %s does not validate: %v", v.ID, c.Name, e)
 			}
 		}

@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/dialectkit/toolcall"
@@ -26,18 +27,22 @@ func Example() {
 
 	// Strict validation (the default) reports every violation, without
 	// quoting the model's values.
-	_, _, verr := set.Validate("get_weather", json.RawMessage(`{"days":30,"unit":"K","lang":"fr"}`), schema.Options{})
+	// The error is a *toolcall.Error, reached with errors.As.
+	_, _, err = set.Validate("get_weather", json.RawMessage(`{"days":30,"unit":"K","lang":"fr"}`), schema.Options{})
+	var verr *toolcall.Error
+	errors.As(err, &verr)
 	fmt.Println(verr.Code, verr.Missing)
 	for _, v := range verr.Violations {
 		fmt.Println(v.Message)
 	}
 
 	// Coercion is opt-in; every change is recorded.
-	out, repairs, verr := set.Validate("get_weather", json.RawMessage(`{"city":"Oslo","days":"3"}`), schema.Options{Coerce: true})
-	fmt.Println(string(out), repairs, verr == nil)
+	out, repairs, err := set.Validate("get_weather", json.RawMessage(`{"city":"Oslo","days":"3"}`), schema.Options{Coerce: true})
+	fmt.Println(string(out), repairs, err == nil)
 
 	// Unknown names come back with the declared ones.
-	_, _, verr = set.Validate("get_wether", json.RawMessage(`{}`), schema.Options{})
+	_, _, err = set.Validate("get_wether", json.RawMessage(`{}`), schema.Options{})
+	errors.As(err, &verr)
 	fmt.Println(verr.Code, verr.Known)
 	// Output:
 	// TLP-004 [city]

@@ -28,8 +28,8 @@ func slowTool(t *Tool) *Tool {
 // outright the library rejects. It reports the fast path's answer.
 func agree(tb testing.TB, t *Tool, args []byte, opts Options) fastResult {
 	tb.Helper()
-	_, _, slowErr := slowTool(t).Validate(args, opts)
-	_, _, fastErr := t.Validate(args, opts)
+	_, _, slowErr := slowTool(t).validate(args, opts)
+	_, _, fastErr := t.validate(args, opts)
 	if (slowErr == nil) != (fastErr == nil) {
 		tb.Fatalf("tool %s, args %s, opts %+v: with the fast path %v, without %v", t.Name, args, opts, fastErr, slowErr)
 	}
@@ -412,7 +412,7 @@ func TestFastPathDoesNotAllocate(t *testing.T) {
 		t.Fatal("the weather schema has no fast path")
 	}
 	allocs := testing.AllocsPerRun(100, func() {
-		if _, _, err := tool.Validate(benchValid, Options{}); err != nil {
+		if _, _, err := tool.validate(benchValid, Options{}); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -3,11 +3,13 @@ package schema_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/internal/fuzzcheck"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -37,10 +39,11 @@ func FuzzValidate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, args []byte, pick, flags uint8) {
 		tool, _ := set.Lookup(names[int(pick)%len(names)])
 		opts := schema.Options{Coerce: flags&1 != 0, AllowRisky: flags&2 != 0, AllowAdditional: flags&4 != 0}
-		out, repairs, verr := tool.Validate(args, opts)
-		if verr != nil {
-			if !fuzzcheck.KnownCode(verr.Code) {
-				t.Fatalf("uncoded error %v", verr)
+		out, repairs, err := tool.Validate(args, opts)
+		if err != nil {
+			var verr *toolcall.Error
+			if !errors.As(err, &verr) || !fuzzcheck.KnownCode(verr.Code) {
+				t.Fatalf("uncoded error %v", err)
 			}
 			if v := leakedValue(args, tool, verr.Error()); v != "" {
 				t.Fatalf("error %q shows the argument value %q", verr.Error(), v)

@@ -24,6 +24,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // Tool is a declared tool with its compiled schema. A Tool is immutable once
@@ -179,7 +180,13 @@ func (s *Set) LookupFold(name string) (string, bool) {
 // toolcall.CodeUnknownTool error whose Known field lists the declared names,
 // sorted, so that the model can be told what it may call. Case-insensitive
 // matching is the caller's choice, through LookupFold.
-func (s *Set) Resolve(name string) (*Tool, *toolcall.Error) {
+func (s *Set) Resolve(name string) (*Tool, error) {
+	t, e := s.resolve(name)
+	return t, coded.Err(e)
+}
+
+// resolve is Resolve with the concrete error.
+func (s *Set) resolve(name string) (*Tool, *toolcall.Error) {
 	if t, ok := s.Lookup(name); ok {
 		return t, nil
 	}
@@ -190,12 +197,18 @@ func (s *Set) Resolve(name string) (*Tool, *toolcall.Error) {
 
 // Validate resolves name and validates args against that tool's schema; see
 // [Tool.Validate].
-func (s *Set) Validate(name string, args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
-	t, err := s.Resolve(name)
+func (s *Set) Validate(name string, args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, error) {
+	out, repairs, e := s.validate(name, args, opts)
+	return out, repairs, coded.Err(e)
+}
+
+// validate is Validate with the concrete error.
+func (s *Set) validate(name string, args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
+	t, err := s.resolve(name)
 	if err != nil {
 		return args, nil, err
 	}
-	return t.Validate(args, opts)
+	return t.validate(args, opts)
 }
 
 // Len is the number of tools.

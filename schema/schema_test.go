@@ -59,7 +59,7 @@ func TestParsedToolShapes(t *testing.T) {
 		{"now", `{"tz":"UTC"}`, true}, // no schema given: any object is accepted
 	}
 	for _, tt := range tests {
-		_, _, verr := set.Validate(tt.tool, json.RawMessage(tt.args), Options{})
+		_, _, verr := set.validate(tt.tool, json.RawMessage(tt.args), Options{})
 		if (verr == nil) != tt.ok {
 			t.Errorf("%s %s: error %v, want ok=%v", tt.tool, tt.args, verr, tt.ok)
 		}
@@ -106,9 +106,9 @@ func TestUnknownTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, call := range []func() *toolcall.Error{
-		func() *toolcall.Error { _, e := set.Resolve("get_wether"); return e },
+		func() *toolcall.Error { _, e := set.resolve("get_wether"); return e },
 		func() *toolcall.Error {
-			_, _, e := set.Validate("get_wether", json.RawMessage(`{}`), Options{})
+			_, _, e := set.validate("get_wether", json.RawMessage(`{}`), Options{})
 			return e
 		},
 	} {
@@ -121,10 +121,10 @@ func TestUnknownTool(t *testing.T) {
 		}
 	}
 	var empty *Set
-	if _, e := empty.Resolve("x"); e == nil || e.Code != toolcall.CodeUnknownTool || len(e.Known) != 0 {
+	if _, e := empty.resolve("x"); e == nil || e.Code != toolcall.CodeUnknownTool || len(e.Known) != 0 {
 		t.Errorf("Resolve on a nil set = %v", e)
 	}
-	if tool, e := set.Resolve("mid"); e != nil || tool.Name != "mid" {
+	if tool, e := set.resolve("mid"); e != nil || tool.Name != "mid" {
 		t.Errorf("Resolve(mid) = %v, %v", tool, e)
 	}
 }
@@ -172,7 +172,7 @@ func TestInvalidTools(t *testing.T) {
 		t.Error("a tool without a name was accepted")
 	}
 	bare := &Tool{Tool: toolcall.Tool{Name: "raw", Parameters: json.RawMessage(`{"type":"object"}`)}}
-	if _, _, e := bare.Validate(json.RawMessage(`{}`), Options{}); e == nil || e.Code != toolcall.CodeInvalidTool {
+	if _, _, e := bare.validate(json.RawMessage(`{}`), Options{}); e == nil || e.Code != toolcall.CodeInvalidTool {
 		t.Errorf("an uncompiled tool validated: %v", e)
 	}
 }
@@ -181,10 +181,10 @@ func TestSchemaDialects(t *testing.T) {
 	draft7 := `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
 		"properties":{"n":{"type":"integer","exclusiveMaximum":10}},"definitions":{"X":{"type":"string"}}}`
 	tool := mustTool(t, "d7", draft7)
-	if _, _, err := tool.Validate(json.RawMessage(`{"n":3}`), Options{}); err != nil {
+	if _, _, err := tool.validate(json.RawMessage(`{"n":3}`), Options{}); err != nil {
 		t.Errorf("draft-07 valid: %v", err)
 	}
-	if _, _, err := tool.Validate(json.RawMessage(`{"n":10}`), Options{}); err == nil || err.Violations[0].Keyword != "exclusiveMaximum" {
+	if _, _, err := tool.validate(json.RawMessage(`{"n":10}`), Options{}); err == nil || err.Violations[0].Keyword != "exclusiveMaximum" {
 		t.Errorf("draft-07 invalid: %v", err)
 	}
 }
@@ -227,16 +227,16 @@ func TestConcurrentUse(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range rounds {
-				if _, _, e := set.Validate("weather", json.RawMessage(`{"city":"Paris","days":3}`), Options{}); e != nil {
+				if _, _, e := set.validate("weather", json.RawMessage(`{"city":"Paris","days":3}`), Options{}); e != nil {
 					failures <- "valid call failed: " + e.Error()
 					return
 				}
-				_, _, e := set.Validate("weather", json.RawMessage(`{"days":30}`), Options{})
+				_, _, e := set.validate("weather", json.RawMessage(`{"days":30}`), Options{})
 				if e == nil || len(e.Violations) != 2 || e.Missing[0] != "city" {
 					failures <- fmt.Sprintf("invalid call: %v", e)
 					return
 				}
-				out, reps, e := set.Validate("coerce", json.RawMessage(`{"ids":"5","b":"true"}`), Options{Coerce: true, AllowRisky: true})
+				out, reps, e := set.validate("coerce", json.RawMessage(`{"ids":"5","b":"true"}`), Options{Coerce: true, AllowRisky: true})
 				if e != nil || string(out) != `{"ids":[5],"b":true}` || len(reps) != 3 {
 					failures <- fmt.Sprintf("coercion: %s %v %v", out, reps, e)
 					return
@@ -264,5 +264,34 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	if set.Len() != 2+workers*rounds/10 {
 		t.Errorf("Len() = %d", set.Len())
+	}
+}
+
+// The exported methods return a plain nil error on success, never an
+// interface holding a nil *toolcall.Error, and a *toolcall.Error otherwise.
+func TestExportedErrorsAreNilOrCoded(t *testing.T) {
+	ping, err := toolcall.ParseTool([]byte(`{"name":"ping","parameters":{"type":"object","properties":{"n":{"type":"integer"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := NewSet(ping)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var none error
+	if _, err := set.Resolve("ping"); err != none {
+		t.Errorf("Resolve = %#v, want a nil error", err)
+	}
+	if _, _, err := set.Validate("ping", json.RawMessage(`{}`), Options{}); err != none {
+		t.Errorf("Set.Validate = %#v, want a nil error", err)
+	}
+	tool, _ := set.Lookup("ping")
+	if _, _, err := tool.Validate(json.RawMessage(`{}`), Options{}); err != none {
+		t.Errorf("Tool.Validate = %#v, want a nil error", err)
+	}
+	_, _, err = tool.Validate(json.RawMessage(`{"n":"one"}`), Options{})
+	var te *toolcall.Error
+	if !errors.As(err, &te) || te.Code != toolcall.CodeSchema {
+		t.Errorf("Tool.Validate = %v, want a TLP-004 *toolcall.Error", err)
 	}
 }

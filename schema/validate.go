@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -36,7 +37,16 @@ const maxListed = 12
 // In strict mode (the default) a top-level property the schema does not
 // declare is a violation whenever the schema declares properties; a tool
 // without parameters accepts only {}. opts.AllowAdditional turns this off.
-func (t *Tool) Validate(args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
+//
+// The error is a *toolcall.Error, reached with errors.As; valid arguments
+// give a nil error.
+func (t *Tool) Validate(args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, error) {
+	out, repairs, e := t.validate(args, opts)
+	return out, repairs, coded.Err(e)
+}
+
+// validate is Validate with the concrete error.
+func (t *Tool) validate(args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
 	if t == nil {
 		return args, nil, toolcall.NewError(toolcall.CodeInvalidTool, "no tool to validate against")
 	}

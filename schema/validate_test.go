@@ -46,7 +46,7 @@ func TestValidateValidPassesByteForByte(t *testing.T) {
 		`{"city":"Rome","days":3.0}`,
 	} {
 		for _, opts := range []Options{{}, {Coerce: true}, {Coerce: true, AllowRisky: true}} {
-			out, repairs, err := tool.Validate(json.RawMessage(args), opts)
+			out, repairs, err := tool.validate(json.RawMessage(args), opts)
 			if err != nil {
 				t.Errorf("%s %+v: unexpected error %v", args, opts, err)
 			}
@@ -127,7 +127,7 @@ func TestValidateViolations(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tool := mustTool(t, "tool", tt.schema)
-			_, _, err := tool.Validate(json.RawMessage(tt.args), tt.opts)
+			_, _, err := tool.validate(json.RawMessage(tt.args), tt.opts)
 			if err == nil {
 				t.Fatalf("Validate(%s) passed, want a violation", tt.args)
 			}
@@ -176,7 +176,7 @@ func TestMissingRequiredIsReportedOnce(t *testing.T) {
 		{`{}`, []string{"city", "nested"}},
 		{`{"city":"Paris","nested":{}}`, []string{"nested/id"}},
 	} {
-		_, _, err := tool.Validate(json.RawMessage(tt.args), Options{})
+		_, _, err := tool.validate(json.RawMessage(tt.args), Options{})
 		if err == nil {
 			t.Fatalf("%s passed", tt.args)
 		}
@@ -211,7 +211,7 @@ func TestMessagesHoldNoValues(t *testing.T) {
 		{nested, `{"mode":{"k":"` + secret + `"},"ratio":987654321}`},
 	}
 	for _, c := range cases {
-		_, _, err := c.tool.Validate(json.RawMessage(c.args), Options{Coerce: true})
+		_, _, err := c.tool.validate(json.RawMessage(c.args), Options{Coerce: true})
 		if err == nil {
 			t.Fatalf("%s passed", c.args)
 		}
@@ -248,7 +248,7 @@ func TestStrictModeScope(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tool := mustTool(t, "t", tt.schema)
-			_, _, err := tool.Validate(json.RawMessage(tt.args), tt.opts)
+			_, _, err := tool.validate(json.RawMessage(tt.args), tt.opts)
 			if (err == nil) != tt.ok {
 				t.Errorf("Validate(%s) error = %v, want ok=%v", tt.args, err, tt.ok)
 			}
@@ -275,7 +275,7 @@ func TestValidateRejectsNonObjects(t *testing.T) {
 		{tool, `{"city":"a","days":1,"unit":{"x":1,"y":{"k":1,"k":2}}}`, toolcall.CodeInvalidJSON, "/unit/y/k"},
 	}
 	for _, tt := range tests {
-		_, _, err := tt.tool.Validate(json.RawMessage(tt.args), Options{})
+		_, _, err := tt.tool.validate(json.RawMessage(tt.args), Options{})
 		if err == nil || err.Code != tt.code || err.Path != tt.path {
 			t.Errorf("Validate(%q) = %v (path %q), want %s at %q", tt.args, err, errPath(err), tt.code, tt.path)
 		}
@@ -294,12 +294,12 @@ func TestValidateHugeAndDeep(t *testing.T) {
 	tool := mustTool(t, "nested", `{"type":"object","properties":{"tree":{"$ref":"#/$defs/Node"}},
 		"$defs":{"Node":{"type":"object","properties":{"child":{"$ref":"#/$defs/Node"},"n":{"type":"integer"}}}}}`)
 	deep := strings.Repeat(`{"child":`, 300) + `{"n":"5"}` + strings.Repeat(`}`, 300)
-	_, _, err := tool.Validate(json.RawMessage(`{"tree":`+deep+`}`), Options{Coerce: true})
+	_, _, err := tool.validate(json.RawMessage(`{"tree":`+deep+`}`), Options{Coerce: true})
 	if err == nil || err.Code != toolcall.CodeSchema {
 		t.Errorf("deep arguments: got %v, want a schema error beyond the coercion depth", err)
 	}
 	big := `{"tree":{"n":1,"child":{"n":2}},"pad":"` + strings.Repeat("x", 1<<20) + `"}`
-	_, _, err = tool.Validate(json.RawMessage(big), Options{AllowAdditional: true, Coerce: true})
+	_, _, err = tool.validate(json.RawMessage(big), Options{AllowAdditional: true, Coerce: true})
 	if err != nil {
 		t.Errorf("large arguments: %v", err)
 	}
@@ -308,7 +308,7 @@ func TestValidateHugeAndDeep(t *testing.T) {
 func TestValidateReturnsInputSlice(t *testing.T) {
 	tool := mustTool(t, "weather", weatherSchema)
 	args := json.RawMessage(`{"city":"Paris","days":3}`)
-	out, _, _ := tool.Validate(args, Options{Coerce: true})
+	out, _, _ := tool.validate(args, Options{Coerce: true})
 	if &out[0] != &args[0] || !bytes.Equal(out, args) {
 		t.Error("valid arguments were copied or changed")
 	}
@@ -340,7 +340,7 @@ func TestOtherKeywords(t *testing.T) {
 		{`{"f":1}`, "/f", "false", "/f: property must not be present"},
 	}
 	for _, tt := range tests {
-		_, _, err := tool.Validate(json.RawMessage(tt.args), Options{})
+		_, _, err := tool.validate(json.RawMessage(tt.args), Options{})
 		if err == nil {
 			t.Errorf("%s passed", tt.args)
 			continue
@@ -370,7 +370,7 @@ func TestManyViolations(t *testing.T) {
 	}
 	b.WriteString(`}`)
 	tool := mustTool(t, "c", `{"type":"object","properties":{"ids":{"type":"array","items":{"type":"integer"}}}}`)
-	_, _, err := tool.Validate(json.RawMessage(b.String()), Options{Coerce: true})
+	_, _, err := tool.validate(json.RawMessage(b.String()), Options{Coerce: true})
 	if err == nil || len(err.Violations) != 2*n {
 		t.Fatalf("got %v violations, want %d", len(err.Violations), 2*n)
 	}
