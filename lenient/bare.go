@@ -26,7 +26,7 @@ func (s *scanner) bareValue(ctx context) valueKind {
 		if s.ellipsisAt(start) > 0 {
 			return s.ellipsis(ctx)
 		}
-		if end := s.numberEnd(start); end > start && s.endsToken(end, ctx) && s.writeNumber(start, end) {
+		if end := s.numberEnd(start); end > start && (s.endsToken(end, ctx) || s.openerAfterNumber(end, ctx)) && s.writeNumber(start, end) {
 			s.pos = end
 			s.strayQuote(ctx)
 			return vNumber
@@ -69,7 +69,7 @@ func (s *scanner) bareValue(ctx context) valueKind {
 		s.fail(start, "no JSON value in the input")
 	}
 	end, quote := s.bareEnd(start, ctx)
-	text := bytes.TrimRight(s.src[start:end], " \t\r\n")
+	text := s.src[start:trimSpaceEnd(s.src, start, end)]
 	s.guess()
 	s.rec.add(toolcall.RepairUnquotedString, start)
 	s.writeText(text, start)
@@ -174,6 +174,10 @@ func (s *scanner) endsToken(i int, ctx context) bool {
 	switch c := s.src[i]; c {
 	case ' ', '\t', '\n', '\r', ',', '}', ']', ')':
 		return true
+	case 0xC2, 0xE1, 0xE2, 0xE3:
+		if uspaceAt(s.src, i) > 0 {
+			return true
+		}
 	case '/':
 		return i+1 < len(s.src) && (s.src[i+1] == '/' || s.src[i+1] == '*')
 	case '#':
@@ -187,6 +191,13 @@ func (s *scanner) endsToken(i int, ctx context) bool {
 		return s.properClose(i+w, ctx, 0, 0)
 	}
 	return false
+}
+
+// openerAfterNumber reports whether the number ending at end is an array
+// element directly followed by the next one, an object or array whose
+// comma is missing: [1{"a": 2}], [1[2]].
+func (s *scanner) openerAfterNumber(end int, ctx context) bool {
+	return ctx == ctxArrayValue && end < len(s.src) && (s.src[end] == '{' || s.src[end] == '[')
 }
 
 // strayQuote drops a quote glued to the token just read when it is
@@ -240,8 +251,8 @@ func (s *scanner) numberEnd(start int) int {
 				j++
 			}
 			i = j
-		case j >= len(src) || isSpace(src[j]) || src[j] == ',' || src[j] == '}' || src[j] == ']':
-			i = j // 1e with no digits: the exponent was cut off
+		case j >= len(src) || !isKeyByte(src[j]) && src[j] != '+' && src[j] != '-':
+			i = j // 1e with no digits: the exponent was cut off or left empty
 		}
 	}
 	return i
@@ -290,39 +301,38 @@ func (s *scanner) writeNumber(start, end int) bool {
 		s.rec.add(toolcall.RepairNumberFormat, start)
 		return true
 	}
-	if neg {
-		s.out = append(s.out, '-')
-	}
 	intEnd := 0
 	for intEnd < len(tok) && (isDigit(tok[intEnd]) || tok[intEnd] == '_') {
 		intEnd++
 	}
 	intPart := tok[:intEnd]
 	rest := tok[intEnd:]
+	// Leading zeros are not JSON, and the digits the model wrote are not
+	// ours to drop: a zip code 02134 or an id 007 becomes the string it
+	// was written as. -0, 0.5 and 0e1 are numbers.
+	if len(intPart) > 1 && intPart[0] == '0' {
+		s.guess()
+		s.rec.addRisky(toolcall.RepairNumberFormat, start, true)
+		s.writeText(s.src[start:end], start)
+		return true
+	}
+	if neg {
+		s.out = append(s.out, '-')
+	}
 	if bytes.IndexByte(tok, '_') >= 0 {
 		s.guess()
 		changed = true
 	}
-	// Leading zeros are not JSON: 007 is 7, 00.5 is 0.5.
-	digits := intPart[:0:0]
-	for _, c := range intPart {
-		if c != '_' {
-			digits = append(digits, c)
-		}
-	}
-	trimmed := bytes.TrimLeft(digits, "0")
-	if len(trimmed) != len(digits) && len(digits) > 1 {
-		s.guess()
-		changed = true
-	}
 	switch {
-	case len(trimmed) > 0:
-		s.out = append(s.out, trimmed...)
-	case len(digits) == 0: // .5
+	case len(intPart) == 0: // .5
 		s.out = append(s.out, '0')
 		changed = true
 	default:
-		s.out = append(s.out, '0')
+		for _, c := range intPart {
+			if c != '_' {
+				s.out = append(s.out, c)
+			}
+		}
 	}
 	if len(rest) > 0 && rest[0] == '.' {
 		frac := 1
@@ -347,8 +357,14 @@ func (s *scanner) writeNumber(start, end int) bool {
 			exp = exp[1:]
 		}
 		if len(exp) == 0 {
+			// 1e], 2E+: an exponent with no digits is no exponent. At the
+			// end of the input it was cut off.
 			s.guess()
-			s.rec.add(toolcall.RepairTruncatedValue, start)
+			if end >= len(s.src) {
+				s.rec.add(toolcall.RepairTruncatedValue, start)
+			} else {
+				changed = true
+			}
 		} else {
 			s.out = append(s.out, rest...)
 		}
@@ -432,12 +448,12 @@ func (s *scanner) key() bool {
 				s.pos = st.next
 				return false
 			}
-			s.emitString(st)
+			s.emitString(st, ctxKey)
 			return true
 		}
 		start := s.pos
 		end := s.bareKeyEnd(start)
-		text := bytes.TrimRight(s.src[start:end], " \t")
+		text := s.src[start:trimSpaceEnd(s.src, start, end)]
 		if len(text) == 0 {
 			// A character that cannot start a key: drop it.
 			s.guess()

@@ -26,7 +26,7 @@ func (s *scanner) value(ctx context) valueKind {
 			s.pos = st.next
 			return vDropped
 		}
-		s.emitString(st)
+		s.emitString(st, ctx)
 		return vString
 	}
 	if c := s.src[s.pos]; c < 0x20 || c == 0x7F {

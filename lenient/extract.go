@@ -30,10 +30,7 @@ func extractCore(input []byte) coreText {
 	if i >= len(input) {
 		return coreText{}
 	}
-	end := len(input)
-	for end > i && isSpace(input[end-1]) {
-		end--
-	}
+	end := skipSpaceBack(input, i, len(input)-1) + 1
 	switch first := input[i]; {
 	case first == '{' || first == '[':
 	case first == '(':
@@ -98,9 +95,15 @@ func (c *coreText) note(kind toolcall.RepairKind, offset int) {
 	c.repairs = append(c.repairs, toolcall.Repair{Kind: kind, Offset: offset, CallIndex: -1})
 }
 
+// skipSpace returns the first position at or after i that is not
+// whitespace, ASCII or Unicode.
 func skipSpace(b []byte, i int) int {
-	for i < len(b) && isSpace(b[i]) {
-		i++
+	for i < len(b) {
+		if w := spaceWidth(b, i); w > 0 {
+			i += w
+			continue
+		}
+		break
 	}
 	return i
 }

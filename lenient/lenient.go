@@ -377,7 +377,11 @@ func isJSONString(b []byte) bool {
 }
 
 // unescapeDocument recognises a document whose quotes are all escaped,
-// {\"a\": \"b\"}, as JSON written inside a string, and returns it decoded.
+// {\"a\": \"b\"}, as JSON written inside a string, and returns it with one
+// layer of escaping taken off. The layer is taken off escape by escape, not
+// by a JSON decoder: a value holding an escaped quote of its own was
+// written \\\" by a careful model and \\" by a careless one, and both
+// must come out as \" in the document.
 func unescapeDocument(input []byte) ([]byte, bool) {
 	escaped := 0
 	for i, c := range input {
@@ -392,15 +396,37 @@ func unescapeDocument(input []byte) ([]byte, bool) {
 	if escaped < 2 {
 		return nil, false
 	}
-	quoted := make([]byte, 0, len(input)+2)
-	quoted = append(quoted, '"')
-	quoted = append(quoted, input...)
-	quoted = append(quoted, '"')
-	var s string
-	if json.Unmarshal(quoted, &s) != nil {
+	out := make([]byte, 0, len(input))
+	for i := 0; i < len(input); i++ {
+		c := input[i]
+		if c != '\\' || i+1 >= len(input) {
+			out = append(out, c)
+			continue
+		}
+		switch e := input[i+1]; e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'n':
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'r':
+			out = append(out, '\r')
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		default:
+			// \uXXXX and unknown escapes stay as written: the document
+			// reads them.
+			out = append(out, c, e)
+		}
+		i++
+	}
+	if !utf8.Valid(out) {
 		return nil, false
 	}
-	return []byte(s), true
+	return out, true
 }
 
 // json5 is stage 4. titanous/json5 decides whether the text is JSON5; the

@@ -111,8 +111,9 @@ var repairCases = []repairCase{
 	{"truncated null", `{"a": nul`, `{"a":null}`, kinds(toolcall.RepairTruncatedValue)},
 	{"truncated minus", `[1, -`, `[1]`, kinds(toolcall.RepairTruncatedValue)},
 	{"truncated fraction", `{"a": 1.`, `{"a":1.0}`, kinds(toolcall.RepairNumberFormat)},
-	{"truncated exponent", `{"a": 1e}`, `{"a":1}`, kinds(toolcall.RepairTruncatedValue)},
-	{"number formats", `{"a": 0x1F, "b": +1, "c": .5, "d": 1_000, "e": 007,}`, `{"a":31,"b":1,"c":0.5,"d":1000,"e":7}`, kinds(toolcall.RepairNumberFormat)},
+	{"truncated exponent", `{"a": 1e`, `{"a":1}`, kinds(toolcall.RepairTruncatedValue)},
+	{"empty exponent", `{"a": 1e}`, `{"a":1}`, kinds(toolcall.RepairNumberFormat)},
+	{"number formats", `{"a": 0x1F, "b": +1, "c": .5, "d": 1_000, "e": 007,}`, `{"a":31,"b":1,"c":0.5,"d":1000,"e":"007"}`, kinds(toolcall.RepairNumberFormat)},
 	{"number-like words stay text", `{"a": 1/3, "b": 10-20, "c": 2x,}`, `{"a":"1/3","b":"10-20","c":"2x"}`, kinds(toolcall.RepairUnquotedString)},
 	{"infinity stays text", `{"a": Infinity, "b": NaN,}`, `{"a":"Infinity","b":"NaN"}`, kinds(toolcall.RepairUnquotedString)},
 

@@ -13,6 +13,75 @@ import (
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+// uspaceAt returns the width of a Unicode space character at i, or 0:
+// U+00A0, U+1680, U+180E, U+2000 to U+200B, U+2028, U+2029, U+202F,
+// U+205F and U+3000. Outside strings they are whitespace, as ASCII
+// spaces are; models and editors put them between tokens.
+func uspaceAt(src []byte, i int) int {
+	if i >= len(src) || src[i] < 0xC2 {
+		return 0
+	}
+	switch src[i] {
+	case 0xC2:
+		if i+1 < len(src) && src[i+1] == 0xA0 {
+			return 2
+		}
+	case 0xE1:
+		if i+2 < len(src) && (src[i+1] == 0x9A && src[i+2] == 0x80 || src[i+1] == 0xA0 && src[i+2] == 0x8E) {
+			return 3
+		}
+	case 0xE2:
+		if i+2 < len(src) {
+			switch c1, c2 := src[i+1], src[i+2]; {
+			case c1 == 0x80 && (c2 >= 0x80 && c2 <= 0x8B || c2 == 0xA8 || c2 == 0xA9 || c2 == 0xAF):
+				return 3
+			case c1 == 0x81 && c2 == 0x9F:
+				return 3
+			}
+		}
+	case 0xE3:
+		if i+2 < len(src) && src[i+1] == 0x80 && src[i+2] == 0x80 {
+			return 3
+		}
+	}
+	return 0
+}
+
+// spaceWidth returns the width of the whitespace character at i, ASCII or
+// Unicode, or 0.
+func spaceWidth(src []byte, i int) int {
+	if c := src[i]; c < 0x80 {
+		if isSpace(c) {
+			return 1
+		}
+		return 0
+	}
+	return uspaceAt(src, i)
+}
+
+// skipSpaceBack returns the last position at or after start, moving back
+// from i, whose byte is not whitespace, or start-1. Unicode spaces count.
+func skipSpaceBack(src []byte, start, i int) int {
+	for i >= start {
+		if isSpace(src[i]) {
+			i--
+			continue
+		}
+		if src[i] >= 0x80 && i-1 >= start {
+			if i-2 >= start && uspaceAt(src, i-2) == 3 {
+				i -= 3
+				continue
+			}
+			if uspaceAt(src, i-1) == 2 {
+				i -= 2
+				continue
+			}
+		}
+		break
+	}
+	return i
+}
+
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isHex(c byte) bool { return isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
@@ -49,9 +118,9 @@ func (s *scanner) space() {
 		case c == '\v':
 			s.guess()
 			s.pos++
-		case c == 0xC2 && s.pos+1 < len(s.src) && s.src[s.pos+1] == 0xA0: // no-break space
+		case c >= 0xC2 && uspaceAt(s.src, s.pos) > 0:
 			s.guess()
-			s.pos += 2
+			s.pos += uspaceAt(s.src, s.pos)
 		case c == 0xEF && bytes.HasPrefix(s.src[s.pos:], bom):
 			s.guess()
 			s.rec.add(toolcall.RepairBOM, s.pos)
@@ -72,6 +141,10 @@ func (s *scanner) skipAt(i int) int {
 		c := s.src[i]
 		if isSpace(c) || c == '\f' || c == '\v' {
 			i++
+			continue
+		}
+		if w := uspaceAt(s.src, i); w > 0 {
+			i += w
 			continue
 		}
 		if c == '/' || c == '#' {
@@ -207,9 +280,36 @@ func (s *scanner) properClose(after int, ctx context, inner, bal int) bool {
 		}
 		return j > after && s.cleanStringAt(j)
 	}
+	// "a": "x"⏎ b: 2 — an unquoted key after the quote: the comma between
+	// two members is missing, as before a quoted key. The key must stand
+	// on a new line, or the string must have had no stray quote so far.
+	if ctx == ctxObjectValue && j > after && isKeyStart(c) && (inner == 0 || s.lineBreakIn(after, j)) && s.bareKeyAt(j) {
+		return true
+	}
 	// ["a" b", "c"], ["a" b]: a word after a string that had no inner
 	// quote is the next element, its comma (and quote) missing.
 	return ctx == ctxArrayValue && inner == 0 && j > after && s.wordElementAt(j)
+}
+
+// bareKeyAt reports whether an unquoted key and its colon start at k.
+func (s *scanner) bareKeyAt(k int) bool {
+	src := s.src
+	i := k
+	for i < len(src) && isKeyByte(src[i]) {
+		i++
+	}
+	if i == k {
+		return false
+	}
+	i = skipSpace(src, i)
+	s.tick(i - k)
+	return i < len(src) && src[i] == ':'
+}
+
+// lineBreakIn reports whether src[from:to] holds a line break.
+func (s *scanner) lineBreakIn(from, to int) bool {
+	s.tick(to - from)
+	return bytes.IndexByte(s.src[from:to], '\n') >= 0
 }
 
 // wordElementAt reports whether an unquoted word at j ends as an array
@@ -391,8 +491,14 @@ func (s *scanner) keyPattern(k int, weak bool) bool {
 			i += w // b": — the key's opening quote is missing
 		}
 	}
-	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
-		i++
+	for i < len(src) {
+		if src[i] == ' ' || src[i] == '\t' {
+			i++
+		} else if w := uspaceAt(src, i); w > 0 {
+			i += w
+		} else {
+			break
+		}
 	}
 	s.tick(i - k)
 	return i < len(src) && src[i] == ':'

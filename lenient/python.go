@@ -181,7 +181,7 @@ func pythonLiteral(src string, base int) ([]byte, []toolcall.Repair, error) {
 	}
 	reps := make([]toolcall.Repair, len(c.notes))
 	for i, n := range c.notes {
-		reps[i] = toolcall.Repair{Kind: n.kind, Offset: n.offset + base, CallIndex: -1}
+		reps[i] = toolcall.Repair{Kind: n.kind, Offset: n.offset + base, CallIndex: -1, Risky: n.risky}
 	}
 	return c.buf.Bytes(), reps, nil
 }
@@ -254,6 +254,7 @@ func (c *converter) unquote(tok string) (string, bool, error) {
 type note struct {
 	kind   toolcall.RepairKind
 	offset int
+	risky  bool
 }
 
 func (c *converter) note(k toolcall.RepairKind, offset int) {
@@ -263,6 +264,18 @@ func (c *converter) note(k toolcall.RepairKind, offset int) {
 		}
 	}
 	c.notes = append(c.notes, note{kind: k, offset: offset})
+}
+
+// noteRisky records a change that may not be what the model meant; the
+// kind is then risky wherever it occurs.
+func (c *converter) noteRisky(k toolcall.RepairKind, offset int) {
+	for i := range c.notes {
+		if c.notes[i].kind == k {
+			c.notes[i].risky = true
+			return
+		}
+	}
+	c.notes = append(c.notes, note{kind: k, offset: offset, risky: true})
 }
 
 func (c *converter) kindList() []toolcall.RepairKind {
@@ -294,6 +307,13 @@ func (c *converter) value(v *pyValue, depth int) error {
 		}
 		writeJSONString(&c.buf, s)
 	case v.Number != nil:
+		if leadingZero(*v.Number) {
+			// The digits the model wrote are kept: 02134 is the string it
+			// was written as, not 2134.
+			c.noteRisky(toolcall.RepairNumberFormat, at)
+			writeJSONString(&c.buf, *v.Number)
+			break
+		}
 		n, changed := normalizeNumber(*v.Number)
 		if changed {
 			c.note(toolcall.RepairNumberFormat, at)
@@ -509,6 +529,13 @@ func parseHex(s string, at, n int) (rune, bool) {
 	return rune(v), err == nil
 }
 
+// leadingZero reports whether the number n has a leading zero before
+// another digit (007, -00.5), which no JSON number has.
+func leadingZero(n string) bool {
+	n = strings.TrimLeft(n, "+-")
+	return len(n) > 1 && n[0] == '0' && n[1] >= '0' && n[1] <= '9'
+}
+
 // normalizeNumber turns a Python or JSON5 number into JSON number syntax.
 func normalizeNumber(n string) (string, bool) {
 	orig := n
@@ -530,10 +557,6 @@ func normalizeNumber(n string) (string, bool) {
 		}
 		if strings.HasSuffix(mant, ".") {
 			mant += "0"
-		}
-		// Leading zeros are not JSON: 007 → 7, 00.5 → 0.5.
-		for len(mant) > 1 && mant[0] == '0' && mant[1] != '.' {
-			mant = mant[1:]
 		}
 		n = mant
 		if hasExp {

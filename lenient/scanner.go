@@ -275,10 +275,7 @@ var (
 
 // skipWS returns the first position at or after i that is not whitespace.
 func (s *scanner) skipWS(i int) int {
-	for i < len(s.src) && isSpace(s.src[i]) {
-		i++
-	}
-	return i
+	return skipSpace(s.src, i)
 }
 
 // roots parses the value at s.pos and whatever follows it: more values

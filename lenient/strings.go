@@ -1,6 +1,7 @@
 package lenient
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
@@ -96,14 +97,14 @@ var safeInJSON = func() (t [256]bool) {
 
 // stringScan is what the first pass learned about a string.
 type stringScan struct {
-	open        int  // offset of the opening quote
-	start, end  int  // the content
-	next        int  // where parsing resumes
-	inner       int  // quotes inside the content taken as literal characters
-	raw         bool // a backslash that starts no escape: all backslashes are literal
-	trimRight   bool // the end was inferred: trailing whitespace is layout, not content
-	trimNewline bool // closed after a raw newline: trailing raw whitespace is layout
-	dropped     bool // cut off by the end of the input with nothing worth keeping
+	open       int  // offset of the opening quote
+	start, end int  // the content
+	next       int  // where parsing resumes
+	inner      int  // quotes inside the content taken as literal characters
+	raw        bool // a backslash that starts no escape: all backslashes are literal
+	trimRight  bool // the end was inferred: trailing whitespace is layout, not content
+	layoutEnd  bool // closed by a quote whose own line was layout; see emitString
+	dropped    bool // cut off by the end of the input with nothing worth keeping
 }
 
 // scanString reads the string that opens at s.pos with quote q of width w.
@@ -119,7 +120,7 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 	src := s.src
 	i := st.start
 	bal, colon := 0, -1
-	rawNewline, doubledOpen := false, false
+	doubledOpen := false
 	for {
 		j := i
 		for j < len(src) && plainInString[src[j]] {
@@ -134,7 +135,7 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 		c := src[i]
 		if c == '\\' {
 			n, invalid := escapeLen(src, i)
-			if invalid {
+			if invalid && !cutEscape(src, i) {
 				st.raw = true
 			}
 			i += n
@@ -142,7 +143,6 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 		}
 		if cw := closerAt(q, src, i); cw > 0 {
 			if s.quoteEnds(&st, ctx, q, i, cw, bal, colon, &doubledOpen) {
-				st.trimNewline = rawNewline && !st.trimRight
 				break
 			}
 			i += cw
@@ -153,8 +153,6 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 			bal++
 		case '}', ']':
 			bal--
-		case '\n':
-			rawNewline = true
 		case ':':
 			if colon < 0 {
 				colon = i
@@ -246,12 +244,17 @@ func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal
 	if ctx != ctxKey && s.quoteLineBeforeTrailingComma(q, after) {
 		return s.endWithStray(st, i, after)
 	}
-	if ctx == ctxObjectValue {
-		if comma := s.memberBoundary(st.start, i, q); comma >= 0 {
-			s.rec.add(toolcall.RepairMissingQuote, comma)
-			st.end, st.next, st.trimRight = comma, comma, true
-			return true
-		}
+	comma := -1
+	switch ctx {
+	case ctxObjectValue:
+		comma = s.memberBoundary(st.start, i, q)
+	case ctxArrayValue:
+		comma = s.elementBoundary(st.start, i, q)
+	}
+	if comma >= 0 {
+		s.rec.add(toolcall.RepairMissingQuote, comma)
+		st.end, st.next, st.trimRight = comma, comma, true
+		return true
 	}
 	// {"key:"value"}: the key's closing quote was left out before the colon.
 	if ctx == ctxKey && colon >= st.start {
@@ -297,7 +300,7 @@ func (s *scanner) endWithStray(st *stringScan, i, after int) bool {
 	j := s.skipWS(after)
 	_, w := quoteAt(s.src, j)
 	s.rec.add(toolcall.RepairStrayText, j)
-	st.end, st.next = i, j+w
+	st.end, st.next, st.layoutEnd = i, j+w, true
 	return true
 }
 
@@ -340,13 +343,64 @@ func (s *scanner) stringAtEOF(st *stringScan, ctx context, colon int) {
 		st.end, st.next, st.trimRight = end, end, true
 		return
 	}
-	st.end, st.next = n, n
-	if n == st.start && ctx != ctxTop {
+	st.end, st.next = truncatedEnd(s.src, st.start), n
+	if st.end == st.start && ctx != ctxTop {
 		s.rec.add(toolcall.RepairTruncatedValue, st.open)
 		st.dropped = true
 		return
 	}
 	s.rec.add(toolcall.RepairTruncatedString, st.open)
+}
+
+// cutEscape reports whether the backslash at i starts an escape that the
+// end of the input cut off: a lone backslash, \u with fewer than four hex
+// digits, \x with fewer than two.
+func cutEscape(src []byte, i int) bool {
+	rest := src[i+1:]
+	switch {
+	case len(rest) == 0:
+		return true
+	case rest[0] == 'u' && len(rest) <= 4, rest[0] == 'x' && len(rest) <= 2:
+		for _, c := range rest[1:] {
+			if !isHex(c) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// truncatedEnd returns where the content of a string that the input cut
+// off ends, the input ending at len(src). Two things at the very end are
+// not content: an escape the cut fell inside ("x\u00"), and the line
+// break a terminal or a file adds after the last line ("notes.txt⏎").
+func truncatedEnd(src []byte, start int) int {
+	end := len(src)
+	switch {
+	case end-start >= 2 && src[end-2] == '\r' && src[end-1] == '\n':
+		end -= 2
+	case end-start >= 1 && src[end-1] == '\n':
+		end--
+	}
+	if end < len(src) {
+		return end
+	}
+	for b := end - 1; b >= start && b >= end-5; b-- {
+		if src[b] != '\\' {
+			continue
+		}
+		// The backslash starts an escape only if it is not itself escaped.
+		run := 0
+		for k := b; k >= start && src[k] == '\\'; k-- {
+			run++
+		}
+		if run%2 == 1 && cutEscape(src, b) {
+			return b
+		}
+		break
+	}
+	return end
 }
 
 // structuralTail returns where the trailing structure of an unterminated
@@ -441,10 +495,7 @@ func (s *scanner) firstBoundary(start, end int) int {
 // opens a key ("a": "x, "b": 1) or it opens the value of a key that stands
 // in the content ("a": "x, b: "y"). It returns -1 otherwise.
 func (s *scanner) memberBoundary(start, i int, q quoteKind) int {
-	j := i - 1
-	for j >= start && isSpace(s.src[j]) {
-		j--
-	}
+	j := skipSpaceBack(s.src, start, i-1)
 	if j >= start && s.src[j] == ',' && s.keyPattern(i, false) {
 		return j
 	}
@@ -452,6 +503,49 @@ func (s *scanner) memberBoundary(start, i int, q quoteKind) int {
 		return comma
 	}
 	return -1
+}
+
+// elementBoundary is memberBoundary for an array element: the quote at i,
+// after a comma, opens a string that closes cleanly as the next element
+// ("a, "b"] — the first element's closing quote is missing before the
+// comma). It returns the comma, or -1.
+func (s *scanner) elementBoundary(start, i int, q quoteKind) int {
+	j := skipSpaceBack(s.src, start, i-1)
+	if j < start || s.src[j] != ',' || !s.cleanElementAt(i, q) {
+		return -1
+	}
+	return j
+}
+
+// cleanElementAt reports whether the string opening at i closes at its
+// first closing quote, properly, as an array element.
+func (s *scanner) cleanElementAt(i int, q quoteKind) bool {
+	src := s.src
+	_, w := quoteAt(src, i)
+	k := i + w
+	for k < len(src) {
+		if src[k] == '\\' {
+			k += 2
+			continue
+		}
+		if cw := closerAt(q, src, k); cw > 0 {
+			s.tick(k - i)
+			m := s.skipAt(k + cw)
+			if m >= len(src) || s.fenceAt(m) {
+				return true
+			}
+			switch src[m] {
+			case ',', ']', ')':
+				return s.properClose(k+cw, ctxArrayValue, 0, 0)
+			}
+			// ["a, "b, "c"]: the next element lacks its closing quote too.
+			e := skipSpaceBack(src, i+w, k-1)
+			return e >= i+w && src[e] == ','
+		}
+		k++
+	}
+	s.tick(k - i)
+	return false
 }
 
 // keyBefore returns the comma of a ", key: " that ends just before i, or -1.
@@ -506,15 +600,29 @@ func (s *scanner) cleanValueAt(i int, q quoteKind) bool {
 	return false
 }
 
+// layoutBreak reports whether whitespace with a line break at the end of a
+// closed string is layout: in a key ("key⏎": 1), before a closing quote
+// followed by a stray quote line, and in a string holding a code fence,
+// a Markdown block whose closing quote the model put on a line of its own.
+func (s *scanner) layoutBreak(st stringScan, ctx context) bool {
+	if ctx == ctxKey || st.layoutEnd {
+		return true
+	}
+	return bytes.Contains(s.src[st.start:st.end], fence)
+}
+
 // emitString writes the string read by scanString and moves past it.
-func (s *scanner) emitString(st stringScan) {
+func (s *scanner) emitString(st stringScan, ctx context) {
 	s.pos = st.next
 	end := st.end
 	switch {
 	case st.trimRight:
 		end = trimSpaceEnd(s.src, st.start, end)
-	case st.trimNewline:
-		if e := trimSpaceEnd(s.src, st.start, end); e < end && indexByte(s.src[e:end], '\n') >= 0 {
+	case end > st.start && isSpace(s.src[end-1]) && s.layoutBreak(st, ctx):
+		// The line break before the closing quote is layout here, not
+		// content; elsewhere a closed string keeps it ("hello⏎" is a file
+		// that ends with a newline).
+		if e := trimSpaceEnd(s.src, st.start, end); indexByte(s.src[e:end], '\n') >= 0 {
 			s.rec.add(toolcall.RepairControlCharacter, e)
 			end = e
 		}
@@ -525,10 +633,7 @@ func (s *scanner) emitString(st stringScan) {
 }
 
 func trimSpaceEnd(src []byte, start, end int) int {
-	for end > start && isSpace(src[end-1]) {
-		end--
-	}
-	return end
+	return skipSpaceBack(src, start, end-1) + 1
 }
 
 func indexByte(b []byte, c byte) int {
@@ -654,11 +759,16 @@ func (s *scanner) writeEscape(i, end int, raw, broken bool) int {
 		s.out = append(s.out, '\'')
 		return i + 2
 	case '\n':
+		// A backslash before a line break (a JSON5 line continuation, or
+		// an escape written with a real newline): the line break is kept.
 		s.rec.add(toolcall.RepairJSON5, i)
+		s.out = append(s.out, '\\', 'n')
 		return i + 2
 	case '\r':
 		s.rec.add(toolcall.RepairJSON5, i)
+		s.out = append(s.out, '\\', 'r')
 		if i+2 < end && src[i+2] == '\n' {
+			s.out = append(s.out, '\\', 'n')
 			return i + 3
 		}
 		return i + 2
