@@ -76,8 +76,15 @@ const (
 )
 
 // Detect ranks the registered dialects for text and parses it with the
-// best one. The hint in opts.Dialect, when set, is taken as is.
+// best one. The hint in opts.Dialect, when set, is taken as is. When the
+// output's first calls already decide the dialect (see Decide), that
+// decision stands, as it does for a stream that saw only those bytes.
 func (r *Registry) Detect(text string, opts *Options) Detection {
+	return r.detect(text, opts, true)
+}
+
+// detect is Detect; early says the first calls may decide.
+func (r *Registry) detect(text string, opts *Options, early bool) Detection {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -91,6 +98,12 @@ func (r *Registry) Detect(text string, opts *Options) Detection {
 		c := Candidate{Dialect: d.Name(), Calls: len(res.Calls), Errors: len(res.Errors), result: res,
 			Evidence: []Evidence{{Source: "hint", Detail: "dialect named by the caller"}}}
 		return Detection{Dialect: d.Name(), Reason: "named by the caller", Candidates: []Candidate{c}, result: res}
+	}
+
+	if early {
+		if det, ok := r.decideEarly(text, opts); ok {
+			return det
+		}
 	}
 
 	priors := map[string][]Evidence{}

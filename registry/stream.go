@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"sync"
+
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/stream"
@@ -9,8 +11,9 @@ import (
 // Stream returns a parser for output that arrives in deltas (package
 // stream). With opts.Dialect named the output is read in that dialect, and
 // the fallback chain applies at the end as in Parse; otherwise the dialect
-// is detected as soon as the output shows enough of it. Whatever the cuts,
-// the final result equals Parse of the whole text.
+// is detected as soon as the output's first call decides it (see
+// Registry.Decide). Whatever the cuts, the final result equals Parse of the
+// whole text, and every event is final.
 func (r *Registry) Stream(opts *Options) *stream.Parser {
 	if opts == nil {
 		opts = &Options{}
@@ -42,35 +45,100 @@ func (r *Registry) profile(d dialects.Dialect) *stream.Profile {
 	return sp
 }
 
+// candidates returns the profiles of every registered dialect.
+func (r *Registry) candidates() []*stream.Profile {
+	ds := r.Dialects()
+	ps := make([]*stream.Profile, len(ds))
+	for i, dl := range ds {
+		ps[i] = r.profile(dl)
+	}
+	return ps
+}
+
+// pointSets caches each registry's stream.PointSet, rebuilt when a dialect
+// is registered.
+var pointSets sync.Map // *Registry -> pointSet
+
+type pointSet struct {
+	n   int
+	set *stream.PointSet
+}
+
+func (r *Registry) points() *stream.PointSet {
+	n := len(r.Names())
+	if v, ok := pointSets.Load(r); ok && v.(pointSet).n == n {
+		return v.(pointSet).set
+	}
+	set := stream.NewPointSet(r.candidates())
+	pointSets.Store(r, pointSet{n: n, set: set})
+	return set
+}
+
+// Decide reports whether prefix, the beginning of an output, already
+// decides its dialect: detection over the prefix ranks one dialect first,
+// alone, and that dialect read at least one valid call and no failed one
+// out of it. It is asked at the points stream.Points finds (after a call
+// region closes, after a bracketed value closes), at most
+// stream.MaxDecisions times per output, by a detecting stream as the
+// output arrives and by Detect over the whole output, so both settle on
+// the same dialect at the same byte.
+func (r *Registry) Decide(prefix string, opts *Options) (Detection, bool) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	det := r.detect(prefix, opts, false)
+	if det.Dialect == "" || len(det.Candidates) == 0 {
+		return det, false
+	}
+	best := det.Candidates[0]
+	if best.Calls == 0 || best.Errors > 0 || len(det.Candidates) > 1 && det.Candidates[1].Score >= best.Score {
+		return det, false
+	}
+	return det, true
+}
+
+// decideEarly detects the dialect of text from its first calls, when they
+// decide it (see Decide), and parses the whole of text with it.
+func (r *Registry) decideEarly(text string, opts *Options) (Detection, bool) {
+	pts := r.points().Points()
+	for {
+		at, ok := pts.Next(text)
+		if !ok {
+			return Detection{}, false
+		}
+		det, ok := r.Decide(text[:at], opts)
+		if !ok {
+			continue
+		}
+		d, found := r.Lookup(det.Dialect)
+		if !found {
+			return Detection{}, false
+		}
+		if at < len(text) {
+			det.result = dialects.Parse(d, text, &opts.Options)
+		}
+		return det, true
+	}
+}
+
 // detector detects a stream's dialect with the registry.
 type detector struct {
 	r    *Registry
 	opts *Options
 }
 
-func (d detector) Candidates() []*stream.Profile {
-	ds := d.r.Dialects()
-	ps := make([]*stream.Profile, len(ds))
-	for i, dl := range ds {
-		ps[i] = d.r.profile(dl)
-	}
-	return ps
-}
+func (d detector) Candidates() []*stream.Profile { return d.r.candidates() }
 
-// Detect names the dialect Detect ranks first once it has read a valid
-// call out of the text (ties go to the earlier registered, as in Parse);
-// the stream commits when two readings in a row agree.
-func (d detector) Detect(text string) (*stream.Profile, string) {
-	det := d.r.Detect(text, d.opts)
-	if det.Dialect == "" || len(det.Candidates) == 0 {
-		return nil, ""
-	}
-	best := det.Candidates[0]
-	if best.Calls == 0 {
-		return nil, ""
-	}
-	dl, ok := d.r.Lookup(det.Dialect)
+func (d detector) Points() *stream.PointSet { return d.r.points() }
+
+// Decide names the dialect prefix decides (Registry.Decide), and why.
+func (d detector) Decide(prefix string) (*stream.Profile, string) {
+	det, ok := d.r.Decide(prefix, d.opts)
 	if !ok {
+		return nil, ""
+	}
+	dl, found := d.r.Lookup(det.Dialect)
+	if !found {
 		return nil, ""
 	}
 	return d.r.profile(dl), det.Reason
@@ -83,5 +151,6 @@ func (d detector) Parse(text string) *toolcall.Result { return d.r.Parse(text, d
 type nameless detector
 
 func (n nameless) Candidates() []*stream.Profile         { return detector(n).Candidates() }
-func (nameless) Detect(string) (*stream.Profile, string) { return nil, "" }
+func (n nameless) Points() *stream.PointSet              { return stream.NewPointSet(nil) }
+func (nameless) Decide(string) (*stream.Profile, string) { return nil, "" }
 func (n nameless) Parse(text string) *toolcall.Result    { return n.r.Parse(text, n.opts) }

@@ -19,6 +19,9 @@ func (p *Parser) Close() []Event {
 	}
 	p.closed = true
 	p.events = p.events[:0:0] // Close's events outlive the Parser's reuse
+	if p.inner != nil {
+		return p.closeInner()
+	}
 	text := p.buf.String()
 	res := p.final(text)
 	if p.cut {
@@ -27,6 +30,28 @@ func (p *Parser) Close() []Event {
 		res.Errors = append(res.Errors, e)
 	}
 	p.settle(res)
+	p.emit(Event{Kind: Done, Dialect: res.Dialect, Result: res})
+	return p.events
+}
+
+// closeInner closes the parser of the detected dialect and passes its
+// events on.
+func (p *Parser) closeInner() []Event {
+	evs := p.inner.Close()
+	done := evs[len(evs)-1]
+	p.relay(evs[:len(evs)-1])
+	if d := p.inner.Disagreement(); d != "" {
+		p.diverge("%s", d)
+	}
+	if p.skip[0] != "" || p.skip[1] != "" {
+		p.diverge("text %q %q streamed before the dialect was decided is not in the result", p.skip[0], p.skip[1])
+	}
+	res := done.Result
+	if p.cut {
+		e := toolcall.NewError(toolcall.CodeTooLarge, fmt.Sprintf("the output is longer than the stream limit of %d bytes; the rest was not read", p.maxBytes()))
+		e.Offset = p.buf.Len()
+		res.Errors = append(res.Errors, e)
+	}
 	p.emit(Event{Kind: Done, Dialect: res.Dialect, Result: res})
 	return p.events
 }

@@ -127,8 +127,8 @@ func TestLiveEvents(t *testing.T) {
 			chunks: []string{"Checking.", "\n<tool_call>\n" + weather, "\n</tool_call>\n<tool_call>\n" + weather + "\n</tool_call>"},
 			want: [][]string{
 				{},
-				{"content:Checking."},
-				{"detected:hermes", "call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`, "call_start:1:get_weather", `call:1:get_weather:{"city":"Paris"}`},
+				{"content:Checking.", "detected:hermes"},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`, "call_start:1:get_weather", `call:1:get_weather:{"city":"Paris"}`},
 				{"done:hermes"},
 			},
 		},

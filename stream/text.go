@@ -27,7 +27,7 @@ const DefaultMaxBytes = 16 << 20
 // Limits of the work done before the end of the output.
 const (
 	firstCheck = 32 // region length of the first look for a call's name
-	maxDetects = 16 // detection attempts before the end
+
 )
 
 // slot is one call the stream has reported, finished or failed.
@@ -62,9 +62,15 @@ type Options struct {
 type Detector interface {
 	// Candidates are the profiles of every dialect the output may be in.
 	Candidates() []*Profile
-	// Detect returns the profile of the dialect text is written in, and why,
-	// once the evidence is clear; nil while it is not.
-	Detect(text string) (*Profile, string)
+	// Points are the candidates' closing markers (NewPointSet), where the
+	// output may decide its dialect.
+	Points() *PointSet
+	// Decide returns the profile of the dialect prefix, the output so far,
+	// decides, and why; nil when it decides none. It is asked at each of
+	// the output's Points in turn, and Parse must agree with it: when a
+	// prefix at a point decides a dialect, Parse of any output that begins
+	// with that prefix reads the output in that dialect.
+	Decide(prefix string) (*Profile, string)
 	// Parse is the one-shot parse of a whole output, detection included.
 	Parse(text string) *toolcall.Result
 }
@@ -110,11 +116,12 @@ type Parser struct {
 	started     []bool // CallStart emitted, per call index
 
 	// Detection.
-	detects   int
-	detectAt  int
-	detectEnd int
-	detected  bool
-	candidate *profile // the dialect the last attempt chose
+	points   *Points // where to ask the detector, nil once decided
+	detected bool
+	inner    *Parser // the parser of the detected dialect, once decided
+	// skip holds what was emitted (content, reasoning) before the dialect
+	// was decided and the inner parser has not yet emitted again.
+	skip [2]string
 
 	events   []Event
 	closed   bool
@@ -143,6 +150,7 @@ func NewDetecting(det Detector, opts *Options) *Parser {
 	ps := newParser(opts)
 	ps.det = det
 	ps.prof = union(det.Candidates())
+	ps.points = det.Points().Points()
 	ps.dropSpace = true
 	ps.startLead()
 	return ps
@@ -200,7 +208,14 @@ func (p *Parser) Write(delta string) []Event {
 	}
 	p.buf.WriteString(delta)
 	p.events = p.events[:0]
+	if p.inner != nil {
+		p.relay(p.inner.Write(delta))
+		return p.events
+	}
 	p.step()
+	if p.points != nil {
+		p.decide()
+	}
 	return p.events
 }
 
@@ -674,39 +689,58 @@ func (p *Parser) start(index int, name string) {
 func (p *Parser) isStarted(index int) bool { return index < len(p.started) && p.started[index] }
 
 // beginDetect stops streaming answer text at a marker of some dialect and
-// waits for the output to say which.
+// waits for the output to decide which.
 func (p *Parser) beginDetect(at int) {
 	p.state = stDetect
-	p.detectAt = at
 	p.pos = at
-	p.detectEnd = 0
 }
 
-// detect runs detection on the output so far, each time it has doubled,
-// and commits to a dialect once two attempts in a row chose it: a call cut
-// short can look like another dialect's (a Qwen3-Coder call before its
-// parameters reads as Functionary's), so one reading is not enough.
-func (p *Parser) detect(text string) {
-	p.pos = len(text)
-	if p.detects >= maxDetects || len(text) < 2*p.detectEnd {
+// detect holds the output until the detector decides its dialect.
+func (p *Parser) detect(text string) { p.pos = len(text) }
+
+// decide asks the detector at each new point of the output whether the
+// output so far decides its dialect; once it does, the output is handed to
+// a parser of that dialect, which reads it from the start.
+func (p *Parser) decide() {
+	text := p.buf.String()
+	for {
+		at, ok := p.points.Next(text)
+		if !ok {
+			return
+		}
+		prof, reason := p.det.Decide(text[:at])
+		if prof == nil {
+			continue
+		}
+		p.points, p.detected = nil, true
+		p.emit(Event{Kind: Detected, Dialect: prof.d.Name(), Text: reason})
+		p.inner = prof.NewParser(&Options{Options: p.opts.Options, MaxBytes: p.opts.MaxBytes})
+		p.skip = [2]string{p.contentOut.String(), p.reasonOut.String()}
+		p.relay(p.inner.Write(text))
 		return
 	}
-	p.detects++
-	p.detectEnd = len(text)
-	prof, reason := p.det.Detect(text)
-	if prof == nil || prof != p.candidate {
-		p.candidate = prof
-		return
+}
+
+// relay passes on the inner parser's events, less the text emitted before
+// the dialect was decided.
+func (p *Parser) relay(evs []Event) {
+	for _, ev := range evs {
+		if ev.Kind == Content || ev.Kind == Reasoning {
+			k := 0
+			if ev.Kind == Reasoning {
+				k = 1
+			}
+			if skip := p.skip[k]; skip != "" {
+				n := min(len(skip), len(ev.Text))
+				if ev.Text[:n] != skip[:n] {
+					p.diverge("%s %q was streamed before the dialect was decided; the dialect's reading is %q", ev.Kind, skip, ev.Text)
+				}
+				p.skip[k] = skip[n:]
+				ev.Text = ev.Text[n:]
+			}
+		}
+		p.emit(ev)
 	}
-	p.detected = true
-	p.emit(Event{Kind: Detected, Dialect: prof.d.Name(), Text: reason})
-	p.use(prof)
-	if p.state == stHeld {
-		return
-	}
-	// Read the dialect's regions from where answer text stopped; the text
-	// in between is settled at the end.
-	p.state, p.pos = stBetween, p.detectAt
 }
 
 func (p *Parser) maxBytes() int {
