@@ -5,7 +5,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
-	"github.com/dialectkit/toolcall/dialects/textcall"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 )
 
 // tagPass finds the tag blocks in text[start:end]. It also returns the

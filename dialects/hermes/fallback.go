@@ -6,7 +6,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall/dialects"
-	"github.com/dialectkit/toolcall/dialects/textcall"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 )
 
 // gapPass runs the fallbacks over text[start:end], which lies between tag

@@ -23,7 +23,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
-	"github.com/dialectkit/toolcall/dialects/textcall"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 )
 
 // Dialect is the hermes dialect. It is safe for concurrent use.

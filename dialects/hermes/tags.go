@@ -3,7 +3,7 @@ package hermes
 import (
 	"strings"
 
-	"github.com/dialectkit/toolcall/dialects/textcall"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 )
 
 // tagKind tells what an XML-like tag means to the dialect.

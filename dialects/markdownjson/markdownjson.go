@@ -17,7 +17,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
-	"github.com/dialectkit/toolcall/dialects/textcall"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 )
 
 // Dialect is the markdown_json dialect. It is safe for concurrent use.
