@@ -22,6 +22,16 @@ func (s *scanner) bare(ctx context) valueKind {
 func (s *scanner) bareValue(ctx context) valueKind {
 	start := s.pos
 	c := s.src[start]
+	if w := nonFiniteAt(s.src, start); w > 0 && s.endsToken(start+w, ctx) && ctx != ctxTop {
+		// NaN, Infinity, -Infinity: JSON has no such number; null is the
+		// nearest value, and it may not be what was meant.
+		s.guess()
+		s.rec.addRisky(toolcall.RepairNumberFormat, start, true)
+		s.out = append(s.out, "null"...)
+		s.pos = start + w
+		s.strayQuote(ctx)
+		return vLiteral
+	}
 	if isDigit(c) || c == '-' || c == '+' || c == '.' {
 		if s.ellipsisAt(start) > 0 {
 			return s.ellipsis(ctx)
@@ -83,17 +93,34 @@ func (s *scanner) bareValue(ctx context) valueKind {
 }
 
 // literalFor returns the JSON literal a word spells in any case (Python's
-// True, False and None included), or "".
+// True, False and None and JavaScript's undefined included), or "".
 func literalFor(word []byte) string {
 	switch {
 	case bytes.EqualFold(word, []byte("true")):
 		return "true"
 	case bytes.EqualFold(word, []byte("false")):
 		return "false"
-	case bytes.EqualFold(word, []byte("null")), bytes.EqualFold(word, []byte("none")):
+	case bytes.EqualFold(word, []byte("null")), bytes.EqualFold(word, []byte("none")),
+		bytes.EqualFold(word, []byte("undefined")):
 		return "null"
 	}
 	return ""
+}
+
+// nonFiniteAt returns the width of NaN, Infinity, -Infinity or +Infinity
+// at i, or 0.
+func nonFiniteAt(src []byte, i int) int {
+	j := i
+	if j < len(src) && (src[j] == '-' || src[j] == '+') {
+		j++
+	}
+	switch {
+	case bytes.HasPrefix(src[j:], []byte("Infinity")):
+		return j - i + len("Infinity")
+	case j == i && bytes.HasPrefix(src[j:], []byte("NaN")):
+		return len("NaN")
+	}
+	return 0
 }
 
 // literalPrefix returns the literal a word cut off by the end of the input
@@ -423,11 +450,13 @@ func (s *scanner) bareEnd(start int, ctx context) (int, int) {
 				return i, 0
 			}
 		}
-		if _, w := quoteAt(src, i); w > 0 {
+		if q, w := quoteAt(src, i); w > 0 {
 			if s.properClose(i+w, ctx, 0, 0) {
 				return i, w
 			}
-			if i > start && isSpace(src[i-1]) {
+			// A backtick or acute accent in unquoted text is a character
+			// of it: run `ls` now.
+			if i > start && isSpace(src[i-1]) && q < qBacktick {
 				return i, 0 // a new string: the comma before it is missing
 			}
 			i += w

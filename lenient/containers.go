@@ -20,13 +20,16 @@ func (s *scanner) value(ctx context) valueKind {
 	case ',', ':', '}', ']', ')':
 		return vNone
 	}
-	if q, w := quoteAt(s.src, s.pos); w > 0 {
+	if q, w := quoteAt(s.src, s.pos); w > 0 && (ctx != ctxTop || q < qBacktick) {
 		st := s.scanString(ctx, q, w)
 		if st.dropped {
 			s.pos = st.next
 			return vDropped
 		}
 		s.emitString(st, ctx)
+		if ctx != ctxKey {
+			s.concatenation(ctx)
+		}
 		return vString
 	}
 	if c := s.src[s.pos]; c < 0x20 || c == 0x7F {
@@ -58,9 +61,13 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 	commaAt := -1
 	last := vNone
 	merged := false
+	doubled := 0 // {{ … }}: opening braces taken as stray
 	for {
 		s.tick(1)
 		s.space()
+		if s.innerFence(false) {
+			continue
+		}
 		if s.atEnd() {
 			if commaAt >= 0 {
 				s.rec.add(toolcall.RepairTrailingComma, commaAt)
@@ -77,6 +84,13 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 				s.rec.add(toolcall.RepairTrailingComma, commaAt)
 			}
 			s.pos++
+			for ; doubled > 0; doubled-- {
+				// The closing brace doubled like the opening one.
+				if j := s.skipAt(s.pos); j < len(s.src) && s.src[j] == '}' {
+					s.rec.add(toolcall.RepairStrayText, j)
+					s.pos = j + 1
+				}
+			}
 			return s.closeObject()
 		case ']', ')':
 			if kind, done := s.objectForeignCloser(c, implicit, members, merged); done {
@@ -92,8 +106,28 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 			}
 			s.pos++
 			continue
-		case ':', '{':
-			s.fail(s.pos, "unexpected "+string(c)+" where an object key should be")
+		case '{':
+			if !members {
+				// {{"a": 1}}: a doubled brace, as in a template.
+				s.guess()
+				s.rec.add(toolcall.RepairStrayText, s.pos)
+				s.pos++
+				doubled++
+				continue
+			}
+			if s.contextAt(len(s.stack)-2) == ctxArrayValue {
+				// [{"a": 1, {"b": 2}]: the next element starts; this
+				// object's '}' is missing.
+				s.guess()
+				if commaAt >= 0 {
+					s.pos = commaAt
+				}
+				s.rec.add(toolcall.RepairMissingClosingBrace, s.pos)
+				return s.closeObject()
+			}
+			s.fail(s.pos, "unexpected { where an object key should be")
+		case ':':
+			s.fail(s.pos, "unexpected : where an object key should be")
 		case '[':
 			// "key": [1], [2] — the array went on after its closer.
 			if last != vArray || len(s.out) == 0 || s.out[len(s.out)-1] != ']' {
@@ -112,6 +146,18 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 			merged = true
 			commaAt = -1
 			continue
+		}
+		if w := s.ellipsisAt(s.pos); w > 0 {
+			// {"a": 1, ...}, {...}: elided members.
+			if k := s.skipAt(s.pos + w); k >= len(s.src) || s.src[k] == ',' || s.src[k] == '}' || s.fenceAt(k) {
+				s.guess()
+				s.rec.add(toolcall.RepairStrayText, s.pos)
+				s.pos += w
+				if k < len(s.src) && s.src[k] == ',' {
+					s.pos = k + 1
+				}
+				continue
+			}
 		}
 		if members && commaAt < 0 {
 			s.guess()
@@ -168,6 +214,9 @@ func (s *scanner) memberValue() valueKind {
 	}
 	s.out = append(s.out, ':')
 	s.space()
+	if s.innerFence(true) {
+		s.space()
+	}
 	if s.atEnd() {
 		s.guess()
 		s.rec.add(toolcall.RepairTruncatedValue, s.pos)
@@ -268,6 +317,9 @@ loop:
 	for {
 		s.tick(1)
 		s.space()
+		if s.innerFence(true) {
+			continue
+		}
 		if s.atEnd() {
 			if commaAt >= 0 {
 				s.rec.add(toolcall.RepairTrailingComma, commaAt)
@@ -352,4 +404,81 @@ func (s *scanner) arrayForeignCloser(c byte) bool {
 	}
 	s.rec.add(toolcall.RepairMissingClosingBracket, s.pos)
 	return true
+}
+
+// innerFence steps over a code fence inside an open container when the
+// structure goes on after it: [⏎```json⏎{"a": 1}⏎```⏎]. After the fence
+// (and a language tag glued to it) must come a closer of an open
+// container, a comma, or what the container expects next: a value
+// (wantValue) or a key. A fence followed by prose or by another fence
+// ends the structure, as everywhere.
+func (s *scanner) innerFence(wantValue bool) bool {
+	if len(s.stack) == 0 || !s.fenceAt(s.pos) {
+		return false
+	}
+	src := s.src
+	k := s.pos
+	for k < len(src) && src[k] == '`' {
+		k++
+	}
+	if k < len(src) && isLetter(src[k]) {
+		for k < len(src) && isTagByte(src[k]) {
+			k++
+		}
+	}
+	s.tick(k - s.pos)
+	k = s.skipAt(k)
+	if k >= len(src) || s.fenceAt(k) {
+		return false
+	}
+	ok := false
+	switch c := src[k]; {
+	case c == '}' || c == ']' || c == ')':
+		ok = s.matchIndex(c) >= 0
+	case c == ',':
+		ok = true
+	case wantValue:
+		ok = s.valueStartAt(k)
+	default:
+		ok = s.keyPattern(k, false)
+	}
+	if !ok {
+		return false
+	}
+	s.guess()
+	s.rec.add(toolcall.RepairCodeFence, s.pos)
+	s.pos = k
+	return true
+}
+
+// concatenation joins the strings that follow the one just written with
+// '+', as JavaScript and Python code writes a long string across lines:
+// "first line " +⏎ "second". The joined string is one value.
+func (s *scanner) concatenation(ctx context) {
+	for {
+		j := s.skipAt(s.pos)
+		if j >= len(s.src) || s.src[j] != '+' {
+			return
+		}
+		k := s.skipAt(j + 1)
+		if k >= len(s.src) {
+			return
+		}
+		q, w := quoteAt(s.src, k)
+		if w == 0 {
+			return
+		}
+		s.guess()
+		s.rec.add(toolcall.RepairPythonLiteral, j)
+		s.pos = k
+		st := s.scanString(ctx, q, w)
+		if st.dropped {
+			s.pos = st.next
+			return
+		}
+		s.out = s.out[:len(s.out)-1] // the closing quote of the string so far
+		at := len(s.out)
+		s.emitString(st, ctx)
+		s.out = append(s.out[:at], s.out[at+1:]...) // the opening quote of this one
+	}
 }

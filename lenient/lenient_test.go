@@ -115,7 +115,7 @@ var repairCases = []repairCase{
 	{"empty exponent", `{"a": 1e}`, `{"a":1}`, kinds(toolcall.RepairNumberFormat)},
 	{"number formats", `{"a": 0x1F, "b": +1, "c": .5, "d": 1_000, "e": 007,}`, `{"a":31,"b":1,"c":0.5,"d":1000,"e":"007"}`, kinds(toolcall.RepairNumberFormat)},
 	{"number-like words stay text", `{"a": 1/3, "b": 10-20, "c": 2x,}`, `{"a":"1/3","b":"10-20","c":"2x"}`, kinds(toolcall.RepairUnquotedString)},
-	{"infinity stays text", `{"a": Infinity, "b": NaN,}`, `{"a":"Infinity","b":"NaN"}`, kinds(toolcall.RepairUnquotedString)},
+	{"infinity and NaN are null", `{"a": Infinity, "b": NaN,}`, `{"a":null,"b":null}`, kinds(toolcall.RepairNumberFormat)},
 
 	// Comments.
 	{"line comment", "{\"a\": 1, // note\n\"b\": 2}", `{"a":1,"b":2}`, kinds(toolcall.RepairComment)},

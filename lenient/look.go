@@ -260,12 +260,29 @@ func (s *scanner) properClose(after int, ctx context, inner, bal int) bool {
 			return true
 		}
 		// "key" "value", "key" 1: the colon is missing — unless the key
-		// already had stray quotes, and nothing about it is certain.
-		return inner == 0 && j > after && s.valueStartAt(j)
+		// already had stray quotes, and nothing about it is certain. With
+		// no space, only a number, an object or an array may follow:
+		// {"a"2}; a letter or quote there belongs to the key.
+		if inner > 0 {
+			return false
+		}
+		if j > after {
+			return s.valueStartAt(j)
+		}
+		return isDigit(c) || c == '-' || c == '{' || c == '['
+
 	}
 	switch c {
 	case ',':
 		return s.fitsAfterComma(j+1, ctx)
+	case '+':
+		// "a" + "b": a string joined to the next; see concatenation.
+		if inner > 0 {
+			return false
+		}
+		k := s.skipAt(j + 1)
+		_, w := quoteAt(s.src, k)
+		return k < len(s.src) && w > 0
 	case '}', ']', ')':
 		return s.closerFits(j, c, inner, bal)
 	case ':':

@@ -70,6 +70,36 @@ var patternCases = []patternCase{
 	{"two elements missing closing quotes", `{"tags": ["a, "b, "c"], "n": 1}`, `{"tags":["a","b","c"],"n":1}`, kinds(toolcall.RepairMissingQuote), nil},
 	{"inner quotes in an element stay text", `["He said, "hi" twice"]`, `["He said, \"hi\" twice"]`, kinds(toolcall.RepairUnescapedQuotes), nil},
 	{"inner quotes then words with a colon stay text", `{"a": "He said "hi" to me: ok"}`, `{"a":"He said \"hi\" to me: ok"}`, kinds(toolcall.RepairUnescapedQuotes), nil},
+
+	// Structure.
+	{"missing brace before the next object", `[{"id": 1, {"id": 2}]`, `[{"id":1},{"id":2}]`, kinds(toolcall.RepairMissingClosingBrace), nil},
+	{"missing brace before the next object, no comma", "[{\"id\": 1\n {\"id\": 2}, {\"id\": 3}]", `[{"id":1},{"id":2},{"id":3}]`, kinds(toolcall.RepairMissingClosingBrace), nil},
+	{"missing brace in a nested array", `{"rows": [{"a": "x", {"a": "y"}], "n": 2}`, `{"rows":[{"a":"x"},{"a":"y"}],"n":2}`, kinds(toolcall.RepairMissingClosingBrace), nil},
+	{"doubled braces", `{{"city": "Oslo"}}`, `{"city":"Oslo"}`, kinds(toolcall.RepairStrayText), nil},
+	{"doubled braces nested", `{"q": {{"a": 1, "b": [2]}}, "r": 3}`, `{"q":{"a":1,"b":[2]},"r":3}`, kinds(toolcall.RepairStrayText), nil},
+	{"doubled braces in an array", `[{{"a": 1}}, {"b": 2}]`, `[{"a":1},{"b":2}]`, kinds(toolcall.RepairStrayText), nil},
+	{"missing colon before a number, no space", `{"a"2, "b"-3.5}`, `{"a":2,"b":-3.5}`, kinds(toolcall.RepairMissingColon), nil},
+	{"missing colon before a container, no space", `{"a"[1], "b"{"c": true}}`, `{"a":[1],"b":{"c":true}}`, kinds(toolcall.RepairMissingColon), nil},
+	{"ellipsis as the last member", `{"a": 1, "b": 2, ...}`, `{"a":1,"b":2}`, kinds(toolcall.RepairStrayText), nil},
+	{"ellipsis as the whole body", `{"config": {...}, "n": 1}`, `{"config":{},"n":1}`, kinds(toolcall.RepairStrayText), nil},
+	{"ellipsis between members", "{\"a\": 1,\n  …,\n  \"z\": 26}", `{"a":1,"z":26}`, kinds(toolcall.RepairStrayText), nil},
+	{"fence inside an array", "[\n```json\n{\"a\": 1}\n```\n]", `[{"a":1}]`, kinds(toolcall.RepairCodeFence), nil},
+	{"fence inside an object", "{\n```json\n\"path\": \"a.txt\"\n```\n}", `{"path":"a.txt"}`, kinds(toolcall.RepairCodeFence), nil},
+	{"fence around a member value", "{\"a\": ```json\n[1, 2]\n```, \"b\": 3}", `{"a":[1,2],"b":3}`, kinds(toolcall.RepairCodeFence), nil},
+	{"fence closing a document still ends it", "```json\n{\"a\": 1\n```\nHope this helps", `{"a":1}`, kinds(toolcall.RepairMissingClosingBrace), nil},
+
+	// JavaScript and Python spellings.
+	{"undefined is null", `{"a": undefined, "b": [1, undefined]}`, `{"a":null,"b":[1,null]}`, kinds(toolcall.RepairPythonLiteral), nil},
+	{"NaN is null", `{"ratio": NaN}`, `{"ratio":null}`, kinds(toolcall.RepairNumberFormat), kinds(toolcall.RepairNumberFormat)},
+	{"signed infinities are null", `[Infinity, -Infinity, +Infinity, 1]`, `[null,null,null,1]`, kinds(toolcall.RepairNumberFormat), kinds(toolcall.RepairNumberFormat)},
+	{"words that start like NaN stay text", `{"a": NaNa, "b": Infinityx}`, `{"a":"NaNa","b":"Infinityx"}`, kinds(toolcall.RepairUnquotedString), nil},
+	{"strings joined with plus across lines", "{\"text\": \"first line, \" +\n  \"second line\", \"n\": 1}", `{"text":"first line, second line","n":1}`, kinds(toolcall.RepairPythonLiteral), nil},
+	{"three strings joined with plus", `["a" + 'b' + "c", "d"]`, `["abc","d"]`, kinds(toolcall.RepairPythonLiteral), nil},
+	{"plus between inner quotes stays text", `{"code": "print("a" + "b")"}`, `{"code":"print(\"a\" + \"b\")"}`, kinds(toolcall.RepairUnescapedQuotes), nil},
+	{"backtick quoted keys", "{`path`: \"a.txt\", `mode`: `w`}", `{"path":"a.txt","mode":"w"}`, kinds(toolcall.RepairSmartQuotes), nil},
+	{"acute accent quoted keys", "{\u00b4name\u00b4: \u00b4Ann\u00b4}", `{"name":"Ann"}`, kinds(toolcall.RepairSmartQuotes), nil},
+	{"backticks inside a string stay text", "{\"cmd\": \"run `ls` now\",}", "{\"cmd\":\"run `ls` now\"}", kinds(toolcall.RepairTrailingComma), nil},
+	{"backticks inside unquoted text stay text", "{\"cmd\": run `ls` now}", "{\"cmd\":\"run `ls` now\"}", kinds(toolcall.RepairUnquotedString), nil},
 }
 
 func TestRepairPatterns(t *testing.T) {
@@ -108,5 +138,15 @@ func TestRepairPatterns(t *testing.T) {
 				t.Errorf("not idempotent: %s", again.Output)
 			}
 		})
+	}
+}
+
+// TestTopLevelScalarsStayErrors: a bare word, a backtick-quoted word, a
+// non-finite number or several lines of scalars are not tool arguments.
+func TestTopLevelScalarsStayErrors(t *testing.T) {
+	for _, in := range []string{"hello", "`hello`", "NaN", "-Infinity", "\u00b4x\u00b4"} {
+		if res := RepairString(in, nil); res.Err == nil {
+			t.Errorf("%q: repaired to %s, want an error", in, res.Output)
+		}
 	}
 }

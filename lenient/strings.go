@@ -20,6 +20,8 @@ const (
 	qSingle
 	qCurlyDouble // “…”
 	qCurlySingle // ‘…’
+	qBacktick    // `…`, JavaScript's template quote
+	qAcute       // ´…´, the acute accent typed for an apostrophe
 )
 
 // quoteAt returns the quote that starts at i and its width in bytes.
@@ -37,6 +39,15 @@ func quoteAt(src []byte, i int) (quoteKind, int) {
 			case 0x98, 0x99:
 				return qCurlySingle, 3
 			}
+		}
+	case '`':
+		// Three backticks are a code fence, not a quote.
+		if !(i+2 < len(src) && src[i+1] == '`' && src[i+2] == '`') {
+			return qBacktick, 1
+		}
+	case 0xC2:
+		if i+1 < len(src) && src[i+1] == 0xB4 {
+			return qAcute, 2
 		}
 	}
 	return qNone, 0
@@ -70,6 +81,14 @@ func closerAt(q quoteKind, src []byte, i int) int {
 		if k, w := quoteAt(src, i); k == qCurlySingle {
 			return w
 		}
+	case qBacktick:
+		if c == '`' {
+			return 1
+		}
+	case qAcute:
+		if c == 0xC2 && i+1 < len(src) && src[i+1] == 0xB4 {
+			return 2
+		}
 	}
 	return 0
 }
@@ -79,7 +98,7 @@ var plainInString = func() (t [256]bool) {
 	for i := range t {
 		t[i] = true
 	}
-	for _, c := range []byte{'\\', '"', '\'', '{', '[', '}', ']', '\n', ':', 0xE2} {
+	for _, c := range []byte{'\\', '"', '\'', '{', '[', '}', ']', '\n', ':', 0xE2, '`', 0xC2} {
 		t[c] = false
 	}
 	return t
@@ -113,7 +132,7 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 	switch q {
 	case qSingle:
 		s.rec.add(toolcall.RepairSingleQuotes, s.pos)
-	case qCurlyDouble, qCurlySingle:
+	case qCurlyDouble, qCurlySingle, qBacktick, qAcute:
 		s.guess()
 		s.rec.add(toolcall.RepairSmartQuotes, s.pos)
 	}
