@@ -46,6 +46,10 @@ const (
 	// RepairUnclosedTag: a tagged-parameter call or value was missing its
 	// closing tag and was ended by what followed it.
 	RepairUnclosedTag RepairKind = "unclosed_tag"
+	// RepairWrappedArguments: the only argument was named like a wrapper
+	// ("arguments", "input", …) the tool does not declare, and held the
+	// real arguments, which replaced it.
+	RepairWrappedArguments RepairKind = "wrapped_arguments"
 )
 
 // Repair records one change made to a call's arguments (or name).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -101,6 +102,10 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 	}
 	repairs = append(append(append([]toolcall.Repair(nil), rc.Repairs...), nameRepairs...), repairs...)
 	if tool != nil {
+		if inner, more, ok := unwrapArguments(args, tool, opts); ok {
+			args = inner
+			repairs = append(repairs, more...)
+		}
 		out, coerced, err := tool.Validate(args, opts.Validation)
 		repairs = append(repairs, coerced...)
 		if verr := coded.As(err); verr != nil {
@@ -349,4 +354,54 @@ func TypeParams(params []Param, tool *schema.Tool) (json.RawMessage, []toolcall.
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), repairs
+}
+
+// wrapperKeys are the names models put around a call's real arguments, as
+// if the arguments object were a parameter of its own (MiniCPM 5 and
+// DeepSeek V3.2/V4 write <param name="arguments">{…}</param>).
+var wrapperKeys = []string{"arguments", "properties", "input", "parameters"}
+
+// unwrapArguments returns the real arguments of a call whose only argument
+// is named like a wrapper (wrapperKeys) that the tool's schema does not
+// declare, and holds an object: as JSON, as a string of JSON or of a
+// Python dict. The change is recorded as a wrapped_arguments repair. A
+// tool without a schema declares nothing, so nothing is unwrapped for it.
+func unwrapArguments(args json.RawMessage, tool *schema.Tool, opts *Options) (json.RawMessage, []toolcall.Repair, bool) {
+	if tool.Parameters == nil || len(args) < 2 || args[0] != '{' {
+		return nil, nil, false
+	}
+	obj := gjson.ParseBytes(args)
+	var key string
+	var val gjson.Result
+	n := 0
+	obj.ForEach(func(k, v gjson.Result) bool {
+		n++
+		key, val = k.String(), v
+		return n < 2
+	})
+	if n != 1 || !slices.Contains(wrapperKeys, key) || slices.Contains(tool.PropertyNames(), key) {
+		return nil, nil, false
+	}
+	if types := tool.PropertyTypes(key); len(types) > 0 {
+		return nil, nil, false // declared through patternProperties or additionalProperties
+	}
+	rep := toolcall.Repair{Kind: toolcall.RepairWrappedArguments, Offset: -1, Detail: "/" + key + ": arguments unwrapped"}
+	switch {
+	case val.IsObject():
+		return compact([]byte(val.Raw)), []toolcall.Repair{rep}, true
+	case val.Type == gjson.String:
+		s := strings.TrimSpace(val.Str)
+		if !strings.HasPrefix(s, "{") {
+			return nil, nil, false
+		}
+		inner, more, err := Arguments(s, opts)
+		if err != nil {
+			return nil, nil, false
+		}
+		for i := range more {
+			more[i].Offset = -1 // an offset in the decoded string, not in the text
+		}
+		return inner, append([]toolcall.Repair{rep}, more...), true
+	}
+	return nil, nil, false
 }

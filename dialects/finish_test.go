@@ -16,6 +16,7 @@ func tools(t testing.TB) *schema.Set {
 	s, err := schema.NewSet(
 		toolcall.Tool{Name: "get_weather", Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}`)},
 		toolcall.Tool{Name: "Read-File.v2", Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)},
+		toolcall.Tool{Name: "run", Parameters: json.RawMessage(`{"type":"object","properties":{"input":{"type":"object"}}}`)},
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -56,6 +57,14 @@ func TestFinishCall(t *testing.T) {
 		{name: "schema violation", rc: dialects.RawCall{Name: "get_weather", Arguments: `{"days": 2}`}, tools: true, code: toolcall.CodeSchema},
 		{name: "extraction error kept", rc: dialects.RawCall{Name: "f", Err: toolcall.NewError(toolcall.CodeMalformedCall, "broken")}, code: toolcall.CodeMalformedCall},
 		{name: "too large", rc: dialects.RawCall{Name: "f", Arguments: `{"a":"` + strings.Repeat("x", 2<<20) + `"}`}, code: toolcall.CodeTooLarge},
+		{name: "wrapper key unwrapped", rc: dialects.RawCall{Name: "get_weather", Arguments: `{"arguments": {"city": "Oslo", "days": 2}}`}, tools: true, wantName: "get_weather", wantArgs: `{"city":"Oslo","days":2}`, repair: toolcall.RepairWrappedArguments},
+		{name: "wrapper holding a JSON string", rc: dialects.RawCall{Name: "get_weather", Arguments: `{"input": "{\"city\": \"Oslo\"}"}`}, tools: true, wantName: "get_weather", wantArgs: `{"city":"Oslo"}`, repair: toolcall.RepairWrappedArguments},
+		{name: "wrapper holding a Python dict", rc: dialects.RawCall{Name: "get_weather", Params: []dialects.Param{{Key: "parameters", Value: `{'city': 'Oslo', 'days': 3}`}}}, tools: true, wantName: "get_weather", wantArgs: `{"city":"Oslo","days":3}`, repair: toolcall.RepairWrappedArguments},
+		{name: "properties wrapper", rc: dialects.RawCall{Name: "get_weather", Arguments: `{"properties": {"city": "Oslo"}}`}, tools: true, wantName: "get_weather", wantArgs: `{"city":"Oslo"}`, repair: toolcall.RepairWrappedArguments},
+		{name: "wrapper beside another key is not unwrapped", rc: dialects.RawCall{Name: "get_weather", Arguments: `{"input": {"city": "Oslo"}, "city": "Oslo"}`}, tools: true, code: toolcall.CodeSchema},
+		{name: "wrapper holding text is not unwrapped", rc: dialects.RawCall{Name: "get_weather", Arguments: `{"input": "Oslo"}`}, tools: true, code: toolcall.CodeSchema},
+		{name: "a declared wrapper name is a parameter", rc: dialects.RawCall{Name: "run", Arguments: `{"input": {"city": "Oslo"}}`}, tools: true, wantName: "run", wantArgs: `{"input":{"city":"Oslo"}}`},
+		{name: "no tools: nothing declared to check, nothing unwrapped", rc: dialects.RawCall{Name: "f", Arguments: `{"arguments": {"a": 1}}`}, wantName: "f", wantArgs: `{"arguments":{"a":1}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,7 +80,7 @@ func TestFinishCall(t *testing.T) {
 				if err.CallIndex != 3 {
 					t.Errorf("CallIndex = %d, want 3", err.CallIndex)
 				}
-				if tt.code == toolcall.CodeUnknownTool && len(err.Known) != 2 {
+				if tt.code == toolcall.CodeUnknownTool && len(err.Known) != 3 {
 					t.Errorf("Known = %v", err.Known)
 				}
 				return

@@ -98,6 +98,20 @@ var cpmRows = []row{
 		calls: []want{call("enable_roaming", `{"line_id":"007","days":3}`)},
 	},
 	{
+		name:    "arguments wrapped in an undeclared parameter, as a Python dict",
+		tools:   cpmTools,
+		text:    `<function name="enable_roaming"><param name="input">{'line_id': 'L1001', 'days': 2}</param></function>`,
+		calls:   []want{call("enable_roaming", `{"line_id":"L1001","days":2}`)},
+		repairs: []toolcall.RepairKind{toolcall.RepairWrappedArguments},
+	},
+	{
+		name:    "arguments wrapped as properties, as JSON",
+		tools:   cpmTools,
+		text:    `<function name="enable_roaming"><param name="properties">{"line_id": "L1001"}</param></function>`,
+		calls:   []want{call("enable_roaming", `{"line_id":"L1001"}`)},
+		repairs: []toolcall.RepairKind{toolcall.RepairWrappedArguments},
+	},
+	{
 		name:    "qwen's <function=…> is not a MiniCPM call",
 		text:    "<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>",
 		content: "<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>",
@@ -218,6 +232,25 @@ func dsmlRows(section, sample, other string) []row {
 			text:  open + "<｜DSML｜invoke name=\"a\">stray words</｜DSML｜invoke><｜DSML｜invoke name=\"b\"></｜DSML｜invoke>" + end,
 			calls: []want{call("b", `{}`)},
 			errs:  []toolcall.Code{toolcall.CodeMalformedCall},
+		},
+		{
+			name:   "an invoke whose body is a JSON object",
+			text:   open + "\n<｜DSML｜invoke name=\"get_weather\">\n{\"city\": \"Tokyo\", \"days\": 3}\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"get_date\">{}</｜DSML｜invoke>\n" + end,
+			chunks: []string{open + "\n<｜DSML｜invoke name=\"get_weather\">\n{\"city\": \"To", "kyo\", \"days\": 3}\n</｜DSML｜in", "voke>\n<｜DSML｜invoke name=\"get_date\">{}</｜DSML｜invoke>\n" + end},
+			calls:  []want{call("get_weather", `{"city":"Tokyo","days":3}`), call("get_date", `{}`)},
+		},
+		{
+			name:    "a JSON body is repaired like any arguments",
+			text:    open + "<｜DSML｜invoke name=\"f\">{'a': True,}</｜DSML｜invoke>" + end,
+			calls:   []want{call("f", `{"a":true}`)},
+			repairs: []toolcall.RepairKind{toolcall.RepairSingleQuotes},
+		},
+		{
+			name:    "arguments wrapped in a parameter the tool does not declare",
+			tools:   weatherTool,
+			text:    open + "<｜DSML｜invoke name=\"get_weather\"><｜DSML｜parameter name=\"arguments\" string=\"false\">{\"city\": \"Tokyo\", \"days\": 3}</｜DSML｜parameter></｜DSML｜invoke>" + end,
+			calls:   []want{call("get_weather", `{"city":"Tokyo","days":3}`)},
+			repairs: []toolcall.RepairKind{toolcall.RepairWrappedArguments},
 		},
 		{
 			name:    "the other DSML section is not this dialect's",

@@ -218,6 +218,9 @@ func dsml(name, section string) Descriptor {
 		KeyStart: "<" + p + "parameter", Key: "name", ValEnd: "</" + p + "parameter>",
 		StringAttr: "string",
 		Reasoning:  dialects.Think,
+		// An invoke whose body is a JSON object rather than parameter
+		// elements is a documented variant (SGLang reads it).
+		JSONArguments: true,
 	}
 }
 
