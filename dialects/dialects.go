@@ -91,6 +91,10 @@ type RawCall struct {
 	// Arguments is the argument text as written: JSON, almost-JSON, a JSON
 	// string holding JSON, or empty for none. Ignored when Params is set.
 	Arguments string
+	// ArgumentsValid reports that Arguments is strict JSON (UTF-8
+	// included) that the dialect has already checked, so that Finish does
+	// not check it again. Leave it false when unsure.
+	ArgumentsValid bool
 	// Params holds the arguments of tagged-parameter dialects, one raw text
 	// value per key; Finish types them by schema. Nil for JSON dialects.
 	Params []Param

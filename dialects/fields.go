@@ -3,6 +3,7 @@ package dialects
 import (
 	"errors"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -28,7 +29,7 @@ var (
 // with an empty name is still returned, for Finish to reject.
 func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 	rc.Offset = offset
-	obj, repairs, err := ParseJSON(text, opts)
+	obj, repairs, err, valid := parseJSON(text, opts)
 	if err != nil {
 		return rc, false
 	}
@@ -42,11 +43,13 @@ func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 				inner.ID = firstString(obj, IDFields)
 			}
 			inner.Offset, inner.Repairs = offset, repairs
+			inner.ArgumentsValid = valid && inner.Arguments != ""
 			return inner, true
 		}
 	}
 	rc, ok = objectFields(obj)
 	rc.Offset, rc.Repairs = offset, repairs
+	rc.ArgumentsValid = valid && rc.Arguments != ""
 	return rc, ok
 }
 
@@ -54,20 +57,28 @@ func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 // call, an array of calls), sending almost-JSON through the lenient
 // pipeline unless repair is off; the repairs come back for the call.
 func ParseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *toolcall.Error) {
+	v, repairs, err, _ := parseJSON(text, opts)
+	return v, repairs, err
+}
+
+// parseJSON is ParseJSON that also reports whether the value is known to
+// be strict JSON (checked or repaired), so that the values read out of it
+// need no second check.
+func parseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *toolcall.Error, bool) {
 	text = strings.TrimSpace(text)
 	check := lenient.Options{MaxSize: -1, MaxDepth: valueDepthLimit(opts)}
-	switch err := lenient.Check([]byte(text), &check); {
+	switch err := lenient.Check(unsafeBytes(text), &check); {
 	case err == nil:
-		return gjson.Parse(text), nil, nil
+		return gjson.Parse(text), nil, nil, true
 	case errors.Is(err, toolcall.ErrTooDeep):
 		// Deeper than any arguments may nest: the call inside fails its
 		// depth check whatever the rest holds, so the text is read as it
 		// is (gjson reads top-level fields without descending into the
 		// nesting), for the call to be found and get that error.
-		return gjson.Parse(text), nil, nil
+		return gjson.Parse(text), nil, nil, false
 	}
 	if opts != nil && opts.DisableRepair {
-		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeInvalidJSON, "call is not valid JSON and repair is disabled")
+		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeInvalidJSON, "call is not valid JSON and repair is disabled"), false
 	}
 	var lo *lenient.Options
 	if opts != nil {
@@ -75,10 +86,13 @@ func ParseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *to
 	}
 	r := lenient.Repair([]byte(text), lo)
 	if e := coded.As(r.Err); e != nil {
-		return gjson.Result{}, nil, e
+		return gjson.Result{}, nil, e, false
 	}
-	return gjson.ParseBytes(r.Output), r.Repairs, nil
+	return gjson.ParseBytes(r.Output), r.Repairs, nil, true
 }
+
+// unsafeBytes views s as bytes, for reading only.
+func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // valueDepthLimit is the deepest a value holding calls may nest: the
 // arguments' depth limit plus the call object and an envelope around it,

@@ -86,7 +86,7 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 			return fail(aerr)
 		}
 	} else {
-		args, repairs, aerr = Arguments(rc.Arguments, opts)
+		args, repairs, aerr = arguments(rc.Arguments, opts, rc.ArgumentsValid)
 		if aerr != nil {
 			aerr.Tool = name
 			return fail(aerr)
@@ -215,6 +215,13 @@ func validNameRune(r rune) bool {
 // {}, a JSON string holding an object is unwrapped, almost-JSON goes through
 // the lenient pipeline unless repair is disabled.
 func Arguments(text string, opts *Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
+	return arguments(text, opts, false)
+}
+
+// arguments is Arguments for text that may be known to be strict JSON
+// already (valid): then only the depth limit is left to check, and that
+// only when the text holds more brackets than the limit.
+func arguments(text string, opts *Options, valid bool) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -234,7 +241,9 @@ func Arguments(text string, opts *Options) (json.RawMessage, []toolcall.Repair, 
 		out     []byte
 		repairs []toolcall.Repair
 	)
-	if opts.DisableRepair {
+	if valid && trimmed[0] == '{' && withinDepth(trimmed, opts.Lenient.MaxDepth) {
+		out = []byte(trimmed)
+	} else if opts.DisableRepair {
 		// Repair off still means the limits on: strict JSON, UTF-8, no
 		// deeper than the depth limit.
 		if e := coded.As(lenient.Check([]byte(trimmed), &opts.Lenient)); e != nil {
@@ -284,16 +293,107 @@ func Arguments(text string, opts *Options) (json.RawMessage, []toolcall.Repair, 
 	return compact(out), repairs, nil
 }
 
+// compact removes the layout (whitespace outside strings) of b, which must
+// be valid JSON, in one pass that skips string contents with a vectorised
+// search for their closing quote. Text without layout is returned as is.
 func compact(b []byte) json.RawMessage {
-	if bytes.IndexAny(b, " \t\r\n") < 0 {
+	i := layoutAt(b, 0)
+	if i < 0 {
 		return json.RawMessage(b)
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(b))
-	if json.Compact(&buf, b) != nil {
-		return json.RawMessage(b)
+	out := make([]byte, i, len(b))
+	copy(out, b[:i])
+	for i < len(b) {
+		switch c := b[i]; c {
+		case ' ', '\t', '\r', '\n':
+			i++
+		case '"':
+			end := min(closingQuote(b, i)+1, len(b))
+			out = append(out, b[i:end]...)
+			i = end
+		default:
+			// Copy the run of structural bytes, numbers and literals.
+			j := i + 1
+			for j < len(b) && !isLayoutOrQuote(b[j]) {
+				j++
+			}
+			out = append(out, b[i:j]...)
+			i = j
+		}
 	}
-	return buf.Bytes()
+	return out
+}
+
+func isLayoutOrQuote(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '"'
+}
+
+// layoutAt returns the offset of the first whitespace outside strings at or
+// after i, or -1.
+func layoutAt(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\r', '\n':
+			return i
+		case '"':
+			i = closingQuote(b, i) + 1
+		default:
+			i++
+		}
+	}
+	return -1
+}
+
+// closingQuote returns the offset of the quote closing the string that
+// opens at i, or len(b).
+func closingQuote(b []byte, i int) int {
+	for j := i + 1; j < len(b); {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return len(b)
+		}
+		j += k
+		backslashes := 0
+		for m := j - 1; m > i && b[m] == '\\'; m-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return j
+		}
+		j++
+	}
+	return len(b)
+}
+
+// withinDepth reports that text, valid JSON, nests no deeper than the
+// depth limit (0: the default; negative: none). Brackets are counted first;
+// only text with more of them than the limit is walked, strings skipped.
+func withinDepth(text string, limit int) bool {
+	if limit < 0 {
+		return true
+	}
+	if limit == 0 {
+		limit = lenient.DefaultMaxDepth
+	}
+	if strings.Count(text, "{")+strings.Count(text, "[") <= limit {
+		return true
+	}
+	b := unsafeBytes(text)
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = closingQuote(b, i)
+		case '{', '[':
+			depth++
+			if depth > limit {
+				return false
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return true
 }
 
 func jsonKind(b []byte) string {

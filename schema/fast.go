@@ -629,32 +629,27 @@ func (w *walker) array(n *fastNode, depth int) fastResult {
 // stringEnd returns the index of the closing quote of the string opening
 // at i, and whether the string holds an escape.
 func (w *walker) stringEnd(i int) (int, bool) {
-	i++
+	b := w.b
 	escaped := false
-	for {
-		q := bytes.IndexByte(w.b[i:], '"')
-		if q < 0 {
-			return len(w.b), escaped
+	for j := i + 1; j < len(b); {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return len(b), escaped
 		}
-		seg := w.b[i : i+q]
-		if bytes.IndexByte(seg, '\\') < 0 {
-			return i + q, escaped
+		if !escaped && bytes.IndexByte(b[j:j+k], '\\') >= 0 {
+			escaped = true
 		}
-		escaped = true
-		// Find the quote that is not escaped.
-		j := i
-		for j < len(w.b) {
-			switch w.b[j] {
-			case '\\':
-				j += 2
-				continue
-			case '"':
-				return j, true
-			}
-			j++
+		j += k
+		backslashes := 0
+		for m := j - 1; m > i && b[m] == '\\'; m-- {
+			backslashes++
 		}
-		return len(w.b), true
+		if backslashes%2 == 0 {
+			return j, escaped
+		}
+		j++
 	}
+	return len(b), escaped
 }
 
 func (w *walker) str(n *fastNode) fastResult {
@@ -663,7 +658,7 @@ func (w *walker) str(n *fastNode) fastResult {
 	w.i = end + 1
 	raw := w.b[start:end]
 	length := -1
-	if escaped {
+	if escaped && (n.minLen > 0 || n.maxLen >= 0 || bytes.Contains(raw, []byte(`\u`))) {
 		// Count the characters of the decoded string; an escaped surrogate
 		// the decoder may refuse or replace is left to the library.
 		length = 0
@@ -694,6 +689,7 @@ func (w *walker) str(n *fastNode) fastResult {
 	}
 	if n.minLen > 0 || n.maxLen >= 0 {
 		if length < 0 {
+			// No escape: the raw bytes are the string.
 			length = utf8.RuneCount(raw)
 		}
 		if length < n.minLen || n.maxLen >= 0 && length > n.maxLen {
