@@ -37,6 +37,7 @@ const (
 	CodeCanceled         Code = "TLP-022" // the context was cancelled or its deadline passed
 	CodeStreamIncomplete Code = "TLP-023" // a stream ended with a call still open
 	CodeInvalidConfig    Code = "TLP-024" // a configuration value is out of range or malformed
+	CodeVersionMismatch  Code = "TLP-025" // no registered version of the tool has the major the caller pins
 )
 
 var codeText = map[Code]string{
@@ -64,6 +65,7 @@ var codeText = map[Code]string{
 	CodeCanceled:         "cancelled",
 	CodeStreamIncomplete: "stream ended inside a tool call",
 	CodeInvalidConfig:    "invalid configuration",
+	CodeVersionMismatch:  "tool version mismatch",
 }
 
 // Codes returns every code of the catalogue in numeric order.
@@ -213,4 +215,5 @@ var (
 	ErrCanceled         error = &Error{Code: CodeCanceled, CallIndex: -1, Offset: -1}
 	ErrStreamIncomplete error = &Error{Code: CodeStreamIncomplete, CallIndex: -1, Offset: -1}
 	ErrInvalidConfig    error = &Error{Code: CodeInvalidConfig, CallIndex: -1, Offset: -1}
+	ErrVersionMismatch  error = &Error{Code: CodeVersionMismatch, CallIndex: -1, Offset: -1}
 )

@@ -50,6 +50,10 @@ const (
 	// ("arguments", "input", …) the tool does not declare, and held the
 	// real arguments, which replaced it.
 	RepairWrappedArguments RepairKind = "wrapped_arguments"
+	// RepairSchemaMigration: during a transition the caller declared, the
+	// arguments broke the tool's current version but were valid under the
+	// previous major, and were accepted as such (schema.Options.Transition).
+	RepairSchemaMigration RepairKind = "schema_migration"
 )
 
 // Repair records one change made to a call's arguments (or name).

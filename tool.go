@@ -14,6 +14,10 @@ type Tool struct {
 	// Parameters is the JSON Schema of the arguments object, as given. It is
 	// nil for a tool without parameters.
 	Parameters json.RawMessage `json:"parameters,omitempty"`
+	// Version is the tool's version ("1.2.0"), from a "version" beside its
+	// name or "x-version" in its schema; empty when it has none. A
+	// schema.Set keeps every registered version of a tool.
+	Version string `json:"version,omitempty"`
 }
 
 // ParseTool reads one tool definition in any of the shapes agents use:
@@ -31,6 +35,7 @@ func ParseTool(data []byte) (Tool, error) {
 		Description string          `json:"description"`
 		Parameters  json.RawMessage `json:"parameters"`
 		InputSchema json.RawMessage `json:"input_schema"`
+		Version     json.RawMessage `json:"version"`
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return Tool{}, toolError(err, "tool definition is not a JSON object")
@@ -40,9 +45,12 @@ func ParseTool(data []byte) (Tool, error) {
 		if err != nil {
 			return Tool{}, err
 		}
+		if t.Version == "" {
+			t.Version = versionText(probe.Version)
+		}
 		return t, nil
 	}
-	t := Tool{Name: probe.Name, Description: probe.Description, Parameters: probe.Parameters}
+	t := Tool{Name: probe.Name, Description: probe.Description, Parameters: probe.Parameters, Version: versionText(probe.Version)}
 	if len(t.Parameters) == 0 || bytes.Equal(t.Parameters, []byte("null")) {
 		t.Parameters = probe.InputSchema
 	}
@@ -61,6 +69,9 @@ func ParseTool(data []byte) (Tool, error) {
 			return Tool{}, toolError(nil, fmt.Sprintf("parameters of tool %q are not a JSON object", t.Name))
 		}
 		t.Parameters = buf.Bytes()
+		if t.Version == "" {
+			t.Version = SchemaVersion(t.Parameters)
+		}
 	}
 	return t, nil
 }
@@ -124,4 +135,36 @@ func asError(err error, target **Error) bool {
 		*target = e
 	}
 	return ok
+}
+
+// versionText reads a version written as a JSON string or number.
+func versionText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return n.String()
+	}
+	return string(raw)
+}
+
+// SchemaVersion returns the "x-version" of a tool's parameter schema, or ""
+// when it has none.
+func SchemaVersion(params json.RawMessage) string {
+	if len(params) == 0 {
+		return ""
+	}
+	var probe struct {
+		Version json.RawMessage `json:"x-version"`
+	}
+	if json.Unmarshal(params, &probe) != nil {
+		return ""
+	}
+	return versionText(probe.Version)
 }

@@ -71,8 +71,13 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 		return fail(nerr)
 	}
 	var tool *schema.Tool
-	if opts.Tools != nil {
-		tool, _ = opts.Tools.Lookup(name)
+	if opts.Tools != nil && opts.Tools.Len() > 0 {
+		// The version the caller pins (the newest by default).
+		var err error
+		tool, err = opts.Tools.Select(name, opts.Validation)
+		if verr := coded.As(err); verr != nil && verr.Code != toolcall.CodeUnknownTool {
+			return fail(verr)
+		}
 	}
 	var (
 		args    json.RawMessage
@@ -106,7 +111,7 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 			args = inner
 			repairs = append(repairs, more...)
 		}
-		out, coerced, err := tool.Validate(args, opts.Validation)
+		out, coerced, err := opts.Tools.Check(tool, args, opts.Validation)
 		repairs = append(repairs, coerced...)
 		if verr := coded.As(err); verr != nil {
 			verr.Tool = name

@@ -52,6 +52,9 @@ func NewTool(t toolcall.Tool) (*Tool, error) {
 	if strings.TrimSpace(t.Name) == "" {
 		return nil, toolcall.NewError(toolcall.CodeInvalidTool, "tool definition has no name")
 	}
+	if err := checkVersion(&t); err != nil {
+		return nil, err
+	}
 	params := bytes.TrimSpace(t.Parameters)
 	if len(params) == 0 || bytes.Equal(params, []byte("null")) {
 		// No schema given is not "no parameters": the caller did not say,
@@ -111,6 +114,9 @@ type Set struct {
 	mu    sync.RWMutex
 	tools map[string]*Tool
 	order []string
+	// versions holds every registered version of the tools that carry
+	// one, oldest first; tools holds the newest.
+	versions map[string][]*Tool
 }
 
 // NewSet returns a set holding tools, each schema compiled once. It fails on
@@ -126,7 +132,9 @@ func NewSet(tools ...toolcall.Tool) (*Set, error) {
 }
 
 // Add registers a tool, compiling its schema. A tool with the name of one
-// already registered replaces it. An invalid definition gives a
+// already registered replaces it, unless both carry versions: the set then
+// keeps every version (see versions.go), a version added again replacing
+// that version. An invalid definition gives a
 // toolcall.CodeInvalidTool error and leaves the set unchanged.
 func (s *Set) Add(t toolcall.Tool) error {
 	ct, err := NewTool(t)
@@ -141,7 +149,7 @@ func (s *Set) Add(t toolcall.Tool) error {
 	if _, dup := s.tools[t.Name]; !dup {
 		s.order = append(s.order, t.Name)
 	}
-	s.tools[t.Name] = ct
+	s.tools[t.Name] = s.keepVersion(ct)
 	return nil
 }
 
@@ -195,8 +203,9 @@ func (s *Set) resolve(name string) (*Tool, *toolcall.Error) {
 	return nil, e
 }
 
-// Validate resolves name and validates args against that tool's schema; see
-// [Tool.Validate].
+// Validate resolves name, selects the version opts pins (the newest by
+// default), and validates args against that version's schema; see
+// [Tool.Validate], [Set.Select] and [Set.Check].
 func (s *Set) Validate(name string, args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, error) {
 	out, repairs, e := s.validate(name, args, opts)
 	return out, repairs, coded.Err(e)
@@ -204,11 +213,11 @@ func (s *Set) Validate(name string, args json.RawMessage, opts Options) (json.Ra
 
 // validate is Validate with the concrete error.
 func (s *Set) validate(name string, args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
-	t, err := s.resolve(name)
+	t, err := s.selectVersion(name, opts)
 	if err != nil {
 		return args, nil, err
 	}
-	return t.validate(args, opts)
+	return s.check(t, args, opts)
 }
 
 // Len is the number of tools.
@@ -282,6 +291,27 @@ type Options struct {
 	// validation reports the mismatch. Coercions that lose information
 	// (dropping a fraction, dropping leading zeros) are never applied.
 	AllowRisky bool
+	// Versions chooses the version of each tool a call is validated
+	// against and declares transitions between majors (see
+	// VersionOptions); nil validates against each tool's newest version.
+	// It is a pointer so that Options stays comparable.
+	Versions *VersionOptions
+}
+
+// VersionOptions pin tool versions and declare transitions.
+type VersionOptions struct {
+	// Pins maps tool names to a version ("2", "2.1.0"): a call is
+	// validated against the newest registered version with the pin's
+	// major, and a tool with no such version is an error
+	// (toolcall.CodeVersionMismatch). Tools not named, and tools declared
+	// without versions, are validated against their newest version.
+	Pins map[string]string
+	// Transition names the tools in a transition between majors ("*" for
+	// every tool): arguments that break the version selected but are valid
+	// under the newest version of the previous major are accepted, recorded
+	// as a toolcall.RepairSchemaMigration repair so the agent can upgrade
+	// them.
+	Transition []string
 }
 
 // PropertyNames returns the tool's parameter names in the order the schema
