@@ -471,7 +471,7 @@ func printAttempt(w io.Writer, a attemptRecord) {
 		what = "truncated"
 	case a.Rejected:
 		what = "rejected by the server"
-	case len(a.Errors) > 0 && a.Calls == 0 && a.PromptTokens == 0 && a.CompletionTokens == 0:
+	case noAnswer(a):
 		what = "no answer"
 	}
 	dialect := ""
@@ -506,15 +506,42 @@ func printAttempt(w io.Writer, a attemptRecord) {
 	}
 }
 
-// failedCalls counts the errors that belong to a call.
+// failedCalls counts the errors of the calls the answer held: every
+// error but the ones that say no answer came (transport, cancellation,
+// open circuit).
 func failedCalls(errs []errorRecord) int {
 	n := 0
 	for _, e := range errs {
-		if e.Index != nil {
+		if e.Index != nil || !answerlessCode(e.Code) {
 			n++
 		}
 	}
 	return n
+}
+
+// noAnswer reports an attempt that got no answer from the model: no call,
+// and only errors that say the request itself failed. Token counts do not
+// decide, as servers that report none exist.
+func noAnswer(a attemptRecord) bool {
+	if a.Calls > 0 || a.Dialect != "" || len(a.Errors) == 0 {
+		return false
+	}
+	for _, e := range a.Errors {
+		if e.Index != nil || !answerlessCode(e.Code) {
+			return false
+		}
+	}
+	return true
+}
+
+// answerlessCode reports the codes of an attempt that ended before the
+// model answered.
+func answerlessCode(c toolcall.Code) bool {
+	switch c {
+	case toolcall.CodeTransport, toolcall.CodeCanceled, toolcall.CodeCircuitOpen, toolcall.CodeRequestRejected:
+		return true
+	}
+	return false
 }
 
 // sameErrors reports that errs only repeat the last attempt's errors, as
