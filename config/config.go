@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,8 +28,25 @@ import (
 const AgentPath = ".agent/config.yml"
 
 // Section is the path of the tool_call settings inside an agent
-// configuration file.
+// configuration file, under the Ollama provider: SectionFor(ProviderOllama).
 const Section = "model.providers.ollama.tool_call"
+
+// The providers an agent configuration keeps tool_call settings under:
+// model.providers.<provider>.tool_call.
+const (
+	// ProviderOllama is Ollama's native API.
+	ProviderOllama = "ollama"
+	// ProviderOpenAI is an OpenAI-compatible server (llama.cpp, vLLM, LM
+	// Studio).
+	ProviderOpenAI = "openai"
+)
+
+// Providers are the provider sections Parse looks for, in order.
+var providers = []string{ProviderOllama, ProviderOpenAI}
+
+// SectionFor is the path of the tool_call settings of a provider inside an
+// agent configuration file: model.providers.<provider>.tool_call.
+func SectionFor(provider string) string { return "model.providers." + provider + ".tool_call" }
 
 // What to do with an answer that stopped for length (Config.OnTruncation).
 const (
@@ -206,15 +224,22 @@ func configError(key, msg string, cause error) *toolcall.Error {
 }
 
 // Load reads the settings from a YAML file: an agent configuration
-// holding them under Section, a file with a top-level tool_call
-// mapping, or a file of bare settings. Settings it does not mention keep
-// their defaults.
-func Load(path string) (Config, error) {
+// holding them under a provider's section (Section, or the openai
+// provider's when there is no ollama one), a file with a top-level
+// tool_call mapping, or a file of bare settings. Settings it does not
+// mention keep their defaults.
+func Load(path string) (Config, error) { return LoadFor(path, "") }
+
+// LoadFor reads the settings as Load does, from the section of the given
+// provider (ProviderOllama, ProviderOpenAI) when the file is an agent
+// configuration that has one; a file with the section of one provider
+// only serves every provider.
+func LoadFor(path, provider string) (Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, toolcall.Errorf(toolcall.CodeInvalidConfig, err, "cannot read configuration file "+path)
 	}
-	cfg, err := Parse(data)
+	cfg, err := ParseFor(data, provider)
 	if err != nil {
 		if te, ok := err.(*toolcall.Error); ok {
 			te.Message = path + ": " + te.Message
@@ -226,8 +251,12 @@ func Load(path string) (Config, error) {
 
 // Parse reads the settings from YAML, as Load does. An unknown
 // key, a value of the wrong type or out of range is a TLP-024 error naming
-// the full key (model.providers.ollama.tool_call.max_retries).
-func Parse(data []byte) (Config, error) {
+// the full key (model.providers.ollama.tool_call.max_retries), and so is a
+// document none of whose keys is known (every key a typo).
+func Parse(data []byte) (Config, error) { return ParseFor(data, "") }
+
+// ParseFor reads the settings from YAML, as LoadFor does.
+func ParseFor(data []byte, provider string) (Config, error) {
 	cfg := Default()
 	var doc any
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -240,7 +269,7 @@ func Parse(data []byte) (Config, error) {
 	if !ok {
 		return Config{}, configError("(document)", "expected a mapping", nil)
 	}
-	section, prefix, err := locateSection(root)
+	section, prefix, err := locateSection(root, provider)
 	if err != nil {
 		return Config{}, err
 	}
@@ -271,25 +300,23 @@ func Parse(data []byte) (Config, error) {
 }
 
 // locateSection finds the settings mapping in a document and the key prefix
-// that names it. A document with none of our keys has no section.
-func locateSection(root map[string]any) (map[string]any, string, error) {
+// that names it. An agent configuration (a top-level "model") without a
+// tool_call section has none: the defaults apply. Any other document must
+// hold the settings: one whose keys are all unknown is an error naming
+// them.
+func locateSection(root map[string]any, provider string) (map[string]any, string, error) {
 	if _, ok := root["model"]; ok {
-		cur := root
-		path := ""
-		for _, part := range strings.Split(Section, ".") {
-			path += part
-			v, ok := cur[part]
-			if !ok || v == nil {
-				return nil, "", nil
-			}
-			m, ok := v.(map[string]any)
-			if !ok {
-				return nil, "", configError(path, "expected a mapping", nil)
-			}
-			cur = m
-			path += "."
+		order := providers
+		if provider != "" {
+			order = append([]string{provider}, providers...)
 		}
-		return cur, path, nil
+		for _, p := range order {
+			section, prefix, err := agentSection(root, SectionFor(p))
+			if section != nil || err != nil {
+				return section, prefix, err
+			}
+		}
+		return nil, "", nil
 	}
 	if v, ok := root["tool_call"]; ok {
 		if v == nil {
@@ -306,7 +333,37 @@ func locateSection(root map[string]any) (map[string]any, string, error) {
 			return root, "", nil
 		}
 	}
-	return nil, "", nil
+	if len(root) == 0 {
+		return nil, "", nil
+	}
+	keys := make([]string, 0, len(root))
+	for k := range root {
+		keys = append(keys, strconv.Quote(k))
+	}
+	slices.Sort(keys)
+	return nil, "", configError("(document)", fmt.Sprintf("none of its keys is known: %s (settings: %s; or a tool_call mapping, or an agent configuration with %s)",
+		strings.Join(keys, ", "), strings.Join(settingKeys(), ", "), SectionFor("<provider>")), nil)
+}
+
+// agentSection walks an agent configuration down path. A missing part
+// means no section; a part that is not a mapping is an error.
+func agentSection(root map[string]any, section string) (map[string]any, string, error) {
+	cur := root
+	path := ""
+	for _, part := range strings.Split(section, ".") {
+		path += part
+		v, ok := cur[part]
+		if !ok || v == nil {
+			return nil, "", nil
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, "", configError(path, "expected a mapping", nil)
+		}
+		cur = m
+		path += "."
+	}
+	return cur, path, nil
 }
 
 func firstLine(s string) string {

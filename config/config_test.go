@@ -43,7 +43,7 @@ func TestDefaultConfig(t *testing.T) {
 		}
 	}
 	// The zero-value file is the defaults.
-	for _, doc := range []string{"", "# nothing\n", "model:\n  name: qwen3\n", "ui:\n  theme: dark\n"} {
+	for _, doc := range []string{"", "# nothing\n", "model:\n  name: qwen3\n", "{}\n"} {
 		got, err := config.Parse([]byte(doc))
 		if err != nil || got != c {
 			t.Errorf("Parse(%q) = %+v, %v; want the defaults", doc, got, err)
@@ -122,6 +122,41 @@ func TestLoadAgentConfig(t *testing.T) {
 	}
 }
 
+// TestProviderSections: an agent configuration keeps settings under
+// the provider they are for; ParseFor reads the provider's own section,
+// and a file with one provider's section serves every provider.
+func TestProviderSections(t *testing.T) {
+	both := "model:\n  providers:\n    ollama:\n      tool_call:\n        max_retries: 2\n    openai:\n      host: http://127.0.0.1:8080\n      tool_call:\n        max_retries: 5\n"
+	onlyOpenAI := "model:\n  providers:\n    openai:\n      tool_call:\n        max_retries: 5\n"
+	tests := []struct {
+		doc, provider string
+		want          int
+	}{
+		{both, "", 2},
+		{both, config.ProviderOllama, 2},
+		{both, config.ProviderOpenAI, 5},
+		{onlyOpenAI, "", 5},
+		{onlyOpenAI, config.ProviderOllama, 5},
+		{onlyOpenAI, config.ProviderOpenAI, 5},
+	}
+	for _, tt := range tests {
+		c, err := config.ParseFor([]byte(tt.doc), tt.provider)
+		if err != nil || c.MaxRetries != tt.want {
+			t.Errorf("ParseFor(%.40q, %q) = %d, %v; want %d", tt.doc, tt.provider, c.MaxRetries, err, tt.want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "config.yml")
+	if err := os.WriteFile(path, []byte(both), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := config.LoadFor(path, config.ProviderOpenAI); err != nil || c.MaxRetries != 5 {
+		t.Errorf("LoadFor(openai) = %d, %v", c.MaxRetries, err)
+	}
+	if got := config.SectionFor(config.ProviderOllama); got != config.Section {
+		t.Errorf("SectionFor(ollama) = %q, want %q", got, config.Section)
+	}
+}
+
 func TestConfigShapes(t *testing.T) {
 	for _, doc := range []string{
 		"max_retries: 7\n",
@@ -157,6 +192,11 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{"tool_call:\n  max_nesting_depth: 0\n", "tool_call.max_nesting_depth", "out of range"},
 		{"max_argument_size: 999999999999\n", "max_argument_size", "out of range"},
 		{"- 1\n- 2\n", "(document)", "expected a mapping"},
+		// Every key a typo: not silently the defaults.
+		{"max_retrys: 3\nretry_dealy_ms: 10\n", "(document)", `none of its keys is known: "max_retrys", "retry_dealy_ms"`},
+		{"ui:\n  theme: dark\n", "(document)", `none of its keys is known: "ui"`},
+		{"tool_calls:\n  max_retries: 3\n", "(document)", `none of its keys is known: "tool_calls"`},
+		{"model:\n  providers:\n    openai:\n      tool_call:\n        max_retrys: 3\n", "model.providers.openai.tool_call.max_retrys", "unknown setting"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {

@@ -261,7 +261,10 @@ func summaryLine(rec *Recommendation) string {
 }
 
 // configYAML writes the recommendation as the tool_call section of
-// .agent/config.yml (config.Section).
+// .agent/config.yml, under the provider that was probed
+// (config.SectionFor(r.API)): model.providers.ollama.tool_call after a
+// probe of Ollama, model.providers.openai.tool_call after one of an
+// OpenAI-compatible server.
 func configYAML(r *Report, rec *Recommendation) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s — from dialect-probe probe of %s (%s)\n", config.AgentPath, r.Model, r.API)
@@ -274,7 +277,7 @@ func configYAML(r *Report, rec *Recommendation) string {
 	if rec.MaxTokens > 0 {
 		fmt.Fprintf(&b, "# output budget: num_predict / max_tokens >= %d\n", rec.MaxTokens)
 	}
-	path := strings.Split(config.Section, ".")
+	path := strings.Split(config.SectionFor(cmp.Or(r.API, config.ProviderOllama)), ".")
 	for i, key := range path {
 		fmt.Fprintf(&b, "%s%s:\n", strings.Repeat("  ", i), key)
 	}

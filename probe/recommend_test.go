@@ -81,3 +81,23 @@ func TestRecommend(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigUnderProbedProvider: the recommended configuration is written
+// under the provider that was probed, and reads back from there.
+func TestConfigUnderProbedProvider(t *testing.T) {
+	for api, section := range map[string]string{
+		APIOllama: "model:\n  providers:\n    ollama:\n      tool_call:\n",
+		APIOpenAI: "model:\n  providers:\n    openai:\n      tool_call:\n",
+		"":        "model:\n  providers:\n    ollama:\n      tool_call:\n",
+	} {
+		r := Report{Model: "m", API: api, Modes: []ModeReport{modeWith(ModePrompted, "hermes", OutcomeOK)}}
+		rec := recommend(&r)
+		if !strings.Contains(rec.Config, section) {
+			t.Errorf("probe of %q: config not under its provider:\n%s", api, rec.Config)
+		}
+		cfg, err := config.ParseFor([]byte(rec.Config), api)
+		if err != nil || cfg.Dialect != "hermes" {
+			t.Errorf("probe of %q: config reads back as %+v, %v", api, cfg, err)
+		}
+	}
+}

@@ -108,7 +108,7 @@ func runCall(cmd *cobra.Command, f *callFlags) error {
 	}
 	cfg := config.Default()
 	if f.configFile != "" {
-		if cfg, err = config.Load(f.configFile); err != nil {
+		if cfg, err = config.LoadFor(f.configFile, f.api); err != nil {
 			return err
 		}
 	}

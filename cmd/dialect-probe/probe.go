@@ -203,7 +203,7 @@ func (f *probeFlags) probeOptions(stderr io.Writer) (*probe.Options, error) {
 		opts.Template, opts.TemplateSource = t.Template, "file "+f.templateFile
 	}
 	if f.configFile != "" {
-		cfg, err := config.Load(f.configFile)
+		cfg, err := config.LoadFor(f.configFile, f.api)
 		if err != nil {
 			return nil, err
 		}
