@@ -2,23 +2,29 @@ package dialects
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects/internal/fields"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
-// Field aliases models use for a call's name, arguments and id, in the order
-// they are tried.
-var (
-	NameFields      = []string{"name", "tool_name", "function", "tool", "function_name"}
-	ArgumentsFields = []string{"arguments", "parameters", "args", "tool_args", "input", "params"}
-	IDFields        = []string{"id", "tool_call_id", "call_id"}
-)
+// NameFields returns the field names models use for a call's name, in the
+// order they are tried. The slice is a copy.
+func NameFields() []string { return slices.Clone(fields.Name) }
+
+// ArgumentsFields returns the field names models use for a call's
+// arguments, in the order they are tried. The slice is a copy.
+func ArgumentsFields() []string { return slices.Clone(fields.Arguments) }
+
+// IDFields returns the field names models use for a call's id, in the
+// order they are tried. The slice is a copy.
+func IDFields() []string { return slices.Clone(fields.ID) }
 
 // ObjectCall reads a call written as a JSON object, such as
 // {"name": "f", "arguments": {...}}, accepting the aliases above and the
@@ -40,7 +46,7 @@ func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 		inner, ok := objectFields(fn)
 		if ok {
 			if inner.ID == "" {
-				inner.ID = firstString(obj, IDFields)
+				inner.ID = firstString(obj, fields.ID)
 			}
 			inner.Offset, inner.Repairs = offset, repairs
 			inner.ArgumentsValid = valid && inner.Arguments != ""
@@ -53,17 +59,21 @@ func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 	return rc, ok
 }
 
-// ParseJSON parses one JSON value a dialect found (the object around a
+// ParseJSON reads one JSON value a dialect found (the object around a
 // call, an array of calls), sending almost-JSON through the lenient
-// pipeline unless repair is off; the repairs come back for the call.
-func ParseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *toolcall.Error) {
-	v, repairs, err, _ := parseJSON(text, opts)
-	return v, repairs, err
+// pipeline unless repair is off, and returns it as JSON text; the repairs
+// come back for the call. A failure is a *toolcall.Error (errors.As).
+func ParseJSON(text string, opts *Options) (string, []toolcall.Repair, error) {
+	v, repairs, e, _ := parseJSON(text, opts)
+	if e != nil {
+		return "", nil, e
+	}
+	return v.Raw, repairs, nil
 }
 
-// parseJSON is ParseJSON that also reports whether the value is known to
-// be strict JSON (checked or repaired), so that the values read out of it
-// need no second check.
+// parseJSON is ParseJSON with the parsed value and the concrete error, and
+// whether the value is known to be strict JSON (checked or repaired), so
+// that the values read out of it need no second check.
 func parseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *toolcall.Error, bool) {
 	text = strings.TrimSpace(text)
 	check := lenient.Options{MaxSize: -1, MaxDepth: valueDepthLimit(opts)}
@@ -111,7 +121,7 @@ func valueDepthLimit(opts *Options) int {
 func objectFields(obj gjson.Result) (RawCall, bool) {
 	var rc RawCall
 	found := false
-	for _, f := range NameFields {
+	for _, f := range fields.Name {
 		if v := obj.Get(escapeKey(f)); v.Exists() && v.Type == gjson.String {
 			rc.Name, found = v.String(), true
 			break
@@ -120,19 +130,25 @@ func objectFields(obj gjson.Result) (RawCall, bool) {
 	if !found {
 		return rc, false
 	}
-	for _, f := range ArgumentsFields {
+	for _, f := range fields.Arguments {
 		if v := obj.Get(escapeKey(f)); v.Exists() {
 			rc.Arguments = v.Raw
 			break
 		}
 	}
-	rc.ID = firstString(obj, IDFields)
+	rc.ID = firstString(obj, fields.ID)
 	return rc, true
 }
 
 // NameKeyCall reads a call written with the tool name as the only key:
 // {"get_weather": {"city": "Tokyo"}} (apertus, and Ollama's generic parser).
-func NameKeyCall(obj gjson.Result, offset int) (RawCall, bool) {
+// obj is the JSON text of the object.
+func NameKeyCall(obj string, offset int) (RawCall, bool) {
+	return nameKeyCall(gjson.Parse(obj), offset)
+}
+
+// nameKeyCall is NameKeyCall on a parsed object.
+func nameKeyCall(obj gjson.Result, offset int) (RawCall, bool) {
 	if !obj.IsObject() {
 		return RawCall{}, false
 	}

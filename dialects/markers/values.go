@@ -10,6 +10,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/fields"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 )
@@ -96,13 +97,13 @@ func (x *extractor) namesCall(raw string) bool {
 		return false
 	}
 	named := false
-	for _, f := range dialects.NameFields {
+	for _, f := range fields.Name {
 		named = named || v.Get(f).Type == gjson.String
 	}
 	if !named {
 		return false
 	}
-	for _, f := range dialects.ArgumentsFields {
+	for _, f := range fields.Arguments {
 		if v.Get(f).Exists() {
 			return true
 		}
@@ -306,7 +307,7 @@ func field(obj gjson.Result, key string) gjson.Result {
 // nameKeyCall reads {"get_weather": {"city": "Tokyo"}}: one key, not a
 // call field, whose value is the arguments object.
 func nameKeyCall(doc gjson.Result, offset int) (dialects.RawCall, bool) {
-	rc, ok := dialects.NameKeyCall(doc, offset)
+	rc, ok := dialects.NameKeyCall(doc.Raw, offset)
 	if !ok || !gjson.Parse(rc.Arguments).IsObject() || isCallField(rc.Name) {
 		return dialects.RawCall{}, false
 	}
@@ -314,7 +315,7 @@ func nameKeyCall(doc gjson.Result, offset int) (dialects.RawCall, bool) {
 }
 
 func isCallField(k string) bool {
-	for _, group := range [][]string{dialects.NameFields, dialects.ArgumentsFields, dialects.IDFields} {
+	for _, group := range [][]string{fields.Name, fields.Arguments, fields.ID} {
 		for _, f := range group {
 			if k == f {
 				return true

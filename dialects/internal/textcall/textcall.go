@@ -13,6 +13,8 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/fields"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -48,10 +50,13 @@ func (r *Reader) Parse(raw string) (gjson.Result, []toolcall.Repair, *toolcall.E
 		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeRepairFailed, "repair not attempted: too many malformed calls in this output")
 	}
 	v, repairs, err := dialects.ParseJSON(raw, r.Opts)
-	if err != nil && err.Code != toolcall.CodeInvalidJSON {
-		r.failures++
+	if e := coded.As(err); e != nil {
+		if e.Code != toolcall.CodeInvalidJSON {
+			r.failures++
+		}
+		return gjson.Result{}, nil, e
 	}
-	return v, repairs, err
+	return gjson.Parse(v), repairs, nil
 }
 
 // Call turns a parsed object found at offset into a raw call, or into a
@@ -204,8 +209,8 @@ type CallShape struct {
 // Shape judges obj. A tool definition (a description, or arguments that
 // are a JSON Schema object) is neither strong nor weak. The OpenAI envelope
 // {"type": "function", "function": {…}} is judged by its inner object.
-// Field names are the aliases of dialects.NameFields, ArgumentsFields and
-// IDFields.
+// Field names are the aliases of fields.Name, fields.Arguments and
+// fields.ID.
 func Shape(obj gjson.Result) CallShape {
 	var sh CallShape
 	if !obj.IsObject() {
@@ -217,14 +222,14 @@ func Shape(obj gjson.Result) CallShape {
 	hasArgs, extra, first := false, false, true
 	obj.ForEach(func(k, v gjson.Result) bool {
 		switch key := k.String(); {
-		case slices.Contains(dialects.NameFields, key) && v.Type == gjson.String && sh.Name == "":
+		case slices.Contains(fields.Name, key) && v.Type == gjson.String && sh.Name == "":
 			sh.Name, sh.NameFirst = v.String(), first
-		case slices.Contains(dialects.ArgumentsFields, key) && !hasArgs:
+		case slices.Contains(fields.Arguments, key) && !hasArgs:
 			hasArgs = true
 			if v.IsObject() && v.Get("properties").IsObject() && v.Get("type").String() == "object" {
 				extra = true // a schema: this is a tool definition
 			}
-		case slices.Contains(dialects.IDFields, key) || key == "type":
+		case slices.Contains(fields.ID, key) || key == "type":
 		default:
 			extra = true
 		}
@@ -254,7 +259,7 @@ func OpensWithName(raw string) bool {
 	if i < len(raw) && (raw[i] == '"' || raw[i] == '\'') {
 		i++
 	}
-	for _, f := range dialects.NameFields {
+	for _, f := range fields.Name {
 		if strings.HasPrefix(raw[i:], f) && len(raw) > i+len(f) && !isKeyByte(raw[i+len(f)]) {
 			return true
 		}
@@ -278,7 +283,7 @@ func declared(name string, opts *dialects.Options) bool {
 // PeekName finds a call name in text that is not valid JSON, for the error
 // that reports it; "" if none can be seen.
 func PeekName(raw string) string {
-	for _, f := range dialects.NameFields {
+	for _, f := range fields.Name {
 		if v := gjson.Get(raw, f); v.Type == gjson.String {
 			return v.String()
 		}
