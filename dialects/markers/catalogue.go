@@ -95,12 +95,16 @@ var (
 	})
 
 	// XLAM is Salesforce xLAM: a bare JSON array of calls, possibly in a
-	// code fence, after reasoning, or after [TOOL_CALLS]; or xLAM's own
-	// {"thought": "…", "tool_calls": […]} object. It has no markers.
+	// code fence, after reasoning, after [TOOL_CALLS] or inside
+	// <tool_call>…</tool_call>, the three frames also after prose; or
+	// xLAM's own {"thought": "…", "tool_calls": […]} object. It has no
+	// markers.
 	XLAM = MustNew(Descriptor{
-		Name:       "xlam",
-		Bare:       true,
-		BarePrefix: []string{"[TOOL_CALLS]"},
+		Name:             "xlam",
+		Bare:             true,
+		BarePrefix:       []string{"[TOOL_CALLS]"},
+		BareWrappers:     []Wrapper{{Start: "<tool_call>", End: "</tool_call>"}},
+		FramedAfterProse: true,
 		Envelopes:  []string{"tool_calls"},
 		ContentKey: "thought",
 		Reasoning:  []dialects.ReasoningTags{dialects.Think},

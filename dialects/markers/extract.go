@@ -377,6 +377,17 @@ func (x *extractor) header(f *form, at, end int, strict bool) piece {
 	s := x.s
 	hs := skipBlank(s, end)
 	limit := min(len(s), hs+maxHeader)
+	if f.Values && f.NameAtValue && !strict {
+		if j := x.valuesAfterJunk(f, hs, limit); j >= 0 {
+			// Not a name: text between the marker and a list of calls
+			// that no name end follows is content, and the list is read.
+			p := x.values(f, j)
+			if junk := strings.TrimSpace(s[hs:j]); junk != "" {
+				p.content = " " + junk + p.content
+			}
+			return p
+		}
+	}
 	hd, body := -1, -1
 	for j := hs; j < limit && hd < 0; j++ {
 		if e, ok := matchAny(f.nameEnd, s, j); ok {
@@ -428,6 +439,39 @@ func (x *extractor) header(f *form, at, end int, strict bool) piece {
 		return p
 	}
 	return x.arguments(f, at, body, name, id, strict)
+}
+
+// valuesAfterJunk finds, for a form that takes both JSON values and a
+// name ended at its value (Mistral before and after v11), a list of call
+// objects after text that cannot be a name: the first bracket in the
+// header, when no name end comes before it, opens an array of objects, or
+// an object after text that is not a name token. It returns where the
+// values start, or -1 when the header may be a name.
+func (x *extractor) valuesAfterJunk(f *form, hs, limit int) int {
+	s := x.s
+	for j := hs; j < limit; j++ {
+		if _, ok := matchAny(f.nameEnd, s, j); ok {
+			return -1
+		}
+		switch s[j] {
+		case '[':
+			if opensObject(s, j+1) {
+				return j
+			}
+		case '{':
+			if nameToken(strings.TrimSpace(s[hs:j])) {
+				return -1
+			}
+			return j
+		}
+	}
+	return -1
+}
+
+// opensObject reports whether the next non-blank byte at or after i is '{'.
+func opensObject(s string, i int) bool {
+	i = skipBlank(s, i)
+	return i < len(s) && s[i] == '{'
 }
 
 // readHeader takes the name (and id) out of a trimmed header, or says why

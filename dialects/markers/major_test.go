@@ -58,6 +58,17 @@ var mistralRows = []row{
 	{name: "marker at the end", text: "Calling now [TOOL_CALLS]", content: "Calling now", errs: []toolcall.Code{errTruncated}},
 	{name: "text after the array", text: `[TOOL_CALLS] [{"name": "calc", "arguments": {"a": 1}}][TOOL_RESULTS] placeholder`,
 		calls: []want{c("calc", `{"a":1}`)}, content: "[TOOL_RESULTS] placeholder"},
+	{name: "pre-v11: junk before the array is not a v11 name", text: "[TOOL_CALLS]functions: [{\"name\": \"add\", \"arguments\": {\"a\": 3.5}}]",
+		calls: []want{c("add", `{"a":3.5}`)}, content: "functions:",
+		chunks: []string{"[TOOL_CALLS]func", "tions: [{\"name\": \"add\", ", "\"arguments\": {\"a\": 3.5}}]"}},
+	{name: "pre-v11: a fence's language word on its own line", text: "[TOOL_CALLS]json\n[{\"name\": \"add\", \"arguments\": {\"a\": 1}}, {\"name\": \"mul\", \"arguments\": {\"b\": 2}}]",
+		calls: []want{c("add", `{"a":1}`), c("mul", `{"b":2}`)}, content: "json"},
+	{name: "pre-v11: a stripped token before the array", text: `[TOOL_CALLS] </s>[{"name": "add", "arguments": {"a": 1}}]`,
+		calls: []want{c("add", `{"a":1}`)}},
+	{name: "pre-v11: prose before a call object", text: `Sure. [TOOL_CALLS]Calling now: {"name": "add", "arguments": {"a": 1}}`,
+		calls: []want{c("add", `{"a":1}`)}, content: "Sure. Calling now:"},
+	{name: "v11 with [ARGS] keeps an array argument", text: `[TOOL_CALLS]add[ARGS]{"a": [{"b": 1}]}`,
+		calls: []want{c("add", `{"a":[{"b":1}]}`)}},
 }
 
 func TestMistral(t *testing.T) {

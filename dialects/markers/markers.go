@@ -70,12 +70,24 @@ type Descriptor struct {
 	// BarePrefix lists tokens that may precede bare JSON without being
 	// evidence of the dialect (xLAM sometimes writes Mistral's [TOOL_CALLS]).
 	BarePrefix []string
+	// BareWrappers are pairs of literals that may frame bare JSON without
+	// being evidence of the dialect (xLAM writes <tool_call>[…]</tool_call>).
+	BareWrappers []Wrapper
+	// FramedAfterProse makes bare JSON after prose a call when a frame
+	// says so: a code fence, a BarePrefix token or a BareWrapper around a
+	// value that is nothing but calls. Without it, bare JSON in prose is a
+	// call only when it names declared tools. (xLAM's reference parser
+	// searches the output for each of these frames.)
+	FramedAfterProse bool
 
 	// Markers, when not nil, replaces the markers derived from the forms
 	// (see Dialect.Markers); an empty slice declares a dialect without
 	// markers.
 	Markers []string
 }
+
+// Wrapper is a pair of literals around a value.
+type Wrapper struct{ Start, End string }
 
 // Section is a wrapper around a dialect's calls.
 type Section struct {
@@ -322,6 +334,7 @@ func (d Descriptor) clone() Descriptor {
 	c.Strip = slices.Clone(d.Strip)
 	c.Envelopes = slices.Clone(d.Envelopes)
 	c.BarePrefix = slices.Clone(d.BarePrefix)
+	c.BareWrappers = slices.Clone(d.BareWrappers)
 	c.Markers = slices.Clone(d.Markers)
 	return c
 }

@@ -40,6 +40,9 @@ func (d *Dialect) Syntax() dialects.Syntax {
 		syn.Tokens = append(syn.Tokens, m.text)
 	}
 	syn.Tokens = append(syn.Tokens, d.barePrefix...)
+	for _, w := range d.desc.BareWrappers {
+		syn.Tokens = append(syn.Tokens, w.Start)
+	}
 	syn.Tokens = append(syn.Tokens, d.markers...)
 	if d.bare {
 		syn.Bare = "{[`"

@@ -378,7 +378,9 @@ func (x *extractor) scanBare() {
 		x.ext.Content = strings.TrimSpace(string(x.content))
 		return
 	}
-	if x.opts.Tools != nil && x.opts.Tools.Len() > 0 {
+	if x.d.desc.FramedAfterProse && x.framed(content, base) {
+		// Calls framed after prose were found; the rest is content.
+	} else if x.opts.Tools != nil && x.opts.Tools.Len() > 0 {
 		x.embedded(content, base)
 	} else {
 		x.addContent(content)
@@ -437,6 +439,113 @@ func (x *extractor) whole(s string, base int) (calls []dialects.RawCall, content
 		i = ext.end
 	}
 	return calls, content, n > 0
+}
+
+// framed finds, in prose, JSON call lists that a frame marks as calls: a
+// code fence, a BarePrefix token or a BareWrapper right around an array
+// that is nothing but well-formed calls. It reports whether it found any; then every frame and
+// its calls are taken out of s and the rest is content. Each frame start is
+// looked at once, and a value is measured once, so the scan is linear.
+func (x *extractor) framed(s string, base int) bool {
+	type frame struct{ start, end string }
+	var starts []frame
+	starts = append(starts, frame{"```", "```"})
+	for _, p := range x.d.barePrefix {
+		starts = append(starts, frame{p, ""})
+	}
+	for _, w := range x.d.desc.BareWrappers {
+		starts = append(starts, frame{w.Start, w.End})
+	}
+	var (
+		calls  []dialects.RawCall
+		pieces []span // frames taken out of s
+	)
+	next := make([]int, len(starts)) // next occurrence of each start, -1 when none
+	for k := range starts {
+		next[k] = indexFrom(s, starts[k].start, 0)
+	}
+	for pos := 0; ; {
+		k, at := -1, -1
+		for j := range starts {
+			if next[j] >= 0 && next[j] < pos {
+				next[j] = indexFrom(s, starts[j].start, pos)
+			}
+			if next[j] >= 0 && (at < 0 || next[j] < at) {
+				k, at = j, next[j]
+			}
+		}
+		if k < 0 {
+			break
+		}
+		f := starts[k]
+		i := at + len(f.start)
+		if f.start == "```" {
+			i, _ = fenceOpen(s, at)
+		}
+		i = skipBlank(s, i)
+		end, ok, measured := -1, false, -1
+		if i < len(s) && s[i] == '[' && valueStart(s, i) {
+			// The frame holds a call list, xLAM's own shape: a single
+			// object after prose is more often an example than a call.
+			ext := scanValue(s, i, nil)
+			measured = ext.end
+			end = skipBlank(s, ext.end)
+			closed := f.end == "" || strings.HasPrefix(s[end:], f.end) || strings.TrimSpace(s[end:]) == ""
+			if closed && ext.status != extentSwallowed {
+				var cs []dialects.RawCall
+				if cs, _, ok = x.jsonValue(s, i, ext, offsetIn(base, i), true); ok && len(cs) > 0 && wellFormed(cs) {
+					if f.end != "" && strings.HasPrefix(s[end:], f.end) {
+						end += len(f.end)
+					} else {
+						end = ext.end
+					}
+					calls = append(calls, cs...)
+					pieces = append(pieces, span{at, end})
+				} else {
+					ok = false
+				}
+			}
+		}
+		switch {
+		case ok:
+			pos = end
+		case measured > at:
+			pos = measured // a value that is not calls is passed over whole
+		default:
+			pos = at + len(f.start)
+		}
+	}
+	if len(calls) == 0 {
+		return false
+	}
+	last := 0
+	for _, pc := range pieces {
+		x.addContent(s[last:pc.start])
+		x.content = bytes.TrimRightFunc(x.content, unicode.IsSpace)
+		last = pc.end
+	}
+	x.addContent(s[last:])
+	x.ext.Calls = append(x.ext.Calls, calls...)
+	x.changed = true
+	return true
+}
+
+// wellFormed reports whether every call was read without error.
+func wellFormed(calls []dialects.RawCall) bool {
+	for _, rc := range calls {
+		if rc.Err != nil || rc.Name == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// indexFrom is the index of lit in s at or after from, or -1.
+func indexFrom(s, lit string, from int) int {
+	if i := strings.Index(s[from:], lit); i >= 0 {
+		return from + i
+	}
+	return -1
 }
 
 // embedded finds, in prose, JSON values whose calls all name declared
