@@ -105,10 +105,10 @@ var (
 		BarePrefix:       []string{"[TOOL_CALLS]"},
 		BareWrappers:     []Wrapper{{Start: "<tool_call>", End: "</tool_call>"}},
 		FramedAfterProse: true,
-		Envelopes:  []string{"tool_calls"},
-		ContentKey: "thought",
-		Reasoning:  []dialects.ReasoningTags{dialects.Think},
-		Markers:    []string{},
+		Envelopes:        []string{"tool_calls"},
+		ContentKey:       "thought",
+		Reasoning:        []dialects.ReasoningTags{dialects.Think},
+		Markers:          []string{},
 	})
 
 	// Apertus is Swiss AI Apertus: <|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>,
