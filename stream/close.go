@@ -100,6 +100,13 @@ func (p *Parser) final(text string) *toolcall.Result {
 		if i < len(p.slots) && sameRaw(&p.slots[i].raw, rc) {
 			s := &p.slots[i]
 			call, repairs, err = s.call, s.repairs, s.err
+		} else if i < len(p.slots) && p.slots[i].reported && sameCall(&p.slots[i].raw, rc) {
+			// The call as reported, with the repairs the whole output
+			// records around it.
+			call, repairs, err = dialects.FinishCall(rc, i, o)
+			if err == nil {
+				call = p.slots[i].call
+			}
 		} else {
 			call, repairs, err = dialects.FinishCall(rc, i, o)
 		}
@@ -134,8 +141,10 @@ func (p *Parser) keepIDs(res *toolcall.Result) {
 	}
 }
 
-// sameRaw reports whether two raw calls are the same call.
-func sameRaw(a, b *dialects.RawCall) bool {
+// sameCall reports whether two raw calls read as the same call: the same
+// name, id, arguments and place, and both failed or neither. Repairs made
+// around the call may differ (a block's closing marker adds one).
+func sameCall(a, b *dialects.RawCall) bool {
 	if a.Name != b.Name || a.ID != b.ID || a.Arguments != b.Arguments || a.Offset != b.Offset || len(a.Params) != len(b.Params) || (a.Err == nil) != (b.Err == nil) {
 		return false
 	}
@@ -145,6 +154,20 @@ func sameRaw(a, b *dialects.RawCall) bool {
 		}
 	}
 	return a.Err == nil || a.Err.Code == b.Err.Code && a.Err.Offset == b.Err.Offset
+}
+
+// sameRaw reports whether two raw calls are the same call with the same
+// repairs.
+func sameRaw(a, b *dialects.RawCall) bool {
+	if !sameCall(a, b) || a.AtEnd != b.AtEnd || len(a.Repairs) != len(b.Repairs) {
+		return false
+	}
+	for i := range a.Repairs {
+		if a.Repairs[i].Kind != b.Repairs[i].Kind {
+			return false
+		}
+	}
+	return true
 }
 
 // settle reports what the final result holds beyond what was streamed, and

@@ -29,6 +29,15 @@ type profile struct {
 	spaceUnsure bool
 	// pairs holds what was learnt of each reasoning wrapper.
 	pairs []pairRules
+	// conts are the continuations an open region is probed with: a call
+	// it holds is reported before the region closes when it reads the same
+	// followed by each of them. Empty when the dialect's regions are only
+	// read once closed.
+	conts []string
+	// bareRegion says a call written without a marker (from a Bare byte)
+	// is read as a region running to the end of the output: the dialect
+	// has no markers that could end it.
+	bareRegion bool
 }
 
 // pairRules is how a dialect's one-shot parse treats one reasoning wrapper.
@@ -117,6 +126,18 @@ func Learn(d dialects.Dialect) *Profile {
 			trigger{word: tags.Close, role: roleClose, tag: i})
 	}
 	p.m = newMatcher(triggers, syn.Bare)
+	p.bareRegion = syn.Bare != "" && len(syn.Starts) == 0 && len(syn.Tokens) == 0 && len(syn.Reasoning) == 0
+	if len(syn.Starts) > 0 || p.bareRegion {
+		p.conts = []string{"]", "}", ")", "}]", ")]", "\n", " x", "(", ".x", ",", "\"", "'", "x\"", "\n" + syn.Starts[0] + "\n"}
+		if len(syn.Starts) == 0 {
+			p.conts[len(p.conts)-1] = "\n[{\"name\": \"f\", \"arguments\": {}}]"
+		}
+		p.conts = append(p.conts, syn.Ends...)
+		for _, e := range syn.Ends {
+			p.conts = append(p.conts, "\n"+e)
+		}
+		p.conts = append(p.conts, syn.Tokens...)
+	}
 	return p
 }
 

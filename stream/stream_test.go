@@ -53,14 +53,16 @@ func TestLiveEvents(t *testing.T) {
 		want   [][]string // events after each chunk, then after Close
 	}{
 		{
-			name:   "hermes: content, held marker prefix, call at its closing tag",
+			name:   "hermes: content, held marker prefix, call once its value closes and the next bytes confirm it",
 			opts:   registry.Options{Dialect: "hermes", Options: closed},
-			chunks: []string{"Let me check", ".\n<tool", "_call>\n" + weather + "\n</tool_", "call>", "\n"},
+			chunks: []string{"Let me check", ".\n<tool", "_call>\n" + weather, "\n", "</tool_", "call>", "\n"},
 			want: [][]string{
 				{"content:Let me check"},
 				{"content:."},
 				{},
+				{},
 				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`},
+				{},
 				{},
 				{"done:hermes"},
 			},
@@ -104,8 +106,8 @@ func TestLiveEvents(t *testing.T) {
 			chunks: []string{"On it.\n<\xef\xbd\x9ctool\xe2", "\x96\x81calls\xe2\x96\x81begin\xef\xbd\x9c><\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81begin\xef\xbd\x9c>get_weather<\xef\xbd\x9ctool\xe2\x96\x81sep\xef\xbd\x9c>{\"city\": \"Oslo\"}<\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81end\xef", "\xbd\x9c><\xef\xbd\x9ctool\xe2\x96\x81calls\xe2\x96\x81end\xef\xbd\x9c>"},
 			want: [][]string{
 				{"content:On it."},
-				{},
 				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Oslo"}`},
+				{},
 				{"done:deepseek_v31"},
 			},
 		},

@@ -103,6 +103,10 @@ type Parser struct {
 	// Call regions.
 	regionStart int
 	regionBase  int // slots before the region
+	rdepth      int // bracket depth in the region, outside quotes
+	probeAt     int // a value closed here: the region may hold finished calls
+	probes      int // probes of the region so far
+	probedLen   int // region length at the last probe
 	nextCheck   int
 	quote       byte     // the quote of the string the region is inside, or 0
 	escaped     bool     // the previous byte in that string was a backslash
@@ -353,6 +357,18 @@ func (p *Parser) lead(text string) {
 			return
 		}
 		p.openRegion(h.at, h.at+len(h.t.word))
+	case roleBare:
+		if p.d == nil {
+			p.beginDetect(h.at)
+			return
+		}
+		if p.prof.bareRegion {
+			// A call written without a marker: a region that runs to the
+			// end, whose calls are reported as their values close.
+			p.openRegion(h.at, h.at)
+			return
+		}
+		p.hold(text)
 	default:
 		if p.d == nil {
 			p.beginDetect(h.at)
@@ -482,6 +498,7 @@ func (p *Parser) openRegion(at, body int) {
 	p.pos = body
 	p.nextCheck = firstCheck
 	p.quote, p.escaped = 0, false
+	p.rdepth, p.probeAt, p.probes, p.probedLen = 0, 0, 0, 0
 	p.names, p.argIndex = p.names[:0], -1
 }
 
@@ -509,6 +526,17 @@ func (p *Parser) region(text string) {
 			p.quote = c
 			continue
 		}
+		switch c {
+		case '{', '[', '(':
+			p.rdepth++
+		case '}', ']', ')':
+			if p.rdepth > 0 {
+				p.rdepth--
+				if p.rdepth <= 1 {
+					p.probeAt = i + 1
+				}
+			}
+		}
 		if found, ok := p.prof.m.at(text, i, want); ok {
 			h = found
 			break
@@ -518,6 +546,11 @@ func (p *Parser) region(text string) {
 	switch {
 	case h.at < 0 || h.partial:
 		p.pos = i
+		if p.probeAt > 0 && strings.TrimLeft(text[p.probeAt:], " \t\r\n") != "" {
+			// A value closed, and a byte after it shows how the text goes on.
+			p.probe(text[p.regionStart:p.probeAt], text[p.probeAt:])
+			p.probeAt = 0
+		}
 		if p.argIndex < 0 && p.pos-p.regionStart >= p.nextCheck {
 			// Looking is for names; while a call's arguments are being
 			// shown, the next name can only come after them.
@@ -652,10 +685,86 @@ func (p *Parser) closeRegion(region string) {
 			e.Offset += p.regionStart
 			rc.Err = &e
 		}
-		index := len(p.slots)
+		index := p.regionBase + j
+		if index < len(p.slots) {
+			// Reported while the region was open.
+			s := &p.slots[index]
+			if !sameCall(&s.raw, &rc) {
+				p.diverge("call %d was reported before its region closed, and reads differently now", index)
+			} else if !sameRaw(&s.raw, &rc) {
+				s.raw = rc
+				if _, s.repairs, s.err = dialects.FinishCall(&rc, index, &p.opts.Options); s.err != nil {
+					p.diverge("call %d was reported before its region closed, and fails now", index)
+				}
+			}
+			continue
+		}
 		var s slot
 		s.raw = rc
 		s.call, s.repairs, s.err = dialects.FinishCall(&rc, index, &p.opts.Options)
+		p.slots = append(p.slots, s)
+		p.report(index)
+	}
+}
+
+// Probing an open region.
+const (
+	maxProbeRegion = 4 << 10 // longest region probed
+	eagerProbes    = 4       // probes made whatever the region's growth
+)
+
+// probe reads the calls of an open region that a value closed in, once a
+// byte after the value has arrived (next is the text from the value's end),
+// to report those that are finished: the calls the region so far reads as,
+// valid and unrepaired, that read the same followed by next and by each
+// continuation the profile keeps (another call, a closing marker, text that
+// would extend the call). Probes are made at the first few closing brackets and
+// then when the region has doubled, and only in regions of a few kilobytes,
+// so probing costs a constant factor.
+func (p *Parser) probe(region, next string) {
+	if len(p.prof.conts) == 0 || len(region) > maxProbeRegion || p.probes >= eagerProbes && len(region) < 2*p.probedLen {
+		return
+	}
+	p.probes++
+	p.probedLen = len(region)
+	o := &p.opts.Options
+	base := p.d.Extract(region, o)
+	n := 0
+	for n < len(base.Calls) && base.Calls[n].Err == nil && base.Calls[n].Name != "" {
+		n++
+	}
+	done := len(p.slots) - p.regionBase
+	for k := -1; k < len(p.prof.conts); k++ {
+		if n <= done {
+			return
+		}
+		cont := next
+		if k >= 0 {
+			cont = p.prof.conts[k]
+		}
+		ext := p.d.Extract(region+cont, o)
+		for j := done; j < n; j++ {
+			if j >= len(ext.Calls) || !sameCall(&ext.Calls[j], &base.Calls[j]) {
+				n = j
+				break
+			}
+		}
+	}
+	for j := done; j < n; j++ {
+		rc := base.Calls[j]
+		if rc.Offset >= 0 {
+			rc.Offset += p.regionStart
+		}
+		index := p.regionBase + j
+		var s slot
+		s.raw = rc
+		s.call, s.repairs, s.err = dialects.FinishCall(&rc, index, o)
+		if s.err != nil {
+			return
+		}
+		if p.argIndex == index {
+			p.argIndex = -1
+		}
 		p.slots = append(p.slots, s)
 		p.report(index)
 	}
