@@ -52,14 +52,20 @@ func (x *extractor) pythonCall(src, name string, el element, off int) dialects.R
 	if el.complete && src[len(src)-1] == ')' && strings.TrimSpace(src[len(name)+1:len(src)-1]) == "" {
 		rc.Arguments = "{}" // name(): nothing for the grammar to do
 	} else {
-		calls, kinds, err := lenient.ParsePythonCalls(src)
-		if err != nil {
-			return fail(grammarError(err, off, el.complete, "call"))
+		pargs, kinds, ok := scanCall(src, len(name))
+		if !ok {
+			// The scanner declined: the grammar, the reference for Python
+			// literals, parses the call and reports what is wrong with it.
+			calls, gkinds, err := lenient.ParsePythonCalls(src)
+			if err != nil {
+				return fail(grammarError(err, off, el.complete, "call"))
+			}
+			if len(calls) != 1 {
+				return fail(toolcall.NewError(toolcall.CodeMalformedCall, "call expression holds more than one call"))
+			}
+			pargs, kinds = calls[0].Args, gkinds
 		}
-		if len(calls) != 1 {
-			return fail(toolcall.NewError(toolcall.CodeMalformedCall, "call expression holds more than one call"))
-		}
-		args, aerr := x.arguments(rc.Name, calls[0].Args)
+		args, aerr := x.arguments(rc.Name, pargs)
 		if aerr != nil {
 			return fail(aerr)
 		}

@@ -1,0 +1,504 @@
+package pythonic
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/lenient"
+)
+
+// The call scanner parses one call expression, name(args), by hand, in one
+// pass: keyword and positional arguments whose values are strings (single,
+// double or triple quoted), JSON numbers, True/False/None and their JSON
+// spellings, and lists and dicts of those. Anything else (tuples, calls as
+// values, bare words, unquoted keys, hex or Python-only number spellings, a
+// syntax error) it declines, and the loose-literal grammar of the lenient
+// package, the reference for Python literals, parses the call instead. On
+// what it accepts it gives what the grammar gives, byte for byte: the
+// differential tests and the fuzz target hold it to that.
+
+// scanCall parses src, a whole call expression whose callee name takes its
+// first nameLen bytes. ok is false when it declines.
+func scanCall(src string, nameLen int) (args []lenient.PythonArg, kinds []toolcall.RepairKind, ok bool) {
+	c := callScanner{src: src, i: nameLen}
+	if c.i >= len(src) || src[c.i] != '(' {
+		return nil, nil, false
+	}
+	c.i++
+	c.buf.Grow(len(src))
+	// Values are written one after another into one buffer; each argument
+	// keeps a slice of it.
+	type span struct {
+		key        string
+		start, end int
+	}
+	var spans []span
+	for {
+		c.space()
+		if c.i >= len(c.src) {
+			return nil, nil, false
+		}
+		if c.src[c.i] == ')' {
+			c.i++
+			break
+		}
+		key := ""
+		if at := c.i; isIdentStart(c.src[at]) {
+			k := c.ident()
+			if j := c.skipSpaceAt(c.i); j < len(c.src) && c.src[j] == '=' {
+				key = k
+				c.i = j + 1
+				c.space()
+			} else {
+				c.i = at // a positional value: a constant, or declined
+			}
+		}
+		start := c.buf.Len()
+		if !c.value(0) {
+			return nil, nil, false
+		}
+		spans = append(spans, span{key, start, c.buf.Len()})
+		c.space()
+		if c.i >= len(c.src) {
+			return nil, nil, false
+		}
+		switch c.src[c.i] {
+		case ',':
+			c.i++
+		case ')':
+		default:
+			return nil, nil, false
+		}
+	}
+	if c.skipSpaceAt(c.i) != len(c.src) {
+		return nil, nil, false
+	}
+	out := c.buf.Bytes()
+	args = make([]lenient.PythonArg, len(spans))
+	for i, s := range spans {
+		args[i] = lenient.PythonArg{Key: s.key, Value: out[s.start:s.end:s.end]}
+	}
+	return args, c.kinds, true
+}
+
+type callScanner struct {
+	src   string
+	i     int
+	buf   bytes.Buffer
+	kinds []toolcall.RepairKind
+}
+
+// maxScanDepth bounds the nesting the scanner reads; deeper values go to
+// the grammar, which the depth guard has already bounded.
+const maxScanDepth = 64
+
+func (c *callScanner) note(k toolcall.RepairKind) {
+	for _, have := range c.kinds {
+		if have == k {
+			return
+		}
+	}
+	c.kinds = append(c.kinds, k)
+}
+
+// isPySpace is the grammar's whitespace (\s: tab, newline, form feed,
+// carriage return, space).
+func isPySpace(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f'
+}
+
+func (c *callScanner) skipSpaceAt(i int) int {
+	for i < len(c.src) && isPySpace(c.src[i]) {
+		i++
+	}
+	return i
+}
+
+func (c *callScanner) space() { c.i = c.skipSpaceAt(c.i) }
+
+func isIdentStart(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '_' || b == '$'
+}
+
+func isIdentByte(b byte) bool { return isIdentStart(b) || b >= '0' && b <= '9' }
+
+// ident reads an identifier as the grammar's lexer does (parts joined by
+// single hyphens), or returns "" and reads nothing.
+func (c *callScanner) ident() string {
+	s, i := c.src, c.i
+	if i >= len(s) || !isIdentStart(s[i]) {
+		return ""
+	}
+	j := i + 1
+	for j < len(s) {
+		switch {
+		case isIdentByte(s[j]):
+			j++
+		case s[j] == '-' && j+1 < len(s) && isIdentByte(s[j+1]):
+			j += 2
+		default:
+			c.i = j
+			return s[i:j]
+		}
+	}
+	c.i = j
+	return s[i:j]
+}
+
+// delimiter reports whether the byte at i may follow a value.
+func (c *callScanner) delimiter(i int) bool {
+	if i >= len(c.src) {
+		return true
+	}
+	switch b := c.src[i]; b {
+	case ',', ')', ']', '}', ':':
+		return true
+	default:
+		return isPySpace(b)
+	}
+}
+
+func (c *callScanner) value(depth int) bool {
+	if depth > maxScanDepth || c.i >= len(c.src) {
+		return false
+	}
+	switch b := c.src[c.i]; {
+	case b == '"' || b == '\'':
+		return c.str()
+	case b == '-' || b >= '0' && b <= '9':
+		return c.number()
+	case b == '[':
+		return c.list(depth)
+	case b == '{':
+		return c.dict(depth)
+	case isIdentStart(b):
+		start := c.i
+		word := c.ident()
+		lit := ""
+		switch word {
+		case "True", "true":
+			lit = "true"
+		case "False", "false":
+			lit = "false"
+		case "None", "null":
+			lit = "null"
+		default:
+			return false
+		}
+		// A constant followed by '(' or '.' is a call or a name.
+		if !c.delimiter(c.i) {
+			c.i = start
+			return false
+		}
+		if lit != word {
+			c.note(toolcall.RepairPythonLiteral)
+		}
+		c.buf.WriteString(lit)
+		return true
+	}
+	return false
+}
+
+// str reads a string literal as the grammar's lexer and converter do.
+func (c *callScanner) str() bool {
+	s, i := c.src, c.i
+	q := s[i]
+	var body string
+	triple := i+2 < len(s) && s[i+1] == q && s[i+2] == q
+	if triple {
+		k := strings.Index(s[i+3:], s[i:i+3])
+		if k < 0 {
+			return false
+		}
+		body = s[i+3 : i+3+k]
+		c.i = i + 3 + k + 3
+	} else {
+		j := i + 1
+		for {
+			if j >= len(s) {
+				return false
+			}
+			switch s[j] {
+			case '\\':
+				// The lexer's escape is a backslash and any character but
+				// a line break.
+				if j+1 >= len(s) || s[j+1] == '\n' {
+					return false
+				}
+				j += 2
+				continue
+			case q:
+			default:
+				j++
+				continue
+			}
+			break
+		}
+		body = s[i+1 : j]
+		c.i = j + 1
+	}
+	if !c.delimiter(c.i) {
+		return false
+	}
+	if q == '\'' {
+		c.note(toolcall.RepairSingleQuotes)
+	}
+	if triple {
+		c.note(toolcall.RepairPythonLiteral)
+	}
+	if strings.IndexByte(body, '\\') >= 0 {
+		body = unescapePython(body)
+	}
+	lenient.WriteJSONString(&c.buf, body)
+	return true
+}
+
+// number reads a number in JSON syntax (lower-case exponent without a
+// plus sign, no leading zero), which the grammar keeps as written; other
+// spellings are declined.
+func (c *callScanner) number() bool {
+	s, i := c.src, c.i
+	start := i
+	if s[i] == '-' {
+		i++
+	}
+	d := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == d || s[d] == '0' && i-d > 1 {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		f := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == f {
+			return false
+		}
+	}
+	if i < len(s) && s[i] == 'e' {
+		i++
+		if i < len(s) && s[i] == '-' {
+			i++
+		}
+		e := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == e {
+			return false
+		}
+	}
+	if !c.delimiter(i) {
+		return false
+	}
+	c.buf.WriteString(s[start:i])
+	c.i = i
+	return true
+}
+
+func (c *callScanner) list(depth int) bool {
+	c.i++ // [
+	c.buf.WriteByte('[')
+	first := true
+	for {
+		c.space()
+		if c.i >= len(c.src) {
+			return false
+		}
+		if c.src[c.i] == ']' {
+			c.i++
+			break
+		}
+		if !first {
+			c.buf.WriteByte(',')
+		}
+		first = false
+		if !c.value(depth + 1) {
+			return false
+		}
+		c.space()
+		if c.i >= len(c.src) {
+			return false
+		}
+		switch c.src[c.i] {
+		case ',':
+			c.i++
+		case ']':
+		default:
+			return false
+		}
+	}
+	c.buf.WriteByte(']')
+	return c.delimiter(c.i)
+}
+
+func (c *callScanner) dict(depth int) bool {
+	c.i++ // {
+	c.buf.WriteByte('{')
+	first := true
+	for {
+		c.space()
+		if c.i >= len(c.src) {
+			return false
+		}
+		if c.src[c.i] == '}' {
+			c.i++
+			break
+		}
+		if b := c.src[c.i]; b != '"' && b != '\'' {
+			return false // an unquoted key
+		}
+		if c.i+2 < len(c.src) && c.src[c.i+1] == c.src[c.i] && c.src[c.i+2] == c.src[c.i] {
+			return false // a triple-quoted key
+		}
+		if !first {
+			c.buf.WriteByte(',')
+		}
+		first = false
+		if !c.str() {
+			return false
+		}
+		c.space()
+		if c.i >= len(c.src) || c.src[c.i] != ':' {
+			return false
+		}
+		c.i++
+		c.buf.WriteByte(':')
+		c.space()
+		if !c.value(depth + 1) {
+			return false
+		}
+		c.space()
+		if c.i >= len(c.src) {
+			return false
+		}
+		switch c.src[c.i] {
+		case ',':
+			c.i++
+		case '}':
+		default:
+			return false
+		}
+	}
+	c.buf.WriteByte('}')
+	return c.delimiter(c.i)
+}
+
+// unescapePython decodes the escapes of a Python string body as the
+// grammar's converter does: the usual escapes, \x, \u and \U (a UTF-16
+// surrogate pair joined), a backslash before a line break dropped, and,
+// when a backslash starts no escape Python knows (C:\Users\new), every
+// backslash but those before quotes and backslashes kept as written.
+func unescapePython(body string) string {
+	var b strings.Builder
+	b.Grow(len(body))
+	raw := rawBackslashes(body)
+	for i := 0; i < len(body); i++ {
+		ch := body[i]
+		if ch != '\\' || i+1 == len(body) {
+			b.WriteByte(ch)
+			continue
+		}
+		i++
+		e := body[i]
+		if raw && e != '\\' && e != '\'' && e != '"' {
+			b.WriteByte('\\')
+			b.WriteByte(e)
+			continue
+		}
+		switch e {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case 'a':
+			b.WriteByte('\a')
+		case '0':
+			b.WriteByte(0)
+		case '\\', '\'', '"', '/':
+			b.WriteByte(e)
+		case '\n': // line continuation
+		case 'x', 'u', 'U':
+			n := 2
+			if e == 'u' {
+				n = 4
+			} else if e == 'U' {
+				n = 8
+			}
+			cp, ok := parseHex(body, i+1, n)
+			if !ok {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			i += n
+			if e == 'u' && cp >= 0xD800 && cp < 0xDC00 && i+6 < len(body) && body[i+1] == '\\' && body[i+2] == 'u' {
+				if lo, ok := parseHex(body, i+3, 4); ok && lo >= 0xDC00 && lo < 0xE000 {
+					cp = (cp-0xD800)<<10 + (lo - 0xDC00) + 0x10000
+					i += 6
+				}
+			}
+			if !utf8.ValidRune(cp) {
+				cp = utf8.RuneError
+			}
+			b.WriteRune(cp)
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
+}
+
+// rawBackslashes reports whether body has a backslash that starts no
+// escape Python knows.
+func rawBackslashes(body string) bool {
+	for i := 0; i < len(body); i++ {
+		if body[i] != '\\' {
+			continue
+		}
+		if i+1 == len(body) {
+			return true
+		}
+		n := 0
+		switch body[i+1] {
+		case 'n', 't', 'r', 'b', 'f', 'v', 'a', '0', '\\', '\'', '"', '/', '\n':
+		case 'x':
+			n = 2
+		case 'u':
+			n = 4
+		case 'U':
+			n = 8
+		default:
+			return true
+		}
+		if _, ok := parseHex(body, i+2, n); n > 0 && !ok {
+			return true
+		}
+		i += 1 + n
+	}
+	return false
+}
+
+func parseHex(s string, at, n int) (rune, bool) {
+	if at+n > len(s) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(s[at:at+n], 16, 32)
+	return rune(v), err == nil
+}
