@@ -43,6 +43,7 @@ const (
 	RepairStrayText           RepairKind = "stray_text"            // a stray quote, comma, ellipsis or word removed
 	RepairSmartQuotes         RepairKind = "smart_quotes"          // “curly” quotes used as string delimiters
 	RepairInvalidUTF8         RepairKind = "invalid_utf8"          // invalid UTF-8 replaced by U+FFFD
+	RepairDuplicateKey        RepairKind = "duplicate_key"         // a key written twice in one object: the last value kept
 	// RepairUnclosedTag: a tagged-parameter call or value was missing its
 	// closing tag and was ended by what followed it.
 	RepairUnclosedTag RepairKind = "unclosed_tag"

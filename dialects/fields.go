@@ -2,6 +2,7 @@ package dialects
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"unsafe"
@@ -137,7 +138,44 @@ func objectFields(obj gjson.Result) (RawCall, bool) {
 		}
 	}
 	rc.ID = firstString(obj, fields.ID)
+	if msg := ambiguousEnvelope(obj); msg != "" {
+		rc.Err = toolcall.NewError(toolcall.CodeMalformedCall, msg)
+	}
 	return rc, true
+}
+
+// ambiguousEnvelope reports, as an error message, a call object that names
+// its tool or gives its arguments more than once: the same key twice, or
+// two name fields that disagree. Which one the model meant cannot be known,
+// and taking either would let a second name ride behind the first.
+func ambiguousEnvelope(obj gjson.Result) string {
+	var (
+		nameKey, nameVal string
+		argsKey          string
+		msg              string
+	)
+	obj.ForEach(func(k, v gjson.Result) bool {
+		key := k.String()
+		if v.Type == gjson.String && slices.Contains(fields.Name, key) {
+			switch {
+			case nameKey == "":
+				nameKey, nameVal = key, v.String()
+			case key == nameKey:
+				msg = fmt.Sprintf("the call object has the %q key twice: which tool is meant cannot be known", key)
+			case v.String() != nameVal:
+				msg = fmt.Sprintf("the call object names its tool twice, in %q and %q, differently: which tool is meant cannot be known", nameKey, key)
+			}
+		}
+		if slices.Contains(fields.Arguments, key) {
+			if key == argsKey {
+				msg = fmt.Sprintf("the call object has the %q key twice: which arguments are meant cannot be known", key)
+			} else if argsKey == "" {
+				argsKey = key
+			}
+		}
+		return msg == ""
+	})
+	return msg
 }
 
 // NameKeyCall reads a call written with the tool name as the only key:

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
@@ -155,9 +156,11 @@ func cutRepair(repairs []toolcall.Repair) bool {
 // combined name matches the tool declared without a server, each renamed to
 // the declared name (and the rename recorded), while a name that tools of
 // several servers share is unknown (TLP-005, Known listing them); a name
-// that matches one only when case is ignored is renamed (and the rename
-// recorded), and any other name is unknown. Without tools, the name must be non-empty, at most 64 bytes,
-// and made of letters and digits (of any script) and "_-.:/".
+// that matches one only when the case of ASCII letters is ignored is
+// renamed (and the rename recorded, see schema.Set.LookupFold), and any
+// other name is unknown. Without tools, the name must be non-empty, at most
+// 64 bytes, made of letters and digits (of any script) and "_-.:", start
+// and end with a letter, a digit or '_', and hold no "..".
 func CheckName(name string, tools *schema.Set) (string, []toolcall.Repair, *toolcall.Error) {
 	trimmed := strings.TrimSpace(name)
 	var repairs []toolcall.Repair
@@ -199,6 +202,9 @@ func CheckName(name string, tools *schema.Set) (string, []toolcall.Repair, *tool
 			return "", nil, toolcall.NewError(toolcall.CodeInvalidName, fmt.Sprintf("tool name has an invalid character at byte %d", i))
 		}
 	}
+	if msg := implausibleName(name); msg != "" {
+		return "", nil, toolcall.NewError(toolcall.CodeInvalidName, "tool name "+msg)
+	}
 	if tools != nil && tools.Len() > 0 {
 		e := toolcall.NewError(toolcall.CodeUnknownTool, "no declared tool is named "+quoteName(name))
 		e.Known = tools.Names()
@@ -210,11 +216,31 @@ func CheckName(name string, tools *schema.Set) (string, []toolcall.Repair, *tool
 func quoteName(s string) string { return fmt.Sprintf("%q", s) }
 
 // validNameRune accepts letters and digits of any script (models are asked
-// to call tools named in their users' languages) and "_-.:/".
+// to call tools named in their users' languages) and "_-.:". A path
+// separator is not a name character: a name is an identifier, not a path.
 func validNameRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) ||
-		r == '_' || r == '-' || r == '.' || r == ':' || r == '/'
+		r == '_' || r == '-' || r == '.' || r == ':'
 }
+
+// implausibleName says why a name made of valid characters is still not an
+// identifier ("" when it is one): it must start and end with a letter, a
+// digit or '_' ("Summary:" is prose), and hold no "..".
+func implausibleName(name string) string {
+	first, _ := utf8.DecodeRuneInString(name)
+	last, _ := utf8.DecodeLastRuneInString(name)
+	switch {
+	case strings.Contains(name, ".."):
+		return `holds ".."`
+	case !identRune(first):
+		return "does not start with a letter, a digit or '_'"
+	case !identRune(last):
+		return "does not end with a letter, a digit or '_'"
+	}
+	return ""
+}
+
+func identRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
 // Arguments turns argument text into a compact JSON object: empty text is
 // {}, a JSON string holding an object is unwrapped, almost-JSON goes through
@@ -258,7 +284,8 @@ func arguments(text string, opts *Options, valid bool) (json.RawMessage, []toolc
 			e.Raw = text
 			return nil, nil, e
 		}
-		out = []byte(trimmed)
+		// Duplicate keys follow the same rule as with repair on.
+		out, repairs = lenient.LastKeyWins([]byte(trimmed))
 	} else {
 		r := lenient.Repair([]byte(trimmed), &opts.Lenient)
 		if e := coded.As(r.Err); e != nil {

@@ -18,7 +18,8 @@ import (
 //
 //   - no panic; a coded error (from the catalogue, one of the codes Repair
 //     documents) and no output, or valid JSON and UTF-8;
-//   - valid JSON that is not a string comes back byte for byte, with no
+//   - valid JSON that is not a string and repeats no key in an object
+//     comes back byte for byte, with no
 //     repair, or is refused for its depth;
 //   - input over the size limit is refused with TLP-009, whatever it is;
 //   - the output nests no deeper than the depth limit;
@@ -89,7 +90,7 @@ func FuzzRepair(f *testing.F) {
 		if d := jsonDepth(res.Output); d > maxDepth {
 			t.Fatalf("output nests %d deep, past the limit of %d", d, maxDepth)
 		}
-		if gjson.Valid(in) && utf8.ValidString(in) && !isJSONString([]byte(in)) {
+		if gjson.Valid(in) && utf8.ValidString(in) && !isJSONString([]byte(in)) && len(duplicateKeys([]byte(in))) == 0 {
 			if string(res.Output) != in || res.Attempted || len(res.Repairs) > 0 {
 				t.Fatalf("valid input changed: %q -> %q (%v)", in, res.Output, res.Repairs)
 			}

@@ -137,7 +137,8 @@ func Repair(input []byte, opts *Options) Result {
 			return res
 		}
 	} else if validWithin(input, cfg.maxDepth) && !isJSONString(input) {
-		res.Output = input
+		res.Output, res.Repairs = LastKeyWins(input)
+		res.Attempted = len(res.Repairs) > 0
 		return res
 	}
 	p := pipeline{cfg: cfg}
@@ -150,9 +151,10 @@ func Repair(input []byte, opts *Options) Result {
 		res.Err = err
 		return res
 	}
-	res.Output = out
-	res.Repairs = repairs
-	res.Attempted = len(repairs) > 0 || !bytes.Equal(out, input)
+	deduped, dupRepairs := LastKeyWins(out)
+	res.Output = deduped
+	res.Repairs = append(repairs, dupRepairs...)
+	res.Attempted = len(res.Repairs) > 0 || !bytes.Equal(out, input)
 	return res
 }
 

@@ -21,7 +21,7 @@ func TestValidJSONPassesThroughByteForByte(t *testing.T) {
 		`{"a":1}`,
 		"  {\n\t\"path\" : \"test.txt\" ,\n\t\"n\": [1, 2.50, -0]\n}\n\n",
 		`{"unicode": "é 😀 \u00e9 \ud83d\ude00", "esc": "\"\\\/\b\f\n\r\t"}`,
-		`{"b": 1, "a": 2, "b": 3}`,
+		`{"b": 1, "a": {"b": 2}, "c": [{"b": 3}, {"b": 4}]}`,
 		`"{not json inside}"`,
 		`"[1, 2"`,
 	} {

@@ -164,8 +164,11 @@ func (s *Set) Lookup(name string) (*Tool, bool) {
 	return t, ok
 }
 
-// LookupFold returns the name of the tool whose name equals name when case
-// is ignored, if exactly one does.
+// LookupFold returns the name of the tool whose name equals name when the
+// case of ASCII letters is ignored, if exactly one does. Only ASCII letters
+// fold: Unicode case folding would map lookalikes such as 'ſ' (U+017F) to
+// 's' or the Kelvin sign (U+212A) to 'k', and let a name the model spelled
+// with them reach a declared tool.
 func (s *Set) LookupFold(name string) (string, bool) {
 	if s == nil {
 		return "", false
@@ -174,7 +177,7 @@ func (s *Set) LookupFold(name string) (string, bool) {
 	defer s.mu.RUnlock()
 	found := ""
 	for _, n := range s.order {
-		if strings.EqualFold(n, name) {
+		if asciiEqualFold(n, name) {
 			if found != "" {
 				return "", false
 			}
@@ -182,6 +185,30 @@ func (s *Set) LookupFold(name string) (string, bool) {
 		}
 	}
 	return found, found != ""
+}
+
+// asciiEqualFold reports whether a and b are equal when the case of ASCII
+// letters is ignored; every other byte must be equal.
+func asciiEqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y || x < 'a' || x > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // Resolve returns the tool with exactly this name, or a

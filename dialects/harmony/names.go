@@ -54,7 +54,7 @@ func resolveName(recipient string, tools *schema.Set) (string, []toolcall.Repair
 }
 
 // identifierKey is the form of a name that a harmony renderer would show the
-// model, lower-cased: space, '-' and '.' become '_', other characters that
+// model, with ASCII letters lower-cased: space, '-' and '.' become '_', other characters that
 // cannot be in an identifier are dropped, and a leading digit gets an '_'.
 func identifierKey(name string) string {
 	var b strings.Builder
@@ -63,8 +63,12 @@ func identifierKey(name string) string {
 		switch {
 		case r == ' ' || r == '-' || r == '.':
 			b.WriteByte('_')
+		case 'A' <= r && r <= 'Z':
+			// Only ASCII letters are lowered: Unicode lowering maps the
+			// Kelvin sign to 'k' and would let a lookalike reach a tool.
+			b.WriteRune(r + 'a' - 'A')
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '$':
-			b.WriteRune(unicode.ToLower(r))
+			b.WriteRune(r)
 		}
 	}
 	k := b.String()

@@ -108,7 +108,8 @@ func (x *extractor) callName(name string) string {
 }
 
 // arguments builds the JSON object of a call's arguments, keys in the order
-// written. Positional arguments take the names of the tool's parameters in
+// written. An argument given twice is left to Finish, which keeps its last
+// value as it does for JSON arguments in every dialect. Positional arguments take the names of the tool's parameters in
 // schema order; without a schema they are named arg0, arg1, ….
 func (x *extractor) arguments(name string, args []lenient.PythonArg) ([]byte, *toolcall.Error) {
 	var params []string
@@ -131,7 +132,6 @@ func (x *extractor) arguments(name string, args []lenient.PythonArg) ([]byte, *t
 	var buf bytes.Buffer
 	buf.Grow(16 * (len(args) + 1))
 	buf.WriteByte('{')
-	seen := newKeySet(len(args))
 	pos := 0
 	for _, a := range args {
 		key := a.Key
@@ -143,9 +143,6 @@ func (x *extractor) arguments(name string, args []lenient.PythonArg) ([]byte, *t
 			}
 			pos++
 		}
-		if !seen.add(key) {
-			return nil, toolcall.NewError(toolcall.CodeMalformedCall, fmt.Sprintf("argument %q is given twice", key))
-		}
 		if buf.Len() > 1 {
 			buf.WriteByte(',')
 		}
@@ -155,38 +152,6 @@ func (x *extractor) arguments(name string, args []lenient.PythonArg) ([]byte, *t
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
-}
-
-// keySet detects repeated argument names: a slice for the usual handful of
-// arguments, a map for calls with many.
-type keySet struct {
-	few  []string
-	many map[string]struct{}
-}
-
-func newKeySet(n int) *keySet {
-	if n > 16 {
-		return &keySet{many: make(map[string]struct{}, n)}
-	}
-	return &keySet{few: make([]string, 0, n)}
-}
-
-// add adds k and reports whether it was new.
-func (s *keySet) add(k string) bool {
-	if s.many != nil {
-		if _, ok := s.many[k]; ok {
-			return false
-		}
-		s.many[k] = struct{}{}
-		return true
-	}
-	for _, have := range s.few {
-		if have == k {
-			return false
-		}
-	}
-	s.few = append(s.few, k)
-	return true
 }
 
 // objectCall reads one call object, {"name": …, "arguments": …} in JSON or

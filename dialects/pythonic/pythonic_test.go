@@ -205,9 +205,10 @@ var pythonicRows = []row{
 		errs:  codes(toolcall.CodeMalformedCall),
 	},
 	{
-		name: "argument given twice",
-		text: `[f(a=1, a=2)]`,
-		errs: codes(toolcall.CodeMalformedCall),
+		name:    "argument given twice: the last value wins",
+		text:    `[f(a=1, b=0, a=2)]`,
+		calls:   []want{{"f", `{"a":2,"b":0}`}},
+		repairs: []toolcall.RepairKind{toolcall.RepairDuplicateKey},
 	},
 	{
 		name:      "reasoning",

@@ -149,7 +149,7 @@ func TestErrorDetails(t *testing.T) {
 		{pythonic.Pythonic, "[get_time(), get_weather(city='" + secret, toolcall.CodeTruncated, 30},
 		{pythonic.LFM2, "<|tool_call_start|>[get_weather(city=='" + secret + "')]<|tool_call_end|>", toolcall.CodeMalformedCall, 32},
 		{pythonic.Sarashina, "<|tool_calls|>[{'arguments': {'city': '" + secret + "'}}]", toolcall.CodeMissingFunction, 15},
-		{pythonic.Olmo3, "<function_calls>get_weather(city='" + secret + "', city='" + secret + "')</function_calls>", toolcall.CodeMalformedCall, 16},
+		{pythonic.Olmo3, "<function_calls>get_weather(city=='" + secret + "')</function_calls>", toolcall.CodeMalformedCall, 28},
 	}
 	for _, c := range cases {
 		res := dialects.Parse(c.d, c.text, nil)

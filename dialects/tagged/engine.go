@@ -485,6 +485,9 @@ func (p *parser) envelope(rc *dialects.RawCall, from, to int) *toolcall.Error {
 		return toolcall.NewError(toolcall.CodeMalformedCall, "the call holds JSON that is not a call object")
 	}
 	rc.Name, rc.Arguments, rc.ID, rc.Repairs = obj.Name, obj.Arguments, obj.ID, obj.Repairs
+	if obj.Err != nil {
+		return obj.Err
+	}
 	if rc.Arguments == "" {
 		rc.Arguments = "{}"
 	}

@@ -113,10 +113,12 @@ func resolveAlias(rc *dialects.RawCall, tools *schema.Set) {
 
 func aliasKey(name string) string {
 	var b strings.Builder
-	for _, r := range strings.ToLower(strings.TrimSpace(name)) {
-		switch r {
-		case '_', '-', '.', ' ':
+	for _, r := range strings.TrimSpace(name) {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ':
 			continue
+		case 'A' <= r && r <= 'Z':
+			r += 'a' - 'A' // ASCII only: Unicode lowering maps lookalikes to letters
 		}
 		b.WriteRune(r)
 	}

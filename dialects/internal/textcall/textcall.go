@@ -222,9 +222,13 @@ func Shape(obj gjson.Result) CallShape {
 	hasArgs, extra, first := false, false, true
 	obj.ForEach(func(k, v gjson.Result) bool {
 		switch key := k.String(); {
-		case slices.Contains(fields.Name, key) && v.Type == gjson.String && sh.Name == "":
-			sh.Name, sh.NameFirst = v.String(), first
-		case slices.Contains(fields.Arguments, key) && !hasArgs:
+		case slices.Contains(fields.Name, key) && v.Type == gjson.String:
+			// A second name field keeps the shape of a call: the call is
+			// then ambiguous (TLP-019), not prose.
+			if sh.Name == "" {
+				sh.Name, sh.NameFirst = v.String(), first
+			}
+		case slices.Contains(fields.Arguments, key):
 			hasArgs = true
 			if v.IsObject() && v.Get("properties").IsObject() && v.Get("type").String() == "object" {
 				extra = true // a schema: this is a tool definition

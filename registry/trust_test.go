@@ -95,3 +95,47 @@ func TestCutCallsAreNotCalls(t *testing.T) {
 }
 
 func dialectsOptions(tools *schema.Set) dialects.Options { return dialects.Options{Tools: tools} }
+
+// TestDuplicateEnvelopeKeys writes, in every dialect whose call is a JSON
+// object naming its tool, the "name" key twice: no dialect may pick one of
+// the two names; the call is TLP-019. Arguments that repeat a key keep the
+// last value in every dialect.
+func TestDuplicateEnvelopeKeys(t *testing.T) {
+	tools := cutTools(t)
+	call := toolcall.Call{ID: "call_1", Name: "delete_file", Arguments: json.RawMessage(`{"force":true,"path":"build/zq9"}`)}
+	tested := 0
+	for _, name := range registry.Names() {
+		r, ok := render.For(name)
+		if !ok || name == "ollama" {
+			continue // ollama is the server's own JSON, not model text
+		}
+		full := r.Calls([]toolcall.Call{call})
+		for _, key := range []string{`"name": "delete_file"`, `"tool_name": "delete_file"`} {
+			if !strings.Contains(full, key) {
+				continue
+			}
+			tested++
+			dup := strings.Replace(full, key, key+`, `+key[:strings.Index(key, ":")]+`: "list_files"`, 1)
+			for _, o := range []*registry.Options{{Dialect: name}, {Dialect: name, Options: dialectsOptions(tools)}, {}} {
+				res := registry.Parse(dup, o)
+				if len(res.Calls) > 0 {
+					t.Errorf("%s %q (dialect %q): call %s", name, dup, o.Dialect, res.Calls[0].Name)
+				}
+			}
+			res := registry.Parse(dup, &registry.Options{Dialect: name})
+			if len(res.Errors) == 0 || res.Errors[0].Code != toolcall.CodeMalformedCall {
+				t.Errorf("%s %q: errors %v, want TLP-019", name, dup, res.Errors)
+			}
+		}
+		if strings.Contains(full, `"force": true`) {
+			dup := strings.Replace(full, `"force": true`, `"force": false, "force": true`, 1)
+			res := registry.Parse(dup, &registry.Options{Dialect: name, Options: dialectsOptions(tools)})
+			if len(res.Calls) != 1 || string(res.Calls[0].Arguments) != `{"force":true,"path":"build/zq9"}` {
+				t.Errorf("%s %q: calls %v, errors %v; want the last value", name, dup, res.Calls, res.Errors)
+			}
+		}
+	}
+	if tested < 10 {
+		t.Errorf("only %d dialects write a JSON name field", tested)
+	}
+}
