@@ -273,7 +273,9 @@ func arguments(text string, opts *Options, valid bool) (json.RawMessage, []toolc
 		repairs []toolcall.Repair
 	)
 	if valid && trimmed[0] == '{' && withinDepth(trimmed, opts.Lenient.MaxDepth) {
-		out = []byte(trimmed)
+		// Strict JSON may still repeat a key: the last value wins, as
+		// everywhere else.
+		out, repairs = lenient.LastKeyWins([]byte(trimmed))
 	} else if opts.DisableRepair {
 		// Repair off still means the limits on: strict JSON, UTF-8, no
 		// deeper than the depth limit.
