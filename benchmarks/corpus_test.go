@@ -121,17 +121,24 @@ func BenchmarkMalformedCorpus(b *testing.B) {
 	}
 }
 
-// BenchmarkMalformedSmall runs only the corpus inputs under 1 KB, the size
-// of tool-call arguments, so the two large stress vectors do not dominate.
-func BenchmarkMalformedSmall(b *testing.B) {
+// BenchmarkMalformedTiny runs the corpus inputs under 100 bytes, one
+// argument or two: here the fixed cost of a call (allocations, set-up,
+// stages that decide nothing) is what the throughput measures.
+func BenchmarkMalformedTiny(b *testing.B) {
+	benchmarkBelow(b, 100)
+}
+
+// benchmarkBelow runs the malformed corpus inputs shorter than limit.
+func benchmarkBelow(b *testing.B, limit int) {
 	var inputs []string
 	total := 0
 	for _, in := range malformed(loadCorpus(b)) {
-		if len(in) < 1<<10 {
+		if len(in) < limit {
 			inputs = append(inputs, in)
 			total += len(in)
 		}
 	}
+	b.Logf("%d inputs under %d bytes, %d bytes in all", len(inputs), limit, total)
 	for _, r := range repairers {
 		b.Run(r.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -143,4 +150,10 @@ func BenchmarkMalformedSmall(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkMalformedSmall runs only the corpus inputs under 1 KB, the size
+// of tool-call arguments, so the two large stress vectors do not dominate.
+func BenchmarkMalformedSmall(b *testing.B) {
+	benchmarkBelow(b, 1<<10)
 }

@@ -537,6 +537,9 @@ func (s *scanner) bareKeyEnd(start int) int {
 		if c == ':' || c == ',' || c == '{' || c == '}' || c == '[' || c == ']' || c == '=' || c == '\n' || c == '\r' {
 			break
 		}
+		if c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*') {
+			break // a comment between the key and its colon
+		}
 		if _, w := quoteAt(src, i); w > 0 {
 			break
 		}

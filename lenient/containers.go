@@ -65,7 +65,7 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 	for {
 		s.tick(1)
 		s.space()
-		if s.innerFence(false) {
+		if s.pos < len(s.src) && s.src[s.pos] == '`' && s.innerFence(false) {
 			continue
 		}
 		if s.atEnd() {
@@ -147,17 +147,8 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 			commaAt = -1
 			continue
 		}
-		if w := s.ellipsisAt(s.pos); w > 0 {
-			// {"a": 1, ...}, {...}: elided members.
-			if k := s.skipAt(s.pos + w); k >= len(s.src) || s.src[k] == ',' || s.src[k] == '}' || s.fenceAt(k) {
-				s.guess()
-				s.rec.add(toolcall.RepairStrayText, s.pos)
-				s.pos += w
-				if k < len(s.src) && s.src[k] == ',' {
-					s.pos = k + 1
-				}
-				continue
-			}
+		if s.elidedMembers() {
+			continue
 		}
 		if members && commaAt < 0 {
 			s.guess()
@@ -214,7 +205,7 @@ func (s *scanner) memberValue() valueKind {
 	}
 	s.out = append(s.out, ':')
 	s.space()
-	if s.innerFence(true) {
+	if s.pos < len(s.src) && s.src[s.pos] == '`' && s.innerFence(true) {
 		s.space()
 	}
 	if s.atEnd() {
@@ -317,7 +308,7 @@ loop:
 	for {
 		s.tick(1)
 		s.space()
-		if s.innerFence(true) {
+		if s.pos < len(s.src) && s.src[s.pos] == '`' && s.innerFence(true) {
 			continue
 		}
 		if s.atEnd() {
@@ -481,4 +472,27 @@ func (s *scanner) concatenation(ctx context) {
 		s.emitString(st, ctx)
 		s.out = append(s.out[:at], s.out[at+1:]...) // the opening quote of this one
 	}
+}
+
+// elidedMembers steps over "..." or "…" standing for members: {"a": 1,
+// ...}, {...}. It reports whether it did.
+func (s *scanner) elidedMembers() bool {
+	if c := s.src[s.pos]; c != '.' && c != 0xE2 {
+		return false
+	}
+	w := s.ellipsisAt(s.pos)
+	if w == 0 {
+		return false
+	}
+	k := s.skipAt(s.pos + w)
+	if k < len(s.src) && s.src[k] != ',' && s.src[k] != '}' && !s.fenceAt(k) {
+		return false
+	}
+	s.guess()
+	s.rec.add(toolcall.RepairStrayText, s.pos)
+	s.pos += w
+	if k < len(s.src) && s.src[k] == ',' {
+		s.pos = k + 1
+	}
+	return true
 }

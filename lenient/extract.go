@@ -14,9 +14,30 @@ import (
 
 // coreText is the value found by extractCore.
 type coreText struct {
-	text    []byte // nil when there is no single candidate
-	start   int    // offset of text in the input
-	repairs []toolcall.Repair
+	text  []byte // nil when there is no single candidate
+	start int    // offset of text in the input
+	// notes are the repairs of getting to the core (BOM, fence, prose):
+	// at most one of each kind. They become a list only when the core is
+	// used, so that the common path allocates nothing here.
+	notes [3]coreNote
+	n     int
+}
+
+type coreNote struct {
+	kind   toolcall.RepairKind
+	offset int
+}
+
+// repairs returns the notes as a list.
+func (c *coreText) repairs() []toolcall.Repair {
+	if c.n == 0 {
+		return nil
+	}
+	out := make([]toolcall.Repair, c.n)
+	for i, n := range c.notes[:c.n] {
+		out[i] = toolcall.Repair{Kind: n.kind, Offset: n.offset, CallIndex: -1}
+	}
+	return out
 }
 
 func extractCore(input []byte) coreText {
@@ -87,12 +108,15 @@ func extractCore(input []byte) coreText {
 }
 
 func (c *coreText) note(kind toolcall.RepairKind, offset int) {
-	for _, r := range c.repairs {
-		if r.Kind == kind {
+	for _, n := range c.notes[:c.n] {
+		if n.kind == kind {
 			return
 		}
 	}
-	c.repairs = append(c.repairs, toolcall.Repair{Kind: kind, Offset: offset, CallIndex: -1})
+	if c.n < len(c.notes) {
+		c.notes[c.n] = coreNote{kind: kind, offset: offset}
+		c.n++
+	}
 }
 
 // skipSpace returns the first position at or after i that is not

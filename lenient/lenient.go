@@ -30,7 +30,6 @@ import (
 	"unsafe"
 
 	"github.com/tidwall/gjson"
-	"github.com/titanous/json5"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/internal/coded"
@@ -201,24 +200,23 @@ func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *
 		e.Offset = at
 		return nil, nil, e
 	}
-	core := extractCore(input)
+	// A bare container (first byte an opener, last a closer) has nothing
+	// around it to strip: its core would be the whole input, known to be
+	// invalid, and only the grammar stage would use it.
+	var core coreText
+	if !bareContainer(input) || pythonish(input) {
+		core = extractCore(input)
+	}
 	if core.text != nil {
 		// A core that is the whole input is known to be invalid already.
-		if len(core.repairs) > 0 && validJSON(core.text) {
+		if core.n > 0 && validJSON(core.text) {
 			if at := depthExceeded(core.text, p.cfg.maxDepth); at >= 0 {
 				return nil, nil, tooDeep(at + core.start)
 			}
-			return p.finish(core.text, core.repairs, level)
-		}
-		out, reps, err, ok := p.json5(core)
-		if err != nil {
-			return nil, nil, err
-		}
-		if ok {
-			return p.finish(out, append(core.repairs, reps...), level)
+			return p.finish(core.text, core.repairs(), level)
 		}
 		if out, reps, ok := p.python(core); ok {
-			return p.finish(out, append(core.repairs, reps...), level)
+			return p.finish(out, append(core.repairs(), reps...), level)
 		}
 	}
 	if p.expired() {
@@ -229,21 +227,24 @@ func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *
 			return out, unwrapped(reps), nil
 		}
 	}
-	s := newScanner(input, 0, p.cfg, p.deadline)
+	s := getScanner(input, 0, p.cfg, p.deadline)
 	out, err, _ := s.run()
 	if err != nil {
+		putScanner(s)
 		return nil, nil, err
 	}
+	repairs := s.rec.repairs()
+	putScanner(s)
 	if !validJSON(out) {
 		// A bug guard: the scanner writes JSON by construction.
 		return nil, nil, toolcall.NewError(toolcall.CodeRepairFailed, "repair did not produce valid JSON")
 	}
 	// The scanner counts depth as it reads, but the array it wraps around
 	// concatenated values is added afterwards, one level above them all.
-	if depthExceeded(out, p.cfg.maxDepth) >= 0 {
+	if out[0] == '[' && depthExceeded(out, p.cfg.maxDepth) >= 0 {
 		return nil, nil, tooDeep(-1)
 	}
-	return p.finish(out, s.rec.repairs(), level)
+	return p.finish(out, repairs, level)
 }
 
 // finish takes valid output and unwraps it when it is a JSON string whose
@@ -431,66 +432,6 @@ func unescapeDocument(input []byte) ([]byte, bool) {
 	return out, true
 }
 
-// json5 is stage 4. titanous/json5 decides whether the text is JSON5; the
-// scanner, in strict mode, converts it keeping the key order (json5 decodes
-// into Go maps, which do not). ok is false when the text is not JSON5; err
-// is set only for a limit reached on the way.
-func (p *pipeline) json5(core coreText) (out []byte, repairs []toolcall.Repair, err *toolcall.Error, ok bool) {
-	if !json5Marked(core.text) {
-		return nil, nil, nil, false
-	}
-	if json5.Unmarshal(core.text, new(json5Accepted)) != nil {
-		return nil, nil, nil, false
-	}
-	s := newScanner(core.text, core.start, p.cfg, p.deadline)
-	s.strict = true
-	out, err, guessed := s.run()
-	switch {
-	case guessed:
-		return nil, nil, nil, false
-	case err != nil && (err.Code == toolcall.CodeTooDeep || err.Code == toolcall.CodeRepairTimeout):
-		return nil, nil, err, false
-	case err != nil || !validJSON(out):
-		return nil, nil, nil, false
-	}
-	return out, s.rec.repairs(), nil, true
-}
-
-// json5Accepted receives a value json5 decoded and keeps nothing: the
-// parser is asked only whether the text is JSON5.
-type json5Accepted struct{}
-
-// UnmarshalJSON implements json5.Unmarshaler.
-func (json5Accepted) UnmarshalJSON([]byte) error { return nil }
-
-// json5Marked reports whether text, which is not JSON, has something only
-// JSON5 allows outside its double-quoted strings: single quotes, comments,
-// an unquoted key, a trailing comma, a sign or dot or x in a number,
-// Infinity or NaN. Text without any of these is not JSON5 either, and the
-// JSON5 parser need not be asked.
-func json5Marked(text []byte) bool {
-	prev := byte(0) // the last byte outside strings that was not whitespace
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch {
-		case c == '"':
-			i = stringEnd(text, i)
-			prev = '"'
-			continue
-		case isSpace(c):
-			continue
-		case c == '\'' || c == '/' || c == '+' || c == '.' || c == 'x' || c == 'X' || c == 'I' || c == 'N':
-			return true
-		case (c == '}' || c == ']') && prev == ',':
-			return true
-		case (isLetter(c) || c == '_' || c == '$') && (prev == '{' || prev == ','):
-			return true
-		}
-		prev = c
-	}
-	return false
-}
-
 // python is stage 5: the loose-literal grammar, for text that looks like
 // a Python literal.
 func (p *pipeline) python(core coreText) ([]byte, []toolcall.Repair, bool) {
@@ -507,11 +448,27 @@ func (p *pipeline) python(core coreText) ([]byte, []toolcall.Repair, bool) {
 	return out, reps, true
 }
 
+// bareContainer reports whether input, trimmed of ASCII whitespace, starts
+// with '{' or '[' and ends with '}' or ']'.
+func bareContainer(input []byte) bool {
+	i, j := 0, len(input)-1
+	for i <= j && isSpace(input[i]) {
+		i++
+	}
+	for j >= i && isSpace(input[j]) {
+		j--
+	}
+	return i < j && (input[i] == '{' || input[i] == '[') && (input[j] == '}' || input[j] == ']')
+}
+
 // pythonish reports whether text has a mark of a Python literal that
 // only the grammar reads exactly: triple-quoted strings. Other Python
 // (True, None, tuples, single quotes) the scanner reads the same way, an
 // order of magnitude faster.
 func pythonish(text []byte) bool {
+	if len(text) > maxGrammarInput {
+		return false
+	}
 	return bytes.Contains(text, []byte("'''")) || bytes.Contains(text, []byte(`"""`))
 }
 

@@ -12,10 +12,15 @@ import (
 const maxRepairsPerKind = 16
 
 // recorder collects the repairs of one run, in input order of discovery.
+// It lives in the scanner, which is reused: the counts start in a buffer
+// of their own; the list is handed to the caller, so it is allocated, once
+// and small, at the first repair.
 type recorder struct {
 	base   int // added to every offset: the position of the scanned text in the input
 	list   []toolcall.Repair
 	counts []kindCount
+
+	countBuf [markKinds]kindCount
 }
 
 type kindCount struct {
@@ -24,10 +29,24 @@ type kindCount struct {
 	last int // index in list of the last repair of this kind kept
 }
 
-// recorderMark is a point the recorder can be rolled back to.
+// markKinds is how many kinds a mark holds without allocating.
+const markKinds = 12
+
+// recorderMark is a point the recorder can be rolled back to. It copies
+// the counts into an array of its own: marks are taken on every
+// speculative parse, and most runs see only a few kinds.
 type recorderMark struct {
 	n      int
-	counts []kindCount
+	nc     int
+	counts [markKinds]kindCount
+	more   []kindCount // the counts when there are more kinds than fit
+}
+
+// reset empties the recorder for a run over text at offset base.
+func (r *recorder) reset(base int) {
+	r.base = base
+	r.list = nil
+	r.counts = r.countBuf[:0]
 }
 
 func (r *recorder) add(kind toolcall.RepairKind, offset int) {
@@ -72,12 +91,26 @@ func (r *recorder) count(kind toolcall.RepairKind) int {
 }
 
 func (r *recorder) mark() recorderMark {
-	return recorderMark{n: len(r.list), counts: append([]kindCount(nil), r.counts...)}
+	m := recorderMark{n: len(r.list), nc: len(r.counts)}
+	if len(r.counts) > markKinds {
+		m.more = append([]kindCount(nil), r.counts...)
+	} else {
+		copy(m.counts[:], r.counts)
+	}
+	return m
+}
+
+// markCounts returns the counts saved in m.
+func (m *recorderMark) markCounts() []kindCount {
+	if m.more != nil {
+		return m.more
+	}
+	return m.counts[:m.nc]
 }
 
 func (r *recorder) rollback(m recorderMark) {
 	r.list = r.list[:m.n]
-	r.counts = append(r.counts[:0], m.counts...)
+	r.counts = append(r.counts[:0], m.markCounts()...)
 }
 
 // guessedSince reports whether a repair that had to guess at the model's
@@ -97,7 +130,7 @@ func (r *recorder) guessedSince(m recorderMark) bool {
 // countSince reports how many repairs of kind were made after m.
 func (r *recorder) countSince(m recorderMark, kind toolcall.RepairKind) int {
 	before := 0
-	for _, o := range m.counts {
+	for _, o := range m.markCounts() {
 		if o.kind == kind {
 			before = o.n
 		}
@@ -106,14 +139,17 @@ func (r *recorder) countSince(m recorderMark, kind toolcall.RepairKind) int {
 }
 
 // repairs returns the record, noting in the last repair of each kind how
-// many more occurrences were not listed.
+// many more occurrences were not listed; nil when nothing was repaired.
+// The list is the caller's: the recorder lets go of it.
 func (r *recorder) repairs() []toolcall.Repair {
 	for _, c := range r.counts {
 		if c.n > maxRepairsPerKind {
 			r.list[c.last].Detail = strconv.Itoa(c.n-maxRepairsPerKind) + " more of this kind"
 		}
 	}
-	return r.list
+	list := r.list
+	r.list = nil
+	return list
 }
 
 // guessKind tells the repairs that reinterpret the text from repairs that

@@ -2,6 +2,7 @@ package lenient
 
 import (
 	"bytes"
+	"sync"
 	"time"
 
 	"github.com/dialectkit/toolcall"
@@ -58,8 +59,8 @@ type scanner struct {
 	stack    []byte
 	maxDepth int
 
-	// strict makes every guess fail: the JSON5 stage converts input that
-	// the JSON5 grammar accepted, where nothing should need guessing.
+	// strict makes every guess fail. TestJSON5Oracle runs the scanner so
+	// on text a JSON5 parser accepts: JSON5 must never need a guess.
 	strict bool
 
 	deadline  time.Time
@@ -76,7 +77,6 @@ type scanner struct {
 
 	// Room for the common case, so that small inputs allocate little.
 	stackBuf [16]byte
-	countBuf [8]kindCount
 }
 
 // bailout carries a coded error out of the recursive descent.
@@ -89,20 +89,46 @@ type bailout struct {
 }
 
 func newScanner(src []byte, base int, cfg config, deadline time.Time) *scanner {
-	s := &scanner{
-		src:       src,
-		maxDepth:  cfg.maxDepth,
-		deadline:  deadline,
-		nextCheck: checkEvery,
-		workLimit: workFactor*len(src) + 1<<16,
-		nqFrom:    -1,
-		nqAt:      -1,
-	}
-	s.rec.base = base
-	s.rec.counts = s.countBuf[:0]
+	s := new(scanner)
+	s.reset(src, base, cfg, deadline)
+	return s
+}
+
+// reset prepares s for a run over src, which starts at offset base of the
+// input. The output buffer is new: it is handed to the caller.
+func (s *scanner) reset(src []byte, base int, cfg config, deadline time.Time) {
+	// Field by field: the buffers need no clearing, only fresh slices.
+	s.src, s.pos = src, 0
+	s.maxDepth, s.strict = cfg.maxDepth, false
+	s.deadline, s.work, s.nextCheck = deadline, 0, checkEvery
+	s.workLimit = workFactor*len(src) + 1<<16
+	s.eofScans = 0
+	s.nqFrom, s.nqAt = -1, -1
+	s.rec.reset(base)
 	s.stack = s.stackBuf[:0]
 	s.out = make([]byte, 0, len(src)+len(src)/8+16)
+}
+
+// scanners are reused between runs: a scanner with its buffers is several
+// times the size of a tool call's arguments, and allocating one per call
+// was most of the cost of repairing a small input.
+var scanners = sync.Pool{New: func() any { return new(scanner) }}
+
+// getScanner returns a scanner from the pool, reset for src.
+func getScanner(src []byte, base int, cfg config, deadline time.Time) *scanner {
+	s := scanners.Get().(*scanner)
+	s.reset(src, base, cfg, deadline)
 	return s
+}
+
+// putScanner returns s to the pool; nothing it holds may be used after.
+// Scanners that grew large buffers are left to the collector.
+func putScanner(s *scanner) {
+	if cap(s.stack) > 4*len(s.stackBuf) {
+		return
+	}
+	s.src, s.out, s.rec.list = nil, nil, nil
+	scanners.Put(s)
 }
 
 // run parses the whole input as a document and returns the JSON written.
