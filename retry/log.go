@@ -27,6 +27,8 @@ const (
 	KeyTotalTokens      = "total_tokens"
 	KeyErrorCode        = "error_code"
 	KeyErrorPosition    = "error_position"
+	KeyModel            = "model"
+	KeyRetryTokens      = "retry_tokens" // tokens of the attempts after the first
 )
 
 // Values of parse_result.
@@ -106,6 +108,7 @@ func (r *run) logRetry(ctx context.Context, att *Attempt, reason string) {
 	}
 	base := []slog.Attr{
 		slog.String(KeyCorrelationID, r.id),
+		slog.String(KeyModel, r.req.Model),
 		slog.String(KeyParseResult, ParseRetry),
 		slog.Int(KeyRetryCount, att.Number),
 		slog.String("reason", reason),
@@ -230,13 +233,15 @@ func (r *run) logOutcome(ctx context.Context, out *Outcome, err error) {
 	if !r.enabled(ctx, level) {
 		return
 	}
-	attrs := []slog.Attr{slog.String(KeyCorrelationID, r.id)}
+	attrs := []slog.Attr{slog.String(KeyCorrelationID, r.id), slog.String(KeyModel, r.req.Model)}
 	if out != nil {
 		var parse, retry time.Duration
+		retryTokens := 0
 		for i, a := range out.Attempts {
 			parse += a.ParseTime
 			if i > 0 {
 				retry += a.Duration()
+				retryTokens += a.PromptTokens + a.CompletionTokens
 			}
 		}
 		attrs = append(attrs,
@@ -246,6 +251,7 @@ func (r *run) logOutcome(ctx context.Context, out *Outcome, err error) {
 			slog.Any("tool_names", callNames(out.Result.Calls)),
 			slog.Any(KeyRepairApplied, repairKinds(out.Result.Repairs)),
 			slog.Int(KeyTotalTokens, out.TotalTokens()),
+			slog.Int(KeyRetryTokens, retryTokens),
 			slog.Int("transport_retries", out.TransportRetries),
 			slog.Float64(KeyParseTimeMS, ms(parse)),
 			slog.Float64(KeyRetryTimeMS, ms(retry)),

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"slices"
@@ -51,7 +50,8 @@ type callFlags struct {
 	noStream   bool
 	timeout    time.Duration
 	json       bool
-	verbose    bool
+	log        logFlags
+	corrID     string
 }
 
 func newCallCmd() *cobra.Command {
@@ -97,7 +97,8 @@ model missing, request rejected, transport retries spent).`,
 	fl.BoolVar(&f.noStream, "no-stream", false, "openai: ask for one JSON answer instead of a stream")
 	fl.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up after this long")
 	fl.BoolVar(&f.json, "json", false, "print the outcome as JSON")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log the loop's records to standard error")
+	f.log.register(fl, "log the loop's records to standard error")
+	fl.StringVar(&f.corrID, "correlation-id", "", "correlation id of the run in its log records (default: a new one)")
 	return cmd
 }
 
@@ -129,9 +130,12 @@ func runCall(cmd *cobra.Command, f *callFlags) error {
 	}
 	stats := &retry.Stats{}
 	loop := &retry.Loop{Model: model, Config: &cfg, Parse: parse, Stats: stats}
-	if f.verbose {
-		loop.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	logger, closeLog, err := f.log.logger(cmd.ErrOrStderr())
+	if err != nil {
+		return err
 	}
+	defer closeLog()
+	loop.Logger = logger
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
@@ -139,6 +143,9 @@ func runCall(cmd *cobra.Command, f *callFlags) error {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 		defer cancel()
+	}
+	if f.corrID != "" {
+		ctx = retry.WithCorrelationID(ctx, f.corrID)
 	}
 	out, runErr := loop.Run(ctx, req)
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -41,7 +40,8 @@ type probeFlags struct {
 	json          bool
 	keepText      bool
 	quiet         bool
-	verbose       bool
+	log           logFlags
+	closeLog      func()
 }
 
 func newProbeCmd() *cobra.Command {
@@ -105,7 +105,7 @@ when the server is the problem (unreachable, model missing, server errors).`,
 	fl.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fl.BoolVar(&f.keepText, "keep-text", false, "keep the text of each first answer in the JSON report")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress on standard error")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log the retry loop's records to standard error")
+	f.log.register(fl, "log the retry loop's records to standard error")
 	return cmd
 }
 
@@ -121,6 +121,9 @@ func runProbe(cmd *cobra.Command, f *probeFlags) error {
 	opts, err := f.probeOptions(cmd.ErrOrStderr())
 	if err != nil {
 		return err
+	}
+	if f.closeLog != nil {
+		defer f.closeLog()
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
@@ -214,9 +217,12 @@ func (f *probeFlags) probeOptions(stderr io.Writer) (*probe.Options, error) {
 		return nil, err
 	}
 	opts.RequestOptions = req.Options
-	if f.verbose {
-		opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	logger, closeLog, err := f.log.logger(stderr)
+	if err != nil {
+		return nil, err
 	}
+	opts.Logger = logger
+	f.closeLog = closeLog
 	if !f.quiet {
 		start := time.Now()
 		opts.Progress = func(p probe.Progress) {
