@@ -103,9 +103,10 @@ type RawCall struct {
 	// Repairs are changes the dialect made while extracting the call (for
 	// example to the JSON object around the arguments); Finish keeps them.
 	Repairs []toolcall.Repair
-	// Err is set when the dialect found the call but could not extract it.
-	// Finish reports it as the call's error.
-	Err *toolcall.Error
+	// Err is set when the dialect found the call but could not extract it,
+	// a *toolcall.Error. Finish reports it as the call's error (another
+	// error is reported as TLP-018 wrapping it).
+	Err error
 	// AtEnd reports that the call's text runs to the end of the output:
 	// nothing the dialect reads as the end of a call (a closing marker,
 	// fence, bracket or delimiter) follows it. Finish then holds the call

@@ -3,6 +3,7 @@ package dialects
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -34,7 +35,7 @@ func Finish(dialect string, ext *Extraction, opts *Options) *toolcall.Result {
 	res.Content = ext.Content
 	res.Reasoning = ext.Reasoning
 	for i := range ext.Calls {
-		call, repairs, err := FinishCall(&ext.Calls[i], i, opts)
+		call, repairs, err := finishCall(&ext.Calls[i], i, opts)
 		res.Repairs = append(res.Repairs, repairs...)
 		if err != nil {
 			res.Errors = append(res.Errors, err)
@@ -46,8 +47,18 @@ func Finish(dialect string, ext *Extraction, opts *Options) *toolcall.Result {
 	return res
 }
 
-// FinishCall finishes one raw call with the given index.
-func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcall.Repair, *toolcall.Error) {
+// FinishCall finishes one raw call with the given index. A failure is a
+// *toolcall.Error (errors.As), with the call's index, tool and offset.
+func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcall.Repair, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	call, repairs, e := finishCall(rc, index, opts)
+	return call, repairs, coded.Err(e)
+}
+
+// finishCall is FinishCall with the concrete error; opts is not nil.
+func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcall.Repair, *toolcall.Error) {
 	fail := func(e *toolcall.Error) (toolcall.Call, []toolcall.Repair, *toolcall.Error) {
 		e.CallIndex = index
 		if e.Tool == "" {
@@ -64,10 +75,10 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 		}
 		return toolcall.Call{}, nil, e
 	}
-	if rc.Err != nil {
-		return fail(rc.Err)
+	if e := extractionError(rc.Err); e != nil {
+		return fail(e)
 	}
-	name, nameRepairs, nerr := CheckName(rc.Name, opts.Tools)
+	name, nameRepairs, nerr := checkName(rc.Name, opts.Tools)
 	if nerr != nil {
 		return fail(nerr)
 	}
@@ -134,6 +145,25 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 	return toolcall.Call{ID: id, Name: name, Server: server, Arguments: args, Index: index}, repairs, nil
 }
 
+// extractionError is the coded error of a RawCall's Err: nil when there is
+// none (a nil *toolcall.Error stored in the interface included), the
+// *toolcall.Error when it is one, else a TLP-018 error wrapping it. The
+// error is copied, so that finishing a call twice does not change it.
+func extractionError(err error) *toolcall.Error {
+	if err == nil {
+		return nil
+	}
+	var e *toolcall.Error
+	if errors.As(err, &e) {
+		if e == nil {
+			return nil
+		}
+		c := *e
+		return &c
+	}
+	return toolcall.Errorf(toolcall.CodeMalformedCall, err, "the call could not be extracted")
+}
+
 // cutRepair reports whether repairs closed something the text left open at
 // its end: a string, a value, an object or an array. On a call whose text
 // runs to the end of the output (RawCall.AtEnd), that means the end of the
@@ -161,7 +191,15 @@ func cutRepair(repairs []toolcall.Repair) bool {
 // other name is unknown. Without tools, the name must be non-empty, at most
 // 64 bytes, made of letters and digits (of any script) and "_-.:", start
 // and end with a letter, a digit or '_', and hold no "..".
-func CheckName(name string, tools *schema.Set) (string, []toolcall.Repair, *toolcall.Error) {
+//
+// A failure is a *toolcall.Error (errors.As).
+func CheckName(name string, tools *schema.Set) (string, []toolcall.Repair, error) {
+	n, repairs, e := checkName(name, tools)
+	return n, repairs, coded.Err(e)
+}
+
+// checkName is CheckName with the concrete error.
+func checkName(name string, tools *schema.Set) (string, []toolcall.Repair, *toolcall.Error) {
 	trimmed := strings.TrimSpace(name)
 	var repairs []toolcall.Repair
 	if trimmed != name {
@@ -244,9 +282,11 @@ func identRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) |
 
 // Arguments turns argument text into a compact JSON object: empty text is
 // {}, a JSON string holding an object is unwrapped, almost-JSON goes through
-// the lenient pipeline unless repair is disabled.
-func Arguments(text string, opts *Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
-	return arguments(text, opts, false)
+// the lenient pipeline unless repair is disabled. A failure is a
+// *toolcall.Error (errors.As).
+func Arguments(text string, opts *Options) (json.RawMessage, []toolcall.Repair, error) {
+	args, repairs, e := arguments(text, opts, false)
+	return args, repairs, coded.Err(e)
 }
 
 // arguments is Arguments for text that may be known to be strict JSON
@@ -311,7 +351,7 @@ func arguments(text string, opts *Options, valid bool) (json.RawMessage, []toolc
 		if inner[0] != '{' && inner[0] != '[' && inner[0] != '"' {
 			break
 		}
-		sub, subRepairs, err := Arguments(inner, opts)
+		sub, subRepairs, err := arguments(inner, opts, false)
 		if err != nil {
 			break
 		}
@@ -528,7 +568,7 @@ func unwrapArguments(args json.RawMessage, tool *schema.Tool, opts *Options) (js
 		if !strings.HasPrefix(s, "{") {
 			return nil, nil, false
 		}
-		inner, more, err := Arguments(s, opts)
+		inner, more, err := arguments(s, opts, false)
 		if err != nil {
 			return nil, nil, false
 		}

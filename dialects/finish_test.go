@@ -8,6 +8,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/schema"
 )
 
@@ -74,14 +75,14 @@ func TestFinishCall(t *testing.T) {
 			}
 			call, repairs, err := dialects.FinishCall(&tt.rc, 3, opts)
 			if tt.code != "" {
-				if err == nil || err.Code != tt.code {
+				if err == nil || coded.As(err).Code != tt.code {
 					t.Fatalf("err = %v, want %s", err, tt.code)
 				}
-				if err.CallIndex != 3 {
-					t.Errorf("CallIndex = %d, want 3", err.CallIndex)
+				if coded.As(err).CallIndex != 3 {
+					t.Errorf("CallIndex = %d, want 3", coded.As(err).CallIndex)
 				}
-				if tt.code == toolcall.CodeUnknownTool && len(err.Known) != 3 {
-					t.Errorf("Known = %v", err.Known)
+				if tt.code == toolcall.CodeUnknownTool && len(coded.As(err).Known) != 3 {
+					t.Errorf("Known = %v", coded.As(err).Known)
 				}
 				return
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -36,7 +37,7 @@ func TestLimitsWithRepairOff(t *testing.T) {
 			switch {
 			case tc.code == "" && err != nil:
 				t.Fatalf("err = %v", err)
-			case tc.code != "" && (err == nil || err.Code != tc.code):
+			case tc.code != "" && (err == nil || coded.As(err).Code != tc.code):
 				t.Fatalf("args %s, err = %v; want %s", args, err, tc.code)
 			}
 			if err != nil && strings.Contains(err.Error(), "xxxx") {
@@ -53,12 +54,12 @@ func TestTypedParametersKeepTheRules(t *testing.T) {
 	t.Run("nested past the depth limit", func(t *testing.T) {
 		deep := strings.Repeat("[", 70) + strings.Repeat("]", 70)
 		_, _, err := dialects.FinishCall(call(dialects.Param{Key: "a", Value: deep}), 0, &dialects.Options{})
-		if err == nil || err.Code != toolcall.CodeTooDeep || err.Offset != 7 || err.Tool != "f" {
+		if err == nil || coded.As(err).Code != toolcall.CodeTooDeep || coded.As(err).Offset != 7 || coded.As(err).Tool != "f" {
 			t.Fatalf("err = %+v, want TLP-013 at the call", err)
 		}
 		_, _, err = dialects.FinishCall(call(dialects.Param{Key: "a", Value: `{"b": {"c": 1}}`, IsJSON: true}), 0,
 			&dialects.Options{Lenient: lenient.Options{MaxDepth: 2}})
-		if err == nil || err.Code != toolcall.CodeTooDeep {
+		if err == nil || coded.As(err).Code != toolcall.CodeTooDeep {
 			t.Fatalf("declared JSON: err = %v, want TLP-013", err)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/schema"
 )
 
@@ -42,7 +43,7 @@ func TestCheckNameTrust(t *testing.T) {
 	} {
 		got, _, e := dialects.CheckName(tc.name, tc.tools)
 		switch {
-		case tc.code != "" && (e == nil || e.Code != tc.code):
+		case tc.code != "" && (e == nil || coded.Code(e) != tc.code):
 			t.Errorf("%q: got %q, %v; want %s", tc.name, got, e, tc.code)
 		case tc.code == "" && (e != nil || got != tc.want):
 			t.Errorf("%q: got %q, %v; want %q", tc.name, got, e, tc.want)
@@ -74,7 +75,7 @@ func TestAmbiguousEnvelope(t *testing.T) {
 			}
 			call, repairs, e := dialects.FinishCall(&rc, 0, opts)
 			if tc.code != "" {
-				if e == nil || e.Code != tc.code {
+				if e == nil || coded.Code(e) != tc.code {
 					t.Errorf("%s: got %s %s, %v; want %s", tc.text, call.Name, call.Arguments, e, tc.code)
 				}
 				continue

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // Close ends the output: the whole text is parsed once, the calls, content
@@ -108,7 +109,9 @@ func (p *Parser) final(text string) *toolcall.Result {
 				call = p.slots[i].call
 			}
 		} else {
-			call, repairs, err = dialects.FinishCall(rc, i, o)
+			var ferr error
+			call, repairs, ferr = dialects.FinishCall(rc, i, o)
+			err = coded.As(ferr)
 		}
 		res.Repairs = append(res.Repairs, repairs...)
 		if err != nil {
@@ -153,7 +156,8 @@ func sameCall(a, b *dialects.RawCall) bool {
 			return false
 		}
 	}
-	return a.Err == nil || a.Err.Code == b.Err.Code && a.Err.Offset == b.Err.Offset
+	ae, be := coded.As(a.Err), coded.As(b.Err)
+	return ae == nil || be != nil && ae.Code == be.Code && ae.Offset == be.Offset
 }
 
 // sameRaw reports whether two raw calls are the same call with the same
@@ -225,7 +229,7 @@ func (p *Parser) settle(res *toolcall.Result) {
 		}
 		p.start(i, name)
 		if en.err != nil {
-			p.emit(Event{Kind: CallError, Index: i, Err: en.err})
+			p.emit(Event{Kind: CallError, Index: i, Err: coded.Err(en.err)})
 		} else {
 			p.emit(Event{Kind: Call, Index: i, Call: en.call})
 		}

@@ -1,6 +1,8 @@
 package stream
 
-import "github.com/dialectkit/toolcall"
+import (
+	"github.com/dialectkit/toolcall"
+)
 
 // Kind says what an Event reports.
 type Kind uint8
@@ -57,8 +59,8 @@ type Event struct {
 	Name string
 	// Call is the finished call of a Call event.
 	Call *toolcall.Call
-	// Err is the coded error of a CallError event.
-	Err *toolcall.Error
+	// Err is the error of a CallError event, a *toolcall.Error (errors.As).
+	Err error
 	// Dialect names the dialect, for Detected and Done.
 	Dialect string
 	// Result is the final result, for Done.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -70,8 +71,9 @@ type Completion struct {
 	Repairs []toolcall.Repair
 	// Err is the call's coded error: TLP-008 for inconsistent fragments or
 	// indices no fragment arrived for, TLP-009 for arguments over the size
-	// limit, or whatever finishing the call found (TLP-004, TLP-005, …).
-	Err *toolcall.Error
+	// limit, or whatever finishing the call found (TLP-004, TLP-005, …). It
+	// is a *toolcall.Error (errors.As).
+	Err error
 }
 
 // AccumulatorOptions configure an Accumulator. The zero value (or nil)
@@ -167,8 +169,15 @@ func NewAccumulator(opts *AccumulatorOptions) *Accumulator {
 // earlier waits for every lower index), and, separately, the error of a
 // fragment that belongs to no call it can still change: a negative index,
 // an index already completed, one index too many, or a fragment after End.
-// Such a fragment is dropped; the calls around it are unaffected.
-func (a *Accumulator) Add(f Fragment) ([]Completion, *toolcall.Error) {
+// Such a fragment is dropped; the calls around it are unaffected. The error
+// is a *toolcall.Error (errors.As).
+func (a *Accumulator) Add(f Fragment) ([]Completion, error) {
+	done, e := a.add(f)
+	return done, coded.Err(e)
+}
+
+// add is Add with the concrete error.
+func (a *Accumulator) add(f Fragment) ([]Completion, *toolcall.Error) {
 	switch {
 	case a.ended:
 		return nil, a.once(&a.afterEndReported, f.Index, "a fragment arrived after the end of the stream")
@@ -380,7 +389,7 @@ func Accumulate(fragments []Fragment, opts *AccumulatorOptions) *toolcall.Result
 	a := NewAccumulator(opts)
 	res := &toolcall.Result{Dialect: NativeDialect, Calls: []toolcall.Call{}}
 	for _, f := range fragments {
-		done, err := a.Add(f)
+		done, err := a.add(f)
 		addCompletions(res, done)
 		if err != nil {
 			res.Errors = append(res.Errors, err)
@@ -397,7 +406,7 @@ func addCompletions(res *toolcall.Result, done []Completion) {
 		c := &done[i]
 		switch {
 		case c.Err != nil:
-			res.Errors = append(res.Errors, c.Err)
+			res.Errors = append(res.Errors, coded.As(c.Err))
 		case c.Call.Name != "":
 			res.Calls = append(res.Calls, c.Call)
 			res.Repairs = append(res.Repairs, c.Repairs...)
@@ -413,7 +422,7 @@ func (a *Accumulator) skipped(first, last int) Completion {
 	}
 	e := toolcall.NewError(toolcall.CodeStream, msg)
 	e.CallIndex = first
-	return Completion{Index: first, Err: e}
+	return Completion{Index: first, Err: coded.Err(e)}
 }
 
 // stray reports a fragment for an index already complete (or, in

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -26,7 +27,7 @@ type step struct {
 // "index!code" for an error.
 func summary(c Completion) string {
 	if c.Err != nil {
-		return fmt.Sprintf("%d!%s", c.Index, c.Err.Code)
+		return fmt.Sprintf("%d!%s", c.Index, coded.As(c.Err).Code)
 	}
 	if c.Call.Name == "" { // Raw mode
 		return fmt.Sprintf("%d:%s %s", c.Index, c.Raw.Name, c.Raw.Arguments)
@@ -406,8 +407,8 @@ func checkCompletions(t *testing.T, cs []Completion) {
 	t.Helper()
 	for _, c := range cs {
 		if c.Err != nil {
-			if c.Err.CallIndex != c.Index {
-				t.Errorf("completion %d: error call index %d", c.Index, c.Err.CallIndex)
+			if coded.As(c.Err).CallIndex != c.Index {
+				t.Errorf("completion %d: error call index %d", c.Index, coded.As(c.Err).CallIndex)
 			}
 			for _, value := range []string{"Rome", "many", "CET", "12345678"} {
 				if strings.Contains(c.Err.Error(), value) {
@@ -461,7 +462,7 @@ func TestAccumulatorRaw(t *testing.T) {
 	a.Add(head(1, "c1", "g"))
 	a.Add(piece(1, `{"b":"0123456789"}`))
 	final := a.End()
-	if len(final) != 1 || final[0].Err == nil || final[0].Err.Code != toolcall.CodeTooLarge || final[0].Raw.Err != final[0].Err {
+	if len(final) != 1 || final[0].Err == nil || coded.As(final[0].Err).Code != toolcall.CodeTooLarge || final[0].Raw.Err != final[0].Err {
 		t.Errorf("final = %+v; want a TLP-009 error also set on Raw", final)
 	}
 	if res := Accumulate([]Fragment{whole(0, "c0", "f", `{}`)}, &AccumulatorOptions{Raw: true}); len(res.Calls) != 0 || len(res.Errors) != 0 {

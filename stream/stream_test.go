@@ -13,6 +13,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/hermes"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/stream"
 )
@@ -31,7 +32,7 @@ func trace(evs []stream.Event) []string {
 		case stream.Call:
 			out = append(out, fmt.Sprintf("call:%d:%s:%s", ev.Index, ev.Call.Name, ev.Call.Arguments))
 		case stream.CallError:
-			out = append(out, fmt.Sprintf("call_error:%d:%s", ev.Index, ev.Err.Code))
+			out = append(out, fmt.Sprintf("call_error:%d:%s", ev.Index, coded.As(ev.Err).Code))
 		case stream.Detected:
 			out = append(out, "detected:"+ev.Dialect)
 		case stream.Done:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // state is where the engine is in the output.
@@ -601,7 +602,7 @@ func (p *Parser) look(region string) {
 			p.names = append(p.names, "")
 		}
 		index := p.regionBase + j
-		if rc.Name == "" || rc.Err != nil && rc.Err.Code != toolcall.CodeTruncated {
+		if rc.Name == "" || rc.Err != nil && coded.Code(rc.Err) != toolcall.CodeTruncated {
 			continue
 		}
 		if !p.isStarted(index) && p.names[j] == rc.Name {
@@ -680,8 +681,8 @@ func (p *Parser) closeRegion(region string) {
 		if rc.Offset >= 0 {
 			rc.Offset += p.regionStart
 		}
-		if rc.Err != nil && rc.Err.Offset >= 0 {
-			e := *rc.Err
+		if re := coded.As(rc.Err); re != nil && re.Offset >= 0 {
+			e := *re
 			e.Offset += p.regionStart
 			rc.Err = &e
 		}
@@ -701,7 +702,9 @@ func (p *Parser) closeRegion(region string) {
 		}
 		var s slot
 		s.raw = rc
-		s.call, s.repairs, s.err = dialects.FinishCall(&rc, index, &p.opts.Options)
+		var err error
+		s.call, s.repairs, err = dialects.FinishCall(&rc, index, &p.opts.Options)
+		s.err = coded.As(err)
 		p.slots = append(p.slots, s)
 		p.report(index)
 	}

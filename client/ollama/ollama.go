@@ -26,6 +26,7 @@ import (
 	"github.com/dialectkit/toolcall/client/internal/httpx"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/ollama"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/stream"
 )
@@ -360,12 +361,12 @@ func ollamaCalls(calls []dialects.RawCall) ([]dialects.RawCall, *toolcall.Error)
 	for i := range calls {
 		c := &calls[i]
 		done, err := acc.Add(stream.Fragment{Index: i, ID: c.ID, Name: c.Name, Arguments: c.Arguments, Whole: true})
-		if err != nil {
-			return nil, err
+		if e := coded.As(err); e != nil {
+			return nil, e
 		}
 		for _, d := range done {
-			if d.Err != nil {
-				return nil, d.Err
+			if e := coded.As(d.Err); e != nil {
+				return nil, e
 			}
 			src := &calls[d.Index]
 			raw := d.Raw
@@ -374,8 +375,8 @@ func ollamaCalls(calls []dialects.RawCall) ([]dialects.RawCall, *toolcall.Error)
 		}
 	}
 	for _, d := range acc.End() { // nothing is left open: every call was whole
-		if d.Err != nil {
-			return nil, d.Err
+		if e := coded.As(d.Err); e != nil {
+			return nil, e
 		}
 	}
 	return out, nil

@@ -21,6 +21,7 @@ import (
 	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/client/internal/httpx"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/stream"
 )
@@ -365,7 +366,7 @@ func (c *openAICalls) add(e *openAIToolFragment) {
 		c.next, c.last, c.lastID = f.Index+1, f.Index, e.ID
 	}
 	done, err := c.acc.Add(f)
-	c.fail(err)
+	c.fail(coded.As(err))
 	c.collect(done)
 }
 
@@ -373,7 +374,7 @@ func (c *openAICalls) add(e *openAIToolFragment) {
 // answer, any other error travels with its call.
 func (c *openAICalls) collect(done []stream.Completion) {
 	for i := range done {
-		if err := done[i].Err; err != nil && err.Code == toolcall.CodeStream {
+		if err := coded.As(done[i].Err); err != nil && err.Code == toolcall.CodeStream {
 			c.fail(err)
 			continue
 		}

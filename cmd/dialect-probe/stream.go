@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/stream"
 )
@@ -65,7 +67,11 @@ func toEventRecord(ev stream.Event) eventRecord {
 		rec.Call = &callRecord{ID: ev.Call.ID, Name: ev.Call.Name, Server: ev.Call.Server, Arguments: ev.Call.Arguments}
 	case stream.CallError:
 		rec.Index = &ev.Index
-		e := toErrorRecord(ev.Err)
+		var te *toolcall.Error
+		if !errors.As(ev.Err, &te) {
+			te = toolcall.Errorf(toolcall.CodeStream, ev.Err, "the call failed")
+		}
+		e := toErrorRecord(te)
 		rec.Error = &e
 	case stream.Done:
 		out := toParseOutput(ev.Result)

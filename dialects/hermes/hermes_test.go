@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/hermes"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -410,7 +411,7 @@ func TestOffsets(t *testing.T) {
 	if got := ext.Calls[0].Offset; got != strings.Index(text, `{"name"`) {
 		t.Errorf("first call offset %d", got)
 	}
-	if got := ext.Calls[1].Err; got == nil || got.Offset != strings.Index(text, "{:::}") {
+	if got := ext.Calls[1].Err; got == nil || coded.As(got).Offset != strings.Index(text, "{:::}") {
 		t.Errorf("error %v, want offset %d", got, strings.Index(text, "{:::}"))
 	}
 }

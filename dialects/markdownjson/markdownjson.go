@@ -18,6 +18,7 @@ import (
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // Dialect is the markdown_json dialect. It is safe for concurrent use.
@@ -75,8 +76,8 @@ func (markdownJSON) Extract(text string, opts *dialects.Options) *dialects.Extra
 		}
 		for _, c := range calls {
 			c.Offset = moved(c.Offset, shift)
-			if c.Err != nil {
-				c.Err.Offset = moved(c.Err.Offset, shift)
+			if e := coded.As(c.Err); e != nil {
+				e.Offset = moved(e.Offset, shift)
 			}
 			ext.Calls = append(ext.Calls, c)
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // region is a stretch of text that held calls (or a call that could not be
@@ -49,16 +50,16 @@ func relocate(text, rest string, regions []region) {
 			c := &r.calls[i]
 			if !known {
 				c.Offset = -1
-				if c.Err != nil {
-					c.Err.Offset = -1
+				if e := coded.As(c.Err); e != nil {
+					e.Offset = -1
 				}
 				continue
 			}
 			if c.Offset >= 0 {
 				c.Offset += delta
 			}
-			if c.Err != nil && c.Err.Offset >= 0 {
-				c.Err.Offset += delta
+			if e := coded.As(c.Err); e != nil && e.Offset >= 0 {
+				e.Offset += delta
 			}
 		}
 	}

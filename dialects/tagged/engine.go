@@ -6,6 +6,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -485,8 +486,8 @@ func (p *parser) envelope(rc *dialects.RawCall, from, to int) *toolcall.Error {
 		return toolcall.NewError(toolcall.CodeMalformedCall, "the call holds JSON that is not a call object")
 	}
 	rc.Name, rc.Arguments, rc.ID, rc.Repairs = obj.Name, obj.Arguments, obj.ID, obj.Repairs
-	if obj.Err != nil {
-		return obj.Err
+	if e := coded.As(obj.Err); e != nil {
+		return e
 	}
 	if rc.Arguments == "" {
 		rc.Arguments = "{}"

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // frameFunc is a hook that splits an output into messages before calls are
@@ -88,8 +89,8 @@ func (p *parser) restore(text string, back []int) {
 	for i := range p.calls {
 		rc := &p.calls[i]
 		rc.Offset = at(rc.Offset)
-		if rc.Err != nil && rc.Err.Offset >= 0 {
-			rc.Err.Offset = at(rc.Err.Offset)
+		if e := coded.As(rc.Err); e != nil && e.Offset >= 0 {
+			e.Offset = at(e.Offset)
 		}
 		for j := range rc.Repairs {
 			if rc.Repairs[j].Offset >= 0 {

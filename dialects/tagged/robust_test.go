@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/tagged"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // hostile builds inputs meant to make a parser slow or make it panic: every
@@ -143,7 +144,7 @@ func FuzzExtract(f *testing.F) {
 				if c.Err == nil && c.Offset < 0 {
 					t.Fatalf("%s: call without offset", d.Name())
 				}
-				if c.Err != nil && c.Err.Code == "" {
+				if c.Err != nil && coded.As(c.Err).Code == "" {
 					t.Fatalf("%s: uncoded error", d.Name())
 				}
 			}

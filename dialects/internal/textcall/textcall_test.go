@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -188,7 +189,7 @@ func TestFramed(t *testing.T) {
 		for i, c := range calls {
 			var code toolcall.Code
 			if c.Err != nil {
-				code = c.Err.Code
+				code = coded.As(c.Err).Code
 			}
 			if c.Err == nil && c.Name != tt.names[i] || tt.codes != nil && code != tt.codes[i] {
 				t.Errorf("%q: call %d is %q (error %v)", tt.body, i, c.Name, c.Err)
