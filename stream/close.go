@@ -104,7 +104,9 @@ func (p *Parser) final(text string) *toolcall.Result {
 		} else if i < len(p.slots) && p.slots[i].reported && sameCall(&p.slots[i].raw, rc) {
 			// The call as reported, with the repairs the whole output
 			// records around it.
-			call, repairs, err = dialects.FinishCall(rc, i, o)
+			var ferr error
+			call, repairs, ferr = dialects.FinishCall(rc, i, o)
+			err = coded.As(ferr)
 			if err == nil {
 				call = p.slots[i].call
 			}

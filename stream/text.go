@@ -694,7 +694,9 @@ func (p *Parser) closeRegion(region string) {
 				p.diverge("call %d was reported before its region closed, and reads differently now", index)
 			} else if !sameRaw(&s.raw, &rc) {
 				s.raw = rc
-				if _, s.repairs, s.err = dialects.FinishCall(&rc, index, &p.opts.Options); s.err != nil {
+				var err error
+				_, s.repairs, err = dialects.FinishCall(&rc, index, &p.opts.Options)
+				if s.err = coded.As(err); s.err != nil {
 					p.diverge("call %d was reported before its region closed, and fails now", index)
 				}
 			}
@@ -761,8 +763,9 @@ func (p *Parser) probe(region, next string) {
 		index := p.regionBase + j
 		var s slot
 		s.raw = rc
-		s.call, s.repairs, s.err = dialects.FinishCall(&rc, index, o)
-		if s.err != nil {
+		var err error
+		s.call, s.repairs, err = dialects.FinishCall(&rc, index, o)
+		if s.err = coded.As(err); s.err != nil {
 			return
 		}
 		if p.argIndex == index {
