@@ -107,11 +107,11 @@ func runCall(cmd *cobra.Command, f *callFlags) error {
 	if err != nil {
 		return err
 	}
-	cfg := config.Default()
-	if f.configFile != "" {
-		if cfg, err = config.LoadFor(f.configFile, f.api); err != nil {
-			return err
-		}
+	// The file, then DIALECTKIT_TOOL_CALL_* variables, over the defaults
+	// (config show prints the result).
+	cfg, _, err := config.Resolve(f.configFile, f.api, os.LookupEnv, nil)
+	if err != nil {
+		return err
 	}
 	model, host, err := f.modelAdapter()
 	if err != nil {

@@ -66,7 +66,7 @@ almost-JSON arguments, and validates them against the tools' JSON Schemas.`,
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newParseCmd(), newRepairCmd(), newDialectsCmd(), newCallCmd(), newProbeCmd(), newDetectCmd(), newStatsCmd(), newDebugCmd())
+	root.AddCommand(newParseCmd(), newRepairCmd(), newDialectsCmd(), newCallCmd(), newProbeCmd(), newDetectCmd(), newStatsCmd(), newDebugCmd(), newConfigCmd())
 	return root
 }
 

@@ -205,8 +205,8 @@ func (f *probeFlags) probeOptions(stderr io.Writer) (*probe.Options, error) {
 		}
 		opts.Template, opts.TemplateSource = t.Template, "file "+f.templateFile
 	}
-	if f.configFile != "" {
-		cfg, err := config.LoadFor(f.configFile, f.api)
+	if f.configFile != "" || configFromEnv() {
+		cfg, _, err := config.Resolve(f.configFile, f.api, os.LookupEnv, nil)
 		if err != nil {
 			return nil, err
 		}
