@@ -453,6 +453,10 @@ func (s *scanner) concatenation(ctx context) {
 		}
 		k := s.skipAt(j + 1)
 		if k >= len(s.src) {
+			// "a" + and nothing after: what was to be joined was cut off.
+			s.guess()
+			s.rec.add(toolcall.RepairTruncatedValue, j)
+			s.pos = k
 			return
 		}
 		q, w := quoteAt(s.src, k)

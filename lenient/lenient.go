@@ -7,13 +7,13 @@
 //     encoding) is unwrapped;
 //  3. a BOM, code fences (```json … ```) and prose around one value are
 //     stripped, and a valid value inside is returned byte for byte;
-//  4. JSON5 (single quotes, unquoted keys, trailing commas, comments, hex
-//     numbers) is converted, keeping the key order;
-//  5. the loose-literal grammar (Python True/False/None, tuples, triple
-//     quotes) is tried;
-//  6. a linear repair scanner handles what no grammar accepts: truncation,
-//     unbalanced brackets, unescaped inner quotes, raw newlines in strings,
-//     missing commas and colons, stray text.
+//  4. the loose-literal grammar reads Python literals with triple-quoted
+//     strings;
+//  5. a linear repair scanner handles the rest: JSON5 (single quotes,
+//     unquoted keys, trailing commas, comments, hex numbers, read without
+//     guessing), Python and JavaScript spellings, truncation, unbalanced
+//     brackets, unescaped inner quotes, raw newlines in strings, missing
+//     commas and colons, stray text.
 //
 // Every change is recorded as a toolcall.Repair with its kind and byte
 // offset. The output is strict JSON that keeps the model's key order;
@@ -432,7 +432,7 @@ func unescapeDocument(input []byte) ([]byte, bool) {
 	return out, true
 }
 
-// python is stage 5: the loose-literal grammar, for text that looks like
+// python is stage 4: the loose-literal grammar, for text that looks like
 // a Python literal.
 func (p *pipeline) python(core coreText) ([]byte, []toolcall.Repair, bool) {
 	if len(core.text) > maxGrammarInput || !pythonish(core.text) || p.expired() {

@@ -281,8 +281,11 @@ func (s *scanner) properClose(after int, ctx context, inner, bal int) bool {
 			return false
 		}
 		k := s.skipAt(j + 1)
+		if k >= len(s.src) {
+			return true // "a" + and the input ends: the joined string was cut off
+		}
 		_, w := quoteAt(s.src, k)
-		return k < len(s.src) && w > 0
+		return w > 0
 	case '}', ']', ')':
 		return s.closerFits(j, c, inner, bal)
 	case ':':

@@ -94,6 +94,7 @@ var patternCases = []patternCase{
 	{"signed infinities are null", `[Infinity, -Infinity, +Infinity, 1]`, `[null,null,null,1]`, kinds(toolcall.RepairNumberFormat), kinds(toolcall.RepairNumberFormat)},
 	{"words that start like NaN stay text", `{"a": NaNa, "b": Infinityx}`, `{"a":"NaNa","b":"Infinityx"}`, kinds(toolcall.RepairUnquotedString), nil},
 	{"strings joined with plus across lines", "{\"text\": \"first line, \" +\n  \"second line\", \"n\": 1}", `{"text":"first line, second line","n":1}`, kinds(toolcall.RepairPythonLiteral), nil},
+	{"plus cut off by the end of the input", `{"a": "x" +`, `{"a":"x"}`, kinds(toolcall.RepairTruncatedValue), nil},
 	{"three strings joined with plus", `["a" + 'b' + "c", "d"]`, `["abc","d"]`, kinds(toolcall.RepairPythonLiteral), nil},
 	{"plus between inner quotes stays text", `{"code": "print("a" + "b")"}`, `{"code":"print(\"a\" + \"b\")"}`, kinds(toolcall.RepairUnescapedQuotes), nil},
 	{"backtick quoted keys", "{`path`: \"a.txt\", `mode`: `w`}", `{"path":"a.txt","mode":"w"}`, kinds(toolcall.RepairSmartQuotes), nil},
