@@ -139,3 +139,39 @@ func TestDuplicateEnvelopeKeys(t *testing.T) {
 		t.Errorf("only %d dialects write a JSON name field", tested)
 	}
 }
+
+// TestNoInventedCalls: prose, a marker mentioned in a sentence and calls
+// inside closed reasoning are never calls, named or detected.
+func TestNoInventedCalls(t *testing.T) {
+	for _, tc := range []struct{ dialect, text string }{
+		{"", `Summary: {"status": "done"}`},
+		{"", `Result {"ok": true}`},
+		{"functionary_v3_2", `Result {"ok": true}`},
+		{"", `Use <|python_tag|> to call tools in general.`},
+		{"functionary_v3_1", `Use <|python_tag|> to call tools in general.`},
+		{"llama3_builtin", `Use <|python_tag|> to call tools in general.`},
+		{"llama3_json", `Use <|python_tag|> to call tools in general.`},
+		{"hermes", `<think>maybe <tool_call>{"name": "f", "arguments": {}}</tool_call></think>ok`},
+		{"", `<think>maybe <tool_call>{"name": "f", "arguments": {}}</tool_call></think>ok`},
+		{"qwen3_coder", "<think><tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call></think>ok"},
+		{"seed_oss", "<seed:think><seed:tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</seed:tool_call></seed:think>ok"},
+		{"lfm2", "<think><|tool_call_start|>[f(a=1)]<|tool_call_end|></think>ok"},
+		{"pythonic", "<think>[f(a=1)]</think>ok"},
+		{"", "<think><|tool_call_start|>[f(a=1)]<|tool_call_end|></think>ok"},
+	} {
+		for _, tools := range []bool{false, true} {
+			o := &registry.Options{Dialect: tc.dialect}
+			if tools {
+				set, err := schema.NewSet(toolcall.Tool{Name: "f"}, toolcall.Tool{Name: "Result"}, toolcall.Tool{Name: "python"}, toolcall.Tool{Name: "code_interpreter"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				o.Tools = set
+			}
+			res := registry.Parse(tc.text, o)
+			if len(res.Calls) > 0 {
+				t.Errorf("%q (dialect %q, tools %v): call %s %s", tc.text, tc.dialect, tools, res.Calls[0].Name, res.Calls[0].Arguments)
+			}
+		}
+	}
+}

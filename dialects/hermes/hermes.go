@@ -116,25 +116,24 @@ func (x *extractor) contentGap(start, end int, orphans *[]tag) {
 	x.content.Write(x.Text[pos:end])
 }
 
-// reasoningSegment extracts tag blocks written inside reasoning; the rest of
-// the segment is reasoning. In reasoning that is never closed, the first
-// call ends it: the model left reasoning without saying so, and what
-// follows the call is content (Ollama's qwen3 parser does the same).
+// reasoningSegment handles a reasoning segment. A closed block is all
+// reasoning: a call written inside it is the model thinking about a call,
+// not making one (llama.cpp and vLLM agree), and it stays in the
+// reasoning. In reasoning that is never closed, the first call ends it:
+// the model left reasoning without saying so, and what follows the call is
+// content (Ollama's qwen3 parser does the same).
 func (x *extractor) reasoningSegment(sg segment) {
 	x.content.Cut()
-	tagged, _ := x.tagPass(sg.start, sg.end)
-	if sg.open && len(tagged) > 0 {
-		x.reasoning.Write(x.Text[sg.start:tagged[0].start])
-		x.contentSegment(tagged[0].start, sg.end)
-		return
+	if sg.open {
+		if tagged, _ := x.tagPass(sg.start, sg.end); len(tagged) > 0 {
+			x.reasoning.Write(x.Text[sg.start:tagged[0].start])
+			x.contentSegment(tagged[0].start, sg.end)
+			return
+		}
 	}
-	pos := sg.start
-	for _, r := range tagged {
-		x.reasoning.Write(x.Text[pos:r.start])
-		x.emit(&x.reasoning, r)
-		pos = r.end
-	}
-	x.reasoning.Write(x.Text[pos:sg.end])
+	// The tags are still evidence of the dialect, for detection.
+	x.marked = x.marked || strings.Contains(x.Text[sg.start:sg.end], "<tool_call>")
+	x.reasoning.Write(x.Text[sg.start:sg.end])
 }
 
 // emit records a region's calls and cuts the text around it.

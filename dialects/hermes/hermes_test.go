@@ -139,11 +139,10 @@ var rows = []row{
 		reasoning: "Let me think",
 	},
 	{
-		name:      "call inside a closed reasoning block",
+		name:      "call inside a closed reasoning block stays reasoning",
 		text:      `<think>I will call <tool_call>{"name": "a", "arguments": {}}</tool_call> and wait.</think>OK.`,
-		calls:     []call{{"a", `{}`}},
 		content:   "OK.",
-		reasoning: "I will call and wait.",
+		reasoning: `I will call <tool_call>{"name": "a", "arguments": {}}</tool_call> and wait.`,
 	},
 	{
 		name:      "a JSON draft in reasoning is not a call",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -191,6 +192,12 @@ func (x *extractor) implicit() (piece, bool) {
 		if _, ok := matchAny(f.start, x.s, i); ok {
 			return piece{}, false // written out: the main scan reads it
 		}
+		if j := strings.IndexAny(x.s[i:], "\n{"); j < 0 || x.s[i+j] == '{' {
+			// Without its marker a header must be a line of its own: a
+			// word before an object on the same line ("Result {…}") is
+			// prose, and nothing names it a call.
+			continue
+		}
 		if p := x.header(f, i, i, true); p.ok {
 			return p, true
 		}
@@ -299,8 +306,8 @@ func (x *extractor) call(f *form, at, end int, strict bool) piece {
 		return x.header(f, at, end, strict)
 	case f.RawName != "":
 		return x.raw(f, at, end, f.RawName, f.RawKey)
-	case strict:
-		return piece{}
+	case strict, textcall.ProseCode(s[i:]):
+		return piece{} // a sentence follows: the marker is mentioned, not used
 	}
 	return x.malformed(f, at, end, "no JSON call follows the call marker")
 }
@@ -600,6 +607,9 @@ func (x *extractor) callObject(rc dialects.RawCall, offset int) dialects.RawCall
 func (x *extractor) raw(f *form, at, from int, name, key string) piece {
 	stop, next := x.regionEnd(f, from)
 	code := strings.TrimSpace(x.s[from:stop])
+	if textcall.ProseCode(code) {
+		return piece{} // the marker is mentioned in a sentence: no call
+	}
 	if code == "" {
 		return piece{calls: []dialects.RawCall{errorCall(at, x.s[at:next], toolcall.CodeMalformedCall,
 			"a raw-text call holds no text")}, next: next, ok: true}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 )
 
 // findBlocks finds the dialect's marked blocks in text, in one pass. marked
@@ -63,6 +64,9 @@ func (x *extractor) block(text string, at, bodyStart, limit int, closed bool) re
 	body := text[bodyStart:limit]
 	if x.d.builtin {
 		r.calls = x.builtinBody(body, bodyStart)
+		if r.calls == nil && strings.TrimSpace(body) != "" {
+			r.end = at // the tag mentioned in a sentence: all of it is content
+		}
 		return r
 	}
 	i := skipSpace(body, 0)
@@ -192,6 +196,9 @@ func (x *extractor) builtinBody(body string, base int) []dialects.RawCall {
 	}
 	if l := scanList(body[:end], i, false, false, false); l.junk < 0 && len(l.elems) > 0 && !x.anyCode(body, l.elems) {
 		return x.listCalls(body, l, base)
+	}
+	if textcall.ProseCode(body[i:end]) {
+		return nil // the tag is mentioned in a sentence: no call
 	}
 	return []dialects.RawCall{x.codeCall(body[i:end], base+i)}
 }

@@ -156,11 +156,17 @@ var lfm2Rows = []row{
 		marked:    true,
 	},
 	{
-		name:      "call inside reasoning",
+		name:      "call inside a closed reasoning block stays reasoning",
 		text:      "<think>Calling <|tool_call_start|>[get_time()]<|tool_call_end|> now.</think>Done.",
-		calls:     calls("get_time", `{}`),
 		content:   "Done.",
-		reasoning: "Calling now.",
+		reasoning: "Calling <|tool_call_start|>[get_time()]<|tool_call_end|> now.",
+		marked:    true,
+	},
+	{
+		name:      "call in reasoning never closed is a call",
+		text:      "<think>Calling <|tool_call_start|>[get_time()]<|tool_call_end|>",
+		calls:     calls("get_time", `{}`),
+		reasoning: "Calling",
 		marked:    true,
 	},
 	{

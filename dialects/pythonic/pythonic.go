@@ -17,9 +17,11 @@
 package pythonic
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -182,6 +184,11 @@ func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extract
 	ext := &dialects.Extraction{}
 	regions, marked, found := x.findBlocks(text)
 	ext.Marked = marked
+	if hidden := textcall.ClosedBlocks(text, dialects.Think); len(hidden) > 0 {
+		// A call inside a closed reasoning block is the model thinking
+		// about a call: it stays reasoning.
+		regions = slices.DeleteFunc(regions, func(r region) bool { return textcall.Inside(hidden, r.start) })
+	}
 	remainder := assemble(text, regions)
 	reasoning, rest := x.splitReasoning(remainder)
 	ext.Reasoning = reasoning

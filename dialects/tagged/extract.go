@@ -1,9 +1,11 @@
 package tagged
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
 )
 
@@ -14,8 +16,10 @@ type frameFunc func(t *Dialect, text string, opts *dialects.Options) *dialects.E
 // Extract finds the calls in text, and the content and reasoning around
 // them.
 //
-// Calls are read wherever they stand, inside reasoning too (models emit a
-// call before closing their reasoning; Ollama and llama.cpp accept it).
+// Calls inside a closed reasoning block are the model thinking about a
+// call: they stay reasoning. In reasoning never closed, or opened by the
+// template, calls are read (models emit a call before closing their
+// reasoning; Ollama and llama.cpp accept it).
 // What is left once calls and sections are taken out is split into
 // reasoning and content; whitespace between content and a call is dropped.
 func (t *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
@@ -47,6 +51,7 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoni
 		p.init(t, text, base, opts)
 		p.run()
 	}
+	p.hideReasoning()
 	ext := &dialects.Extraction{Calls: p.calls}
 	rest := p.rest()
 	if t.desc.Reasoning.Open != "" {
@@ -72,6 +77,19 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoni
 	}
 	ext.Marked = p.native || containsAny(text, t.desc.Evidence)
 	return ext
+}
+
+// hideReasoning gives the calls found inside closed reasoning blocks back
+// to the text, where they stay reasoning.
+func (p *parser) hideReasoning() {
+	hidden := textcall.ClosedBlocks(p.text, p.d.Reasoning)
+	if len(hidden) == 0 {
+		return
+	}
+	p.spans = slices.DeleteFunc(p.spans, func(s span) bool { return textcall.Inside(hidden, s.start) })
+	p.calls = slices.DeleteFunc(p.calls, func(rc dialects.RawCall) bool {
+		return rc.Offset >= p.base && textcall.Inside(hidden, rc.Offset-p.base)
+	})
 }
 
 // restore takes a parse of a rewritten text back to the text as written:

@@ -137,10 +137,15 @@ var qwenRows = []row{
 		reasoning: "plan", content: "The answer.",
 	},
 	{
-		name:      "a call inside reasoning is a call",
+		name:      "a call inside a closed reasoning block stays reasoning",
 		text:      "<think>Need weather lookup" + qwenWeather + "</think>Done.",
+		reasoning: "Need weather lookup" + qwenWeather, content: "Done.",
+	},
+	{
+		name:      "a call in reasoning never closed is a call",
+		text:      "<think>Need weather lookup" + qwenWeather,
 		calls:     []want{call("get_weather", `{"city":"Tokyo"}`)},
-		reasoning: "Need weather lookup", content: "Done.",
+		reasoning: "Need weather lookup",
 	},
 	{
 		name: "hermes JSON in <tool_call> is not a qwen call",

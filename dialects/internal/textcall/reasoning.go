@@ -1,0 +1,57 @@
+package textcall
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// Span is a byte range [Start, End) of a text.
+type Span struct{ Start, End int }
+
+// ClosedBlocks finds the reasoning blocks of text written with both their
+// opening and closing tags, in order. Call markup inside them is the model
+// thinking about a call, not making one (llama.cpp and vLLM agree): it
+// stays reasoning. A block never closed, or one the template opened (only
+// its closing tag is in the output), is not returned.
+func ClosedBlocks(text string, tags ...dialects.ReasoningTags) []Span {
+	var spans []Span
+	for _, t := range tags {
+		if t.Open == "" || t.Close == "" {
+			continue
+		}
+		for i := 0; i < len(text); {
+			o := strings.Index(text[i:], t.Open)
+			if o < 0 {
+				break
+			}
+			o += i
+			c := strings.Index(text[o+len(t.Open):], t.Close)
+			if c < 0 {
+				break
+			}
+			end := o + len(t.Open) + c + len(t.Close)
+			spans = append(spans, Span{o, end})
+			i = end
+		}
+	}
+	if len(tags) > 1 {
+		slices.SortFunc(spans, func(a, b Span) int { return a.Start - b.Start })
+	}
+	return spans
+}
+
+// Inside reports whether offset falls inside one of spans, which are sorted.
+func Inside(spans []Span, offset int) bool {
+	i, _ := slices.BinarySearchFunc(spans, offset, func(s Span, off int) int {
+		switch {
+		case s.End <= off:
+			return -1
+		case s.Start > off:
+			return 1
+		}
+		return 0
+	})
+	return i < len(spans) && spans[i].Start <= offset && offset < spans[i].End
+}
