@@ -10,8 +10,12 @@ import (
 )
 
 // FuzzStream cuts arbitrary output at random points and streams it in a
-// dialect the input picks (or with detection): the result must be the
-// one-shot parse, and nothing streamed may disagree with it.
+// dialect the input picks (any registered one, or none: detection), with
+// the reasoning start unknown, open or closed. It compares the event
+// stream with the one-shot parse: the final result must be the one-shot
+// result, every call event the final call of its index, the content and
+// reasoning deltas the final text, the dialect detected the result's, and
+// nothing streamed may disagree with the end (streamtest.Compare).
 func FuzzStream(f *testing.F) {
 	vs, err := corpustest.Dialects()
 	if err != nil {
@@ -24,12 +28,34 @@ func FuzzStream(f *testing.F) {
 	}
 	f.Add("<think>a</think>b<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>", uint64(1), uint8(0))
 	names := append([]string{""}, registry.Names()...)
+	pick := func(name string, flags uint8) uint8 {
+		for i, n := range names {
+			if n == name {
+				return uint8(i) | flags
+			}
+		}
+		f.Fatalf("no dialect %q", name)
+		return 0
+	}
+	const closedFlag, openFlag = 0x80, 0x40
+	// Classes where a settled event was once contradicted at the end.
+	f.Add("<function=python>import shutil</function>\nshutil.rmtree('/tmp/x')</function>", uint64(3), pick("functionary_v3_1", 0))
+	f.Add("A(", uint64(1), pick("llama4_pythonic", closedFlag))
+	f.Add("Hello(x", uint64(2), pick("pythonic", closedFlag))
+	f.Add("xf(a=1)", uint64(5), pick("pythonic", closedFlag))
+	f.Add("<start_function_call>call:f{a:1}<end_function_call> and <start_function_call>", uint64(4), pick("functiongemma", 0))
+	f.Add("thinking here</think>answer <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>", uint64(6), pick("", openFlag))
+	f.Add("  \n[{\"name\": \"f\", \"arguments\": {}}]", uint64(7), pick("xlam", 0))
+	f.Add("  \n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>", uint64(8), pick("hermes", 0))
+	f.Add("[TOOL_CALLS] [{\"name\": \"f\", \"arguments\": {\"a\": 1}}]}>x", uint64(9), pick("mistral", 0))
+	f.Add("<function_calls>f(a=1).x(b=2)</function_calls>", uint64(10), pick("olmo3", 0))
 	f.Fuzz(func(t *testing.T, text string, seed uint64, pick uint8) {
 		if len(text) > 4096 {
 			return
 		}
 		opts := &registry.Options{Dialect: names[int(pick)%len(names)]}
 		opts.ReasoningClosed = pick&0x80 != 0
+		opts.ReasoningOpen = pick&0xc0 == 0x40
 		want := registry.Parse(text, opts)
 		rng := rand.New(rand.NewPCG(seed, 1))
 		var cut []string

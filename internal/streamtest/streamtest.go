@@ -92,8 +92,25 @@ func Compare(want *toolcall.Result, p *stream.Parser, evs []stream.Event) error 
 	}
 	var content, reasoning strings.Builder
 	started, ended := map[int]bool{}, map[int]bool{}
-	for _, ev := range evs {
+	detected := ""
+	for i, ev := range evs {
 		switch ev.Kind {
+		case stream.Done:
+			if i != len(evs)-1 {
+				return fmt.Errorf("event %d: Done before the last event", i)
+			}
+		case stream.Detected:
+			if detected != "" {
+				return fmt.Errorf("detected twice: %s, then %s", detected, ev.Dialect)
+			}
+			detected = ev.Dialect
+			if ev.Dialect != got.Dialect {
+				return fmt.Errorf("detected %q while streaming, the result is in %q", ev.Dialect, got.Dialect)
+			}
+		case stream.CallArguments:
+			if !started[ev.Index] || ended[ev.Index] {
+				return fmt.Errorf("arguments of call %d outside its start and end", ev.Index)
+			}
 		case stream.Content:
 			content.WriteString(ev.Text)
 		case stream.Reasoning:
