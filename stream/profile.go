@@ -38,6 +38,30 @@ type profile struct {
 	// is read as a region running to the end of the output: the dialect
 	// has no markers that could end it.
 	bareRegion bool
+	// rclass classes the bytes a call region's scan stops at.
+	rclass [256]uint8
+}
+
+// Byte classes of a region's scan.
+const (
+	clsQuote   = 1 << iota // opens a quoted string
+	clsTrigger             // may begin a marker
+	clsBracket             // opens or closes a value
+)
+
+// classify fills the region byte classes from the profile's syntax.
+func (p *profile) classify() {
+	for i := 0; i < len(p.syn.Quotes); i++ {
+		p.rclass[p.syn.Quotes[i]] |= clsQuote
+	}
+	for c := 0; c < 256; c++ {
+		if p.m.first[c] {
+			p.rclass[c] |= clsTrigger
+		}
+	}
+	for _, c := range []byte("{[()]}") {
+		p.rclass[c] |= clsBracket
+	}
 }
 
 // pairRules is how a dialect's one-shot parse treats one reasoning wrapper.
@@ -126,6 +150,7 @@ func Learn(d dialects.Dialect) *Profile {
 			trigger{word: tags.Close, role: roleClose, tag: i})
 	}
 	p.m = newMatcher(triggers, syn.Bare)
+	p.classify()
 	p.bareRegion = syn.Bare != "" && len(syn.Starts) == 0 && len(syn.Tokens) == 0 && len(syn.Reasoning) == 0
 	if len(syn.Starts) > 0 || p.bareRegion {
 		p.conts = []string{"]", "}", ")", "}]", ")]", "\n", " x", "(", ".x", ",", "\"", "'", "x\"", "\n" + syn.Starts[0] + "\n"}

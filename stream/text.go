@@ -183,6 +183,12 @@ func (p *Parser) use(prof *profile) {
 func (p *Parser) startLead() {
 	p.state = stLead
 	p.opened = len(p.prof.syn.Openings) == 0 && !p.prof.spaceUnsure && !p.prof.syn.MarkedStart && !p.prof.headerStart
+	if p.opts.ReasoningOpen && p.d == nil {
+		// Which text a template-opened block holds is the dialect's to say
+		// (a channel format ignores the option): wait for the dialect.
+		p.state = stDetect
+		return
+	}
 	if p.opts.ReasoningOpen {
 		for i, r := range p.prof.pairs {
 			if r.live {
@@ -511,9 +517,17 @@ func (p *Parser) region(text string) {
 	h := hit{at: -1}
 	i := p.pos
 	for ; i < len(text); i++ {
-		c := text[i]
 		if p.quote != 0 {
-			switch {
+			if !p.escaped {
+				// Skip the string's plain bytes in bulk.
+				j := strings.IndexAny(text[i:], stringStops(p.quote))
+				if j < 0 {
+					i = len(text)
+					break
+				}
+				i += j
+			}
+			switch c := text[i]; {
 			case p.escaped:
 				p.escaped = false
 			case c == '\\':
@@ -523,9 +537,22 @@ func (p *Parser) region(text string) {
 			}
 			continue
 		}
-		if strings.IndexByte(p.prof.syn.Quotes, c) >= 0 {
+		c := text[i]
+		cls := p.prof.rclass[c]
+		if cls == 0 {
+			continue
+		}
+		if cls&clsQuote != 0 {
 			p.quote = c
 			continue
+		}
+		if cls&clsTrigger != 0 {
+			if found, ok := p.prof.m.at(text, i, want); ok {
+				// A marker, or the start of one: its bytes are read
+				// again once it is whole, so nothing here is counted.
+				h = found
+				break
+			}
 		}
 		switch c {
 		case '{', '[', '(':
@@ -537,10 +564,6 @@ func (p *Parser) region(text string) {
 					p.probeAt = i + 1
 				}
 			}
-		}
-		if found, ok := p.prof.m.at(text, i, want); ok {
-			h = found
-			break
 		}
 	}
 	p.trackArguments(text, i)
@@ -634,6 +657,20 @@ func (p *Parser) showArguments(region string, rc dialects.RawCall, index int) {
 	p.trackArguments(p.buf.String(), p.pos)
 }
 
+// stringStops are the bytes that end a run of plain bytes inside a string
+// quoted with q.
+func stringStops(q byte) string {
+	switch q {
+	case '"':
+		return "\"\\"
+	case '\'':
+		return "'\\"
+	case '`':
+		return "`\\"
+	}
+	return string([]byte{q, '\\'})
+}
+
 // trackArguments follows the argument value up to end and shows the new
 // part of it; the value's closing bracket ends the showing.
 func (p *Parser) trackArguments(text string, end int) {
@@ -642,6 +679,13 @@ func (p *Parser) trackArguments(text string, end int) {
 	}
 	stop := end
 	for i := p.argShown; i < end; i++ {
+		if p.argQuote && !p.argEscaped {
+			j := strings.IndexAny(text[i:end], "\"\\")
+			if j < 0 {
+				break
+			}
+			i += j
+		}
 		c := text[i]
 		switch {
 		case p.argQuote:
