@@ -219,7 +219,7 @@ func learnPair(parse func(string) *dialects.Extraction, tags dialects.ReasoningT
 // rest trimmed).
 func union(candidates []*Profile) *profile {
 	var triggers []trigger
-	headerStart := false
+	headerStart, spaceUnsure := false, false
 	bare := map[byte]bool{}
 	for _, cp := range candidates {
 		// An opaque dialect (an API response body, not model text) has
@@ -229,6 +229,9 @@ func union(candidates []*Profile) *profile {
 			headerStart = headerStart || claimsHeader(cp.d)
 			continue
 		}
+		// A dialect that keeps the content's leading whitespace (or keeps
+		// it only sometimes) makes it unknown until the dialect is.
+		spaceUnsure = spaceUnsure || cp.plain && (!cp.trimLead || cp.spaceUnsure)
 		words := append(append(append([]string(nil), syn.Starts...), syn.Ends...), syn.Tokens...)
 		for _, tags := range syn.Reasoning {
 			if tags != dialects.Think {
@@ -253,6 +256,7 @@ func union(candidates []*Profile) *profile {
 		m:           newMatcher(triggers, string(bs)),
 		plain:       true,
 		headerStart: headerStart,
+		spaceUnsure: spaceUnsure,
 		trimLead:    true,
 		pairs:       []pairRules{{tags: dialects.Think, live: true, implicit: true}},
 	}

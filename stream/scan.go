@@ -109,7 +109,9 @@ func (m *matcher) at(text string, i int, want roles) (hit, bool) {
 		rest := text[i:]
 		switch {
 		case len(rest) >= len(t.word):
-			if m.equal(rest[:len(t.word)], t) && (best < 0 || len(t.word) > len(m.triggers[best].word)) {
+			if m.equal(rest[:len(t.word)], t) && (best < 0 || len(t.word) > len(m.triggers[best].word) ||
+				// A word that is also a plain token has its other role.
+				len(t.word) == len(m.triggers[best].word) && m.triggers[best].role == roleToken && t.role != roleToken) {
 				best = k
 			}
 		case m.equal(rest, trigger{word: t.word[:len(rest)], role: t.role}):
