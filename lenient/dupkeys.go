@@ -19,8 +19,8 @@ const maxDedupeDepth = 512
 // as JSON decoders in Go, Python and JavaScript read it. Each dropped
 // occurrence is recorded as a duplicate_key repair at its offset in b.
 // Text without duplicate keys comes back unchanged after one linear pass
-// (a set per object holds its keys once it has more than 16). Invalid JSON
-// comes back unchanged.
+// that allocates nothing for ordinary documents (a set per object holds its
+// keys once it has more than 16). Invalid JSON comes back unchanged.
 func LastKeyWins(b []byte) ([]byte, []toolcall.Repair) {
 	dups := duplicateKeys(b)
 	if len(dups) == 0 {
@@ -39,86 +39,126 @@ func LastKeyWins(b []byte) ([]byte, []toolcall.Repair) {
 	return out.Bytes(), repairs
 }
 
-// keyFrame is one open object of the duplicate scan.
+// keySpan is a key of the duplicate scan: its text in b, quotes excluded.
+type keySpan struct {
+	start, end int
+	escaped    bool // holds a backslash: compared decoded
+}
+
+// keyFrame is one open container of the duplicate scan. Its keys are
+// keys[first:] of the scan; an object with many keys also has a set.
 type keyFrame struct {
 	object bool
-	keys   [][]byte
+	first  int
 	set    map[string]struct{}
 }
 
-// add records key and reports whether the object already had it.
-func (f *keyFrame) add(key []byte) bool {
-	if f.set != nil {
-		if _, ok := f.set[string(key)]; ok {
-			return true
-		}
-		f.set[string(key)] = struct{}{}
-		return false
-	}
-	for _, k := range f.keys {
-		if bytes.Equal(k, key) {
-			return true
+// keyText returns the key's text, decoded when it holds escapes.
+func keyText(b []byte, k keySpan) string {
+	if k.escaped {
+		var s string
+		if json.Unmarshal(b[k.start-1:k.end+1], &s) == nil {
+			return s
 		}
 	}
-	f.keys = append(f.keys, key)
-	if len(f.keys) > 16 {
-		f.set = make(map[string]struct{}, 2*len(f.keys))
-		for _, k := range f.keys {
-			f.set[string(k)] = struct{}{}
-		}
-		f.keys = nil
-	}
-	return false
+	return string(b[k.start:k.end])
 }
 
+// sameKey reports whether two keys of b are the same text.
+func sameKey(b []byte, x, y keySpan) bool {
+	if !x.escaped && !y.escaped {
+		return bytes.Equal(b[x.start:x.end], b[y.start:y.end])
+	}
+	return keyText(b, x) == keyText(b, y)
+}
+
+// setKeys is how many keys an object holds before its keys go into a set.
+const setKeys = 16
+
+// dupStructural marks the bytes the duplicate scan stops at.
+var dupStructural = func() (t [256]bool) {
+	for _, c := range []byte(`{}[],:"`) {
+		t[c] = true
+	}
+	return t
+}()
+
 // duplicateKeys returns the offsets of the keys of b that repeat a key of
-// the same object, in one pass over valid JSON.
+// the same object, in one pass over valid JSON. It allocates nothing for
+// documents of ordinary shape: the open containers and their keys live in
+// buffers on the stack, and strings are skipped with a vectorised search.
 func duplicateKeys(b []byte) []int {
 	var (
-		stack []keyFrame
-		dups  []int
+		frameBuf [16]keyFrame
+		keyBuf   [32]keySpan
+		dups     []int
 	)
+	frames, keys := frameBuf[:0], keyBuf[:0]
 	expectKey := false
 	for i := 0; i < len(b); i++ {
-		switch c := b[i]; c {
+		c := b[i]
+		if !dupStructural[c] {
+			continue
+		}
+		switch c {
 		case '{':
-			stack = append(stack, keyFrame{object: true})
+			frames = append(frames, keyFrame{object: true, first: len(keys)})
 			expectKey = true
 		case '[':
-			stack = append(stack, keyFrame{})
+			frames = append(frames, keyFrame{first: len(keys)})
 			expectKey = false
 		case '}', ']':
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
+			if n := len(frames); n > 0 {
+				keys = keys[:frames[n-1].first]
+				frames = frames[:n-1]
 			}
 			expectKey = false
 		case ',':
-			expectKey = len(stack) > 0 && stack[len(stack)-1].object
+			expectKey = len(frames) > 0 && frames[len(frames)-1].object
 		case ':':
 			expectKey = false
 		case '"':
-			j := i + 1
-			escaped := false
-			for j < len(b) && b[j] != '"' {
+			j, escaped := i+1, false
+			// Most strings are short: look at a few bytes inline before
+			// paying for a call to the vectorised search.
+			short := false
+			for end := min(i+24, len(b)); j < end; j++ {
 				if b[j] == '\\' {
+					break
+				}
+				if b[j] == '"' {
+					short = true
+					break
+				}
+			}
+			for !short {
+				k := bytes.IndexByte(b[j:], '"')
+				if k < 0 {
+					return dups
+				}
+				j += k
+				run := 0
+				for m := j - 1; m > i && b[m] == '\\'; m-- {
+					run++
+				}
+				if run > 0 {
 					escaped = true
-					j++
+				}
+				if run%2 == 0 {
+					break
 				}
 				j++
 			}
-			if j >= len(b) {
-				return dups
-			}
-			if expectKey && len(stack) > 0 {
-				key := b[i+1 : j]
-				if escaped {
-					var s string
-					if json.Unmarshal(b[i:j+1], &s) == nil {
-						key = []byte(s)
-					}
+			if expectKey && len(frames) > 0 {
+				if !short && bytes.IndexByte(b[i+1:j], '\\') >= 0 {
+					escaped = true
 				}
-				if stack[len(stack)-1].add(key) {
+				key := keySpan{start: i + 1, end: j, escaped: escaped}
+				f := &frames[len(frames)-1]
+				if f.seen(b, keys, key) {
 					dups = append(dups, i)
+				} else {
+					keys = append(keys, key)
 				}
 			}
 			expectKey = false
@@ -126,6 +166,32 @@ func duplicateKeys(b []byte) []int {
 		}
 	}
 	return dups
+}
+
+// seen reports whether the object f already has key, and notes it in the
+// set when the object has one. keys are the scan's keys.
+func (f *keyFrame) seen(b []byte, keys []keySpan, key keySpan) bool {
+	mine := keys[f.first:]
+	if f.set == nil && len(mine) >= setKeys {
+		f.set = make(map[string]struct{}, 2*len(mine))
+		for _, k := range mine {
+			f.set[keyText(b, k)] = struct{}{}
+		}
+	}
+	if f.set != nil {
+		text := keyText(b, key)
+		if _, ok := f.set[text]; ok {
+			return true
+		}
+		f.set[text] = struct{}{}
+		return false
+	}
+	for _, k := range mine {
+		if sameKey(b, k, key) {
+			return true
+		}
+	}
+	return false
 }
 
 // rewriteValue writes v with every object's keys made unique, last value
