@@ -438,3 +438,25 @@ func TestOllamaTable(t *testing.T) {
 	}
 	t.Logf("worst median %.2f\n%s", worst, b.String())
 }
+
+// BenchmarkOllamaSides times each side of every cell on its own, for
+// profiling one side (go test -bench 'OllamaSides/hermes/64KB/oneshot/tools/ours'
+// -cpuprofile …); the ratios come from BenchmarkOllama and TestOllamaTable.
+func BenchmarkOllamaSides(b *testing.B) {
+	for _, cn := range allCells() {
+		b.Run(cn.String(), func(b *testing.B) {
+			c := cell(b, cn.p, cn.s, cn.streamed, cn.withTools)
+			for _, side := range []struct {
+				name string
+				f    func() int
+			}{{"ours", c.ours}, {"ollama", c.theirs}} {
+				b.Run(side.name, func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						side.f()
+					}
+				})
+			}
+		})
+	}
+}

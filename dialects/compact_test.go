@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/dialectkit/toolcall/dialects/internal/fields"
 )
 
 // compact agrees with encoding/json.Compact on valid JSON, and returns
@@ -62,4 +64,64 @@ func TestWithinDepth(t *testing.T) {
 			t.Errorf("withinDepth(%.40q, %d) = %v", c.text, c.limit, got)
 		}
 	}
+}
+
+func TestFieldListsFitTheEnvelope(t *testing.T) {
+	for _, list := range [][]string{fields.Name, fields.Arguments, fields.ID} {
+		if len(list) > maxFields {
+			t.Errorf("%d aliases, the envelope keeps %d", len(list), maxFields)
+		}
+	}
+}
+
+// ValueEnd skips double-quoted strings by quote search as it did byte by
+// byte.
+func FuzzValueEnd(f *testing.F) {
+	for _, s := range []string{`{"a": "x\"y}"}`, `["\\", "}"]`, `{'a': "b'}`, `{"a": "\\\"}"} tail`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) == 0 || s[0] != '{' && s[0] != '[' {
+			return
+		}
+		end, ok := ValueEnd(s, 0)
+		wantEnd, wantOK := valueEndByBytes(s, 0)
+		if end != wantEnd || ok != wantOK {
+			t.Fatalf("ValueEnd(%q) = %d, %v; byte by byte %d, %v", s, end, ok, wantEnd, wantOK)
+		}
+	})
+}
+
+// valueEndByBytes is ValueEnd as it was written first, one byte at a time.
+func valueEndByBytes(s string, start int) (int, bool) {
+	depth := 0
+	for i := start; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1, true
+			}
+		case '"', '\'':
+			if c == '\'' && i > start && isWordByte(s[i-1]) {
+				continue
+			}
+			j := i + 1
+			for j < len(s) && s[j] != c {
+				if s[j] == '\\' {
+					j++
+				} else if s[j] == '\n' && c == '\'' {
+					break
+				}
+				j++
+			}
+			if j >= len(s) {
+				return len(s), false
+			}
+			i = j
+		}
+	}
+	return len(s), false
 }

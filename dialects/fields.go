@@ -43,18 +43,19 @@ func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 	if !obj.IsObject() {
 		return rc, false
 	}
-	if fn := obj.Get("function"); fn.IsObject() {
+	env := readEnvelope(obj)
+	if fn := env.function; fn.IsObject() {
 		inner, ok := objectFields(fn)
 		if ok {
 			if inner.ID == "" {
-				inner.ID = firstString(obj, fields.ID)
+				inner.ID = env.idOf()
 			}
 			inner.Offset, inner.Repairs = offset, repairs
 			inner.ArgumentsValid = valid && inner.Arguments != ""
 			return inner, true
 		}
 	}
-	rc, ok = objectFields(obj)
+	rc, ok = envelopeFields(env)
 	rc.Offset, rc.Repairs = offset, repairs
 	rc.ArgumentsValid = valid && rc.Arguments != ""
 	return rc, ok
@@ -119,11 +120,87 @@ func valueDepthLimit(opts *Options) int {
 	return limit + 4
 }
 
+// envelope is what one pass over a call object's members finds: the first
+// occurrence of each name, arguments and id field (by their index in the
+// field lists), the "function" member, and the ambiguity message.
+type envelope struct {
+	name, args, id [maxFields]gjson.Result
+	function       gjson.Result
+	msg            string
+}
+
+// maxFields bounds the aliases of one field list (fields.Name and the
+// others hold fewer; a test checks it).
+const maxFields = 8
+
+// readEnvelope walks obj's members once. A model's call object may hold a
+// large argument value: every field looked up separately would walk past
+// it again.
+func readEnvelope(obj gjson.Result) *envelope {
+	env := &envelope{}
+	var nameKey, nameVal, argsKey string
+	obj.ForEach(func(k, v gjson.Result) bool {
+		key := k.String()
+		if i := slices.Index(fields.Name, key); i >= 0 && i < maxFields && !env.name[i].Exists() {
+			env.name[i] = v
+		}
+		if i := slices.Index(fields.Arguments, key); i >= 0 && i < maxFields && !env.args[i].Exists() {
+			env.args[i] = v
+		}
+		if i := slices.Index(fields.ID, key); i >= 0 && i < maxFields && !env.id[i].Exists() {
+			env.id[i] = v
+		}
+		if key == "function" && !env.function.Exists() {
+			env.function = v
+		}
+		if env.msg != "" {
+			return true
+		}
+		// A call object that names its tool or gives its arguments more
+		// than once (the same key twice, or two name fields that disagree)
+		// is ambiguous: which one the model meant cannot be known, and
+		// taking either would let a second name ride behind the first.
+		if v.Type == gjson.String && slices.Contains(fields.Name, key) {
+			switch {
+			case nameKey == "":
+				nameKey, nameVal = key, v.String()
+			case key == nameKey:
+				env.msg = fmt.Sprintf("the call object has the %q key twice: which tool is meant cannot be known", key)
+			case v.String() != nameVal:
+				env.msg = fmt.Sprintf("the call object names its tool twice, in %q and %q, differently: which tool is meant cannot be known", nameKey, key)
+			}
+		}
+		if slices.Contains(fields.Arguments, key) {
+			if key == argsKey {
+				env.msg = fmt.Sprintf("the call object has the %q key twice: which arguments are meant cannot be known", key)
+			} else if argsKey == "" {
+				argsKey = key
+			}
+		}
+		return true
+	})
+	return env
+}
+
+// idOf is firstString over the ids the envelope holds.
+func (env *envelope) idOf() string {
+	for _, v := range env.id {
+		if v.Exists() && (v.Type == gjson.String || v.Type == gjson.Number) {
+			return v.String()
+		}
+	}
+	return ""
+}
+
 func objectFields(obj gjson.Result) (RawCall, bool) {
+	return envelopeFields(readEnvelope(obj))
+}
+
+func envelopeFields(env *envelope) (RawCall, bool) {
 	var rc RawCall
 	found := false
-	for _, f := range fields.Name {
-		if v := obj.Get(escapeKey(f)); v.Exists() && v.Type == gjson.String {
+	for _, v := range env.name {
+		if v.Exists() && v.Type == gjson.String {
 			rc.Name, found = v.String(), true
 			break
 		}
@@ -131,51 +208,17 @@ func objectFields(obj gjson.Result) (RawCall, bool) {
 	if !found {
 		return rc, false
 	}
-	for _, f := range fields.Arguments {
-		if v := obj.Get(escapeKey(f)); v.Exists() {
+	for _, v := range env.args {
+		if v.Exists() {
 			rc.Arguments = v.Raw
 			break
 		}
 	}
-	rc.ID = firstString(obj, fields.ID)
-	if msg := ambiguousEnvelope(obj); msg != "" {
-		rc.Err = toolcall.NewError(toolcall.CodeMalformedCall, msg)
+	rc.ID = env.idOf()
+	if env.msg != "" {
+		rc.Err = toolcall.NewError(toolcall.CodeMalformedCall, env.msg)
 	}
 	return rc, true
-}
-
-// ambiguousEnvelope reports, as an error message, a call object that names
-// its tool or gives its arguments more than once: the same key twice, or
-// two name fields that disagree. Which one the model meant cannot be known,
-// and taking either would let a second name ride behind the first.
-func ambiguousEnvelope(obj gjson.Result) string {
-	var (
-		nameKey, nameVal string
-		argsKey          string
-		msg              string
-	)
-	obj.ForEach(func(k, v gjson.Result) bool {
-		key := k.String()
-		if v.Type == gjson.String && slices.Contains(fields.Name, key) {
-			switch {
-			case nameKey == "":
-				nameKey, nameVal = key, v.String()
-			case key == nameKey:
-				msg = fmt.Sprintf("the call object has the %q key twice: which tool is meant cannot be known", key)
-			case v.String() != nameVal:
-				msg = fmt.Sprintf("the call object names its tool twice, in %q and %q, differently: which tool is meant cannot be known", nameKey, key)
-			}
-		}
-		if slices.Contains(fields.Arguments, key) {
-			if key == argsKey {
-				msg = fmt.Sprintf("the call object has the %q key twice: which arguments are meant cannot be known", key)
-			} else if argsKey == "" {
-				argsKey = key
-			}
-		}
-		return msg == ""
-	})
-	return msg
 }
 
 // NameKeyCall reads a call written with the tool name as the only key:
@@ -202,15 +245,6 @@ func nameKeyCall(obj gjson.Result, offset int) (RawCall, bool) {
 	}
 	rc.Offset = offset
 	return rc, true
-}
-
-func firstString(obj gjson.Result, fields []string) string {
-	for _, f := range fields {
-		if v := obj.Get(escapeKey(f)); v.Exists() && (v.Type == gjson.String || v.Type == gjson.Number) {
-			return v.String()
-		}
-	}
-	return ""
 }
 
 // escapeKey makes a literal key safe as a gjson path.

@@ -535,13 +535,27 @@ func TypeParams(params []Param, tool *schema.Tool) (json.RawMessage, []toolcall.
 // DeepSeek V3.2/V4 write <param name="arguments">{…}</param>).
 var wrapperKeys = []string{"arguments", "properties", "input", "parameters"}
 
+// firstKeyIsWrapper reports whether the first key of args, a compact JSON
+// object, is one of wrapperKeys: a look at a few bytes that spares the
+// arguments of nearly every call a parse of the whole object.
+func firstKeyIsWrapper(args []byte) bool {
+	if args[1] != '"' {
+		return false // {}
+	}
+	key := args[2:closingQuote(args, 1)]
+	if bytes.IndexByte(key, '\\') >= 0 {
+		return true // escaped: let the parse tell
+	}
+	return slices.Contains(wrapperKeys, string(key))
+}
+
 // unwrapArguments returns the real arguments of a call whose only argument
 // is named like a wrapper (wrapperKeys) that the tool's schema does not
 // declare, and holds an object: as JSON, as a string of JSON or of a
 // Python dict. The change is recorded as a wrapped_arguments repair. A
 // tool without a schema declares nothing, so nothing is unwrapped for it.
 func unwrapArguments(args json.RawMessage, tool *schema.Tool, opts *Options) (json.RawMessage, []toolcall.Repair, bool) {
-	if tool.Parameters == nil || len(args) < 2 || args[0] != '{' {
+	if tool.Parameters == nil || len(args) < 2 || args[0] != '{' || !firstKeyIsWrapper(args) {
 		return nil, nil, false
 	}
 	obj := gjson.ParseBytes(args)

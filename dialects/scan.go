@@ -24,6 +24,16 @@ func ValueEnd(s string, start int) (end int, complete bool) {
 			if c == '\'' && i > start && isWordByte(s[i-1]) {
 				continue
 			}
+			if c == '"' {
+				// Double-quoted: jump from quote to quote (a vectorised
+				// search), counting the backslashes before each.
+				j := closingQuote(unsafeBytes(s), i)
+				if j >= len(s) {
+					return len(s), false
+				}
+				i = j
+				continue
+			}
 			j := i + 1
 			for j < len(s) && s[j] != c {
 				if s[j] == '\\' {
