@@ -12,15 +12,23 @@ import (
 const maxRepairsPerKind = 16
 
 // recorder collects the repairs of one run, in input order of discovery.
-// It lives in the scanner, which is reused: the counts start in a buffer
-// of their own; the list is handed to the caller, so it is allocated, once
-// and small, at the first repair.
+// It lives in the scanner, which is reused. A repair is noted as a small
+// entry without pointers, in a buffer of the recorder's own; the list the
+// caller gets is made once, at its exact size, at the end of the run.
 type recorder struct {
 	base   int // added to every offset: the position of the scanned text in the input
-	list   []toolcall.Repair
+	list   []entry
 	counts []kindCount
 
+	listBuf  [16]entry
 	countBuf [markKinds]kindCount
+}
+
+// entry is one repair: the index of its kind in counts, its offset.
+type entry struct {
+	offset int
+	kind   uint8
+	risky  bool
 }
 
 type kindCount struct {
@@ -45,7 +53,7 @@ type recorderMark struct {
 // reset empties the recorder for a run over text at offset base.
 func (r *recorder) reset(base int) {
 	r.base = base
-	r.list = nil
+	r.list = r.listBuf[:0]
 	r.counts = r.countBuf[:0]
 }
 
@@ -64,10 +72,7 @@ func (r *recorder) addRisky(kind toolcall.RepairKind, offset int, risky bool) {
 		offset += r.base
 	}
 	r.counts[i].last = len(r.list)
-	if r.list == nil {
-		r.list = make([]toolcall.Repair, 0, 4)
-	}
-	r.list = append(r.list, toolcall.Repair{Kind: kind, Offset: offset, CallIndex: -1, Risky: risky})
+	r.list = append(r.list, entry{offset: offset, kind: uint8(i), risky: risky})
 }
 
 func (r *recorder) index(kind toolcall.RepairKind) int {
@@ -140,16 +145,20 @@ func (r *recorder) countSince(m recorderMark, kind toolcall.RepairKind) int {
 
 // repairs returns the record, noting in the last repair of each kind how
 // many more occurrences were not listed; nil when nothing was repaired.
-// The list is the caller's: the recorder lets go of it.
 func (r *recorder) repairs() []toolcall.Repair {
+	if len(r.list) == 0 {
+		return nil
+	}
+	out := make([]toolcall.Repair, len(r.list))
+	for i, e := range r.list {
+		out[i] = toolcall.Repair{Kind: r.counts[e.kind].kind, Offset: e.offset, CallIndex: -1, Risky: e.risky}
+	}
 	for _, c := range r.counts {
 		if c.n > maxRepairsPerKind {
-			r.list[c.last].Detail = strconv.Itoa(c.n-maxRepairsPerKind) + " more of this kind"
+			out[c.last].Detail = strconv.Itoa(c.n-maxRepairsPerKind) + " more of this kind"
 		}
 	}
-	list := r.list
-	r.list = nil
-	return list
+	return out
 }
 
 // guessKind tells the repairs that reinterpret the text from repairs that

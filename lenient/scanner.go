@@ -124,10 +124,10 @@ func getScanner(src []byte, base int, cfg config, deadline time.Time) *scanner {
 // putScanner returns s to the pool; nothing it holds may be used after.
 // Scanners that grew large buffers are left to the collector.
 func putScanner(s *scanner) {
-	if cap(s.stack) > 4*len(s.stackBuf) {
+	if cap(s.stack) > 4*len(s.stackBuf) || cap(s.rec.list) > 4*len(s.rec.listBuf) {
 		return
 	}
-	s.src, s.out, s.rec.list = nil, nil, nil
+	s.src, s.out = nil, nil
 	scanners.Put(s)
 }
 
