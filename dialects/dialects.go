@@ -114,6 +114,12 @@ type RawCall struct {
 	// closed by repair, the end of the output cut them, and the call is
 	// TLP-014, never a call, whatever repair could reconstruct.
 	AtEnd bool
+	// Verbatim reports that the call is text taken as it stands as the
+	// one argument of a fixed tool (Functionary's and Llama's raw code
+	// after <|python_tag|> → python {"code": …}), not a call read from
+	// the dialect's call syntax. Detection weighs such a call less than
+	// one whose name and arguments the syntax wrote.
+	Verbatim bool
 }
 
 // Param is one argument of a tagged-parameter dialect.

@@ -73,6 +73,10 @@ const (
 	weightCallError    = -12
 	weightMarkedNoCall = 2
 	weightFailedOnly   = 4 // more than finding nothing: see scoreParse
+	// weightVerbatimCall is what a valid call counts when it is text taken
+	// verbatim as a fixed tool's argument (raw code): a reading that
+	// takes any text, so less evidence than a call the syntax wrote.
+	weightVerbatimCall = 10
 )
 
 // Detect ranks the registered dialects for text and parses it with the
@@ -144,14 +148,20 @@ func (r *Registry) detect(text string, opts *Options, early bool) Detection {
 			// text it never recognised as its own.
 			continue
 		}
-		scoreParse(&c, res, opts.Tools != nil && opts.Tools.Len() > 0)
+		scoreParse(&c, res, verbatimCalls(ext), opts.Tools != nil && opts.Tools.Len() > 0)
 		for _, e := range c.Evidence {
 			c.Score += e.Weight
 		}
 		cands = append(cands, c)
 	}
 	cands = dropUnmarked(cands)
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].Score > cands[j].Score })
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].Score != cands[j].Score {
+			return cands[i].Score > cands[j].Score
+		}
+		return unexplained(cands[i]) < unexplained(cands[j])
+	})
+	noteTie(cands)
 
 	det := Detection{Candidates: cands}
 	// A candidate is only dropped for a non-positive score when it found
@@ -199,11 +209,55 @@ func dropUnmarked(cands []Candidate) []Candidate {
 	return out
 }
 
-// scoreParse adds the parse evidence of a candidate.
-func scoreParse(c *Candidate, res *toolcall.Result, declared bool) {
+// unexplained is how much of the output a candidate left as content: among
+// readings of equal weight, the one that explains more of the output (took
+// the fence, the wrapper, the markers around its calls) is the dialect
+// that wrote it, and the other leaves its markup behind as content.
+func unexplained(c Candidate) int {
+	if c.result == nil {
+		return 0
+	}
+	return len(strings.TrimSpace(c.result.Content))
+}
+
+// noteTie records, on a first candidate that won a tie of scores by
+// explaining more of the output, why it won.
+func noteTie(cands []Candidate) {
+	if len(cands) < 2 || cands[0].Score != cands[1].Score {
+		return
+	}
+	a, b := unexplained(cands[0]), unexplained(cands[1])
+	if a < b {
+		cands[0].Evidence = append(cands[0].Evidence, Evidence{Source: "parse",
+			Detail: fmt.Sprintf("leaves %d byte(s) of content, %s leaves %d", a, cands[1].Dialect, b)})
+	}
+}
+
+// verbatimCalls counts the calls of ext taken verbatim (RawCall.Verbatim)
+// that were read without error.
+func verbatimCalls(ext *dialects.Extraction) int {
+	n := 0
+	if ext == nil {
+		return 0
+	}
+	for _, rc := range ext.Calls {
+		if rc.Verbatim && rc.Err == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// scoreParse adds the parse evidence of a candidate; verbatim of its calls
+// were text taken as a fixed tool's argument.
+func scoreParse(c *Candidate, res *toolcall.Result, verbatim int, declared bool) {
 	if n := len(res.Calls); n > 0 {
+		verbatim = min(verbatim, n)
 		detail := fmt.Sprintf("%d valid call(s)", n)
-		c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: detail, Weight: float64(weightValidCall * n)})
+		if verbatim > 0 {
+			detail += fmt.Sprintf(", %d of them text taken verbatim", verbatim)
+		}
+		c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: detail, Weight: float64(weightValidCall*(n-verbatim) + weightVerbatimCall*verbatim)})
 		if declared {
 			c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: "calls name declared tools with valid arguments", Weight: float64(weightDeclaredTool * n)})
 		}

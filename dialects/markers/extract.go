@@ -621,7 +621,7 @@ func (x *extractor) raw(f *form, at, from int, name, key string) piece {
 			"a raw-text call holds an object that is not valid JSON")}, next: next, ok: true}
 	}
 	args := rawArguments(key, code)
-	return piece{calls: []dialects.RawCall{{Name: name, Arguments: args, Offset: at}}, next: next, ok: true}
+	return piece{calls: []dialects.RawCall{{Name: name, Arguments: args, Offset: at, Verbatim: true}}, next: next, ok: true}
 }
 
 // regionEnd finds where a region that is not JSON ends, from s[from:]: at

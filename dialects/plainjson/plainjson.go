@@ -76,9 +76,17 @@ func (jsonDialect) Extract(text string, opts *dialects.Options) *dialects.Extrac
 			i = end - 1
 			continue
 		}
-		content.WriteString(rest[last:i])
+		// A code fence around nothing but the calls goes with them: an
+		// emptied fence left in content would be markup, not answer.
+		from, to := fenceAround(rest, last, i, end)
+		if from < i {
+			// The line break before the fence goes with it.
+			content.WriteString(strings.TrimRight(rest[last:from], " \t\r\n"))
+		} else {
+			content.WriteString(rest[last:from])
+		}
 		ext.Calls = append(ext.Calls, calls...)
-		last = end
+		last = to
 		i = end - 1
 	}
 	content.WriteString(rest[last:])
@@ -216,4 +224,35 @@ func embeddedCalls(calls []dialects.RawCall, opts *dialects.Options) bool {
 		}
 	}
 	return true
+}
+
+// fenceAround widens the value s[from:to] to the code fence around it when
+// the fence holds nothing else: "```json" (any language word) and blanks
+// right before it, blanks and "```" right after. It looks back no further
+// than floor.
+func fenceAround(s string, floor, from, to int) (int, int) {
+	j := from
+	for j > floor && isBlank(s[j-1]) {
+		j--
+	}
+	for j > floor && isLangByte(s[j-1]) {
+		j--
+	}
+	if j-3 < floor || s[j-3:j] != "```" {
+		return from, to
+	}
+	r := to
+	for r < len(s) && isBlank(s[r]) {
+		r++
+	}
+	if !strings.HasPrefix(s[r:], "```") {
+		return from, to
+	}
+	return j - 3, r + 3
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+func isLangByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
