@@ -21,8 +21,11 @@ import (
 // listed first.
 func builtins() []dialects.Dialect {
 	var ds []dialects.Dialect
-	ds = append(ds, ollama.Dialect{}, plainjson.Dialect)
+	// markdown_json before json: it reads only fenced calls, so when both
+	// read the same calls they stood in a fence, its own syntax.
+	ds = append(ds, ollama.Dialect{})
 	ds = append(ds, markdownjson.All()...)
+	ds = append(ds, plainjson.Dialect)
 	ds = append(ds, hermes.All()...)
 	ds = append(ds, tagged.All()...)
 	ds = append(ds, markers.All()...)

@@ -82,4 +82,3 @@ func TestDetectionTies(t *testing.T) {
 		})
 	}
 }
-
