@@ -100,7 +100,13 @@ type region struct {
 	fenced     bool
 	lang       string
 	skip       bool // a fence of another language, or reasoning
+	// indent is the fence's indentation, which its body lines share
+	// (a fence inside a list item) and which is not Python's.
+	indent int
 }
+
+// maxFenceIndent is the deepest indentation a fence is recognised at.
+const maxFenceIndent = 8
 
 func (d *detector) run() []Block {
 	prev := 0
@@ -131,7 +137,9 @@ func (d *detector) regions() []region {
 		j := lineEnd(text, i)
 		line := text[i:j]
 		trimmed := strings.TrimLeft(line, " ")
-		if indent := len(line) - len(trimmed); indent <= 3 && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")) {
+		// A fence may be indented: by up to 3 spaces at the top level,
+		// more inside a list item.
+		if indent := len(line) - len(trimmed); indent <= maxFenceIndent && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")) {
 			ch := trimmed[0]
 			n := 0
 			for n < len(trimmed) && trimmed[n] == ch {
@@ -151,13 +159,13 @@ func (d *detector) regions() []region {
 			for k := body; k < len(text); {
 				e := lineEnd(text, k)
 				l := strings.TrimRight(strings.TrimLeft(text[k:e], " "), " \t\r\n")
-				if len(l) >= n && strings.Trim(l, string(ch)) == "" && len(text[k:e])-len(strings.TrimLeft(text[k:e], " ")) <= 3 {
+				if len(l) >= n && strings.Trim(l, string(ch)) == "" && len(text[k:e])-len(strings.TrimLeft(text[k:e], " ")) <= indent+3 {
 					end, next = k, e
 					break
 				}
 				k = e
 			}
-			r := region{start: body, end: end, fenced: true, lang: lang}
+			r := region{start: body, end: end, fenced: true, lang: lang, indent: indent}
 			r.skip = lang != "" && !pythonTag(lang)
 			out = append(out, r)
 			i = next
@@ -213,6 +221,7 @@ func (d *detector) fence(r region) {
 	}
 	budget := 16*len(body) + 4096
 	p := newParser(body, &budget)
+	p.lx.base = r.indent
 	errAt := p.file()
 	st := p.st
 	b := Block{Start: r.start, End: r.end, Code: body, Fenced: true, Language: r.lang, Statements: st.statements, SyntaxError: -1}

@@ -331,3 +331,17 @@ func FuzzDetectCode(f *testing.F) {
 		}
 	})
 }
+
+func TestFenceInListItem(t *testing.T) {
+	text := "Steps:\n1. Install it.\n2. Run this:\n   ```python\n   import os\n   for f in os.listdir('.'):\n       print(f)\n   ```\n3. Done.\n"
+	got := codemode.DetectCode(text)
+	if len(got) != 1 || got[0].SyntaxError >= 0 || got[0].Confidence < 0.95 || !strings.HasPrefix(got[0].Code, "   import os\n") {
+		t.Fatalf("got %+v", got)
+	}
+	// Deeper indentation inside the body is Python's own.
+	text = "- item\n    ```\n    def f():\n        return 1\n    ```\n"
+	got = codemode.DetectCode(text)
+	if len(got) != 1 || got[0].Statements != 2 {
+		t.Fatalf("got %+v", got)
+	}
+}

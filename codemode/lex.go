@@ -50,6 +50,10 @@ type lexer struct {
 	lineHasTokens bool
 	pending       []token
 	done          bool
+	// base is an indentation every line may carry that is not Python's
+	// (the indentation of a fence inside a list item): up to base leading
+	// spaces of a line are not counted.
+	base int
 }
 
 func newLexer(src string, budget *int) *lexer {
@@ -167,6 +171,9 @@ func newlineAt(s string, i, limit int) int {
 func (lx *lexer) indentation() (token, bool) {
 	for {
 		col, i := 0, lx.pos
+		for skip := 0; skip < lx.base && i < lx.limit && lx.src[i] == ' '; skip++ {
+			i++
+		}
 		for i < lx.limit {
 			switch lx.src[i] {
 			case ' ':
