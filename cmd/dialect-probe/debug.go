@@ -215,7 +215,14 @@ func printRetry(w io.Writer, r logRecord, raws map[string]logRecord) {
 		return
 	}
 	raw := out.str("raw")
-	line, caret := caretLine(raw, int(pos), hasPos && pos >= 0)
+	// Only these codes place their position in the argument text; the
+	// others give the call's place in the whole answer.
+	inArgs := false
+	switch r.str(retry.KeyErrorCode) {
+	case "TLP-002", "TLP-003", "TLP-007", "TLP-013":
+		inArgs = true
+	}
+	line, caret := caretLine(raw, int(pos), inArgs && hasPos && pos >= 0)
 	fmt.Fprintf(w, "    output: %s\n", line)
 	if caret >= 0 {
 		fmt.Fprintf(w, "            %s^\n", strings.Repeat(" ", caret))

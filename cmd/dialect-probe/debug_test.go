@@ -37,6 +37,14 @@ func TestDebugGolden(t *testing.T) {
 		!strings.Contains(stdout, "outcome: fail (tool call retries exhausted), TLP-006") || !strings.Contains(stdout, "last error: TLP-005 (get_wether)") {
 		t.Errorf("run-failed:\n%s", stdout)
 	}
+	// An error whose position is in the argument text gets a caret.
+	stdout, _, code = runCLI(t, "", "debug", "--correlation-id", "run-malformed", goldenLog)
+	want := "  failed: tool get_weather, call call_m1: TLP-003 at byte 26\n" +
+		"    output: {\"city\": \"Paris\", \"days\": ::::}\n" +
+		"                                      ^\n"
+	if code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("run-malformed:\n%s", stdout)
+	}
 	stdout, _, code = runCLI(t, "", "debug", "--correlation-id", "run-repaired", goldenLog)
 	if code != 0 || !strings.Contains(stdout, "repaired: tool get_weather, call call_gen1: trailing_comma@64") {
 		t.Errorf("run-repaired:\n%s", stdout)

@@ -30,6 +30,9 @@ var goldenRuns = []struct {
 	{id: "run-retry", model: "llama3.2", config: "log_argument_values: true\n", script: fakeserver.Script{
 		{Calls: []fakeserver.Call{{ID: "call_r1", Name: "get_weather", Arguments: `{"city":"Paris","days":"three","api_key":"sk-live-1234567890abcdef"}`}}, PromptTokens: 200, CompletionTokens: 25},
 		{Calls: []fakeserver.Call{{ID: "call_r2", Name: "get_weather", Arguments: `{"city":"Paris","days":3}`}}, PromptTokens: 320, CompletionTokens: 22}}},
+	{id: "run-malformed", model: "qwen3:8b", config: "log_argument_values: true\n", args: []string{"--api", "openai"}, script: fakeserver.Script{
+		{Calls: []fakeserver.Call{{ID: "call_m1", Name: "get_weather", Arguments: `{"city": "Paris", "days": ::::}`}}, PromptTokens: 190, CompletionTokens: 20},
+		{Calls: []fakeserver.Call{{ID: "call_m2", Name: "get_weather", Arguments: `{"city": "Paris", "days": 3}`}}, PromptTokens: 300, CompletionTokens: 20}}},
 	{id: "run-failed", model: "llama3.2", script: fakeserver.Script{
 		{Calls: []fakeserver.Call{{ID: "call_f1", Name: "get_wether", Arguments: `{"city":"Paris"}`}}, PromptTokens: 150, CompletionTokens: 15},
 		{Calls: []fakeserver.Call{{ID: "call_f2", Name: "get_wether", Arguments: `{"city":"Paris"}`}}, PromptTokens: 260, CompletionTokens: 15},

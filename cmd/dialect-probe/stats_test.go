@@ -25,20 +25,20 @@ func TestStatsGolden(t *testing.T) {
 			t.Errorf("%s = %s, want %s", name, gj, mustJSON(want))
 		}
 	}
-	check("runs", st.Runs, 4)
-	check("outcomes", []int{st.ParsedAtOnce, st.AutoRepaired, st.RecoveredRetry, st.Failed}, []int{1, 1, 1, 1})
-	check("rates", st.Rates, map[string]float64{"auto_repaired": 0.25, "failed": 0.25, "parsed_at_once": 0.25, "recovered_by_retry": 0.25})
-	check("retries", st.Retries, 3)
+	check("runs", st.Runs, 5)
+	check("outcomes", []int{st.ParsedAtOnce, st.AutoRepaired, st.RecoveredRetry, st.Failed}, []int{1, 1, 2, 1})
+	check("rates", st.Rates, map[string]float64{"auto_repaired": 0.2, "failed": 0.2, "parsed_at_once": 0.2, "recovered_by_retry": 0.4})
+	check("retries", st.Retries, 4)
 	check("repairs", st.RepairsByKind, map[string]int{"trailing_comma": 1})
 	check("failed runs", st.FailedRunsBy, map[string]int{"TLP-006": 1})
-	check("call errors", st.CallErrorsBy, map[string]int{"TLP-004": 1, "TLP-005": 2})
-	check("models", st.RunsByModel, map[string]int{"llama3.2": 2, "qwen3:8b": 2})
-	check("tools", st.CallsByTool, map[string]int{"get_weather": 3})
-	// parse_time_ms is 1.5, 2.5, 3.5, 4.5 in the golden log.
-	check("parse time", st.ParseTime, timing{Count: 4, AvgMS: 3, P95MS: 4.5})
+	check("call errors", st.CallErrorsBy, map[string]int{"TLP-003": 1, "TLP-004": 1, "TLP-005": 2})
+	check("models", st.RunsByModel, map[string]int{"llama3.2": 2, "qwen3:8b": 3})
+	check("tools", st.CallsByTool, map[string]int{"get_weather": 4})
+	// parse_time_ms is 1.5, 2.5, 3.5, 4.5, 5.5 in the golden log.
+	check("parse time", st.ParseTime, timing{Count: 5, AvgMS: 3.5, P95MS: 5.5})
 	check("repair time", st.RepairTime, timing{Count: 1, AvgMS: 0.5, P95MS: 0.5})
-	check("retry time", st.RetryTime, timing{Count: 1, AvgMS: 40, P95MS: 40})
-	check("tokens", []int{st.TotalTokens, st.RetryTokens}, []int{200 + 210 + 567 + 755, 342 + 590})
+	check("retry time", st.RetryTime, timing{Count: 2, AvgMS: 40, P95MS: 40})
+	check("tokens", []int{st.TotalTokens, st.RetryTokens}, []int{200 + 210 + 567 + 530 + 755, 342 + 320 + 590})
 
 	// The human form, and standard input.
 	data, err := os.ReadFile(goldenLog)
@@ -46,9 +46,9 @@ func TestStatsGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdout, _, code = runCLI(t, string(data), "stats")
-	for _, want := range []string{"runs: 4", "parsed at once:      1 (25.0%)", "recovered by retry:  1 (25.0%)",
-		"repairs by kind (runs): trailing_comma 1", "call errors by code (retried calls): TLP-005 2, TLP-004 1",
-		"runs by model: llama3.2 2, qwen3:8b 2", "parse time: avg 3.00 ms, p95 4.50 ms (4)", "tokens: 1732, of which on retries: 932"} {
+	for _, want := range []string{"runs: 5", "parsed at once:      1 (20.0%)", "recovered by retry:  2 (40.0%)",
+		"repairs by kind (runs): trailing_comma 1", "call errors by code (retried calls): TLP-005 2, TLP-003 1, TLP-004 1",
+		"runs by model: qwen3:8b 3, llama3.2 2", "parse time: avg 3.50 ms, p95 5.50 ms (5)", "tokens: 2262, of which on retries: 1252"} {
 		if code != 0 || !strings.Contains(stdout, want) {
 			t.Errorf("stats lacks %q:\n%s", want, stdout)
 		}
@@ -69,9 +69,9 @@ func TestStatsSinceAndText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The runs are an hour apart from 09:00; at 12:30, the last 2h hold
-	// the last two runs (11:00 and 12:00) and the one at 10:00 is out.
-	now := time.Date(2026, 11, 20, 12, 30, 0, 0, time.UTC)
+	// The runs are an hour apart from 09:00; at 13:30, the last 2h hold
+	// the last two runs (12:00 and 13:00) and the one at 11:00 is out.
+	now := time.Date(2026, 11, 20, 13, 30, 0, 0, time.UTC)
 	if st := computeStats(recs, 2*time.Hour, now); st.Runs != 2 || st.RecoveredRetry != 1 || st.Failed != 1 {
 		t.Errorf("--since 2h: %+v", st)
 	}
