@@ -146,6 +146,13 @@ func (x *extractor) toolCallBody(start, end int, closed bool) ([]dialects.RawCal
 		case '{':
 			calls, used := x.callBody(p, end)
 			return calls, used, true
+		case '<':
+			// A <function …>{…}</function> element claims the block too.
+			if t, ok := parseTag(x.Text, p, end); ok && t.kind == kindFunction && !t.closing {
+				if calls, used := x.callBody(p, end); len(calls) > 0 && calls[0].Err == nil {
+					return calls, used, true
+				}
+			}
 		case '[':
 			// <tool_call> [{…}] with no closing tag is Granite 3.1 syntax;
 			// it is not read as a hermes call.
@@ -176,15 +183,27 @@ func (x *extractor) callBody(start, end int) (calls []dialects.RawCall, used int
 		calls, _ = x.callBody(f.BodyStart, f.BodyEnd)
 		used = f.End
 	case x.Text[p] == '<':
-		if t, ok := parseTag(x.Text, p, end); ok && t.kind == kindFunction && !t.closing {
+		// One or more <function …>{…}</function> elements, one call each.
+		for q := p; q < end; q = textcall.SkipSpace(x.Text, used, end) {
+			t, ok := parseTag(x.Text, q, end)
+			if !ok || t.kind != kindFunction || t.closing {
+				break
+			}
 			inner, after := end, -1
 			if c := strings.Index(x.Text[t.end:end], "</function>"); c >= 0 {
 				inner, after = t.end+c, t.end+c+len("</function>")
 			}
-			if named, e, ok := x.namedBody(t.name, t.end, inner); ok {
-				calls, used = named, max(e, after)
+			named, e, ok := x.namedBody(t.name, t.end, inner)
+			if !ok {
 				break
 			}
+			calls, used = append(calls, named...), max(e, after)
+			if after < 0 {
+				break
+			}
+		}
+		if len(calls) > 0 {
+			break
 		}
 		// Tagged parameters (<parameter=…>, <arg_key>) belong to other
 		// dialects: the block is not a hermes call.

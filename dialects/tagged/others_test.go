@@ -112,6 +112,12 @@ var cpmRows = []row{
 		repairs: []toolcall.RepairKind{toolcall.RepairWrappedArguments},
 	},
 	{
+		name:   "a JSON object in place of the parameters",
+		text:   `<function name="get_weather">{"city": "Paris", "days": 2}</function>`,
+		chunks: []string{`<function name="get_weather">{"city": "Pa`, `ris", "days": 2}</function>`},
+		calls:  []want{call("get_weather", `{"city":"Paris","days":2}`)},
+	},
+	{
 		name:    "qwen's <function=…> is not a MiniCPM call",
 		text:    "<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>",
 		content: "<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>",

@@ -131,6 +131,10 @@ var (
 		ResolveAliases: true,
 		CDATA:          true,
 		normalize:      normalizeMiniCPM,
+		// A JSON object in place of the parameters, the shape Hermes and
+		// Functionary write inside <function name="…">, is read as the
+		// arguments rather than failed.
+		JSONArguments: true,
 	})
 
 	// Step3 is StepFun Step-3: steptml elements inside DeepSeek-like call
