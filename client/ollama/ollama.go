@@ -180,7 +180,7 @@ func (o *Client) Chat(ctx context.Context, req *client.Request) (*client.Respons
 	if err != nil {
 		return apiErrorResponse(err, resps)
 	}
-	return streamResponse(ollama.DecodeResponses(resps), http.StatusOK)
+	return decodeAPI(resps)
 }
 
 // chatRequest converts req into an api.ChatRequest.
@@ -382,6 +382,15 @@ func ollamaCalls(calls []dialects.RawCall) ([]dialects.RawCall, *toolcall.Error)
 	return out, nil
 }
 
+// decodeAPI reads the responses the api client decoded.
+func decodeAPI(resps []api.ChatResponse) (*client.Response, error) {
+	cs, err := ResponsesFromAPI(resps)
+	if err != nil {
+		return nil, err
+	}
+	return streamResponse(ollama.DecodeResponses(cs), http.StatusOK)
+}
+
 // inStreamError is the error of a stream that carried an {"error": …} line.
 func inStreamError(s *ollama.Stream) *toolcall.Error {
 	code, what := toolcall.CodeTransport, "the server reported an error"
@@ -445,13 +454,13 @@ func apiErrorResponse(err error, resps []api.ChatResponse) (*client.Response, er
 		return nil, toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{Err: err}, "the server could not be reached")
 	case errors.As(err, &syntax), errors.As(err, &typ), isOrderedMapError(err):
 		return nil, toolcall.Errorf(toolcall.CodeMalformedCall, err,
-			"the api client could not decode a streamed response (tool call arguments that are not a JSON object?); NewOllamaHost decodes them")
+			"the api client could not decode a streamed response (tool call arguments that are not a JSON object?); NewHost decodes them")
 	}
 	msg := err.Error()
 	if strings.HasPrefix(msg, "{") {
 		// api.Client returns a last line without its newline as an error
 		// holding the line: the stream was cut inside a response.
-		return streamResponse(ollama.DecodeResponses(resps), http.StatusOK)
+		return decodeAPI(resps)
 	}
 	// Anything else is the message of an {"error": …} line.
 	code, what := classifyOllamaMessage(msg)

@@ -99,7 +99,7 @@ func TestParseResponse(t *testing.T) {
 			if tt.tools {
 				opts.Tools = weatherTools(t)
 			}
-			res := ParseResponse(tt.resp, opts)
+			res := ParseResponse(fromAPI(t, tt.resp), opts)
 			reasoning := tt.resp.Message.Thinking
 			checkResult(t, res, tt.calls, tt.content, reasoning, tt.errs)
 			for _, c := range res.Calls {
@@ -121,16 +121,16 @@ func TestParseResponses(t *testing.T) {
 	done := api.ChatResponse{Model: "qwen3:8b", Done: true, DoneReason: "stop", Metrics: api.Metrics{PromptEvalCount: 10, EvalCount: 20}}
 	want := []wantCall{{"call_1", "get_weather", `{"city":"Paris"}`, 0}, {"call_2", "get_weather", `{"city":"Oslo"}`, 1}}
 
-	res := ParseResponses(append(stream, done), nil)
+	res := ParseResponses(fromAPIs(t, append(stream, done)), nil)
 	checkResult(t, res, want, "Sure. ", "plan more", nil)
 
-	s := DecodeResponses(append(stream, done))
+	s := DecodeResponses(fromAPIs(t, append(stream, done)))
 	if s.Status.Model != "qwen3:8b" || s.DoneReason != "stop" || s.EvalCount != 20 || s.PromptEvalCount != 10 || s.Responses != 5 {
 		t.Errorf("status = %+v, responses %d", s.Status, s.Responses)
 	}
 
 	// Chat returns nil when the connection drops: no done, truncated.
-	res = ParseResponses(stream, nil)
+	res = ParseResponses(fromAPIs(t, stream), nil)
 	checkResult(t, res, want, "Sure. ", "plan more", []toolcall.Code{toolcall.CodeTruncated})
 	if !errors.Is(res.Err(), toolcall.ErrTruncated) {
 		t.Errorf("Err = %v", res.Err())
@@ -139,71 +139,30 @@ func TestParseResponses(t *testing.T) {
 	checkResult(t, res, nil, "", "", []toolcall.Code{toolcall.CodeTruncated})
 }
 
-// For arguments the api types can decode, the raw path and the api path
-// agree.
-func TestRawAndAPIAgree(t *testing.T) {
-	inputs := []string{
-		resp(`{"role":"assistant","content":"x","tool_calls":[{"id":"call_a","function":{"index":0,"name":"get_weather","arguments":{"city":"Paris","days":3}}},{"id":"call_b","function":{"index":1,"name":"f","arguments":{"z":true,"a":null,"q":"é"}}}]}`),
-		resp(`{"role":"assistant","content":"","tool_calls":[{"id":"call_c","function":{"index":0,"name":"now","arguments":{}}}]}`),
-		resp(`{"role":"assistant","content":"just text"}`),
-	}
-	for _, in := range inputs {
-		var r api.ChatResponse
-		if err := json.Unmarshal([]byte(in), &r); err != nil {
+// fromAPI converts an api.ChatResponse the way client/ollama does (which
+// this package cannot import), for the tests that build responses with the
+// api types.
+func fromAPI(t testing.TB, r api.ChatResponse) ChatResponse {
+	t.Helper()
+	out := ChatResponse{Model: r.Model, Done: r.Done, DoneReason: r.DoneReason,
+		PromptEvalCount: r.PromptEvalCount, EvalCount: r.EvalCount,
+		TotalDuration: r.TotalDuration, LoadDuration: r.LoadDuration,
+		PromptEvalDuration: r.PromptEvalDuration, EvalDuration: r.EvalDuration,
+		Message: Message{Content: r.Message.Content, Thinking: r.Message.Thinking}}
+	for _, tc := range r.Message.ToolCalls {
+		args, err := json.Marshal(tc.Function.Arguments)
+		if err != nil {
 			t.Fatal(err)
 		}
-		raw, typed := ParseJSON([]byte(in), nil), ParseResponse(r, nil)
-		a, _ := json.Marshal(raw)
-		b, _ := json.Marshal(typed)
-		if string(a) != string(b) {
-			t.Errorf("raw   %s\ntyped %s", a, b)
-		}
+		out.Message.ToolCalls = append(out.Message.ToolCalls, ToolCall{ID: tc.ID, Index: tc.Function.Index, Name: tc.Function.Name, Arguments: args})
 	}
+	return out
 }
 
-func TestToolsFromAPI(t *testing.T) {
-	props := api.NewToolPropertiesMap()
-	props.Set("city", api.ToolProperty{Type: api.PropertyType{"string"}, Description: "City <name>"})
-	props.Set("days", api.ToolProperty{Type: api.PropertyType{"integer"}})
-	tools := api.Tools{
-		{Type: "function", Function: api.ToolFunction{Name: "get_weather", Description: "Weather",
-			Parameters: api.ToolFunctionParameters{Type: "object", Required: []string{"city"}, Properties: props}}},
-		{Type: "function", Function: api.ToolFunction{Name: "now", Description: "Time"}},
-		{Type: "function", Function: api.ToolFunction{Name: "ping", Parameters: api.ToolFunctionParameters{Type: "object"}}},
+func fromAPIs(t testing.TB, rs []api.ChatResponse) []ChatResponse {
+	var out []ChatResponse
+	for _, r := range rs {
+		out = append(out, fromAPI(t, r))
 	}
-	got, err := ToolsFromAPI(tools)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []struct{ name, params string }{
-		{"get_weather", `{"type":"object","required":["city"],"properties":{"city":{"type":"string","description":"City \u003cname\u003e"},"days":{"type":"integer"}}}`},
-		{"now", ""},
-		{"ping", `{"type":"object"}`},
-	}
-	if len(got) != len(want) {
-		t.Fatalf("got %d tools", len(got))
-	}
-	for i, w := range want {
-		if got[i].Name != w.name || string(got[i].Parameters) != w.params {
-			t.Errorf("tool %d = %s %s, want %s %s", i, got[i].Name, got[i].Parameters, w.name, w.params)
-		}
-	}
-	set, err := NewToolSet(tools)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := ParseJSON([]byte(resp(`{"role":"assistant","content":"","tool_calls":[`+
-		`{"id":"call_a","function":{"name":"get_weather","arguments":{"days":2}}},`+
-		`{"id":"call_b","function":{"name":"now","arguments":{}}},`+
-		`{"id":"call_c","function":{"name":"ping","arguments":{}}}]}`)), &dialects.Options{Tools: set})
-	checkResult(t, res, []wantCall{{"call_b", "now", `{}`, 1}, {"call_c", "ping", `{}`, 2}}, "", "", []toolcall.Code{toolcall.CodeSchema})
-
-	_, err = ToolsFromAPI(api.Tools{{Function: api.ToolFunction{Name: "bad", Parameters: api.ToolFunctionParameters{Type: "object", Items: make(chan int)}}}})
-	if !errors.Is(err, toolcall.ErrInvalidTool) || !strings.Contains(err.Error(), "tool 0") {
-		t.Errorf("err = %v", err)
-	}
-	_, err = ToolFromAPI(api.Tool{Type: "function"})
-	if !errors.Is(err, toolcall.ErrInvalidTool) {
-		t.Errorf("nameless tool: err = %v", err)
-	}
+	return out
 }

@@ -58,7 +58,7 @@ func FuzzParseJSON(f *testing.F) {
 		var resp api.ChatResponse
 		if json.Unmarshal(data, &resp) == nil {
 			// The content comes from the decoded body, which is never longer.
-			if err := fuzzcheck.CheckResult(ParseResponse(resp, opts), string(data), opts); err != nil {
+			if err := fuzzcheck.CheckResult(ParseResponse(fromAPI(t, resp), opts), string(data), opts); err != nil {
 				t.Fatalf("ParseResponse: %v", err)
 			}
 		}

@@ -1,9 +1,11 @@
 // Package ollama reads Ollama's native tool calls: the message.tool_calls of
-// an /api/chat response, given as an api.ChatResponse value or as the raw
-// JSON the server sent (one response object, or an NDJSON stream of them).
+// an /api/chat response, given as the raw JSON the server sent (one response
+// object, or an NDJSON stream of them) or as ChatResponse values, this
+// package's own small types (client/ollama converts the ollama client's
+// api.ChatResponse to them). It does not import the ollama client.
 //
 // The raw JSON path decodes the wire format itself instead of going through
-// api.ChatResponse, because api.ToolCallFunctionArguments cannot decode
+// the ollama client's api.ChatResponse, because api.ToolCallFunctionArguments cannot decode
 // arguments sent as a JSON string (its decoder aborts, and with it the whole
 // stream), and because reading the raw bytes keeps the model's key order at
 // every level. Arguments may arrive as an object, as a JSON string holding an
