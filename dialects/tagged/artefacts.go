@@ -22,17 +22,40 @@ var cpmRewrites = []rewrite{
 }
 
 // cpmArtefacts are the signs that the markup itself carries tokenizer
-// artefacts. Without one, Ġ and Ċ are letters (Maltese writes both) and
-// stay as written.
+// artefacts. Without one, or a Ġ or Ċ glued to the end of a word (see
+// glued), Ġ and Ċ are letters (Maltese writes both) and stay as written.
 var cpmArtefacts = []string{"<functionname=", "<paramname=", "<functionĠ", "<paramĠ", ">Ċ<", ">ĊĊ<"}
 
 // normalizeMiniCPM undoes MiniCPM 5's tokenizer artefacts when its markup
 // shows them.
 func normalizeMiniCPM(text string) (string, []int, bool) {
-	if !containsAny(text, cpmArtefacts) {
+	if !containsAny(text, cpmArtefacts) && !glued(text) {
 		return text, nil, false
 	}
 	return applyRewrites(text, cpmRewrites)
+}
+
+// glued reports whether a Ġ or Ċ stands right after a lower-case ASCII
+// letter, a digit or punctuation that ends a word ("NewĠYork", "1.Ċ2"):
+// there it cannot be a Maltese letter, which starts words or follows
+// letters of its own script.
+func glued(text string) bool {
+	for _, sym := range []string{"Ġ", "Ċ"} {
+		for i := strings.Index(text, sym); i >= 0; {
+			if i > 0 {
+				c := text[i-1]
+				if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte(".,;:!?)]}", c) >= 0 {
+					return true
+				}
+			}
+			j := strings.Index(text[i+len(sym):], sym)
+			if j < 0 {
+				break
+			}
+			i += len(sym) + j
+		}
+	}
+	return false
 }
 
 // applyRewrites replaces every occurrence of each rewrite's literal, in one

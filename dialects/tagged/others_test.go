@@ -81,6 +81,12 @@ var cpmRows = []row{
 		content: "Done.",
 	},
 	{
+		name:   "Ġ glued to a word is an artefact even in clean markup",
+		text:   `<function name="search"><param name="query">bestĠpizzaĠinĠNewĠYork</param></function>`,
+		chunks: []string{`<function name="search"><param name="query">bestĠ`, `pizzaĠinĠNewĠYork</param></function>`},
+		calls:  []want{call("search", `{"query":"best pizza in New York"}`)},
+	},
+	{
 		name:  "Ġ and Ċ are letters when the markup has no artefact",
 		text:  `<function name="note"><param name="text">Ġgantija u Ċirkewwa</param></function>`,
 		calls: []want{call("note", `{"text":"Ġgantija u Ċirkewwa"}`)},
