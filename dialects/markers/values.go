@@ -591,10 +591,17 @@ func (x *extractor) declared(calls []dialects.RawCall) bool {
 }
 
 // widenFence extends s[from:to] over a code fence that wraps exactly it.
+// The opening fence must end right before the value (blanks aside), so it
+// is looked for there, over a bounded info word, never across the text:
+// a search over everything before each object made detection quadratic.
 func widenFence(s string, from, to int) (int, int) {
 	left := strings.TrimRight(s[:from], " \t\r\n")
-	open := strings.LastIndex(left, "```")
-	if open < 0 {
+	open := len(left)
+	for open > 0 && len(left)-open < maxFenceInfo && isAlnum(left[open-1]) {
+		open--
+	}
+	open -= 3
+	if open < 0 || left[open:open+3] != "```" {
 		return from, to
 	}
 	if e, _ := fenceOpen(left, open); e != len(left) {
@@ -612,4 +619,11 @@ func offsetIn(base, i int) int {
 		return -1
 	}
 	return base + i
+}
+
+// maxFenceInfo bounds the info word of a code fence ("json", "tool_code").
+const maxFenceInfo = 32
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
