@@ -186,7 +186,15 @@ func (f *keyFrame) seen(b []byte, keys []keySpan, key keySpan) bool {
 		f.set[text] = struct{}{}
 		return false
 	}
+	n := key.end - key.start
 	for _, k := range mine {
+		// Most keys differ in length or first byte: no call for those.
+		if k.end-k.start != n && !k.escaped && !key.escaped {
+			continue
+		}
+		if n > 0 && !k.escaped && !key.escaped && b[k.start] != b[key.start] {
+			continue
+		}
 		if sameKey(b, k, key) {
 			return true
 		}
