@@ -55,14 +55,14 @@ func callsOfSize(shape func(int) string, size int) string {
 }
 
 // TestDetectionIsLinear: detection with declared tools costs time linear in
-// the output: 256 KB of calls take at most four times (plus noise) what
-// 64 KB take. A search backwards over the text per object made it
+// the output: 256 KB of calls take about four times what 64 KB take, far
+// from the sixteen of quadratic work. A search backwards over the text per object made it
 // quadratic (10 000 bare calls took minutes).
 func TestDetectionIsLinear(t *testing.T) {
 	opts := &registry.Options{Options: dialects.Options{Tools: weatherSet(t)}}
 	fastest := func(text string) time.Duration {
 		best := time.Duration(1 << 62)
-		for range 5 {
+		for range 7 {
 			runtime.GC()
 			start := time.Now()
 			registry.Parse(text, opts)
@@ -75,9 +75,10 @@ func TestDetectionIsLinear(t *testing.T) {
 		ts, tl := fastest(small), fastest(large)
 		ratio := float64(tl) / float64(ts)
 		t.Logf("%s: 64 KB %v, 256 KB %v, ratio %.1f", name, ts, tl, ratio)
-		// 4 is linear; quadratic work gives 16. The margin absorbs
-		// scheduling noise on a shared machine.
-		if ratio > 6 {
+		// 4 is linear; quadratic work gives 16. The margin absorbs the
+		// scheduling and GC noise of a shared machine, where linear
+		// shapes measure 3-9; BenchmarkDetectManyCalls gives figures.
+		if ratio > 11 {
 			t.Errorf("%s: 256 KB takes %.1f times what 64 KB takes (%v, %v): not linear", name, ratio, tl, ts)
 		}
 	}
