@@ -239,6 +239,15 @@ func parseLine(line []byte, f *parseFlags, base *registry.Options) parseOutput {
 	if in.Text == nil && in.Chunks == nil {
 		return failedParse(in.ID, toolcall.NewError(toolcall.CodeInvalidInput, `line has neither "text" nor "chunks"`))
 	}
+	if in.Text != nil && in.Chunks != nil {
+		// Which of two different outputs is meant cannot be known: the
+		// line is refused rather than one of them silently chosen.
+		if at, ok := chunksDiffer(*in.Text, in.Chunks); ok {
+			return failedParse(in.ID, toolcall.NewError(toolcall.CodeInvalidInput, fmt.Sprintf(
+				`"text" (%d bytes) and the joined "chunks" (%d bytes) differ, first at byte %d: give one, or both the same`,
+				len(*in.Text), chunksLen(in.Chunks), at)))
+		}
+	}
 	opts := *base
 	if in.Dialect != "" {
 		opts.Dialect = in.Dialect
@@ -301,6 +310,33 @@ func parseLine(line []byte, f *parseFlags, base *registry.Options) parseOutput {
 		out.Code = detectCode(text, &opts)
 	}
 	return out
+}
+
+// chunksDiffer reports whether the concatenated chunks differ from text,
+// and the offset of the first byte where they do.
+func chunksDiffer(text string, chunks []string) (int, bool) {
+	at := 0
+	for _, c := range chunks {
+		n := min(len(c), len(text)-at)
+		for i := 0; i < n; i++ {
+			if c[i] != text[at+i] {
+				return at + i, true
+			}
+		}
+		if n < len(c) {
+			return at + n, true // the chunks run past the text
+		}
+		at += n
+	}
+	return at, at != len(text)
+}
+
+func chunksLen(chunks []string) int {
+	n := 0
+	for _, c := range chunks {
+		n += len(c)
+	}
+	return n
 }
 
 // detectCode finds the Python code blocks of an answer; calls of the

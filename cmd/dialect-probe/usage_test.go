@@ -141,3 +141,43 @@ func TestRepairValidInputByteForByte(t *testing.T) {
 		t.Errorf("repaired: exit %d, stdout %q", code, stdout)
 	}
 }
+
+// TestParseJSONLTextChunksMismatch: a line that gives both "text" and
+// "chunks" is refused with TLP-016 when they disagree, and parsed when
+// they agree.
+func TestParseJSONLTextChunksMismatch(t *testing.T) {
+	in := strings.Join([]string{
+		`{"id": 1, "dialect": "hermes", "text": "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>", "chunks": ["<tool_call>{\"name\": \"b\", ", "\"arguments\": {}}</tool_call>"]}`,
+		`{"id": 2, "dialect": "hermes", "text": "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>", "chunks": ["<tool_call>{\"name\": \"a\", ", "\"arguments\": {}}</tool_call>"]}`,
+		`{"id": 3, "text": "hello", "chunks": ["hel", "lo", " world"]}`,
+		`{"id": 4, "text": "hello world", "chunks": ["hel", "lo"]}`,
+		`{"id": 5, "text": "", "chunks": []}`,
+		`{"id": 6, "text": "x", "chunks": []}`,
+	}, "\n")
+	stdout, stderr, code := runCLI(t, in, "parse", "--jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := jsonLines(t, stdout)
+	if len(lines) != 6 {
+		t.Fatalf("%d lines:\n%s", len(lines), stdout)
+	}
+	for i, wantErr := range []bool{true, false, true, true, false, true} {
+		errs, _ := lines[i]["errors"].([]any)
+		calls, _ := lines[i]["calls"].([]any)
+		if wantErr {
+			if len(errs) != 1 || errs[0].(map[string]any)["code"] != "TLP-016" || len(calls) != 0 ||
+				!strings.Contains(errs[0].(map[string]any)["message"].(string), "differ") {
+				t.Errorf("line %d: want a TLP-016 for the mismatch, got %v", i+1, lines[i])
+			}
+		} else if len(errs) != 0 {
+			t.Errorf("line %d: %v", i+1, lines[i])
+		}
+	}
+	if calls, _ := lines[1]["calls"].([]any); len(calls) != 1 {
+		t.Errorf("agreeing line: %v", lines[1])
+	}
+	if at, ok := chunksDiffer("abcdef", []string{"ab", "cX", "ef"}); !ok || at != 3 {
+		t.Errorf("chunksDiffer = %d, %v; want 3, true", at, ok)
+	}
+}
