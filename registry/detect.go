@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -84,11 +85,12 @@ const (
 // output's first calls already decide the dialect (see Decide), that
 // decision stands, as it does for a stream that saw only those bytes.
 func (r *Registry) Detect(text string, opts *Options) Detection {
-	return r.detect(text, opts, true)
+	return r.detect(context.Background(), text, opts, true)
 }
 
-// detect is Detect; early says the first calls may decide.
-func (r *Registry) detect(text string, opts *Options, early bool) Detection {
+// detect is Detect; early says the first calls may decide. It stops
+// between dialects once ctx is done, with no dialect chosen.
+func (r *Registry) detect(ctx context.Context, text string, opts *Options, early bool) Detection {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -105,7 +107,7 @@ func (r *Registry) detect(text string, opts *Options, early bool) Detection {
 	}
 
 	if early {
-		if det, ok := r.decideEarly(text, opts); ok {
+		if det, ok := r.decideEarly(ctx, text, opts); ok {
 			return det
 		}
 	}
@@ -124,6 +126,9 @@ func (r *Registry) detect(text string, opts *Options, early bool) Detection {
 
 	var cands []Candidate
 	for _, d := range r.Dialects() {
+		if err := ctx.Err(); err != nil {
+			return canceledDetection(text, err)
+		}
 		ev := append([]Evidence(nil), priors[d.Name()]...)
 		marker := ""
 		if m, ok := d.(dialects.Marked); ok {
@@ -305,13 +310,21 @@ func (r *Registry) Parse(text string, opts *Options) *toolcall.Result {
 
 // ParseDetect is Parse that also returns how the dialect was chosen.
 func (r *Registry) ParseDetect(text string, opts *Options) (*toolcall.Result, Detection) {
+	return r.parseDetect(context.Background(), text, opts)
+}
+
+// parseDetect is ParseDetect; it stops between dialects once ctx is done.
+func (r *Registry) parseDetect(ctx context.Context, text string, opts *Options) (*toolcall.Result, Detection) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	det := r.Detect(text, opts)
+	det := r.detect(ctx, text, opts, true)
 	res := det.result
 	if opts.Dialect != "" && len(res.Calls) == 0 && len(res.Errors) == 0 {
 		for _, name := range opts.Fallback {
+			if err := ctx.Err(); err != nil {
+				return canceledResult(text, err), canceledDetection(text, err)
+			}
 			d, ok := r.Lookup(name)
 			if !ok {
 				continue

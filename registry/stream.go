@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"context"
 	"sync"
 
 	"github.com/dialectkit/toolcall"
@@ -86,8 +87,13 @@ func (r *Registry) Decide(prefix string, opts *Options) (Detection, bool) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	det := r.detect(prefix, opts, false)
-	if det.Dialect == "" || len(det.Candidates) == 0 {
+	return r.decide(context.Background(), prefix, opts)
+}
+
+// decide is Decide under ctx: a detection that ctx stopped decides nothing.
+func (r *Registry) decide(ctx context.Context, prefix string, opts *Options) (Detection, bool) {
+	det := r.detect(ctx, prefix, opts, false)
+	if ctx.Err() != nil || det.Dialect == "" || len(det.Candidates) == 0 {
 		return det, false
 	}
 	best := det.Candidates[0]
@@ -99,14 +105,14 @@ func (r *Registry) Decide(prefix string, opts *Options) (Detection, bool) {
 
 // decideEarly detects the dialect of text from its first calls, when they
 // decide it (see Decide), and parses the whole of text with it.
-func (r *Registry) decideEarly(text string, opts *Options) (Detection, bool) {
+func (r *Registry) decideEarly(ctx context.Context, text string, opts *Options) (Detection, bool) {
 	pts := r.points().Points()
 	for {
 		at, ok := pts.Next(text)
-		if !ok {
+		if !ok || ctx.Err() != nil {
 			return Detection{}, false
 		}
-		det, ok := r.Decide(text[:at], opts)
+		det, ok := r.decide(ctx, text[:at], opts)
 		if !ok {
 			continue
 		}

@@ -359,7 +359,13 @@ func (r *run) loop(ctx context.Context) (*Outcome, error) {
 			reason = next
 			continue
 		}
-		t := r.parse(resp, &att)
+		t := r.parse(ctx, resp, &att)
+		if err := ctx.Err(); err != nil {
+			// The deadline passed while parsing a long answer: the run ends
+			// now, not after the parse.
+			r.attempts = append(r.attempts, att)
+			return r.stop(r.canceled(err))
+		}
 		r.logTurn(ctx, t, &att)
 		if t.ok() {
 			r.attempts = append(r.attempts, att)
@@ -522,7 +528,8 @@ func (t *turn) err() error {
 
 // parse reads the answer: the server's native calls through dialects.Finish,
 // text through the registry (the configured dialect, or detection).
-func (r *run) parse(resp *client.Response, att *Attempt) *turn {
+// Parsing text honours ctx (registry.ParseDetectContext).
+func (r *run) parse(ctx context.Context, resp *client.Response, att *Attempt) *turn {
 	begin := r.l.now()
 	t := &turn{sample: resp.Content}
 	if len(resp.NativeCalls) > 0 {
@@ -530,7 +537,7 @@ func (r *run) parse(resp *client.Response, att *Attempt) *turn {
 		t.res = dialects.Finish(NativeDialect, ext, &r.opts.Options)
 		t.native = true
 	} else {
-		t.res = r.parseText(resp.Content)
+		t.res = r.parseText(ctx, resp.Content)
 		switch {
 		case t.res.Reasoning == "":
 			t.res.Reasoning = resp.Reasoning
@@ -556,22 +563,22 @@ func (r *run) parse(resp *client.Response, att *Attempt) *turn {
 // prose is not mistaken for a call; when nothing was found, a reading
 // that calls a declared tool is taken as the call the model meant, and
 // parsed again under that dialect so that its errors can be sent back.
-func (r *run) parseText(content string) *toolcall.Result {
-	res, _ := r.reg.ParseDetect(content, &r.opts)
-	if len(res.Calls) > 0 || len(res.Errors) > 0 || r.opts.Dialect != "" || !mentionsTool(content, r.tools) {
+func (r *run) parseText(ctx context.Context, content string) *toolcall.Result {
+	res, _ := r.reg.ParseDetectContext(ctx, content, &r.opts)
+	if ctx.Err() != nil || len(res.Calls) > 0 || len(res.Errors) > 0 || r.opts.Dialect != "" || !mentionsTool(content, r.tools) {
 		return res
 	}
 	probe := r.opts
 	probe.Tools = nil
 	probe.Template, probe.Model = "", "" // the output alone decides here
 	probe.Validation = schema.Options{AllowAdditional: true}
-	loose, _ := r.reg.ParseDetect(content, &probe)
-	if loose.Dialect == "" || !callsDeclaredTool(loose.Calls, r.tools) {
+	loose, _ := r.reg.ParseDetectContext(ctx, content, &probe)
+	if ctx.Err() != nil || loose.Dialect == "" || !callsDeclaredTool(loose.Calls, r.tools) {
 		return res
 	}
 	named := r.opts
 	named.Dialect, named.Fallback = loose.Dialect, nil
-	again, _ := r.reg.ParseDetect(content, &named)
+	again, _ := r.reg.ParseDetectContext(ctx, content, &named)
 	return again
 }
 
