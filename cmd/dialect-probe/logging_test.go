@@ -153,3 +153,20 @@ func TestLogFormatFlag(t *testing.T) {
 		t.Errorf("--log-format xml: exit %d", code)
 	}
 }
+
+// TestProbeLogFile: probe appends the retry loop's records to --log-file,
+// and stats reads them.
+func TestProbeLogFile(t *testing.T) {
+	logFile := filepath.Join(t.TempDir(), "probe.log")
+	if _, stderr, code := runCLI(t, "", "probe", "--sim", "malformed", "--quiet", "--log-file", logFile); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs, skipped, err := readLogs([]string{logFile}, nil)
+	if err != nil || skipped != 0 || len(recs) == 0 {
+		t.Fatalf("%d records, %d skipped, %v", len(recs), skipped, err)
+	}
+	st := computeStats(recs, 0, time.Now())
+	if st.Runs == 0 || st.RecoveredRetry == 0 {
+		t.Errorf("stats of the probe's log: %+v", st)
+	}
+}
