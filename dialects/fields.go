@@ -55,7 +55,7 @@ func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 			return inner, true
 		}
 	}
-	rc, ok = envelopeFields(env)
+	rc, ok = envelopeFields(&env)
 	rc.Offset, rc.Repairs = offset, repairs
 	rc.ArgumentsValid = valid && rc.Arguments != ""
 	return rc, ok
@@ -120,35 +120,49 @@ func valueDepthLimit(opts *Options) int {
 	return limit + 4
 }
 
-// envelope is what one pass over a call object's members finds: the first
-// occurrence of each name, arguments and id field (by their index in the
-// field lists), the "function" member, and the ambiguity message.
+// envelope is what one pass over a call object's members finds: for the
+// name, arguments and id, the value of the alias tried first (the first
+// occurrence of each key counts, as a lookup finds it), the "function"
+// member, and the ambiguity message.
 type envelope struct {
-	name, args, id [maxFields]gjson.Result
-	function       gjson.Result
-	msg            string
+	name, args, id    gjson.Result
+	nameAt, argsAt    int // the alias index of name and args; maxFields when none
+	idAt              int
+	function          gjson.Result
+	msg               string
+	seenName, seenArg uint8 // aliases met, one bit each
+	seenID            uint8
 }
 
-// maxFields bounds the aliases of one field list (fields.Name and the
-// others hold fewer; a test checks it).
+// maxFields bounds the aliases of one field list (a bit each; fields.Name
+// and the others hold fewer, which a test checks).
 const maxFields = 8
 
 // readEnvelope walks obj's members once. A model's call object may hold a
 // large argument value: every field looked up separately would walk past
 // it again.
-func readEnvelope(obj gjson.Result) *envelope {
-	env := &envelope{}
+func readEnvelope(obj gjson.Result) envelope {
+	env := envelope{nameAt: maxFields, argsAt: maxFields, idAt: maxFields}
 	var nameKey, nameVal, argsKey string
 	obj.ForEach(func(k, v gjson.Result) bool {
 		key := k.String()
-		if i := slices.Index(fields.Name, key); i >= 0 && i < maxFields && !env.name[i].Exists() {
-			env.name[i] = v
+		if i := slices.Index(fields.Name, key); i >= 0 && i < maxFields && env.seenName&(1<<i) == 0 {
+			env.seenName |= 1 << i
+			if v.Type == gjson.String && i < env.nameAt {
+				env.name, env.nameAt = v, i
+			}
 		}
-		if i := slices.Index(fields.Arguments, key); i >= 0 && i < maxFields && !env.args[i].Exists() {
-			env.args[i] = v
+		if i := slices.Index(fields.Arguments, key); i >= 0 && i < maxFields && env.seenArg&(1<<i) == 0 {
+			env.seenArg |= 1 << i
+			if i < env.argsAt {
+				env.args, env.argsAt = v, i
+			}
 		}
-		if i := slices.Index(fields.ID, key); i >= 0 && i < maxFields && !env.id[i].Exists() {
-			env.id[i] = v
+		if i := slices.Index(fields.ID, key); i >= 0 && i < maxFields && env.seenID&(1<<i) == 0 {
+			env.seenID |= 1 << i
+			if (v.Type == gjson.String || v.Type == gjson.Number) && i < env.idAt {
+				env.id, env.idAt = v, i
+			}
 		}
 		if key == "function" && !env.function.Exists() {
 			env.function = v
@@ -182,37 +196,27 @@ func readEnvelope(obj gjson.Result) *envelope {
 	return env
 }
 
-// idOf is firstString over the ids the envelope holds.
+// idOf is the call id the envelope holds, or "".
 func (env *envelope) idOf() string {
-	for _, v := range env.id {
-		if v.Exists() && (v.Type == gjson.String || v.Type == gjson.Number) {
-			return v.String()
-		}
+	if env.idAt < maxFields {
+		return env.id.String()
 	}
 	return ""
 }
 
 func objectFields(obj gjson.Result) (RawCall, bool) {
-	return envelopeFields(readEnvelope(obj))
+	env := readEnvelope(obj)
+	return envelopeFields(&env)
 }
 
 func envelopeFields(env *envelope) (RawCall, bool) {
 	var rc RawCall
-	found := false
-	for _, v := range env.name {
-		if v.Exists() && v.Type == gjson.String {
-			rc.Name, found = v.String(), true
-			break
-		}
-	}
-	if !found {
+	if env.nameAt == maxFields {
 		return rc, false
 	}
-	for _, v := range env.args {
-		if v.Exists() {
-			rc.Arguments = v.Raw
-			break
-		}
+	rc.Name = env.name.String()
+	if env.argsAt < maxFields {
+		rc.Arguments = env.args.Raw
 	}
 	rc.ID = env.idOf()
 	if env.msg != "" {

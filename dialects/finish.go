@@ -32,6 +32,9 @@ func Finish(dialect string, ext *Extraction, opts *Options) *toolcall.Result {
 	if ext == nil {
 		return res
 	}
+	if len(ext.Calls) > 0 {
+		res.Calls = make([]toolcall.Call, 0, len(ext.Calls))
+	}
 	res.Content = ext.Content
 	res.Reasoning = ext.Reasoning
 	for i := range ext.Calls {

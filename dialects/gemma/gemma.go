@@ -103,6 +103,11 @@ func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extract
 		opts = &dialects.Options{}
 	}
 	s := &scanner{d: d, text: text, opts: opts, ext: &dialects.Extraction{}}
+	if n := strings.Count(text, callPrefix); n > 0 {
+		// Room for every call up front: many calls cost their own memory,
+		// not a growing slice's copies.
+		s.ext.Calls = make([]dialects.RawCall, 0, n)
+	}
 	s.run()
 	s.ext.Content = s.content.String()
 	s.ext.Reasoning = s.reasoning.String()

@@ -69,7 +69,10 @@ func newValueParser(src string, pos, end int, dialect string, delims []string, o
 		maxDepth = lenient.DefaultMaxDepth
 	}
 	p := &valueParser{src: src, pos: pos, end: end, dialect: dialect, delims: delims, maxDepth: maxDepth, tool: tool}
-	p.out.Grow(end - pos + 8)
+	// The output is the input plus the escapes JSON needs in strings
+	// written raw: sized for them, it is allocated once.
+	in := src[pos:end]
+	p.out.Grow(len(in) + 8 + strings.Count(in, `"`) + strings.Count(in, `\`) + strings.Count(in, "\n") + strings.Count(in, "\t") + strings.Count(in, "\r"))
 	return p
 }
 

@@ -139,6 +139,10 @@ func (x *extractor) reasoningSegment(sg segment) {
 // emit records a region's calls and cuts the text around it.
 func (x *extractor) emit(j *textcall.Joiner, r region) {
 	j.Cut()
+	if x.calls == nil && len(r.calls) > 0 {
+		// Room for one call per <tool_call> tag up front.
+		x.calls = make([]dialects.RawCall, 0, max(len(r.calls), strings.Count(x.Text, "<tool_call>")))
+	}
 	x.calls = append(x.calls, r.calls...)
 }
 

@@ -105,8 +105,48 @@ func (x *extractor) scanMarked() (implicit bool) {
 	return implicit
 }
 
+// callsIn estimates the calls of the section that starts at from: the
+// start markers of the forms up to the section's end. The calls are
+// collected into a slice of that size, so that many calls cost their own
+// memory and not a growing slice's copies.
+func (x *extractor) callsIn(from int) int {
+	end := len(x.s)
+	if at, _ := indexAny(x.d.secEnd, x.s, from, len(x.s)); at >= 0 {
+		end = at
+	}
+	return x.starts(from, end)
+}
+
+// startsFrom counts the forms' start markers from from to the end.
+func (x *extractor) startsFrom(from int) int { return x.starts(from, len(x.s)) }
+
+func (x *extractor) starts(from, end int) int {
+	if from >= end {
+		return 0
+	}
+	n := 0
+	for _, f := range x.d.forms {
+		if len(f.start) > 0 {
+			n += strings.Count(x.s[from:end], f.start[0].parts[0])
+		}
+	}
+	return n
+}
+
 func (x *extractor) add(p piece) {
 	x.changed = true
+	if x.ext.Calls == nil {
+		if rest := x.startsFrom(p.next); rest > 0 {
+			// Room for the calls the rest of the text may hold.
+			x.ext.Calls = make([]dialects.RawCall, 0, len(p.calls)+rest)
+		} else {
+			x.ext.Calls = p.calls // the only piece: no copy
+			if p.content != "" {
+				x.addContent(p.content)
+			}
+			return
+		}
+	}
 	x.ext.Calls = append(x.ext.Calls, p.calls...)
 	if p.content != "" {
 		x.addContent(p.content)
@@ -220,7 +260,7 @@ func (x *extractor) formAt(i int) (*form, int) {
 // (just after its start marker), up to the section's end marker.
 func (x *extractor) section(from int) piece {
 	s := x.s
-	p := piece{ok: true}
+	p := piece{ok: true, calls: make([]dialects.RawCall, 0, x.callsIn(from))}
 	i := from
 	for {
 		i = skipBlank(s, i)
