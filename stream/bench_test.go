@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/hermes"
@@ -35,17 +36,20 @@ func BenchmarkStream(b *testing.B) {
 		b.Run(fmt.Sprintf("oneshot/%dKB", size>>10), func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(text)))
+			start := cpuTime()
 			for b.Loop() {
 				if res := dialects.Parse(hermes.Dialect, text, opts); len(res.Calls) != 1 {
 					b.Fatal(res.Errors)
 				}
 			}
+			reportCPU(b, start)
 		})
 		for _, delta := range []int{1, 16, 1024} {
 			chunks := split(text, delta)
 			b.Run(fmt.Sprintf("stream/%dKB/%dB", size>>10, delta), func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(text)))
+				start := cpuTime()
 				for b.Loop() {
 					p := prof.NewParser(&stream.Options{Options: *opts})
 					for _, c := range chunks {
@@ -56,6 +60,7 @@ func BenchmarkStream(b *testing.B) {
 						b.Fatal(res.Errors)
 					}
 				}
+				reportCPU(b, start)
 			})
 		}
 	}
@@ -71,13 +76,16 @@ func BenchmarkStreamDetect(b *testing.B) {
 	b.Run("oneshot", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(text)))
+		start := cpuTime()
 		for b.Loop() {
 			registry.Parse(text, opts)
 		}
+		reportCPU(b, start)
 	})
 	b.Run("stream", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(text)))
+		start := cpuTime()
 		for b.Loop() {
 			p := registry.Stream(opts)
 			for _, c := range chunks {
@@ -85,7 +93,17 @@ func BenchmarkStreamDetect(b *testing.B) {
 			}
 			p.Close()
 		}
+		reportCPU(b, start)
 	})
+}
+
+// reportCPU reports the process CPU time per operation since start
+// ("cpu-ns/op"): on a shared machine, wall time measures the machine's
+// load as much as the code; run with -cpu 1 so that it is the code's.
+func reportCPU(b *testing.B, start time.Duration) {
+	if start > 0 && b.N > 0 {
+		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	}
 }
 
 func split(text string, n int) []string {

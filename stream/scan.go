@@ -27,6 +27,15 @@ func rolesOf(rs ...role) roles {
 	return s
 }
 
+// The role sets each state of the engine watches for.
+var (
+	wantMarked  = rolesOf(roleStart, roleEnd, roleOpen, roleClose, roleToken)
+	wantLead    = rolesOf(roleStart, roleToken, roleBare, roleOpen, roleClose)
+	wantReason  = rolesOf(roleOpen, roleClose, roleStart, roleToken)
+	wantRegion  = rolesOf(roleEnd, roleStart)
+	wantBetween = rolesOf(roleStart, roleToken)
+)
+
 // trigger is one marker the engine watches for.
 type trigger struct {
 	word string

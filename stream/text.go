@@ -287,7 +287,7 @@ func (p *Parser) lead(text string) {
 			return
 		}
 		if p.prof.syn.MarkedStart {
-			if _, ok := p.prof.m.at(rest, 0, rolesOf(roleStart, roleEnd, roleOpen, roleClose, roleToken)); !ok {
+			if _, ok := p.prof.m.at(rest, 0, wantMarked); !ok {
 				p.hold(text)
 				return
 			}
@@ -303,7 +303,7 @@ func (p *Parser) lead(text string) {
 		}
 		p.opened = true
 	}
-	want := rolesOf(roleStart, roleToken, roleBare, roleOpen, roleClose)
+	want := wantLead
 	h := p.prof.m.next(text, p.pos, want)
 	// Never split a character: its last bytes may make it a space the
 	// dialect trims.
@@ -387,7 +387,7 @@ func (p *Parser) lead(text string) {
 
 // reason streams the text of a reasoning block until its closing tag.
 func (p *Parser) reason(text string) {
-	want := rolesOf(roleOpen, roleClose, roleStart, roleToken)
+	want := wantReason
 	h := p.prof.m.next(text, p.pos, want)
 	for h.at >= 0 && !h.partial && (h.t.role == roleClose || h.t.role == roleOpen) && h.t.tag != p.pair {
 		h = p.prof.m.next(text, h.at+1, want)
@@ -513,19 +513,16 @@ func (p *Parser) openRegion(at, body int) {
 // strings of a dialect that quotes its arguments are argument text, not
 // markers ("tag": "</tool_call>").
 func (p *Parser) region(text string) {
-	want := rolesOf(roleEnd, roleStart)
+	want := wantRegion
 	h := hit{at: -1}
 	i := p.pos
 	for ; i < len(text); i++ {
 		if p.quote != 0 {
 			if !p.escaped {
 				// Skip the string's plain bytes in bulk.
-				j := strings.IndexAny(text[i:], stringStops(p.quote))
-				if j < 0 {
-					i = len(text)
+				if i = skipString(text, i, p.quote); i == len(text) {
 					break
 				}
-				i += j
 			}
 			switch c := text[i]; {
 			case p.escaped:
@@ -598,7 +595,7 @@ func (p *Parser) region(text string) {
 
 // between watches the text after a call region for the next one.
 func (p *Parser) between(text string) {
-	h := p.prof.m.next(text, p.pos, rolesOf(roleStart, roleToken))
+	h := p.prof.m.next(text, p.pos, wantBetween)
 	switch {
 	case h.at < 0:
 		p.pos = len(text)
@@ -657,6 +654,25 @@ func (p *Parser) showArguments(region string, rc dialects.RawCall, index int) {
 	p.trackArguments(p.buf.String(), p.pos)
 }
 
+// skipString returns the index of the first quote q or backslash in text
+// from i on, or len(text).
+func skipString(text string, i int, q byte) int {
+	// Deltas are often a few bytes: look at those one by one before
+	// paying for a search.
+	for n := min(len(text), i+8); i < n; i++ {
+		if c := text[i]; c == q || c == '\\' {
+			return i
+		}
+	}
+	if i == len(text) {
+		return i
+	}
+	if j := strings.IndexAny(text[i:], stringStops(q)); j >= 0 {
+		return i + j
+	}
+	return len(text)
+}
+
 // stringStops are the bytes that end a run of plain bytes inside a string
 // quoted with q.
 func stringStops(q byte) string {
@@ -680,11 +696,9 @@ func (p *Parser) trackArguments(text string, end int) {
 	stop := end
 	for i := p.argShown; i < end; i++ {
 		if p.argQuote && !p.argEscaped {
-			j := strings.IndexAny(text[i:end], "\"\\")
-			if j < 0 {
+			if i = skipString(text[:end], i, '"'); i == end {
 				break
 			}
-			i += j
 		}
 		c := text[i]
 		switch {
