@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"sync"
 
@@ -77,9 +78,10 @@ func (r *Registry) points() *stream.PointSet {
 
 // Decide reports whether prefix, the beginning of an output, already
 // decides its dialect: detection over the prefix ranks one dialect first,
-// alone, and that dialect read at least one valid call and no failed one
-// out of it. It is asked at the points stream.Points finds (after a call
-// region closes, after a bracketed value closes), at most
+// that dialect read at least one valid call and no failed one out of it,
+// and it ties only with dialects that read the same calls. It is asked at
+// the points stream.Points finds (after a call region closes, after a
+// bracketed value closes), at most
 // stream.MaxDecisions times per output, by a detecting stream as the
 // output arrives and by Detect over the whole output, so both settle on
 // the same dialect at the same byte.
@@ -97,10 +99,31 @@ func (r *Registry) decide(ctx context.Context, prefix string, opts *Options) (De
 		return det, false
 	}
 	best := det.Candidates[0]
-	if best.Calls == 0 || best.Errors > 0 || len(det.Candidates) > 1 && det.Candidates[1].Score >= best.Score {
+	if best.Calls == 0 || best.Errors > 0 {
 		return det, false
 	}
+	for _, c := range det.Candidates[1:] {
+		// A tie decides only when the tied readings are the same calls:
+		// the first registered then stands, as in Detect.
+		if c.Score >= best.Score && !sameCalls(c.result, best.result) {
+			return det, false
+		}
+	}
 	return det, true
+}
+
+// sameCalls reports whether two results hold the same calls, by name and
+// arguments.
+func sameCalls(a, b *toolcall.Result) bool {
+	if a == nil || b == nil || len(a.Calls) != len(b.Calls) || len(a.Errors) != len(b.Errors) {
+		return false
+	}
+	for i := range a.Calls {
+		if a.Calls[i].Name != b.Calls[i].Name || !bytes.Equal(a.Calls[i].Arguments, b.Calls[i].Arguments) {
+			return false
+		}
+	}
+	return true
 }
 
 // decideEarly detects the dialect of text from its first calls, when they
