@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dialectkit/toolcall/redact"
 	"github.com/dialectkit/toolcall/retry"
 )
 
@@ -135,14 +137,14 @@ func printRun(w io.Writer, run *debugRun) {
 				fmt.Fprintf(w, "  repaired: tool %s, call %s: %s\n", r.str(retry.KeyToolName), r.str(retry.KeyToolCallID),
 					strings.Join(orList(r.list("repair_details"), r.list(retry.KeyRepairApplied)), ", "))
 			case msgArguments:
-				fmt.Fprintf(w, "  valid: tool %s, call %s, arguments %s\n", r.str(retry.KeyToolName), r.str(retry.KeyToolCallID), r.str("arguments"))
+				fmt.Fprintf(w, "  valid: tool %s, call %s, arguments %s\n", r.str(retry.KeyToolName), r.str(retry.KeyToolCallID), redactArgs(r.str("arguments")))
 			case msgOutput:
 				if !retried(a, r.str(retry.KeyToolCallID)) {
-					fmt.Fprintf(w, "  output of call %s (%s): %s\n", r.str(retry.KeyToolCallID), r.str(retry.KeyErrorCode), oneLine(r.str("raw")))
+					fmt.Fprintf(w, "  output of call %s (%s): %s\n", r.str(retry.KeyToolCallID), r.str(retry.KeyErrorCode), oneLine(redact.Text(r.str("raw"))))
 				}
 			case msgReask:
 				fmt.Fprintf(w, "  sent back for call %s:\n", r.str(retry.KeyToolCallID))
-				for _, line := range strings.Split(r.str("text"), "\n") {
+				for _, line := range strings.Split(redact.Text(r.str("text")), "\n") {
 					fmt.Fprintf(w, "    | %s\n", line)
 				}
 			case msgTransport:
@@ -214,7 +216,7 @@ func printRetry(w io.Writer, r logRecord, raws map[string]logRecord) {
 	if !ok {
 		return
 	}
-	raw := out.str("raw")
+	raw := redact.Text(out.str("raw"))
 	// Only these codes place their position in the argument text; the
 	// others give the call's place in the whole answer.
 	inArgs := false
@@ -258,4 +260,13 @@ func caretLine(raw string, pos int, hasPos bool) (string, int) {
 
 func oneLine(s string) string {
 	return strings.NewReplacer("\r\n", "⏎", "\n", "⏎", "\r", "⏎", "\t", " ").Replace(s)
+}
+
+// redactArgs redacts logged arguments again, in case the program that wrote
+// the log did not: JSON by key and shape, other text by shape.
+func redactArgs(s string) string {
+	if json.Valid([]byte(s)) {
+		return string(redact.JSON(json.RawMessage(s)))
+	}
+	return redact.Text(s)
 }

@@ -71,3 +71,16 @@ func TestCaretLine(t *testing.T) {
 		t.Errorf("position past the text: col %d", col)
 	}
 }
+
+// TestDebugRedactsAgain: a log written by a program that did not redact
+// still shows no secret.
+func TestDebugRedactsAgain(t *testing.T) {
+	log := `{"time":"2026-11-20T09:00:00Z","level":"DEBUG","msg":"tool call output","correlation_id":"x","tool_call_id":"c1","tool_name":"f","error_code":"TLP-003","raw":"{\"password\": \"hunter2\", \"key\": \"sk-live-1234567890abcdef\", ::}"}
+{"time":"2026-11-20T09:00:01Z","level":"INFO","msg":"tool call retry","correlation_id":"x","tool_call_id":"c1","tool_name":"f","error_code":"TLP-003","error_position":5,"retry_count":1,"reason":"reflection"}
+{"time":"2026-11-20T09:00:02Z","level":"DEBUG","msg":"tool call arguments","correlation_id":"x","tool_call_id":"c2","tool_name":"f","arguments":"{\"password\":\"hunter2\"}"}
+`
+	stdout, _, code := runCLI(t, log, "debug", "--correlation-id", "x")
+	if code != 0 || strings.Contains(stdout, "hunter2") || strings.Contains(stdout, "sk-live") || !strings.Contains(stdout, "output:") {
+		t.Errorf("exit %d:\n%s", code, stdout)
+	}
+}
