@@ -142,6 +142,20 @@ type Config struct {
 	// (max_retry_after_ms); a server asking for a longer wait ends the run.
 	MaxRetryAfter time.Duration
 
+	// MaxReflectedCalls is the most failed calls (and problems that belong
+	// to no call) one re-ask reflects back, and the most valid calls it
+	// echoes (max_reflected_calls, 1–1000). The others are counted in one
+	// note, so that an answer of thousands of broken calls cannot make a
+	// request thousands of times its size.
+	MaxReflectedCalls int
+	// MaxReflectedExcerpt is the most characters of a failed call's text
+	// quoted back to the model (max_reflected_excerpt, 0–100000).
+	MaxReflectedExcerpt int
+	// MaxReflectedContent is the most bytes of the answer's text around the
+	// calls echoed back in a re-ask (max_reflected_content, 0–16777216);
+	// past it the text is cut with a note of how much was left out.
+	MaxReflectedContent int
+
 	// OnTruncation is what to do with an answer that stopped for length
 	// (on_truncation): TruncationMoreTokens, TruncationShorter or
 	// TruncationFail.
@@ -177,6 +191,9 @@ func Default() Config {
 		TransportRetries:    3,
 		Backoff:             DefaultBackoff(),
 		MaxRetryAfter:       60 * time.Second,
+		MaxReflectedCalls:   8,
+		MaxReflectedExcerpt: 500,
+		MaxReflectedContent: 16 << 10,
 		OnTruncation:        TruncationMoreTokens,
 		TruncationRetries:   2,
 		MaxTokensCap:        32768,
@@ -433,6 +450,9 @@ var settings = []setting{
 	floatSetting("backoff_multiplier", func(c *Config) *float64 { return &c.Backoff.Multiplier }, 1, 10),
 	floatSetting("backoff_jitter", func(c *Config) *float64 { return &c.Backoff.Jitter }, 0, 1),
 	msSetting("max_retry_after_ms", func(c *Config) *time.Duration { return &c.MaxRetryAfter }, 0, 3_600_000),
+	intSetting("max_reflected_calls", func(c *Config) *int { return &c.MaxReflectedCalls }, 1, 1000),
+	intSetting("max_reflected_excerpt", func(c *Config) *int { return &c.MaxReflectedExcerpt }, 0, 100_000),
+	intSetting("max_reflected_content", func(c *Config) *int { return &c.MaxReflectedContent }, 0, 16<<20),
 	stringSetting("on_truncation", func(c *Config) *string { return &c.OnTruncation },
 		[]string{TruncationMoreTokens, TruncationShorter, TruncationFail}, false),
 	intSetting("truncation_retries", func(c *Config) *int { return &c.TruncationRetries }, 0, 10),

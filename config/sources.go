@@ -179,6 +179,12 @@ func (c *Config) value(key string) any {
 		return c.Backoff.Jitter
 	case "max_retry_after_ms":
 		return ms(c.MaxRetryAfter)
+	case "max_reflected_calls":
+		return c.MaxReflectedCalls
+	case "max_reflected_excerpt":
+		return c.MaxReflectedExcerpt
+	case "max_reflected_content":
+		return c.MaxReflectedContent
 	case "on_truncation":
 		return c.OnTruncation
 	case "truncation_retries":

@@ -149,7 +149,7 @@ func (r *run) logSent(ctx context.Context, att *Attempt) {
 			slog.String(KeyCorrelationID, r.id),
 			slog.String(KeyToolName, rf.Tool),
 			slog.String(KeyToolCallID, rf.CallID),
-			slog.String("text", redactedReflection(rf, att.Errors)))
+			slog.String("text", redactedReflection(rf, att.Errors, r.cfg.MaxReflectedExcerpt)))
 	}
 }
 
@@ -164,7 +164,7 @@ func redactedExcerpt(s string, limit int) string {
 // quotes an excerpt of the model's output (or of the server's message):
 // that excerpt is replaced by one taken from the redacted source, for the
 // reason redactedExcerpt gives, before the whole is redacted.
-func redactedReflection(rf Reflection, errs []*toolcall.Error) string {
+func redactedReflection(rf Reflection, errs []*toolcall.Error, excerpt int) string {
 	text := rf.Text
 	for _, e := range errs {
 		if e.CallID != rf.CallID || e.Code != rf.Code {
@@ -176,8 +176,8 @@ func redactedReflection(rf Reflection, errs []*toolcall.Error) string {
 			sources = append(sources, te.Message)
 		}
 		for _, src := range sources {
-			if ex := Excerpt(src, MaxExcerpt); ex != "" && strings.Contains(text, ex) {
-				text = strings.Replace(text, ex, redactedExcerpt(src, MaxExcerpt), 1)
+			if ex := Excerpt(src, excerpt); ex != "" && strings.Contains(text, ex) {
+				text = strings.Replace(text, ex, redactedExcerpt(src, excerpt), 1)
 			}
 		}
 	}

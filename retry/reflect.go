@@ -1,18 +1,22 @@
 package retry
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/schema"
 )
 
 // MaxExcerpt is the most characters of the model's bad output quoted back
-// to it in a re-ask.
+// to it in a re-ask by default (max_reflected_excerpt), and of a server's
+// message quoted in one.
 const MaxExcerpt = 500
 
 // placeholders of the retry prompt template. Each is replaced by plain text;
@@ -57,7 +61,7 @@ type ReflectionData map[string]string
 // reflectionData fills the placeholders for err. example and dialect are
 // the formatted correct call and its format; drift names the format the
 // model wrote when it is not its own.
-func reflectionData(err *toolcall.Error, callID, example, dialect, drift string, attempt, left int) ReflectionData {
+func reflectionData(err *toolcall.Error, callID, example, dialect, drift string, attempt, left, excerpt int) ReflectionData {
 	d := ReflectionData{
 		"tool_name":     err.Tool,
 		"call_id":       callID,
@@ -96,7 +100,7 @@ func reflectionData(err *toolcall.Error, callID, example, dialect, drift string,
 		d["valid_tools"] = strings.Join(err.Known, ", ")
 		d["suggestion"] = closestName(err.Tool, err.Known)
 	}
-	d["malformed_json"] = Excerpt(err.Raw, MaxExcerpt)
+	d["malformed_json"] = Excerpt(err.Raw, excerpt)
 	if example != "" {
 		d["schema_example"] = example
 		d["dialect"] = dialect
@@ -262,33 +266,68 @@ const (
 // reflect sends the failed calls of t back to the model as their tool
 // results, answers the valid calls with a note that they will run, and
 // keeps them for the final message. Problems that belong to no call go
-// back as a user message.
+// back as a user message. What is sent is bounded whatever the answer:
+// at most max_reflected_calls failed calls (and loose problems) are
+// reflected and as many valid calls echoed, the others counted in one
+// note, and the answer's text is echoed up to max_reflected_content.
 func (r *run) reflect(t *turn, att *Attempt) {
 	left := r.cfg.MaxRetries - r.used.reflections
-	sent := client.Message{Role: "assistant", Content: t.res.Content, Reasoning: t.res.Reasoning, ToolCalls: t.calls}
+	limit := r.cfg.MaxReflectedCalls
+	if limit <= 0 {
+		limit = config.Default().MaxReflectedCalls
+	}
+	sent := client.Message{Role: "assistant", Content: clipContent(t.res.Content, r.cfg.MaxReflectedContent), Reasoning: clipContent(t.res.Reasoning, r.cfg.MaxReflectedContent)}
 	kept := client.Message{Role: "assistant", Content: t.res.Content, Reasoning: t.res.Reasoning}
 	var sentResults, keptResults, notes []client.Message
+	var reflected, echoed, moreValid int
+	var moreFailed []*toolcall.Error
 	for i, c := range t.calls {
 		e := t.errs[i]
 		if e == nil {
-			sentResults = append(sentResults, client.Message{Role: "tool", Content: acceptedNote, ToolCallID: c.ID, ToolName: c.Name})
 			r.keep(t, c)
+			if echoed >= limit {
+				moreValid++
+				continue
+			}
+			echoed++
+			sent.ToolCalls = append(sent.ToolCalls, c)
+			sentResults = append(sentResults, client.Message{Role: "tool", Content: acceptedNote, ToolCallID: c.ID, ToolName: c.Name})
 			continue
 		}
+		if reflected >= limit {
+			moreFailed = append(moreFailed, e)
+			continue
+		}
+		reflected++
 		text := r.reflectionText(e, c.ID, t, att.Number, left)
 		msg := client.Message{Role: "tool", Content: text, ToolCallID: c.ID, ToolName: c.Name}
+		sent.ToolCalls = append(sent.ToolCalls, c)
 		kept.ToolCalls = append(kept.ToolCalls, c)
 		sentResults = append(sentResults, msg)
 		keptResults = append(keptResults, msg)
 		att.Reflections = append(att.Reflections, Reflection{CallID: c.ID, Tool: e.Tool, Code: e.Code, Text: text})
 	}
 	for _, e := range t.loose {
+		if reflected >= limit {
+			moreFailed = append(moreFailed, e)
+			continue
+		}
+		reflected++
 		text := r.reflectionText(e, "", t, att.Number, left)
 		if e.Code == toolcall.CodeMissingFunction && e.CallIndex < 0 && len(e.Known) > 0 {
 			text = strings.ReplaceAll(noCallNote, "{valid_tools}", strings.Join(e.Known, ", "))
 		}
 		notes = append(notes, client.Message{Role: "user", Content: text})
 		att.Reflections = append(att.Reflections, Reflection{Tool: e.Tool, Code: e.Code, Text: text})
+	}
+	if len(moreFailed) > 0 || moreValid > 0 {
+		text := omittedNote(moreFailed, moreValid)
+		notes = append(notes, client.Message{Role: "user", Content: text})
+		code := toolcall.CodeRetriesExhausted
+		if len(moreFailed) > 0 {
+			code = moreFailed[0].Code
+		}
+		att.Reflections = append(att.Reflections, Reflection{Code: code, Text: text})
 	}
 	if len(sent.ToolCalls) > 0 || sent.Content != "" {
 		r.sent = append(r.sent, sent)
@@ -298,6 +337,51 @@ func (r *run) reflect(t *turn, att *Attempt) {
 		r.history = append(r.history, kept)
 	}
 	r.history = append(append(r.history, keptResults...), notes...)
+}
+
+// omittedNote counts the failed calls and valid calls a re-ask left out,
+// with the codes of the failed ones, most frequent first.
+func omittedNote(failed []*toolcall.Error, valid int) string {
+	var b strings.Builder
+	if len(failed) > 0 {
+		counts := map[toolcall.Code]int{}
+		var codes []toolcall.Code
+		for _, e := range failed {
+			if counts[e.Code] == 0 {
+				codes = append(codes, e.Code)
+			}
+			counts[e.Code]++
+		}
+		slices.SortStableFunc(codes, func(a, b toolcall.Code) int { return counts[b] - counts[a] })
+		parts := make([]string, 0, min(len(codes), 5))
+		for _, c := range codes[:min(len(codes), 5)] {
+			parts = append(parts, fmt.Sprintf("%d × %s (%s)", counts[c], c, c.Summary()))
+		}
+		if len(codes) > 5 {
+			parts = append(parts, "…")
+		}
+		fmt.Fprintf(&b, "%d more calls of your answer failed and are not shown here: %s. Fix the calls above; make the others again only once they are correct.", len(failed), strings.Join(parts, ", "))
+	}
+	if valid > 0 {
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "%d more valid calls were accepted and will run: do not repeat them.", valid)
+	}
+	return b.String()
+}
+
+// clipContent cuts text echoed back in a re-ask to at most limit bytes
+// (on a UTF-8 boundary), saying how much was left out.
+func clipContent(text string, limit int) string {
+	if limit < 0 || len(text) <= limit {
+		return text
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + fmt.Sprintf("\n[… %d more bytes of this answer left out]", len(text)-cut)
 }
 
 // reflectionText renders the re-ask for one error.
@@ -312,7 +396,7 @@ func (r *run) reflectionText(e *toolcall.Error, callID string, t *turn, attempt,
 	if label == NativeDialect {
 		label = "a native tool call: name and JSON arguments"
 	}
-	data := reflectionData(e, callID, example, label, drift, attempt, left)
+	data := reflectionData(e, callID, example, label, drift, attempt, left, r.cfg.MaxReflectedExcerpt)
 	return RenderReflection(r.cfg.RetryPromptTemplate, data)
 }
 
