@@ -318,9 +318,12 @@ func (l *Loop) newRun(ctx context.Context, req *client.Request) (*run, error) {
 			return nil, e
 		}
 	}
-	reasoningOpen := r.opts.ReasoningOpen
+	reasoningOpen, versions := r.opts.ReasoningOpen, r.opts.Validation.Versions
 	r.opts.Options = cfg.DialectOptions(r.tools)
 	r.opts.ReasoningOpen = reasoningOpen
+	// The tool versions the caller pins (schema.VersionOptions) are not
+	// settings of the configuration: they come with the parse options.
+	r.opts.Validation.Versions = versions
 
 	r.sent = SanitizeHistory(req.Messages)
 	r.history = append([]client.Message(nil), r.sent...)
@@ -370,6 +373,12 @@ func (r *run) loop(ctx context.Context) (*Outcome, error) {
 		if t.ok() {
 			r.attempts = append(r.attempts, att)
 			return r.outcome(t), nil
+		}
+		if e := t.firstOf(toolcall.CodeVersionMismatch); e != nil {
+			// A pinned major that no declared version has is the
+			// caller's to fix: asking the model again cannot help.
+			r.attempts = append(r.attempts, att)
+			return r.outcome(t), e
 		}
 		if r.used.reflections >= r.cfg.MaxRetries {
 			r.attempts = append(r.attempts, att)
@@ -515,6 +524,16 @@ func (t *turn) failed() []*toolcall.Error {
 		}
 	}
 	return append(out, t.loose...)
+}
+
+// firstOf returns the turn's first error with the code, or nil.
+func (t *turn) firstOf(code toolcall.Code) *toolcall.Error {
+	for _, e := range t.failed() {
+		if e.Code == code {
+			return e
+		}
+	}
+	return nil
 }
 
 func (t *turn) err() error {
