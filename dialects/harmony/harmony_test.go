@@ -67,6 +67,8 @@ func TestDialect(t *testing.T) {
 				`<|start|>assistant<|channel|>commentary to=functions.get_time <|constrain|>json<|message|>{"zone": "CET"}<|call|>`,
 			calls: []wantCall{{"get_weather", `{"city":"Paris"}`}, {"get_time", `{"zone":"CET"}`}}},
 		{name: "no call", text: "The capital of France is Paris.", content: "The capital of France is Paris."},
+		{name: "prose around a stray constrain marker stays", text: "Hello <|constrain|> world", content: "Hello   world"},
+		{name: "prose before a stray message marker stays", text: "Hello <|message|> world", content: "Hello\nworld"},
 		{name: "reasoning and final answer",
 			text:      "<|channel|>analysis<|message|>Simple question.<|end|><|start|>assistant<|channel|>final<|message|>Paris.<|return|>",
 			content:   "Paris.",

@@ -179,6 +179,7 @@ func lexHeader(s *scanner) stateFn {
 			s.msg.part = m
 			s.pos = i + len(markerText[m])
 		case messageMarker:
+			s.keepProse(s.msg.headerFrom, i)
 			s.pos = i + len(mMessage)
 			return lexBody
 		default:
@@ -202,10 +203,10 @@ func (s *scanner) brokenHeader(i int, m marker) stateFn {
 		e.Offset = s.msg.start
 		e.Raw = s.text[s.msg.start:i]
 		s.ext.Calls = append(s.ext.Calls, dialects.RawCall{Name: name, Offset: s.msg.start, Repairs: repairs, Err: e})
-	case m == noMarker && s.msg.part == startMarker && !headerLike(s.text[s.msg.headerFrom:i]):
-		// "<|start|>" followed by prose and nothing else: the prose is
-		// content, not a header.
-		s.addContent(s.text[s.msg.headerFrom:i])
+	default:
+		// "<|start|>" followed by prose, or prose around a stray
+		// "<|constrain|>": the prose is content, not a header.
+		s.keepProse(s.msg.headerFrom, i)
 	}
 	if m == noMarker {
 		s.pos = len(s.text)
@@ -324,6 +325,49 @@ func (m *message) isCall() bool {
 		return false
 	}
 	return true
+}
+
+// keepProse makes the header text s.text[from:to] content when it is not
+// only header words (roles, channels, recipients, constraints): a stray
+// marker in prose ("Hello <|constrain|> world") must not make the prose
+// around it vanish. The markers themselves are dropped.
+func (s *scanner) keepProse(from, to int) {
+	h := s.text[from:to]
+	var prose []string
+	for w := range strings.FieldsSeq(stripMarkers(h)) {
+		if !vocabularyWord(w) && w != s.msg.recipient {
+			prose = append(prose, w)
+		}
+	}
+	switch {
+	case len(prose) == 0:
+	case s.msg.isCall():
+		// A call's header keeps its recipient; words that are no part of
+		// a header are the model's text.
+		s.addContent(strings.Join(prose, " "))
+	default:
+		s.addContent(strings.TrimSpace(stripMarkers(h)))
+	}
+}
+
+func stripMarkers(h string) string {
+	if !strings.Contains(h, "<|") {
+		return h
+	}
+	for _, m := range []string{mChannel, mConstrain, mStart} {
+		h = strings.ReplaceAll(h, m, " ")
+	}
+	return h
+}
+
+// vocabularyWord reports whether w is a word of harmony headers: a role, a
+// channel, a recipient or a constraint.
+func vocabularyWord(w string) bool {
+	switch w {
+	case "assistant", "user", "system", "developer", "tool", "json", "code", "to=":
+		return true
+	}
+	return isChannel(w) || strings.HasPrefix(w, "to=") || strings.HasPrefix(w, "functions.") || strings.HasPrefix(w, "<|")
 }
 
 func isChannel(w string) bool {

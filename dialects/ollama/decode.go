@@ -64,10 +64,12 @@ func (r *reader) run() {
 		}
 		if r.unreadable >= maxInputErrors {
 			r.unreadableAt(pos, "too many unreadable lines; the rest of the input was not read")
+			r.rawOfLast(s[pos:])
 			return
 		}
 		if c := s[pos]; c != '{' && c != '[' {
 			r.unreadableAt(pos, fmt.Sprintf("line %d is not a JSON object", lineOf(s, pos)))
+			r.rawOfLast(s[pos:lineEnd(s, pos)])
 			pos = lineEnd(s, pos)
 			continue
 		}
@@ -76,18 +78,21 @@ func (r *reader) run() {
 		case spanTooDeep:
 			e := toolcall.NewError(toolcall.CodeTooDeep, fmt.Sprintf("line %d nests deeper than %d levels", lineOf(s, pos), maxNesting))
 			e.Offset = pos
+			next := nextRecord(s, pos, len(s))
+			e.Raw = s[pos:next]
 			r.acc.fail(e)
 			r.unreadable++
-			pos = nextRecord(s, pos, len(s))
+			pos = next
 		case spanOpen:
 			if next := nextRecord(s, pos, len(s)); next < len(s) {
 				r.unreadableAt(pos, fmt.Sprintf("line %d is not valid JSON", lineOf(s, pos)))
+				r.rawOfLast(s[pos:next])
 				pos = next
 				continue
 			}
 			// The input ends inside its last value: the stream was cut.
 			e := toolcall.NewError(toolcall.CodeTruncated, fmt.Sprintf("the stream was cut inside the response at line %d", lineOf(s, pos)))
-			e.Offset = pos
+			e.Offset, e.Raw = pos, s[pos:]
 			r.acc.fail(e)
 			r.acc.truncReported = true
 			return
@@ -95,7 +100,9 @@ func (r *reader) run() {
 			v := s[pos:end]
 			if !gjson.Valid(v) {
 				r.unreadableAt(pos, fmt.Sprintf("line %d is not valid JSON", lineOf(s, pos)))
-				pos = nextRecord(s, pos, end)
+				next := nextRecord(s, pos, end)
+				r.rawOfLast(s[pos:next])
+				pos = next
 				continue
 			}
 			root := gjson.Parse(v)
@@ -112,6 +119,14 @@ func (r *reader) unreadableAt(offset int, msg string) {
 	e.Offset = offset
 	r.acc.fail(e)
 	r.unreadable++
+}
+
+// rawOfLast keeps, as the raw text of the error just reported, the text it
+// gave up on: no byte of the input vanishes without an error holding it.
+func (r *reader) rawOfLast(raw string) {
+	if errs := r.acc.s.Errors; len(errs) > 0 && errs[len(errs)-1].Raw == "" {
+		errs[len(errs)-1].Raw = raw
+	}
 }
 
 // value reads one top-level JSON value: a response, or an array of them.

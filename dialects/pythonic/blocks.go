@@ -38,6 +38,11 @@ func (x *extractor) findBlocks(text string) (regions []region, marked, found boo
 			}
 		}
 		r := x.block(text, at, bodyStart, limit, closeAt >= 0)
+		if r.end == at && len(r.calls) == 0 {
+			// The opener was mentioned, not used: its text stays content.
+			pos = bodyStart
+			continue
+		}
 		if closeAt >= 0 {
 			r.end = closeAt + len(closeMarker)
 		}

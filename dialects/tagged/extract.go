@@ -26,11 +26,22 @@ func (t *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extract
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	text = cutAtEndOfTurn(text, t.desc.EndOfTurn)
+	text, after := cutAtEndOfTurn(text, t.desc.EndOfTurn)
+	var ext *dialects.Extraction
 	if t.desc.frame != nil {
-		return t.desc.frame(t, text, opts)
+		ext = t.desc.frame(t, text, opts)
+	} else {
+		ext = t.extract(text, 0, opts, opts.ReasoningOpen)
 	}
-	return t.extract(text, 0, opts, opts.ReasoningOpen)
+	if after = strings.TrimSpace(after); after != "" {
+		// What follows the end of the turn is not read for calls, but it
+		// is not dropped either: it is content.
+		if ext.Content != "" {
+			ext.Content += "\n"
+		}
+		ext.Content += after
+	}
+	return ext
 }
 
 // extract runs the engine on text, which starts at base in the output.
@@ -178,16 +189,19 @@ func widerSep(a, b string) string {
 	return ""
 }
 
-// cutAtEndOfTurn drops what follows the first end-of-turn literal: the
-// model's turn is over there, and anything after it (an imagined tool
-// result, the next user turn) is not part of the answer.
-func cutAtEndOfTurn(text string, ends []string) string {
+// cutAtEndOfTurn splits text at the first end-of-turn literal: the model's
+// turn is over there, and what follows (an imagined tool result, the next
+// user turn) is never read for calls. It is returned, without the literal,
+// for the content: no text the model wrote vanishes.
+func cutAtEndOfTurn(text string, ends []string) (string, string) {
+	rest := ""
 	for _, e := range ends {
 		if i := strings.Index(text, e); i >= 0 {
+			rest = text[i+len(e):] + rest
 			text = text[:i]
 		}
 	}
-	return text
+	return text, rest
 }
 
 func containsAny(text string, lits []string) bool {

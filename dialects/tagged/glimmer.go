@@ -51,6 +51,9 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options) *dialects.
 			addContent(header)
 		} else {
 			ext.Marked = true
+			if f := strings.Fields(header); len(f) == 2 && !glimmerRole(f[0]) {
+				addContent(f[0]) // a word that is no role is the model's text
+			}
 		}
 		bodyStart := m + len(glimmerMessage)
 		bodyEnd, next := len(text), len(text)
@@ -74,6 +77,11 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options) *dialects.
 			sub := t.extract(body, bodyStart, opts, false)
 			ext.Marked = ext.Marked || sub.Marked
 			if len(sub.Calls) == 0 {
+				if _, ok := glimmerJSONCall(recipient, body, bodyStart, false); !ok {
+					// A message to a recipient that holds no call: its
+					// header is text too, not lost markup.
+					addContent(header)
+				}
 				if rc, ok := glimmerJSONCall(recipient, body, bodyStart, next == len(text) && bodyEnd == len(text)); ok {
 					sub.Calls, sub.Content = append(sub.Calls, rc), ""
 				}
@@ -93,6 +101,15 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options) *dialects.
 	ext.Reasoning = strings.Join(reasoning, "\n")
 	ext.Marked = ext.Marked || containsAny(text, t.desc.Evidence)
 	return ext
+}
+
+// glimmerRole reports whether w is a role word of a glimmer header.
+func glimmerRole(w string) bool {
+	switch w {
+	case "assistant", "user", "system", "developer", "tool":
+		return true
+	}
+	return false
 }
 
 // glimmerRecipient reads a header: an optional role word and to=RECIPIENT.

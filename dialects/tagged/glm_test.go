@@ -39,11 +39,11 @@ var glmRows = []row{
 		content: "Let me search for that.\nThe weather will be...",
 	},
 	{
-		name:    "<|observation|> ends the turn",
+		name:    "<|observation|> ends the turn: what follows is content, never calls",
 		text:    glmWeather + "<|observation|>{\"temp\": 20}\n<tool_call>imagined</tool_call>",
 		chunks:  []string{glmWeather, "<|obser", "vation|>{\"temp\": 20}\n<tool_call>imagined</tool_call>"},
 		calls:   []want{call("get_weather", `{"city":"Beijing"}`)},
-		content: "",
+		content: "{\"temp\": 20}\n<tool_call>imagined</tool_call>",
 	},
 	{
 		name:      "reasoning opened by the template",

@@ -1,0 +1,41 @@
+package registry_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/fuzzcheck"
+	"github.com/dialectkit/toolcall/registry"
+)
+
+// TestNothingDisappears builds random outputs from each dialect's own
+// markers and prose, and parses them with the dialect named and detected:
+// every prose word must come back in the content, the reasoning, a call or
+// an error's raw text.
+func TestNothingDisappears(t *testing.T) {
+	rounds := 200
+	for _, name := range registry.Names() {
+		d, _ := registry.Lookup(name)
+		markers := fuzzcheck.MarkersOf(d)
+		if sd, ok := d.(interface{ Syntax() dialects.Syntax }); ok {
+			markers = append(markers, sd.Syntax().Tokens...)
+		}
+		t.Run(name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(1, uint64(len(name))))
+			fails := 0
+			for range rounds {
+				b := fuzzcheck.Build(r, markers)
+				for _, o := range []*registry.Options{{Dialect: name}, {}} {
+					res := registry.Parse(b.Text, o)
+					if err := fuzzcheck.CheckCoverage(res, b.Words); err != nil {
+						fails++
+						if fails <= 3 {
+							t.Errorf("%q (dialect %q): %v; result content %q reasoning %q calls %d errors %v", b.Text, o.Dialect, err, res.Content, res.Reasoning, len(res.Calls), res.Errors)
+						}
+					}
+				}
+			}
+		})
+	}
+}
