@@ -52,6 +52,9 @@ func splitReasoning(text string, tags ReasoningTags, startsOpen, implicit bool) 
 		r.WriteString(strings.TrimSpace(text[:firstClose]))
 		text = strings.TrimLeft(text[firstClose+len(tags.Close):], " \t\r\n")
 	}
+	if !strings.Contains(text, tags.Open) {
+		return r.String(), text // no reasoning block: the rest as it is, not a copy
+	}
 	for {
 		i := strings.Index(text, tags.Open)
 		if i < 0 {

@@ -53,7 +53,12 @@ type extractor struct {
 	find    finder
 	findBuf [16]int // the finder's memory, for dialects with few markers
 	content []byte
-	changed bool // something was taken out of the text: calls, markers, reasoning
+	// rawContent holds the content while it is one unchanged piece of the text
+	// (rawSet): most dialects tried on an output find nothing in it, and
+	// their content is then the text itself, not a copy of it.
+	rawContent string
+	rawSet     bool
+	changed    bool // something was taken out of the text: calls, markers, reasoning
 }
 
 // piece is what reading a marked region produced.
@@ -97,7 +102,7 @@ func (x *extractor) scanMarked() (implicit bool) {
 		}
 		x.ext.Marked = true
 		x.addContent(x.s[last:at])
-		x.content = bytes.TrimRightFunc(x.content, unicode.IsSpace)
+		x.trimContentRight()
 		x.add(p)
 		pos, last = p.next, p.next
 	}
@@ -159,12 +164,48 @@ func (x *extractor) addContent(s string) {
 		s = x.d.strip.Replace(s)
 		x.changed = true
 	}
+	if len(x.content) == 0 && !x.rawSet {
+		x.rawContent, x.rawSet = s, true
+		return
+	}
+	x.spill()
 	x.content = append(x.content, s...)
+}
+
+// spill moves a content held as one piece of the text into the buffer.
+func (x *extractor) spill() {
+	if x.rawSet {
+		x.content = append(x.content[:0], x.rawContent...)
+		x.rawContent, x.rawSet = "", false
+	}
+}
+
+// trimContentRight drops the trailing whitespace of the content so far.
+func (x *extractor) trimContentRight() {
+	if x.rawSet {
+		x.rawContent = strings.TrimRightFunc(x.rawContent, unicode.IsSpace)
+		return
+	}
+	x.content = bytes.TrimRightFunc(x.content, unicode.IsSpace)
+}
+
+// resetContent empties the content.
+func (x *extractor) resetContent() {
+	x.content = x.content[:0]
+	x.rawContent, x.rawSet = "", false
+}
+
+// contentString is the content so far.
+func (x *extractor) contentString() string {
+	if x.rawSet {
+		return x.rawContent
+	}
+	return string(x.content)
 }
 
 // finishContent splits reasoning from the collected content.
 func (x *extractor) finishContent() {
-	content, reasoning := x.splitReasoning(string(x.content))
+	content, reasoning := x.splitReasoning(x.contentString())
 	if x.changed {
 		content = strings.TrimSpace(content)
 	}

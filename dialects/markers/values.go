@@ -371,11 +371,11 @@ func (x *extractor) scanBare() {
 		}
 	}
 	x.ext.Reasoning = reasoning
-	x.content = x.content[:0]
+	x.resetContent()
 	if calls, answer, ok := x.whole(content, base); ok {
 		x.ext.Calls = calls
 		x.addContent(answer)
-		x.ext.Content = strings.TrimSpace(string(x.content))
+		x.ext.Content = strings.TrimSpace(x.contentString())
 		return
 	}
 	if x.d.desc.FramedAfterProse && x.framed(content, base) {
@@ -385,7 +385,7 @@ func (x *extractor) scanBare() {
 	} else {
 		x.addContent(content)
 	}
-	x.ext.Content = string(x.content)
+	x.ext.Content = x.contentString()
 	if x.changed {
 		x.ext.Content = strings.TrimSpace(x.ext.Content)
 	}
@@ -521,7 +521,7 @@ func (x *extractor) framed(s string, base int) bool {
 	last := 0
 	for _, pc := range pieces {
 		x.addContent(s[last:pc.start])
-		x.content = bytes.TrimRightFunc(x.content, unicode.IsSpace)
+		x.trimContentRight()
 		last = pc.end
 	}
 	x.addContent(s[last:])
@@ -566,7 +566,7 @@ func (x *extractor) embedded(s string, base int) {
 		if cs, _, ok := x.jsonValue(s, i, ext, offsetIn(base, i), true); ok && x.declared(cs) {
 			from, to := widenFence(s, i, ext.end)
 			x.addContent(s[last:from])
-			x.content = bytes.TrimRightFunc(x.content, unicode.IsSpace)
+			x.trimContentRight()
 			x.ext.Calls = append(x.ext.Calls, cs...)
 			x.changed = true
 			last = to

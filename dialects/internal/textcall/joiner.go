@@ -7,13 +7,37 @@ package textcall
 // one newline if the dropped whitespace held one, else one space. Text with
 // no cut is kept byte for byte.
 type Joiner struct {
-	buf     []byte
+	buf []byte
+	// one is the text so far while it is a single piece written as is
+	// (buf is then empty): an output without markup is its own content,
+	// not a copy of it.
+	one     string
 	pending bool // a cut was made and no text has followed it yet
 	newline bool // the whitespace dropped at the pending cut held a newline
 }
 
+// spill moves the single piece into the buffer.
+func (j *Joiner) spill() {
+	if j.one != "" {
+		j.buf = append(j.buf, j.one...)
+		j.one = ""
+	}
+}
+
 // Cut marks that markup was taken out here.
 func (j *Joiner) Cut() {
+	if j.one != "" {
+		end := len(j.one)
+		for end > 0 && IsSpace(j.one[end-1]) {
+			if j.one[end-1] == '\n' {
+				j.newline = true
+			}
+			end--
+		}
+		j.one = j.one[:end]
+		j.pending = true
+		return
+	}
 	end := len(j.buf)
 	for end > 0 && IsSpace(j.buf[end-1]) {
 		if j.buf[end-1] == '\n' {
@@ -42,7 +66,8 @@ func (j *Joiner) Write(s string) {
 			return
 		}
 		s = s[i:]
-		if len(j.buf) > 0 {
+		if len(j.buf) > 0 || j.one != "" {
+			j.spill()
 			if j.newline {
 				j.buf = append(j.buf, '\n')
 			} else {
@@ -51,8 +76,18 @@ func (j *Joiner) Write(s string) {
 		}
 		j.pending, j.newline = false, false
 	}
+	if len(j.buf) == 0 && j.one == "" {
+		j.one = s
+		return
+	}
+	j.spill()
 	j.buf = append(j.buf, s...)
 }
 
 // String returns the text accumulated so far.
-func (j *Joiner) String() string { return string(j.buf) }
+func (j *Joiner) String() string {
+	if j.one != "" {
+		return j.one
+	}
+	return string(j.buf)
+}
