@@ -568,8 +568,11 @@ func (p *Parser) region(text string) {
 	case h.at < 0 || h.partial:
 		p.pos = i
 		if p.probeAt > 0 && strings.TrimLeft(text[p.probeAt:], " \t\r\n") != "" {
-			// A value closed, and a byte after it shows how the text goes on.
-			p.probe(text[p.regionStart:p.probeAt], text[p.probeAt:])
+			// A value closed, and a byte after it shows how the text goes
+			// on: space, a separator, or markup leaves the value whole.
+			if p.separated(text[p.probeAt:]) {
+				p.probe(text[p.regionStart:p.probeAt], text[p.probeAt:])
+			}
 			p.probeAt = 0
 		}
 		if p.argIndex < 0 && p.pos-p.regionStart >= p.nextCheck {
@@ -767,6 +770,21 @@ func (p *Parser) closeRegion(region string) {
 		s.err = coded.As(err)
 		p.slots = append(p.slots, s)
 		p.report(index)
+	}
+}
+
+// separated reports whether next, the text after a value that closed in a
+// region, leaves the value whole: it begins with whitespace, with a
+// separator of values (a comma, a semicolon, the end of a list), or with one of the
+// dialect's markers. Anything else glued to the value (a stray bracket, a
+// letter) may make it part of something else.
+func (p *Parser) separated(next string) bool {
+	switch c := next[0]; c {
+	case ' ', '\t', '\r', '\n', ',', ';', ']', ')':
+		return true
+	default:
+		_, ok := p.prof.m.at(next, 0, wantMarked)
+		return ok
 	}
 }
 
