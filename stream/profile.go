@@ -92,6 +92,9 @@ type pairRules struct {
 	// oddJoin says content around a block is joined some other way: a
 	// block after content is settled at the end.
 	oddJoin bool
+	// fold says the dialect reads the tags in any ASCII case; otherwise
+	// they are matched exactly.
+	fold bool
 }
 
 // Profile is what the stream engine knows of one dialect: its syntax, and
@@ -146,8 +149,8 @@ func Learn(d dialects.Dialect) *Profile {
 		r := learnPair(parse, tags)
 		p.pairs = append(p.pairs, r)
 		triggers = append(triggers,
-			trigger{word: tags.Open, role: roleOpen, tag: i},
-			trigger{word: tags.Close, role: roleClose, tag: i})
+			trigger{word: tags.Open, role: roleOpen, tag: i, exact: !r.fold},
+			trigger{word: tags.Close, role: roleClose, tag: i, exact: !r.fold})
 	}
 	p.m = newMatcher(triggers, syn.Bare)
 	p.classify()
@@ -172,6 +175,9 @@ func (p *Profile) Dialect() dialects.Dialect { return p.d }
 // learnPair finds how a dialect treats one reasoning wrapper.
 func learnPair(parse func(string) *dialects.Extraction, tags dialects.ReasoningTags) pairRules {
 	r := pairRules{tags: tags}
+	if x := parse(upperASCII(tags.Open) + " think " + upperASCII(tags.Close) + "  answer"); x.Reasoning == "think" && x.Content == "answer" {
+		r.fold = true
+	}
 	if x := parse(tags.Open + " think " + tags.Close + "  answer"); x.Reasoning == "think" && x.Content == "answer" && len(x.Calls) == 0 {
 		r.live = true
 	}
@@ -211,6 +217,15 @@ func learnPair(parse func(string) *dialects.Extraction, tags dialects.ReasoningT
 		r.live = false
 	}
 	return r
+}
+
+// upperASCII upper-cases the ASCII letters of s only.
+func upperASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		b[i] = upper(c)
+	}
+	return string(b)
 }
 
 // union is the profile used before a dialect is detected: every

@@ -41,6 +41,9 @@ type trigger struct {
 	word string
 	role role
 	tag  int // the reasoning pair of an open or close trigger
+	// exact says the word matches only as written: the dialect's parse
+	// does not read it in another case.
+	exact bool
 }
 
 // matcher finds triggers in text, comparing ASCII letters without regard to
@@ -123,7 +126,7 @@ func (m *matcher) at(text string, i int, want roles) (hit, bool) {
 				len(t.word) == len(m.triggers[best].word) && m.triggers[best].role == roleToken && t.role != roleToken) {
 				best = k
 			}
-		case m.equal(rest, trigger{word: t.word[:len(rest)], role: t.role}):
+		case m.equal(rest, trigger{word: t.word[:len(rest)], role: t.role, exact: t.exact}):
 			partial = max(partial, len(t.word))
 		}
 	}
@@ -141,7 +144,7 @@ func (m *matcher) at(text string, i int, want roles) (hit, bool) {
 // would cut a call in two), and with ASCII case folded for the others, which
 // only hold text back.
 func (m *matcher) equal(text string, t trigger) bool {
-	if t.role == roleEnd {
+	if t.role == roleEnd || t.exact {
 		return text == t.word
 	}
 	return foldEqual(text, t.word)
