@@ -43,7 +43,16 @@ func (r *run) chat(ctx context.Context, att *Attempt) (*client.Response, *toolca
 			if resp == nil {
 				return nil, nil, r.tag(toolcall.NewError(toolcall.CodeTransport, "the model returned neither a response nor an error"))
 			}
-			return resp, nil, nil
+			if resp.Done {
+				return resp, nil, nil
+			}
+			// The answer stopped without the server's final message: the
+			// connection closed mid-answer, or what came was not the
+			// protocol's stream. The server failed, not the model: a
+			// transport failure, repeated on the transport budget, not a
+			// truncation (an answer that stopped for length is Done).
+			err = toolcall.Errorf(toolcall.CodeTransport, ErrIncompleteAnswer,
+				"the server's answer ended before its final message (the connection closed mid-answer, or the answer is not the protocol's stream)")
 		}
 		kind, coded, te := classify(ctx, err)
 		switch kind {
@@ -82,6 +91,10 @@ func (r *run) chat(ctx context.Context, att *Attempt) (*client.Response, *toolca
 		}
 	}
 }
+
+// ErrIncompleteAnswer is the cause of the TLP-015 error of an answer that
+// ended without the server's final message (client.Response.Done false).
+var ErrIncompleteAnswer = errors.New("the answer ended before the server's final message")
 
 type failureKind int
 

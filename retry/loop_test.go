@@ -601,8 +601,6 @@ func TestTruncation(t *testing.T) {
 			steps: []step{truncated(partial, 20000), truncated(partial, 32768), ok}, wantTokens: []int{20000, 32768, 32768}, note: true},
 		{name: "shorter", mode: config.TruncationShorter, maxTokens: 100,
 			steps: []step{truncated(partial, 100), ok}, wantTokens: []int{100, 100}, note: true},
-		{name: "stream without done", mode: config.TruncationMoreTokens, maxTokens: 50,
-			steps: []step{{resp: &client.Response{Content: partial, CompletionTokens: 40}}, ok}, wantTokens: []int{50, 100}},
 		{name: "fail", mode: config.TruncationFail, steps: []step{truncated(partial, 100)}, wantTokens: []int{0}, code: toolcall.CodeTruncated},
 		{name: "budget spent", mode: config.TruncationMoreTokens, maxTokens: 10,
 			steps: []step{truncated(partial, 10), truncated(partial, 20), truncated(partial, 40)}, wantTokens: []int{10, 20, 40}, code: toolcall.CodeRetriesExhausted},

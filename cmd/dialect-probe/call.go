@@ -269,6 +269,12 @@ func callFailure(f *callFlags, host string, err error) (int, string) {
 		return exitServer, fmt.Sprintf("stopped before the model answered (interrupted, or --timeout %s passed)", f.timeout)
 	case errors.Is(err, toolcall.ErrMalformedCall) && transport:
 		return 1, "the server's own tool call parser failed on the model's output every time (TLP-019); run with --verbose for details"
+	case !transport && coded != nil && coded.Code == toolcall.CodeTooLarge:
+		// Only the model client gives a run this error: calls that are too
+		// large end in TLP-006, with the calls' errors inside.
+		return exitServer, fmt.Sprintf("the server at %s sent an answer over the size limit: %v", host, err)
+	case !transport && errors.Is(err, toolcall.ErrTransport):
+		return exitServer, fmt.Sprintf("the server at %s failed during the answer: %v", host, err)
 	case !transport:
 		return 1, "no valid tool call: " + err.Error()
 	}

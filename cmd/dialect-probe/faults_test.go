@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/client/ollama"
+	"github.com/dialectkit/toolcall/client/openai"
+	"github.com/dialectkit/toolcall/config"
+	"github.com/dialectkit/toolcall/internal/fakeserver"
+	"github.com/dialectkit/toolcall/retry"
+)
+
+// TestCallServerFaultsExit3: a server that breaks its answer (the
+// connection closed mid-answer, a stream that ends before its last
+// message, garbage instead of a stream, an answer over the size cap) is
+// a server problem: exit status 3, after the transport retries, not 1
+// after spending truncation retries on it.
+func TestCallServerFaultsExit3(t *testing.T) {
+	tests := []struct {
+		name string
+		api  string
+		turn fakeserver.Turn
+	}{
+		{"connection closed mid-answer, ollama", "ollama", fakeserver.Turn{Content: "I will call", Abort: true}},
+		{"connection closed mid-answer, openai", "openai", fakeserver.Turn{Content: "I will call", Abort: true}},
+		{"stream ends early, ollama", "ollama", fakeserver.Turn{Content: "I will call", Truncate: true}},
+		{"stream ends early, openai", "openai", fakeserver.Turn{Content: "I will call", Truncate: true}},
+		{"garbage instead of SSE", "openai", fakeserver.Turn{Body: "<html><body>502 Bad Gateway</body></html>\n", ContentType: "text/html"}},
+		{"garbage with the SSE type", "openai", fakeserver.Turn{Body: "this is not an event stream\nat all\n", ContentType: "text/event-stream"}},
+		{"garbage instead of NDJSON", "ollama", fakeserver.Turn{Body: "<html>oops</html>\n", ContentType: "text/html"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fakeserver.NewServer(fakeserver.Script{tt.turn, tt.turn, tt.turn, tt.turn, tt.turn, tt.turn}, nil)
+			defer srv.Close()
+			tools, cfg := callFiles(t, fastConfig)
+			stdout, stderr, code := runCLI(t, "", "call", "--api", tt.api, "--host", srv.URL, "--model", "qwen3:8b", "--tools", tools,
+				"--config", cfg, "--prompt", "Weather?")
+			if code != exitServer {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitServer, stdout, stderr)
+			}
+			if strings.Contains(stdout, "truncated") {
+				t.Errorf("a server fault was taken for truncation:\n%s", stdout)
+			}
+		})
+	}
+}
+
+// TestCallAnswerOverTheSizeCap: an answer over the client's size cap ends
+// the run as a server problem (exit status 3), on both protocols.
+func TestCallAnswerOverTheSizeCap(t *testing.T) {
+	srv := fakeserver.NewServer(fakeserver.Script{{Content: strings.Repeat("a", 8<<10)}, {Content: strings.Repeat("a", 8<<10)}}, nil)
+	defer srv.Close()
+	oa, err := openai.New(srv.URL, &openai.Options{MaxResponseBytes: 2048})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ol, err := ollama.NewHost(srv.URL, &ollama.Options{MaxResponseBytes: 2048})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for api, m := range map[string]client.Model{apiOpenAI: oa, apiOllama: ol} {
+		cfg := config.Default()
+		loop := &retry.Loop{Model: m, Config: &cfg}
+		_, runErr := loop.Run(context.Background(), &client.Request{Model: "m", Messages: []client.Message{{Role: "user", Content: "hi"}}})
+		if runErr == nil {
+			t.Fatalf("%s: an answer over the cap was accepted", api)
+		}
+		code, msg := callFailure(&callFlags{api: api, model: "m"}, srv.URL, runErr)
+		if code != exitServer || !strings.Contains(msg, "over the size limit") {
+			t.Errorf("%s: exit %d, %q; want %d, a server problem", api, code, msg, exitServer)
+		}
+	}
+}
