@@ -69,6 +69,10 @@ type parser struct {
 
 const maxDepth = 100
 
+// enterCost is what one level of recursion costs against the budget, in
+// bytes of lexing: a failed deep parse unwinds every level it entered.
+const enterCost = 4
+
 func newParser(src string, budget *int) *parser {
 	return &parser{lx: newLexer(src, budget), st: stats{callShaped: true}}
 }
@@ -156,9 +160,12 @@ func (p *parser) isName() bool {
 	return t.kind == tName && !keywords[t.text]
 }
 
+// enter counts one level of recursion against the depth limit, and one
+// unit of work against the lexer's budget, so that the budget bounds the
+// parser's work as well as the lexer's.
 func (p *parser) enter() {
 	p.depth++
-	if p.depth > maxDepth {
+	if p.depth > maxDepth || !p.lx.spend(enterCost) {
 		p.fail()
 	}
 }
@@ -205,7 +212,15 @@ func (p *parser) file() int {
 		if ok, at := p.statement(true); !ok {
 			return at
 		}
+		p.drop()
 	}
+}
+
+// drop forgets the tokens of the statements read, between top-level
+// statements, so that a long program is not held token by token.
+func (p *parser) drop() {
+	n := copy(p.toks, p.toks[p.pos:])
+	p.toks, p.pos = p.toks[:n], 0
 }
 
 // greedy reads statements until one fails or the source ends, and
@@ -219,6 +234,7 @@ func (p *parser) greedy() int {
 		if ok, _ := p.statement(true); !ok {
 			return n
 		}
+		p.drop()
 		n++
 	}
 }
