@@ -26,6 +26,8 @@ type token struct {
 	kind       tokKind
 	text       string
 	start, end int
+	// kw marks a name that is a keyword.
+	kw bool
 }
 
 // lexer turns Python source into tokens on demand, following the rules of
@@ -295,7 +297,7 @@ func (lx *lexer) token() token {
 			return lx.str(start, i)
 		}
 		lx.pos = i
-		return token{kind: tName, text: word, start: start, end: i}
+		return token{kind: tName, text: word, start: start, end: i, kw: keywords[word]}
 	}
 	for _, op := range ops {
 		if op[0] == c && len(op) <= lx.limit-start && lx.src[start:start+len(op)] == op {

@@ -148,7 +148,7 @@ func (p *parser) expect(k tokKind) token {
 // name reads an identifier that is not a keyword.
 func (p *parser) name() string {
 	t := p.peek()
-	if t.kind != tName || keywords[t.text] {
+	if t.kind != tName || t.kw {
 		p.fail()
 	}
 	p.advance()
@@ -157,7 +157,7 @@ func (p *parser) name() string {
 
 func (p *parser) isName() bool {
 	t := p.peek()
-	return t.kind == tName && !keywords[t.text]
+	return t.kind == tName && !t.kw
 }
 
 // enter counts one level of recursion against the depth limit, and one
@@ -373,7 +373,7 @@ func (p *parser) simpleStmt(top bool) {
 			return
 		case "type":
 			// type X[T] = ...: a soft keyword before a name.
-			if n := p.peekN(1); n.kind == tName && !keywords[n.text] {
+			if n := p.peekN(1); n.kind == tName && !n.kw {
 				if n2 := p.peekN(2); n2.kind == tOp && (n2.text == "=" || n2.text == "[") {
 					p.advance()
 					p.name()
@@ -902,7 +902,7 @@ func (p *parser) starExpression() ex {
 }
 
 func (p *parser) namedExpression() ex {
-	if t := p.peek(); t.kind == tName && !keywords[t.text] {
+	if t := p.peek(); t.kind == tName && !t.kw {
 		if n := p.peekN(1); n.kind == tOp && n.text == ":=" {
 			p.advance()
 			p.advance()
@@ -1092,7 +1092,7 @@ func (p *parser) arguments() {
 		case p.acceptOp("*"):
 			p.expression()
 		default:
-			if t := p.peek(); t.kind == tName && !keywords[t.text] {
+			if t := p.peek(); t.kind == tName && !t.kw {
 				if n := p.peekN(1); n.kind == tOp && n.text == "=" {
 					p.advance()
 					p.advance()
@@ -1186,7 +1186,7 @@ func (p *parser) atom() ex {
 			p.advance()
 			return ex{kind: exLiteral}
 		}
-		if keywords[t.text] {
+		if t.kw {
 			p.fail()
 		}
 		p.advance()
