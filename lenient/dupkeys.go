@@ -72,6 +72,8 @@ func sameKey(b []byte, x, y keySpan) bool {
 	return keyText(b, x) == keyText(b, y)
 }
 
+var colon = []byte{':'}
+
 // setKeys is how many keys an object holds before its keys go into a set.
 const setKeys = 16
 
@@ -88,6 +90,10 @@ var dupStructural = func() (t [256]bool) {
 // documents of ordinary shape: the open containers and their keys live in
 // buffers on the stack, and strings are skipped with a vectorised search.
 func duplicateKeys(b []byte) []int {
+	// Two keys need two colons; most arrays and one-key objects stop here.
+	if bytes.Count(b, colon) < 2 {
+		return nil
+	}
 	var (
 		frameBuf [16]keyFrame
 		keyBuf   [32]keySpan
