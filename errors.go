@@ -38,6 +38,7 @@ const (
 	CodeStreamIncomplete Code = "TLP-023" // a stream ended with a call still open
 	CodeInvalidConfig    Code = "TLP-024" // a configuration value is out of range or malformed
 	CodeVersionMismatch  Code = "TLP-025" // no registered version of the tool has the major the caller pins
+	CodeTooMany          Code = "TLP-026" // the output holds more calls or errors than the per-output cap
 )
 
 var codeText = map[Code]string{
@@ -66,6 +67,7 @@ var codeText = map[Code]string{
 	CodeStreamIncomplete: "stream ended inside a tool call",
 	CodeInvalidConfig:    "invalid configuration",
 	CodeVersionMismatch:  "tool version mismatch",
+	CodeTooMany:          "more calls or errors than the per-output cap",
 }
 
 // Codes returns every code of the catalogue in numeric order.
@@ -216,4 +218,5 @@ var (
 	ErrStreamIncomplete error = &Error{Code: CodeStreamIncomplete, CallIndex: -1, Offset: -1}
 	ErrInvalidConfig    error = &Error{Code: CodeInvalidConfig, CallIndex: -1, Offset: -1}
 	ErrVersionMismatch  error = &Error{Code: CodeVersionMismatch, CallIndex: -1, Offset: -1}
+	ErrTooMany          error = &Error{Code: CodeTooMany, CallIndex: -1, Offset: -1}
 )

@@ -62,6 +62,18 @@ type Options struct {
 	// rather than hold it until that question is settled. ReasoningOpen
 	// wins when both are set.
 	ReasoningClosed bool
+	// MaxCalls caps the calls read from one output: past it the rest are
+	// not read and one TLP-026 error says how many there were. Zero means
+	// DefaultMaxCalls; negative means no cap.
+	MaxCalls int
+	// MaxErrors caps the errors listed for one output: past it one TLP-026
+	// error says how many more there were. Zero means DefaultMaxErrors;
+	// negative means no cap.
+	MaxErrors int
+	// MaxErrorMessage caps the length of one error message in bytes (names
+	// and excerpts in it are cut). Zero means DefaultMaxErrorMessage;
+	// negative means no cap.
+	MaxErrorMessage int
 }
 
 // Extraction is what a dialect found in the output, before repair and

@@ -32,6 +32,7 @@ func Finish(dialect string, ext *Extraction, opts *Options) *toolcall.Result {
 	if ext == nil {
 		return res
 	}
+	CapCalls(ext, opts)
 	if len(ext.Calls) > 0 {
 		res.Calls = make([]toolcall.Call, 0, len(ext.Calls))
 	}
@@ -47,6 +48,7 @@ func Finish(dialect string, ext *Extraction, opts *Options) *toolcall.Result {
 		res.Calls = append(res.Calls, call)
 	}
 	res.Errors = append(res.Errors, ext.Errors...)
+	CapErrors(res, opts)
 	return res
 }
 

@@ -90,6 +90,7 @@ func (p *Parser) final(text string) *toolcall.Result {
 	}
 	o := &p.opts.Options
 	ext := p.d.Extract(text, o)
+	dialects.CapCalls(ext, o) // the caps of a one-shot parse (dialects.Finish)
 	res := &toolcall.Result{Dialect: p.d.Name(), Calls: []toolcall.Call{}, Content: ext.Content, Reasoning: ext.Reasoning}
 	for i := range ext.Calls {
 		rc := &ext.Calls[i]
@@ -123,6 +124,7 @@ func (p *Parser) final(text string) *toolcall.Result {
 		res.Calls = append(res.Calls, call)
 	}
 	res.Errors = append(res.Errors, ext.Errors...)
+	dialects.CapErrors(res, o)
 	if len(res.Calls) == 0 && len(res.Errors) == 0 && p.opts.Final != nil {
 		// The dialect found nothing: the caller's one-shot parse (a
 		// registry's fallback chain) decides, exactly as it would have.

@@ -725,7 +725,7 @@ func (p *Parser) trackArguments(text string, end int) {
 			break
 		}
 	}
-	if stop > p.argShown {
+	if stop > p.argShown && !p.pastCallCap(p.argIndex) {
 		p.emit(Event{Kind: CallArguments, Index: p.argIndex, Text: text[p.argShown:stop]})
 		p.argShown = stop
 	}
@@ -857,7 +857,7 @@ func (p *Parser) probe(region, next string) {
 // so its error waits for the final parse.
 func (p *Parser) report(index int) {
 	s := &p.slots[index]
-	if s.err != nil {
+	if s.err != nil || p.pastCallCap(index) {
 		return
 	}
 	s.reported = true
@@ -871,10 +871,21 @@ func (p *Parser) start(index int, name string) {
 	for len(p.started) <= index {
 		p.started = append(p.started, false)
 	}
-	if !p.started[index] {
+	if !p.started[index] && !p.pastCallCap(index) {
 		p.started[index] = true
 		p.emit(Event{Kind: CallStart, Index: index, Name: name})
 	}
+}
+
+// pastCallCap reports whether the call with this index is past the
+// per-output call cap (dialects.Options.MaxCalls): the final parse drops
+// it, so the stream never shows it.
+func (p *Parser) pastCallCap(index int) bool {
+	limit := p.opts.MaxCalls
+	if limit == 0 {
+		limit = dialects.DefaultMaxCalls
+	}
+	return limit >= 0 && index >= limit
 }
 
 func (p *Parser) isStarted(index int) bool { return index < len(p.started) && p.started[index] }

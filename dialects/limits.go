@@ -1,0 +1,100 @@
+package dialects
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/dialectkit/toolcall"
+)
+
+// Per-output caps (Options.MaxCalls, MaxErrors, MaxErrorMessage).
+const (
+	DefaultMaxCalls        = 1024
+	DefaultMaxErrors       = 64
+	DefaultMaxErrorMessage = 1024
+)
+
+func capOf(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return -1
+	}
+	return v
+}
+
+// CapCalls applies the call cap of opts to ext: calls past it are dropped
+// before any work is spent on them, and one TLP-026 error says how many
+// there were, holding their text. Finish applies it; a caller that
+// finishes an extraction's calls itself applies it first.
+func CapCalls(ext *Extraction, opts *Options) {
+	if ext == nil {
+		return
+	}
+	limit := DefaultMaxCalls
+	if opts != nil {
+		limit = capOf(opts.MaxCalls, DefaultMaxCalls)
+	}
+	if limit < 0 || len(ext.Calls) <= limit {
+		return
+	}
+	dropped := ext.Calls[limit:]
+	e := toolcall.NewError(toolcall.CodeTooMany, fmt.Sprintf("the output holds %d calls, the limit is %d: the last %d were not read",
+		len(ext.Calls), limit, len(dropped)))
+	e.Offset = dropped[0].Offset
+	var raw []byte
+	for _, rc := range dropped {
+		raw = append(raw, rc.Name...)
+		raw = append(raw, ' ')
+		raw = append(raw, rc.Arguments...)
+		raw = append(raw, '\n')
+	}
+	e.Raw = string(raw)
+	ext.Calls = ext.Calls[:limit:limit]
+	ext.Errors = append([]*toolcall.Error{e}, ext.Errors...)
+}
+
+// CapErrors applies the error caps of opts to res: messages are cut to
+// MaxErrorMessage bytes, and past MaxErrors errors the rest are replaced
+// by one TLP-026 error saying how many more there were.
+func CapErrors(res *toolcall.Result, opts *Options) {
+	if res == nil {
+		return
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	msgLimit := capOf(o.MaxErrorMessage, DefaultMaxErrorMessage)
+	limit := capOf(o.MaxErrors, DefaultMaxErrors)
+	if limit >= 0 && len(res.Errors) > limit {
+		keep := max(limit-1, 0)
+		rest := res.Errors[keep:]
+		e := toolcall.NewError(toolcall.CodeTooMany, fmt.Sprintf("%d more errors, past the limit of %d, are not listed", len(rest), limit))
+		var raw []byte
+		for _, r := range rest {
+			raw = append(raw, r.Raw...)
+		}
+		e.Raw = string(raw)
+		if len(rest) > 0 {
+			e.Offset = rest[0].Offset
+		}
+		res.Errors = append(res.Errors[:keep:keep], e)
+	}
+	if msgLimit >= 0 {
+		for _, e := range res.Errors {
+			if len(e.Message) > msgLimit {
+				e.Message = cutText(e.Message, msgLimit) + "…"
+			}
+		}
+	}
+}
+
+// cutText cuts s to at most n bytes on a character boundary.
+func cutText(s string, n int) string {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
