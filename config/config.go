@@ -138,6 +138,11 @@ type Config struct {
 	// (backoff_initial_ms, backoff_max_ms, backoff_multiplier,
 	// backoff_jitter).
 	Backoff Backoff
+	// IdleTimeout ends a request whose server sends nothing for this long
+	// (idle_timeout_ms, 0–3600000; 0 turns it off): no answer headers, or
+	// no byte between two reads of the answer. It is a transport failure,
+	// repeated on the transport budget, not a wait for the whole run.
+	IdleTimeout time.Duration
 	// MaxRetryAfter is the longest Retry-After honoured
 	// (max_retry_after_ms); a server asking for a longer wait ends the run.
 	MaxRetryAfter time.Duration
@@ -190,6 +195,7 @@ func Default() Config {
 		ModelHTTPRetryDelay: 500 * time.Millisecond,
 		TransportRetries:    3,
 		Backoff:             DefaultBackoff(),
+		IdleTimeout:         60 * time.Second,
 		MaxRetryAfter:       60 * time.Second,
 		MaxReflectedCalls:   8,
 		MaxReflectedExcerpt: 500,
@@ -449,6 +455,7 @@ var settings = []setting{
 	},
 	floatSetting("backoff_multiplier", func(c *Config) *float64 { return &c.Backoff.Multiplier }, 1, 10),
 	floatSetting("backoff_jitter", func(c *Config) *float64 { return &c.Backoff.Jitter }, 0, 1),
+	msSetting("idle_timeout_ms", func(c *Config) *time.Duration { return &c.IdleTimeout }, 0, 3_600_000),
 	msSetting("max_retry_after_ms", func(c *Config) *time.Duration { return &c.MaxRetryAfter }, 0, 3_600_000),
 	intSetting("max_reflected_calls", func(c *Config) *int { return &c.MaxReflectedCalls }, 1, 1000),
 	intSetting("max_reflected_excerpt", func(c *Config) *int { return &c.MaxReflectedExcerpt }, 0, 100_000),

@@ -109,7 +109,7 @@ func TestLoadAgentConfig(t *testing.T) {
 		LogRepairDetails: false, LogArgumentValues: true, RetryPromptTemplate: "Fix {tool_name}: {error_message}",
 		RequireToolCall: true, Dialect: "hermes", ModelHTTPRetries: 1, ModelHTTPRetryDelay: time.Second,
 		TransportRetries: 4, Backoff: config.Backoff{Initial: 200 * time.Millisecond, Max: 5 * time.Second, Multiplier: 3, Jitter: 0.5},
-		MaxRetryAfter: 10 * time.Second, MaxReflectedCalls: 8, MaxReflectedExcerpt: 500, MaxReflectedContent: 16 << 10, OnTruncation: config.TruncationShorter, TruncationRetries: 1, MaxTokensCap: 8192,
+		IdleTimeout: time.Minute, MaxRetryAfter: 10 * time.Second, MaxReflectedCalls: 8, MaxReflectedExcerpt: 500, MaxReflectedContent: 16 << 10, OnTruncation: config.TruncationShorter, TruncationRetries: 1, MaxTokensCap: 8192,
 		BreakerThreshold: 0, BreakerCooldown: time.Second,
 	}
 	if c != want {

@@ -177,6 +177,8 @@ func (c *Config) value(key string) any {
 		return c.Backoff.Multiplier
 	case "backoff_jitter":
 		return c.Backoff.Jitter
+	case "idle_timeout_ms":
+		return ms(c.IdleTimeout)
 	case "max_retry_after_ms":
 		return ms(c.MaxRetryAfter)
 	case "max_reflected_calls":

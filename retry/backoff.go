@@ -37,7 +37,7 @@ func (r *run) chat(ctx context.Context, att *Attempt) (*client.Response, *toolca
 		req := r.req
 		req.Messages = r.sent[:len(r.sent):len(r.sent)]
 		begin := r.l.now()
-		resp, err := r.l.Model.Chat(ctx, &req)
+		resp, err := r.l.Model.Chat(client.WithIdleTimeout(ctx, r.cfg.IdleTimeout), &req)
 		att.ModelTime += r.l.now().Sub(begin)
 		if err == nil {
 			if resp == nil {

@@ -103,7 +103,7 @@ func NewHost(host string, opts *Options) (*Client, error) {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	hc.Transport = &recordingTransport{next: next}
+	hc.Transport = &recordingTransport{next: &httpx.IdleTransport{Next: next}}
 	o.client = api.NewClient(base, hc)
 	o.recorded = true
 	return o, nil

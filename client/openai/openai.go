@@ -83,8 +83,12 @@ func New(baseURL string, opts *Options) (*Client, error) {
 		o.opts = *opts
 	}
 	if o.opts.HTTPClient != nil {
-		o.client = o.opts.HTTPClient
+		copied := *o.opts.HTTPClient
+		o.client = &copied
 	}
+	// The idle timeout a request's context carries (client.WithIdleTimeout)
+	// is watched under the caller's transport.
+	o.client.Transport = &httpx.IdleTransport{Next: o.client.Transport}
 	return o, nil
 }
 

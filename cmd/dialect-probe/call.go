@@ -283,6 +283,8 @@ func callFailure(f *callFlags, host string, err error) (int, string) {
 		said = ": " + clipText(te.Message, 300)
 	}
 	switch st := te.StatusCode; {
+	case errors.Is(err, client.ErrIdleTimeout):
+		return exitServer, fmt.Sprintf("the server at %s stopped sending (%v); raise idle_timeout_ms for a model slow to start", host, te.Err)
 	case st == 0:
 		hint := "is the server running? set --host"
 		if f.api == apiOllama {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/client/ollama"
@@ -73,5 +74,53 @@ func TestCallAnswerOverTheSizeCap(t *testing.T) {
 		if code != exitServer || !strings.Contains(msg, "over the size limit") {
 			t.Errorf("%s: exit %d, %q; want %d, a server problem", api, code, msg, exitServer)
 		}
+	}
+}
+
+// idleConfig is fastConfig with a short idle timeout and one quick
+// transport retry.
+const idleConfig = `max_retries: 2
+retry_delay_ms: 0
+model_http_retries: 0
+transport_retries: 1
+backoff_initial_ms: 1
+backoff_max_ms: 1
+idle_timeout_ms: 200
+`
+
+// TestCallIdleTimeout: a server that stops sending for idle_timeout_ms is
+// a transport failure, retried on the transport budget; the run does not
+// wait for --timeout. Exit status 3, the idle timeout named.
+func TestCallIdleTimeout(t *testing.T) {
+	for _, api := range []string{apiOllama, apiOpenAI} {
+		t.Run(api, func(t *testing.T) {
+			stall := fakeserver.Turn{Content: "I will", Stall: true}
+			srv := fakeserver.NewServer(fakeserver.Script{stall, stall, stall}, nil)
+			defer srv.Close()
+			tools, cfg := callFiles(t, idleConfig)
+			begin := time.Now()
+			_, stderr, code := runCLI(t, "", "call", "--api", api, "--host", srv.URL, "--model", "qwen3:8b", "--tools", tools,
+				"--config", cfg, "--prompt", "Weather?", "--timeout", "1m")
+			took := time.Since(begin)
+			if code != exitServer || !strings.Contains(stderr, "stopped sending") || !strings.Contains(stderr, "idle") {
+				t.Errorf("exit %d, stderr %q", code, stderr)
+			}
+			if took > 5*time.Second {
+				t.Errorf("took %v: the idle timeout did not end the stalled requests", took)
+			}
+			if n := len(srv.Requests()); n != 2 {
+				t.Errorf("%d requests, want 2 (one transport retry)", n)
+			}
+		})
+	}
+	// A stall, then an answer: the retry recovers.
+	srv := fakeserver.NewServer(fakeserver.Script{{Content: "I will", Stall: true},
+		{Calls: []fakeserver.Call{{Name: "get_weather", Arguments: `{"city":"Paris"}`}}}}, nil)
+	defer srv.Close()
+	tools, cfg := callFiles(t, idleConfig)
+	stdout, stderr, code := runCLI(t, "", "call", "--host", srv.URL, "--model", "qwen3:8b", "--tools", tools,
+		"--config", cfg, "--prompt", "Weather?")
+	if code != 0 || !strings.Contains(stdout, "1 transport retry") {
+		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
