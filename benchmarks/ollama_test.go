@@ -16,7 +16,6 @@ import (
 	"github.com/ollama/ollama/model/parsers"
 
 	"github.com/dialectkit/toolcall"
-	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -191,7 +190,7 @@ type sides struct {
 func cell(tb testing.TB, p pair, s shape, streamed, withTools bool) sides {
 	text := p.output(s)
 	var apiTools []api.Tool
-	opts := &registry.Options{Dialect: p.ours, Options: dialects.Options{ReasoningClosed: true}}
+	opts := &registry.Options{Dialect: p.ours, ReasoningClosed: true}
 	if withTools {
 		if err := json.Unmarshal([]byte(toolsJSON), &apiTools); err != nil {
 			tb.Fatal(err)

@@ -100,7 +100,8 @@ func (a *analyzer) answer(resp *client.Response, p *Prompt, presented string, ke
 		a.measure(&ans, parse, p)
 		return ans
 	}
-	detect := &registry.Options{Options: *a.options(a.tools)}
+	detect := &registry.Options{}
+	detect.SetDialectOptions(*a.options(a.tools))
 	if presented == "" {
 		detect.Template, detect.Model = a.template, a.model
 	}
@@ -112,7 +113,9 @@ func (a *analyzer) answer(resp *client.Response, p *Prompt, presented string, ke
 	dialect := det.Dialect
 	parseAs := func(d string) func(*dialects.Options) *toolcall.Result {
 		return func(opts *dialects.Options) *toolcall.Result {
-			return a.reg.Parse(resp.Content, &registry.Options{Options: *opts, Dialect: d})
+			o := &registry.Options{Dialect: d}
+			o.SetDialectOptions(*opts)
+			return a.reg.Parse(resp.Content, o)
 		}
 	}
 	if presented != "" && dialect != presented {
@@ -202,7 +205,9 @@ func (a *analyzer) confidence(text string, det registry.Detection, chosen string
 	total := top
 	var same []string
 	reading := func(d string) *toolcall.Result {
-		return a.reg.Parse(text, &registry.Options{Options: *a.options(nil), Dialect: d})
+		o := &registry.Options{Dialect: d}
+		o.SetDialectOptions(*a.options(nil))
+		return a.reg.Parse(text, o)
 	}
 	best := reading(chosen)
 	for _, c := range det.Candidates {

@@ -21,7 +21,7 @@ func TestConcurrentDetection(t *testing.T) {
 	seeds := fuzzcheck.Seeds(t, reg.Dialects()...)
 	opts := &dialects.Options{Tools: fuzzcheck.CorpusTools(t), Lenient: lenient.Options{Timeout: -1}}
 	fuzzcheck.Concurrently(t, seeds, opts, func(text string, opts *dialects.Options) *toolcall.Result {
-		return reg.Parse(text, &registry.Options{Options: *opts, Model: "qwen3:8b", Template: "{{ .Tools }}<tool_call>"})
+		return reg.Parse(text, regOpts(*opts, registry.Options{Model: "qwen3:8b", Template: "{{ .Tools }}<tool_call>"}))
 	})
 }
 

@@ -8,11 +8,31 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
+	"github.com/dialectkit/toolcall/schema"
 )
 
-// Options configure Parse and Detect.
+// Options configure Parse, Detect and Stream. The common call is one
+// literal: &registry.Options{Tools: set}, &registry.Options{Dialect:
+// "hermes", Tools: set}. The fields up to ReasoningClosed are those of
+// dialects.Options (DialectOptions and SetDialectOptions convert).
 type Options struct {
-	dialects.Options
+	// Tools are the declared tools. When set, names must match one of them
+	// and arguments must match its schema. Nil means no tools were declared.
+	Tools *schema.Set
+	// Lenient sets the repair pipeline's limits.
+	Lenient lenient.Options
+	// DisableRepair turns the lenient pipeline off: arguments must be strict
+	// JSON.
+	DisableRepair bool
+	// Validation configures the schema check (strictness, coercion).
+	Validation schema.Options
+	// ReasoningOpen tells the dialect that the chat template opened a
+	// reasoning block; see dialects.Options.ReasoningOpen.
+	ReasoningOpen bool
+	// ReasoningClosed tells the dialect that the output starts outside
+	// reasoning; see dialects.Options.ReasoningClosed.
+	ReasoningClosed bool
 
 	// Dialect names the dialect to use. Empty means detect it.
 	Dialect string
@@ -24,6 +44,28 @@ type Options struct {
 	Template string
 	// Model is the model's name ("qwen3:8b"), used as evidence.
 	Model string
+}
+
+// DialectOptions returns the options of one dialect's parse: the fields of
+// o that dialects.Options has.
+func (o *Options) DialectOptions() dialects.Options {
+	if o == nil {
+		return dialects.Options{}
+	}
+	return dialects.Options{
+		Tools:           o.Tools,
+		Lenient:         o.Lenient,
+		DisableRepair:   o.DisableRepair,
+		Validation:      o.Validation,
+		ReasoningOpen:   o.ReasoningOpen,
+		ReasoningClosed: o.ReasoningClosed,
+	}
+}
+
+// SetDialectOptions sets the fields of o that dialects.Options has.
+func (o *Options) SetDialectOptions(d dialects.Options) {
+	o.Tools, o.Lenient, o.DisableRepair = d.Tools, d.Lenient, d.DisableRepair
+	o.Validation, o.ReasoningOpen, o.ReasoningClosed = d.Validation, d.ReasoningOpen, d.ReasoningClosed
 }
 
 // Evidence is one reason to believe a dialect wrote the output.
@@ -94,13 +136,14 @@ func (r *Registry) detect(ctx context.Context, text string, opts *Options, early
 	if opts == nil {
 		opts = &Options{}
 	}
+	do := opts.DialectOptions()
 	if opts.Dialect != "" {
 		d, ok := r.Lookup(opts.Dialect)
 		if !ok {
 			res := &toolcall.Result{Calls: []toolcall.Call{}, Content: text, Errors: []*toolcall.Error{r.unknown(opts.Dialect)}}
 			return Detection{Reason: "unknown dialect " + opts.Dialect, result: res}
 		}
-		res := dialects.Parse(d, text, &opts.Options)
+		res := dialects.Parse(d, text, &do)
 		c := Candidate{Dialect: d.Name(), Calls: len(res.Calls), Errors: len(res.Errors), result: res,
 			Evidence: []Evidence{{Source: "hint", Detail: "dialect named by the caller"}}}
 		return Detection{Dialect: d.Name(), Reason: "named by the caller", Candidates: []Candidate{c}, result: res}
@@ -145,8 +188,8 @@ func (r *Registry) detect(ctx context.Context, text string, opts *Options, early
 		// Every dialect is tried, markers or not: several accept their
 		// syntax without its optional markers, and an Extract that finds
 		// none of its markers returns quickly.
-		ext := d.Extract(text, &opts.Options)
-		res := dialects.Finish(d.Name(), ext, &opts.Options)
+		ext := d.Extract(text, &do)
+		res := dialects.Finish(d.Name(), ext, &do)
 		c := Candidate{Dialect: d.Name(), Evidence: ev, Calls: len(res.Calls), Errors: len(res.Errors), result: res}
 		if c.Calls == 0 && !ext.Marked && marker == "" && len(priors[d.Name()]) == 0 {
 			// Nothing for it: no call, and its errors (if any) are about
@@ -174,7 +217,7 @@ func (r *Registry) detect(ctx context.Context, text string, opts *Options, early
 	// its error is what a retry needs.
 	if len(cands) == 0 || (cands[0].Score <= 0 && cands[0].Calls+cands[0].Errors == 0) {
 		det.Reason = "no dialect recognised the output"
-		det.result = plain(text, &opts.Options)
+		det.result = plain(text, &do)
 		return det
 	}
 	best := cands[0]
@@ -319,6 +362,7 @@ func (r *Registry) parseDetect(ctx context.Context, text string, opts *Options) 
 		opts = &Options{}
 	}
 	det := r.detect(ctx, text, opts, true)
+	do := opts.DialectOptions()
 	res := det.result
 	if opts.Dialect != "" && len(res.Calls) == 0 && len(res.Errors) == 0 {
 		for _, name := range opts.Fallback {
@@ -329,7 +373,7 @@ func (r *Registry) parseDetect(ctx context.Context, text string, opts *Options) 
 			if !ok {
 				continue
 			}
-			fb := dialects.Parse(d, text, &opts.Options)
+			fb := dialects.Parse(d, text, &do)
 			if len(fb.Calls) > 0 {
 				det.Dialect, det.Reason, res = d.Name(), "fallback after "+opts.Dialect+" found no call", fb
 				break

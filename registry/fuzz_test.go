@@ -26,13 +26,14 @@ func FuzzDetect(f *testing.F) {
 	f.Add("[get_weather(city='Paris')]", uint8(0), uint8(0), "llama3.2")
 	tools := fuzzcheck.CorpusTools(f)
 	f.Fuzz(func(t *testing.T, text string, mode, hint uint8, model string) {
-		opts := &registry.Options{Options: *fuzzcheck.Options(mode, tools), Model: model}
+		opts := regOpts(*fuzzcheck.Options(mode, tools), registry.Options{Model: model})
 		if n := int(hint) % (len(names) + 8); n < len(names) {
 			opts.Dialect = names[n] // a hint one time in about seven
 			opts.Fallback = []string{"json", "hermes"}
 		}
 		res, det := reg.ParseDetect(text, opts)
-		if err := fuzzcheck.CheckResult(res, text, &opts.Options); err != nil {
+		do := opts.DialectOptions()
+		if err := fuzzcheck.CheckResult(res, text, &do); err != nil {
 			t.Fatalf("%v\ntext: %q", err, text)
 		}
 		if det.Dialect != "" && !slices.Contains(names, det.Dialect) {
@@ -52,7 +53,7 @@ func FuzzDetect(f *testing.F) {
 		}
 		if det.Dialect != "" && opts.Dialect == "" {
 			d, _ := reg.Lookup(det.Dialect)
-			named := dialects.Parse(d, text, &opts.Options)
+			named := dialects.Parse(d, text, &do)
 			if err := fuzzcheck.SameResult(res, named); err != nil {
 				t.Fatalf("detected %s, but naming it gives another result: %v", det.Dialect, err)
 			}

@@ -84,7 +84,7 @@ func TestHostileNamed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			d, _ := reg.Lookup(name)
 			fuzzcheck.Hostile(t, func(text string, opts *dialects.Options) *toolcall.Result {
-				return reg.Parse(text, &registry.Options{Options: *opts, Dialect: name})
+				return reg.Parse(text, regOpts(*opts, registry.Options{Dialect: name}))
 			}, fuzzcheck.Inputs(format, fuzzcheck.MarkersOf(d)))
 		})
 	}
@@ -120,7 +120,7 @@ func TestHostileDetected(t *testing.T) {
 		markers = append(markers, fuzzcheck.MarkersOf(d)...)
 	}
 	detect := func(text string, opts *dialects.Options) *toolcall.Result {
-		return reg.Parse(text, &registry.Options{Options: *opts})
+		return reg.Parse(text, regOpts(*opts, registry.Options{}))
 	}
 	t.Run("format-free", func(t *testing.T) {
 		fuzzcheck.Hostile(t, detect, fuzzcheck.Inputs(nil, markers))

@@ -59,7 +59,7 @@ func callsOfSize(shape func(int) string, size int) string {
 // from the sixteen of quadratic work. A search backwards over the text per object made it
 // quadratic (10 000 bare calls took minutes).
 func TestDetectionIsLinear(t *testing.T) {
-	opts := &registry.Options{Options: dialects.Options{Tools: weatherSet(t)}}
+	opts := regOpts(dialects.Options{Tools: weatherSet(t)}, registry.Options{})
 	fastest := func(text string) time.Duration {
 		best := time.Duration(1 << 62)
 		for range 7 {
@@ -87,7 +87,7 @@ func TestDetectionIsLinear(t *testing.T) {
 // BenchmarkDetectManyCalls measures detection with declared tools over
 // outputs of 10k, 50k and 100k calls.
 func BenchmarkDetectManyCalls(b *testing.B) {
-	opts := &registry.Options{Options: dialects.Options{Tools: weatherSet(b)}}
+	opts := regOpts(dialects.Options{Tools: weatherSet(b)}, registry.Options{})
 	for name, shape := range manyCalls {
 		for _, n := range []int{10000, 50000, 100000} {
 			text := shape(n)

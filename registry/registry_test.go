@@ -3,6 +3,7 @@ package registry_test
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -153,5 +154,43 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	for i := 0; i < 8; i++ {
 		<-done
+	}
+}
+
+// registry.Options holds every field of dialects.Options, so that one
+// literal sets a whole parse, and DialectOptions and SetDialectOptions
+// carry each of them.
+func TestOptionsMirrorDialectOptions(t *testing.T) {
+	dt, rt := reflect.TypeFor[dialects.Options](), reflect.TypeFor[registry.Options]()
+	for f := range dt.Fields() {
+		rf, ok := rt.FieldByName(f.Name)
+		if !ok || rf.Type != f.Type {
+			t.Errorf("registry.Options lacks dialects.Options.%s (%s)", f.Name, f.Type)
+		}
+	}
+	// A dialects.Options with every field set survives the round trip.
+	var d dialects.Options
+	v := reflect.ValueOf(&d).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Struct:
+			// Set the struct's first settable field, enough to tell it from zero.
+			for j := range f.NumField() {
+				if g := f.Field(j); g.CanSet() && g.Kind() == reflect.Int {
+					g.SetInt(7)
+					break
+				}
+			}
+		}
+	}
+	var o registry.Options
+	o.SetDialectOptions(d)
+	if got := o.DialectOptions(); !reflect.DeepEqual(got, d) {
+		t.Errorf("round trip = %+v, want %+v", got, d)
 	}
 }

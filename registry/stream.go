@@ -21,7 +21,7 @@ func (r *Registry) Stream(opts *Options) *stream.Parser {
 		opts = &Options{}
 	}
 	o := *opts
-	sopts := &stream.Options{Options: o.Options, Final: func(text string) *toolcall.Result { return r.Parse(text, &o) }}
+	sopts := &stream.Options{Options: o.DialectOptions(), Final: func(text string) *toolcall.Result { return r.Parse(text, &o) }}
 	if o.Dialect != "" {
 		if d, ok := r.Lookup(o.Dialect); ok {
 			return r.profile(d).NewParser(sopts)
@@ -144,7 +144,8 @@ func (r *Registry) decideEarly(ctx context.Context, text string, opts *Options) 
 			return Detection{}, false
 		}
 		if at < len(text) {
-			det.result = dialects.Parse(d, text, &opts.Options)
+			do := opts.DialectOptions()
+			det.result = dialects.Parse(d, text, &do)
 		}
 		return det, true
 	}

@@ -59,7 +59,7 @@ func TestCutCallsAreNotCalls(t *testing.T) {
 				t.Skip("no renderer")
 			}
 			full := r.Calls([]toolcall.Call{call})
-			res := registry.Parse(full, &registry.Options{Dialect: name, Options: dialectsOptions(tools)})
+			res := registry.Parse(full, regOpts(dialectsOptions(tools), registry.Options{Dialect: name}))
 			if len(res.Calls) != 1 {
 				t.Fatalf("full text %q: %d calls, errors %v", full, len(res.Calls), res.Errors)
 			}
@@ -74,9 +74,9 @@ func TestCutCallsAreNotCalls(t *testing.T) {
 			for p := 1; p < window; p += step {
 				cut := full[:p]
 				for _, o := range []*registry.Options{
-					{Dialect: name, Options: dialectsOptions(tools)},
-					{Dialect: name},
-					{Options: dialectsOptions(tools)},
+					regOpts(dialectsOptions(tools), registry.Options{Dialect: name}),
+					&registry.Options{Dialect: name},
+					regOpts(dialectsOptions(tools), registry.Options{}),
 				} {
 					res := registry.Parse(cut, o)
 					if len(res.Calls) == 1 && res.Calls[0].Name == "code_interpreter" && !strings.Contains(cut, "(") {
@@ -116,7 +116,11 @@ func TestDuplicateEnvelopeKeys(t *testing.T) {
 			}
 			tested++
 			dup := strings.Replace(full, key, key+`, `+key[:strings.Index(key, ":")]+`: "list_files"`, 1)
-			for _, o := range []*registry.Options{{Dialect: name}, {Dialect: name, Options: dialectsOptions(tools)}, {}} {
+			for _, o := range []*registry.Options{
+				&registry.Options{Dialect: name},
+				regOpts(dialectsOptions(tools), registry.Options{Dialect: name}),
+				&registry.Options{},
+			} {
 				res := registry.Parse(dup, o)
 				if len(res.Calls) > 0 {
 					t.Errorf("%s %q (dialect %q): call %s", name, dup, o.Dialect, res.Calls[0].Name)
@@ -129,7 +133,7 @@ func TestDuplicateEnvelopeKeys(t *testing.T) {
 		}
 		if strings.Contains(full, `"force": true`) {
 			dup := strings.Replace(full, `"force": true`, `"force": false, "force": true`, 1)
-			res := registry.Parse(dup, &registry.Options{Dialect: name, Options: dialectsOptions(tools)})
+			res := registry.Parse(dup, regOpts(dialectsOptions(tools), registry.Options{Dialect: name}))
 			if len(res.Calls) != 1 || string(res.Calls[0].Arguments) != `{"force":true,"path":"build/zq9"}` {
 				t.Errorf("%s %q: calls %v, errors %v; want the last value", name, dup, res.Calls, res.Errors)
 			}
@@ -174,4 +178,10 @@ func TestNoInventedCalls(t *testing.T) {
 			}
 		}
 	}
+}
+
+// regOpts is o with the dialect options d.
+func regOpts(d dialects.Options, o registry.Options) *registry.Options {
+	o.SetDialectOptions(d)
+	return &o
 }

@@ -253,7 +253,7 @@ func TestCallsDetect(t *testing.T) {
 			}
 			t.Run(name+"/"+rw.name, func(t *testing.T) {
 				text := r.Calls(rw.calls)
-				det := registry.Detect(text, &registry.Options{Options: dialects.Options{Tools: tools}})
+				det := registry.Detect(text, regOpts(dialects.Options{Tools: tools}, registry.Options{}))
 				top, own := -1e9, -1e9
 				var rank []string
 				for _, c := range det.Candidates {
@@ -399,4 +399,10 @@ func TestResult(t *testing.T) {
 	if got := r.Result(c, "x"); got != "## Return of functions.get_weather:2\nx" {
 		t.Errorf("kimi_k2 result %q", got)
 	}
+}
+
+// regOpts is o with the dialect options d.
+func regOpts(d dialects.Options, o registry.Options) *registry.Options {
+	o.SetDialectOptions(d)
+	return &o
 }

@@ -319,7 +319,7 @@ func (l *Loop) newRun(ctx context.Context, req *client.Request) (*run, error) {
 		}
 	}
 	reasoningOpen, versions := r.opts.ReasoningOpen, r.opts.Validation.Versions
-	r.opts.Options = cfg.DialectOptions(r.tools)
+	r.opts.SetDialectOptions(cfg.DialectOptions(r.tools))
 	r.opts.ReasoningOpen = reasoningOpen
 	// The tool versions the caller pins (schema.VersionOptions) are not
 	// settings of the configuration: they come with the parse options.
@@ -553,7 +553,8 @@ func (r *run) parse(ctx context.Context, resp *client.Response, att *Attempt) *t
 	t := &turn{sample: resp.Content}
 	if len(resp.NativeCalls) > 0 {
 		ext := &dialects.Extraction{Calls: resp.NativeCalls, Content: resp.Content, Reasoning: resp.Reasoning}
-		t.res = dialects.Finish(NativeDialect, ext, &r.opts.Options)
+		do := r.opts.DialectOptions()
+		t.res = dialects.Finish(NativeDialect, ext, &do)
 		t.native = true
 	} else {
 		t.res = r.parseText(ctx, resp.Content)

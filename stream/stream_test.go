@@ -55,7 +55,7 @@ func TestLiveEvents(t *testing.T) {
 	}{
 		{
 			name:   "hermes: content, held marker prefix, call once its value closes and the next bytes confirm it",
-			opts:   registry.Options{Dialect: "hermes", Options: closed},
+			opts:   *regOpts(closed, registry.Options{Dialect: "hermes"}),
 			chunks: []string{"Let me check", ".\n<tool", "_call>\n" + weather, "\n", "</tool_", "call>", "\n"},
 			want: [][]string{
 				{"content:Let me check"},
@@ -92,7 +92,7 @@ func TestLiveEvents(t *testing.T) {
 		},
 		{
 			name:   "reasoning opened by the template streams from the first byte",
-			opts:   registry.Options{Dialect: "hermes", Options: optsReasoningOpen()},
+			opts:   *regOpts(optsReasoningOpen(), registry.Options{Dialect: "hermes"}),
 			chunks: []string{"pondering", " more</think>", "Answer."},
 			want: [][]string{
 				{"reasoning:pondering"},
@@ -103,7 +103,7 @@ func TestLiveEvents(t *testing.T) {
 		},
 		{
 			name:   "deepseek_v31: markers split inside their multi-byte characters",
-			opts:   registry.Options{Dialect: "deepseek_v31", Options: closed},
+			opts:   *regOpts(closed, registry.Options{Dialect: "deepseek_v31"}),
 			chunks: []string{"On it.\n<\xef\xbd\x9ctool\xe2", "\x96\x81calls\xe2\x96\x81begin\xef\xbd\x9c><\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81begin\xef\xbd\x9c>get_weather<\xef\xbd\x9ctool\xe2\x96\x81sep\xef\xbd\x9c>{\"city\": \"Oslo\"}<\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81end\xef", "\xbd\x9c><\xef\xbd\x9ctool\xe2\x96\x81calls\xe2\x96\x81end\xef\xbd\x9c>"},
 			want: [][]string{
 				{"content:On it."},
@@ -114,7 +114,7 @@ func TestLiveEvents(t *testing.T) {
 		},
 		{
 			name:   "mistral: a marker look-alike is released once it cannot be a marker",
-			opts:   registry.Options{Dialect: "mistral", Options: closed},
+			opts:   *regOpts(closed, registry.Options{Dialect: "mistral"}),
 			chunks: []string{"see [TOOL_", "SET] here"},
 			want: [][]string{
 				{"content:see"},
@@ -126,7 +126,7 @@ func TestLiveEvents(t *testing.T) {
 			// A first line could be a bare call header (Functionary v3.2)
 			// until the next line shows it is not.
 			name:   "detection: content streams, the dialect is chosen once sure, the call follows",
-			opts:   registry.Options{Options: closed},
+			opts:   *regOpts(closed, registry.Options{}),
 			chunks: []string{"Checking.", "\n<tool_call>\n" + weather, "\n</tool_call>\n<tool_call>\n" + weather + "\n</tool_call>"},
 			want: [][]string{
 				{},
@@ -256,4 +256,10 @@ func TestRead(t *testing.T) {
 	if !errors.Is(err, boom) || !errors.Is(err, toolcall.ErrStream) {
 		t.Errorf("error %v", err)
 	}
+}
+
+// regOpts is o with the dialect options d.
+func regOpts(d dialects.Options, o registry.Options) *registry.Options {
+	o.SetDialectOptions(d)
+	return &o
 }
