@@ -194,7 +194,9 @@ func (p *Parser) startLead() {
 			if r.live {
 				p.pair = i
 				p.state = stReason
-				p.dropSpace, p.blockShown = true, false
+				// A block the template opened keeps its leading
+				// whitespace where the dialect keeps it.
+				p.dropSpace, p.blockShown = !r.keepLead, false
 				return
 			}
 		}
