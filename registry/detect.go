@@ -103,6 +103,9 @@ type Detection struct {
 	Candidates []Candidate `json:"candidates"`
 
 	result *toolcall.Result
+	// decided says the output's first calls decided the dialect (see
+	// Registry.Decide): Candidates rank the text up to there.
+	decided bool
 }
 
 // Evidence weights. Parse evidence dominates: a dialect whose parse yields
@@ -125,9 +128,15 @@ const (
 // Detect ranks the registered dialects for text and parses it with the
 // best one. The hint in opts.Dialect, when set, is taken as is. When the
 // output's first calls already decide the dialect (see Decide), that
-// decision stands, as it does for a stream that saw only those bytes.
+// decision stands, as it does for a stream that saw only those bytes; the
+// Candidates still rank the whole output. (ParseDetect's rank the text
+// that decided.)
 func (r *Registry) Detect(text string, opts *Options) Detection {
-	return r.detect(context.Background(), text, opts, true)
+	det := r.detect(context.Background(), text, opts, true)
+	if det.decided {
+		r.rankAll(context.Background(), text, opts, &det)
+	}
+	return det
 }
 
 // detect is Detect; early says the first calls may decide. It stops

@@ -147,8 +147,17 @@ func (r *Registry) decideEarly(ctx context.Context, text string, opts *Options) 
 			do := opts.DialectOptions()
 			det.result = dialects.Parse(d, text, &do)
 		}
+		det.decided = true
 		return det, true
 	}
+}
+
+// rankAll replaces the candidates of a detection the output's first calls
+// decided with the ranking of the whole output, for a caller that asked for
+// the ranking itself (Detect): the decision stands, and the ranking shows
+// how every dialect reads all of the text.
+func (r *Registry) rankAll(ctx context.Context, text string, opts *Options, det *Detection) {
+	det.Candidates = r.detect(ctx, text, opts, false).Candidates
 }
 
 // detector detects a stream's dialect with the registry.

@@ -38,6 +38,9 @@ type profile struct {
 	// is read as a region running to the end of the output: the dialect
 	// has no markers that could end it.
 	bareRegion bool
+	// nameBare says a call may be written without a marker as name(…):
+	// answer text holds back a word that may be such a name.
+	nameBare bool
 	// rclass classes the bytes a call region's scan stops at.
 	rclass [256]uint8
 }
@@ -154,6 +157,7 @@ func Learn(d dialects.Dialect) *Profile {
 	}
 	p.m = newMatcher(triggers, syn.Bare)
 	p.classify()
+	p.nameBare = strings.IndexByte(syn.Bare, '(') >= 0
 	p.bareRegion = syn.Bare != "" && len(syn.Starts) == 0 && len(syn.Tokens) == 0 && len(syn.Reasoning) == 0
 	if len(syn.Starts) > 0 || p.bareRegion {
 		p.conts = []string{"]", "}", ")", "}]", ")]", "\n", " x", "(", ".x", ",", "\"", "'", "x\"", "\n" + syn.Starts[0] + "\n"}
@@ -272,6 +276,7 @@ func union(candidates []*Profile) *profile {
 		plain:       true,
 		headerStart: headerStart,
 		spaceUnsure: spaceUnsure,
+		nameBare:    bare['('],
 		trimLead:    true,
 		pairs:       []pairRules{{tags: dialects.Think, live: true, implicit: true}},
 	}

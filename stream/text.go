@@ -313,11 +313,17 @@ func (p *Parser) lead(text string) {
 	if h.at >= 0 {
 		limit = h.at
 	}
+	if p.prof.nameBare && (h.at < 0 || h.partial || h.t.role == roleBare) {
+		// A call written without a marker begins with its name (f(…)):
+		// the word before an opening parenthesis, or at the end of what
+		// has arrived, may be one.
+		limit = backOverName(text, p.pos, limit)
+	}
 	if !p.ambiguous {
 		p.emitRun(text, limit, Content)
 	}
 	p.pos = limit
-	if h.at < 0 || h.partial {
+	if h.at < 0 || h.partial || limit < h.at {
 		return
 	}
 	switch h.t.role {
@@ -952,6 +958,20 @@ func (p *Parser) maxBytes() int {
 		return p.opts.MaxBytes
 	}
 	return DefaultMaxBytes
+}
+
+// backOverName returns the start of the name-like run (letters, digits,
+// '_', '.', '-') that ends text[from:limit] at limit, or limit.
+func backOverName(text string, from, limit int) int {
+	i := limit
+	for i > from {
+		c := text[i-1]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-' || c >= 0x80) {
+			break
+		}
+		i--
+	}
+	return i
 }
 
 // fullRunes returns the end of the last complete character of text after
