@@ -14,6 +14,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/config"
+	"github.com/dialectkit/toolcall/redact"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/retry"
 )
@@ -329,7 +330,8 @@ func (p *prober) native(ctx context.Context, info *ModelInfo) (ModeReport, error
 func rejection(err error) string {
 	var te *client.TransportError
 	if errors.As(err, &te) && te.Message != "" {
-		msg := strings.Join(strings.Fields(te.Message), " ")
+		// Redacted: the server may quote the request's credentials.
+		msg := strings.Join(strings.Fields(redact.Text(te.Message)), " ")
 		if len(msg) > 200 {
 			msg = msg[:200] + "…"
 		}

@@ -65,7 +65,7 @@ func (r *run) logTurn(ctx context.Context, t *turn, att *Attempt) {
 				// Repair runs inside the parse step, which bounds its time.
 				r.log.LogAttrs(ctx, slog.LevelDebug, "tool call repaired",
 					slog.String(KeyCorrelationID, r.id),
-					slog.String(KeyToolName, c.Name),
+					slog.String(KeyToolName, safeName(c.Name)),
 					slog.String(KeyToolCallID, c.ID),
 					slog.String(KeyParseResult, ParseRepaired),
 					slog.Any(KeyRepairApplied, kinds),
@@ -81,7 +81,7 @@ func (r *run) logTurn(ctx context.Context, t *turn, att *Attempt) {
 		if e := t.errs[i]; e != nil {
 			r.log.LogAttrs(ctx, slog.LevelDebug, "tool call output",
 				slog.String(KeyCorrelationID, r.id),
-				slog.String(KeyToolName, c.Name),
+				slog.String(KeyToolName, safeName(c.Name)),
 				slog.String(KeyToolCallID, c.ID),
 				slog.String(KeyErrorCode, string(e.Code)),
 				slog.String("raw", redactedExcerpt(e.Raw, maxLoggedRaw)))
@@ -89,7 +89,7 @@ func (r *run) logTurn(ctx context.Context, t *turn, att *Attempt) {
 		}
 		r.log.LogAttrs(ctx, slog.LevelDebug, "tool call arguments",
 			slog.String(KeyCorrelationID, r.id),
-			slog.String(KeyToolName, c.Name),
+			slog.String(KeyToolName, safeName(c.Name)),
 			slog.String(KeyToolCallID, c.ID),
 			slog.String("arguments", string(redact.JSON(c.Arguments))))
 	}
@@ -130,7 +130,7 @@ func (r *run) logRetry(ctx context.Context, att *Attempt, reason string) {
 	}
 	for _, e := range att.Errors {
 		attrs := append(append([]slog.Attr(nil), base...),
-			slog.String(KeyToolName, e.Tool),
+			slog.String(KeyToolName, safeName(e.Tool)),
 			slog.String(KeyToolCallID, e.CallID),
 			slog.String(KeyErrorCode, string(e.Code)),
 			slog.Int(KeyErrorPosition, e.Offset),
@@ -147,7 +147,7 @@ func (r *run) logSent(ctx context.Context, att *Attempt) {
 	for _, rf := range att.Reflections {
 		r.log.LogAttrs(ctx, slog.LevelDebug, "tool call re-ask",
 			slog.String(KeyCorrelationID, r.id),
-			slog.String(KeyToolName, rf.Tool),
+			slog.String(KeyToolName, safeName(rf.Tool)),
 			slog.String(KeyToolCallID, rf.CallID),
 			slog.String("text", redactedReflection(rf, att.Errors, r.cfg.MaxReflectedExcerpt)))
 	}
@@ -185,7 +185,8 @@ func redactedReflection(rf Reflection, errs []*toolcall.Error, excerpt int) stri
 }
 
 // violationPaths lists a schema error's violations as "path keyword",
-// which name places in the arguments and never their values.
+// which name places in the arguments and never their values; a key shaped
+// like a credential is redacted.
 func violationPaths(e *toolcall.Error) []string {
 	out := make([]string, 0, len(e.Violations))
 	for _, v := range e.Violations {
@@ -193,10 +194,15 @@ func violationPaths(e *toolcall.Error) []string {
 		if p == "" {
 			p = "/"
 		}
-		out = append(out, p+" "+v.Keyword)
+		out = append(out, safeName(p)+" "+v.Keyword)
 	}
 	return out
 }
+
+// safeName is a tool name or an argument path as it may be logged: a model
+// can put a credential there too (a key named after a token), so the
+// shapes of credentials are redacted in it as in values.
+func safeName(s string) string { return redact.Text(s) }
 
 // logTransport writes the INFO record of a transport retry. The server's
 // message may quote model output: DEBUG with log_argument_values only.
@@ -296,7 +302,7 @@ func parseResult(out *Outcome, err error) string {
 func callNames(calls []toolcall.Call) []string {
 	out := make([]string, len(calls))
 	for i, c := range calls {
-		out[i] = c.Name
+		out[i] = safeName(c.Name)
 	}
 	return out
 }

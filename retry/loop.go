@@ -18,6 +18,7 @@ import (
 	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/redact"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -427,7 +428,9 @@ func (r *run) onRejected(ctx context.Context, att Attempt, rejected *toolcall.Er
 			status = "HTTP " + statusText(te.StatusCode)
 		}
 		if te.Message != "" {
-			detail = Excerpt(te.Message, MaxExcerpt)
+			// The server's message may quote the request, its headers
+			// included: credentials are redacted before it is sent back.
+			detail = Excerpt(redact.Text(te.Message), MaxExcerpt)
 		}
 	}
 	text := strings.NewReplacer("{status}", status, "{message}", detail).Replace(rejectedNote)

@@ -19,6 +19,7 @@ import (
 	"github.com/dialectkit/toolcall/client/ollama"
 	"github.com/dialectkit/toolcall/client/openai"
 	"github.com/dialectkit/toolcall/config"
+	"github.com/dialectkit/toolcall/redact"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/retry"
 )
@@ -280,7 +281,9 @@ func callFailure(f *callFlags, host string, err error) (int, string) {
 	}
 	said := ""
 	if te.Message != "" {
-		said = ": " + clipText(te.Message, 300)
+		// The server's message may quote the request, its headers
+		// included: credentials are redacted before it is printed.
+		said = ": " + clipText(redact.Text(te.Message), 300)
 	}
 	switch st := te.StatusCode; {
 	case errors.Is(err, client.ErrIdleTimeout):

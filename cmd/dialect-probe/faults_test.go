@@ -124,3 +124,44 @@ func TestCallIdleTimeout(t *testing.T) {
 		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
+
+// TestServerMessageRedacted: a server's error body that quotes a
+// credential is redacted wherever call prints it: the message on standard
+// error, the human report and --json (the re-ask that quotes it
+// included), and what is sent back to the model.
+func TestServerMessageRedacted(t *testing.T) {
+	secrets := []string{"sk-proj0123456789abcdefABCDEF", "ghp_0123456789abcdefghijABCDEFGHIJ", "AKIAABCDEFGHIJKLMNOP",
+		"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlMTIzNDU2"}
+	for _, secret := range secrets {
+		for _, status := range []int{400, 401, 500} {
+			turn := fakeserver.Turn{Status: status, Error: "invalid request: header Authorization: Bearer " + secret + " and api_key=" + secret}
+			srv := fakeserver.NewServer(fakeserver.Script{turn, turn, turn, turn, turn}, nil)
+			tools, cfg := callFiles(t, "max_retries: 2\nretry_delay_ms: 0\nmodel_http_retries: 1\nmodel_http_retry_delay_ms: 0\ntransport_retries: 0\n")
+			for _, asJSON := range []bool{false, true} {
+				args := []string{"call", "--api", "openai", "--host", srv.URL, "--model", "qwen3:8b", "--tools", tools,
+					"--config", cfg, "--prompt", "Weather?"}
+				if asJSON {
+					args = append(args, "--json")
+				}
+				stdout, stderr, code := runCLI(t, "", args...)
+				if code != exitServer {
+					t.Errorf("%d: exit %d, want %d: %s", status, code, exitServer, stderr)
+				}
+				if strings.Contains(stdout+stderr, secret[8:]) {
+					t.Errorf("status %d, json %v: the server's message was printed with the credential:\n%s\n%s", status, asJSON, stdout, stderr)
+				}
+				if !strings.Contains(stderr, "invalid request") {
+					t.Errorf("status %d: the server's message is gone: %s", status, stderr)
+				}
+			}
+			for _, r := range srv.Requests() {
+				for _, m := range r.Messages {
+					if strings.Contains(m.Content, secret[8:]) {
+						t.Errorf("status %d: the credential was sent back to the model: %q", status, m.Content)
+					}
+				}
+			}
+			srv.Close()
+		}
+	}
+}
