@@ -104,10 +104,42 @@ type Attempt struct {
 	// TransportRetries counts the requests repeated after a transport failure.
 	TransportRetries int `json:"transport_retries,omitempty"`
 	// ModelTime is the time spent in Model.Chat, ParseTime in parsing,
-	// repair and validation, Wait in backoff and retry delays.
-	ModelTime time.Duration `json:"model_time"`
-	ParseTime time.Duration `json:"parse_time"`
-	Wait      time.Duration `json:"wait"`
+	// repair and validation, Wait in backoff and retry delays. In JSON they
+	// are milliseconds: model_time_ms, parse_time_ms, wait_ms.
+	ModelTime time.Duration `json:"-"`
+	ParseTime time.Duration `json:"-"`
+	Wait      time.Duration `json:"-"`
+}
+
+// attemptTimes are an Attempt's times in JSON, milliseconds.
+type attemptTimes struct {
+	ModelTime float64 `json:"model_time_ms"`
+	ParseTime float64 `json:"parse_time_ms"`
+	Wait      float64 `json:"wait_ms"`
+}
+
+// MarshalJSON writes the attempt with its times in milliseconds.
+func (a Attempt) MarshalJSON() ([]byte, error) {
+	type plain Attempt
+	return json.Marshal(struct {
+		plain
+		attemptTimes
+	}{plain(a), attemptTimes{ms(a.ModelTime), ms(a.ParseTime), ms(a.Wait)}})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (a *Attempt) UnmarshalJSON(data []byte) error {
+	type plain Attempt
+	var v struct {
+		plain
+		attemptTimes
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*a = Attempt(v.plain)
+	a.ModelTime, a.ParseTime, a.Wait = fromMS(v.attemptTimes.ModelTime), fromMS(v.attemptTimes.ParseTime), fromMS(v.attemptTimes.Wait)
+	return nil
 }
 
 // Duration is the attempt's time: in the model, in parsing and in waits.
@@ -135,8 +167,33 @@ type Outcome struct {
 	CompletionTokens int `json:"completion_tokens"`
 	// TransportRetries counts the requests repeated after a transport failure.
 	TransportRetries int `json:"transport_retries"`
-	// Duration is the run's wall time.
-	Duration time.Duration `json:"duration"`
+	// Duration is the run's wall time; duration_ms in JSON.
+	Duration time.Duration `json:"-"`
+}
+
+// MarshalJSON writes the outcome with its duration in milliseconds
+// (duration_ms).
+func (o Outcome) MarshalJSON() ([]byte, error) {
+	type plain Outcome
+	return json.Marshal(struct {
+		plain
+		DurationMS float64 `json:"duration_ms"`
+	}{plain(o), ms(o.Duration)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (o *Outcome) UnmarshalJSON(data []byte) error {
+	type plain Outcome
+	var v struct {
+		plain
+		DurationMS float64 `json:"duration_ms"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*o = Outcome(v.plain)
+	o.Duration = fromMS(v.DurationMS)
+	return nil
 }
 
 // TotalTokens is the sum of prompt and completion tokens of every attempt.

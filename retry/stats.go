@@ -1,6 +1,7 @@
 package retry
 
 import (
+	"encoding/json"
 	"errors"
 	"maps"
 	"sync"
@@ -52,13 +53,53 @@ type Snapshot struct {
 	// PromptTokens and CompletionTokens sum the server's counts.
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
-	// Times summed over runs; MaxRunTime is the longest run.
-	RunTime    time.Duration `json:"run_time"`
-	ModelTime  time.Duration `json:"model_time"`
-	ParseTime  time.Duration `json:"parse_time"`
-	WaitTime   time.Duration `json:"wait_time"`
-	MaxRunTime time.Duration `json:"max_run_time"`
+	// Times summed over runs; MaxRunTime is the longest run. In JSON they
+	// are milliseconds: run_time_ms, model_time_ms, parse_time_ms,
+	// wait_time_ms, max_run_time_ms.
+	RunTime    time.Duration `json:"-"`
+	ModelTime  time.Duration `json:"-"`
+	ParseTime  time.Duration `json:"-"`
+	WaitTime   time.Duration `json:"-"`
+	MaxRunTime time.Duration `json:"-"`
 }
+
+// snapshotTimes are a Snapshot's times in JSON, milliseconds.
+type snapshotTimes struct {
+	RunTime    float64 `json:"run_time_ms"`
+	ModelTime  float64 `json:"model_time_ms"`
+	ParseTime  float64 `json:"parse_time_ms"`
+	WaitTime   float64 `json:"wait_time_ms"`
+	MaxRunTime float64 `json:"max_run_time_ms"`
+}
+
+// MarshalJSON writes the snapshot with its times in milliseconds
+// (run_time_ms, …), like every JSON the module writes.
+func (s Snapshot) MarshalJSON() ([]byte, error) {
+	type plain Snapshot
+	return json.Marshal(struct {
+		plain
+		snapshotTimes
+	}{plain(s), snapshotTimes{ms(s.RunTime), ms(s.ModelTime), ms(s.ParseTime), ms(s.WaitTime), ms(s.MaxRunTime)}})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (s *Snapshot) UnmarshalJSON(data []byte) error {
+	type plain Snapshot
+	var v struct {
+		plain
+		snapshotTimes
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*s = Snapshot(v.plain)
+	s.RunTime, s.ModelTime, s.ParseTime = fromMS(v.snapshotTimes.RunTime), fromMS(v.snapshotTimes.ModelTime), fromMS(v.snapshotTimes.ParseTime)
+	s.WaitTime, s.MaxRunTime = fromMS(v.snapshotTimes.WaitTime), fromMS(v.snapshotTimes.MaxRunTime)
+	return nil
+}
+
+// fromMS converts milliseconds to a Duration.
+func fromMS(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
 
 // Snapshot returns a copy of the statistics.
 func (s *Stats) Snapshot() Snapshot {

@@ -2,8 +2,11 @@ package retry_test
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
@@ -98,5 +101,41 @@ func TestStatsConcurrentUse(t *testing.T) {
 	wg.Wait()
 	if s := stats.Snapshot(); s.Runs != 16 || s.Parsed != 16 {
 		t.Errorf("runs %d parsed %d", s.Runs, s.Parsed)
+	}
+}
+
+// Every time in the JSON the loop writes is in milliseconds, named *_ms,
+// and reads back.
+func TestJSONTimesAreMilliseconds(t *testing.T) {
+	snap := retry.Snapshot{Runs: 1, RunTime: 1500 * time.Microsecond, ModelTime: time.Second, ParseTime: 250 * time.Microsecond, WaitTime: 2 * time.Millisecond, MaxRunTime: 1500 * time.Microsecond}
+	data, err := json.Marshal(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"run_time_ms":1.5`, `"model_time_ms":1000`, `"parse_time_ms":0.25`, `"wait_time_ms":2`, `"max_run_time_ms":1.5`, `"runs":1`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("snapshot JSON %s lacks %s", data, want)
+		}
+	}
+	var back retry.Snapshot
+	if err := json.Unmarshal(data, &back); err != nil || back.RunTime != snap.RunTime || back.ParseTime != snap.ParseTime || back.Runs != 1 {
+		t.Errorf("read back %+v, %v", back, err)
+	}
+	out := retry.Outcome{Duration: 3 * time.Millisecond, Attempts: []retry.Attempt{{Number: 1, ModelTime: time.Millisecond, Wait: 500 * time.Microsecond}}}
+	data, err = json.Marshal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"duration_ms":3`, `"model_time_ms":1`, `"wait_ms":0.5`, `"parse_time_ms":0`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("outcome JSON %s lacks %s", data, want)
+		}
+	}
+	if strings.Contains(string(data), `"duration":`) || strings.Contains(string(data), `"wait":`) {
+		t.Errorf("outcome JSON %s still has nanosecond fields", data)
+	}
+	var outBack retry.Outcome
+	if err := json.Unmarshal(data, &outBack); err != nil || outBack.Duration != out.Duration || outBack.Attempts[0].Wait != 500*time.Microsecond {
+		t.Errorf("read back %+v, %v", outBack, err)
 	}
 }
