@@ -94,6 +94,7 @@ type Parser struct {
 	dropSpace  bool      // leading whitespace of this run is dropped
 	ambiguous  bool      // text may yet turn out to be reasoning (an implicit block)
 	opened     bool      // the output's opening was checked against the dialect's Openings
+	markNext   bool      // the text after a block must open with a marker (MarkedStart)
 	pair       int       // the reasoning wrapper in use
 	blocks     int       // reasoning blocks seen
 	blockShown bool      // some of the current block's text was emitted
@@ -305,6 +306,19 @@ func (p *Parser) lead(text string) {
 		}
 		p.opened = true
 	}
+	if p.markNext {
+		// After a message of a dialect whose output may begin inside a
+		// header, what follows is a header too unless a marker opens it.
+		rest := strings.TrimLeft(text[p.pos:], " \t\r\n")
+		if rest == "" {
+			return
+		}
+		if _, ok := p.prof.m.at(rest, 0, wantMarked); !ok {
+			p.hold(text)
+			return
+		}
+		p.markNext = false
+	}
 	want := wantLead
 	h := p.prof.m.next(text, p.pos, want)
 	// Never split a character: its last bytes may make it a space the
@@ -424,6 +438,7 @@ func (p *Parser) reason(text string) {
 // block's trailing whitespace is trimmed, and so is the whitespace after it.
 func (p *Parser) endBlock(end int) {
 	p.held[1] = ""
+	p.markNext = p.prof.syn.MarkedStart
 	p.blocks++
 	p.afterBlock = true
 	p.pos = end
