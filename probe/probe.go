@@ -368,13 +368,23 @@ func (p *prober) progress(mode, dialect, prompt string) {
 	}
 }
 
+// funcClock is the retry.Clock of Options.Now and Options.Sleep, both set.
+type funcClock struct {
+	now   func() time.Time
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+func (c funcClock) Now() time.Time { return c.now() }
+
+func (c funcClock) Sleep(ctx context.Context, d time.Duration) error { return c.sleep(ctx, d) }
+
 // ask runs one prompt through the retry loop and describes what happened.
 func (p *prober) ask(ctx context.Context, model client.Model, pr *Prompt, parse registry.Options) (PromptResult, error) {
 	rec := &recorder{model: model}
 	cfg := p.cfg
 	cfg.RequireToolCall = pr.WantsCall()
 	loop := &retry.Loop{Model: rec, Tools: p.battery.set, Registry: p.reg, Parse: parse, Config: &cfg,
-		Now: p.opts.Now, Sleep: p.opts.Sleep, Logger: p.opts.Logger}
+		Clock: funcClock{now: p.opts.Now, sleep: p.opts.Sleep}, Logger: p.opts.Logger}
 	req := &client.Request{Model: p.target.Model, Tools: p.battery.Tools, MaxTokens: p.opts.MaxTokens, Options: p.opts.RequestOptions}
 	if p.battery.System != "" {
 		req.Messages = append(req.Messages, client.Message{Role: "system", Content: p.battery.System})

@@ -38,7 +38,9 @@ func newTestModel(t *testing.T, api fakeserver.API, url string) client.Model {
 // noSleep makes the loop's waits instant, recording them.
 type noSleep struct{ waits []time.Duration }
 
-func (s *noSleep) sleep(ctx context.Context, d time.Duration) error {
+func (s *noSleep) Now() time.Time { return time.Now() }
+
+func (s *noSleep) Sleep(ctx context.Context, d time.Duration) error {
 	s.waits = append(s.waits, d)
 	return ctx.Err()
 }
@@ -188,7 +190,7 @@ func TestLoopOverAdapters(t *testing.T) {
 					tt.config(&cfg)
 				}
 				var sl noSleep
-				loop := &Loop{Model: newTestModel(t, api, srv.URL), Config: &cfg, Parse: tt.parse, Sleep: sl.sleep}
+				loop := &Loop{Model: newTestModel(t, api, srv.URL), Config: &cfg, Parse: tt.parse, Clock: &sl}
 				out, err := loop.Run(context.Background(), userRequest(t, "Weather in Paris?"))
 				if tt.code == "" && err != nil {
 					t.Fatalf("run failed: %v", err)
@@ -274,7 +276,7 @@ func TestReplayStringArgumentsToOllama(t *testing.T) {
 		{Role: "tool", ToolCallID: "call_1", ToolName: "get_weather", Content: "sunny"},
 	}, req.Messages...)
 	var sl noSleep
-	loop := &Loop{Model: newTestModel(t, fakeserver.Ollama, srv.URL), Sleep: sl.sleep}
+	loop := &Loop{Model: newTestModel(t, fakeserver.Ollama, srv.URL), Clock: &sl}
 	out, err := loop.Run(context.Background(), req)
 	if err != nil {
 		t.Fatalf("run failed: %v", err)
@@ -296,7 +298,7 @@ func TestLoopRejectedRequest(t *testing.T) {
 		cfg := config.Default()
 		cfg.ModelHTTPRetries = 1
 		var sl noSleep
-		loop := &Loop{Model: newTestModel(t, api, srv.URL), Config: &cfg, Sleep: sl.sleep}
+		loop := &Loop{Model: newTestModel(t, api, srv.URL), Config: &cfg, Clock: &sl}
 		out, err := loop.Run(context.Background(), userRequest(t, "hi"))
 		if !errors.Is(err, toolcall.ErrRetriesExhausted) || !errors.Is(err, toolcall.ErrRequestRejected) {
 			t.Errorf("%s: err = %v, want TLP-006 wrapping TLP-020", api, err)

@@ -94,7 +94,7 @@ func TestNoLeakDeadlineDuringBackoff(t *testing.T) {
 			}, nil)
 			m, tr := adapterOver(t, api, srv.URL)
 			loop, _ := newLoop(t, m, nil)
-			loop.Sleep = nil // the real, context-aware sleep
+			loop.Clock = nil // the real, context-aware sleep
 			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 			defer cancel()
 			begin := time.Now()

@@ -51,17 +51,23 @@ type Loop struct {
 	// off).
 	Breaker *Breaker
 
-	// Sleep waits between attempts and must return early with ctx's error
-	// when ctx ends; nil means SleepContext. Tests pass a fake.
-	Sleep func(ctx context.Context, d time.Duration) error
-	// Now is the clock for durations; nil means time.Now.
-	Now func() time.Time
-	// Rand draws backoff jitter; nil means the global math/rand/v2 source.
-	// The loop locks around it, so a seeded *rand.Rand may be shared.
-	Rand *rand.Rand
+	// Clock is the time the loop runs on: nil is the real clock. A
+	// simulation passes its own.
+	Clock Clock
 
-	mu      sync.Mutex // guards Rand and breaker
+	// rnd draws backoff jitter; nil means the global math/rand/v2 source.
+	// Tests seed it (export_test.go); the loop locks around it.
+	rnd *rand.Rand
+
+	mu      sync.Mutex // guards rnd and breaker
 	breaker *Breaker
+}
+
+// Clock is the time a Loop runs on: Now measures durations, Sleep waits
+// between attempts and must return early with ctx's error when ctx ends.
+type Clock interface {
+	Now() time.Time
+	Sleep(ctx context.Context, d time.Duration) error
 }
 
 // Why an attempt was made (Attempt.Reason).
@@ -283,23 +289,23 @@ func (l *Loop) breakerFor(cfg *config.Config) *Breaker {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.breaker == nil {
-		l.breaker = &Breaker{Threshold: cfg.BreakerThreshold, Cooldown: cfg.BreakerCooldown, Now: l.Now}
+		l.breaker = &Breaker{Threshold: cfg.BreakerThreshold, Cooldown: cfg.BreakerCooldown, Now: l.now}
 	}
 	return l.breaker
 }
 
 func (l *Loop) random() float64 {
-	if l.Rand == nil {
+	if l.rnd == nil {
 		return rand.Float64()
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.Rand.Float64()
+	return l.rnd.Float64()
 }
 
 func (l *Loop) now() time.Time {
-	if l.Now != nil {
-		return l.Now()
+	if l.Clock != nil {
+		return l.Clock.Now()
 	}
 	return time.Now()
 }
@@ -896,9 +902,9 @@ func (r *run) sleep(ctx context.Context, d time.Duration, att *Attempt) error {
 		return nil
 	}
 	att.Wait += d
-	sleep := r.l.Sleep
-	if sleep == nil {
-		sleep = SleepContext
+	sleep := SleepContext
+	if r.l.Clock != nil {
+		sleep = r.l.Clock.Sleep
 	}
 	if err := sleep(ctx, d); err != nil {
 		if c := ctx.Err(); c != nil {

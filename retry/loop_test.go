@@ -102,6 +102,9 @@ type fakeSleep struct {
 	waits []time.Duration
 }
 
+// Now is the real time: fakeSleep is a Clock whose waits are instant.
+func (f *fakeSleep) Now() time.Time { return time.Now() }
+
 func (f *fakeSleep) Sleep(ctx context.Context, d time.Duration) error {
 	f.mu.Lock()
 	f.waits = append(f.waits, d)
@@ -115,13 +118,14 @@ func newLoop(t testing.TB, m client.Model, configure func(*config.Config)) (*ret
 		configure(&cfg)
 	}
 	fs := &fakeSleep{}
-	return &retry.Loop{
+	loop := &retry.Loop{
 		Model:  m,
 		Tools:  toolSet(t),
 		Config: &cfg,
-		Sleep:  fs.Sleep,
-		Rand:   rand.New(rand.NewPCG(1, 2)),
-	}, fs
+		Clock:  fs,
+	}
+	retry.SetRand(loop, rand.New(rand.NewPCG(1, 2)))
+	return loop, fs
 }
 
 func userTurn() *client.Request {
@@ -286,7 +290,7 @@ func TestTokensAndTimesAreSummed(t *testing.T) {
 	}}
 	loop, _ := newLoop(t, m, nil)
 	clock := time.Unix(0, 0)
-	loop.Now = func() time.Time { clock = clock.Add(time.Millisecond); return clock }
+	loop.Clock = stepClock{now: func() time.Time { clock = clock.Add(time.Millisecond); return clock }}
 	out, err := loop.Run(context.Background(), userTurn())
 	if err != nil {
 		t.Fatal(err)
@@ -653,7 +657,7 @@ func TestCancellation(t *testing.T) {
 		long := toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{StatusCode: 429, RetryAfter: 30 * time.Second}, "rate limited")
 		m := &fakeModel{steps: []step{failure(long), failure(long)}}
 		loop, _ := newLoop(t, m, nil)
-		loop.Sleep = nil // the real, context-aware sleep
+		loop.Clock = nil // the real, context-aware sleep
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() {
@@ -687,7 +691,7 @@ func TestCancellation(t *testing.T) {
 		m := &fakeModel{steps: []step{text(hermes("get_weather", `{"city": 1}`))}}
 		loop, _ := newLoop(t, m, nil)
 		ctx, cancel := context.WithCancel(context.Background())
-		loop.Sleep = func(ctx context.Context, d time.Duration) error { cancel(); return ctx.Err() }
+		loop.Clock = stepClock{now: time.Now, sleep: func(ctx context.Context, d time.Duration) error { cancel(); return ctx.Err() }}
 		out, err := loop.Run(ctx, userTurn())
 		if codeOf(err) != toolcall.CodeCanceled || !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v", err)
@@ -934,7 +938,8 @@ func TestToolsFromRequest(t *testing.T) {
 }
 
 func TestConcurrentRuns(t *testing.T) {
-	loop := &retry.Loop{Model: echoModel{}, Tools: toolSet(t), Stats: &retry.Stats{}, Rand: rand.New(rand.NewPCG(3, 4))}
+	loop := &retry.Loop{Model: echoModel{}, Tools: toolSet(t), Stats: &retry.Stats{}}
+	retry.SetRand(loop, rand.New(rand.NewPCG(3, 4)))
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Add(1)
@@ -1109,4 +1114,19 @@ func TestKeptCallKeepsItsRepairs(t *testing.T) {
 			t.Errorf("repair %v is numbered %d, the kept call is 0", r, r.CallIndex)
 		}
 	}
+}
+
+// stepClock is a Clock made of functions; a nil sleep waits for nothing.
+type stepClock struct {
+	now   func() time.Time
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+func (c stepClock) Now() time.Time { return c.now() }
+
+func (c stepClock) Sleep(ctx context.Context, d time.Duration) error {
+	if c.sleep == nil {
+		return ctx.Err()
+	}
+	return c.sleep(ctx, d)
 }
