@@ -14,8 +14,8 @@ import (
 
 // Options configure Parse, Detect and Stream. The common call is one
 // literal: &registry.Options{Tools: set}, &registry.Options{Dialect:
-// "hermes", Tools: set}. The fields up to ReasoningClosed are those of
-// dialects.Options (DialectOptions and SetDialectOptions convert).
+// "hermes", Tools: set}. The fields but Dialect, Fallback, Template and
+// Model are those of dialects.Options (DialectOptions and SetDialectOptions convert).
 type Options struct {
 	// Tools are the declared tools. When set, names must match one of them
 	// and arguments must match its schema. Nil means no tools were declared.
@@ -33,6 +33,12 @@ type Options struct {
 	// ReasoningClosed tells the dialect that the output starts outside
 	// reasoning; see dialects.Options.ReasoningClosed.
 	ReasoningClosed bool
+	// MaxCalls, MaxErrors and MaxErrorMessage cap the calls read from one
+	// output, the errors listed and the length of one error message; see
+	// dialects.Options.
+	MaxCalls        int
+	MaxErrors       int
+	MaxErrorMessage int
 
 	// Dialect names the dialect to use. Empty means detect it.
 	Dialect string
@@ -59,6 +65,9 @@ func (o *Options) DialectOptions() dialects.Options {
 		Validation:      o.Validation,
 		ReasoningOpen:   o.ReasoningOpen,
 		ReasoningClosed: o.ReasoningClosed,
+		MaxCalls:        o.MaxCalls,
+		MaxErrors:       o.MaxErrors,
+		MaxErrorMessage: o.MaxErrorMessage,
 	}
 }
 
@@ -66,6 +75,7 @@ func (o *Options) DialectOptions() dialects.Options {
 func (o *Options) SetDialectOptions(d dialects.Options) {
 	o.Tools, o.Lenient, o.DisableRepair = d.Tools, d.Lenient, d.DisableRepair
 	o.Validation, o.ReasoningOpen, o.ReasoningClosed = d.Validation, d.ReasoningOpen, d.ReasoningClosed
+	o.MaxCalls, o.MaxErrors, o.MaxErrorMessage = d.MaxCalls, d.MaxErrors, d.MaxErrorMessage
 }
 
 // Evidence is one reason to believe a dialect wrote the output.
