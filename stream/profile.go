@@ -6,10 +6,13 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 )
 
-// profile is what the engine knows of one dialect (see Profile). Learning
-// the parse rules rather than declaring them keeps the engine honest about
-// every dialect.
-type profile struct {
+// Profile is what the stream engine knows of one dialect: its syntax, and
+// how the dialect's one-shot parse treats plain text and reasoning, learnt
+// by parsing a few tiny samples with the dialect itself (learning the parse
+// rules rather than declaring them keeps the engine honest about every
+// dialect). Learning is cheap but not free: a registry keeps one Profile
+// per dialect. Build it with Learn.
+type Profile struct {
 	d      dialects.Dialect
 	syn    dialects.Syntax
 	m      *matcher
@@ -53,7 +56,7 @@ const (
 )
 
 // classify fills the region byte classes from the profile's syntax.
-func (p *profile) classify() {
+func (p *Profile) classify() {
 	for i := 0; i < len(p.syn.Quotes); i++ {
 		p.rclass[p.syn.Quotes[i]] |= clsQuote
 	}
@@ -100,16 +103,10 @@ type pairRules struct {
 	fold bool
 }
 
-// Profile is what the stream engine knows of one dialect: its syntax, and
-// how the dialect's one-shot parse treats plain text and reasoning, learnt
-// by parsing a few tiny samples with the dialect itself. Learning is cheap
-// but not free: a registry keeps one Profile per dialect.
-type Profile = profile
-
 // Learn builds d's Profile.
 func Learn(d dialects.Dialect) *Profile {
 	syn := dialects.SyntaxOf(d)
-	p := &profile{d: d, syn: syn, opaque: syn.Opaque}
+	p := &Profile{d: d, syn: syn, opaque: syn.Opaque}
 	if p.opaque {
 		p.m = newMatcher(nil, "")
 		return p
@@ -236,7 +233,7 @@ func upperASCII(s string) string {
 // candidate's markers are triggers, and plain text follows the registry's
 // reading of output no dialect recognised (reasoning split at <think>, the
 // rest trimmed).
-func union(candidates []*Profile) *profile {
+func union(candidates []*Profile) *Profile {
 	var triggers []trigger
 	headerStart, spaceUnsure := false, false
 	bare := map[byte]bool{}
@@ -271,7 +268,7 @@ func union(candidates []*Profile) *profile {
 	for c := range bare {
 		bs = append(bs, c)
 	}
-	return &profile{
+	return &Profile{
 		m:           newMatcher(triggers, string(bs)),
 		plain:       true,
 		headerStart: headerStart,

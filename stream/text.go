@@ -81,7 +81,7 @@ type Detector interface {
 // A Parser is not safe for concurrent use.
 type Parser struct {
 	opts Options
-	prof *profile
+	prof *Profile
 	d    dialects.Dialect // nil until detected
 	det  Detector
 
@@ -171,7 +171,7 @@ func newParser(opts *Options) *Parser {
 }
 
 // use switches the parser to a dialect.
-func (p *Parser) use(prof *profile) {
+func (p *Parser) use(prof *Profile) {
 	p.d = prof.d
 	p.prof = prof
 	p.dropSpace = prof.trimLead
