@@ -261,9 +261,14 @@ func union(candidates []*Profile) *Profile {
 			bare[syn.Bare[i]] = true
 		}
 	}
+	// The reading of output no dialect recognised takes the tags as
+	// written only.
 	triggers = append(triggers,
-		trigger{word: dialects.Think.Open, role: roleOpen},
-		trigger{word: dialects.Think.Close, role: roleClose})
+		trigger{word: dialects.Think.Open, role: roleOpen, exact: true},
+		trigger{word: dialects.Think.Close, role: roleClose, exact: true},
+		// In another case a dialect may still read them: hold.
+		trigger{word: dialects.Think.Open, role: roleToken},
+		trigger{word: dialects.Think.Close, role: roleToken})
 	var bs []byte
 	for c := range bare {
 		bs = append(bs, c)
