@@ -147,6 +147,8 @@ func Errorf(code Code, cause error, message string) *Error {
 	return e
 }
 
+// Error returns "CODE: message [context]". It never quotes Raw, which may
+// hold argument values.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(string(e.Code))

@@ -77,6 +77,7 @@ type Repair struct {
 	Risky bool `json:"risky,omitempty"`
 }
 
+// String describes the repair: its kind and where it was made.
 func (r Repair) String() string {
 	s := string(r.Kind)
 	if r.Offset >= 0 {

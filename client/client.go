@@ -96,6 +96,7 @@ type TransportError struct {
 	Err error
 }
 
+// Error says what the server answered, or what failed when it did not.
 func (e *TransportError) Error() string {
 	switch {
 	case e.StatusCode != 0 && e.Message != "":

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -34,6 +35,7 @@ type listed struct {
 	DepOnly    bool
 	Module     *struct{ Path string }
 	Imports    []string
+	Dir        string
 }
 
 // modRoot is the module's root directory.
@@ -75,12 +77,23 @@ func public(p listed) bool {
 	return !p.DepOnly && p.Name != "main" && !strings.Contains(p.ImportPath+"/", "/internal/")
 }
 
+// loaded caches loadAPI's packages: both API tests walk the same ones.
+var loaded struct {
+	sync.Mutex
+	pkgs []*types.Package
+}
+
 // loadAPI type-checks every public package of the module from its export
 // data.
 func loadAPI(t *testing.T) []*types.Package {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the module's export data")
+	}
+	loaded.Lock()
+	defer loaded.Unlock()
+	if loaded.pkgs != nil {
+		return loaded.pkgs
 	}
 	pkgs := goList(t, "-export", "-deps", "./...")
 	exports := map[string]string{}
@@ -105,6 +118,7 @@ func loadAPI(t *testing.T) []*types.Package {
 	if len(out) < 10 {
 		t.Fatalf("found only %d public packages", len(out))
 	}
+	loaded.pkgs = out
 	return out
 }
 
