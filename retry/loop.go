@@ -31,7 +31,9 @@ type Loop struct {
 	// Model answers chat requests.
 	Model client.Model
 	// Tools are the declared tools that calls are validated against. When
-	// nil, Parse.Tools, else the tools of each client.Request, are used.
+	// nil, Parse.Tools, else the tools of each client.Request, are used. A
+	// request without tools is sent with these: give the tools once, here
+	// or in the request.
 	Tools *schema.Set
 	// Registry parses text answers; nil means registry.Default().
 	Registry *registry.Registry
@@ -367,6 +369,11 @@ func (l *Loop) newRun(ctx context.Context, req *client.Request) (*run, error) {
 			return nil, err
 		}
 		r.tools = set
+	}
+	if len(r.req.Tools) == 0 && r.tools != nil {
+		// Tools are given once: those the calls are checked against are
+		// the ones the model is offered.
+		r.req.Tools = r.tools.Tools()
 	}
 	r.reg = l.Registry
 	if r.reg == nil {

@@ -1130,3 +1130,15 @@ func (c stepClock) Sleep(ctx context.Context, d time.Duration) error {
 	}
 	return c.sleep(ctx, d)
 }
+
+// Tools given once, to the Loop, are also the tools the model is offered.
+func TestLoopToolsAreSent(t *testing.T) {
+	m := &fakeModel{steps: []step{text(hermes("get_weather", `{"city": "Paris"}`))}}
+	loop, _ := newLoop(t, m, nil)
+	if _, err := loop.Run(context.Background(), userTurn()); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.reqs) != 1 || len(m.reqs[0].Tools) == 0 || m.reqs[0].Tools[0].Name != "get_weather" {
+		t.Fatalf("the model was offered %+v, want the loop's tools", m.reqs[0].Tools)
+	}
+}
