@@ -10,20 +10,22 @@ import (
 )
 
 // manyCallsOf writes calls to get_weather in dialect's syntax until the text
-// is size bytes long.
+// is size bytes long. Each call is about 300 bytes, so that 256 KB stays
+// under the limit on the number of calls.
 func manyCallsOf(dialect string, size int) string {
+	pad := strings.Repeat("x", 200)
 	one := map[string]func(i int) string{
 		"hermes": func(i int) string {
-			return fmt.Sprintf("<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"location\": \"City %d\", \"days\": %d}}\n</tool_call>\n", i, i%7+1)
+			return fmt.Sprintf("<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"location\": \"City %d, %s\", \"days\": %d}}\n</tool_call>\n", i, pad, i%7+1)
 		},
 		"mistral": func(i int) string {
-			return fmt.Sprintf("[TOOL_CALLS]get_weather[ARGS]{\"location\": \"City %d\", \"days\": %d}", i, i%7+1)
+			return fmt.Sprintf("[TOOL_CALLS]get_weather[ARGS]{\"location\": \"City %d, %s\", \"days\": %d}", i, pad, i%7+1)
 		},
 		"deepseek_v31": func(i int) string {
-			return fmt.Sprintf("<｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"location\": \"City %d\", \"days\": %d}<｜tool▁call▁end｜>", i, i%7+1)
+			return fmt.Sprintf("<｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"location\": \"City %d, %s\", \"days\": %d}<｜tool▁call▁end｜>", i, pad, i%7+1)
 		},
 		"gemma4": func(i int) string {
-			return fmt.Sprintf("<|tool_call>call:get_weather{location:<|\"|>City %d<|\"|>,days:%d}<tool_call|>", i, i%7+1)
+			return fmt.Sprintf("<|tool_call>call:get_weather{location:<|\"|>City %d, %s<|\"|>,days:%d}<tool_call|>", i, pad, i%7+1)
 		},
 	}[dialect]
 	var b strings.Builder
