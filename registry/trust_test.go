@@ -162,6 +162,9 @@ func TestNoInventedCalls(t *testing.T) {
 		{"lfm2", "<think><|tool_call_start|>[f(a=1)]<|tool_call_end|></think>ok"},
 		{"pythonic", "<think>[f(a=1)]</think>ok"},
 		{"", "<think><|tool_call_start|>[f(a=1)]<|tool_call_end|></think>ok"},
+		{"", "For example:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nThat is how you call it."},
+		{"markdown_json", "For example:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nThat is how you call it."},
+		{"json", "The format looks like this:\n{\"name\": \"f\", \"arguments\": {}}"},
 	} {
 		for _, tools := range []bool{false, true} {
 			o := &registry.Options{Dialect: tc.dialect}
@@ -184,4 +187,32 @@ func TestNoInventedCalls(t *testing.T) {
 func regOpts(d dialects.Options, o registry.Options) *registry.Options {
 	o.SetDialectOptions(d)
 	return &o
+}
+
+// TestSentenceMentionsACall pins the rule for an object in prose when tools
+// are declared: with prose on its line it is mentioned, not called; on a
+// line of its own (or alone in a fence) it is a call.
+func TestSentenceMentionsACall(t *testing.T) {
+	set, err := schema.NewSet(toolcall.Tool{Name: "f"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dialect, text string
+		call          bool
+	}{
+		{"", `I think {"name": "f", "arguments": {}} would work, but I will not call it.`, false},
+		{"json", `I think {"name": "f", "arguments": {}} would work, but I will not call it.`, false},
+		{"llama3_json", `I think {"name": "f", "parameters": {}} would work, but I will not call it.`, false},
+		{"hermes", `I think {"name": "f", "arguments": {}} would work, but I will not call it.`, false},
+		{"", "Calling it now:\n{\"name\": \"f\", \"arguments\": {}}", true},
+		{"json", "Calling it now:\n{\"name\": \"f\", \"arguments\": {}}", true},
+		{"llama3_json", "Calling it now:\n{\"name\": \"f\", \"parameters\": {}}", true},
+		{"", "```json\n{\"name\": \"f\", \"arguments\": {}}\n```", true},
+	} {
+		res := registry.Parse(tc.text, &registry.Options{Dialect: tc.dialect, Tools: set})
+		if got := len(res.Calls) > 0; got != tc.call {
+			t.Errorf("%q (dialect %q): call %v, want %v (content %q)", tc.text, tc.dialect, got, tc.call, res.Content)
+		}
+	}
 }

@@ -113,6 +113,9 @@ func (x *extractor) proseCalls(start, end int) ([]dialects.RawCall, bool) {
 	if !textcall.OpensWithName(raw) {
 		return nil, false // cheap refusal for the braces of ordinary prose
 	}
+	if x.Opts.Tools != nil && x.Opts.Tools.Len() > 0 && !textcall.OwnLine(x.Text, start, end) || textcall.PresentedAsExample(x.Text, start) {
+		return nil, false // mentioned in a sentence, or shown as an example
+	}
 	v, repairs, err := x.Parse(raw)
 	if err != nil {
 		return nil, false
@@ -136,7 +139,7 @@ func (x *extractor) proseCalls(start, end int) ([]dialects.RawCall, bool) {
 // xml as llama.cpp's Hermes parser accepts) and it holds nothing but
 // call-shaped JSON.
 func (x *extractor) fenceRegion(f textcall.Fence) (region, bool) {
-	if !textcall.IsJSONLang(f.Lang) && f.Lang != "xml" {
+	if !textcall.IsJSONLang(f.Lang) && f.Lang != "xml" || textcall.PresentedAsExample(x.Text, f.Start) {
 		return region{}, false
 	}
 	calls, _, ok := x.Framed(f.BodyStart, f.BodyEnd, true)

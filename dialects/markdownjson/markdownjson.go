@@ -91,8 +91,8 @@ func (markdownJSON) Extract(text string, opts *dialects.Options) *dialects.Extra
 // fenceCalls reads a fence as calls: its language must announce JSON (or be
 // absent), and it must hold nothing but call-shaped JSON.
 func fenceCalls(r *textcall.Reader, f textcall.Fence) ([]dialects.RawCall, bool) {
-	if !textcall.IsJSONLang(f.Lang) {
-		return nil, false
+	if !textcall.IsJSONLang(f.Lang) || textcall.PresentedAsExample(r.Text, f.Start) {
+		return nil, false // a fence that prose presents as an example is shown, not called
 	}
 	calls, _, ok := r.Framed(f.BodyStart, f.BodyEnd, true)
 	return calls, ok

@@ -11,6 +11,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 )
@@ -563,6 +564,13 @@ func (x *extractor) embedded(s string, base int) {
 			continue
 		}
 		ext := scanValue(s, i, nil)
+		if !textcall.OwnLine(s, i, ext.end) || textcall.PresentedAsExample(s, i) {
+			// An object with prose on its line is mentioned in a
+			// sentence, and one that prose presents as an example is
+			// shown: neither is called.
+			i = ext.end
+			continue
+		}
 		if cs, _, ok := x.jsonValue(s, i, ext, offsetIn(base, i), true); ok && x.declared(cs) {
 			from, to := widenFence(s, i, ext.end)
 			x.addContent(s[last:from])

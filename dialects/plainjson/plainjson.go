@@ -11,6 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -36,9 +37,11 @@ func (jsonDialect) Syntax() dialects.Syntax {
 // or objects separated by whitespace, commas or semicolons — every object
 // with a name field is a call; an object that names nothing else than a call
 // would (name, id, type) counts even without arguments. JSON inside prose is
-// held to a higher bar, because explanations quote JSON: with declared tools
-// an embedded object is a call only if it names one of them; without, only
-// if it has both a name and an arguments field. A call object cut off by
+// held to a higher bar, because explanations quote JSON: an embedded
+// object must not follow prose that presents it as an example; with
+// declared tools it must stand on a line of its own (prose on its line
+// mentions it) and name one of them; without, it must have both a name and
+// an arguments field. A call object cut off by
 // the end of the output is truncated (TLP-014), not a call.
 func (jsonDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	ext := &dialects.Extraction{}
@@ -68,7 +71,14 @@ func (jsonDialect) Extract(text string, opts *dialects.Options) *dialects.Extrac
 			continue
 		}
 		end, _ := dialects.ValueEnd(rest, i)
-		calls := valueCalls(rest[i:end], offset+i, opts)
+		var calls []dialects.RawCall
+		tools := opts.Tools != nil && opts.Tools.Len() > 0
+		if (!tools || textcall.OwnLine(rest, i, end)) && !textcall.PresentedAsExample(rest, i) {
+			// With tools declared, prose on the object's line mentions
+			// it; prose that presents it as an example shows it: neither
+			// calls it.
+			calls = valueCalls(rest[i:end], offset+i, opts)
+		}
 		if !embeddedCalls(calls, opts) {
 			if c == '[' {
 				continue // objects inside may still be calls; each is measured once

@@ -29,3 +29,66 @@ func ProseCode(code string) bool {
 	}
 	return words >= 3
 }
+
+// OwnLine reports whether text[from:to] (a JSON value found in prose)
+// stands on lines of its own: only blanks between the start of its first
+// line and from, and between to and the end of its last line. A code fence
+// around it counts as a line of its own. An object with prose on its line
+// ("I think {…} would work") is mentioned in a sentence, not called.
+func OwnLine(text string, from, to int) bool {
+	for i := from - 1; i >= 0 && text[i] != '\n'; i-- {
+		if c := text[i]; c != ' ' && c != '\t' && c != '\r' && c != '`' && !(i >= 2 && isFenceInfo(text, i)) {
+			return false
+		}
+	}
+	for i := to; i < len(text) && text[i] != '\n'; i++ {
+		if c := text[i]; c != ' ' && c != '\t' && c != '\r' && c != '`' && c != ';' && c != ',' {
+			return false
+		}
+	}
+	return true
+}
+
+// isFenceInfo reports whether text[i] is in the info word of a code fence
+// opened on its line ("```json").
+func isFenceInfo(text string, i int) bool {
+	j := i
+	for j >= 0 && text[j] != '\n' && text[j] != '`' && isLangByte(text[j]) {
+		j--
+	}
+	return j >= 2 && text[j] == '`' && text[j-1] == '`' && text[j-2] == '`'
+}
+
+// exampleWords are what prose says when it shows a call rather than makes
+// one.
+var exampleWords = []string{"example", "e.g.", "for instance", "such as", "format", "syntax", "like this", "looks like", "would look", "template", "schema"}
+
+// PresentedAsExample reports whether the prose right before text[at] (the
+// last line with text before the value's line, or the value's own line up
+// to it) presents what follows as an example ("Here is an example of the
+// format:"). A call shown as an example is not a call.
+func PresentedAsExample(text string, at int) bool {
+	end := at
+	for end > 0 && text[end-1] != '\n' {
+		end--
+	}
+	line := strings.TrimSpace(text[end:at])
+	for (line == "" || strings.HasPrefix(line, "```")) && end > 0 {
+		e := end - 1
+		s := e
+		for s > 0 && text[s-1] != '\n' {
+			s--
+		}
+		line, end = strings.TrimSpace(text[s:e]), s
+	}
+	if len(line) > 400 {
+		line = line[len(line)-400:]
+	}
+	line = strings.ToLower(line)
+	for _, w := range exampleWords {
+		if strings.Contains(line, w) {
+			return true
+		}
+	}
+	return false
+}
