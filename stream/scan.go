@@ -30,10 +30,12 @@ func rolesOf(rs ...role) roles {
 // The role sets each state of the engine watches for.
 var (
 	wantMarked  = rolesOf(roleStart, roleEnd, roleOpen, roleClose, roleToken)
-	wantLead    = rolesOf(roleStart, roleToken, roleBare, roleOpen, roleClose)
-	wantReason  = rolesOf(roleOpen, roleClose, roleStart, roleToken)
+	// Outside a region, a stray closing marker is held like a token: what
+	// the dialect makes of it is settled at the end.
+	wantLead    = rolesOf(roleStart, roleEnd, roleToken, roleBare, roleOpen, roleClose)
+	wantReason  = rolesOf(roleOpen, roleClose, roleStart, roleEnd, roleToken)
 	wantRegion  = rolesOf(roleEnd, roleStart)
-	wantBetween = rolesOf(roleStart, roleToken)
+	wantBetween = rolesOf(roleStart, roleEnd, roleToken)
 )
 
 // trigger is one marker the engine watches for.

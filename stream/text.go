@@ -627,7 +627,7 @@ func (p *Parser) between(text string) {
 		p.pos = len(text)
 	case h.partial:
 		p.pos = h.at
-	case h.t.role == roleToken:
+	case h.t.role == roleToken || h.t.role == roleEnd:
 		// A token between calls (an end of turn, a stray wrapper) may
 		// change what follows: settle the rest at the end.
 		p.hold(text)
