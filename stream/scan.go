@@ -29,7 +29,7 @@ func rolesOf(rs ...role) roles {
 
 // The role sets each state of the engine watches for.
 var (
-	wantMarked  = rolesOf(roleStart, roleEnd, roleOpen, roleClose, roleToken)
+	wantMarked = rolesOf(roleStart, roleEnd, roleOpen, roleClose, roleToken)
 	// Outside a region, a stray closing marker is held like a token: what
 	// the dialect makes of it is settled at the end.
 	wantLead    = rolesOf(roleStart, roleEnd, roleToken, roleBare, roleOpen, roleClose)
