@@ -40,7 +40,7 @@ func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 	if err != nil {
 		return rc, false
 	}
-	if !obj.IsObject() {
+	if !obj.IsObject() || !mayNameCall(obj.Raw) {
 		return rc, false
 	}
 	env := readEnvelope(obj)
@@ -195,6 +195,31 @@ func readEnvelope(obj gjson.Result) envelope {
 	})
 	return env
 }
+
+// mayNameCall reports whether the object text obj may hold a name field
+// (the "function" wrapper is one): without any of them quoted, and without
+// a \u escape that could spell one, it is not a call object, and reading
+// its members (unescaping every string) is left undone.
+func mayNameCall(obj string) bool {
+	if strings.Contains(obj, `\u`) {
+		return true
+	}
+	for _, q := range quotedNameFields {
+		if strings.Contains(obj, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// quotedNameFields are the name fields as they appear as keys.
+var quotedNameFields = func() []string {
+	out := make([]string, len(fields.Name))
+	for i, f := range fields.Name {
+		out[i] = `"` + f + `"`
+	}
+	return out
+}()
 
 // idOf is the call id the envelope holds, or "".
 func (env *envelope) idOf() string {

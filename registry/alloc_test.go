@@ -65,9 +65,8 @@ func TestAllocationIsLinear(t *testing.T) {
 		name, dialect string
 		text          func(size int) string
 		// detectionGoal: detection is held to 10 bytes per input byte.
-		// The one large gemma4 call is not yet (about 15: the candidates
-		// that read its arguments as a call object unescape every string
-		// member); its figure is logged.
+		// The one large gemma4 call is not yet (about 12.5); its figure
+		// is logged.
 		detectionGoal bool
 	}{
 		{"hermes many calls", "hermes", func(n int) string { return manyCallsOf("hermes", n) }, true},
