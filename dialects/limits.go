@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // Per-output caps (Options.MaxCalls, MaxErrors, MaxErrorMessage).
@@ -13,6 +14,24 @@ const (
 	DefaultMaxErrors       = 64
 	DefaultMaxErrorMessage = 1024
 )
+
+// CallLimit is the call cap of opts (Options.MaxCalls), or -1 for none. A
+// dialect may stop reading an output once it holds more calls than this:
+// Finish drops those past the cap anyway.
+func CallLimit(opts *Options) int {
+	if opts == nil {
+		return DefaultMaxCalls
+	}
+	return capOf(opts.MaxCalls, DefaultMaxCalls)
+}
+
+// NotRead is the call a dialect that stopped reading past the call cap
+// appends, holding the rest of the output from offset.
+func NotRead(offset int, rest string) RawCall {
+	e := toolcall.NewError(toolcall.CodeTooMany, "the output holds more calls than the limit: the rest was not read")
+	e.Offset, e.Raw = offset, rest
+	return RawCall{Offset: offset, Err: e}
+}
 
 func capOf(v, def int) int {
 	switch {
@@ -32,22 +51,26 @@ func CapCalls(ext *Extraction, opts *Options) {
 	if ext == nil {
 		return
 	}
-	limit := DefaultMaxCalls
-	if opts != nil {
-		limit = capOf(opts.MaxCalls, DefaultMaxCalls)
-	}
+	limit := CallLimit(opts)
 	if limit < 0 || len(ext.Calls) <= limit {
 		return
 	}
 	dropped := ext.Calls[limit:]
-	e := toolcall.NewError(toolcall.CodeTooMany, fmt.Sprintf("the output holds %d calls, the limit is %d: the last %d were not read",
-		len(ext.Calls), limit, len(dropped)))
+	msg := fmt.Sprintf("the output holds %d calls, the limit is %d: the last %d were not read", len(ext.Calls), limit, len(dropped))
+	if last := coded.As(dropped[len(dropped)-1].Err); last != nil && last.Code == toolcall.CodeTooMany {
+		msg = fmt.Sprintf("the output holds more than %d calls, the limit: the rest were not read", limit)
+	}
+	e := toolcall.NewError(toolcall.CodeTooMany, msg)
 	e.Offset = dropped[0].Offset
 	var raw []byte
 	for _, rc := range dropped {
-		raw = append(raw, rc.Name...)
-		raw = append(raw, ' ')
-		raw = append(raw, rc.Arguments...)
+		if e := coded.As(rc.Err); e != nil && e.Raw != "" {
+			raw = append(raw, e.Raw...)
+		} else {
+			raw = append(raw, rc.Name...)
+			raw = append(raw, ' ')
+			raw = append(raw, rc.Arguments...)
+		}
 		raw = append(raw, '\n')
 	}
 	e.Raw = string(raw)

@@ -216,3 +216,21 @@ func TestSentenceMentionsACall(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedMarkersAreCapped: an output of nothing but call markers stops
+// being read past the call cap, and its errors are summarised past the
+// error cap, in the markers and tagged engines alike.
+func TestRepeatedMarkersAreCapped(t *testing.T) {
+	for _, tc := range []struct{ dialect, marker string }{
+		{"mistral", "[TOOL_CALLS]"}, {"functionary_v3_1", "<function="}, {"glm45", "<tool_call>"}, {"qwen3_coder", "<tool_call>"},
+	} {
+		text := strings.Repeat(tc.marker, 20000)
+		res := registry.Parse(text, &registry.Options{Dialect: tc.dialect})
+		if len(res.Calls) > 0 || len(res.Errors) > 64 {
+			t.Errorf("%s: %d calls, %d errors", tc.dialect, len(res.Calls), len(res.Errors))
+		}
+		if n := len(res.Errors); n == 64 && res.Errors[n-1].Code != toolcall.CodeTooMany {
+			t.Errorf("%s: last error %v, want TLP-026", tc.dialect, res.Errors[n-1])
+		}
+	}
+}

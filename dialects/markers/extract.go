@@ -78,7 +78,15 @@ func (x *extractor) scanMarked() (implicit bool) {
 		pos, last, implicit = p.next, p.next, true
 	}
 	hidden := x.closedReasoning()
+	limit := dialects.CallLimit(x.opts)
 	for pos < len(x.s) {
+		if limit >= 0 && len(x.ext.Calls) > limit {
+			// Past the call cap the rest is not read (Finish drops the
+			// calls past it): a million markers cost no million calls.
+			x.ext.Calls = append(x.ext.Calls, dialects.NotRead(pos, x.s[pos:]))
+			pos, last = len(x.s), len(x.s)
+			break
+		}
 		k, at, end := x.find.find(pos)
 		if k < 0 {
 			break

@@ -92,7 +92,15 @@ func (p *parser) init(t *Dialect, text string, base int, opts *dialects.Options)
 // run finds every section and call in the text.
 func (p *parser) run() {
 	pos := 0
+	limit := dialects.CallLimit(p.opts)
 	for pos < len(p.text) {
+		if limit >= 0 && len(p.calls) > limit {
+			// Past the call cap the rest is not read (Finish drops the
+			// calls past it): a million markers cost no million calls.
+			p.calls = append(p.calls, dialects.NotRead(p.base+pos, p.text[pos:]))
+			p.spans = append(p.spans, span{pos, len(p.text)})
+			return
+		}
 		at, kind, w := p.nextOpener(pos)
 		if at < 0 {
 			return
