@@ -502,3 +502,21 @@ func parseHex(s string, at, n int) (rune, bool) {
 	v, err := strconv.ParseUint(s[at:at+n], 16, 32)
 	return rune(v), err == nil
 }
+
+// scanLiteral converts src, one whole Python literal (a call object such
+// as {'name': 'f', 'arguments': {'a': 1}}), to JSON by hand, as the call
+// scanner reads argument values. ok is false when it declines; the
+// grammar then reads src. On what it accepts it gives what
+// lenient.PythonLiteralToJSON gives.
+func scanLiteral(src string) (out []byte, kinds []toolcall.RepairKind, ok bool) {
+	c := callScanner{src: src}
+	c.buf.Grow(len(src) + len(src)/8)
+	c.space()
+	if c.i >= len(src) || (src[c.i] != '{' && src[c.i] != '[') {
+		return nil, nil, false
+	}
+	if !c.value(0) || c.skipSpaceAt(c.i) != len(src) {
+		return nil, nil, false
+	}
+	return c.buf.Bytes(), c.kinds, true
+}

@@ -208,3 +208,62 @@ func BenchmarkCallScanner(b *testing.B) {
 		}
 	})
 }
+
+// literalAgrees holds scanLiteral to the grammar on src, as scanAgrees
+// does for calls; it reports whether the scanner accepted.
+func literalAgrees(tb testing.TB, src string) bool {
+	tb.Helper()
+	out, kinds, ok := scanLiteral(src)
+	if !ok {
+		return false
+	}
+	want, gkinds, err := lenient.PythonLiteralToJSON(src)
+	if err != nil {
+		tb.Fatalf("%q: the scanner accepts what the grammar rejects: %v", src, err)
+	}
+	if !bytes.Equal(out, want) {
+		tb.Fatalf("%q: scanner %s, the grammar reads %s", src, out, want)
+	}
+	if !json.Valid(out) {
+		tb.Fatalf("%q: not JSON: %s", src, out)
+	}
+	if !slices.Equal(kinds, gkinds) {
+		tb.Fatalf("%q: kinds %v, the grammar notes %v", src, kinds, gkinds)
+	}
+	return true
+}
+
+// Call objects written as Python dicts (sarashina's syntax) are read by
+// the scanner, as the grammar reads them, without the grammar's cost.
+func TestLiteralScannerAgreesWithGrammar(t *testing.T) {
+	accepted := []string{
+		`{'name': 'f', 'arguments': {'a': 'x'}}`,
+		`{"name": "get_weather", "arguments": {"city": 'Paris', "days": 3, "metric": True, "note": None}}`,
+		` {'name': 'f', 'arguments': {'list': [1, 2.5, -3, {'k': '''v'''}], 'e': {}}} `,
+		`[{'name': 'f', 'arguments': {}}, {'name': 'g', 'arguments': {'s': "it's"}}]`,
+		`{'name': 'f', 'arguments': {'a': [1,2,],}}`,
+	}
+	declined := []string{
+		`{name: 'f'}`, `{'name': f}`, `{'name': 'f', 'arguments': (1, 2)}`, `'f'`, `f(a=1)`,
+		`{'name': 'f'} x`, `{'name': 'f'`, `{'a': 0x1}`, `{1: 2}`,
+	}
+	for _, src := range accepted {
+		if !literalAgrees(t, src) {
+			t.Errorf("%q: the scanner declines it", src)
+		}
+	}
+	for _, src := range declined {
+		if literalAgrees(t, src) {
+			t.Errorf("%q: the scanner accepts it", src)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	n := 2000
+	if longtest.Enabled() {
+		n = 50000
+	}
+	for range n {
+		literalAgrees(t, "{'name': 'f', 'arguments': "+randomPyValue(r, 3)+"}")
+		literalAgrees(t, randomPyValue(r, 3))
+	}
+}

@@ -175,7 +175,11 @@ func (x *extractor) objectCall(src string, el element, off int) dialects.RawCall
 	text := src
 	var repairs []toolcall.Repair
 	if !lenient.ValidString(src) {
-		out, kinds, err := lenient.PythonLiteralToJSON(src)
+		out, kinds, ok := scanLiteral(src)
+		var err error
+		if !ok {
+			out, kinds, err = lenient.PythonLiteralToJSON(src)
+		}
 		if err == nil && slices.Contains(kinds, toolcall.RepairUnquotedString) {
 			// Neither JSON nor a Python literal: a bare word such as
 			// {"name": invalid} is a variable in Python, not a value, and
