@@ -10,6 +10,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/longtest"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -55,14 +56,19 @@ func callsOfSize(shape func(int) string, size int) string {
 }
 
 // TestDetectionIsLinear: detection with declared tools costs time linear in
-// the output: 256 KB of calls take about four times what 64 KB take, far
-// from the sixteen of quadratic work. A search backwards over the text per object made it
-// quadratic (10 000 bare calls took minutes).
+// the output. A search backwards over the text per object made it
+// quadratic (10 000 bare calls took minutes). The sizes are sixteen times
+// apart, so linear work takes about 16 times as long and quadratic work
+// 256 times: the bound of 64 leaves a loaded machine four times its noise
+// and still tells the two apart. It is a long suite (DIALECTKIT_LONG=1),
+// since a shared machine's timing has no place in the quick run;
+// BenchmarkDetectManyCalls gives figures.
 func TestDetectionIsLinear(t *testing.T) {
-	opts := regOpts(dialects.Options{Tools: weatherSet(t)}, registry.Options{})
+	longtest.Skip(t)
+	opts := &registry.Options{Tools: weatherSet(t), MaxCalls: -1}
 	fastest := func(text string) time.Duration {
 		best := time.Duration(1 << 62)
-		for range 7 {
+		for range 5 {
 			runtime.GC()
 			start := time.Now()
 			registry.Parse(text, opts)
@@ -71,15 +77,12 @@ func TestDetectionIsLinear(t *testing.T) {
 		return best
 	}
 	for name, shape := range manyCalls {
-		small, large := callsOfSize(shape, 64<<10), callsOfSize(shape, 256<<10)
+		small, large := callsOfSize(shape, 32<<10), callsOfSize(shape, 512<<10)
 		ts, tl := fastest(small), fastest(large)
 		ratio := float64(tl) / float64(ts)
-		t.Logf("%s: 64 KB %v, 256 KB %v, ratio %.1f", name, ts, tl, ratio)
-		// 4 is linear; quadratic work gives 16. The margin absorbs the
-		// scheduling and GC noise of a shared machine, where linear
-		// shapes measure 3-9; BenchmarkDetectManyCalls gives figures.
-		if ratio > 11 {
-			t.Errorf("%s: 256 KB takes %.1f times what 64 KB takes (%v, %v): not linear", name, ratio, tl, ts)
+		t.Logf("%s: 32 KB %v, 512 KB %v, ratio %.1f (linear 16, quadratic 256)", name, ts, tl, ratio)
+		if ratio > 64 {
+			t.Errorf("%s: 512 KB takes %.1f times what 32 KB takes (%v, %v): not linear", name, ratio, tl, ts)
 		}
 	}
 }
