@@ -36,7 +36,9 @@ const maxListed = 12
 //
 // In strict mode (the default) a top-level property the schema does not
 // declare is a violation whenever the schema declares properties; a tool
-// without parameters accepts only {}. opts.AllowAdditional turns this off.
+// whose schema declares an empty properties object accepts only {}.
+// opts.AllowAdditional turns this off. A tool given no schema at all
+// accepts any object: the caller did not say what it takes.
 //
 // The error is a *toolcall.Error, reached with errors.As; valid arguments
 // give a nil error.
