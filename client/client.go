@@ -100,9 +100,9 @@ type TransportError struct {
 func (e *TransportError) Error() string {
 	switch {
 	case e.StatusCode != 0 && e.Message != "":
-		return "server answered " + statusText(e.StatusCode) + ": " + e.Message
+		return "server answered " + StatusText(e.StatusCode) + ": " + e.Message
 	case e.StatusCode != 0:
-		return "server answered " + statusText(e.StatusCode)
+		return "server answered " + StatusText(e.StatusCode)
 	case e.Err != nil:
 		return e.Err.Error()
 	}

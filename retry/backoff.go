@@ -121,7 +121,7 @@ func classify(ctx context.Context, err error) (failureKind, *toolcall.Error, *cl
 	if !adapterCoded {
 		code, msg := toolcall.CodeTransport, "the model request failed"
 		if te != nil && te.StatusCode != 0 {
-			msg = "server answered " + statusText(te.StatusCode)
+			msg = "server answered " + client.StatusText(te.StatusCode)
 		}
 		if rejected {
 			code = toolcall.CodeRequestRejected

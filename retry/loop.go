@@ -495,7 +495,7 @@ func (r *run) onRejected(ctx context.Context, att Attempt, rejected *toolcall.Er
 	var te *client.TransportError
 	if errors.As(rejected, &te) {
 		if te.StatusCode != 0 {
-			status = "HTTP " + statusText(te.StatusCode)
+			status = "HTTP " + client.StatusText(te.StatusCode)
 		}
 		if te.Message != "" {
 			// The server's message may quote the request, its headers

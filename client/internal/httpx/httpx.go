@@ -97,7 +97,7 @@ func ConnectionError(ctx context.Context, err error, what string) *toolcall.Erro
 // try) from the rest (401, 403, 404: trying again will not help).
 func StatusError(status int, retryAfter time.Duration, msg string) *toolcall.Error {
 	cause := &client.TransportError{StatusCode: status, RetryAfter: retryAfter, Message: msg}
-	st := statusText(status)
+	st := client.StatusText(status)
 	var code toolcall.Code = toolcall.CodeTransport
 	var what string
 	switch {
