@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/config"
+	"github.com/dialectkit/toolcall/internal/editdist"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -218,7 +219,7 @@ func closestName(name string, known []string) string {
 		if strings.Contains(lower, kl) || strings.Contains(kl, lower) {
 			return k
 		}
-		if d := editDistance(lower, kl); bestDist < 0 || d < bestDist {
+		if d := editdist.Distance(lower, kl); bestDist < 0 || d < bestDist {
 			best, bestDist = k, d
 		}
 	}
@@ -226,28 +227,6 @@ func closestName(name string, known []string) string {
 		return best
 	}
 	return ""
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // Fixed texts of the other re-asks.

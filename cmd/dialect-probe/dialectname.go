@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/editdist"
 	"github.com/dialectkit/toolcall/registry"
 )
 
@@ -49,7 +50,7 @@ func closestDialects(names []string, name string, n int) []string {
 	var all []scored
 	for _, cand := range names {
 		ck := dialectKey(cand)
-		raw := editDistance(key, ck)
+		raw := editdist.Distance(key, ck)
 		d := raw
 		if strings.Contains(ck, key) || strings.Contains(key, ck) {
 			d = min(d, 1)
@@ -80,26 +81,4 @@ func dialectKey(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -1,0 +1,26 @@
+// Package editdist measures how far apart two names are, for "did you
+// mean" suggestions: an unknown tool name in a re-ask, an unknown dialect
+// on the command line.
+package editdist
+
+// Distance is the Levenshtein distance between a and b, in runes.
+func Distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
