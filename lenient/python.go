@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/pystr"
 )
 
 // The loose-literal grammar: Python literals (True/False/None, single and
@@ -420,113 +421,7 @@ func pyUnquote(lit string) (string, bool) {
 	if strings.IndexByte(body, '\\') < 0 {
 		return body, q == '\''
 	}
-	var b strings.Builder
-	b.Grow(len(body))
-	raw := rawBackslashes(body)
-	for i := 0; i < len(body); i++ {
-		ch := body[i]
-		if ch != '\\' || i+1 == len(body) {
-			b.WriteByte(ch)
-			continue
-		}
-		i++
-		e := body[i]
-		if raw && e != '\\' && e != '\'' && e != '"' {
-			b.WriteByte('\\')
-			b.WriteByte(e)
-			continue
-		}
-		switch e {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'v':
-			b.WriteByte('\v')
-		case 'a':
-			b.WriteByte('\a')
-		case '0':
-			b.WriteByte(0)
-		case '\\', '\'', '"', '/':
-			b.WriteByte(e)
-		case '\n': // line continuation
-		case 'x', 'u', 'U':
-			n := 2
-			if e == 'u' {
-				n = 4
-			} else if e == 'U' {
-				n = 8
-			}
-			cp, ok := parseHex(body, i+1, n)
-			if !ok {
-				b.WriteByte('\\')
-				b.WriteByte(e)
-				continue
-			}
-			i += n
-			// A UTF-16 surrogate pair written as two \u escapes.
-			if e == 'u' && cp >= 0xD800 && cp < 0xDC00 && i+6 < len(body) && body[i+1] == '\\' && body[i+2] == 'u' {
-				if lo, ok := parseHex(body, i+3, 4); ok && lo >= 0xDC00 && lo < 0xE000 {
-					cp = (cp-0xD800)<<10 + (lo - 0xDC00) + 0x10000
-					i += 6
-				}
-			}
-			if !utf8.ValidRune(cp) {
-				cp = utf8.RuneError
-			}
-			b.WriteRune(cp)
-		default:
-			// Python keeps unknown escapes as written.
-			b.WriteByte('\\')
-			b.WriteByte(e)
-		}
-	}
-	return b.String(), q == '\''
-}
-
-// rawBackslashes reports whether body has a backslash that starts no
-// escape Python knows: the sign of text whose backslashes are literal, as
-// in C:\Users\new, where \n must then stay two characters as well.
-func rawBackslashes(body string) bool {
-	for i := 0; i < len(body); i++ {
-		if body[i] != '\\' {
-			continue
-		}
-		if i+1 == len(body) {
-			return true
-		}
-		n := 0
-		switch body[i+1] {
-		case 'n', 't', 'r', 'b', 'f', 'v', 'a', '0', '\\', '\'', '"', '/', '\n':
-		case 'x':
-			n = 2
-		case 'u':
-			n = 4
-		case 'U':
-			n = 8
-		default:
-			return true
-		}
-		if _, ok := parseHex(body, i+2, n); n > 0 && !ok {
-			return true
-		}
-		i += 1 + n
-	}
-	return false
-}
-
-func parseHex(s string, at, n int) (rune, bool) {
-	if at+n > len(s) {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(s[at:at+n], 16, 32)
-	return rune(v), err == nil
+	return pystr.Unescape(body), q == '\''
 }
 
 // leadingZero reports whether the number n has a leading zero before
