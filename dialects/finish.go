@@ -14,6 +14,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -387,7 +388,7 @@ func compact(b []byte) json.RawMessage {
 		case ' ', '\t', '\r', '\n':
 			i++
 		case '"':
-			end := min(closingQuote(b, i)+1, len(b))
+			end := min(jsonscan.StringEnd(b, i)+1, len(b))
 			out = append(out, b[i:end]...)
 			i = end
 		default:
@@ -415,33 +416,12 @@ func layoutAt(b []byte, i int) int {
 		case ' ', '\t', '\r', '\n':
 			return i
 		case '"':
-			i = closingQuote(b, i) + 1
+			i = jsonscan.StringEnd(b, i) + 1
 		default:
 			i++
 		}
 	}
 	return -1
-}
-
-// closingQuote returns the offset of the quote closing the string that
-// opens at i, or len(b).
-func closingQuote(b []byte, i int) int {
-	for j := i + 1; j < len(b); {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return len(b)
-		}
-		j += k
-		backslashes := 0
-		for m := j - 1; m > i && b[m] == '\\'; m-- {
-			backslashes++
-		}
-		if backslashes%2 == 0 {
-			return j
-		}
-		j++
-	}
-	return len(b)
 }
 
 // withinDepth reports that text, valid JSON, nests no deeper than the
@@ -462,7 +442,7 @@ func withinDepth(text string, limit int) bool {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			i = closingQuote(b, i)
+			i = jsonscan.StringEnd(b, i)
 		case '{', '[':
 			depth++
 			if depth > limit {
@@ -547,7 +527,7 @@ func firstKeyIsWrapper(args []byte) bool {
 	if args[1] != '"' {
 		return false // {}
 	}
-	key := args[2:closingQuote(args, 1)]
+	key := args[2:jsonscan.StringEnd(args, 1)]
 	if bytes.IndexByte(key, '\\') >= 0 {
 		return true // escaped: let the parse tell
 	}

@@ -1,5 +1,7 @@
 package dialects
 
+import "github.com/dialectkit/toolcall/internal/jsonscan"
+
 // ValueEnd finds the end of the JSON (or almost-JSON) value that starts
 // with the '{' or '[' at s[start]. It matches brackets, skipping over
 // strings in double or single quotes, and returns the offset just past the
@@ -27,7 +29,7 @@ func ValueEnd(s string, start int) (end int, complete bool) {
 			if c == '"' {
 				// Double-quoted: jump from quote to quote (a vectorised
 				// search), counting the backslashes before each.
-				j := closingQuote(unsafeBytes(s), i)
+				j := jsonscan.StringEnd(unsafeBytes(s), i)
 				if j >= len(s) {
 					return len(s), false
 				}

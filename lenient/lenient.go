@@ -33,6 +33,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 )
 
 // Default limits.
@@ -518,7 +519,7 @@ func depthExceeded(b []byte, limit int) int {
 				i = j
 				continue
 			}
-			i = stringEnd(b, i)
+			i = jsonscan.StringEnd(b, i)
 		case '{':
 			depth++
 			if depth > limit {
@@ -539,24 +540,3 @@ var structural = func() (t [256]byte) {
 	t['}'], t[']'] = '}', '}'
 	return t
 }()
-
-// stringEnd returns the offset of the quote that closes the JSON string
-// opening at i, or len(b).
-func stringEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return len(b)
-		}
-		j += k
-		backslashes := 0
-		for m := j - 1; m > i && b[m] == '\\'; m-- {
-			backslashes++
-		}
-		if backslashes%2 == 0 {
-			return j
-		}
-		j++
-	}
-	return len(b)
-}
