@@ -36,8 +36,22 @@ func ProseCode(code string) bool {
 // around it counts as a line of its own. An object with prose on its line
 // ("I think {…} would work") is mentioned in a sentence, not called.
 func OwnLine(text string, from, to int) bool {
-	for i := from - 1; i >= 0 && text[i] != '\n'; i-- {
-		if c := text[i]; c != ' ' && c != '\t' && c != '\r' && c != '`' && !(i >= 2 && isFenceInfo(text, i)) {
+	// One pass back to the start of the line: blanks and backticks, or the
+	// info word of a fence opened on the line, skipped whole.
+	for i := from - 1; i >= 0 && text[i] != '\n'; {
+		switch c := text[i]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '`':
+			i--
+		case isLangByte(c):
+			j := i
+			for j >= 0 && text[j] != '\n' && text[j] != '`' && isLangByte(text[j]) {
+				j--
+			}
+			if j < 2 || text[j] != '`' || text[j-1] != '`' || text[j-2] != '`' {
+				return false
+			}
+			i = j
+		default:
 			return false
 		}
 	}
@@ -49,16 +63,6 @@ func OwnLine(text string, from, to int) bool {
 	return true
 }
 
-// isFenceInfo reports whether text[i] is in the info word of a code fence
-// opened on its line ("```json").
-func isFenceInfo(text string, i int) bool {
-	j := i
-	for j >= 0 && text[j] != '\n' && text[j] != '`' && isLangByte(text[j]) {
-		j--
-	}
-	return j >= 2 && text[j] == '`' && text[j-1] == '`' && text[j-2] == '`'
-}
-
 // exampleWords are what prose says when it shows a call rather than makes
 // one.
 var exampleWords = []string{"example", "e.g.", "for instance", "such as", "format", "syntax", "like this", "looks like", "would look", "template", "schema"}
@@ -68,21 +72,12 @@ var exampleWords = []string{"example", "e.g.", "for instance", "such as", "forma
 // to it) presents what follows as an example ("Here is an example of the
 // format:"). A call shown as an example is not a call.
 func PresentedAsExample(text string, at int) bool {
-	end := at
-	for end > 0 && text[end-1] != '\n' {
-		end--
+	line, end, whole := lineBefore(text, at)
+	for whole && (line == "" || strings.HasPrefix(line, "```")) && end > 0 {
+		line, end, whole = lineBefore(text, end-1)
 	}
-	line := strings.TrimSpace(text[end:at])
-	for (line == "" || strings.HasPrefix(line, "```")) && end > 0 {
-		e := end - 1
-		s := e
-		for s > 0 && text[s-1] != '\n' {
-			s--
-		}
-		line, end = strings.TrimSpace(text[s:e]), s
-	}
-	if len(line) > 400 {
-		line = line[len(line)-400:]
+	if len(line) > exampleProse {
+		line = line[len(line)-exampleProse:]
 	}
 	line = strings.ToLower(line)
 	for _, w := range exampleWords {
@@ -92,3 +87,27 @@ func PresentedAsExample(text string, at int) bool {
 	}
 	return false
 }
+
+// exampleProse is how much of the prose before a value is read for
+// exampleWords: the end of the sentence that introduces it.
+const exampleProse = 400
+
+// lineBefore returns the text of the line that ends at e, trimmed, and the
+// offset its scan reached. It reads back to the start of the line (whole)
+// or stops once it holds more than exampleProse bytes of text, so that
+// every value of a long line costs a bounded look, not the whole line.
+func lineBefore(text string, e int) (line string, start int, whole bool) {
+	s, last := e, -1
+	for s > 0 && text[s-1] != '\n' {
+		if last < 0 && !isBlank(text[s-1]) {
+			last = s
+		}
+		if last >= 0 && last-s > exampleProse+112 {
+			return strings.TrimSpace(text[s:e]), s, false
+		}
+		s--
+	}
+	return strings.TrimSpace(text[s:e]), s, true
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
