@@ -21,7 +21,7 @@ func (r *Registry) Stream(opts *Options) *stream.Parser {
 		opts = &Options{}
 	}
 	o := *opts
-	sopts := &stream.Options{Options: o.DialectOptions(), Final: func(text string) *toolcall.Result { return r.Parse(text, &o) }}
+	sopts := &stream.Options{Parse: o.DialectOptions(), Final: func(text string) *toolcall.Result { return r.Parse(text, &o) }}
 	if o.Dialect != "" {
 		if d, ok := r.Lookup(o.Dialect); ok {
 			return r.profile(d).NewParser(sopts)

@@ -51,7 +51,7 @@ func BenchmarkStream(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				start := cpuTime()
 				for b.Loop() {
-					p := prof.NewParser(&stream.Options{Options: *opts})
+					p := prof.NewParser(&stream.Options{Parse: *opts})
 					for _, c := range chunks {
 						p.Write(c)
 					}

@@ -88,7 +88,7 @@ func (p *Parser) final(text string) *toolcall.Result {
 		p.keepIDs(res)
 		return res
 	}
-	o := &p.opts.Options
+	o := &p.opts.Parse
 	ext := p.d.Extract(text, o)
 	dialects.CapCalls(ext, o) // the caps of a one-shot parse (dialects.Finish)
 	res := &toolcall.Result{Dialect: p.d.Name(), Calls: []toolcall.Call{}, Content: ext.Content, Reasoning: ext.Reasoning}

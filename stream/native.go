@@ -85,7 +85,7 @@ type AccumulatorOptions struct {
 	// validation. Lenient.MaxSize also bounds each call's argument text
 	// while it accumulates (0 is lenient.DefaultMaxSize, negative is no
 	// limit).
-	dialects.Options
+	Parse dialects.Options
 	// Sequential says the server sends calls one after the other, in index
 	// order (OpenAI, llama.cpp, vLLM): the first fragment of an index
 	// completes every lower index, indices it skips over are reported as
@@ -149,7 +149,7 @@ func NewAccumulator(opts *AccumulatorOptions) *Accumulator {
 	if opts != nil {
 		a.opts = *opts
 	}
-	switch size := a.opts.Lenient.MaxSize; {
+	switch size := a.opts.Parse.Lenient.MaxSize; {
 	case size == 0:
 		a.maxSize = lenient.DefaultMaxSize
 	case size < 0:
@@ -339,7 +339,7 @@ func (a *Accumulator) complete(c *pendingCall) Completion {
 	if a.opts.Raw {
 		return Completion{Index: c.index, Raw: raw}
 	}
-	call, repairs, err := dialects.FinishCall(&raw, c.index, &a.opts.Options)
+	call, repairs, err := dialects.FinishCall(&raw, c.index, &a.opts.Parse)
 	if err != nil {
 		return Completion{Index: c.index, Raw: raw, Err: err}
 	}

@@ -308,7 +308,7 @@ func TestAccumulator(t *testing.T) {
 		},
 		{
 			name: "a wrong type is a schema error",
-			opts: &AccumulatorOptions{Options: dialects.Options{Tools: tools}},
+			opts: &AccumulatorOptions{Parse: dialects.Options{Tools: tools}},
 			steps: []step{
 				{f: head(0, "c0", "get_weather")},
 				{f: piece(0, `{"city":"Rome","days":"many"}`)},
@@ -319,14 +319,14 @@ func TestAccumulator(t *testing.T) {
 		},
 		{
 			name: "an unknown tool",
-			opts: &AccumulatorOptions{Options: dialects.Options{Tools: tools}},
+			opts: &AccumulatorOptions{Parse: dialects.Options{Tools: tools}},
 			steps: []step{
 				{f: whole(0, "c0", "get_wether_report", `{}`), done: []string{`0!TLP-005`}},
 			},
 		},
 		{
 			name: "repair off: broken arguments are invalid JSON",
-			opts: &AccumulatorOptions{Options: dialects.Options{DisableRepair: true}},
+			opts: &AccumulatorOptions{Parse: dialects.Options{DisableRepair: true}},
 			steps: []step{
 				{f: head(0, "c0", "get_weather")},
 				{f: piece(0, `{"city":"Rome",`)},
@@ -335,7 +335,7 @@ func TestAccumulator(t *testing.T) {
 		},
 		{
 			name: "arguments over the size limit fail that call only",
-			opts: &AccumulatorOptions{Options: dialects.Options{Lenient: lenient.Options{MaxSize: 24}}},
+			opts: &AccumulatorOptions{Parse: dialects.Options{Lenient: lenient.Options{MaxSize: 24}}},
 			steps: []step{
 				{f: head(0, "c0", "get_weather")},
 				{f: whole(1, "c1", "get_time", `{"zone":"CET"}`)},
@@ -347,7 +347,7 @@ func TestAccumulator(t *testing.T) {
 		},
 		{
 			name: "a name over the size limit",
-			opts: &AccumulatorOptions{Options: dialects.Options{Lenient: lenient.Options{MaxSize: 8}}},
+			opts: &AccumulatorOptions{Parse: dialects.Options{Lenient: lenient.Options{MaxSize: 8}}},
 			steps: []step{
 				{f: head(0, "c0", "get_")},
 				{f: Fragment{Index: 0, Name: "weather"}},
@@ -450,7 +450,7 @@ func TestAccumulatorCompletionDetails(t *testing.T) {
 }
 
 func TestAccumulatorRaw(t *testing.T) {
-	a := NewAccumulator(&AccumulatorOptions{Raw: true, Options: dialects.Options{Lenient: lenient.Options{MaxSize: 10}}})
+	a := NewAccumulator(&AccumulatorOptions{Raw: true, Parse: dialects.Options{Lenient: lenient.Options{MaxSize: 10}}})
 	done, _ := a.Add(Fragment{Index: 0, ID: "c0", Name: "f", Arguments: `{"a": 1,`, Whole: true})
 	if len(done) != 1 {
 		t.Fatalf("done = %v", summaries(done))

@@ -163,7 +163,7 @@ var closed = dialects.Options{ReasoningClosed: true}
 // TestCallAnnouncedEarly: a long call is announced by name, and its
 // argument text shown, before its region closes.
 func TestCallAnnouncedEarly(t *testing.T) {
-	p := stream.NewParser(hermes.Dialect, &stream.Options{Options: closed})
+	p := stream.NewParser(hermes.Dialect, &stream.Options{Parse: closed})
 	var before []stream.Event
 	before = append(before, p.Write(`<tool_call>{"name": "write", "arguments": {"text": "`)...)
 	for range 64 {
@@ -216,7 +216,7 @@ func TestEventsCancel(t *testing.T) {
 	}
 	var got []string
 	var err error
-	for ev, e := range stream.Events(ctx, stream.NewParser(hermes.Dialect, &stream.Options{Options: closed}), deltas) {
+	for ev, e := range stream.Events(ctx, stream.NewParser(hermes.Dialect, &stream.Options{Parse: closed}), deltas) {
 		if e != nil {
 			err = e
 			break

@@ -42,9 +42,13 @@ type slot struct {
 
 // Options configure a Parser.
 type Options struct {
-	dialects.Options
-	// ReasoningOpen is in dialects.Options: set it when the chat template
-	// opened a reasoning block, so that reasoning streams from the start.
+	// Parse are the options of the one-shot parse the stream reproduces:
+	// tools, repair, validation, reasoning start, caps. ReasoningOpen
+	// (the chat template opened a reasoning block) lets reasoning stream
+	// from the start; ReasoningClosed lets answer text stream at once.
+	// The common call is one literal: &stream.Options{Parse:
+	// dialects.Options{Tools: set}}; registry.Stream takes registry.Options.
+	Parse dialects.Options
 
 	// MaxBytes caps the output a Parser buffers; zero means
 	// DefaultMaxBytes. Text past it is not read: the final result is the
@@ -184,13 +188,13 @@ func (p *Parser) use(prof *Profile) {
 func (p *Parser) startLead() {
 	p.state = stLead
 	p.opened = len(p.prof.syn.Openings) == 0 && !p.prof.spaceUnsure && !p.prof.syn.MarkedStart && !p.prof.headerStart
-	if p.opts.ReasoningOpen && p.d == nil {
+	if p.opts.Parse.ReasoningOpen && p.d == nil {
 		// Which text a template-opened block holds is the dialect's to say
 		// (a channel format ignores the option): wait for the dialect.
 		p.state = stDetect
 		return
 	}
-	if p.opts.ReasoningOpen {
+	if p.opts.Parse.ReasoningOpen {
 		for i, r := range p.prof.pairs {
 			if r.live {
 				p.pair = i
@@ -207,7 +211,7 @@ func (p *Parser) startLead() {
 	for _, r := range p.prof.pairs {
 		p.ambiguous = p.ambiguous || r.implicit
 	}
-	p.ambiguous = p.ambiguous && dialects.ImplicitReasoning(&p.opts.Options)
+	p.ambiguous = p.ambiguous && dialects.ImplicitReasoning(&p.opts.Parse)
 }
 
 // Write feeds the next delta and returns the events it settled. The slice
@@ -642,7 +646,7 @@ func (p *Parser) between(text string) {
 // (the first look may have cut it). Once a call is announced in a dialect
 // whose arguments are JSON, its argument text is shown as it arrives.
 func (p *Parser) look(region string) {
-	ext := p.d.Extract(region, &p.opts.Options)
+	ext := p.d.Extract(region, &p.opts.Parse)
 	for j, rc := range ext.Calls {
 		if j >= len(p.names) {
 			p.names = append(p.names, "")
@@ -759,7 +763,7 @@ func (p *Parser) trackArguments(text string, end int) {
 
 // closeRegion parses a finished region and reports its calls.
 func (p *Parser) closeRegion(region string) {
-	ext := p.d.Extract(region, &p.opts.Options)
+	ext := p.d.Extract(region, &p.opts.Parse)
 	for j := range ext.Calls {
 		rc := ext.Calls[j]
 		if rc.Offset >= 0 {
@@ -779,7 +783,7 @@ func (p *Parser) closeRegion(region string) {
 			} else if !sameRaw(&s.raw, &rc) {
 				s.raw = rc
 				var err error
-				_, s.repairs, err = dialects.FinishCall(&rc, index, &p.opts.Options)
+				_, s.repairs, err = dialects.FinishCall(&rc, index, &p.opts.Parse)
 				if s.err = coded.As(err); s.err != nil {
 					p.diverge("call %d was reported before its region closed, and fails now", index)
 				}
@@ -789,7 +793,7 @@ func (p *Parser) closeRegion(region string) {
 		var s slot
 		s.raw = rc
 		var err error
-		s.call, s.repairs, err = dialects.FinishCall(&rc, index, &p.opts.Options)
+		s.call, s.repairs, err = dialects.FinishCall(&rc, index, &p.opts.Parse)
 		s.err = coded.As(err)
 		p.slots = append(p.slots, s)
 		p.report(index)
@@ -831,7 +835,7 @@ func (p *Parser) probe(region, next string) {
 	}
 	p.probes++
 	p.probedLen = len(region)
-	o := &p.opts.Options
+	o := &p.opts.Parse
 	base := p.d.Extract(region, o)
 	n := 0
 	for n < len(base.Calls) && base.Calls[n].Err == nil && base.Calls[n].Name != "" {
@@ -904,7 +908,7 @@ func (p *Parser) start(index int, name string) {
 // per-output call cap (dialects.Options.MaxCalls): the final parse drops
 // it, so the stream never shows it.
 func (p *Parser) pastCallCap(index int) bool {
-	limit := p.opts.MaxCalls
+	limit := p.opts.Parse.MaxCalls
 	if limit == 0 {
 		limit = dialects.DefaultMaxCalls
 	}
@@ -939,7 +943,7 @@ func (p *Parser) decide() {
 		}
 		p.points, p.detected = nil, true
 		p.emit(Event{Kind: Detected, Dialect: prof.d.Name(), Text: reason})
-		p.inner = prof.NewParser(&Options{Options: p.opts.Options, MaxBytes: p.opts.MaxBytes})
+		p.inner = prof.NewParser(&Options{Parse: p.opts.Parse, MaxBytes: p.opts.MaxBytes})
 		p.skip = [2]string{p.contentOut.String(), p.reasonOut.String()}
 		p.relay(p.inner.Write(text))
 		return

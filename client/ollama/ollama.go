@@ -354,7 +354,7 @@ func ollamaCalls(calls []dialects.RawCall) ([]dialects.RawCall, *toolcall.Error)
 	}
 	acc := stream.NewAccumulator(&stream.AccumulatorOptions{
 		// The answer is bounded as a whole; the loop applies its own limit.
-		Options: dialects.Options{Lenient: lenient.Options{MaxSize: -1}},
+		Parse: dialects.Options{Lenient: lenient.Options{MaxSize: -1}},
 		Raw:     true,
 	})
 	out := make([]dialects.RawCall, 0, len(calls))

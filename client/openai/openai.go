@@ -351,7 +351,7 @@ func (c *openAICalls) add(e *openAIToolFragment) {
 		// The answer as a whole is bounded (MaxResponseBytes), and with it
 		// every call's arguments; the loop applies its own size limit.
 		c.acc = stream.NewAccumulator(&stream.AccumulatorOptions{
-			Options: dialects.Options{Lenient: lenient.Options{MaxSize: -1}},
+			Parse: dialects.Options{Lenient: lenient.Options{MaxSize: -1}},
 			Raw:     true,
 		})
 	}

@@ -67,7 +67,7 @@ func Check(d dialects.Dialect, text string, chunks []string, opts *dialects.Opti
 	want := dialects.Parse(d, text, opts)
 	prof := stream.Learn(d)
 	for i, cut := range Cuts(text, chunks, false) {
-		p := prof.NewParser(&stream.Options{Options: *opts})
+		p := prof.NewParser(&stream.Options{Parse: *opts})
 		if err := Compare(want, p, Feed(p, cut)); err != nil {
 			return fmt.Errorf("cut %d (%d deltas): %w", i, len(cut), err)
 		}
