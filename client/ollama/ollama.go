@@ -355,7 +355,7 @@ func ollamaCalls(calls []dialects.RawCall) ([]dialects.RawCall, *toolcall.Error)
 	acc := stream.NewAccumulator(&stream.AccumulatorOptions{
 		// The answer is bounded as a whole; the loop applies its own limit.
 		Parse: dialects.Options{Lenient: lenient.Options{MaxSize: -1}},
-		Raw:     true,
+		Raw:   true,
 	})
 	out := make([]dialects.RawCall, 0, len(calls))
 	for i := range calls {

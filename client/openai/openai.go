@@ -352,7 +352,7 @@ func (c *openAICalls) add(e *openAIToolFragment) {
 		// every call's arguments; the loop applies its own size limit.
 		c.acc = stream.NewAccumulator(&stream.AccumulatorOptions{
 			Parse: dialects.Options{Lenient: lenient.Options{MaxSize: -1}},
-			Raw:     true,
+			Raw:   true,
 		})
 	}
 	f := stream.Fragment{ID: e.ID, Type: e.Type, Name: e.Function.Name}
