@@ -55,11 +55,10 @@ type Options struct {
 	RequestOptions map[string]any
 	// KeepText keeps the text of each first answer in the report.
 	KeepText bool
-	// Now is the clock the latencies are measured with, and Sleep waits
-	// between attempts; nil means time.Now and retry.SleepContext. A
-	// simulation passes its own, for reproducible reports.
-	Now   func() time.Time
-	Sleep func(ctx context.Context, d time.Duration) error
+	// Clock measures the latencies and waits between attempts; nil is the
+	// real clock. A simulation (Sim) passes its own virtual clock, for
+	// reproducible reports.
+	Clock retry.Clock
 	// Progress, when set, is called before each prompt is asked.
 	Progress func(Progress)
 	// Logger receives the retry loop's records.
@@ -132,11 +131,8 @@ func newProber(target Target, opts *Options) (*prober, error) {
 	if o.MaxCandidates <= 0 {
 		o.MaxCandidates = 3
 	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Sleep == nil {
-		o.Sleep = retry.SleepContext
+	if o.Clock == nil {
+		o.Clock = realClock{}
 	}
 	if o.MaxTokens < 0 {
 		return nil, toolcall.NewError(toolcall.CodeInvalidInput, "MaxTokens must not be negative")
@@ -171,7 +167,7 @@ func newProber(target Target, opts *Options) (*prober, error) {
 }
 
 func (p *prober) run(ctx context.Context) (*Report, error) {
-	start := p.opts.Now()
+	start := p.opts.Clock.Now()
 	info, err := Inspect(ctx, p.target)
 	if err != nil {
 		return nil, err
@@ -190,7 +186,7 @@ func (p *prober) run(ctx context.Context) (*Report, error) {
 	if !p.opts.SkipPrompted {
 		p.total += prompts * len(candidates)
 	}
-	defer func() { p.report.DurationMS = millis(p.opts.Now().Sub(start)) }()
+	defer func() { p.report.DurationMS = millis(p.opts.Clock.Now().Sub(start)) }()
 
 	if !p.opts.SkipNative {
 		mode, err := p.native(ctx, info)
@@ -368,15 +364,12 @@ func (p *prober) progress(mode, dialect, prompt string) {
 	}
 }
 
-// funcClock is the retry.Clock of Options.Now and Options.Sleep, both set.
-type funcClock struct {
-	now   func() time.Time
-	sleep func(ctx context.Context, d time.Duration) error
-}
+// realClock is the wall clock, and retry.SleepContext to wait.
+type realClock struct{}
 
-func (c funcClock) Now() time.Time { return c.now() }
+func (realClock) Now() time.Time { return time.Now() }
 
-func (c funcClock) Sleep(ctx context.Context, d time.Duration) error { return c.sleep(ctx, d) }
+func (realClock) Sleep(ctx context.Context, d time.Duration) error { return retry.SleepContext(ctx, d) }
 
 // ask runs one prompt through the retry loop and describes what happened.
 func (p *prober) ask(ctx context.Context, model client.Model, pr *Prompt, parse registry.Options) (PromptResult, error) {
@@ -384,7 +377,7 @@ func (p *prober) ask(ctx context.Context, model client.Model, pr *Prompt, parse 
 	cfg := p.cfg
 	cfg.RequireToolCall = pr.WantsCall()
 	loop := &retry.Loop{Model: rec, Tools: p.battery.set, Registry: p.reg, Parse: parse, Config: &cfg,
-		Clock: funcClock{now: p.opts.Now, sleep: p.opts.Sleep}, Logger: p.opts.Logger}
+		Clock: p.opts.Clock, Logger: p.opts.Logger}
 	req := &client.Request{Model: p.target.Model, Tools: p.battery.Tools, MaxTokens: p.opts.MaxTokens, Options: p.opts.RequestOptions}
 	if p.battery.System != "" {
 		req.Messages = append(req.Messages, client.Message{Role: "system", Content: p.battery.System})

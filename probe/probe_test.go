@@ -283,8 +283,12 @@ func TestProgress(t *testing.T) {
 	}
 }
 
-// noWait keeps backoff from sleeping in the failure tests.
-func noWait(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+// noWait is a clock whose backoff does not sleep, for the failure tests.
+type noWait struct{}
+
+func (noWait) Now() time.Time { return time.Now() }
+
+func (noWait) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 
 func TestServerFailures(t *testing.T) {
 	tools := func(req *fakeserver.Request) bool { return len(req.Tools) > 0 }
@@ -377,7 +381,7 @@ func TestServerFailures(t *testing.T) {
 			} else {
 				defer srv.Close()
 			}
-			opts := &probe.Options{Sleep: noWait}
+			opts := &probe.Options{Clock: noWait{}}
 			r, err := probe.Run(context.Background(), probe.Target{API: tt.api, Host: url, Model: "m"}, opts)
 			if tt.fatal {
 				var te *client.TransportError

@@ -270,7 +270,7 @@ func RunSim(ctx context.Context, name, api string, opts *Options) (*Report, erro
 		return nil, err
 	}
 	defer sim.Close()
-	o.Now, o.Sleep = sim.Now, sim.Sleep
+	o.Clock = sim
 	rep, err := Run(ctx, sim.Target(api), &o)
 	if rep != nil {
 		rep.Simulated = sim.Info.Name
