@@ -100,6 +100,11 @@ func parseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *to
 	if e := coded.As(r.Err); e != nil {
 		return gjson.Result{}, nil, e, false
 	}
+	if w := droppedWord([]byte(text), r.Output); w != "" {
+		e := toolcall.NewError(toolcall.CodeRepairFailed, dropError(w))
+		e.Raw = text
+		return gjson.Result{}, nil, e, false
+	}
 	return gjson.ParseBytes(r.Output), r.Repairs, nil, true
 }
 

@@ -340,6 +340,11 @@ func arguments(text string, opts *Options, valid bool) (json.RawMessage, []toolc
 			e.Raw = text
 			return nil, nil, e
 		}
+		if w := droppedWord([]byte(trimmed), r.Output); w != "" {
+			e := toolcall.NewError(toolcall.CodeRepairFailed, dropError(w))
+			e.Raw = text
+			return nil, nil, e
+		}
 		out, repairs = r.Output, r.Repairs
 	}
 	// A JSON string holding JSON: arguments that were encoded twice.

@@ -39,3 +39,27 @@ func TestNothingDisappears(t *testing.T) {
 		})
 	}
 }
+
+// TestNothingDisappearsCases are outputs that lost words once: repair
+// dropped words inside a call region (a key with no value, text after the
+// arguments' object) and the call came out without them.
+func TestNothingDisappearsCases(t *testing.T) {
+	for _, c := range []struct {
+		dialect string
+		text    string
+		words   []string
+	}{
+		{"functionary_v3_2", "qvc qvd>>>qvf{```qvg(>>> qvh", []string{"qvc", "qvd", "qvf", "qvg", "qvh"}},
+		{"hermes", "<response<json qvc<json[ qvd{qvfqvg</tool_call></tool<xml", []string{"qvc", "qvd", "qvfqvg"}},
+		{"hermes", "}=(<xml{=qvc</tool_call><jsonqvd \n", []string{"qvc", "qvd"}},
+		{"mistral", "[TOOL_CALLS]qvc{`qvd\nqvf qvg qvh[TOOL_CALLS] qvj", []string{"qvc", "qvd", "qvf", "qvg", "qvh", "qvj"}},
+		{"hermes", "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1 qvx}}</tool_call>", []string{"qvx"}},
+	} {
+		for _, o := range []*registry.Options{{Dialect: c.dialect}, {}} {
+			res := registry.Parse(c.text, o)
+			if err := fuzzcheck.CheckCoverage(res, c.words); err != nil {
+				t.Errorf("%q (dialect %q): %v; content %q calls %v errors %v", c.text, o.Dialect, err, res.Content, res.Calls, res.Errors)
+			}
+		}
+	}
+}
