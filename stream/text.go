@@ -389,10 +389,20 @@ func (p *Parser) lead(text string) {
 			p.beginDetect(h.at)
 			return
 		}
+		if dialects.MayBeShown(text, h.at) {
+			// A call shown in inline code or an example fence is not a
+			// call: settled at the end.
+			p.hold(text)
+			return
+		}
 		p.openRegion(h.at, h.at+len(h.t.word))
 	case roleBare:
 		if p.d == nil {
 			p.beginDetect(h.at)
+			return
+		}
+		if dialects.MayBeShown(text, h.at) {
+			p.hold(text)
 			return
 		}
 		if p.prof.bareRegion {
@@ -616,6 +626,11 @@ func (p *Parser) region(text string) {
 		// No closing marker in this dialect: the next call's marker ends
 		// this one.
 		p.closeRegion(text[p.regionStart:h.at])
+		if dialects.MayBeShown(text, h.at) {
+			p.state = stBetween
+			p.hold(text)
+			return
+		}
 		p.openRegion(h.at, h.at+len(h.t.word))
 	default:
 		// A call marker inside a section: the section's end closes both.
@@ -634,6 +649,8 @@ func (p *Parser) between(text string) {
 	case h.t.role == roleToken || h.t.role == roleEnd:
 		// A token between calls (an end of turn, a stray wrapper) may
 		// change what follows: settle the rest at the end.
+		p.hold(text)
+	case dialects.MayBeShown(text, h.at):
 		p.hold(text)
 	default:
 		p.openRegion(h.at, h.at+len(h.t.word))

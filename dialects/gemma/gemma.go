@@ -98,7 +98,14 @@ func (d *Dialect) Markers() []string {
 // around them. A block holds one call, or several written one after the
 // other; a block whose closing token is missing ends at the next block or
 // at the end of the output.
+// A call shown in inline code or in a fence presented as an example is
+// not read (dialects.ExtractShown).
 func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return d.extract(text, opts) })
+}
+
+// extract is Extract on text whose shown parts are held out.
+func (d *Dialect) extract(text string, opts *dialects.Options) *dialects.Extraction {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}

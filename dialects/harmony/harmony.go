@@ -44,7 +44,14 @@ func (harmonyDialect) Markers() []string {
 // Extract reads the messages of a harmony output. Calls keep the recipient
 // as their name, without the "functions." namespace and mapped back to a
 // declared tool when the model wrote a sanitised form of its name.
+// A call shown in inline code or in a fence presented as an example is
+// not read (dialects.ExtractShown).
 func (harmonyDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return harmonyDialect{}.extract(text, opts) })
+}
+
+// extract is Extract on text whose shown parts are held out.
+func (h harmonyDialect) extract(text string, opts *dialects.Options) *dialects.Extraction {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}

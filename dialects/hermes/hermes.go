@@ -55,7 +55,14 @@ func (hermes) Syntax() dialects.Syntax {
 }
 
 // Extract finds the calls in text, and the content and reasoning around them.
+// A call shown in inline code or in a fence presented as an example is
+// not read (dialects.ExtractShown).
 func (hermes) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return hermes{}.extract(text, opts) })
+}
+
+// extract is Extract on text whose shown parts are held out.
+func (hermes) extract(text string, opts *dialects.Options) *dialects.Extraction {
 	x := &extractor{Reader: textcall.NewReader(text, opts)}
 	for _, sg := range segments(text, x.Opts.ReasoningOpen, dialects.ImplicitReasoning(x.Opts)) {
 		if sg.reasoning {

@@ -43,7 +43,14 @@ func (markdownJSON) Syntax() dialects.Syntax {
 
 // Extract finds the fenced calls in text. Reasoning (<think>…</think>) is
 // split off first; fences inside it are not calls.
+// A call shown in inline code or in a fence presented as an example is
+// not read (dialects.ExtractShown).
 func (markdownJSON) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return markdownJSON{}.extract(text, opts) })
+}
+
+// extract is Extract on text whose shown parts are held out.
+func (markdownJSON) extract(text string, opts *dialects.Options) *dialects.Extraction {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}

@@ -29,7 +29,14 @@ const maxHeader = 256
 // call marker is trimmed, as peers do; interior whitespace is kept. A bare
 // dialect whose output holds none of its markers reads the output as bare
 // JSON instead.
+// A call shown in inline code or in a fence presented as an example is
+// not read (dialects.ExtractShown).
 func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return d.extract(text, opts) })
+}
+
+// extract is Extract on text whose shown parts are held out.
+func (d *Dialect) extract(text string, opts *dialects.Options) *dialects.Extraction {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}

@@ -43,7 +43,14 @@ func (jsonDialect) Syntax() dialects.Syntax {
 // mentions it) and name one of them; without, it must have both a name and
 // an arguments field. A call object cut off by
 // the end of the output is truncated (TLP-014), not a call.
+// A call shown in inline code or in a fence presented as an example is
+// not read (dialects.ExtractShown).
 func (jsonDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return jsonDialect{}.extract(text, opts) })
+}
+
+// extract is Extract on text whose shown parts are held out.
+func (jsonDialect) extract(text string, opts *dialects.Options) *dialects.Extraction {
 	ext := &dialects.Extraction{}
 	reasoning, rest := dialects.SplitReasoningFor(text, dialects.Think, opts, true)
 	ext.Reasoning = reasoning

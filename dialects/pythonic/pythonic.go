@@ -176,7 +176,14 @@ func (d *Dialect) Syntax() dialects.Syntax {
 // fence that holds nothing but calls, or a declared tool called on a line of
 // its own; for olmo3 and lfm2 the same, but only for declared tools; for
 // llama3_builtin, an output of name.call(...) calls.
+// A call shown in inline code or in a fence presented as an example is
+// not read (dialects.ExtractShown).
 func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return d.extract(text, opts) })
+}
+
+// extract is Extract on text whose shown parts are held out.
+func (d *Dialect) extract(text string, opts *dialects.Options) *dialects.Extraction {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}

@@ -22,7 +22,14 @@ type frameFunc func(t *Dialect, text string, opts *dialects.Options) *dialects.E
 // reasoning; Ollama and llama.cpp accept it).
 // What is left once calls and sections are taken out is split into
 // reasoning and content; whitespace between content and a call is dropped.
+// A call shown in inline code or in a fence presented as an example is
+// not read (dialects.ExtractShown).
 func (t *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return t.extractShown(text, opts) })
+}
+
+// extractShown is Extract on text whose shown parts are held out.
+func (t *Dialect) extractShown(text string, opts *dialects.Options) *dialects.Extraction {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}

@@ -1,6 +1,10 @@
 package textcall
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
 
 // ProseCode reports whether text that a raw-code marker introduced (Llama
 // 3's and Functionary's <|python_tag|>) reads as a sentence, not as code:
@@ -63,51 +67,6 @@ func OwnLine(text string, from, to int) bool {
 	return true
 }
 
-// exampleWords are what prose says when it shows a call rather than makes
-// one.
-var exampleWords = []string{"example", "e.g.", "for instance", "such as", "format", "syntax", "like this", "looks like", "would look", "template", "schema"}
-
-// PresentedAsExample reports whether the prose right before text[at] (the
-// last line with text before the value's line, or the value's own line up
-// to it) presents what follows as an example ("Here is an example of the
-// format:"). A call shown as an example is not a call.
-func PresentedAsExample(text string, at int) bool {
-	line, end, whole := lineBefore(text, at)
-	for whole && (line == "" || strings.HasPrefix(line, "```")) && end > 0 {
-		line, end, whole = lineBefore(text, end-1)
-	}
-	if len(line) > exampleProse {
-		line = line[len(line)-exampleProse:]
-	}
-	line = strings.ToLower(line)
-	for _, w := range exampleWords {
-		if strings.Contains(line, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// exampleProse is how much of the prose before a value is read for
-// exampleWords: the end of the sentence that introduces it.
-const exampleProse = 400
-
-// lineBefore returns the text of the line that ends at e, trimmed, and the
-// offset its scan reached. It reads back to the start of the line (whole)
-// or stops once it holds more than exampleProse bytes of text, so that
-// every value of a long line costs a bounded look, not the whole line.
-func lineBefore(text string, e int) (line string, start int, whole bool) {
-	s, last := e, -1
-	for s > 0 && text[s-1] != '\n' {
-		if last < 0 && !isBlank(text[s-1]) {
-			last = s
-		}
-		if last >= 0 && last-s > exampleProse+112 {
-			return strings.TrimSpace(text[s:e]), s, false
-		}
-		s--
-	}
-	return strings.TrimSpace(text[s:e]), s, true
-}
-
-func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+// PresentedAsExample reports whether the prose right before text[at]
+// presents what follows as an example: dialects.PresentedAsExample.
+func PresentedAsExample(text string, at int) bool { return dialects.PresentedAsExample(text, at) }

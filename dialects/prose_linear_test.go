@@ -1,4 +1,4 @@
-package textcall
+package dialects
 
 import (
 	"math/rand/v2"

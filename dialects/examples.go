@@ -1,0 +1,341 @@
+package dialects
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dialectkit/toolcall"
+)
+
+// Span is a byte range [Start, End) of a text.
+type Span struct{ Start, End int }
+
+// Shown lists the parts of text that show a call rather than make one, in
+// order: inline code (a run of one or two backticks that starts a word,
+// closed by the same run in the same paragraph before the end of a word:
+// "the syntax is `<tool_call>…</tool_call>`"), and fenced blocks that the
+// prose right before them presents as an example ("For example:", "the
+// format looks like this:"; the rule of PresentedAsExample, the
+// one that holds for JSON in prose). A fence with no such prose before it
+// is not listed: it may be the call. A presented fence that is never closed
+// runs to the end of the text.
+func Shown(text string) []Span {
+	var out []Span
+	lineStart, para := 0, 0
+	for lineStart < len(text) {
+		lineEnd := strings.IndexByte(text[lineStart:], '\n')
+		if lineEnd < 0 {
+			lineEnd = len(text)
+		} else {
+			lineEnd += lineStart
+		}
+		if at, ok := fenceOpen(text, lineStart, lineEnd); ok {
+			out = inlineCode(text, para, lineStart, out)
+			end := fenceClose(text, lineEnd)
+			if PresentedAsExample(text, at) {
+				out = append(out, Span{at, end})
+			}
+			lineStart = min(end+1, len(text))
+			para = lineStart
+			continue
+		}
+		if strings.TrimSpace(text[lineStart:lineEnd]) == "" {
+			out = inlineCode(text, para, lineStart, out)
+			para = lineEnd
+		}
+		lineStart = lineEnd + 1
+	}
+	return inlineCode(text, para, len(text), out)
+}
+
+// MayBeShown reports whether a call marker at text[at], with text all that
+// has arrived of an output, may turn out to lie in a part Shown lists once
+// the output is whole: inside a fence opened before it, at a fence that
+// prose presents as an example, or after an inline code run of its
+// paragraph that is not closed yet. A stream settles such a marker at the
+// end rather than announce a call.
+func MayBeShown(text string, at int) bool {
+	para, inFence := 0, false
+	for ls := 0; ls < at; {
+		le := strings.IndexByte(text[ls:at], '\n')
+		if le < 0 {
+			le = at
+		} else {
+			le += ls
+		}
+		if _, ok := fenceOpen(text, ls, le); ok || inFence && isFenceClose(text[ls:le]) {
+			inFence = !inFence
+			para = le
+		} else if strings.TrimSpace(text[ls:le]) == "" {
+			para = le
+		}
+		ls = le + 1
+	}
+	if inFence {
+		return true
+	}
+	ls := strings.LastIndexByte(text[:at], '\n') + 1
+	if f, ok := fenceOpen(text, ls, len(text)); ok && f <= at && PresentedAsExample(text, f) {
+		return true
+	}
+	runs := 0
+	for i := para; i < at; i++ {
+		if text[i] == '`' {
+			n := 1
+			for i+n < at && text[i+n] == '`' {
+				n++
+			}
+			if n <= 2 {
+				runs++
+			}
+			i += n - 1
+		}
+	}
+	return runs%2 == 1
+}
+
+// isFenceClose reports whether line closes a fence: backticks only, three
+// or more.
+func isFenceClose(line string) bool {
+	line = strings.TrimSpace(line)
+	return len(line) >= 3 && strings.Trim(line, "`") == ""
+}
+
+// fenceOpen reports whether the line text[start:end] opens a code fence (up
+// to three blanks, then three backticks or more), and where the backticks
+// start.
+func fenceOpen(text string, start, end int) (int, bool) {
+	i := start
+	for i < end && i-start < 3 && text[i] == ' ' {
+		i++
+	}
+	return i, strings.HasPrefix(text[i:end], "```")
+}
+
+// fenceClose returns the end of the line that closes the fence whose opening
+// line ends at from (a line of backticks only), or len(text).
+func fenceClose(text string, from int) int {
+	i := from
+	for i < len(text) {
+		i++ // past the newline
+		e := strings.IndexByte(text[i:], '\n')
+		if e < 0 {
+			e = len(text)
+		} else {
+			e += i
+		}
+		if isFenceClose(text[i:e]) {
+			return e
+		}
+		i = e
+	}
+	return len(text)
+}
+
+// inlineCode appends the inline code spans of the paragraph text[start:end].
+func inlineCode(text string, start, end int, out []Span) []Span {
+	i := start
+	for i < end {
+		j := strings.IndexByte(text[i:end], '`')
+		if j < 0 {
+			break
+		}
+		open := i + j
+		n := 1
+		for open+n < end && text[open+n] == '`' {
+			n++
+		}
+		i = open + n
+		if n > 2 || (open > start && !openerBefore(text[open-1])) {
+			continue
+		}
+		run := text[open : open+n]
+		for k := i; k < end; {
+			c := strings.Index(text[k:end], run)
+			if c < 0 {
+				break
+			}
+			c += k
+			after := c + n
+			if after < end && text[after] == '`' { // a longer run
+				for after < end && text[after] == '`' {
+					after++
+				}
+				k = after
+				continue
+			}
+			if after == end || closerAfter(text[after]) {
+				if c > i {
+					out = append(out, Span{open, after})
+					i = after
+				}
+				break
+			}
+			k = after
+		}
+	}
+	return out
+}
+
+// openerBefore reports whether c may come right before inline code: a blank
+// or opening punctuation.
+func openerBefore(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '(' || c == '[' || c == '*' || c == '_' || c == '>'
+}
+
+// closerAfter reports whether c may come right after inline code: a blank or
+// punctuation.
+func closerAfter(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || strings.IndexByte(".,;:!?)]*_'", c) >= 0
+}
+
+// shownMark delimits the placeholder that stands for a shown part while a
+// dialect reads the rest (private-use code points, which no dialect reads as
+// a marker).
+const shownMark, shownEnd = "\uE000", "\uE001"
+
+// ExtractShown runs extract on text with the parts Shown lists held out of
+// its reach, so that a call written there is not a call, and puts them back
+// verbatim wherever they landed (content, reasoning, a value, an error's raw
+// text): the text stays whole. Offsets are those of text. Every dialect
+// engine reads its output through it.
+func ExtractShown(text string, extract func(string) *Extraction) *Extraction {
+	spans := Shown(text)
+	if len(spans) == 0 || strings.Contains(text, shownMark) {
+		return extract(text)
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	origs := make([]string, len(spans))
+	type shift struct{ at, delta int } // masked offset at which original offsets gain delta
+	shifts := make([]shift, 0, len(spans))
+	prev, delta := 0, 0
+	for i, sp := range spans {
+		b.WriteString(text[prev:sp.Start])
+		ph := shownMark + strconv.Itoa(i) + shownEnd
+		b.WriteString(ph)
+		origs[i] = text[sp.Start:sp.End]
+		delta += (sp.End - sp.Start) - len(ph)
+		shifts = append(shifts, shift{b.Len(), delta})
+		prev = sp.End
+	}
+	b.WriteString(text[prev:])
+	ext := extract(b.String())
+	if ext == nil {
+		return nil
+	}
+	restore := func(s string) string {
+		if !strings.Contains(s, shownMark) {
+			return s
+		}
+		var r strings.Builder
+		for {
+			i := strings.Index(s, shownMark)
+			if i < 0 {
+				break
+			}
+			j := strings.Index(s[i:], shownEnd)
+			if j < 0 {
+				break
+			}
+			n, err := strconv.Atoi(s[i+len(shownMark) : i+j])
+			if err != nil || n < 0 || n >= len(origs) {
+				r.WriteString(s[:i+j+len(shownEnd)])
+			} else {
+				r.WriteString(s[:i])
+				r.WriteString(origs[n])
+			}
+			s = s[i+j+len(shownEnd):]
+		}
+		r.WriteString(s)
+		return r.String()
+	}
+	offset := func(o int) int {
+		if o < 0 {
+			return o
+		}
+		d := 0
+		for _, sh := range shifts {
+			if o < sh.at {
+				break
+			}
+			d = sh.delta
+		}
+		return o + d
+	}
+	restoreErr := func(e *toolcall.Error) {
+		if e == nil {
+			return
+		}
+		e.Message, e.Raw = restore(e.Message), restore(e.Raw)
+		e.Offset = offset(e.Offset)
+	}
+	ext.Content, ext.Reasoning = restore(ext.Content), restore(ext.Reasoning)
+	for i := range ext.Calls {
+		rc := &ext.Calls[i]
+		rc.ID, rc.Name = restore(rc.ID), restore(rc.Name)
+		if a := restore(rc.Arguments); a != rc.Arguments {
+			rc.Arguments, rc.ArgumentsValid = a, false
+		}
+		for k := range rc.Params {
+			rc.Params[k].Key, rc.Params[k].Value = restore(rc.Params[k].Key), restore(rc.Params[k].Value)
+		}
+		rc.Offset = offset(rc.Offset)
+		if e, ok := rc.Err.(*toolcall.Error); ok {
+			restoreErr(e)
+		}
+	}
+	for _, e := range ext.Errors {
+		restoreErr(e)
+	}
+	return ext
+}
+
+// exampleWords are what prose says when it shows a call rather than makes
+// one.
+var exampleWords = []string{"example", "e.g.", "for instance", "such as", "format", "syntax", "like this", "looks like", "would look", "template", "schema"}
+
+// PresentedAsExample reports whether the prose right before text[at] (the
+// last line with text before the value's line, or the value's own line up
+// to it) presents what follows as an example ("Here is an example of the
+// format:"). A call shown as an example is not a call.
+func PresentedAsExample(text string, at int) bool {
+	line, end, whole := lineBefore(text, at)
+	for whole && (line == "" || strings.HasPrefix(line, "```")) && end > 0 {
+		line, end, whole = lineBefore(text, end-1)
+	}
+	if len(line) > exampleProse {
+		line = line[len(line)-exampleProse:]
+	}
+	line = strings.ToLower(line)
+	for _, w := range exampleWords {
+		if strings.Contains(line, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// exampleProse is how much of the prose before a value is read for
+// exampleWords: the end of the sentence that introduces it.
+const exampleProse = 400
+
+// lineBefore returns the text of the line that ends at e, trimmed, and the
+// offset its scan reached. It reads back to the start of the line (whole)
+// or stops once it holds more than exampleProse bytes of text, so that
+// every value of a long line costs a bounded look, not the whole line.
+func lineBefore(text string, e int) (line string, start int, whole bool) {
+	s, last := e, -1
+	for s > 0 && text[s-1] != '\n' {
+		if last < 0 && !isBlank(text[s-1]) {
+			last = s
+		}
+		if last >= 0 && last-s > exampleProse+112 {
+			return strings.TrimSpace(text[s:e]), s, false
+		}
+		s--
+	}
+	return strings.TrimSpace(text[s:e]), s, true
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }

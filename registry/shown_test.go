@@ -1,0 +1,89 @@
+package registry_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/streamtest"
+	"github.com/dialectkit/toolcall/registry"
+	"github.com/dialectkit/toolcall/schema"
+)
+
+// TestShownCallsAreNotCalls pins the rule for calls shown rather than made,
+// in every family: a call in inline code, or in a fence that the prose
+// before it presents as an example, is content, kept whole; the same call
+// on its own, or in a fence with nothing around it, is a call. The stream
+// agrees with the one-shot parse on every form.
+func TestShownCallsAreNotCalls(t *testing.T) {
+	set, err := schema.NewSet(toolcall.Tool{Name: "f"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dialect, call string
+		fenced        bool // a fence with nothing around it is still read as the call
+	}{
+		{"hermes", `<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>`, true},
+		{"qwen3_coder", "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>", true},
+		{"glm45", "<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>", true},
+		{"mistral", `[TOOL_CALLS][{"name": "f", "arguments": {"a": 1}}]`, true},
+		{"functionary_v3_1", `<function=f>{"a": 1}</function>`, true},
+		{"llama3_json", `<|python_tag|>{"name": "f", "parameters": {"a": 1}}`, true},
+		{"pythonic", `[f(a=1)]`, true},
+		{"lfm2", `<|tool_call_start|>[f(a=1)]<|tool_call_end|>`, true},
+		{"harmony", `<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a": 1}<|call|>`, true},
+		{"gemma4", `<|tool_call>call:f{a:1}<tool_call|>`, true},
+		{"json", `{"name": "f", "arguments": {"a": 1}}`, true},
+		{"markdown_json", "```json\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n```", true},
+	} {
+		d, ok := registry.Lookup(tc.dialect)
+		if !ok {
+			t.Fatalf("no dialect %q", tc.dialect)
+		}
+		fence := "```\n" + tc.call + "\n```"
+		if strings.HasPrefix(tc.call, "```") {
+			fence = tc.call
+		}
+		shown := []string{
+			"The syntax is `" + tc.call + "`.",
+			"The syntax is `" + tc.call + "`, but I won't call it now.",
+			"For example:\n" + fence + "\nbut I won't call it.",
+			"Here is an example of the format:\n\n" + fence,
+		}
+		if !strings.Contains(tc.call, "\n") {
+			shown = append(shown, "You could write `"+tc.call+"` yourself.")
+		}
+		called := []string{tc.call}
+		if tc.fenced {
+			called = append(called, fence)
+		}
+		for _, tools := range []*schema.Set{nil, set} {
+			opts := &dialects.Options{Tools: tools}
+			for _, text := range shown {
+				for _, named := range []string{tc.dialect, ""} {
+					res := registry.Parse(text, &registry.Options{Dialect: named, Tools: tools})
+					if len(res.Calls) > 0 || len(res.Errors) > 0 {
+						t.Errorf("%s (named %q, tools %v): %q gave calls %v, errors %v", tc.dialect, named, tools != nil, text, res.Calls, res.Errors)
+					}
+					if named != "" && res.Content != text {
+						t.Errorf("%s (tools %v): %q: content %q, want the text whole", tc.dialect, tools != nil, text, res.Content)
+					}
+				}
+				if err := streamtest.Check(d, text, nil, opts); err != nil {
+					t.Errorf("%s stream %q: %v", tc.dialect, text, err)
+				}
+			}
+			for _, text := range called {
+				res := dialects.Parse(d, text, opts)
+				if len(res.Calls) != 1 || res.Calls[0].Name != "f" {
+					t.Errorf("%s (tools %v): %q gave calls %v, errors %v; want the call", tc.dialect, tools != nil, text, res.Calls, res.Errors)
+				}
+				if err := streamtest.Check(d, text, nil, opts); err != nil {
+					t.Errorf("%s stream %q: %v", tc.dialect, text, err)
+				}
+			}
+		}
+	}
+}
