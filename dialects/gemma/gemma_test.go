@@ -106,6 +106,8 @@ func sameKinds(got, want []toolcall.RepairKind) bool {
 
 func TestGemma4(t *testing.T) {
 	run(t, gemma.Gemma4, []row{
+		{name: "a call shown in inline code is content", text: "The syntax is `<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|>`, but I won't call it now.", content: "The syntax is `<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|>`, but I won't call it now."},
+		{name: "a call shown in an example fence is content", text: "For example:\n```\n<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|>\n```\nbut I won't call it.", content: "For example:\n```\n<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|>\n```\nbut I won't call it."},
 		{name: "single call",
 			text:  `<|tool_call>call:get_weather{location:<|"|>London<|"|>}<tool_call|>`,
 			calls: []wantCall{{"get_weather", `{"location":"London"}`}}},

@@ -47,6 +47,8 @@ func TestDialect(t *testing.T) {
 		codes         []toolcall.Code
 		repairs       []toolcall.RepairKind
 	}{
+		{name: "a call shown in inline code is content", text: "The syntax is `<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>`, but I won't call it now.", content: "The syntax is `<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>`, but I won't call it now."},
+		{name: "a call shown in an example fence is content", text: "For example:\n```\n<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>\n```\nbut I won't call it.", content: "For example:\n```\n<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>\n```\nbut I won't call it."},
 		{name: "single call",
 			text:  `<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Tokyo"}<|call|>`,
 			calls: []wantCall{{"get_weather", `{"city":"Tokyo"}`}}},

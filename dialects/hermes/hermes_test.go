@@ -35,6 +35,9 @@ type row struct {
 const weatherTools = `[{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]`
 
 var rows = []row{
+	{name: "a call shown in inline code is content", text: "The syntax is `<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>`, but I won't call it now.", content: "The syntax is `<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>`, but I won't call it now.", unmarked: true, chunks: []string{"The syntax is `<tool", "_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>`, but I won't call it now."}},
+	{name: "a call shown in an example fence is content", text: "For example:\n```\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>\n```\nbut I won't call it.", content: "For example:\n```\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>\n```\nbut I won't call it.", unmarked: true, chunks: []string{"For example:\n```\n<to", "ol_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>\n```\nbut I won't call it."}},
+	{name: "a call in a fence with nothing around it is a call", text: "```\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>\n```", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: ""},
 	// The template's own syntax.
 	{
 		name:   "single call",

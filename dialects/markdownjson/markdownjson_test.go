@@ -30,6 +30,8 @@ type row struct {
 }
 
 var rows = []row{
+	{name: "a call shown in inline code is content", text: "The syntax is `{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}`, but I won't call it now.", content: "The syntax is `{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}`, but I won't call it now.", chunks: []string{"The syntax is `{\"nam", "e\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}`, but I won't call it now."}},
+	{name: "a call in a fence presented as an example is content", text: "For example:\n```json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nbut I won't call it.", content: "For example:\n```json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nbut I won't call it.", chunks: []string{"For example:\n```json", "\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nbut I won't call it."}},
 	{
 		name:    "single fenced call",
 		text:    "I'll use the tool.\n\n```json\n{\"name\": \"test_tool\", \"arguments\": {\"param\": \"value\"}}\n```\n",

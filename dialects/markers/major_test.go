@@ -14,6 +14,8 @@ const (
 )
 
 var mistralRows = []row{
+	{name: "a call shown in inline code is content", text: "The syntax is `[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}`, but I won't call it now.", content: "The syntax is `[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}`, but I won't call it now."},
+	{name: "a call shown in an example fence is content", text: "For example:\n```\n[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}\n```\nbut I won't call it.", content: "For example:\n```\n[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}\n```\nbut I won't call it."},
 	{name: "single v11", text: `[TOOL_CALLS]get_weather[ARGS]{"city": "Tokyo"}`,
 		calls: []want{c("get_weather", `{"city":"Tokyo"}`)}},
 	{name: "single pre-v11 with id", text: `[TOOL_CALLS] [{"name": "add", "arguments": {"a": 3.5, "b": 4}, "id": "a1B2c3D4e"}]`,

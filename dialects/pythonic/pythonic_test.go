@@ -8,6 +8,8 @@ import (
 )
 
 var pythonicRows = []row{
+	{name: "a call shown in inline code is content", text: "The syntax is `[get_weather(city='Paris')]`, but I won't call it now.", content: "The syntax is `[get_weather(city='Paris')]`, but I won't call it now.", chunks: []string{"The syntax is `[ge", "t_weather(city='Paris')]`, but I won't call it now."}},
+	{name: "a call shown in an example fence is content", text: "For example:\n```\n[get_weather(city='Paris')]\n```\nbut I won't call it.", content: "For example:\n```\n[get_weather(city='Paris')]\n```\nbut I won't call it.", chunks: []string{"For example:\n```\n[", "get_weather(city='Paris')]\n```\nbut I won't call it."}},
 	{
 		name:  "single call",
 		text:  `[get_weather(city='San Francisco', metric='celsius')]`,

@@ -10,6 +10,8 @@ import (
 const glmWeather = "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n</tool_call>"
 
 var glmRows = []row{
+	{name: "a call shown in inline code is content", text: "The syntax is `<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>`, but I won't call it now.", content: "The syntax is `<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>`, but I won't call it now.", chunks: []string{"The syntax is `<tool", "_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>`, but I won't call it now."}},
+	{name: "a call shown in an example fence is content", text: "For example:\n```\n<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>\n```\nbut I won't call it.", content: "For example:\n```\n<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>\n```\nbut I won't call it.", chunks: []string{"For example:\n```\n<to", "ol_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>\n```\nbut I won't call it."}},
 	{
 		name:   "single call, GLM-4.5 newlines",
 		text:   glmWeather,
