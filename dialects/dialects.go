@@ -110,6 +110,11 @@ type RawCall struct {
 	// Params holds the arguments of tagged-parameter dialects, one raw text
 	// value per key; Finish types them by schema. Nil for JSON dialects.
 	Params []Param
+	// Text is the call's whole text as written, markers and header
+	// included, when the dialect knows it: Finish gives it as the raw text
+	// of the call's error, so that a failed call loses none of the output
+	// (its header and name included). Empty means Arguments is that text.
+	Text string
 	// Offset is the byte offset of the call in the text, -1 if unknown.
 	Offset int
 	// Repairs are changes the dialect made while extracting the call (for

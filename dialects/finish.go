@@ -76,7 +76,10 @@ func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 		if e.Offset < 0 && rc.Offset >= 0 {
 			e.Offset = rc.Offset
 		}
-		if e.Raw == "" {
+		switch {
+		case rc.Text != "" && !strings.Contains(e.Raw, rc.Text):
+			e.Raw = rc.Text
+		case e.Raw == "":
 			e.Raw = rc.Arguments
 		}
 		return toolcall.Call{}, nil, e

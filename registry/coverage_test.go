@@ -6,6 +6,7 @@ import (
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/fuzzcheck"
+	"github.com/dialectkit/toolcall/internal/longtest"
 	"github.com/dialectkit/toolcall/registry"
 )
 
@@ -14,7 +15,17 @@ import (
 // every prose word must come back in the content, the reasoning, a call or
 // an error's raw text.
 func TestNothingDisappears(t *testing.T) {
-	rounds := 200
+	nothingDisappears(t, 500, 1)
+}
+
+// TestNothingDisappearsLong is TestNothingDisappears over 5 000 outputs
+// per dialect.
+func TestNothingDisappearsLong(t *testing.T) {
+	longtest.Skip(t)
+	nothingDisappears(t, 5000, 1)
+}
+
+func nothingDisappears(t *testing.T, rounds int, seed uint64) {
 	for _, name := range registry.Names() {
 		d, _ := registry.Lookup(name)
 		markers := fuzzcheck.MarkersOf(d)
@@ -22,7 +33,7 @@ func TestNothingDisappears(t *testing.T) {
 			markers = append(markers, sd.Syntax().Tokens...)
 		}
 		t.Run(name, func(t *testing.T) {
-			r := rand.New(rand.NewPCG(1, uint64(len(name))))
+			r := rand.New(rand.NewPCG(seed, uint64(len(name))))
 			fails := 0
 			for range rounds {
 				b := fuzzcheck.Build(r, markers)
@@ -54,6 +65,8 @@ func TestNothingDisappearsCases(t *testing.T) {
 		{"hermes", "}=(<xml{=qvc</tool_call><jsonqvd \n", []string{"qvc", "qvd"}},
 		{"mistral", "[TOOL_CALLS]qvc{`qvd\nqvf qvg qvh[TOOL_CALLS] qvj", []string{"qvc", "qvd", "qvf", "qvg", "qvh", "qvj"}},
 		{"hermes", "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1 qvx}}</tool_call>", []string{"qvx"}},
+		{"glimmer", "\" to=qvc)<|message|><atem:function_calls> qvdqvf", []string{"qvc", "qvdqvf"}},
+		{"harmony", " to=qvc: to=qvd<|message|> qvf qvg<atem:invoke\"qvh", []string{"qvc", "qvd", "qvf", "qvg", "qvh"}},
 	} {
 		for _, o := range []*registry.Options{{Dialect: c.dialect}, {}} {
 			res := registry.Parse(c.text, o)

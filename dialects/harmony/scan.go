@@ -251,6 +251,9 @@ func (s *scanner) emit(body string, terminated bool) {
 	}
 	name, repairs := resolveName(msg.recipient, s.opts.Tools)
 	rc := dialects.RawCall{Name: name, Arguments: strings.TrimSpace(body), Offset: msg.start, Repairs: repairs, AtEnd: !terminated}
+	if end := s.pos + len(body); msg.start >= 0 && msg.start <= s.pos && end <= len(s.text) {
+		rc.Text = s.text[msg.start:end] // the header too: the error keeps it
+	}
 	if !terminated && rc.Arguments == "" {
 		e := toolcall.NewError(toolcall.CodeTruncated, "harmony call message ends with the output, before its arguments")
 		e.Offset = msg.start

@@ -76,12 +76,15 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options) *dialects.
 		default:
 			sub := t.extract(body, bodyStart, opts, false)
 			ext.Marked = ext.Marked || sub.Marked
-			if len(sub.Calls) == 0 {
-				if _, ok := glimmerJSONCall(recipient, body, bodyStart, false); !ok {
-					// A message to a recipient that holds no call: its
-					// header is text too, not lost markup.
+			if !extracted(sub.Calls) {
+				if _, ok := glimmerJSONCall(recipient, body, bodyStart, false); !ok || len(sub.Calls) > 0 {
+					// A message to a recipient that holds no call (or
+					// only calls that failed): its header is text too,
+					// not lost markup.
 					addContent(header)
 				}
+			}
+			if len(sub.Calls) == 0 {
 				if rc, ok := glimmerJSONCall(recipient, body, bodyStart, next == len(text) && bodyEnd == len(text)); ok {
 					sub.Calls, sub.Content = append(sub.Calls, rc), ""
 				}
@@ -153,4 +156,14 @@ func stripFraming(s string) string {
 		s = strings.ReplaceAll(s, tok, "")
 	}
 	return s
+}
+
+// extracted reports whether one of calls was extracted without an error.
+func extracted(calls []dialects.RawCall) bool {
+	for _, c := range calls {
+		if c.Err == nil {
+			return true
+		}
+	}
+	return false
 }
