@@ -36,6 +36,9 @@ func FuzzDetect(f *testing.F) {
 		if err := fuzzcheck.CheckResult(res, text, &do); err != nil {
 			t.Fatalf("%v\ntext: %q", err, text)
 		}
+		if err := fuzzcheck.CheckWords(res, text); err != nil {
+			t.Fatalf("nothing disappears: %v\ntext: %q", err, text)
+		}
 		if det.Dialect != "" && !slices.Contains(names, det.Dialect) {
 			t.Fatalf("detected %q, which is not registered", det.Dialect)
 		}

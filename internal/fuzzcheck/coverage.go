@@ -87,3 +87,35 @@ func CheckCoverage(res *toolcall.Result, words []string) error {
 	}
 	return nil
 }
+
+// WordsOf lists the prose words (see Word) written in text: the maximal
+// runs of letters that start with "qv" and hold only Word's letters. A
+// fuzz input that holds one must give it back (CheckWords).
+func WordsOf(text string) []string {
+	var out []string
+	for i := 0; i < len(text); {
+		if !isLetter(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isLetter(text[j]) {
+			j++
+		}
+		if w := text[i:j]; len(w) > 2 && w[:2] == "qv" && strings.Trim(w[2:], "bcdfghjklmnpqrstvwxz") == "" {
+			out = append(out, w)
+		}
+		i = j
+	}
+	return out
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// CheckWords is CheckCoverage for the words WordsOf finds in text.
+func CheckWords(res *toolcall.Result, text string) error {
+	if res == nil {
+		return nil
+	}
+	return CheckCoverage(res, WordsOf(text))
+}

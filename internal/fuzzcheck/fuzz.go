@@ -1,6 +1,7 @@
 package fuzzcheck
 
 import (
+	"math/rand/v2"
 	"sort"
 	"strings"
 	"testing"
@@ -131,6 +132,15 @@ func Seeds(tb testing.TB, ds ...dialects.Dialect) []string {
 			)
 		}
 	}
+	for _, d := range ds {
+		// Prose words among the dialect's markers: the outputs of the
+		// coverage property (CheckWords).
+		r := rand.New(rand.NewPCG(7, uint64(len(d.Name()))))
+		markers := MarkersOf(d)
+		for range 8 {
+			seeds = append(seeds, Build(r, markers).Text)
+		}
+	}
 	seeds = append(seeds, genericSeeds...)
 	return seeds
 }
@@ -168,6 +178,8 @@ func dialectNames(ds []dialects.Dialect) []string {
 //   - the result names the dialect and has the properties of CheckResult
 //     (coded errors, compact JSON object arguments, declared names and
 //     valid arguments when tools are declared, the depth limit);
+//   - every prose word of the input (WordsOf) comes back in the content,
+//     the reasoning, a call or an error (CheckWords: nothing disappears);
 //   - a second parse gives the same result (SameResult).
 func FuzzDialects(f *testing.F, ds ...dialects.Dialect) {
 	f.Helper()
@@ -197,6 +209,9 @@ func CheckDialect(t testing.TB, d dialects.Dialect, text string, opts *dialects.
 	}
 	if err := CheckResult(res, text, opts); err != nil {
 		t.Fatalf("%s: %v\ntext: %q", d.Name(), err, text)
+	}
+	if err := CheckWords(res, text); err != nil {
+		t.Fatalf("%s: nothing disappears: %v\ntext: %q", d.Name(), err, text)
 	}
 	if err := SameResult(res, dialects.Parse(d, text, opts)); err != nil {
 		t.Fatalf("%s: not deterministic: %v\ntext: %q", d.Name(), err, text)
