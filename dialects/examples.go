@@ -53,36 +53,65 @@ func Shown(text string) []Span {
 // the output is whole: inside a fence opened before it, at a fence that
 // prose presents as an example, or after an inline code run of its
 // paragraph that is not closed yet. A stream settles such a marker at the
-// end rather than announce a call.
+// end rather than announce a call. Each call reads the whole text before
+// at; a ShownScan reads each line once.
 func MayBeShown(text string, at int) bool {
-	para, inFence := 0, false
-	for ls := 0; ls < at; {
-		le := strings.IndexByte(text[ls:at], '\n')
-		if le < 0 {
-			le = at
-		} else {
-			le += ls
-		}
-		if _, ok := fenceOpen(text, ls, le); ok || inFence && isFenceClose(text[ls:le]) {
-			inFence = !inFence
-			para = le
-		} else if strings.TrimSpace(text[ls:le]) == "" {
-			para = le
-		}
-		ls = le + 1
+	var s ShownScan
+	return s.MayBeShown(text, at)
+}
+
+// ShownScan answers MayBeShown for a text that only grows (a stream's
+// buffer), reading each complete line once. The zero value is ready.
+type ShownScan struct {
+	pos, runs    int // the start of the line being read; backtick runs in the paragraph's lines before it
+	inFence      bool
+	cur, curRuns int // how far the line at pos is read (never inside a backtick run); its runs so far
+}
+
+// MayBeShown is the package's MayBeShown; text must extend the text of the
+// previous call (an at before the last one reads again from the start).
+func (s *ShownScan) MayBeShown(text string, at int) bool {
+	if at < s.cur || s.cur < s.pos {
+		*s = ShownScan{}
 	}
-	if inFence {
+	lineStart := s.pos
+	if nl := strings.LastIndexByte(text[s.cur:at], '\n'); nl >= 0 {
+		lineStart = s.cur + nl + 1
+		for s.pos < lineStart {
+			le := s.pos + strings.IndexByte(text[s.pos:lineStart], '\n')
+			if _, ok := fenceOpen(text, s.pos, le); ok || s.inFence && isFenceClose(text[s.pos:le]) {
+				s.inFence, s.runs = !s.inFence, 0
+			} else if strings.TrimSpace(text[s.pos:le]) == "" {
+				s.runs = 0
+			} else if !s.inFence {
+				s.runs += backtickRuns(text[s.pos:le])
+			}
+			s.pos = le + 1
+		}
+		s.cur, s.curRuns = lineStart, 0
+	}
+	p := at
+	for p > s.cur && text[p-1] == '`' {
+		p--
+	}
+	s.curRuns += backtickRuns(text[s.cur:p])
+	s.cur = p
+	if s.inFence {
 		return true
 	}
-	ls := strings.LastIndexByte(text[:at], '\n') + 1
-	if f, ok := fenceOpen(text, ls, len(text)); ok && f <= at && PresentedAsExample(text, f) {
+	if f, ok := fenceOpen(text, lineStart, len(text)); ok && f <= at && PresentedAsExample(text, f) {
 		return true
 	}
+	return (s.runs+s.curRuns+backtickRuns(text[p:at]))%2 == 1
+}
+
+// backtickRuns counts the runs of one or two backticks in s.
+func backtickRuns(s string) int {
 	runs := 0
-	for i := para; i < at; i++ {
-		if text[i] == '`' {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
 			n := 1
-			for i+n < at && text[i+n] == '`' {
+			for i+n < len(s) && s[i+n] == '`' {
 				n++
 			}
 			if n <= 2 {
@@ -91,7 +120,7 @@ func MayBeShown(text string, at int) bool {
 			i += n - 1
 		}
 	}
-	return runs%2 == 1
+	return runs
 }
 
 // isFenceClose reports whether line closes a fence: backticks only, three
@@ -134,6 +163,10 @@ func fenceClose(text string, from int) int {
 
 // inlineCode appends the inline code spans of the paragraph text[start:end].
 func inlineCode(text string, start, end int, out []Span) []Span {
+	// none[n] records that a run of n backticks found no closer up to end:
+	// a later one cannot either, so each paragraph is read a bounded number
+	// of times.
+	var none [3]bool
 	i := start
 	for i < end {
 		j := strings.IndexByte(text[i:end], '`')
@@ -146,10 +179,11 @@ func inlineCode(text string, start, end int, out []Span) []Span {
 			n++
 		}
 		i = open + n
-		if n > 2 || (open > start && !openerBefore(text[open-1])) {
+		if n > 2 || none[n] || (open > start && !openerBefore(text[open-1])) {
 			continue
 		}
 		run := text[open : open+n]
+		found := false
 		for k := i; k < end; {
 			c := strings.Index(text[k:end], run)
 			if c < 0 {
@@ -165,6 +199,7 @@ func inlineCode(text string, start, end int, out []Span) []Span {
 				continue
 			}
 			if after == end || closerAfter(text[after]) {
+				found = true
 				if c > i {
 					out = append(out, Span{open, after})
 					i = after
@@ -173,6 +208,7 @@ func inlineCode(text string, start, end int, out []Span) []Span {
 			}
 			k = after
 		}
+		none[n] = !found
 	}
 	return out
 }

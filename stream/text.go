@@ -89,8 +89,11 @@ type Parser struct {
 	d    dialects.Dialect // nil until detected
 	det  Detector
 
-	buf   strings.Builder
-	pos   int // bytes the state machine has consumed
+	buf strings.Builder
+	pos int // bytes the state machine has consumed
+	// shown tells whether a marker may lie in inline code or an example
+	// fence (dialects.ShownScan), reading each line of buf once.
+	shown dialects.ShownScan
 	state state
 
 	// Lead and reasoning text.
@@ -389,7 +392,7 @@ func (p *Parser) lead(text string) {
 			p.beginDetect(h.at)
 			return
 		}
-		if dialects.MayBeShown(text, h.at) {
+		if p.shown.MayBeShown(text, h.at) {
 			// A call shown in inline code or an example fence is not a
 			// call: settled at the end.
 			p.hold(text)
@@ -401,7 +404,7 @@ func (p *Parser) lead(text string) {
 			p.beginDetect(h.at)
 			return
 		}
-		if dialects.MayBeShown(text, h.at) {
+		if p.shown.MayBeShown(text, h.at) {
 			p.hold(text)
 			return
 		}
@@ -626,7 +629,7 @@ func (p *Parser) region(text string) {
 		// No closing marker in this dialect: the next call's marker ends
 		// this one.
 		p.closeRegion(text[p.regionStart:h.at])
-		if dialects.MayBeShown(text, h.at) {
+		if p.shown.MayBeShown(text, h.at) {
 			p.state = stBetween
 			p.hold(text)
 			return
@@ -650,7 +653,7 @@ func (p *Parser) between(text string) {
 		// A token between calls (an end of turn, a stray wrapper) may
 		// change what follows: settle the rest at the end.
 		p.hold(text)
-	case dialects.MayBeShown(text, h.at):
+	case p.shown.MayBeShown(text, h.at):
 		p.hold(text)
 	default:
 		p.openRegion(h.at, h.at+len(h.t.word))

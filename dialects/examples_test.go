@@ -1,0 +1,77 @@
+package dialects
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestShownSpans(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"The syntax is `<tool_call>x</tool_call>`.", []string{"`<tool_call>x</tool_call>`"}},
+		{"Run `a\nb` now", []string{"`a\nb`"}},
+		{"Run `a\n\nb` now", nil},                 // a blank line ends the paragraph
+		{`{"cmd": "echo ` + "`date`" + `"}`, nil}, // inside a word or string
+		{"For example:\n```\nx\n```\nok", []string{"```\nx\n```"}},
+		{"Here it is:\n```\nx\n```", nil},
+		{"```\nx\n```", nil},
+		{"The format:\n```\nx", []string{"```\nx"}},
+	} {
+		var got []string
+		for _, sp := range Shown(tc.text) {
+			got = append(got, tc.text[sp.Start:sp.End])
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("Shown(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// Shown reads a paragraph of unclosed backticks in linear time, and a
+// ShownScan reads each line once however many markers it is asked about.
+func TestShownLinear(t *testing.T) {
+	measure := func(n int) time.Duration {
+		text := strings.Repeat(" `a", n)
+		start := time.Now()
+		Shown(text)
+		var s ShownScan
+		for at := 0; at < len(text); at += 3 {
+			s.MayBeShown(text, at)
+		}
+		lines := strings.Repeat("x `y` <tool_call>\n", n/6)
+		var s2 ShownScan
+		for at := 2; at < len(lines); at += 18 {
+			s2.MayBeShown(lines, at)
+		}
+		return time.Since(start)
+	}
+	small, large := measure(20000), measure(80000)
+	if large > 12*small+20*time.Millisecond {
+		t.Errorf("4x the input took %v against %v: not linear", large, small)
+	}
+}
+
+// A ShownScan asked about growing positions answers as a fresh reading of
+// the whole text does.
+func TestShownScanAgrees(t *testing.T) {
+	pieces := []string{"`", "``", "```", "\n", "\n\n", "For example:\n", "x ", "<tool_call>", " `y` ", "```json\n"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		var b strings.Builder
+		for range 1 + r.IntN(14) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		var s ShownScan
+		for at := 0; at <= len(text); at += 1 + r.IntN(6) {
+			fresh := func() bool { var f ShownScan; return f.MayBeShown(text, at) }()
+			if got := s.MayBeShown(text, at); got != fresh {
+				t.Fatalf("MayBeShown(%q, %d): incremental %v, fresh %v", text, at, got, fresh)
+			}
+		}
+	}
+}
