@@ -3,6 +3,7 @@ package registry
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/dialectkit/toolcall"
@@ -146,6 +147,12 @@ func (r *Registry) decideEarly(ctx context.Context, text string, opts *Options) 
 		if at < len(text) {
 			do := opts.DialectOptions()
 			det.result = dialects.Parse(d, text, &do)
+			// The evidence counted the calls of the prefix: when the whole
+			// output has more, say so, or "1 valid call(s)" reads wrong
+			// beside the two calls returned.
+			if len(det.Candidates) > 0 && len(det.result.Calls) != det.Candidates[0].Calls {
+				det.Reason += fmt.Sprintf("; decided by the first %d of %d bytes", at, len(text))
+			}
 		}
 		det.decided = true
 		return det, true
