@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dialectkit/toolcall/internal/longtest"
 )
 
 func TestShownSpans(t *testing.T) {
@@ -49,9 +51,13 @@ func TestShownLinear(t *testing.T) {
 		}
 		return time.Since(start)
 	}
-	small, large := measure(20000), measure(80000)
-	if large > 12*small+20*time.Millisecond {
-		t.Errorf("4x the input took %v against %v: not linear", large, small)
+	// Sixteen times the input: linear work takes about 16 times as long,
+	// quadratic 256 times; the bound of 64 leaves a loaded machine room.
+	// A timing, so a long suite (DIALECTKIT_LONG=1), not the quick run.
+	longtest.Skip(t)
+	small, large := measure(10000), measure(160000)
+	if large > 64*small+50*time.Millisecond {
+		t.Errorf("16x the input took %v against %v: not linear", large, small)
 	}
 }
 
