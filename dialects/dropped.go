@@ -1,6 +1,10 @@
 package dialects
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/dialectkit/toolcall/internal/jsonscan"
+)
 
 // Nothing disappears: repair may add, quote, re-spell and remove syntax,
 // but it may not remove the words of a call. A word is a run of ASCII
@@ -45,12 +49,14 @@ func words(b []byte, all bool, f func(w string) bool) bool {
 }
 
 // droppedWord returns the first word of src that repair left out of out,
-// or "" when every word of src is still in out.
+// or "" when every word of src is still in out. Comments and the info
+// word of a code fence are syntax that repair removes and records (kinds
+// comment and code_fence), not words of the call.
 func droppedWord(src, out []byte) string {
 	have := map[string]bool{}
 	words(out, true, func(w string) bool { have[w] = true; return true })
 	var lost string
-	words(src, false, func(w string) bool {
+	words(jsonscan.WithoutRemovableSyntax(src), false, func(w string) bool {
 		if !have[w] {
 			lost = w
 			return false

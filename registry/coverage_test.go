@@ -76,3 +76,26 @@ func TestNothingDisappearsCases(t *testing.T) {
 		}
 	}
 }
+
+// Comments inside arguments are syntax that repair removes and records, as
+// every repairer does; the call stays a call, its words kept. Words outside
+// a comment that repair would drop still make the call TLP-003.
+func TestRepairDropsCommentsNotWords(t *testing.T) {
+	for _, c := range []struct {
+		dialect, text, args string
+	}{
+		{"hermes", "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1, // the count\n\"b\": 2}}</tool_call>", `{"a":1,"b":2}`},
+		{"hermes", `<tool_call>{"name": "f", "arguments": {"path": "a.txt" /* the file */}}</tool_call>`, `{"path":"a.txt"}`},
+		{"json", "{\"name\": \"f\", \"arguments\": {\"a\": 1 # note\n}}", `{"a":1}`},
+		{"hermes", `<tool_call>{"name": "f", "arguments": {"url": "http://x.org/#top"}}</tool_call>`, `{"url":"http://x.org/#top"}`},
+	} {
+		res := registry.Parse(c.text, &registry.Options{Dialect: c.dialect})
+		if len(res.Calls) != 1 || string(res.Calls[0].Arguments) != c.args || len(res.Errors) != 0 {
+			t.Errorf("%q: calls %v errors %v; want one call with %s", c.text, res.Calls, res.Errors, c.args)
+		}
+	}
+	res := registry.Parse(`<tool_call>{"name": "f", "arguments": {"a": 1 qvx}}</tool_call>`, &registry.Options{Dialect: "hermes"})
+	if len(res.Calls) != 0 || len(res.Errors) != 1 {
+		t.Errorf("a word repair would drop: calls %v errors %v; want the call's error", res.Calls, res.Errors)
+	}
+}

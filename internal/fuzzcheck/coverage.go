@@ -3,9 +3,11 @@ package fuzzcheck
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 )
 
 // Nothing disappears: every byte of an output ends up in the content, the
@@ -116,6 +118,13 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 func CheckWords(res *toolcall.Result, text string) error {
 	if res == nil {
 		return nil
+	}
+	if slices.ContainsFunc(res.Repairs, func(r toolcall.Repair) bool {
+		return r.Kind == toolcall.RepairComment || r.Kind == toolcall.RepairCodeFence
+	}) {
+		// Repair removes comments and a fence's info word by rule, and
+		// records it: their words are syntax, not text that vanished.
+		text = string(jsonscan.WithoutRemovableSyntax([]byte(text)))
 	}
 	return CheckCoverage(res, WordsOf(text))
 }

@@ -21,3 +21,22 @@ func TestStringEnd(t *testing.T) {
 		}
 	}
 }
+
+func TestWithoutRemovableSyntax(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"a": 1}`, `{"a": 1}`},
+		{"{\"a\": 1, // the count\n\"b\": 2}", "{\"a\": 1,             \n\"b\": 2}"},
+		{`{"a": 1 /* note */}`, `{"a": 1           }`},
+		{"{\"a\": 1 # note\n}", "{\"a\": 1       \n}"},
+		{"```json\n{}\n```", "       \n{}\n   "},
+		{"x```qvg(", "x```qvg("},
+		{"  ```py\n1", "       \n1"},
+		{`{"u": "http://x.org/#top"}`, `{"u": "http://x.org/#top"}`},
+		{`{'u': 'a // b'}`, `{'u': 'a // b'}`},
+		{`{"s": "it's // kept"} // gone`, `{"s": "it's // kept"}        `},
+	} {
+		if got := string(WithoutRemovableSyntax([]byte(tc.in))); got != tc.want {
+			t.Errorf("WithoutRemovableSyntax(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
