@@ -111,7 +111,10 @@ func Hostile(t *testing.T, parse ParseFunc, inputs []Input) []Measure {
 					t.Error(err)
 				}
 			}
-			if in.AllocFactor > 0 && float64(m.Alloc) > in.AllocFactor*float64(len(in.Text)) {
+			// Under the race detector sync.Pool drops pooled buffers at
+			// random, by design, so what is allocated is not what the
+			// program allocates: the bound holds in the runs without it.
+			if in.AllocFactor > 0 && !Race && float64(m.Alloc) > in.AllocFactor*float64(len(in.Text)) {
 				t.Errorf("allocated %d bytes for %d bytes of input, more than %.0f×", m.Alloc, len(in.Text), in.AllocFactor)
 			}
 		})
