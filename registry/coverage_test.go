@@ -2,6 +2,7 @@ package registry_test
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/dialectkit/toolcall/dialects"
@@ -97,5 +98,20 @@ func TestRepairDropsCommentsNotWords(t *testing.T) {
 	res := registry.Parse(`<tool_call>{"name": "f", "arguments": {"a": 1 qvx}}</tool_call>`, &registry.Options{Dialect: "hermes"})
 	if len(res.Calls) != 0 || len(res.Errors) != 1 {
 		t.Errorf("a word repair would drop: calls %v errors %v; want the call's error", res.Calls, res.Errors)
+	}
+}
+
+// When the output's first calls decide the dialect and the whole output
+// holds more calls, the reason says how much of it decided: its evidence
+// counted the first call only.
+func TestReasonSaysWhatDecided(t *testing.T) {
+	one := "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call>"
+	res, det := registry.Default().ParseDetect(one+"\n"+one, &registry.Options{})
+	if len(res.Calls) != 2 || !strings.Contains(det.Reason, "decided by the first") {
+		t.Errorf("two calls: %d calls, reason %q; want both calls and the part that decided named", len(res.Calls), det.Reason)
+	}
+	res, det = registry.Default().ParseDetect(one, &registry.Options{})
+	if len(res.Calls) != 1 || strings.Contains(det.Reason, "decided by the first") {
+		t.Errorf("one call: %d calls, reason %q; want no note when the evidence counted every call", len(res.Calls), det.Reason)
 	}
 }
