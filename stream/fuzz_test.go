@@ -49,6 +49,7 @@ func FuzzStream(f *testing.F) {
 	f.Add("  \n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>", uint64(8), pick("hermes", 0))
 	f.Add("[TOOL_CALLS] [{\"name\": \"f\", \"arguments\": {\"a\": 1}}]}>x", uint64(9), pick("mistral", 0))
 	f.Add("<function_calls>f(a=1).x(b=2)</function_calls>", uint64(10), pick("olmo3", 0))
+	f.Add("<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>x</think>y", uint64(11), pick("hermes", 0))
 	f.Fuzz(func(t *testing.T, text string, seed uint64, pick uint8) {
 		if len(text) > 4096 {
 			return

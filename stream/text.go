@@ -347,6 +347,14 @@ func (p *Parser) lead(text string) {
 	if h.at < 0 || h.partial || limit < h.at {
 		return
 	}
+	if p.ambiguous && p.d != nil && h.t.role != roleOpen && h.t.role != roleClose {
+		// A call, or any other markup, before it is known whether the
+		// template opened a reasoning block: a closing tag later in the
+		// output would make it reasoning, so nothing of it is certain
+		// before the end.
+		p.hold(text)
+		return
+	}
 	switch h.t.role {
 	case roleOpen:
 		r := p.prof.pairs[h.t.tag]
