@@ -39,6 +39,8 @@ const (
 	CodeInvalidConfig    Code = "TLP-024" // a configuration value is out of range or malformed
 	CodeVersionMismatch  Code = "TLP-025" // no registered version of the tool has the major the caller pins
 	CodeTooMany          Code = "TLP-026" // the output holds more calls or errors than the per-output cap
+	CodeLimit            Code = "TLP-027" // a limit of the proxy was reached (size, requests in flight, time)
+	CodeUnauthorized     Code = "TLP-028" // the client did not present the proxy's API key
 )
 
 var codeText = map[Code]string{
@@ -68,6 +70,8 @@ var codeText = map[Code]string{
 	CodeInvalidConfig:    "invalid configuration",
 	CodeVersionMismatch:  "tool version mismatch",
 	CodeTooMany:          "more calls or errors than the per-output cap",
+	CodeLimit:            "a limit of the proxy was reached",
+	CodeUnauthorized:     "missing or wrong API key",
 }
 
 // Codes returns every code of the catalogue in numeric order.
@@ -221,4 +225,6 @@ var (
 	ErrInvalidConfig    error = &Error{Code: CodeInvalidConfig, CallIndex: -1, Offset: -1}
 	ErrVersionMismatch  error = &Error{Code: CodeVersionMismatch, CallIndex: -1, Offset: -1}
 	ErrTooMany          error = &Error{Code: CodeTooMany, CallIndex: -1, Offset: -1}
+	ErrLimit            error = &Error{Code: CodeLimit, CallIndex: -1, Offset: -1}
+	ErrUnauthorized     error = &Error{Code: CodeUnauthorized, CallIndex: -1, Offset: -1}
 )

@@ -1,0 +1,403 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/config"
+	"github.com/dialectkit/toolcall/registry"
+	"github.com/dialectkit/toolcall/retry"
+	"github.com/dialectkit/toolcall/schema"
+)
+
+// chatCtx is the state of one chat request.
+type chatCtx struct {
+	c     *core
+	st    *RequestStats
+	start time.Time
+	w     http.ResponseWriter
+	in    *http.Request
+	out   *url.URL
+
+	body     []byte
+	top      obj
+	model    string
+	stream   bool
+	cfg      config.Config
+	tools    *schema.Set
+	toolList []toolcall.Tool
+	ropts    registry.Options
+	ids      map[string]bool
+	// original is the content of the answer being fixed, as written.
+	original string
+
+	upstreamTime time.Duration
+	cancel       context.CancelFunc
+}
+
+// chat fixes one chat request: it is sent upstream as the client wrote it,
+// and the answer is fixed on its way back.
+func (c *core) chat(w http.ResponseWriter, r *http.Request, out *url.URL) {
+	q := &chatCtx{c: c, w: w, in: r, out: out, start: time.Now(), ids: map[string]bool{},
+		st: &RequestStats{CorrelationID: toolcall.NewCorrelationID(), API: c.api, Path: r.URL.Path}}
+	ctx, cancel := context.WithTimeout(r.Context(), c.opts.TotalTimeout)
+	defer cancel()
+	q.cancel = cancel
+	ctx = retry.WithCorrelationID(ctx, q.st.CorrelationID)
+	var failure *toolcall.Error
+	defer func() {
+		q.st.Total = time.Since(q.start)
+		q.st.Upstream = q.upstreamTime
+		c.finish(ctx, q.st, failure)
+	}()
+	failure = q.run(ctx)
+}
+
+// fail answers with the proxy's own error, unless the answer has begun.
+func (q *chatCtx) fail(status int, e *toolcall.Error) *toolcall.Error {
+	e.CorrelationID = q.st.CorrelationID
+	q.st.Outcome, q.st.Status = OutcomeError, status
+	q.st.ErrorCodes = append(q.st.ErrorCodes, string(e.Code))
+	writeError(q.w, q.c.api, status, e)
+	return e
+}
+
+// upstreamFailure answers for an error met reaching the upstream: the
+// total timeout is TLP-027 (504), a client gone is TLP-022, anything else
+// TLP-015 (502).
+func (q *chatCtx) upstreamFailure(ctx context.Context, err error) *toolcall.Error {
+	var e *toolcall.Error
+	if !errors.As(err, &e) {
+		e = transportError(ctx, err)
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && q.in.Context().Err() == nil {
+		return q.fail(http.StatusGatewayTimeout, toolcall.Errorf(toolcall.CodeLimit, err,
+			"the request lasted longer than the total timeout ("+q.c.opts.TotalTimeout.String()+")"))
+	}
+	if e.Code == toolcall.CodeCanceled {
+		q.st.Outcome, q.st.Status = OutcomeError, 499
+		q.st.ErrorCodes = append(q.st.ErrorCodes, string(e.Code))
+		return e
+	}
+	return q.fail(http.StatusBadGateway, e)
+}
+
+func (q *chatCtx) run(ctx context.Context) *toolcall.Error {
+	c := q.c
+	body, err := io.ReadAll(io.LimitReader(q.in.Body, c.opts.MaxRequestBytes+1))
+	if err != nil {
+		return q.fail(http.StatusBadRequest, toolcall.Errorf(toolcall.CodeInvalidInput, err, "cannot read the request body"))
+	}
+	if int64(len(body)) > c.opts.MaxRequestBytes {
+		return q.fail(http.StatusRequestEntityTooLarge, toolcall.NewError(toolcall.CodeLimit,
+			"the request body is larger than "+strconv.FormatInt(c.opts.MaxRequestBytes, 10)+" bytes (max_request_bytes)"))
+	}
+	q.body = body
+	q.readRequest()
+	q.st.Model = q.model
+	q.st.Stream = q.stream
+
+	if err := c.acquire(ctx); err != nil {
+		if q.in.Context().Err() != nil {
+			return q.upstreamFailure(ctx, err)
+		}
+		return q.fail(http.StatusServiceUnavailable, toolcall.Errorf(toolcall.CodeLimit, err,
+			"too many requests in flight (max_concurrent "+strconv.Itoa(c.opts.MaxConcurrent)+"), and the request ended while it waited"))
+	}
+	defer c.release()
+
+	if q.tools != nil && q.cfg.Dialect == "" {
+		q.ropts.Template = c.template(ctx, c.baseURL(q.out), q.model, q.in.Header)
+	}
+
+	begin := time.Now()
+	retries := 0
+	resp, err := c.sendWithRetry(ctx, q.cancel, &q.cfg, func() (*http.Request, error) { return q.upstreamRequest(ctx, q.body) }, &retries)
+	q.upstreamTime += time.Since(begin)
+	q.st.Retries += retries
+	if err != nil {
+		return q.upstreamFailure(ctx, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || q.tools == nil {
+		// The upstream's own error, or nothing to fix: as it came.
+		q.st.Outcome, q.st.Status = OutcomeUnchanged, resp.StatusCode
+		copyHeader(q.w.Header(), resp.Header, false)
+		q.w.WriteHeader(resp.StatusCode)
+		flushCopy(q.w, io.LimitReader(resp.Body, c.opts.MaxResponseBytes))
+		return nil
+	}
+	ct := resp.Header.Get("Content-Type")
+	switch {
+	case c.api == OpenAI && strings.Contains(ct, "event-stream"):
+		return q.streamOpenAI(ctx, resp)
+	case c.api == Ollama && (strings.Contains(ct, "ndjson") || (q.stream && !strings.Contains(ct, "application/json"))):
+		return q.streamOllama(ctx, resp)
+	}
+	return q.whole(ctx, resp)
+}
+
+// readRequest reads what the proxy needs of the request: model, stream,
+// tools. A body that is not a JSON object is sent on as it is, unfixed.
+func (q *chatCtx) readRequest() {
+	q.stream = q.c.api == Ollama // Ollama streams unless told not to
+	top, ok := parseObj(q.body)
+	q.cfg = q.c.configFor("")
+	if !ok {
+		return
+	}
+	q.top = top
+	q.model, _ = top.str("model")
+	q.cfg = q.c.configFor(q.model)
+	if raw, ok := top["stream"]; ok {
+		q.stream = string(bytes.TrimSpace(raw)) == "true"
+	}
+	if raw, ok := top["tools"]; ok && string(raw) != "null" {
+		tools, err := toolcall.ParseTools(raw)
+		if err == nil && len(tools) > 0 {
+			if set, err := schema.NewSet(tools...); err == nil {
+				q.tools, q.toolList = set, tools
+			} else {
+				q.c.log.LogAttrs(context.Background(), levelWarn, "proxy: the request's tools are not valid; the answer is not fixed",
+					attrString("correlation_id", q.st.CorrelationID), attrString("error", err.Error()))
+			}
+		}
+	}
+	q.ropts = registry.Options{Dialect: q.cfg.Dialect, Model: q.model}
+	q.ropts.SetDialectOptions(q.cfg.DialectOptions(q.tools))
+}
+
+// upstreamRequest builds the request sent upstream with body.
+func (q *chatCtx) upstreamRequest(ctx context.Context, body []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, q.out.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header = q.c.outgoingHeader(q.in.Header)
+	// The answer is read here: it must come unencoded.
+	req.Header.Del("Accept-Encoding")
+	req.Header.Del("Content-Length")
+	req.ContentLength = int64(len(body))
+	return req, nil
+}
+
+// readAnswer reads a whole answer, up to MaxResponseBytes.
+func (q *chatCtx) readAnswer(resp *http.Response) ([]byte, *toolcall.Error) {
+	data, err := io.ReadAll(io.LimitReader(resp.Body, q.c.opts.MaxResponseBytes+1))
+	if err != nil {
+		return nil, toolcall.Errorf(toolcall.CodeTransport, err, "reading the upstream answer failed: "+err.Error())
+	}
+	if int64(len(data)) > q.c.opts.MaxResponseBytes {
+		return nil, toolcall.NewError(toolcall.CodeLimit, "the upstream answer is larger than "+
+			strconv.FormatInt(q.c.opts.MaxResponseBytes, 10)+" bytes (max_response_bytes)")
+	}
+	return data, nil
+}
+
+// whole fixes an answer that came in one piece.
+func (q *chatCtx) whole(ctx context.Context, resp *http.Response) *toolcall.Error {
+	begin := time.Now()
+	data, e := q.readAnswer(resp)
+	q.upstreamTime += time.Since(begin)
+	if e != nil {
+		if e.Code == toolcall.CodeTransport {
+			return q.upstreamFailure(ctx, e)
+		}
+		return q.fail(http.StatusBadGateway, e)
+	}
+	top, ok := parseObj(data)
+	var out []byte
+	if ok {
+		if q.c.api == OpenAI {
+			out = q.fixOpenAIWhole(ctx, top)
+		} else {
+			out = q.fixOllamaWhole(ctx, top)
+		}
+	}
+	if out == nil {
+		out = data
+		if q.st.Outcome == "" {
+			q.st.Outcome = OutcomeUnchanged
+		}
+	}
+	q.st.Status = resp.StatusCode
+	copyHeader(q.w.Header(), resp.Header, true)
+	q.w.Header().Set(CorrelationHeader, q.st.CorrelationID)
+	q.w.Header().Set("Content-Length", strconv.Itoa(len(out)))
+	q.w.WriteHeader(resp.StatusCode)
+	q.w.Write(out)
+	return nil
+}
+
+// fixOllamaWhole fixes a whole Ollama answer; nil means send it unchanged.
+func (q *chatCtx) fixOllamaWhole(ctx context.Context, top obj) []byte {
+	msgObj, ok := top.sub("message")
+	if !ok {
+		return nil
+	}
+	m := readMessage(msgObj)
+	reason, _ := top.str("done_reason")
+	done := string(top["done"]) == "true"
+	f := q.fix(ctx, m, reason == "length" || !done)
+	if f.recoverable() {
+		if rf, raw := q.recoverWhole(ctx, m, f, top); rf != nil {
+			f = rf
+			top = raw
+			msgObj, _ = top.sub("message")
+			if msgObj == nil {
+				msgObj = obj{}
+			}
+		}
+	}
+	q.record(f)
+	if !f.changed {
+		return nil
+	}
+	renderOllamaMessage(msgObj, f)
+	top.setRaw("message", msgObj.bytes())
+	return top.bytes()
+}
+
+// renderOllamaMessage writes a fixed answer into an Ollama message.
+func renderOllamaMessage(msgObj obj, f *fixed) {
+	msgObj.setRaw("content", marshalString(f.content))
+	if f.reasoning != "" {
+		msgObj.setRaw("thinking", marshalString(f.reasoning))
+	} else {
+		delete(msgObj, "thinking")
+	}
+	if len(f.calls) == 0 {
+		delete(msgObj, "tool_calls")
+		return
+	}
+	calls := make([]json.RawMessage, len(f.calls))
+	for i, c := range f.calls {
+		calls[i] = ollamaCall(c.call, i, c.native)
+	}
+	msgObj.setRaw("tool_calls", rawList(calls))
+}
+
+// fixOpenAIWhole fixes a whole chat.completion; nil means send it
+// unchanged.
+func (q *chatCtx) fixOpenAIWhole(ctx context.Context, top obj) []byte {
+	choices := top.list("choices")
+	if len(choices) == 0 {
+		return nil
+	}
+	changed := false
+	for i, raw := range choices {
+		ch, ok := parseObj(raw)
+		if !ok {
+			continue
+		}
+		msgObj, ok := ch.sub("message")
+		if !ok {
+			continue
+		}
+		m := readMessage(msgObj)
+		reason, _ := ch.str("finish_reason")
+		f := q.fix(ctx, m, reason == "length")
+		if len(choices) == 1 && f.recoverable() {
+			if rf, raw := q.recoverWhole(ctx, m, f, top); rf != nil {
+				f = rf
+				top = raw
+				if cs := top.list("choices"); len(cs) > 0 {
+					ch, _ = parseObj(cs[0])
+				}
+				if ch == nil {
+					ch = obj{}
+				}
+				if msgObj, ok = ch.sub("message"); !ok {
+					msgObj = obj{}
+				}
+				reason, _ = ch.str("finish_reason")
+			}
+		}
+		q.record(f)
+		if !f.changed {
+			continue
+		}
+		changed = true
+		renderOpenAIMessage(msgObj, f)
+		ch.setRaw("message", msgObj.bytes())
+		if f.validCalls() > 0 && reason != "length" {
+			ch.setRaw("finish_reason", []byte(`"tool_calls"`))
+		} else if reason == "tool_calls" && len(f.calls) == 0 {
+			ch.setRaw("finish_reason", []byte(`"stop"`))
+		}
+		choices[i] = ch.bytes()
+	}
+	if !changed {
+		return nil
+	}
+	top.setRaw("choices", rawList(choices))
+	return top.bytes()
+}
+
+// renderOpenAIMessage writes a fixed answer into an OpenAI message.
+func renderOpenAIMessage(msgObj obj, f *fixed) {
+	if f.content == "" && len(f.calls) > 0 {
+		msgObj.setRaw("content", []byte("null"))
+	} else {
+		msgObj.setRaw("content", marshalString(f.content))
+	}
+	delete(msgObj, "reasoning")
+	if f.reasoning != "" {
+		msgObj.setRaw("reasoning_content", marshalString(f.reasoning))
+	} else {
+		delete(msgObj, "reasoning_content")
+	}
+	if len(f.calls) == 0 {
+		delete(msgObj, "tool_calls")
+		return
+	}
+	calls := make([]json.RawMessage, len(f.calls))
+	for i, c := range f.calls {
+		calls[i] = openAICall(c.call, c.native)
+	}
+	msgObj.setRaw("tool_calls", rawList(calls))
+}
+
+// record adds a fixed answer to the request's statistics.
+func (q *chatCtx) record(f *fixed) {
+	st := q.st
+	if f.dialect != "" {
+		st.Dialect = f.dialect
+	}
+	st.Calls += f.validCalls()
+	for k, n := range f.fixes {
+		if st.Fixed == nil {
+			st.Fixed = map[string]int{}
+		}
+		st.Fixed[k] += n
+	}
+	for _, r := range f.repairs {
+		if st.Repairs == nil {
+			st.Repairs = map[string]int{}
+		}
+		st.Repairs[string(r.Kind)]++
+	}
+	for _, e := range f.errors {
+		st.ErrorCodes = append(st.ErrorCodes, string(e.Code))
+	}
+	switch {
+	case st.Outcome == OutcomeRecovered && len(f.errors) == 0:
+	case len(f.errors) > 0:
+		st.Outcome = OutcomeFailed
+	case f.changed:
+		if st.Outcome != OutcomeRecovered {
+			st.Outcome = OutcomeFixed
+		}
+	case st.Outcome == "":
+		st.Outcome = OutcomeUnchanged
+	}
+}

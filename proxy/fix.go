@@ -1,0 +1,226 @@
+package proxy
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/retry"
+)
+
+// Kinds of fix counted in RequestStats.Fixed.
+const (
+	fixLeaked    = "leaked"
+	fixRepaired  = "repaired"
+	fixCoerced   = "coerced"
+	fixIDAdded   = "id_added"
+	fixReasoning = "reasoning_moved"
+)
+
+// outCall is a call of the fixed answer: a valid call, or (failed) a native
+// call that stays as the upstream sent it.
+type outCall struct {
+	call   toolcall.Call
+	native *nativeCall
+	failed bool
+}
+
+// fixed is an answer once fixed.
+type fixed struct {
+	content   string
+	reasoning string
+	calls     []outCall
+	errors    []*toolcall.Error
+	repairs   []toolcall.Repair
+	dialect   string
+	fixes     map[string]int
+	changed   bool
+	// truncated says the answer stopped for length (or its stream ended
+	// early): a call it cut off is not a call.
+	truncated bool
+}
+
+func (f *fixed) validCalls() int {
+	n := 0
+	for _, c := range f.calls {
+		if !c.failed {
+			n++
+		}
+	}
+	return n
+}
+
+func (f *fixed) count(kind string, n int) {
+	if n <= 0 {
+		return
+	}
+	if f.fixes == nil {
+		f.fixes = map[string]int{}
+	}
+	f.fixes[kind] += n
+	f.changed = true
+}
+
+// recoverable reports whether asking again may mend the answer: calls
+// failed, and not because the answer was cut off.
+func (f *fixed) recoverable() bool {
+	if f.truncated {
+		return false
+	}
+	for _, e := range f.errors {
+		if e.Code != toolcall.CodeTruncated && e.Code != toolcall.CodeTooMany {
+			return true
+		}
+	}
+	return false
+}
+
+// fix reads one answer: the upstream's native calls are checked, repaired
+// and given ids; otherwise calls that leaked into the content in any
+// dialect are read out of it, with reasoning split off.
+func (q *chatCtx) fix(ctx context.Context, m *message, truncated bool) *fixed {
+	f := &fixed{content: m.content, reasoning: m.reasoning, truncated: truncated}
+	do := q.ropts.DialectOptions()
+	if len(m.calls) > 0 {
+		ext := &dialects.Extraction{Content: m.content, Reasoning: m.reasoning}
+		for _, n := range m.calls {
+			ext.Calls = append(ext.Calls, n.rc)
+		}
+		res := dialects.Finish(retry.NativeDialect, ext, &do)
+		f.dialect = retry.NativeDialect
+		q.takeCalls(f, res, m.calls)
+		return f
+	}
+	if q.tools == nil || strings.TrimSpace(m.content) == "" {
+		return f
+	}
+	res, _ := q.c.reg.ParseDetectContext(ctx, m.content, &q.ropts)
+	q.original = m.content
+	if len(res.Calls) == 0 && len(res.Errors) == 0 && res.Reasoning == "" {
+		return f
+	}
+	f.dialect = res.Dialect
+	f.content = res.Content
+	if res.Reasoning != "" {
+		f.reasoning = joinText(m.reasoning, res.Reasoning)
+		f.count(fixReasoning, 1)
+	}
+	q.takeCalls(f, res, nil)
+	f.count(fixLeaked, len(res.Calls))
+	f.changed = true
+	return f
+}
+
+// takeCalls moves a parse's calls and errors into f: valid calls get an id
+// when they have none; native calls that failed stay as sent (with an id),
+// the text of leaked calls that failed goes back into the content.
+func (q *chatCtx) takeCalls(f *fixed, res *toolcall.Result, native []nativeCall) {
+	type slot struct {
+		oc  outCall
+		idx int
+	}
+	var slots []slot
+	for _, c := range res.Calls {
+		oc := outCall{call: c}
+		if native != nil && c.Index < len(native) {
+			oc.native = &native[c.Index]
+			if !argsEqual(native[c.Index].rc.Arguments, c.Arguments) {
+				// Stored differently counts only when the value changed:
+				// re-spacing is not a fix.
+				f.changed = true
+			}
+		}
+		if c.ID == "" {
+			oc.call.ID = q.newID()
+			f.count(fixIDAdded, 1)
+		}
+		q.ids[oc.call.ID] = true
+		slots = append(slots, slot{oc, c.Index})
+	}
+	for _, e := range res.Errors {
+		f.errors = append(f.errors, e)
+		if native != nil && e.CallIndex >= 0 && e.CallIndex < len(native) {
+			n := &native[e.CallIndex]
+			id := n.rc.ID
+			if id == "" {
+				id = q.newID()
+				f.count(fixIDAdded, 1)
+			}
+			q.ids[id] = true
+			c := toolcall.Call{ID: id, Name: n.rc.Name, Arguments: json.RawMessage(argumentsText(n.rc.Arguments))}
+			slots = append(slots, slot{outCall{call: c, native: n, failed: true}, e.CallIndex})
+			continue
+		}
+		if native == nil {
+			// A leaked call that failed stays where the model wrote it:
+			// the content goes out as written, its markup included.
+			f.content = q.original
+		}
+	}
+	// The calls go out in the order the model wrote them.
+	for i := 1; i < len(slots); i++ {
+		for j := i; j > 0 && slots[j].idx < slots[j-1].idx; j-- {
+			slots[j], slots[j-1] = slots[j-1], slots[j]
+		}
+	}
+	for _, s := range slots {
+		f.calls = append(f.calls, s.oc)
+	}
+	f.repairs = append(f.repairs, res.Repairs...)
+	for _, r := range res.Repairs {
+		if isCoercion(r) {
+			f.count(fixCoerced, 1)
+		} else {
+			f.count(fixRepaired, 1)
+		}
+	}
+}
+
+// isCoercion tells a schema coercion from a JSON repair.
+func isCoercion(r toolcall.Repair) bool { return r.Kind == toolcall.RepairCoercion }
+
+// argumentsText is a native call's arguments as a JSON value to send on:
+// the text when it is JSON, else a JSON string holding it.
+func argumentsText(s string) string {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return "{}"
+	}
+	if json.Valid([]byte(t)) {
+		return t
+	}
+	return string(marshalString(s))
+}
+
+// argsEqual reports whether the upstream's arguments text and the fixed
+// arguments are the same JSON value.
+func argsEqual(text string, fixedArgs json.RawMessage) bool {
+	var a, b any
+	if json.Unmarshal([]byte(text), &a) != nil || json.Unmarshal(fixedArgs, &b) != nil {
+		return false
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}
+
+// joinText joins two pieces of text with a newline when both are set.
+func joinText(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
+}
+
+func (q *chatCtx) newID() string {
+	for {
+		if id := toolcall.NewCallID(); !q.ids[id] {
+			return id
+		}
+	}
+}

@@ -1,0 +1,235 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// obj is a JSON object read for editing: fields the proxy does not know
+// are kept as they came.
+type obj map[string]json.RawMessage
+
+func parseObj(b []byte) (obj, bool) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '{' {
+		return nil, false
+	}
+	var o obj
+	if json.Unmarshal(b, &o) != nil || o == nil {
+		return nil, false
+	}
+	return o, true
+}
+
+// str reads a string field; ok false when it is absent, null or not a
+// string.
+func (o obj) str(key string) (string, bool) {
+	raw, ok := o[key]
+	if !ok || len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func (o obj) sub(key string) (obj, bool) {
+	raw, ok := o[key]
+	if !ok {
+		return nil, false
+	}
+	return parseObj(raw)
+}
+
+func (o obj) list(key string) []json.RawMessage {
+	raw, ok := o[key]
+	if !ok {
+		return nil
+	}
+	var l []json.RawMessage
+	if json.Unmarshal(raw, &l) != nil {
+		return nil
+	}
+	return l
+}
+
+func (o obj) set(key string, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	o[key] = b
+}
+
+func (o obj) setRaw(key string, b []byte) { o[key] = json.RawMessage(b) }
+
+// rawList is a JSON array of raw values.
+func rawList(items []json.RawMessage) []byte {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(it)
+	}
+	b.WriteByte(']')
+	return b.Bytes()
+}
+
+func (o obj) bytes() []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(map[string]json.RawMessage(o))
+	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+func (o obj) clone() obj {
+	c := make(obj, len(o))
+	for k, v := range o {
+		c[k] = v
+	}
+	return c
+}
+
+// marshalString is json.Marshal of a string without HTML escaping.
+func marshalString(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+// nativeCall is one call of the upstream's own tool_calls field.
+type nativeCall struct {
+	obj obj
+	fn  obj
+	rc  dialects.RawCall
+}
+
+// readNativeCalls reads a tool_calls array, in either protocol's shape:
+// arguments as an object (Ollama) or as a JSON string (OpenAI).
+func readNativeCalls(raw []json.RawMessage) []nativeCall {
+	out := make([]nativeCall, 0, len(raw))
+	for _, r := range raw {
+		o, ok := parseObj(r)
+		if !ok {
+			o = obj{}
+		}
+		fn, ok := o.sub("function")
+		if !ok {
+			fn = obj{}
+		}
+		n := nativeCall{obj: o, fn: fn, rc: dialects.RawCall{Offset: -1}}
+		n.rc.ID, _ = o.str("id")
+		n.rc.Name, _ = fn.str("name")
+		if args, ok := fn["arguments"]; ok {
+			if s, ok := fn.str("arguments"); ok {
+				n.rc.Arguments = s
+			} else if string(args) != "null" {
+				n.rc.Arguments = string(args)
+			}
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// message is the assistant message of an answer (Ollama's "message", an
+// OpenAI choice's "message"), or the delta of a chunk.
+type message struct {
+	obj       obj
+	content   string
+	reasoning string
+	calls     []nativeCall
+}
+
+// readMessage reads content, reasoning (Ollama "thinking", OpenAI
+// "reasoning_content" or "reasoning") and tool_calls.
+func readMessage(o obj) *message {
+	m := &message{obj: o}
+	m.content, _ = o.str("content")
+	for _, k := range []string{"thinking", "reasoning_content", "reasoning"} {
+		if s, ok := o.str(k); ok {
+			m.reasoning += s
+		}
+	}
+	m.calls = readNativeCalls(o.list("tool_calls"))
+	return m
+}
+
+// ollamaCall renders a call as Ollama's tool_calls entry; base, when set,
+// is the upstream's own entry, whose other fields are kept.
+func ollamaCall(c toolcall.Call, index int, base *nativeCall) json.RawMessage {
+	o, fn := obj{}, obj{}
+	if base != nil {
+		o, fn = base.obj.clone(), base.fn.clone()
+	}
+	o.setRaw("id", marshalString(c.ID))
+	fn.setRaw("name", marshalString(c.Name))
+	fn.set("index", index)
+	fn.setRaw("arguments", argumentsObject(c.Arguments))
+	o.setRaw("function", fn.bytes())
+	return o.bytes()
+}
+
+// openAICall renders a call as OpenAI's tool_calls entry of a whole
+// answer.
+func openAICall(c toolcall.Call, base *nativeCall) json.RawMessage {
+	o, fn := obj{}, obj{}
+	if base != nil {
+		o, fn = base.obj.clone(), base.fn.clone()
+		delete(o, "index")
+	}
+	o.setRaw("id", marshalString(c.ID))
+	o.setRaw("type", []byte(`"function"`))
+	fn.setRaw("name", marshalString(c.Name))
+	fn.setRaw("arguments", marshalString(string(argumentsObject(c.Arguments))))
+	o.setRaw("function", fn.bytes())
+	return o.bytes()
+}
+
+// argumentsObject is a call's arguments as a JSON object, {} when empty.
+func argumentsObject(a json.RawMessage) []byte {
+	a = bytes.TrimSpace(a)
+	if len(a) == 0 {
+		return []byte("{}")
+	}
+	return a
+}
+
+// writeError answers with the protocol's own error shape: Ollama
+// {"error": "TLP-…: …"}, OpenAI {"error": {"message", "type", "param",
+// "code"}} with the TLP code as code.
+func writeError(w http.ResponseWriter, api API, status int, e *toolcall.Error) {
+	var body []byte
+	if api == OpenAI {
+		typ := "server_error"
+		switch {
+		case status == http.StatusUnauthorized:
+			typ = "authentication_error"
+		case status < 500:
+			typ = "invalid_request_error"
+		}
+		body, _ = json.Marshal(map[string]any{"error": map[string]any{
+			"message": e.Error(), "type": typ, "param": nil, "code": string(e.Code),
+		}})
+	} else {
+		body, _ = json.Marshal(map[string]string{"error": e.Error()})
+	}
+	h := w.Header()
+	h.Del("Content-Length")
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(body)+1))
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
+}
