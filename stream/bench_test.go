@@ -28,9 +28,19 @@ func bigCall(size int) string {
 // 16-byte and 1 KB deltas, against one-shot parsing of the same text in the
 // same run. The engine's promise: total streaming cost within a small
 // multiple of one-shot at every delta size, and linear in the length.
+//
+// Each stream sub-benchmark alternates one stream and one one-shot parse
+// of the same text and reports the ratio of their CPU times (x_oneshot),
+// so that the machine's load weighs on both sides alike; its ns/op and
+// allocations are the stream's alone.
 func BenchmarkStream(b *testing.B) {
 	opts := &dialects.Options{ReasoningClosed: true}
 	prof := stream.Learn(hermes.Dialect)
+	oneShot := func(b *testing.B, text string) {
+		if res := dialects.Parse(hermes.Dialect, text, opts); len(res.Calls) != 1 {
+			b.Fatal(res.Errors)
+		}
+	}
 	for _, size := range []int{64 << 10, 256 << 10} {
 		text := bigCall(size)
 		b.Run(fmt.Sprintf("oneshot/%dKB", size>>10), func(b *testing.B) {
@@ -38,9 +48,7 @@ func BenchmarkStream(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			start := cpuTime()
 			for b.Loop() {
-				if res := dialects.Parse(hermes.Dialect, text, opts); len(res.Calls) != 1 {
-					b.Fatal(res.Errors)
-				}
+				oneShot(b, text)
 			}
 			reportCPU(b, start)
 		})
@@ -49,25 +57,29 @@ func BenchmarkStream(b *testing.B) {
 			b.Run(fmt.Sprintf("stream/%dKB/%dB", size>>10, delta), func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(text)))
-				start := cpuTime()
+				pair := pairTimer{}
 				for b.Loop() {
-					p := prof.NewParser(&stream.Options{Parse: *opts})
-					for _, c := range chunks {
-						p.Write(c)
-					}
-					evs := p.Close()
-					if res := evs[len(evs)-1].Result; len(res.Calls) != 1 {
-						b.Fatal(res.Errors)
-					}
+					pair.stream(b, func() {
+						p := prof.NewParser(&stream.Options{Parse: *opts})
+						for _, c := range chunks {
+							p.Write(c)
+						}
+						evs := p.Close()
+						if res := evs[len(evs)-1].Result; len(res.Calls) != 1 {
+							b.Fatal(res.Errors)
+						}
+					})
+					pair.baseline(b, func() { oneShot(b, text) })
 				}
-				reportCPU(b, start)
+				pair.report(b)
 			})
 		}
 	}
 }
 
 // BenchmarkStreamDetect measures a stream whose dialect is detected, in
-// 16-byte deltas, against the registry's one-shot parse with detection.
+// 16-byte deltas, against the registry's one-shot parse with detection,
+// alternated as in BenchmarkStream (x_oneshot).
 func BenchmarkStreamDetect(b *testing.B) {
 	text := bigCall(64 << 10)
 	opts := &registry.Options{}
@@ -85,16 +97,49 @@ func BenchmarkStreamDetect(b *testing.B) {
 	b.Run("stream", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(text)))
-		start := cpuTime()
+		pair := pairTimer{}
 		for b.Loop() {
-			p := registry.Stream(opts)
-			for _, c := range chunks {
-				p.Write(c)
-			}
-			p.Close()
+			pair.stream(b, func() {
+				p := registry.Stream(opts)
+				for _, c := range chunks {
+					p.Write(c)
+				}
+				p.Close()
+			})
+			pair.baseline(b, func() { registry.Parse(text, opts) })
 		}
-		reportCPU(b, start)
+		pair.report(b)
 	})
+}
+
+// pairTimer times a stream and its one-shot baseline alternately within
+// one benchmark loop: the baseline runs with the timer stopped, so ns/op
+// and the allocation counts are the stream's, and both sides' CPU times
+// are summed for the ratio.
+type pairTimer struct{ streamCPU, baseCPU time.Duration }
+
+func (pt *pairTimer) stream(b *testing.B, f func()) {
+	start := cpuTime()
+	f()
+	pt.streamCPU += cpuTime() - start
+}
+
+func (pt *pairTimer) baseline(b *testing.B, f func()) {
+	b.StopTimer()
+	start := cpuTime()
+	f()
+	pt.baseCPU += cpuTime() - start
+	b.StartTimer()
+}
+
+// report gives the stream's CPU time per operation (cpu-ns/op) and its
+// ratio to the baseline's (x_oneshot).
+func (pt *pairTimer) report(b *testing.B) {
+	if b.N == 0 || pt.baseCPU <= 0 {
+		return
+	}
+	b.ReportMetric(float64(pt.streamCPU)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(pt.streamCPU)/float64(pt.baseCPU), "x_oneshot")
 }
 
 // reportCPU reports the process CPU time per operation since start
