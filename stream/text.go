@@ -137,6 +137,7 @@ type Parser struct {
 	skip [2]string
 
 	events   []Event
+	steady   bool // the next delta may take the steady path (inString)
 	closed   bool
 	cut      bool   // output past MaxBytes was dropped
 	diverged string // what streamed output disagreed with the result, if any
@@ -227,6 +228,9 @@ func (p *Parser) Write(delta string) []Event {
 	if room := p.maxBytes() - p.buf.Len(); len(delta) > room {
 		delta, p.cut = delta[:room], true
 	}
+	if p.inString(delta) {
+		return p.events
+	}
 	p.buf.WriteString(delta)
 	p.events = p.events[:0]
 	if p.inner != nil {
@@ -237,7 +241,45 @@ func (p *Parser) Write(delta string) []Event {
 	if p.points != nil {
 		p.decide()
 	}
+	p.steady = p.steadyNow()
 	return p.events
+}
+
+// inString is Write's steady path: a delta that lies wholly inside the
+// argument string of a call whose argument text is being shown (most of a
+// long argument) only extends that string. The region's scan and the
+// argument tracking stand at the same place in the same string (steady),
+// so both move past the delta, and its text is shown as it is; nothing
+// else can happen inside a string. It reports false, having done nothing,
+// for any other delta.
+func (p *Parser) inString(delta string) bool {
+	if !p.steady {
+		return false
+	}
+	end, esc := stringEnd(delta, '"', p.escaped)
+	if end >= 0 {
+		return false
+	}
+	p.buf.WriteString(delta)
+	p.pos += len(delta)
+	p.argShown = p.pos
+	p.escaped, p.argEscaped = esc, esc
+	if len(p.events) == 1 && p.events[0].Kind == CallArguments && p.events[0].Index == p.argIndex {
+		// The last Write's event, rewritten in place: one pointer store.
+		p.events[0].Text = delta
+		return true
+	}
+	p.events = append(p.events[:0], Event{Kind: CallArguments, Index: p.argIndex, Text: delta})
+	return true
+}
+
+// steadyNow tells whether the next delta may take the steady path
+// (inString): the parser stands inside the argument string of a shown
+// call, with nothing of the output left unread.
+func (p *Parser) steadyNow() bool {
+	return p.state == stRegion && p.inner == nil && p.points == nil && p.quote == '"' && p.argIndex >= 0 &&
+		p.argQuote && p.argEscaped == p.escaped && p.probeAt == 0 && p.pos == p.buf.Len() && p.argShown == p.pos &&
+		!p.pastCallCap(p.argIndex)
 }
 
 // Text returns the output received so far.
@@ -566,20 +608,14 @@ func (p *Parser) region(text string) {
 	i := p.pos
 	for ; i < len(text); i++ {
 		if p.quote != 0 {
-			if !p.escaped {
-				// Skip the string's plain bytes in bulk.
-				if i = skipString(text, i, p.quote); i == len(text) {
-					break
-				}
+			// Jump to the string's closing quote.
+			end, esc := stringEnd(text[i:], p.quote, p.escaped)
+			if end < 0 {
+				p.escaped, i = esc, len(text)
+				break
 			}
-			switch c := text[i]; {
-			case p.escaped:
-				p.escaped = false
-			case c == '\\':
-				p.escaped = true
-			case c == p.quote:
-				p.quote = 0
-			}
+			i += end
+			p.quote, p.escaped = 0, false
 			continue
 		}
 		c := text[i]
@@ -712,37 +748,52 @@ func (p *Parser) showArguments(region string, rc dialects.RawCall, index int) {
 	p.trackArguments(p.buf.String(), p.pos)
 }
 
-// skipString returns the index of the first quote q or backslash in text
-// from i on, or len(text).
-func skipString(text string, i int, q byte) int {
-	// Deltas are often a few bytes: look at those one by one before
-	// paying for a search.
-	for n := min(len(text), i+8); i < n; i++ {
-		if c := text[i]; c == q || c == '\\' {
-			return i
+// stringEnd returns the index in s of the quote q that ends the string s
+// continues (escaped: the byte before s was an escaping backslash), or -1
+// when s stays inside it; then esc tells whether the byte after s is
+// escaped. It jumps from quote to quote (a vectorised search) and counts
+// the backslashes before each, so each byte is read a bounded number of
+// times however the string is cut.
+func stringEnd(s string, q byte, escaped bool) (end int, esc bool) {
+	if len(s) <= 16 {
+		// A few bytes: read them one by one rather than pay for a search.
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == q:
+				return i, false
+			}
 		}
+		return -1, escaped
 	}
-	if i == len(text) {
-		return i
+	for from := 0; ; {
+		k := strings.IndexByte(s[from:], q)
+		if k < 0 {
+			return -1, escapedAt(s, len(s), escaped)
+		}
+		j := from + k
+		if !escapedAt(s, j, escaped) {
+			return j, false
+		}
+		from = j + 1
 	}
-	if j := strings.IndexAny(text[i:], stringStops(q)); j >= 0 {
-		return i + j
-	}
-	return len(text)
 }
 
-// stringStops are the bytes that end a run of plain bytes inside a string
-// quoted with q.
-func stringStops(q byte) string {
-	switch q {
-	case '"':
-		return "\"\\"
-	case '\'':
-		return "'\\"
-	case '`':
-		return "`\\"
+// escapedAt reports whether s[j] (or, at j = len(s), the byte after s) is
+// escaped: an odd run of backslashes precedes it, counting the escape
+// pending before s when the run reaches back to s's start.
+func escapedAt(s string, j int, escaped bool) bool {
+	n := 0
+	for n < j && s[j-n-1] == '\\' {
+		n++
 	}
-	return string([]byte{q, '\\'})
+	if n == j {
+		return escaped != (n%2 == 1)
+	}
+	return n%2 == 1
 }
 
 // trackArguments follows the argument value up to end and shows the new
@@ -753,21 +804,18 @@ func (p *Parser) trackArguments(text string, end int) {
 	}
 	stop := end
 	for i := p.argShown; i < end; i++ {
-		if p.argQuote && !p.argEscaped {
-			if i = skipString(text[:end], i, '"'); i == end {
+		if p.argQuote {
+			e, esc := stringEnd(text[i:end], '"', p.argEscaped)
+			if e < 0 {
+				p.argEscaped = esc
 				break
 			}
+			i += e
+			p.argQuote, p.argEscaped = false, false
+			continue
 		}
 		c := text[i]
 		switch {
-		case p.argQuote:
-			if p.argEscaped {
-				p.argEscaped = false
-			} else if c == '\\' {
-				p.argEscaped = true
-			} else if c == '"' {
-				p.argQuote = false
-			}
 		case c == '"':
 			p.argQuote = true
 		case c == '{' || c == '[':
