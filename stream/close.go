@@ -88,6 +88,9 @@ func (p *Parser) final(text string) *toolcall.Result {
 		p.keepIDs(res)
 		return res
 	}
+	if res := p.composed(text); res != nil {
+		return res
+	}
 	o := &p.opts.Parse
 	ext := p.d.Extract(text, o)
 	dialects.CapCalls(ext, o) // the caps of a one-shot parse (dialects.Finish)
@@ -131,6 +134,100 @@ func (p *Parser) final(text string) *toolcall.Result {
 		res = p.opts.Final(text)
 	}
 	return res
+}
+
+// span is a call region the stream read whole: from its start marker
+// (text[start:body]) to the end of its closing marker (text[endAt:end]),
+// holding the calls slots[base:base+n], all valid.
+type span struct {
+	start, body, endAt, end int
+	base, n                 int
+}
+
+// composed is the final result without parsing again the regions the
+// stream has read: when every call of the output lies in a region closed
+// by its marker that read as valid calls and nothing else, the text around
+// the regions is parsed once with each region replaced by a stand-in (a
+// small region the dialect reads as one valid call of the same name), and
+// the result is that parse's content and reasoning with the regions' own
+// calls. A region's reading does not depend on the text around it (the
+// stream reports its calls when it closes on that premise, and the stream
+// tests hold every dialect to it); the stand-in keeps what the text around
+// it depends on: a region there, read as a call. It returns nil, and Close
+// parses the whole text, whenever that does not hold: any region not read
+// whole, a failed call, a call the stand-in parse does not find where the
+// region was, any other call or error.
+func (p *Parser) composed(text string) *toolcall.Result {
+	if len(p.spans) == 0 || p.mixed || p.cut || p.diverged != "" || len(p.slots) >= dialects.CallLimit(&p.opts.Parse) {
+		return nil
+	}
+	calls := 0
+	for i := range p.spans {
+		sp := &p.spans[i]
+		if sp.base != calls {
+			return nil
+		}
+		calls += sp.n
+	}
+	if calls != len(p.slots) {
+		return nil
+	}
+	for i := range p.slots {
+		if p.slots[i].err != nil {
+			return nil
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(text) - p.spans[len(p.spans)-1].end + 64*len(p.spans) + p.spans[0].start)
+	from := 0
+	for i := range p.spans {
+		sp := &p.spans[i]
+		body, ok := p.prof.standInFor(text[sp.start:sp.body])
+		if !ok {
+			return nil
+		}
+		name := p.slots[sp.base].raw.Name
+		if !plainName(name) {
+			return nil
+		}
+		b.WriteString(text[from:sp.body])
+		b.WriteString(strings.Replace(body, standInName, name, 1))
+		b.WriteString(text[sp.endAt:sp.end])
+		from = sp.end
+	}
+	b.WriteString(text[from:])
+	o := &p.opts.Parse
+	ext := p.d.Extract(b.String(), o)
+	if len(ext.Calls) != len(p.spans) || len(ext.Errors) > 0 {
+		return nil
+	}
+	for i := range ext.Calls {
+		rc := &ext.Calls[i]
+		if rc.Err != nil || rc.Name != p.slots[p.spans[i].base].raw.Name || len(rc.Repairs) > 0 || rc.AtEnd {
+			return nil
+		}
+	}
+	res := &toolcall.Result{Dialect: p.d.Name(), Calls: make([]toolcall.Call, 0, len(p.slots)), Content: ext.Content, Reasoning: ext.Reasoning}
+	for i := range p.slots {
+		s := &p.slots[i]
+		res.Repairs = append(res.Repairs, s.repairs...)
+		res.Calls = append(res.Calls, s.call)
+	}
+	return res
+}
+
+// plainName reports whether a tool name can be written into a stand-in as
+// it is: letters, digits and _ . - only.
+func plainName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // keepIDs gives the calls of a result the ids the stream reported for them.

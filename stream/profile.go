@@ -46,6 +46,81 @@ type Profile struct {
 	nameBare bool
 	// rclass classes the bytes a call region's scan stops at.
 	rclass [256]uint8
+	// standIns holds, per start marker, the body of a small region that
+	// the dialect reads as one valid call named standInName (with the
+	// first End that closes it): Close parses the output with each region
+	// the stream already read replaced by such a stand-in (close.go).
+	standIns map[string]string
+}
+
+// standInName is the tool name written in a stand-in body, replaced by
+// the name of the call the stand-in stands for.
+const standInName = "standin_fn"
+
+// standInBodies are the region bodies tried as stand-ins, in order.
+var standInBodies = []string{
+	`{"name": "standin_fn", "arguments": {}}`,
+	"\n" + `{"name": "standin_fn", "arguments": {}}` + "\n",
+	`[{"name": "standin_fn", "arguments": {}}]`,
+	` [{"name": "standin_fn", "arguments": {}}]`,
+	`standin_fn(a=1)`,
+	`[standin_fn(a=1)]`,
+	`standin_fn{}`,
+	"standin_fn\n{}",
+	"standin_fn\n",
+	`<function=standin_fn></function>`,
+	`<function=standin_fn>{}</function>`,
+	`<invoke name="standin_fn"></invoke>`,
+	`{"name": "standin_fn", "parameters": {}}`,
+	`call:standin_fn{}`,
+}
+
+// learnStandIns finds a stand-in body for each start marker: a region
+// that reads as one valid call and nothing else, alone and between text.
+func (p *Profile) learnStandIns(parse func(string) *dialects.Extraction) {
+	for _, start := range p.syn.Starts {
+		if len(p.syn.Ends) == 0 || strings.IndexByte(start, ' ') >= 0 {
+			continue
+		}
+	bodies:
+		for _, body := range standInBodies {
+			for _, end := range p.syn.Ends {
+				if strings.IndexByte(end, ' ') >= 0 {
+					continue
+				}
+				region := start + body + end
+				if !oneCall(parse(region), "") || !oneCall(parse("Sure.\n"+region+"\nDone."), "Sure.") {
+					continue
+				}
+				if p.standIns == nil {
+					p.standIns = map[string]string{}
+				}
+				p.standIns[start] = body
+				break bodies
+			}
+		}
+	}
+}
+
+// standInFor returns the stand-in body for a region whose start marker is
+// written as marker.
+func (p *Profile) standInFor(marker string) (string, bool) {
+	for start, body := range p.standIns {
+		if len(start) == len(marker) && foldEqual(marker, start) {
+			return body, true
+		}
+	}
+	return "", false
+}
+
+// oneCall reports whether x is one valid call named standInName, whose
+// content begins with lead, with no reasoning, error or repair.
+func oneCall(x *dialects.Extraction, lead string) bool {
+	if len(x.Calls) != 1 || x.Reasoning != "" || len(x.Errors) > 0 || !strings.HasPrefix(x.Content, lead) || lead == "" && x.Content != "" {
+		return false
+	}
+	c := &x.Calls[0]
+	return c.Name == standInName && c.Err == nil && len(c.Repairs) == 0 && !c.AtEnd
 }
 
 // Byte classes of a region's scan.
@@ -154,6 +229,7 @@ func Learn(d dialects.Dialect) *Profile {
 	}
 	p.m = newMatcher(triggers, syn.Bare)
 	p.classify()
+	p.learnStandIns(parse)
 	p.nameBare = strings.IndexByte(syn.Bare, '(') >= 0
 	p.bareRegion = syn.Bare != "" && len(syn.Starts) == 0 && len(syn.Tokens) == 0 && len(syn.Reasoning) == 0
 	if len(syn.Starts) > 0 || p.bareRegion {

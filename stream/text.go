@@ -111,22 +111,28 @@ type Parser struct {
 
 	// Call regions.
 	regionStart int
+	regionBody  int // where the region's start marker ends
 	regionBase  int // slots before the region
-	rdepth      int // bracket depth in the region, outside quotes
-	probeAt     int // a value closed here: the region may hold finished calls
-	probes      int // probes of the region so far
-	probedLen   int // region length at the last probe
-	nextCheck   int
-	quote       byte     // the quote of the string the region is inside, or 0
-	escaped     bool     // the previous byte in that string was a backslash
-	names       []string // names seen at the last look, per call of the region
-	argIndex    int      // the call whose argument text is being shown, or -1
-	argShown    int      // how far they have been shown
-	argDepth    int      // bracket depth at argShown
-	argQuote    bool     // argShown is inside a string
-	argEscaped  bool     // after a backslash in that string
-	slots       []slot
-	started     []bool // CallStart emitted, per call index
+	// spans are the regions closed by their closing marker that read as
+	// valid calls alone, which Close need not parse again (close.go);
+	// mixed says some region was not such a one.
+	spans      []span
+	mixed      bool
+	rdepth     int // bracket depth in the region, outside quotes
+	probeAt    int // a value closed here: the region may hold finished calls
+	probes     int // probes of the region so far
+	probedLen  int // region length at the last probe
+	nextCheck  int
+	quote      byte     // the quote of the string the region is inside, or 0
+	escaped    bool     // the previous byte in that string was a backslash
+	names      []string // names seen at the last look, per call of the region
+	argIndex   int      // the call whose argument text is being shown, or -1
+	argShown   int      // how far they have been shown
+	argDepth   int      // bracket depth at argShown
+	argQuote   bool     // argShown is inside a string
+	argEscaped bool     // after a backslash in that string
+	slots      []slot
+	started    []bool // CallStart emitted, per call index
 
 	// Detection.
 	points   *Points // where to ask the detector, nil once decided
@@ -591,7 +597,7 @@ func (p *Parser) hold(text string) {
 // openRegion enters a call region whose start marker spans [at, body).
 func (p *Parser) openRegion(at, body int) {
 	p.state = stRegion
-	p.regionStart, p.regionBase = at, len(p.slots)
+	p.regionStart, p.regionBody, p.regionBase = at, body, len(p.slots)
 	p.pos = body
 	p.nextCheck = firstCheck
 	p.quote, p.escaped = 0, false
@@ -667,11 +673,16 @@ func (p *Parser) region(text string) {
 		}
 	case h.t.role == roleEnd:
 		end := h.at + len(h.t.word)
-		p.closeRegion(text[p.regionStart:end])
+		if p.closeRegion(text[p.regionStart:end]) && p.regionBody > p.regionStart {
+			p.spans = append(p.spans, span{start: p.regionStart, body: p.regionBody, endAt: h.at, end: end, base: p.regionBase, n: len(p.slots) - p.regionBase})
+		} else {
+			p.mixed = true
+		}
 		p.state, p.pos = stBetween, end
 	case len(p.prof.syn.Ends) == 0:
 		// No closing marker in this dialect: the next call's marker ends
 		// this one.
+		p.mixed = true
 		p.closeRegion(text[p.regionStart:h.at])
 		if p.shown.MayBeShown(text, h.at) {
 			p.state = stBetween
@@ -833,13 +844,25 @@ func (p *Parser) trackArguments(text string, end int) {
 		p.argShown = stop
 	}
 	if p.argDepth == 0 {
+		// The value is whole; the next name can only come after it, so
+		// looking for one starts again from here, at doublings of the
+		// region's length as before.
 		p.argIndex = -1
+		p.nextCheck = 2 * (stop - p.regionStart)
 	}
 }
 
-// closeRegion parses a finished region and reports its calls.
-func (p *Parser) closeRegion(region string) {
+// closeRegion parses a finished region and reports its calls. It returns
+// whether the region read as valid calls and nothing else: no text, no
+// reasoning, no error, no repair to the calls' framing.
+func (p *Parser) closeRegion(region string) (whole bool) {
 	ext := p.d.Extract(region, &p.opts.Parse)
+	whole = len(ext.Calls) > 0 && ext.Content == "" && ext.Reasoning == "" && len(ext.Errors) == 0
+	for j := range ext.Calls {
+		if rc := &ext.Calls[j]; rc.Err != nil || len(rc.Repairs) > 0 || rc.AtEnd || rc.Name == "" {
+			whole = false
+		}
+	}
 	for j := range ext.Calls {
 		rc := ext.Calls[j]
 		if rc.Offset >= 0 {
@@ -874,6 +897,7 @@ func (p *Parser) closeRegion(region string) {
 		p.slots = append(p.slots, s)
 		p.report(index)
 	}
+	return whole
 }
 
 // separated reports whether next, the text after a value that closed in a
