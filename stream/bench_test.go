@@ -53,7 +53,6 @@ func BenchmarkStream(b *testing.B) {
 			reportCPU(b, start)
 		})
 		for _, delta := range []int{1, 16, 1024} {
-			chunks := split(text, delta)
 			b.Run(fmt.Sprintf("stream/%dKB/%dB", size>>10, delta), func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(text)))
@@ -61,8 +60,11 @@ func BenchmarkStream(b *testing.B) {
 				for b.Loop() {
 					pair.stream(b, func() {
 						p := prof.NewParser(&stream.Options{Parse: *opts})
-						for _, c := range chunks {
-							p.Write(c)
+						// The deltas are cut as they are written: a slice
+						// of 262 144 one-byte strings would make the
+						// collector's work, not the stream's, the cost.
+						for i := 0; i < len(text); i += delta {
+							p.Write(text[i:min(i+delta, len(text))])
 						}
 						evs := p.Close()
 						if res := evs[len(evs)-1].Result; len(res.Calls) != 1 {
@@ -157,4 +159,25 @@ func split(text string, n int) []string {
 		out, text = append(out, text[:n]), text[n:]
 	}
 	return append(out, text)
+}
+
+// BenchmarkWriteSteady measures one 1-byte Write inside a long argument
+// string: the per-delta cost of the steady path.
+func BenchmarkWriteSteady(b *testing.B) {
+	prof := stream.Learn(hermes.Dialect)
+	head := "<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"notes.txt\", \"text\": \"" + strings.Repeat("x", 256)
+	b.ReportAllocs()
+	var p *stream.Parser
+	n := 0
+	for b.Loop() {
+		if n == 0 {
+			b.StopTimer()
+			p = prof.NewParser(&stream.Options{Parse: dialects.Options{ReasoningClosed: true}})
+			p.Write(head)
+			n = 1 << 20
+			b.StartTimer()
+		}
+		p.Write("a")
+		n--
+	}
 }

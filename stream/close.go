@@ -18,7 +18,7 @@ func (p *Parser) Close() []Event {
 	if p.closed {
 		return nil
 	}
-	p.closed = true
+	p.closed, p.steady = true, false
 	p.events = p.events[:0:0] // Close's events outlive the Parser's reuse
 	if p.inner != nil {
 		return p.closeInner()

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -89,7 +90,7 @@ type Parser struct {
 	d    dialects.Dialect // nil until detected
 	det  Detector
 
-	buf strings.Builder
+	buf textBuf
 	pos int // bytes the state machine has consumed
 	// shown tells whether a marker may lie in inline code or an example
 	// fence (dialects.ShownScan), reading each line of buf once.
@@ -143,7 +144,8 @@ type Parser struct {
 	skip [2]string
 
 	events   []Event
-	steady   bool // the next delta may take the steady path (inString)
+	steady   bool // the next delta may take the steady path (Write)
+	room     int  // bytes the steady path may still buffer (MaxBytes)
 	closed   bool
 	cut      bool   // output past MaxBytes was dropped
 	diverged string // what streamed output disagreed with the result, if any
@@ -228,16 +230,51 @@ func (p *Parser) startLead() {
 // is the Parser's own and is reused by the next Write: consume (or copy) it
 // before writing again.
 func (p *Parser) Write(delta string) []Event {
+	if p.steady && len(delta) <= p.room && delta != "" {
+		// The steady path: a delta that lies wholly inside the argument
+		// string of a call whose argument text is being shown (most of a
+		// long argument) only extends that string. The region's scan and
+		// the argument tracking stand at the same place in the same
+		// string, so both move past the delta, and its text is shown as
+		// it is: nothing else can happen inside a string.
+		var end int
+		esc := p.escaped
+		if len(delta) == 1 {
+			switch c := delta[0]; {
+			case esc:
+				end, esc = -1, false
+			case c == '\\':
+				end, esc = -1, true
+			case c == '"':
+				end = 0
+			default:
+				end = -1
+			}
+		} else {
+			end, esc = stringEnd(delta, '"', esc)
+		}
+		if end < 0 {
+			p.buf.write(delta)
+			p.room -= len(delta)
+			p.pos += len(delta)
+			p.argShown = p.pos
+			p.escaped, p.argEscaped = esc, esc
+			if len(p.events) == 1 && p.events[0].Kind == CallArguments && p.events[0].Index == p.argIndex {
+				// The last Write's event, rewritten in place: one store.
+				p.events[0].Text = delta
+			} else {
+				p.events = append(p.events[:0], Event{Kind: CallArguments, Index: p.argIndex, Text: delta})
+			}
+			return p.events
+		}
+	}
 	if p.closed || delta == "" || p.cut {
 		return nil
 	}
 	if room := p.maxBytes() - p.buf.Len(); len(delta) > room {
 		delta, p.cut = delta[:room], true
 	}
-	if p.inString(delta) {
-		return p.events
-	}
-	p.buf.WriteString(delta)
+	p.buf.write(delta)
 	p.events = p.events[:0]
 	if p.inner != nil {
 		p.relay(p.inner.Write(delta))
@@ -247,45 +284,19 @@ func (p *Parser) Write(delta string) []Event {
 	if p.points != nil {
 		p.decide()
 	}
-	p.steady = p.steadyNow()
+	if p.steady = p.steadyNow(); p.steady {
+		p.room = p.maxBytes() - p.buf.Len()
+	}
 	return p.events
 }
 
-// inString is Write's steady path: a delta that lies wholly inside the
-// argument string of a call whose argument text is being shown (most of a
-// long argument) only extends that string. The region's scan and the
-// argument tracking stand at the same place in the same string (steady),
-// so both move past the delta, and its text is shown as it is; nothing
-// else can happen inside a string. It reports false, having done nothing,
-// for any other delta.
-func (p *Parser) inString(delta string) bool {
-	if !p.steady {
-		return false
-	}
-	end, esc := stringEnd(delta, '"', p.escaped)
-	if end >= 0 {
-		return false
-	}
-	p.buf.WriteString(delta)
-	p.pos += len(delta)
-	p.argShown = p.pos
-	p.escaped, p.argEscaped = esc, esc
-	if len(p.events) == 1 && p.events[0].Kind == CallArguments && p.events[0].Index == p.argIndex {
-		// The last Write's event, rewritten in place: one pointer store.
-		p.events[0].Text = delta
-		return true
-	}
-	p.events = append(p.events[:0], Event{Kind: CallArguments, Index: p.argIndex, Text: delta})
-	return true
-}
-
-// steadyNow tells whether the next delta may take the steady path
-// (inString): the parser stands inside the argument string of a shown
+// steadyNow tells whether the next delta may take the steady path (in
+// Write): the parser stands inside the argument string of a shown
 // call, with nothing of the output left unread.
 func (p *Parser) steadyNow() bool {
 	return p.state == stRegion && p.inner == nil && p.points == nil && p.quote == '"' && p.argIndex >= 0 &&
 		p.argQuote && p.argEscaped == p.escaped && p.probeAt == 0 && p.pos == p.buf.Len() && p.argShown == p.pos &&
-		!p.pastCallCap(p.argIndex)
+		!p.pastCallCap(p.argIndex) && !p.closed && !p.cut
 }
 
 // Text returns the output received so far.
@@ -1092,6 +1103,23 @@ func backOverName(text string, from, limit int) int {
 	}
 	return i
 }
+
+// textBuf is the output received so far: bytes appended and never
+// changed, so that String's strings (which share its memory, as a
+// strings.Builder's do) stay valid.
+type textBuf struct{ b []byte }
+
+func (t *textBuf) write(s string) {
+	if len(s) == 1 && len(t.b) < cap(t.b) {
+		t.b = append(t.b, s[0])
+		return
+	}
+	t.b = append(t.b, s...)
+}
+
+func (t *textBuf) Len() int { return len(t.b) }
+
+func (t *textBuf) String() string { return unsafe.String(unsafe.SliceData(t.b), len(t.b)) }
 
 // fullRunes returns the end of the last complete character of text after
 // from: len(text), unless text ends inside a multi-byte character.
