@@ -38,7 +38,7 @@ func ollamaChat(t *testing.T, c *api.Client, stream bool) (calls []api.ToolCall,
 // through the Transport: it sees the leaked call as a native call.
 func TestOllamaClient(t *testing.T) {
 	leaked := fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>", ChunkSize: 4}}
-	for _, stream := range []bool{false} {
+	for _, stream := range []bool{false, true} {
 		for _, via := range []string{"handler", "transport"} {
 			t.Run(via+map[bool]string{false: "/whole", true: "/stream"}[stream], func(t *testing.T) {
 				up := fakeserver.NewServer(leaked, nil)

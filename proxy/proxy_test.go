@@ -24,6 +24,9 @@ type scenario struct {
 	cfg     func(*config.Config)
 	calls   string // "name args; …"
 	content string
+	// streamContent, when set, is the content of a streamed answer: the
+	// text of a failed call goes out as the parser kept it (Error.Raw).
+	streamContent string
 	// reasoning, when set, is the reasoning the client must see.
 	reasoning string
 	finish    map[proxy.API]string
@@ -55,9 +58,10 @@ func scenarios() []scenario {
 		{name: "plain answer", turns: fakeserver.Script{{Content: "It is sunny in Paris."}},
 			content: "It is sunny in Paris.", finish: finishStop, outcome: proxy.OutcomeUnchanged},
 		{name: "off-schema", turns: fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"}},
-			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>", finish: finishStop, outcome: proxy.OutcomeFailed},
+			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>", streamContent: `{"city":5}`, finish: finishStop, outcome: proxy.OutcomeFailed},
 		{name: "truncated call", turns: fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par", DoneReason: "length"}},
-			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par", finish: finishLength, outcome: proxy.OutcomeFailed},
+			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par",
+			streamContent: "{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par", finish: finishLength, outcome: proxy.OutcomeFailed},
 		{name: "off-schema recovered", turns: fakeserver.Script{
 			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"},
 			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"}},
@@ -108,11 +112,8 @@ func (o *observed) last(t *testing.T) *proxy.RequestStats {
 // not.
 func TestFix(t *testing.T) {
 	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
-		for _, stream := range []bool{false} {
+		for _, stream := range []bool{false, true} {
 			for _, sc := range scenarios() {
-				if sc.outcome == proxy.OutcomeRecovered {
-					continue
-				}
 				name := string(api) + "/" + map[bool]string{false: "whole", true: "stream"}[stream] + "/" + sc.name
 				t.Run(name, func(t *testing.T) {
 					turns := append(fakeserver.Script(nil), sc.turns...)
@@ -137,8 +138,18 @@ func TestFix(t *testing.T) {
 					if got := a.names(); got != sc.calls {
 						t.Errorf("calls = %q, want %q\n%s", got, sc.calls, a.Raw)
 					}
-					if strings.TrimSpace(a.Content) != sc.content {
-						t.Errorf("content = %q, want %q", a.Content, sc.content)
+					wantContent := sc.content
+					if stream && sc.streamContent != "" {
+						wantContent = sc.streamContent
+					}
+					if strings.TrimSpace(a.Content) != wantContent {
+						t.Errorf("content = %q, want %q", a.Content, wantContent)
+					}
+					if stream && a.Chunks < 2 {
+						t.Errorf("a streamed answer came in %d chunk(s)", a.Chunks)
+					}
+					if !a.Usage {
+						t.Errorf("the answer lost its token counts:\n%s", a.Raw)
 					}
 					if sc.reasoning != "" && strings.TrimSpace(a.Reasoning) != sc.reasoning {
 						t.Errorf("reasoning = %q, want %q", a.Reasoning, sc.reasoning)

@@ -1,15 +1,635 @@
 package proxy
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
+	"strconv"
+	"time"
+	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/retry"
+	"github.com/dialectkit/toolcall/stream"
 )
 
-func (q *chatCtx) streamOpenAI(ctx context.Context, resp *http.Response) *toolcall.Error {
-	return q.whole(ctx, resp)
+// streamer rewrites a streamed answer live: content and reasoning deltas go
+// out as the stream engine settles them, each call as the protocol's
+// tool-call chunks once it is complete and valid.
+type streamer struct {
+	q      *chatCtx
+	w      http.ResponseWriter
+	fl     http.Flusher
+	parser *stream.Parser
+	do     dialects.Options
+	f      *fixed
+
+	// tmpl is the envelope of the last upstream chunk that was not final;
+	// msgTmpl its message (Ollama).
+	tmpl    obj
+	msgTmpl obj
+	// readAt is when the upstream chunk being handled was read.
+	readAt time.Time
+	// sent are the calls the client has (index = position).
+	sent []toolcall.Call
+	// native are the upstream's own calls (OpenAI: fragments by index).
+	native     []nativeCall
+	openNative map[int]*nativeCall
+	nativeSeen int
+	nativeHeld bool
+	moved      bool // reasoning was moved out of the content
+
+	// Recovery: once a call failed and recovery is on, the rest of the
+	// answer is held until the answer is complete.
+	recover   bool
+	held      bool
+	heldEvs   []stream.Event
+	reasoning string // the upstream's own reasoning, for recovery
+	err       error  // the first write error: the client went away
+	size      int64
 }
+
+func (q *chatCtx) newStreamer(resp *http.Response, contentType string) *streamer {
+	s := &streamer{q: q, w: q.w, f: &fixed{}, openNative: map[int]*nativeCall{}}
+	s.fl, _ = q.w.(http.Flusher)
+	s.do = q.ropts.DialectOptions()
+	s.recover = q.cfg.MaxRetries > 0 && q.top != nil
+	s.parser = q.c.reg.Stream(&q.ropts)
+	copyHeader(q.w.Header(), resp.Header, true)
+	q.w.Header().Set("Content-Type", contentType)
+	q.w.Header().Set(CorrelationHeader, q.st.CorrelationID)
+	q.w.WriteHeader(resp.StatusCode)
+	q.st.Status = resp.StatusCode
+	s.flush()
+	return s
+}
+
+func (s *streamer) flush() {
+	if s.fl != nil {
+		s.fl.Flush()
+	}
+}
+
+// write sends one chunk (an NDJSON line or an SSE event) to the client.
+func (s *streamer) write(b []byte) {
+	if s.err != nil {
+		return
+	}
+	if _, err := s.w.Write(b); err != nil {
+		s.err = err
+		return
+	}
+	s.flush()
+	if !s.readAt.IsZero() {
+		s.q.st.ChunkAdded = append(s.q.st.ChunkAdded, time.Since(s.readAt))
+	}
+}
+
+// lines reads the upstream body line by line, within MaxResponseBytes.
+func (s *streamer) lines(body io.Reader, each func(line []byte) bool) error {
+	br := bufio.NewReaderSize(body, 64<<10)
+	limit := s.q.c.opts.MaxResponseBytes
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A long line: gather it whole.
+			buf := append([]byte(nil), line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				buf = append(buf, line...)
+				if int64(len(buf)) > limit {
+					break
+				}
+			}
+			line = buf
+		}
+		s.size += int64(len(line))
+		if s.size > limit {
+			return toolcall.NewError(toolcall.CodeLimit, "the upstream answer is larger than "+
+				strconv.FormatInt(limit, 10)+" bytes (max_response_bytes)")
+		}
+		s.readAt = time.Now()
+		if len(bytes.TrimSpace(line)) > 0 && !each(line) {
+			return nil
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return io.EOF
+			}
+			return err
+		}
+		if s.err != nil {
+			return s.err
+		}
+	}
+}
+
+// events handles what the stream engine settled.
+func (s *streamer) events(evs []stream.Event, e emitter) {
+	for _, ev := range evs {
+		if s.held {
+			s.heldEvs = append(s.heldEvs, ev)
+			continue
+		}
+		switch ev.Kind {
+		case stream.CallError:
+			var te *toolcall.Error
+			errors.As(ev.Err, &te)
+			if s.recover && te != nil && te.Code != toolcall.CodeTruncated && te.Code != toolcall.CodeTooMany {
+				s.held = true
+				s.heldEvs = append(s.heldEvs, ev)
+				continue
+			}
+		}
+		s.event(ev, e)
+	}
+}
+
+// event sends one settled event.
+func (s *streamer) event(ev stream.Event, e emitter) {
+	switch ev.Kind {
+	case stream.Content:
+		e.content(ev.Text)
+	case stream.Reasoning:
+		e.reasoning(ev.Text)
+		if !s.moved {
+			s.moved = true
+			s.f.count(fixReasoning, 1)
+		}
+	case stream.Call:
+		c := *ev.Call
+		if c.ID == "" || s.q.ids[c.ID] {
+			c.ID = s.q.newID()
+			s.f.count(fixIDAdded, 1)
+		}
+		s.q.ids[c.ID] = true
+		s.sent = append(s.sent, c)
+		s.f.count(fixLeaked, 1)
+		e.call(c, len(s.sent)-1)
+	case stream.CallError:
+		var te *toolcall.Error
+		if errors.As(ev.Err, &te) {
+			s.f.errors = append(s.f.errors, te)
+			// A call that failed goes out as the text the model wrote.
+			if te.Raw != "" {
+				e.content(te.Raw)
+			}
+		}
+	case stream.Detected:
+		s.f.dialect = ev.Dialect
+	case stream.Done:
+		if ev.Result != nil {
+			if ev.Result.Dialect != "" && s.f.dialect == "" {
+				s.f.dialect = ev.Result.Dialect
+			}
+			s.f.repairs = append(s.f.repairs, ev.Result.Repairs...)
+			for _, r := range ev.Result.Repairs {
+				if isCoercion(r) {
+					s.f.count(fixCoerced, 1)
+				} else {
+					s.f.count(fixRepaired, 1)
+				}
+			}
+		}
+	}
+}
+
+// sendNative sends the upstream's own calls.
+func (s *streamer) sendNative(e emitter) {
+	for i := range s.native {
+		s.nativeCall(&s.native[i], e)
+	}
+}
+
+// nativeCall checks one of the upstream's own calls and sends it: valid,
+// with an id; failed, as the upstream sent it.
+func (s *streamer) nativeCall(n *nativeCall, e emitter) {
+	idx := s.nativeSeen
+	s.nativeSeen++
+	s.f.dialect = retry.NativeDialect
+	call, repairs, err := dialects.FinishCall(&n.rc, idx, &s.do)
+	s.f.repairs = append(s.f.repairs, repairs...)
+	for _, r := range repairs {
+		if isCoercion(r) {
+			s.f.count(fixCoerced, 1)
+		} else {
+			s.f.count(fixRepaired, 1)
+		}
+	}
+	if err != nil {
+		var te *toolcall.Error
+		if errors.As(err, &te) {
+			s.f.errors = append(s.f.errors, te)
+		}
+		call = toolcall.Call{ID: n.rc.ID, Name: n.rc.Name, Arguments: json.RawMessage(argumentsText(n.rc.Arguments))}
+	}
+	if call.ID == "" || s.q.ids[call.ID] {
+		call.ID = s.q.newID()
+		s.f.count(fixIDAdded, 1)
+	}
+	s.q.ids[call.ID] = true
+	s.sent = append(s.sent, call)
+	e.call(call, len(s.sent)-1)
+}
+
+// end settles the parser and, when a call failed with recovery on, asks
+// again and sends what the recovered answer adds.
+func (s *streamer) end(ctx context.Context, e emitter, doneReason string) {
+	s.events(s.parser.Close(), e)
+	if !s.held {
+		return
+	}
+	s.held = false
+	m := &message{content: s.parser.Text(), reasoning: s.reasoning, calls: s.native}
+	rf, _ := s.q.recoverAnswer(ctx, m, doneReason)
+	if rf == nil {
+		for _, ev := range s.heldEvs {
+			s.event(ev, e)
+		}
+		if s.nativeHeld {
+			s.sendNative(e)
+		}
+		return
+	}
+	s.f.errors = nil
+	s.f.dialect = rf.dialect
+	s.f.repairs = append(s.f.repairs, rf.repairs...)
+	if rf.reasoning != "" {
+		e.reasoning(rf.reasoning)
+	}
+	if rf.content != "" {
+		e.content(rf.content)
+	}
+	for _, c := range rf.calls {
+		if s.wasSent(c.call) {
+			continue
+		}
+		s.sent = append(s.sent, c.call)
+		s.f.count(fixLeaked, 1)
+		e.call(c.call, len(s.sent)-1)
+	}
+}
+
+// wasSent reports whether an equal call (name and arguments) already went
+// out: the loop keeps the valid calls of a failed answer.
+func (s *streamer) wasSent(c toolcall.Call) bool {
+	for _, d := range s.sent {
+		if d.Name == c.Name && argsEqual(string(d.Arguments), c.Arguments) {
+			return true
+		}
+	}
+	return false
+}
+
+// finish records the stream in the statistics.
+func (s *streamer) finish(truncated bool) {
+	f := s.f
+	f.truncated = truncated
+	for _, c := range s.sent {
+		f.calls = append(f.calls, outCall{call: c})
+	}
+	f.changed = f.changed || len(f.fixes) > 0
+	q := s.q
+	q.record(f)
+}
+
+// emitter writes settled parts of the answer in the protocol's chunks.
+type emitter interface {
+	content(text string)
+	reasoning(text string)
+	call(c toolcall.Call, index int)
+}
+
+// streamOllama rewrites an NDJSON stream from Ollama.
 func (q *chatCtx) streamOllama(ctx context.Context, resp *http.Response) *toolcall.Error {
-	return q.whole(ctx, resp)
+	s := q.newStreamer(resp, "application/x-ndjson")
+	e := &ollamaEmitter{s: s}
+	ended, truncated := false, false
+	err := s.lines(resp.Body, func(line []byte) bool {
+		top, ok := parseObj(line)
+		if !ok {
+			s.write(line)
+			return true
+		}
+		if _, isErr := top["error"]; isErr {
+			s.endNative(ctx, e, "")
+			s.write(ensureNewline(line))
+			ended = true
+			return false
+		}
+		msg, _ := top.sub("message")
+		if msg == nil {
+			msg = obj{}
+		}
+		m := readMessage(msg)
+		done := string(top["done"]) == "true"
+		if !done {
+			s.tmpl, s.msgTmpl = top, msg
+		} else if s.tmpl == nil {
+			s.tmpl = obj{"model": top["model"], "created_at": top["created_at"]}
+			s.msgTmpl = obj{"role": json.RawMessage(`"assistant"`)}
+		}
+		if m.reasoning != "" {
+			s.reasoning += m.reasoning
+			e.reasoning(m.reasoning)
+		}
+		if m.content != "" {
+			s.events(s.parser.Write(m.content), e)
+		}
+		for i := range m.calls {
+			s.openNative[len(s.openNative)] = &m.calls[i]
+		}
+		if done {
+			reason, _ := top.str("done_reason")
+			s.endNative(ctx, e, reason)
+			truncated = reason == "length"
+			// The final chunk: counts and done_reason as the upstream sent them.
+			msg = msg.clone()
+			msg.setRaw("content", []byte(`""`))
+			delete(msg, "thinking")
+			delete(msg, "tool_calls")
+			top.setRaw("message", msg.bytes())
+			s.write(append(top.bytes(), '\n'))
+			ended = true
+			return false
+		}
+		return s.err == nil
+	})
+	if !ended {
+		// The upstream stopped without its final chunk: what was settled
+		// goes out, and the stream ends as the upstream's did.
+		s.endNative(ctx, e, "")
+		truncated = true
+	}
+	s.finish(truncated)
+	return s.failure(ctx, err)
+}
+
+// failure codes how a stream ended when it did not end well.
+func (s *streamer) failure(ctx context.Context, err error) *toolcall.Error {
+	var te *toolcall.Error
+	switch {
+	case err == nil || errors.Is(err, io.EOF):
+		if s.err != nil && ctx.Err() != nil {
+			return toolcall.Errorf(toolcall.CodeCanceled, ctx.Err(), "the client went away")
+		}
+		return nil
+	case errors.As(err, &te):
+		s.q.st.ErrorCodes = append(s.q.st.ErrorCodes, string(te.Code))
+		s.q.st.Outcome = OutcomeError
+		return te
+	}
+	e := transportError(ctx, err)
+	s.q.st.ErrorCodes = append(s.q.st.ErrorCodes, string(e.Code))
+	s.q.st.Outcome = OutcomeError
+	return e
+}
+
+func ensureNewline(b []byte) []byte {
+	if len(b) > 0 && b[len(b)-1] == '\n' {
+		return b
+	}
+	return append(b, '\n')
+}
+
+type ollamaEmitter struct{ s *streamer }
+
+func (o *ollamaEmitter) chunk(set func(msg obj)) {
+	s := o.s
+	top := s.tmpl.clone()
+	msg := s.msgTmpl.clone()
+	delete(msg, "thinking")
+	delete(msg, "tool_calls")
+	msg.setRaw("content", []byte(`""`))
+	set(msg)
+	top.setRaw("message", msg.bytes())
+	top.setRaw("done", []byte("false"))
+	delete(top, "done_reason")
+	s.write(append(top.bytes(), '\n'))
+}
+
+func (o *ollamaEmitter) content(text string) {
+	o.chunk(func(m obj) { m.setRaw("content", marshalString(text)) })
+}
+
+func (o *ollamaEmitter) reasoning(text string) {
+	o.chunk(func(m obj) { m.setRaw("thinking", marshalString(text)) })
+}
+
+func (o *ollamaEmitter) call(c toolcall.Call, index int) {
+	o.chunk(func(m obj) { m.setRaw("tool_calls", rawList([]json.RawMessage{ollamaCall(c, index, nil)})) })
+}
+
+// streamOpenAI rewrites an SSE stream from an OpenAI-compatible server.
+func (q *chatCtx) streamOpenAI(ctx context.Context, resp *http.Response) *toolcall.Error {
+	s := q.newStreamer(resp, "text/event-stream")
+	e := &openAIEmitter{s: s}
+	ended, finished, truncated := false, false, false
+	err := s.lines(resp.Body, func(line []byte) bool {
+		t := bytes.TrimSpace(line)
+		if !bytes.HasPrefix(t, []byte("data:")) {
+			return true // event names, comments and ids carry nothing to fix
+		}
+		payload := bytes.TrimSpace(t[len("data:"):])
+		if string(payload) == "[DONE]" {
+			if !finished {
+				s.endNative(ctx, e, "")
+			}
+			s.write([]byte("data: [DONE]\n\n"))
+			ended = true
+			return false
+		}
+		top, ok := parseObj(payload)
+		if !ok {
+			s.write(append(append([]byte("data: "), payload...), '\n', '\n'))
+			return true
+		}
+		if _, isErr := top["error"]; isErr {
+			s.endNative(ctx, e, "")
+			s.write(append(append([]byte("data: "), payload...), '\n', '\n'))
+			ended = true
+			return false
+		}
+		choices := top.list("choices")
+		if len(choices) == 0 {
+			// The usage chunk, or another without choices: as it came.
+			s.write(append(append([]byte("data: "), payload...), '\n', '\n'))
+			return true
+		}
+		ch, _ := parseObj(choices[0])
+		if ch == nil {
+			return true
+		}
+		delta, _ := ch.sub("delta")
+		if delta == nil {
+			delta = obj{}
+		}
+		if s.tmpl == nil {
+			s.tmpl = top
+		}
+		if role, ok := delta["role"]; ok && !e.roleSent {
+			e.roleSent = true
+			e.chunk(func(d obj) { d.setRaw("role", role); d.setRaw("content", []byte(`""`)) }, nil)
+		}
+		m := readMessage(delta)
+		if m.reasoning != "" {
+			s.reasoning += m.reasoning
+			e.reasoning(m.reasoning)
+		}
+		if m.content != "" {
+			s.events(s.parser.Write(m.content), e)
+		}
+		for _, frag := range delta.list("tool_calls") {
+			s.fragment(frag)
+		}
+		if reason, ok := ch.str("finish_reason"); ok {
+			finished = true
+			truncated = reason == "length"
+			s.endNative(ctx, e, reason)
+			switch {
+			case reason != "length" && len(s.sent) > 0:
+				reason = "tool_calls"
+			case reason == "tool_calls" && len(s.sent) == 0:
+				reason = "stop"
+			}
+			fin := top.clone()
+			c := ch.clone()
+			c.setRaw("delta", []byte("{}"))
+			c.setRaw("finish_reason", marshalString(reason))
+			fin.setRaw("choices", rawList([]json.RawMessage{c.bytes()}))
+			s.write(sse(fin))
+		}
+		return s.err == nil
+	})
+	if !ended && !finished {
+		s.endNative(ctx, e, "")
+		truncated = true
+	}
+	s.finish(truncated)
+	return s.failure(ctx, err)
+}
+
+// fragment adds a native tool-call delta to the call of its index.
+func (s *streamer) fragment(raw json.RawMessage) {
+	o, ok := parseObj(raw)
+	if !ok {
+		return
+	}
+	idx := len(s.openNative)
+	if v, ok := o["index"]; ok {
+		json.Unmarshal(v, &idx)
+	}
+	n := s.openNative[idx]
+	if n == nil {
+		n = &nativeCall{obj: obj{}, fn: obj{}, rc: dialects.RawCall{Offset: -1}}
+		s.openNative[idx] = n
+	}
+	if id, ok := o.str("id"); ok && id != "" {
+		n.rc.ID = id
+	}
+	if fn, ok := o.sub("function"); ok {
+		if name, ok := fn.str("name"); ok && name != "" {
+			n.rc.Name += name
+		}
+		if args, ok := fn.str("arguments"); ok {
+			n.rc.Arguments += args
+		} else if a, ok := fn["arguments"]; ok && len(a) > 0 && a[0] == '{' {
+			n.rc.Arguments += string(a)
+		}
+	}
+}
+
+// endNative settles the text and sends the upstream's own calls, in index
+// order, once the answer is complete.
+func (s *streamer) endNative(ctx context.Context, e emitter, reason string) {
+	for i := 0; len(s.openNative) > 0; i++ {
+		if n, ok := s.openNative[i]; ok {
+			s.native = append(s.native, *n)
+			delete(s.openNative, i)
+		}
+		if i > 1<<20 {
+			break
+		}
+	}
+	if !s.held && len(s.native) > 0 && s.recover {
+		// Native calls are checked before any goes out, so that a failed
+		// one can still be recovered.
+		for _, n := range s.native {
+			rc := n.rc
+			if _, _, err := dialects.FinishCall(&rc, 0, &s.do); err != nil {
+				s.held = true
+			}
+		}
+	}
+	s.nativeHeld = s.held
+	if !s.held {
+		s.sendNative(e)
+	}
+	s.end(ctx, e, reason)
+}
+
+func sse(o obj) []byte {
+	return append(append([]byte("data: "), o.bytes()...), '\n', '\n')
+}
+
+type openAIEmitter struct {
+	s        *streamer
+	roleSent bool
+}
+
+func (o *openAIEmitter) chunk(set func(delta obj), toolCalls []json.RawMessage) {
+	s := o.s
+	top := s.tmpl.clone()
+	delete(top, "usage")
+	d := obj{}
+	set(d)
+	if toolCalls != nil {
+		d.setRaw("tool_calls", rawList(toolCalls))
+	}
+	c := obj{"index": json.RawMessage("0"), "finish_reason": json.RawMessage("null")}
+	c.setRaw("delta", d.bytes())
+	top.setRaw("choices", rawList([]json.RawMessage{c.bytes()}))
+	s.write(sse(top))
+}
+
+func (o *openAIEmitter) content(text string) {
+	o.chunk(func(d obj) { d.setRaw("content", marshalString(text)) }, nil)
+}
+
+func (o *openAIEmitter) reasoning(text string) {
+	o.chunk(func(d obj) { d.setRaw("reasoning_content", marshalString(text)) }, nil)
+}
+
+// call sends a call as OpenAI's tool-call deltas: a header with index, id,
+// type and name, then the arguments.
+func (o *openAIEmitter) call(c toolcall.Call, index int) {
+	head := obj{}
+	head.set("index", index)
+	head.setRaw("id", marshalString(c.ID))
+	head.setRaw("type", []byte(`"function"`))
+	fn := obj{}
+	fn.setRaw("name", marshalString(c.Name))
+	fn.setRaw("arguments", []byte(`""`))
+	head.setRaw("function", fn.bytes())
+	o.chunk(func(obj) {}, []json.RawMessage{head.bytes()})
+	args := string(argumentsObject(c.Arguments))
+	const piece = 4 << 10
+	for len(args) > 0 {
+		n := min(len(args), piece)
+		for n < len(args) && n > 0 && !utf8.RuneStart(args[n]) {
+			n--
+		}
+		frag := obj{}
+		frag.set("index", index)
+		fa := obj{}
+		fa.setRaw("arguments", marshalString(args[:n]))
+		frag.setRaw("function", fa.bytes())
+		o.chunk(func(obj) {}, []json.RawMessage{frag.bytes()})
+		args = args[n:]
+	}
 }
