@@ -111,7 +111,7 @@ func (q *chatCtx) run(ctx context.Context) *toolcall.Error {
 			return q.upstreamFailure(ctx, err)
 		}
 		return q.fail(http.StatusServiceUnavailable, toolcall.Errorf(toolcall.CodeLimit, err,
-			"too many requests in flight (max_concurrent "+strconv.Itoa(c.opts.MaxConcurrent)+"), and the request ended while it waited"))
+			"too many requests in flight (max_concurrent "+strconv.Itoa(c.opts.MaxConcurrent)+"), and none came free in time"))
 	}
 	defer c.release()
 

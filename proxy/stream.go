@@ -380,14 +380,25 @@ func (s *streamer) failure(ctx context.Context, err error) *toolcall.Error {
 		}
 		return nil
 	case errors.As(err, &te):
-		s.q.st.ErrorCodes = append(s.q.st.ErrorCodes, string(te.Code))
-		s.q.st.Outcome = OutcomeError
-		return te
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) && s.q.in.Context().Err() == nil:
+		te = toolcall.Errorf(toolcall.CodeLimit, err, "the request lasted longer than the total timeout ("+s.q.c.opts.TotalTimeout.String()+")")
+	default:
+		te = transportError(ctx, err)
 	}
-	e := transportError(ctx, err)
-	s.q.st.ErrorCodes = append(s.q.st.ErrorCodes, string(e.Code))
+	te.CorrelationID = s.q.st.CorrelationID
+	s.q.st.ErrorCodes = append(s.q.st.ErrorCodes, string(te.Code))
 	s.q.st.Outcome = OutcomeError
-	return e
+	if te.Code != toolcall.CodeCanceled {
+		// The stream is cut: the client is told why, in the protocol's
+		// own error shape.
+		s.readAt = time.Time{}
+		if s.q.c.api == OpenAI {
+			s.write(append(append([]byte("data: "), errorBody(OpenAI, http.StatusBadGateway, te)...), '\n', '\n'))
+		} else {
+			s.write(append(errorBody(Ollama, http.StatusBadGateway, te), '\n'))
+		}
+	}
+	return te
 }
 
 func ensureNewline(b []byte) []byte {

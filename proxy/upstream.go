@@ -62,19 +62,27 @@ func copyHeader(dst, src http.Header, rewritten bool) {
 	}
 }
 
+// errNoPlace is the error of a request that waited IdleTimeout for a
+// place among the upstream requests in flight.
+var errNoPlace = errors.New("no place among the upstream requests in flight")
+
 // acquire takes a place among the upstream requests in flight, waiting
-// until one is free or ctx ends.
+// until one is free, ctx ends, or IdleTimeout passes.
 func (c *core) acquire(ctx context.Context) error {
 	select {
 	case c.sem <- struct{}{}:
 		return nil
 	default:
 	}
+	t := time.NewTimer(c.opts.IdleTimeout)
+	defer t.Stop()
 	select {
 	case c.sem <- struct{}{}:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-t.C:
+		return errNoPlace
 	}
 }
 
@@ -93,7 +101,7 @@ func (c *core) passThrough(w http.ResponseWriter, r *http.Request, out *url.URL)
 	}()
 	if err := c.acquire(ctx); err != nil {
 		st.Outcome, st.Status = OutcomeError, http.StatusServiceUnavailable
-		e := toolcall.Errorf(toolcall.CodeLimit, err, "too many requests in flight (max_concurrent "+strconv.Itoa(c.opts.MaxConcurrent)+"), and the request ended while it waited")
+		e := toolcall.Errorf(toolcall.CodeLimit, err, "too many requests in flight (max_concurrent "+strconv.Itoa(c.opts.MaxConcurrent)+"), and none came free in time")
 		st.ErrorCodes = append(st.ErrorCodes, string(e.Code))
 		writeError(w, c.api, st.Status, e)
 		return

@@ -211,6 +211,17 @@ func argumentsObject(a json.RawMessage) []byte {
 // {"error": "TLP-…: …"}, OpenAI {"error": {"message", "type", "param",
 // "code"}} with the TLP code as code.
 func writeError(w http.ResponseWriter, api API, status int, e *toolcall.Error) {
+	body := errorBody(api, status, e)
+	h := w.Header()
+	h.Del("Content-Length")
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(body)+1))
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
+}
+
+// errorBody is an error in the protocol's shape.
+func errorBody(api API, status int, e *toolcall.Error) []byte {
 	var body []byte
 	if api == OpenAI {
 		typ := "server_error"
@@ -226,10 +237,5 @@ func writeError(w http.ResponseWriter, api API, status int, e *toolcall.Error) {
 	} else {
 		body, _ = json.Marshal(map[string]string{"error": e.Error()})
 	}
-	h := w.Header()
-	h.Del("Content-Length")
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(len(body)+1))
-	w.WriteHeader(status)
-	w.Write(append(body, '\n'))
+	return body
 }
