@@ -2,9 +2,9 @@ package proxy_test
 
 import (
 	"bufio"
-	"io"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
