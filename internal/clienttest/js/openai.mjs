@@ -1,0 +1,82 @@
+// Runs chat completions with the official OpenAI SDK and prints, as one
+// JSON array, what the SDK's own parsing made of each answer.
+//
+// Input on stdin: a JSON array of cases
+//   {name, baseURL, model, prompt, tools, mode: "whole" | "stream" | "stream_helper"}
+// Output on stdout: a JSON array, one object per case, in order:
+//   {name, status?, error?, calls: [{id, name, arguments}], content, finish, events?}
+// "stream" accumulates the deltas of create({stream: true}) by index;
+// "stream_helper" takes finalChatCompletion() of chat.completions.stream().
+import OpenAI from 'openai';
+
+const input = JSON.parse(await new Promise((resolve, reject) => {
+  let data = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (c) => { data += c; });
+  process.stdin.on('end', () => resolve(data));
+  process.stdin.on('error', reject);
+}));
+
+function callsOf(toolCalls) {
+  return (toolCalls || []).map((tc) => ({
+    id: tc.id || '',
+    name: tc.function?.name || '',
+    arguments: tc.function?.arguments ?? '',
+  }));
+}
+
+async function run(c) {
+  const client = new OpenAI({ baseURL: c.baseURL + '/v1', apiKey: 'unused', maxRetries: 0, timeout: 30000 });
+  const params = {
+    model: c.model,
+    messages: [{ role: 'user', content: c.prompt }],
+    tools: c.tools,
+  };
+  if (c.mode === 'whole') {
+    const r = await client.chat.completions.create(params);
+    const ch = r.choices[0];
+    return { calls: callsOf(ch.message.tool_calls), content: ch.message.content || '', finish: ch.finish_reason || '' };
+  }
+  if (c.mode === 'stream') {
+    const stream = await client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } });
+    const calls = [];
+    let content = '';
+    let finish = '';
+    let usage = false;
+    for await (const chunk of stream) {
+      if (chunk.usage) usage = true;
+      for (const ch of chunk.choices) {
+        const d = ch.delta || {};
+        if (d.content) content += d.content;
+        for (const tc of d.tool_calls || []) {
+          const i = tc.index;
+          if (!calls[i]) calls[i] = { id: '', name: '', arguments: '' };
+          if (tc.id) calls[i].id = tc.id;
+          if (tc.function?.name) calls[i].name += tc.function.name;
+          if (tc.function?.arguments) calls[i].arguments += tc.function.arguments;
+        }
+        if (ch.finish_reason) finish = ch.finish_reason;
+      }
+    }
+    return { calls: calls.filter(Boolean), content, finish, usage };
+  }
+  if (c.mode === 'stream_helper') {
+    const runner = client.chat.completions.stream(params);
+    const done = [];
+    runner.on('tool_calls.function.arguments.done', (e) => done.push(e.name));
+    const r = await runner.finalChatCompletion();
+    const ch = r.choices[0];
+    return { calls: callsOf(ch.message.tool_calls), content: ch.message.content || '', finish: ch.finish_reason || '', events: done };
+  }
+  throw new Error('unknown mode ' + c.mode);
+}
+
+const out = [];
+for (const c of input) {
+  try {
+    out.push({ name: c.name, ...(await run(c)) });
+  } catch (e) {
+    out.push({ name: c.name, status: e instanceof OpenAI.APIError ? (e.status ?? -1) : -1, error: String(e?.message || e), calls: [], content: '', finish: '' });
+  }
+}
+process.stdout.write(JSON.stringify(out) + '\n');
