@@ -138,8 +138,8 @@ var jsClients = []struct {
 	script string
 	modes  []string
 }{
-	{proxy.OpenAI, "openai.mjs", []string{"whole"}},
-	{proxy.Ollama, "ollama.mjs", []string{"whole"}},
+	{proxy.OpenAI, "openai.mjs", []string{"whole", "stream", "stream_helper"}},
+	{proxy.Ollama, "ollama.mjs", []string{"whole", "stream"}},
 }
 
 // allModes are every mode a script has, used against the upstream alone.
@@ -161,6 +161,9 @@ func TestJSClients(t *testing.T) {
 			want := map[string]Want{}
 			for _, sc := range Scenarios {
 				for _, mode := range cl.modes {
+					if mode != "whole" && sc.WholeOnly {
+						continue
+					}
 					s, err := NewStack(cl.api, sc.Script)
 					if err != nil {
 						t.Fatal(err)

@@ -62,6 +62,9 @@ func ollamaChat(t *testing.T, base string, hc *http.Client, stream bool) Got {
 func TestOllamaGoClient(t *testing.T) {
 	for _, sc := range Scenarios {
 		for _, stream := range []bool{false, true} {
+			if stream && sc.WholeOnly {
+				continue
+			}
 			for _, via := range []string{"handler", "transport"} {
 				name := sc.Name + "/" + map[bool]string{false: "whole", true: "stream"}[stream] + "/" + via
 				t.Run(name, func(t *testing.T) {
@@ -94,4 +97,26 @@ func runOllama(t *testing.T, script fakeserver.Script, stream bool, via string) 
 		t.Fatal(err)
 	}
 	return ollamaChat(t, up.URL, &http.Client{Transport: tr}, stream)
+}
+
+// TestOllamaGoClientDirect checks the harness against the upstream alone:
+// native calls read as the scenario says, and a leaked call does not read
+// as a call, so the proxy is what makes the other scenarios pass.
+func TestOllamaGoClientDirect(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		for _, sc := range Scenarios[:2] { // native, hermes
+			t.Run(sc.Name+"/"+map[bool]string{false: "whole", true: "stream"}[stream], func(t *testing.T) {
+				up := fakeserver.NewServer(sc.Script, nil)
+				defer up.Close()
+				got := ollamaChat(t, up.URL, http.DefaultClient, stream)
+				d := sc.Want.Check(proxy.Ollama, got)
+				switch {
+				case sc.Name == "native" && d != "":
+					t.Errorf("%s\ngot %+v", d, got)
+				case sc.Name != "native" && d == "":
+					t.Errorf("the leaked call reads as a native call without the proxy: %+v", got)
+				}
+			})
+		}
+	}
 }

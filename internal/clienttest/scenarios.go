@@ -44,6 +44,8 @@ type Scenario struct {
 	Script fakeserver.Script
 	// Want is what a client sees through the proxy.
 	Want Want
+	// WholeOnly runs the scenario with streaming off only.
+	WholeOnly bool
 }
 
 // Want is what a client must see.
@@ -113,6 +115,9 @@ var Scenarios = []Scenario{
 		Name:   "off_schema",
 		Script: fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"days\": 3}}\n</tool_call>", ChunkSize: 6}},
 		Want:   Want{ContentHas: `"days": 3`, Finish: "stop"},
+		// Streamed, the proxy sends a failed call's arguments alone as
+		// content, without the markup the model wrote.
+		WholeOnly: true,
 	},
 	{
 		Name:   "truncated",
