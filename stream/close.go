@@ -89,6 +89,7 @@ func (p *Parser) final(text string) *toolcall.Result {
 		return res
 	}
 	if res := p.composed(text); res != nil {
+		p.reused = true
 		return res
 	}
 	o := &p.opts.Parse
@@ -182,7 +183,7 @@ func (p *Parser) composed(text string) *toolcall.Result {
 	from := 0
 	for i := range p.spans {
 		sp := &p.spans[i]
-		body, ok := p.prof.standInFor(text[sp.start:sp.body])
+		body, ok := p.prof.standInFor(text[sp.start:sp.body], text[sp.endAt:sp.end])
 		if !ok {
 			return nil
 		}

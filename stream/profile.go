@@ -2,6 +2,7 @@ package stream
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/dialectkit/toolcall/dialects"
 )
@@ -46,11 +47,12 @@ type Profile struct {
 	nameBare bool
 	// rclass classes the bytes a call region's scan stops at.
 	rclass [256]uint8
-	// standIns holds, per start marker, the body of a small region that
-	// the dialect reads as one valid call named standInName (with the
-	// first End that closes it): Close parses the output with each region
-	// the stream already read replaced by such a stand-in (close.go).
-	standIns map[string]string
+	// standIns holds, per pair of start and end markers, the body of a
+	// small region that the dialect reads as one valid call named
+	// standInName, or "" when none of standInBodies is: Close parses the
+	// output with each region the stream already read replaced by such a
+	// stand-in (close.go). Learnt when a pair is first met.
+	standIns sync.Map
 }
 
 // standInName is the tool name written in a stand-in body, replaced by
@@ -73,44 +75,51 @@ var standInBodies = []string{
 	`<invoke name="standin_fn"></invoke>`,
 	`{"name": "standin_fn", "parameters": {}}`,
 	`call:standin_fn{}`,
+	`<function=standin_fn>`,
+	"\n<function=standin_fn>\n",
+	`<invoke name="standin_fn">`,
+	"\n<invoke name=\"standin_fn\">\n",
+	`standin_fn>{}`,
+	`standin_fn>`,
+	` name="standin_fn">`,
 }
 
-// learnStandIns finds a stand-in body for each start marker: a region
-// that reads as one valid call and nothing else, alone and between text.
-func (p *Profile) learnStandIns(parse func(string) *dialects.Extraction) {
-	for _, start := range p.syn.Starts {
-		if len(p.syn.Ends) == 0 || strings.IndexByte(start, ' ') >= 0 {
-			continue
-		}
-	bodies:
-		for _, body := range standInBodies {
-			for _, end := range p.syn.Ends {
-				if strings.IndexByte(end, ' ') >= 0 {
-					continue
-				}
-				region := start + body + end
-				if !oneCall(parse(region), "") || !oneCall(parse("Sure.\n"+region+"\nDone."), "Sure.") {
-					continue
-				}
-				if p.standIns == nil {
-					p.standIns = map[string]string{}
-				}
-				p.standIns[start] = body
-				break bodies
-			}
+// standInFor returns the stand-in body for a region opened by start and
+// closed by end (as written), learning it the first time the pair is met:
+// the first of standInBodies the dialect reads as one valid call and
+// nothing else, alone and after text.
+func (p *Profile) standInFor(start, end string) (string, bool) {
+	s, e := "", ""
+	for _, w := range p.syn.Starts {
+		if len(w) == len(start) && foldEqual(start, w) {
+			s = w
+			break
 		}
 	}
-}
-
-// standInFor returns the stand-in body for a region whose start marker is
-// written as marker.
-func (p *Profile) standInFor(marker string) (string, bool) {
-	for start, body := range p.standIns {
-		if len(start) == len(marker) && foldEqual(marker, start) {
-			return body, true
+	for _, w := range p.syn.Ends {
+		if w == end {
+			e = w
+			break
 		}
 	}
-	return "", false
+	if s == "" || e == "" {
+		return "", false
+	}
+	key := s + "\x00" + e
+	if body, ok := p.standIns.Load(key); ok {
+		return body.(string), body != ""
+	}
+	body := ""
+	opts := &dialects.Options{}
+	for _, b := range standInBodies {
+		region := s + b + e
+		if oneCall(p.d.Extract(region, opts), "") && oneCall(p.d.Extract("Sure.\n"+region, opts), "Sure.") {
+			body = b
+			break
+		}
+	}
+	p.standIns.Store(key, body)
+	return body, body != ""
 }
 
 // oneCall reports whether x is one valid call named standInName, whose
@@ -229,7 +238,6 @@ func Learn(d dialects.Dialect) *Profile {
 	}
 	p.m = newMatcher(triggers, syn.Bare)
 	p.classify()
-	p.learnStandIns(parse)
 	p.nameBare = strings.IndexByte(syn.Bare, '(') >= 0
 	p.bareRegion = syn.Bare != "" && len(syn.Starts) == 0 && len(syn.Tokens) == 0 && len(syn.Reasoning) == 0
 	if len(syn.Starts) > 0 || p.bareRegion {

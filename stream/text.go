@@ -119,10 +119,11 @@ type Parser struct {
 	// mixed says some region was not such a one.
 	spans      []span
 	mixed      bool
-	rdepth     int // bracket depth in the region, outside quotes
-	probeAt    int // a value closed here: the region may hold finished calls
-	probes     int // probes of the region so far
-	probedLen  int // region length at the last probe
+	reused     bool // Close parsed stand-ins for the spans, not the regions
+	rdepth     int  // bracket depth in the region, outside quotes
+	probeAt    int  // a value closed here: the region may hold finished calls
+	probes     int  // probes of the region so far
+	probedLen  int  // region length at the last probe
 	nextCheck  int
 	quote      byte     // the quote of the string the region is inside, or 0
 	escaped    bool     // the previous byte in that string was a backslash
@@ -960,6 +961,9 @@ func (p *Parser) probe(region, next string) {
 		cont := next
 		if k >= 0 {
 			cont = p.prof.conts[k]
+			if !mayFollow(cont, next) {
+				continue
+			}
 		}
 		ext := p.d.Extract(region+cont, o)
 		for j := done; j < n; j++ {
@@ -988,6 +992,19 @@ func (p *Parser) probe(region, next string) {
 		p.slots = append(p.slots, s)
 		p.report(index)
 	}
+}
+
+// mayFollow reports whether a continuation a probe tries may still be how
+// the text after the value goes on, given next, the text that has arrived
+// after it: leading whitespace aside, one of the two begins the other. A
+// continuation the text has already ruled out (a closing bracket where a
+// marker has begun) reads a text the output can no longer be, so it is not
+// parsed.
+func mayFollow(cont, next string) bool {
+	c := strings.TrimLeft(cont, " \t\r\n")
+	n := strings.TrimLeft(next, " \t\r\n")
+	k := min(len(c), len(n))
+	return c[:k] == n[:k]
 }
 
 // report emits a finished call. A failed call is not reported before the

@@ -1,0 +1,71 @@
+package stream_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/hermes"
+	"github.com/dialectkit/toolcall/internal/corpustest"
+	"github.com/dialectkit/toolcall/internal/streamtest"
+	"github.com/dialectkit/toolcall/registry"
+	"github.com/dialectkit/toolcall/stream"
+)
+
+// TestSteadyWritesDoNotAllocate holds the steady path to its promise: a
+// delta inside a long argument string, one byte or sixteen with escapes,
+// allocates nothing (the buffer's doublings aside, which AllocsPerRun's
+// average rounds away).
+func TestSteadyWritesDoNotAllocate(t *testing.T) {
+	prof := stream.Learn(hermes.Dialect)
+	for _, delta := range []string{"a", `lorem \"ipsum\" `, `\n`, `\`, `\\`} {
+		p := prof.NewParser(&stream.Options{Parse: dialects.Options{ReasoningClosed: true}})
+		p.Write("<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"notes.txt\", \"text\": \"" + strings.Repeat("x", 300))
+		if allocs := testing.AllocsPerRun(2000, func() { p.Write(delta) }); allocs != 0 {
+			t.Errorf("a %q delta inside an argument string allocates %v times", delta, allocs)
+		}
+	}
+}
+
+// TestCloseReusesRegions checks that Close does not parse again the call
+// regions the stream has already read (it parses the text around them with
+// stand-ins), in the dialects whose profile has a stand-in, and that the
+// result is still exactly the one-shot result.
+func TestCloseReusesRegions(t *testing.T) {
+	vs, err := corpustest.Dialects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reused := map[string]int{}
+	for _, v := range vs {
+		tools, err := v.ToolSet()
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := &registry.Options{Dialect: v.Dialect, ReasoningClosed: true}
+		opts.Tools = tools
+		want := registry.Parse(v.Text, opts)
+		p := registry.Stream(opts)
+		if err := streamtest.Compare(want, p, streamtest.Feed(p, split(v.Text, 16))); err != nil {
+			t.Errorf("%s: %v", v.ID, err)
+		}
+		if stream.Reused(p) {
+			reused[v.Dialect]++
+		}
+	}
+	for _, d := range []string{"hermes", "qwen3_coder", "glm45", "gemma4", "lfm2", "minimax_m2"} {
+		if reused[d] == 0 {
+			t.Errorf("no %s output was closed without parsing its regions again", d)
+		}
+	}
+	t.Logf("closed with stand-ins, per dialect: %v", reused)
+
+	p := stream.Learn(hermes.Dialect).NewParser(&stream.Options{Parse: dialects.Options{ReasoningClosed: true}})
+	text := bigCall(64 << 10)
+	if err := streamtest.Compare(dialects.Parse(hermes.Dialect, text, &dialects.Options{ReasoningClosed: true}), p, streamtest.Feed(p, split(text, 16))); err != nil {
+		t.Fatal(err)
+	}
+	if !stream.Reused(p) {
+		t.Error("a 64 KB Hermes call was parsed again at Close")
+	}
+}
