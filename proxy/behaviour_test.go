@@ -1,0 +1,214 @@
+package proxy_test
+
+import (
+	"bufio"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dialectkit/toolcall/config"
+	"github.com/dialectkit/toolcall/internal/fakeserver"
+	"github.com/dialectkit/toolcall/proxy"
+)
+
+// TestTransportOpenAI: an http.Client with the Transport gets fixed
+// answers from an OpenAI-compatible server, streamed and not, and other
+// paths unchanged.
+func TestTransportOpenAI(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		up := fakeserver.NewServer(fakeserver.Script{{Content: "Sure.\n" + leakedHermes, ChunkSize: 5}}, nil)
+		defer up.Close()
+		obs := &observed{}
+		tr, err := proxy.NewTransport(proxy.Options{API: proxy.OpenAI, Logger: quiet, Observer: obs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &http.Client{Transport: tr}
+		a := post(t, c, up.URL+"/v1/chat/completions", proxy.OpenAI, chatBody(proxy.OpenAI, stream, ""), nil)
+		if a.Status != 200 || a.names() != "get_weather "+parisArgs || strings.TrimSpace(a.Content) != "Sure." || a.Finish != "tool_calls" {
+			t.Errorf("stream=%v: %+v", stream, a)
+		}
+		if st := obs.last(t); st.Outcome != proxy.OutcomeFixed {
+			t.Errorf("stream=%v: %+v", stream, st)
+		}
+		resp, err := c.Get(up.URL + "/v1/models")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("/v1/models: %d", resp.StatusCode)
+		}
+	}
+}
+
+// counting wraps the fake server and counts the requests per path.
+type counting struct {
+	mu    sync.Mutex
+	n     map[string]int
+	inner http.Handler
+}
+
+func (c *counting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c.mu.Lock()
+	c.n[r.URL.Path]++
+	c.mu.Unlock()
+	c.inner.ServeHTTP(w, r)
+}
+
+func (c *counting) count(path string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[path]
+}
+
+// TestTemplateEvidence: the model's template is asked of the upstream once
+// per model, and a configured dialect needs none.
+func TestTemplateEvidence(t *testing.T) {
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		info := map[string]fakeserver.ModelInfo{"qwen3:8b": {Template: "{{- if .Tools }}<tool_call>{{ .ToolCalls }}</tool_call>{{ end }}"}}
+		fake := fakeserver.NewHandler(fakeserver.Script{{Content: leakedHermes}}, &fakeserver.Options{Models: []string{"qwen3:8b", "other"}, Info: info})
+		cnt := &counting{n: map[string]int{}, inner: fake}
+		up := httptest.NewServer(cnt)
+		defer up.Close()
+		h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: api, Logger: quiet,
+			ModelConfig: func(model string) (config.Config, bool) {
+				if model != "other" {
+					return config.Config{}, false
+				}
+				cfg := config.Default()
+				cfg.Dialect = "hermes"
+				return cfg, true
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		for range 3 {
+			if a := post(t, nil, srv.URL+chatPath(api), api, chatBody(api, false, ""), nil); len(a.Calls) != 1 {
+				t.Fatalf("%s: %s", api, a.Raw)
+			}
+		}
+		evidencePath := map[proxy.API]string{proxy.Ollama: "/api/show", proxy.OpenAI: "/props"}[api]
+		if n := cnt.count(evidencePath); n != 1 {
+			t.Errorf("%s: %s asked %d times for one model, want once", api, evidencePath, n)
+		}
+		body := strings.Replace(chatBody(api, false, ""), "qwen3:8b", "other", 1)
+		if a := post(t, nil, srv.URL+chatPath(api), api, body, nil); len(a.Calls) != 1 {
+			t.Fatalf("%s: %s", api, a.Raw)
+		}
+		if n := cnt.count(evidencePath); n != 1 {
+			t.Errorf("%s: the template was asked for a model whose dialect is configured", api)
+		}
+	}
+}
+
+// TestRecoveryRequest: the re-ask is the client's request, its fields
+// kept, with the failed call answered by the loop's reflection.
+func TestRecoveryRequest(t *testing.T) {
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		for _, stream := range []bool{false, true} {
+			up, srv := setup(t, api, fakeserver.Script{
+				{Content: "Checking.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>", ChunkSize: 4},
+				{Content: leakedHermes},
+			}, func(o *proxy.Options) {
+				o.Config = config.Default()
+				o.Config.RetryDelay = 0
+				o.Config.MaxRetries = 2
+			})
+			a := post(t, nil, srv.URL+chatPath(api), api, chatBody(api, stream, `"x_unknown":7`), nil)
+			if a.names() != "get_weather "+parisArgs {
+				t.Errorf("%s stream=%v: calls %q\n%s", api, stream, a.names(), a.Raw)
+			}
+			if stream && !strings.HasPrefix(a.Content, "Checking.") {
+				t.Errorf("%s: the content sent before the failure: %q", api, a.Content)
+			}
+			reqs := up.Requests()
+			if len(reqs) != 2 {
+				t.Fatalf("%s: %d requests", api, len(reqs))
+			}
+			re := reqs[1]
+			if re.Stream || !strings.Contains(string(re.Body), `"x_unknown":7`) {
+				t.Errorf("%s: the re-ask lost the client's fields or streams: %s", api, re.Body)
+			}
+			var reflected bool
+			for _, m := range re.Messages {
+				if m.Role == "tool" && strings.Contains(m.Content, "TLP-004") && m.ToolCallID != "" {
+					reflected = true
+				}
+			}
+			if !reflected || re.Messages[0].Content != "Weather in Paris?" {
+				t.Errorf("%s: the re-ask does not carry the reflection: %+v", api, re.Messages)
+			}
+		}
+	}
+}
+
+// TestLive: content and calls reach the client while the upstream is still
+// writing. With the dialect named, the text before the call streams
+// before the call closes; under detection it waits for the call that
+// decides the dialect.
+func TestLive(t *testing.T) {
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		for _, dialect := range []string{"", "hermes"} {
+			text := "First part of the answer. " + leakedHermes + " And then a long tail that takes its time."
+			_, srv := setup(t, api, fakeserver.Script{{Content: text, ChunkSize: 4, Delay: 5 * time.Millisecond}}, func(o *proxy.Options) {
+				if dialect != "" {
+					o.Config = config.Default()
+					o.Config.Dialect = dialect
+				}
+			})
+			start := time.Now()
+			resp, err := http.Post(srv.URL+chatPath(api), "application/json", strings.NewReader(chatBody(api, true, "")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			br := bufio.NewReader(resp.Body)
+			var firstContent, firstCall time.Duration
+			for {
+				line, err := br.ReadString('\n')
+				if firstContent == 0 && strings.Contains(line, `"content":"F`) {
+					firstContent = time.Since(start)
+				}
+				if firstCall == 0 && strings.Contains(line, `"get_weather"`) {
+					firstCall = time.Since(start)
+				}
+				if err != nil {
+					break
+				}
+			}
+			end := time.Since(start)
+			resp.Body.Close()
+			if firstContent == 0 || firstCall == 0 {
+				t.Fatalf("%s %q: content at %v, call at %v", api, dialect, firstContent, firstCall)
+			}
+			// The upstream takes about 5 ms per 4 bytes: the tail after the
+			// call alone takes over 50 ms.
+			if firstCall > end-30*time.Millisecond || firstContent > firstCall {
+				t.Errorf("%s %q: not live: first content %v, call %v, end %v", api, dialect, firstContent, firstCall, end)
+			}
+			if dialect != "" && firstContent >= firstCall {
+				t.Errorf("%s %q: the text before the call waited for it: %v, call %v", api, dialect, firstContent, firstCall)
+			}
+		}
+	}
+}
+
+// TestStreamError: an error line from the upstream reaches the client
+// after what was settled.
+func TestStreamError(t *testing.T) {
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		_, srv := setup(t, api, fakeserver.Script{{Content: "Partial answer", StreamError: "model crashed"}}, nil)
+		status, raw := rawPost(t, srv.URL+chatPath(api), chatBody(api, true, ""))
+		if status != 200 || !strings.Contains(raw, "model crashed") || !strings.Contains(raw, "Partial answer") {
+			t.Errorf("%s: %d %s", api, status, raw)
+		}
+		if i, j := strings.Index(raw, "Partial"), strings.Index(raw, "model crashed"); i > j {
+			t.Errorf("%s: the error came before the content", api)
+		}
+	}
+}
