@@ -212,3 +212,40 @@ func TestStreamError(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportCancel: closing the body of a streamed answer the Transport
+// returned cancels the upstream request.
+func TestTransportCancel(t *testing.T) {
+	done := make(chan struct{})
+	fake := fakeserver.NewHandler(fakeserver.Script{{Content: "Let me see", Stall: true}}, nil)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fake.ServeHTTP(w, r)
+		if r.URL.Path == "/api/chat" {
+			close(done)
+		}
+	}))
+	defer up.Close()
+	defer fake.Release()
+	tr, err := proxy.NewTransport(proxy.Options{API: proxy.Ollama, Logger: quiet, Config: func() config.Config {
+		c := config.Default()
+		c.Dialect = "hermes"
+		return c
+	}()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := (&http.Client{Transport: tr}).Post(up.URL+"/api/chat", "application/json", strings.NewReader(chatBody(proxy.Ollama, true, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	if err != nil || !strings.Contains(line, "Let") {
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	resp.Body.Close()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		t.Fatal("the upstream request was not cancelled")
+	}
+}

@@ -174,6 +174,11 @@ func (q *chatCtx) readRequest() {
 			}
 		}
 	}
+	if raw, ok := top["n"]; ok && q.stream && string(bytes.TrimSpace(raw)) != "1" && string(raw) != "null" {
+		// Several choices streamed at once interleave their deltas: such
+		// an answer is passed on as it comes.
+		q.tools, q.toolList = nil, nil
+	}
 	q.ropts = registry.Options{Dialect: q.cfg.Dialect, Model: q.model}
 	q.ropts.SetDialectOptions(q.cfg.DialectOptions(q.tools))
 }

@@ -98,6 +98,11 @@ func newCore(opts Options, handler bool) (*core, error) {
 			return nil, err
 		}
 	}
+	if d := opts.Config.Dialect; d != "" {
+		if _, ok := c.reg.Lookup(d); !ok {
+			return nil, toolcall.NewError(toolcall.CodeUnknownDialect, "proxy: no dialect is registered as "+strconv.Quote(d))
+		}
+	}
 	c.sem = make(chan struct{}, c.opts.MaxConcurrent)
 	c.evidence = newEvidenceCache(evidenceCacheSize)
 	return c, nil
@@ -239,6 +244,9 @@ func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 		defer func() {
 			rw.finish()
 			pw.Close()
+			if r.Body != nil {
+				r.Body.Close()
+			}
 		}()
 		c.chat(rw, in, c.outgoingURL(r.URL))
 	}()

@@ -270,3 +270,11 @@ func TestNewErrors(t *testing.T) {
 	}
 	_ = context.Background
 }
+
+func TestUnknownDialect(t *testing.T) {
+	cfg := config.Default()
+	cfg.Dialect = "no_such_dialect"
+	if _, err := proxy.NewHandler(proxy.Options{Upstream: "http://127.0.0.1:1", Config: cfg}); err == nil {
+		t.Error("an unknown dialect was accepted")
+	}
+}

@@ -95,7 +95,9 @@ func (s *streamer) lines(body io.Reader, each func(line []byte) bool) error {
 	br := bufio.NewReaderSize(body, 64<<10)
 	limit := s.q.c.opts.MaxResponseBytes
 	for {
+		waited := time.Now()
 		line, err := br.ReadSlice('\n')
+		s.q.upstreamTime += time.Since(waited)
 		if errors.Is(err, bufio.ErrBufferFull) {
 			// A long line: gather it whole.
 			buf := append([]byte(nil), line...)
