@@ -11,7 +11,8 @@ const MaxDecisions = 8
 // Points finds the places in an output where its dialect may be decided
 // early: right after a call region's closing marker (of any candidate
 // dialect), and right after a bracket that closes a value opened at depth
-// zero ({…}, […], (…), the end of a bare JSON or pythonic call). Which
+// zero ({…}, […], (…), the end of a bare JSON or pythonic call), or inside
+// a list opened at depth zero (each call of [{…}, {…}]). Which
 // bytes are points depends only on the bytes before them, so a stream that
 // reads the output delta by delta finds exactly the points a one-shot
 // parse of the whole output finds, and both decide the same way.
@@ -20,9 +21,19 @@ const MaxDecisions = 8
 // shared), and call Next with the output so far, as often as it grows.
 type Points struct {
 	ends *endSet
+	// lists says a value that closes inside a list opened at depth zero
+	// ([{…}, …], [f(…), …]) is a point too; limit caps the points
+	// returned (zero: MaxDecisions, negative: none); tags says the end of
+	// any tag ('>') is a point.
+	lists bool
+	tags  bool
+	limit int
 
 	pos     int  // bytes examined
 	depth   int  // bracket depth outside strings
+	inList  bool // the value at depth zero is a list
+	ticks   int  // backticks in a row just before pos
+	fenced  bool // a fence (```) came before: list elements are no points
 	inStr   bool // inside a "…" string at depth > 0
 	escaped bool // after a backslash in that string
 	asked   int  // points returned
@@ -60,19 +71,25 @@ func NewPointSet(candidates []*Profile) *PointSet {
 }
 
 // Points returns a fresh scanner over the set's markers.
-func (s *PointSet) Points() *Points { return &Points{ends: &s.ends} }
+func (s *PointSet) Points() *Points { return &Points{ends: &s.ends, lists: true} }
 
 // Next returns the next point in text (the output so far; each call passes
 // the same output, longer or not) after the last one returned, or false
 // when text holds no further point or MaxDecisions points were returned.
 func (pt *Points) Next(text string) (int, bool) {
-	if pt.asked >= MaxDecisions {
+	if limit := pt.limit; limit == 0 && pt.asked >= MaxDecisions || limit > 0 && pt.asked >= limit {
 		return 0, false
 	}
 	for pt.pos < len(text) {
 		c := text[pt.pos]
 		pt.pos++
 		point := false
+		if c == '`' {
+			pt.ticks++
+			pt.fenced = pt.fenced || pt.ticks >= 3
+		} else {
+			pt.ticks = 0
+		}
 		switch {
 		case pt.inStr:
 			switch {
@@ -86,12 +103,21 @@ func (pt *Points) Next(text string) (int, bool) {
 		case c == '"' && pt.depth > 0:
 			pt.inStr = true
 		case c == '{' || c == '[' || c == '(':
+			if pt.depth == 0 {
+				pt.inList = c == '['
+			}
 			pt.depth++
 		case c == '}' || c == ']' || c == ')':
 			if pt.depth > 0 {
 				pt.depth--
-				point = pt.depth == 0
+				// Inside a fence, a list's first element does not show
+				// which dialect reads the fence.
+				point = pt.depth == 0 || pt.lists && pt.depth == 1 && pt.inList && !pt.fenced
 			}
+		}
+		if !point && pt.tags && c == '>' && pt.depth == 0 {
+			// A held output is probed after any tag.
+			point = true
 		}
 		if !point && pt.ends.last[c] {
 			for _, w := range pt.ends.words {
@@ -107,4 +133,28 @@ func (pt *Points) Next(text string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// newWordPoints returns a scanner of the points of one dialect's output
+// while it is held (Parser.probeHeld): after any of words, and after a
+// value closes at depth zero or inside a list at depth zero.
+func newWordPoints(words []string) *PointSet {
+	s := &PointSet{}
+	seen := map[string]bool{}
+	for _, w := range words {
+		if w == "" || seen[w] {
+			continue
+		}
+		seen[w] = true
+		s.ends.words = append(s.ends.words, w)
+		s.ends.last[w[len(w)-1]] = true
+	}
+	return s
+}
+
+// heldPoints returns a fresh scanner over the set's words for a held
+// output: list elements and the end of any tag ('>') are points too, and
+// there is no cap.
+func (s *PointSet) heldPoints() *Points {
+	return &Points{ends: &s.ends, lists: true, tags: true, limit: -1}
 }

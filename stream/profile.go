@@ -47,6 +47,11 @@ type Profile struct {
 	nameBare bool
 	// rclass classes the bytes a call region's scan stops at.
 	rclass [256]uint8
+	// heldConts are the continuations a held output is probed with
+	// (Parser.probeHeld), and heldPoints where: after the dialect's
+	// markers and after values that close.
+	heldConts  []string
+	heldPoints *PointSet
 	// standIns holds, per pair of start and end markers, the body of a
 	// small region that the dialect reads as one valid call named
 	// standInName, or "" when none of standInBodies is: Close parses the
@@ -193,6 +198,7 @@ func Learn(d dialects.Dialect) *Profile {
 	p := &Profile{d: d, syn: syn, opaque: syn.Opaque}
 	if p.opaque {
 		p.m = newMatcher(nil, "")
+		p.learnHeld(nil)
 		return p
 	}
 	opts := &dialects.Options{}
@@ -251,7 +257,34 @@ func Learn(d dialects.Dialect) *Profile {
 		}
 		p.conts = append(p.conts, syn.Tokens...)
 	}
+	p.learnHeld(triggers)
 	return p
+}
+
+// learnHeld builds what probing a held output needs: the points after
+// the dialect's markers, and the continuations a call must read the same
+// with: the region continuations, every marker and reasoning tag of the
+// dialect, and text that would extend or follow a call of any shape.
+func (p *Profile) learnHeld(triggers []trigger) {
+	var words []string
+	for _, t := range triggers {
+		words = append(words, t.word)
+	}
+	if m, ok := p.d.(dialects.Marked); ok {
+		words = append(words, m.Markers()...)
+	}
+	conts := append([]string(nil), p.conts...)
+	conts = append(conts, "]", "}", ")", "}]", ")]", "\n", " x", "x", "x()", ".x()", "(", ",", "\"", "'",
+		"\n{\"name\": \"f\", \"arguments\": {}}", "\n[{\"name\": \"f\", \"arguments\": {}}]", "\nf()", "\n```\n")
+	conts = append(conts, words...)
+	seen := map[string]bool{}
+	for _, c := range conts {
+		if !seen[c] {
+			seen[c] = true
+			p.heldConts = append(p.heldConts, c)
+		}
+	}
+	p.heldPoints = newWordPoints(append(words, "```"))
 }
 
 // Dialect returns the dialect the profile describes.

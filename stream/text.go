@@ -136,6 +136,11 @@ type Parser struct {
 	slots      []slot
 	started    []bool // CallStart emitted, per call index
 
+	// A held output's probes (probeHeld).
+	hpoints *Points // where a held output is probed
+	hpoint  int     // the last point not yet probed, or 0
+	hwork   int     // bytes parsed by those probes so far
+
 	// Detection.
 	points   *Points // where to ask the detector, nil once decided
 	detected bool
@@ -285,6 +290,9 @@ func (p *Parser) Write(delta string) []Event {
 	if p.points != nil {
 		p.decide()
 	}
+	if p.state == stHeld && p.d != nil {
+		p.probeHeld()
+	}
 	if p.steady = p.steadyNow(); p.steady {
 		p.room = p.maxBytes() - p.buf.Len()
 	}
@@ -337,8 +345,9 @@ func (p *Parser) lead(text string) {
 		if rest == "" {
 			return
 		}
-		if p.prof.headerStart {
-			// Wait for the first line to end and the next to begin.
+		if p.prof.headerStart && !wordy(rest) {
+			// Wait for the first line to end and the next to begin; unless
+			// it holds two words, which no header does.
 			nl := strings.IndexByte(text, '\n')
 			if nl < 0 {
 				return
@@ -394,7 +403,7 @@ func (p *Parser) lead(text string) {
 	if h.at >= 0 {
 		limit = h.at
 	}
-	if p.prof.nameBare && (h.at < 0 || h.partial || h.t.role == roleBare) {
+	if p.prof.nameBare && (h.at < 0 || h.partial || h.t.role == roleBare) && !(limit < len(text) && notCallOpen(text[limit])) {
 		// A call written without a marker begins with its name (f(…)):
 		// the word before an opening parenthesis, or at the end of what
 		// has arrived, may be one.
@@ -672,9 +681,7 @@ func (p *Parser) region(text string) {
 		if p.probeAt > 0 && strings.TrimLeft(text[p.probeAt:], " \t\r\n") != "" {
 			// A value closed, and a byte after it shows how the text goes
 			// on: space, a separator, or markup leaves the value whole.
-			if p.separated(text[p.probeAt:]) {
-				p.probe(text[p.regionStart:p.probeAt], text[p.probeAt:])
-			}
+			p.probe(text[p.regionStart:p.probeAt], text[p.probeAt:])
 			p.probeAt = 0
 		}
 		if p.argIndex < 0 && p.pos-p.regionStart >= p.nextCheck {
@@ -912,79 +919,117 @@ func (p *Parser) closeRegion(region string) (whole bool) {
 	return whole
 }
 
-// separated reports whether next, the text after a value that closed in a
-// region, leaves the value whole: it begins with whitespace, with a
-// separator of values (a comma, a semicolon, the end of a list), or with one of the
-// dialect's markers. Anything else glued to the value (a stray bracket, a
-// letter) may make it part of something else.
-func (p *Parser) separated(next string) bool {
-	switch c := next[0]; c {
-	case ' ', '\t', '\r', '\n', ',', ';', ']', ')':
-		return true
-	default:
-		_, ok := p.prof.m.at(next, 0, wantMarked)
-		return ok
-	}
-}
-
 // Probing an open region.
 const (
-	maxProbeRegion = 4 << 10 // longest region probed
-	eagerProbes    = 4       // probes made whatever the region's growth
+	maxProbeRegion = 4 << 10  // longest region probed
+	eagerProbes    = 4        // probes made whatever the region's growth
+	maxHeldProbe   = 16 << 10 // longest held output probed
+	heldWork       = 32       // bytes a held output's probes parse, per byte of it
 )
 
 // probe reads the calls of an open region that a value closed in, once a
 // byte after the value has arrived (next is the text from the value's end),
-// to report those that are finished: the calls the region so far reads as,
-// valid and unrepaired, that read the same followed by next and by each
-// continuation the profile keeps (another call, a closing marker, text that
-// would extend the call). Probes are made at the first few closing brackets and
-// then when the region has doubled, and only in regions of a few kilobytes,
-// so probing costs a constant factor.
+// to report those that are finished (see settled). Probes are made at the
+// first few closing brackets and then when the region has doubled, and
+// only in regions of a few kilobytes, so probing costs a constant factor.
 func (p *Parser) probe(region, next string) {
 	if len(p.prof.conts) == 0 || len(region) > maxProbeRegion || p.probes >= eagerProbes && len(region) < 2*p.probedLen {
 		return
 	}
 	p.probes++
 	p.probedLen = len(region)
+	p.reportSettled(region, next, p.regionStart, p.regionBase, p.prof.heldConts)
+}
+
+// probeHeld reports the calls of a held output (one the engine stopped
+// streaming: a stray token, an output that opens inside a header, a call
+// written without a marker) that are finished, at the points where a
+// value closed, a tag or fence ended or a marker of the dialect ended,
+// once a byte after the point has arrived: the output so far is parsed as
+// a whole, as the final parse will (see reportSettled), in outputs of up
+// to maxHeldProbe bytes. A probe is made only while the probes so far have
+// parsed at most heldWork times the output's length, so that probing
+// costs a constant factor. Nothing is probed while a closing tag may yet
+// make the text before it reasoning: that would take back every call.
+func (p *Parser) probeHeld() {
+	if p.ambiguous || p.prof.heldPoints == nil {
+		return
+	}
+	text := p.buf.String()
+	if p.hpoints == nil {
+		p.hpoints = p.prof.heldPoints.heldPoints()
+	}
+	for {
+		at, ok := p.hpoints.Next(text)
+		if !ok {
+			break
+		}
+		p.hpoint = at
+	}
+	at := p.hpoint
+	if at == 0 || strings.TrimLeft(text[at:], " \t\r\n") == "" {
+		return
+	}
+	p.hpoint = 0
+	if p.shown.MayBeShown(text, at) {
+		// The calls before at may lie in inline code or a fence not yet
+		// closed: a later point settles them.
+		return
+	}
+	if at > maxHeldProbe || p.hwork > heldWork*at {
+		return
+	}
+	p.hwork += p.reportSettled(text[:at], text[at:], 0, 0, p.prof.heldConts)
+}
+
+// reportSettled reports the calls of base, text that begins at byte start
+// of the output and ends where a value or a region closed, with the calls
+// before index first of the output before it, that are finished: the calls
+// base reads as, valid, that read the same followed by
+// next (what has arrived after base) and by next and each of conts (another
+// call, a closing marker, text that would extend the call). Calls already
+// reported are skipped.
+func (p *Parser) reportSettled(base, next string, start, first int, conts []string) (work int) {
 	o := &p.opts.Parse
-	base := p.d.Extract(region, o)
+	ext := p.d.Extract(base, o)
+	work = len(base)
 	n := 0
-	for n < len(base.Calls) && base.Calls[n].Err == nil && base.Calls[n].Name != "" {
+	for n < len(ext.Calls) && ext.Calls[n].Err == nil && ext.Calls[n].Name != "" {
 		n++
 	}
-	done := len(p.slots) - p.regionBase
-	for k := -1; k < len(p.prof.conts); k++ {
+	done := len(p.slots) - first
+	if done < 0 {
+		return
+	}
+	for k := -1; k < len(conts); k++ {
 		if n <= done {
 			return
 		}
 		cont := next
 		if k >= 0 {
-			cont = p.prof.conts[k]
-			if !mayFollow(cont, next) {
-				continue
-			}
+			cont = next + conts[k]
 		}
-		ext := p.d.Extract(region+cont, o)
+		x := p.d.Extract(base+cont, o)
+		work += len(base) + len(cont)
 		for j := done; j < n; j++ {
-			if j >= len(ext.Calls) || !sameCall(&ext.Calls[j], &base.Calls[j]) {
+			if j >= len(x.Calls) || !sameCall(&x.Calls[j], &ext.Calls[j]) {
 				n = j
 				break
 			}
 		}
 	}
 	for j := done; j < n; j++ {
-		rc := base.Calls[j]
+		rc := ext.Calls[j]
 		if rc.Offset >= 0 {
-			rc.Offset += p.regionStart
+			rc.Offset += start
 		}
-		index := p.regionBase + j
+		index := first + j
 		var s slot
 		s.raw = rc
 		var err error
 		s.call, s.repairs, err = dialects.FinishCall(&rc, index, o)
 		if s.err = coded.As(err); s.err != nil {
-			return
+			return work
 		}
 		if p.argIndex == index {
 			p.argIndex = -1
@@ -992,19 +1037,7 @@ func (p *Parser) probe(region, next string) {
 		p.slots = append(p.slots, s)
 		p.report(index)
 	}
-}
-
-// mayFollow reports whether a continuation a probe tries may still be how
-// the text after the value goes on, given next, the text that has arrived
-// after it: leading whitespace aside, one of the two begins the other. A
-// continuation the text has already ruled out (a closing bracket where a
-// marker has begun) reads a text the output can no longer be, so it is not
-// parsed.
-func mayFollow(cont, next string) bool {
-	c := strings.TrimLeft(cont, " \t\r\n")
-	n := strings.TrimLeft(next, " \t\r\n")
-	k := min(len(c), len(n))
-	return c[:k] == n[:k]
+	return work
 }
 
 // report emits a finished call. A failed call is not reported before the
@@ -1108,12 +1141,12 @@ func (p *Parser) maxBytes() int {
 }
 
 // backOverName returns the start of the name-like run (letters, digits,
-// '_', '.', '-') that ends text[from:limit] at limit, or limit.
+// '_', '$', '.', '-') that ends text[from:limit] at limit, or limit.
 func backOverName(text string, from, limit int) int {
 	i := limit
 	for i > from {
 		c := text[i-1]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-' || c >= 0x80) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '$' || c == '.' || c == '-' || c >= 0x80) {
 			break
 		}
 		i--
@@ -1137,6 +1170,22 @@ func (t *textBuf) write(s string) {
 func (t *textBuf) Len() int { return len(t.b) }
 
 func (t *textBuf) String() string { return unsafe.String(unsafe.SliceData(t.b), len(t.b)) }
+
+// wordy reports whether the first line of text holds two words: a space
+// or tab between two other bytes.
+func wordy(text string) bool {
+	line := text
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	line = strings.TrimSpace(line)
+	return strings.ContainsAny(line, " \t")
+}
+
+// notCallOpen reports whether c, right after a word, shows the word is not
+// the name of a call written as name(…): the first byte of most markers,
+// which no name holds.
+func notCallOpen(c byte) bool { return c == '<' || c == '[' || c == '|' }
 
 // fullRunes returns the end of the last complete character of text after
 // from: len(text), unless text ends inside a multi-byte character.
