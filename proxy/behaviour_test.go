@@ -250,3 +250,42 @@ func TestTransportCancel(t *testing.T) {
 		t.Fatal("the upstream request was not cancelled")
 	}
 }
+
+// TestUpstreamErrors: the upstream's own errors come back as it sent
+// them, after the transport retries for 5xx; an upstream that cannot be
+// reached is a 502 with TLP-015 in the protocol's shape.
+func TestUpstreamErrors(t *testing.T) {
+	fast := func(o *proxy.Options) {
+		o.Config = config.Default()
+		o.Config.TransportRetries = 1
+		o.Config.Backoff.Initial, o.Config.Backoff.Max = time.Millisecond, time.Millisecond
+	}
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		for _, stream := range []bool{false, true} {
+			up, srv := setup(t, api, fakeserver.Script{{Status: 400, Error: "invalid history"}}, fast)
+			status, raw := rawPost(t, srv.URL+chatPath(api), chatBody(api, stream, ""))
+			if status != 400 || !strings.Contains(raw, "invalid history") || len(up.Requests()) != 1 {
+				t.Errorf("%s: 400: %d %s (%d requests)", api, status, raw, len(up.Requests()))
+			}
+			up, srv = setup(t, api, fakeserver.Script{{Status: 503, Error: "overloaded"}}, fast)
+			status, raw = rawPost(t, srv.URL+chatPath(api), chatBody(api, stream, ""))
+			if status != 503 || !strings.Contains(raw, "overloaded") || len(up.Requests()) != 2 {
+				t.Errorf("%s: 503: %d %s (%d requests)", api, status, raw, len(up.Requests()))
+			}
+		}
+		dead := httptest.NewServer(http.NotFoundHandler())
+		dead.Close()
+		opts := proxy.Options{Upstream: dead.URL, API: api, Logger: quiet}
+		fast(&opts)
+		h, err := proxy.NewHandler(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		status, raw := rawPost(t, srv.URL+chatPath(api), chatBody(api, false, ""))
+		srv.Close()
+		if status != http.StatusBadGateway || errorCode(t, api, raw) != "TLP-015" {
+			t.Errorf("%s: unreachable: %d %s", api, status, raw)
+		}
+	}
+}

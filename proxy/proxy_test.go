@@ -67,6 +67,23 @@ func scenarios() []scenario {
 			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"}},
 			cfg:   func(c *config.Config) { c.MaxRetries = 2 },
 			calls: "get_weather " + parisArgs, finish: finishTool, outcome: proxy.OutcomeRecovered, requests: 2},
+		{name: "off-schema not recovered", turns: fakeserver.Script{
+			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"}},
+			cfg:     func(c *config.Config) { c.MaxRetries = 1 },
+			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>", streamContent: `{"city":5}`,
+			finish: finishStop, outcome: proxy.OutcomeFailed, requests: 2},
+		{name: "native off-schema recovered", turns: fakeserver.Script{
+			{Calls: []fakeserver.Call{{Name: "get_weather", Arguments: `{"city": 5}`}}},
+			{Calls: []fakeserver.Call{{Name: "get_weather", Arguments: parisArgs}}}},
+			cfg:   func(c *config.Config) { c.MaxRetries = 2 },
+			calls: "get_weather " + parisArgs, finish: finishTool, outcome: proxy.OutcomeRecovered, requests: 2},
+		{name: "two leaked calls", turns: fakeserver.Script{{Content: leakedHermes + "\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\", \"days\": 2}}\n</tool_call>"}},
+			calls: "get_weather " + parisArgs + `; get_weather {"city":"Rome","days":2}`, finish: finishTool, outcome: proxy.OutcomeFixed},
+		{name: "native calls interleaved", turns: fakeserver.Script{{Interleave: true, Calls: []fakeserver.Call{
+			{Name: "get_weather", Arguments: parisArgs}, {Name: "get_weather", Arguments: `{"city":"Rome"}`}}}},
+			calls: "get_weather " + parisArgs + `; get_weather {"city":"Rome"}`, finish: finishTool, outcome: proxy.OutcomeUnchanged},
+		{name: "server reasoning", turns: fakeserver.Script{{Thinking: "The user wants weather.", Content: leakedHermes}},
+			calls: "get_weather " + parisArgs, reasoning: "The user wants weather.", finish: finishTool, outcome: proxy.OutcomeFixed},
 		{name: "429 then answer", turns: fakeserver.Script{{Status: 429, Error: "slow down", RetryAfter: "0"}, {Content: hermes}},
 			cfg:   func(c *config.Config) { c.Backoff.Initial = time.Millisecond; c.Backoff.Max = time.Millisecond },
 			calls: "get_weather " + parisArgs, content: "Let me check.", finish: finishTool, outcome: proxy.OutcomeFixed, requests: 2},
@@ -164,6 +181,9 @@ func TestFix(t *testing.T) {
 					st := obs.last(t)
 					if st.Outcome != sc.outcome {
 						t.Errorf("outcome = %q, want %q (%+v)", st.Outcome, sc.outcome, st)
+					}
+					if len(a.Calls) > 0 && st.Dialect != map[bool]string{true: "native", false: "hermes"}[strings.HasPrefix(sc.name, "native")] && sc.name != "pythonic" {
+						t.Errorf("dialect = %q", st.Dialect)
 					}
 					if st.Calls != len(a.Calls) || st.Model != "qwen3:8b" || st.Stream != stream || st.CorrelationID == "" {
 						t.Errorf("stats = %+v", st)

@@ -183,10 +183,12 @@ func (s *streamer) event(ev stream.Event, e emitter) {
 			}
 		}
 	case stream.Detected:
-		s.f.dialect = ev.Dialect
+		if s.f.dialect == "" {
+			s.f.dialect = ev.Dialect
+		}
 	case stream.Done:
 		if ev.Result != nil {
-			if ev.Result.Dialect != "" && s.f.dialect == "" {
+			if ev.Result.Dialect != "" && s.f.dialect == "" && len(ev.Result.Calls)+len(ev.Result.Errors) > 0 {
 				s.f.dialect = ev.Result.Dialect
 			}
 			s.f.repairs = append(s.f.repairs, ev.Result.Repairs...)
