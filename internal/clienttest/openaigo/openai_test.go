@@ -1,0 +1,166 @@
+package openaigo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/dialectkit/toolcall/internal/clienttest"
+	"github.com/dialectkit/toolcall/internal/fakeserver"
+	"github.com/dialectkit/toolcall/proxy"
+)
+
+// params is the chat request of every scenario: the prompt and the weather
+// tool.
+func params(t *testing.T) openai.ChatCompletionNewParams {
+	t.Helper()
+	var tool struct {
+		Function struct {
+			Name        string         `json:"name"`
+			Description string         `json:"description"`
+			Parameters  map[string]any `json:"parameters"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal([]byte(clienttest.WeatherTool), &tool); err != nil {
+		t.Fatal(err)
+	}
+	return openai.ChatCompletionNewParams{
+		Model:    clienttest.Model,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(clienttest.Prompt)},
+		Tools: []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+			Name:        tool.Function.Name,
+			Description: openai.String(tool.Function.Description),
+			Parameters:  shared.FunctionParameters(tool.Function.Parameters),
+		})},
+	}
+}
+
+// chat runs one chat completion with openai-go against base and returns
+// what the client parsed: the message of a whole answer, or what its
+// ChatCompletionAccumulator assembled from the stream.
+func chat(t *testing.T, base string, hc *http.Client, stream bool) clienttest.Got {
+	t.Helper()
+	client := openai.NewClient(option.WithBaseURL(base+"/v1/"), option.WithAPIKey("unused"),
+		option.WithHTTPClient(hc), option.WithMaxRetries(0))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p := params(t)
+	var g clienttest.Got
+	var msg openai.ChatCompletionMessage
+	var err error
+	if !stream {
+		var resp *openai.ChatCompletion
+		resp, err = client.Chat.Completions.New(ctx, p)
+		if err == nil {
+			if len(resp.Choices) != 1 {
+				t.Fatalf("%d choices", len(resp.Choices))
+			}
+			msg, g.Finish = resp.Choices[0].Message, resp.Choices[0].FinishReason
+		}
+	} else {
+		p.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+		s := client.Chat.Completions.NewStreaming(ctx, p)
+		acc := openai.ChatCompletionAccumulator{}
+		finished := 0
+		for s.Next() {
+			acc.AddChunk(s.Current())
+			if _, ok := acc.JustFinishedToolCall(); ok {
+				finished++
+			}
+		}
+		err = s.Err()
+		if err == nil {
+			if len(acc.Choices) != 1 {
+				t.Fatalf("%d choices", len(acc.Choices))
+			}
+			msg, g.Finish = acc.Choices[0].Message, acc.Choices[0].FinishReason
+			if finished != len(msg.ToolCalls) {
+				t.Errorf("the accumulator finished %d calls, the message holds %d", finished, len(msg.ToolCalls))
+			}
+			if acc.Usage.TotalTokens == 0 {
+				t.Errorf("no usage, though include_usage was asked")
+			}
+		}
+	}
+	var apiErr *openai.Error
+	switch {
+	case errors.As(err, &apiErr):
+		g.Status, g.Error = apiErr.StatusCode, apiErr.Error()
+		return g
+	case err != nil:
+		g.Status, g.Error = -1, err.Error()
+		return g
+	}
+	g.Content = msg.Content
+	for _, tc := range msg.ToolCalls {
+		g.Calls = append(g.Calls, clienttest.GotCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	}
+	return g
+}
+
+var modes = map[bool]string{false: "whole", true: "stream"}
+
+// TestOpenAIGoClient drives openai-go through the proxy Handler and
+// through the Transport, streaming and not, in every scenario.
+func TestOpenAIGoClient(t *testing.T) {
+	for _, sc := range clienttest.Scenarios {
+		for _, stream := range []bool{false, true} {
+			if stream && sc.WholeOnly {
+				continue
+			}
+			for _, via := range []string{"handler", "transport"} {
+				t.Run(sc.Name+"/"+modes[stream]+"/"+via, func(t *testing.T) {
+					var got clienttest.Got
+					if via == "handler" {
+						s, err := clienttest.NewStack(proxy.OpenAI, sc.Script)
+						if err != nil {
+							t.Fatal(err)
+						}
+						defer s.Close()
+						got = chat(t, s.Proxy.URL, http.DefaultClient, stream)
+					} else {
+						up := fakeserver.NewServer(sc.Script, nil)
+						defer up.Close()
+						tr, err := proxy.NewTransport(clienttest.Options(proxy.OpenAI, ""))
+						if err != nil {
+							t.Fatal(err)
+						}
+						got = chat(t, up.URL, &http.Client{Transport: tr}, stream)
+					}
+					if d := sc.Want.Check(proxy.OpenAI, got); d != "" {
+						t.Errorf("%s\ngot %+v", d, got)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestOpenAIGoClientDirect checks the harness against the upstream alone:
+// native calls read as the scenario says, and a leaked call does not read
+// as a call.
+func TestOpenAIGoClientDirect(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		for _, sc := range clienttest.Scenarios[:2] { // native, hermes
+			t.Run(sc.Name+"/"+modes[stream], func(t *testing.T) {
+				up := fakeserver.NewServer(sc.Script, nil)
+				defer up.Close()
+				got := chat(t, up.URL, http.DefaultClient, stream)
+				d := sc.Want.Check(proxy.OpenAI, got)
+				switch {
+				case sc.Name == "native" && d != "":
+					t.Errorf("%s\ngot %+v", d, got)
+				case sc.Name != "native" && d == "":
+					t.Errorf("the leaked call reads as a native call without the proxy: %+v", got)
+				}
+			})
+		}
+	}
+}
