@@ -1,0 +1,66 @@
+package proxy
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"testing"
+	"time"
+)
+
+func TestOutgoingURL(t *testing.T) {
+	for _, tc := range []struct{ upstream, path, want string }{
+		{"http://h:11434", "/api/chat?x=1", "http://h:11434/api/chat?x=1"},
+		{"http://h:11434/", "/api/tags", "http://h:11434/api/tags"},
+		{"http://h:11434/v1", "/v1/chat/completions", "http://h:11434/v1/chat/completions"},
+		{"http://h:8080/prefix", "/v1/models", "http://h:8080/prefix/v1/models"},
+	} {
+		c, err := newCore(Options{Upstream: tc.upstream}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _ := url.Parse(tc.path)
+		if got := c.outgoingURL(in).String(); got != tc.want {
+			t.Errorf("%s + %s = %s, want %s", tc.upstream, tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestOpensReasoning(t *testing.T) {
+	for tmpl, want := range map[string]bool{
+		"": false,
+		"{% if add_generation_prompt %}<｜Assistant｜><think>\n{% endif %}":                true,
+		"{{ .Content }}<|im_start|>assistant\n<think>\n":                                 true,
+		"<|im_start|>assistant\n{% if not thinking %}<think>\n\n</think>\n\n{% endif %}": false,
+		"{{ if .Thinking }}<think>{{ .Thinking }}</think>{{ end }}":                      false,
+	} {
+		if got := opensReasoning(tmpl); got != want {
+			t.Errorf("opensReasoning(%q) = %v", tmpl, got)
+		}
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for v, want := range map[string]time.Duration{
+		"": 0, "2": 2 * time.Second, "0.5": 500 * time.Millisecond, "-1": 0, "soon": 0,
+		now.Add(3 * time.Second).Format(http.TimeFormat): 3 * time.Second,
+	} {
+		if got := parseRetryAfter(v, now); got != want {
+			t.Errorf("%q: %v, want %v", v, got, want)
+		}
+	}
+}
+
+func TestEvidenceCacheBounded(t *testing.T) {
+	ec := newEvidenceCache(3)
+	for i := range 10 {
+		ec.put(strconv.Itoa(i), evidence{template: "t", at: time.Now()})
+	}
+	if len(ec.m) != 3 || len(ec.order) != 3 {
+		t.Errorf("%d entries, %d in order", len(ec.m), len(ec.order))
+	}
+	if _, ok := ec.m["9"]; !ok {
+		t.Error("the newest entry went")
+	}
+}
