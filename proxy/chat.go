@@ -38,7 +38,8 @@ type chatCtx struct {
 	ropts    registry.Options
 	ids      map[string]bool
 	// original is the content of the answer being fixed, as written.
-	original string
+	original          string
+	originalReasoning string
 
 	upstreamTime time.Duration
 	cancel       context.CancelFunc

@@ -97,7 +97,7 @@ func (q *chatCtx) fix(ctx context.Context, m *message, truncated bool) *fixed {
 		return f
 	}
 	res, _ := q.c.reg.ParseDetectContext(ctx, m.content, &q.ropts)
-	q.original = m.content
+	q.original, q.originalReasoning = m.content, m.reasoning
 	if len(res.Calls) == 0 && len(res.Errors) == 0 && res.Reasoning == "" {
 		return f
 	}
@@ -155,8 +155,9 @@ func (q *chatCtx) takeCalls(f *fixed, res *toolcall.Result, native []nativeCall)
 		}
 		if native == nil {
 			// A leaked call that failed stays where the model wrote it:
-			// the content goes out as written, its markup included.
-			f.content = q.original
+			// the content goes out as written, its markup and any
+			// reasoning in it included.
+			f.content, f.reasoning = q.original, q.originalReasoning
 		}
 	}
 	// The calls go out in the order the model wrote them.

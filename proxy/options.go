@@ -57,7 +57,8 @@ type Options struct {
 	// whole of a streamed answer).
 	MaxResponseBytes int64
 	// MaxConcurrent caps the upstream requests in flight; more wait, and
-	// fail with 503 when their context ends first.
+	// fail with 503 (TLP-027) when no place comes free within IdleTimeout
+	// or before their total timeout.
 	MaxConcurrent int
 	// IdleTimeout ends an upstream answer that sends nothing for this long.
 	IdleTimeout time.Duration
@@ -112,7 +113,8 @@ type RequestStats struct {
 	Dialect string
 	// Stream is whether the answer was streamed to the client.
 	Stream bool
-	// Status is the HTTP status the client got.
+	// Status is the HTTP status the client got (499 when the client went
+	// away before the answer began).
 	Status int
 	// Outcome is one of the Outcome constants.
 	Outcome string
