@@ -2,6 +2,7 @@ package proxy_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -286,6 +287,36 @@ func TestUpstreamErrors(t *testing.T) {
 		srv.Close()
 		if status != http.StatusBadGateway || errorCode(t, api, raw) != "TLP-015" {
 			t.Errorf("%s: unreachable: %d %s", api, status, raw)
+		}
+	}
+}
+
+// TestStreamEnvelope: every chunk the proxy writes keeps the upstream's
+// envelope (id, object, created, model; model and created_at).
+func TestStreamEnvelope(t *testing.T) {
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		_, srv := setup(t, api, fakeserver.Script{{Content: "Sure. " + leakedHermes, ChunkSize: 6}}, nil)
+		_, raw := rawPost(t, srv.URL+chatPath(api), chatBody(api, true, ""))
+		keys := map[proxy.API][]string{proxy.Ollama: {"model", "created_at", "message", "done"}, proxy.OpenAI: {"id", "object", "created", "model"}}[api]
+		n := 0
+		for _, line := range strings.Split(raw, "\n") {
+			line = strings.TrimSpace(strings.TrimPrefix(line, "data:"))
+			if line == "" || line == "[DONE]" {
+				continue
+			}
+			n++
+			var top map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(line), &top); err != nil {
+				t.Fatalf("%s: %q", api, line)
+			}
+			for _, k := range keys {
+				if _, ok := top[k]; !ok {
+					t.Errorf("%s: chunk without %q: %s", api, k, line)
+				}
+			}
+		}
+		if n < 3 {
+			t.Errorf("%s: %d chunks", api, n)
 		}
 	}
 }

@@ -43,6 +43,7 @@ type streamer struct {
 	nativeSeen int
 	nativeHeld bool
 	moved      bool // reasoning was moved out of the content
+	choiceTmpl obj  // the last upstream choice (OpenAI), whose other fields are kept
 
 	// Recovery: once a call failed and recovery is on, the rest of the
 	// answer is held until the answer is complete.
@@ -172,7 +173,7 @@ func (s *streamer) event(ev stream.Event, e emitter) {
 		s.q.ids[c.ID] = true
 		s.sent = append(s.sent, c)
 		s.f.count(fixLeaked, 1)
-		e.call(c, len(s.sent)-1)
+		e.call(c, len(s.sent)-1, nil)
 	case stream.CallError:
 		var te *toolcall.Error
 		if errors.As(ev.Err, &te) {
@@ -238,7 +239,7 @@ func (s *streamer) nativeCall(n *nativeCall, e emitter) {
 	}
 	s.q.ids[call.ID] = true
 	s.sent = append(s.sent, call)
-	e.call(call, len(s.sent)-1)
+	e.call(call, len(s.sent)-1, n)
 }
 
 // end settles the parser and, when a call failed with recovery on, asks
@@ -275,7 +276,7 @@ func (s *streamer) end(ctx context.Context, e emitter, doneReason string) {
 		}
 		s.sent = append(s.sent, c.call)
 		s.f.count(fixLeaked, 1)
-		e.call(c.call, len(s.sent)-1)
+		e.call(c.call, len(s.sent)-1, nil)
 	}
 }
 
@@ -306,7 +307,7 @@ func (s *streamer) finish(truncated bool) {
 type emitter interface {
 	content(text string)
 	reasoning(text string)
-	call(c toolcall.Call, index int)
+	call(c toolcall.Call, index int, base *nativeCall)
 }
 
 // streamOllama rewrites an NDJSON stream from Ollama.
@@ -436,8 +437,8 @@ func (o *ollamaEmitter) reasoning(text string) {
 	o.chunk(func(m obj) { m.setRaw("thinking", marshalString(text)) })
 }
 
-func (o *ollamaEmitter) call(c toolcall.Call, index int) {
-	o.chunk(func(m obj) { m.setRaw("tool_calls", rawList([]json.RawMessage{ollamaCall(c, index, nil)})) })
+func (o *ollamaEmitter) call(c toolcall.Call, index int, base *nativeCall) {
+	o.chunk(func(m obj) { m.setRaw("tool_calls", rawList([]json.RawMessage{ollamaCall(c, index, base)})) })
 }
 
 // streamOpenAI rewrites an SSE stream from an OpenAI-compatible server.
@@ -487,6 +488,7 @@ func (q *chatCtx) streamOpenAI(ctx context.Context, resp *http.Response) *toolca
 		if s.tmpl == nil {
 			s.tmpl = top
 		}
+		s.choiceTmpl = ch
 		if role, ok := delta["role"]; ok && !e.roleSent {
 			e.roleSent = true
 			e.chunk(func(d obj) { d.setRaw("role", role); d.setRaw("content", []byte(`""`)) }, nil)
@@ -606,7 +608,14 @@ func (o *openAIEmitter) chunk(set func(delta obj), toolCalls []json.RawMessage) 
 	if toolCalls != nil {
 		d.setRaw("tool_calls", rawList(toolCalls))
 	}
-	c := obj{"index": json.RawMessage("0"), "finish_reason": json.RawMessage("null")}
+	c := obj{}
+	if s.choiceTmpl != nil {
+		c = s.choiceTmpl.clone()
+	}
+	if _, ok := c["index"]; !ok {
+		c.setRaw("index", []byte("0"))
+	}
+	c.setRaw("finish_reason", []byte("null"))
 	c.setRaw("delta", d.bytes())
 	top.setRaw("choices", rawList([]json.RawMessage{c.bytes()}))
 	s.write(sse(top))
@@ -622,7 +631,7 @@ func (o *openAIEmitter) reasoning(text string) {
 
 // call sends a call as OpenAI's tool-call deltas: a header with index, id,
 // type and name, then the arguments.
-func (o *openAIEmitter) call(c toolcall.Call, index int) {
+func (o *openAIEmitter) call(c toolcall.Call, index int, _ *nativeCall) {
 	head := obj{}
 	head.set("index", index)
 	head.setRaw("id", marshalString(c.ID))
