@@ -320,3 +320,37 @@ func TestStreamEnvelope(t *testing.T) {
 		}
 	}
 }
+
+// TestOddUpstream: answers that are not what the protocol says pass
+// through without a panic: lines that are not JSON, chunks without
+// choices or message, a whole answer that is not an object, an empty body.
+func TestOddUpstream(t *testing.T) {
+	bodies := map[proxy.API][]fakeserver.Turn{
+		proxy.Ollama: {
+			{Body: "not json\n{\"message\":7,\"done\":false}\n[1,2]\n{\"done\":true}\n", ContentType: "application/x-ndjson"},
+			{Body: "", ContentType: "application/x-ndjson"},
+			{Body: `"a string"`, ContentType: "application/json"},
+			{Body: `{"message":{"content":{"x":1},"tool_calls":"nope"},"done":true}`, ContentType: "application/json"},
+			{Body: `{"message":{"content":"hi","tool_calls":[{"function":{"name":"get_weather","arguments":"{\"city\":"}}]},"done":true}`, ContentType: "application/json"},
+		},
+		proxy.OpenAI: {
+			{Body: "data: not json\n\ndata: {\"choices\":7}\n\ndata: {\"choices\":[{\"delta\":null}]}\n\ndata: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"function\":{\"arguments\":\"{}\"}}]},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n", ContentType: "text/event-stream"},
+			{Body: "", ContentType: "text/event-stream"},
+			{Body: `[]`, ContentType: "application/json"},
+			{Body: `{"choices":[{"message":{"content":null,"tool_calls":[{"id":"x","function":{"name":"get_weather","arguments":{"city":"Paris"}}}]},"finish_reason":"tool_calls"}]}`, ContentType: "application/json"},
+		},
+	}
+	for api, turns := range bodies {
+		for i, turn := range turns {
+			_, srv := setup(t, api, fakeserver.Script{turn}, nil)
+			stream := strings.Contains(turn.ContentType, "stream") || strings.Contains(turn.ContentType, "ndjson")
+			status, raw := rawPost(t, srv.URL+chatPath(api), chatBody(api, stream, ""))
+			if status != 200 {
+				t.Errorf("%s #%d: %d %s", api, i, status, raw)
+			}
+			if api == proxy.OpenAI && strings.Contains(raw, `"arguments":{`) {
+				t.Errorf("%s #%d: arguments went out as an object: %s", api, i, raw)
+			}
+		}
+	}
+}

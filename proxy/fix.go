@@ -126,9 +126,10 @@ func (q *chatCtx) takeCalls(f *fixed, res *toolcall.Result, native []nativeCall)
 		oc := outCall{call: c}
 		if native != nil && c.Index < len(native) {
 			oc.native = &native[c.Index]
-			if !argsEqual(native[c.Index].rc.Arguments, c.Arguments) {
-				// Stored differently counts only when the value changed:
-				// re-spacing is not a fix.
+			if !argsEqual(native[c.Index].rc.Arguments, c.Arguments) || !q.protocolArguments(native[c.Index].fn["arguments"]) {
+				// Stored differently counts only when the value changed
+				// (re-spacing is not a fix) or the protocol wants another
+				// shape (OpenAI a JSON string, Ollama an object).
 				f.changed = true
 			}
 		}
@@ -224,4 +225,15 @@ func (q *chatCtx) newID() string {
 			return id
 		}
 	}
+}
+
+// protocolArguments reports whether a native call's arguments have the
+// shape the protocol's clients decode: a JSON string for OpenAI, an object
+// for Ollama.
+func (q *chatCtx) protocolArguments(raw json.RawMessage) bool {
+	t := strings.TrimSpace(string(raw))
+	if q.c.api == OpenAI {
+		return strings.HasPrefix(t, `"`)
+	}
+	return strings.HasPrefix(t, "{")
 }
