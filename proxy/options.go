@@ -51,18 +51,20 @@ type Options struct {
 	// Transport reaches the upstream; nil means a clone of
 	// http.DefaultTransport.
 	Transport http.RoundTripper
-	// MaxRequestBytes caps a client request body.
+	// MaxRequestBytes caps a client request body (0: DefaultMaxRequestBytes).
 	MaxRequestBytes int64
 	// MaxResponseBytes caps an upstream answer (the whole body, or the
-	// whole of a streamed answer).
+	// whole of a streamed answer; 0: DefaultMaxResponseBytes).
 	MaxResponseBytes int64
 	// MaxConcurrent caps the upstream requests in flight; more wait, and
 	// fail with 503 (TLP-027) when no place comes free within IdleTimeout
-	// or before their total timeout.
+	// or before their total timeout (0: DefaultMaxConcurrent).
 	MaxConcurrent int
-	// IdleTimeout ends an upstream answer that sends nothing for this long.
+	// IdleTimeout ends an upstream answer that sends nothing for this long
+	// (0: DefaultIdleTimeout).
 	IdleTimeout time.Duration
-	// TotalTimeout ends a request, recovery included, that lasts longer.
+	// TotalTimeout ends a request, recovery included, that lasts longer
+	// (0: DefaultTotalTimeout).
 	TotalTimeout time.Duration
 	// APIKey, when set, is required of clients as "Authorization: Bearer
 	// <key>"; the client's own Authorization header is then not sent
