@@ -94,7 +94,11 @@ func newCore(opts Options, handler bool) (*core, error) {
 		c.opts.TotalTimeout = DefaultTotalTimeout
 	}
 	if !isZeroConfig(&opts.Config) {
-		if err := opts.Config.Validate(); err != nil {
+		cfg := opts.Config
+		if cfg.MaxRetries == 0 {
+			cfg.MaxRetries = 1 // 0 is recovery off here, not out of range
+		}
+		if err := cfg.Validate(); err != nil {
 			return nil, err
 		}
 	}

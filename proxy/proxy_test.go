@@ -291,6 +291,14 @@ func TestNewErrors(t *testing.T) {
 	_ = context.Background
 }
 
+func TestRecoveryOff(t *testing.T) {
+	cfg := config.Default()
+	cfg.MaxRetries = 0
+	if _, err := proxy.NewHandler(proxy.Options{Upstream: "http://127.0.0.1:1", Config: cfg}); err != nil {
+		t.Errorf("MaxRetries 0 (recovery off) was refused: %v", err)
+	}
+}
+
 func TestUnknownDialect(t *testing.T) {
 	cfg := config.Default()
 	cfg.Dialect = "no_such_dialect"
