@@ -123,6 +123,61 @@ func TestLiveEvents(t *testing.T) {
 			},
 		},
 		{
+			name:   "unknown template: a call before a closing tag could be reasoning, so it waits",
+			opts:   registry.Options{Dialect: "hermes"},
+			chunks: []string{"<tool_call>" + weather + "</tool_call>", " x", "</think>y"},
+			want: [][]string{
+				{},
+				{},
+				{},
+				{"reasoning:<tool_call>" + weather + "</tool_call> x", "content:y", "done:hermes"},
+			},
+		},
+		{
+			name:   "functionary_v3_2: a call after a bare header line is reported once the next header begins",
+			opts:   *regOpts(closed, registry.Options{Dialect: "functionary_v3_2"}),
+			chunks: []string{"get_weather\n{\"city\": \"Paris\"}", "\n>>>", "all\nDone."},
+			want: [][]string{
+				{},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`},
+				{},
+				{"content:Done.", "done:functionary_v3_2"},
+			},
+		},
+		{
+			name:   "glimmer: a call is reported once its invoke element has closed",
+			opts:   *regOpts(closed, registry.Options{Dialect: "glimmer"}),
+			chunks: []string{" to=get_weather<|message|><atem:function_calls>\n<atem:invoke name=\"get_weather\">\n<atem:parameter name=\"city\">SF</atem:parameter></atem:invoke>", "\n", "</atem:function_calls><|eom|>"},
+			want: [][]string{
+				{},
+				{},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"SF"}`},
+				{"done:glimmer"},
+			},
+		},
+		{
+			name:   "cohere: a call in an action block after a framed response",
+			opts:   *regOpts(closed, registry.Options{Dialect: "cohere"}),
+			chunks: []string{"<|START_RESPONSE|>On it.<|END_RESPONSE|>\n<|START_ACTION|>[{\"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}", "]<|END_ACTION|>", "\n<|START_TEXT|>Done.<|END_TEXT|>"},
+			want: [][]string{
+				{},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`},
+				{},
+				{"content:On it.\nDone.", "done:cohere"},
+			},
+		},
+		{
+			name:   "json: a bare call is reported once the bytes after it arrive",
+			opts:   *regOpts(closed, registry.Options{Dialect: "json"}),
+			chunks: []string{"Sure.\n[" + weather, ", " + weather, "]\nDone."},
+			want: [][]string{
+				{"content:Sure."},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`},
+				{"call_start:1:get_weather", `call:1:get_weather:{"city":"Paris"}`},
+				{"content:\n\nDone.", "done:json"},
+			},
+		},
+		{
 			// A first line could be a bare call header (Functionary v3.2)
 			// until the next line shows it is not.
 			name:   "detection: content streams, the dialect is chosen once sure, the call follows",

@@ -107,6 +107,7 @@ type Parser struct {
 	blocks     int       // reasoning blocks seen
 	blockShown bool      // some of the current block's text was emitted
 	afterBlock bool      // no content emitted since the last block
+	preBlock   string    // the content held back when that block began
 	contentOut strings.Builder
 	reasonOut  strings.Builder
 
@@ -532,6 +533,9 @@ func (p *Parser) reason(text string) {
 // block's trailing whitespace is trimmed, and so is the whitespace after it.
 func (p *Parser) endBlock(end int) {
 	p.held[1] = ""
+	if !p.afterBlock {
+		p.preBlock = p.held[0]
+	}
 	p.markNext = p.prof.syn.MarkedStart
 	p.blocks++
 	p.afterBlock = true
@@ -581,9 +585,13 @@ func (p *Parser) emitRun(text string, limit int, kind Kind) {
 	if kind == Content && p.afterBlock {
 		p.afterBlock = false
 		if p.prof.pairs[p.pair].spaceJoin {
-			*h = ""
-			if p.contentOut.Len() > 0 {
-				*h = " "
+			// The content before the block, less its trailing space, and
+			// the held text after it (a separator) are joined by one space.
+			pre := strings.TrimRightFunc(p.preBlock, unicode.IsSpace)
+			post := strings.TrimPrefix(*h, p.preBlock)
+			*h = post
+			if p.contentOut.Len() > 0 || pre != "" {
+				*h = pre + " " + post
 			}
 		}
 	}
@@ -959,18 +967,25 @@ func (p *Parser) probeHeld() {
 	if p.hpoints == nil {
 		p.hpoints = p.prof.heldPoints.heldPoints()
 	}
+	// The last point with a byte after it: a point followed by another
+	// has (the byte that made the other a point).
+	at := 0
 	for {
-		at, ok := p.hpoints.Next(text)
+		next, ok := p.hpoints.Next(text)
 		if !ok {
 			break
 		}
-		p.hpoint = at
+		if p.hpoint > 0 {
+			at = p.hpoint
+		}
+		p.hpoint = next
 	}
-	at := p.hpoint
-	if at == 0 || strings.TrimLeft(text[at:], " \t\r\n") == "" {
+	if p.hpoint > 0 && strings.TrimLeft(text[p.hpoint:], " \t\r\n") != "" {
+		at, p.hpoint = p.hpoint, 0
+	}
+	if at == 0 {
 		return
 	}
-	p.hpoint = 0
 	if p.shown.MayBeShown(text, at) {
 		// The calls before at may lie in inline code or a fence not yet
 		// closed: a later point settles them.
