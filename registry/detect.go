@@ -53,12 +53,14 @@ type Options struct {
 }
 
 // DialectOptions returns the options of one dialect's parse: the fields of
-// o that dialects.Options has.
+// o that dialects.Options has. With a Template and neither ReasoningOpen
+// nor ReasoningClosed set, the reasoning start is the template's
+// (TemplateOpensReasoning), the same for Parse, Detect and Stream.
 func (o *Options) DialectOptions() dialects.Options {
 	if o == nil {
 		return dialects.Options{}
 	}
-	return dialects.Options{
+	d := dialects.Options{
 		Tools:           o.Tools,
 		Lenient:         o.Lenient,
 		DisableRepair:   o.DisableRepair,
@@ -69,6 +71,8 @@ func (o *Options) DialectOptions() dialects.Options {
 		MaxErrors:       o.MaxErrors,
 		MaxErrorMessage: o.MaxErrorMessage,
 	}
+	defaultRegistry.reasoningStart(o, &d)
+	return d
 }
 
 // SetDialectOptions sets the fields of o that dialects.Options has.

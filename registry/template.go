@@ -55,6 +55,11 @@ type TemplateDetection struct {
 	// CallTag is, for a Go template, the text written before an assistant's
 	// calls ("<tool_call>", "[TOOL_CALLS] [", "{" when there is none).
 	CallTag string `json:"call_tag,omitempty"`
+	// OpensReasoning reports that the template's generation prompt opens a
+	// reasoning block the model's output continues (TemplateOpensReasoning):
+	// stream and parse its output with ReasoningOpen, and any other
+	// template's with ReasoningClosed.
+	OpensReasoning bool `json:"opens_reasoning,omitempty"`
 	// Matches are the dialects the template names, strongest first, with
 	// the evidence for each.
 	Matches []TemplateMatch `json:"matches"`
@@ -125,6 +130,7 @@ func (r *Registry) detectTemplate(template string, full bool) TemplateDetection 
 	if full || len(det.Matches) == 0 {
 		det.Kind, tree = templateKind(template)
 		det.Tools, det.ToolCalls = templateMentions(template, det.Kind, tree)
+		det.OpensReasoning = r.TemplateOpensReasoning(template)
 	}
 	if tree != nil {
 		if tag, ok := callTag(tree); ok {

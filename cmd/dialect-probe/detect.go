@@ -138,6 +138,9 @@ func printDetect(w io.Writer, r *detectReport) error {
 	if r.Template.CallTag != "" {
 		fmt.Fprintf(&b, "; call tag %q", r.Template.CallTag)
 	}
+	if r.Template.OpensReasoning {
+		b.WriteString("; opens a reasoning block (parse with --reasoning-open)")
+	}
 	b.WriteString("\n")
 	if r.Dialect == "" {
 		fmt.Fprintf(&b, "dialect: none (%s)\n", r.Template.Reason)
