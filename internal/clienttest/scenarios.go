@@ -120,6 +120,16 @@ var Scenarios = []Scenario{
 		WholeOnly: true,
 	},
 	{
+		// The same call, and recovery asks again: the second answer is
+		// what the client gets.
+		Name: "off_schema_recovered",
+		Script: fakeserver.Script{
+			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"days\": 3}}\n</tool_call>", ChunkSize: 6},
+			{Content: hermesCall, ChunkSize: 6},
+		},
+		Want: Want{Calls: []string{"get_weather " + wantArgs}, Finish: "tool_calls"},
+	},
+	{
 		Name:   "truncated",
 		Script: fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par", DoneReason: "length", ChunkSize: 5}},
 		Want:   Want{ContentHas: `"city": "Par`, Finish: "length", FinishOllama: "length"},
