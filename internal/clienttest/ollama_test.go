@@ -62,14 +62,11 @@ func ollamaChat(t *testing.T, base string, hc *http.Client, stream bool) Got {
 func TestOllamaGoClient(t *testing.T) {
 	for _, sc := range Scenarios {
 		for _, stream := range []bool{false, true} {
-			if stream && sc.WholeOnly {
-				continue
-			}
 			for _, via := range []string{"handler", "transport"} {
 				name := sc.Name + "/" + map[bool]string{false: "whole", true: "stream"}[stream] + "/" + via
 				t.Run(name, func(t *testing.T) {
 					got := runOllama(t, sc.Script, stream, via)
-					if d := sc.Want.Check(proxy.Ollama, got); d != "" {
+					if d := sc.WantFor(stream).Check(proxy.Ollama, got); d != "" {
 						t.Errorf("%s\ngot %+v", d, got)
 					}
 				})

@@ -44,8 +44,17 @@ type Scenario struct {
 	Script fakeserver.Script
 	// Want is what a client sees through the proxy.
 	Want Want
-	// WholeOnly runs the scenario with streaming off only.
-	WholeOnly bool
+	// WantStream, when set, is what a client sees of the streamed answer
+	// where it differs from Want.
+	WantStream *Want
+}
+
+// WantFor returns what a client sees, streamed or not.
+func (s *Scenario) WantFor(stream bool) Want {
+	if stream && s.WantStream != nil {
+		return *s.WantStream
+	}
+	return s.Want
 }
 
 // Want is what a client must see.
@@ -110,14 +119,14 @@ var Scenarios = []Scenario{
 		Want:   Want{Calls: []string{"get_weather " + wantArgs}, Finish: "tool_calls"},
 	},
 	{
-		// A required argument missing: with recovery off the call stays
-		// failed, and the client gets its text as content, never a call.
-		Name:   "off_schema",
-		Script: fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"days\": 3}}\n</tool_call>", ChunkSize: 6}},
-		Want:   Want{ContentHas: `"days": 3`, Finish: "stop"},
-		// Streamed, the proxy sends a failed call's arguments alone as
-		// content, without the markup the model wrote.
-		WholeOnly: true,
+		// A required argument missing, and recovery gets the same answer:
+		// the call stays failed, and the client gets its text as content,
+		// never a call. A whole answer keeps the text as written; a stream
+		// sends what the parser kept of the call, its arguments.
+		Name:       "off_schema",
+		Script:     fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"days\": 3}}\n</tool_call>", ChunkSize: 6}},
+		Want:       Want{ContentHas: `{"name": "get_weather", "arguments": {"days": 3}}`, Finish: "stop"},
+		WantStream: &Want{ContentHas: `{"days":3}`, Finish: "stop"},
 	},
 	{
 		// The same call, and recovery asks again: the second answer is

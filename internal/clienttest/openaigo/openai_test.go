@@ -112,9 +112,6 @@ var modes = map[bool]string{false: "whole", true: "stream"}
 func TestOpenAIGoClient(t *testing.T) {
 	for _, sc := range clienttest.Scenarios {
 		for _, stream := range []bool{false, true} {
-			if stream && sc.WholeOnly {
-				continue
-			}
 			for _, via := range []string{"handler", "transport"} {
 				t.Run(sc.Name+"/"+modes[stream]+"/"+via, func(t *testing.T) {
 					var got clienttest.Got
@@ -134,7 +131,7 @@ func TestOpenAIGoClient(t *testing.T) {
 						}
 						got = chat(t, up.URL, &http.Client{Transport: tr}, stream)
 					}
-					if d := sc.Want.Check(proxy.OpenAI, got); d != "" {
+					if d := sc.WantFor(stream).Check(proxy.OpenAI, got); d != "" {
 						t.Errorf("%s\ngot %+v", d, got)
 					}
 				})
