@@ -58,7 +58,7 @@ func scenarios() []scenario {
 		{name: "plain answer", turns: fakeserver.Script{{Content: "It is sunny in Paris."}},
 			content: "It is sunny in Paris.", finish: finishStop, outcome: proxy.OutcomeUnchanged},
 		{name: "off-schema", turns: fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"}},
-			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>", streamContent: `{"city":5}`, finish: finishStop, outcome: proxy.OutcomeFailed},
+			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>", finish: finishStop, outcome: proxy.OutcomeFailed},
 		{name: "truncated call", turns: fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par", DoneReason: "length"}},
 			content:       "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par",
 			streamContent: "{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par", finish: finishLength, outcome: proxy.OutcomeFailed},
@@ -70,8 +70,8 @@ func scenarios() []scenario {
 		{name: "off-schema not recovered", turns: fakeserver.Script{
 			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"}},
 			cfg:     func(c *config.Config) { c.MaxRetries = 1 },
-			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>", streamContent: `{"city":5}`,
-			finish: finishStop, outcome: proxy.OutcomeFailed, requests: 2},
+			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>",
+			finish:  finishStop, outcome: proxy.OutcomeFailed, requests: 2},
 		{name: "native off-schema recovered", turns: fakeserver.Script{
 			{Calls: []fakeserver.Call{{Name: "get_weather", Arguments: `{"city": 5}`}}},
 			{Calls: []fakeserver.Call{{Name: "get_weather", Arguments: parisArgs}}}},

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -134,6 +135,15 @@ func (s *streamer) lines(body io.Reader, each func(line []byte) bool) error {
 
 // events handles what the stream engine settled.
 func (s *streamer) events(evs []stream.Event, e emitter) {
+	if s.f.dialect == "" {
+		// The dialect the final parse settled on names the syntax of a
+		// failed call reported in the same batch.
+		for _, ev := range evs {
+			if ev.Kind == stream.Done && ev.Result != nil && len(ev.Result.Calls)+len(ev.Result.Errors) > 0 {
+				s.f.dialect = ev.Result.Dialect
+			}
+		}
+	}
 	for _, ev := range evs {
 		if s.held {
 			s.heldEvs = append(s.heldEvs, ev)
@@ -178,9 +188,8 @@ func (s *streamer) event(ev stream.Event, e emitter) {
 		var te *toolcall.Error
 		if errors.As(ev.Err, &te) {
 			s.f.errors = append(s.f.errors, te)
-			// A call that failed goes out as the text the model wrote.
-			if te.Raw != "" {
-				e.content(te.Raw)
+			if text := s.failedText(te); text != "" {
+				e.content(text)
 			}
 		}
 	case stream.Detected:
@@ -202,6 +211,19 @@ func (s *streamer) event(ev stream.Event, e emitter) {
 			}
 		}
 	}
+}
+
+// failedText is what goes out as content for a leaked call that failed:
+// the call written again in the model's dialect when the parser kept its
+// name and a JSON object as arguments (a call off its schema), else the
+// text the parser kept for it (Error.Raw).
+func (s *streamer) failedText(te *toolcall.Error) string {
+	raw := strings.TrimSpace(te.Raw)
+	if te.Tool != "" && s.f.dialect != "" && s.f.dialect != retry.NativeDialect &&
+		strings.HasPrefix(raw, "{") && json.Valid([]byte(raw)) {
+		return retry.FormatCall(s.q.c.reg, s.f.dialect, te.Tool, json.RawMessage(raw))
+	}
+	return te.Raw
 }
 
 // sendNative sends the upstream's own calls.
