@@ -161,23 +161,30 @@ func split(text string, n int) []string {
 	return append(out, text)
 }
 
-// BenchmarkWriteSteady measures one 1-byte Write inside a long argument
-// string: the per-delta cost of the steady path.
+// BenchmarkWriteSteady measures one Write of 1 or 16 bytes inside a long
+// argument string: the per-delta cost of the steady path.
 func BenchmarkWriteSteady(b *testing.B) {
 	prof := stream.Learn(hermes.Dialect)
 	head := "<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"notes.txt\", \"text\": \"" + strings.Repeat("x", 256)
-	b.ReportAllocs()
-	var p *stream.Parser
-	n := 0
-	for b.Loop() {
-		if n == 0 {
-			b.StopTimer()
-			p = prof.NewParser(&stream.Options{Parse: dialects.Options{ReasoningClosed: true}})
-			p.Write(head)
-			n = 1 << 20
-			b.StartTimer()
-		}
-		p.Write("a")
-		n--
+	for _, delta := range []string{"a", `lorem \"ipsum\" d`} {
+		b.Run(fmt.Sprintf("%dB", len(delta)), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(delta)))
+			var p *stream.Parser
+			n := 0
+			for b.Loop() {
+				if n == 0 {
+					b.StopTimer()
+					p = prof.NewParser(&stream.Options{Parse: dialects.Options{ReasoningClosed: true}})
+					for i := 0; i < len(head); i += 16 {
+						p.Write(head[i:min(i+16, len(head))])
+					}
+					n = 1 << 16
+					b.StartTimer()
+				}
+				p.Write(delta)
+				n--
+			}
+		})
 	}
 }

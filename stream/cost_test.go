@@ -20,7 +20,13 @@ func TestSteadyWritesDoNotAllocate(t *testing.T) {
 	prof := stream.Learn(hermes.Dialect)
 	for _, delta := range []string{"a", `lorem \"ipsum\" `, `\n`, `\`, `\\`} {
 		p := prof.NewParser(&stream.Options{Parse: dialects.Options{ReasoningClosed: true}})
-		p.Write("<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"notes.txt\", \"text\": \"" + strings.Repeat("x", 300))
+		head := "<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"notes.txt\", \"text\": \"" + strings.Repeat("x", 300)
+		for _, c := range split(head, 16) {
+			p.Write(c)
+		}
+		if evs := p.Write("x"); len(evs) != 1 || evs[0].Kind != stream.CallArguments || evs[0].Text != "x" {
+			t.Fatalf("a byte of a shown argument gives %+v", evs)
+		}
 		if allocs := testing.AllocsPerRun(2000, func() { p.Write(delta) }); allocs != 0 {
 			t.Errorf("a %q delta inside an argument string allocates %v times", delta, allocs)
 		}
