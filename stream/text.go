@@ -793,7 +793,7 @@ func (p *Parser) showArguments(region string, rc dialects.RawCall, index int) {
 // the backslashes before each, so each byte is read a bounded number of
 // times however the string is cut.
 func stringEnd(s string, q byte, escaped bool) (end int, esc bool) {
-	if len(s) <= 16 {
+	if len(s) <= 4 {
 		// A few bytes: read them one by one rather than pay for a search.
 		for i := 0; i < len(s); i++ {
 			switch c := s[i]; {
@@ -1175,7 +1175,14 @@ func backOverName(text string, from, limit int) int {
 type textBuf struct{ b []byte }
 
 func (t *textBuf) write(s string) {
-	if len(s) == 1 && len(t.b) < cap(t.b) {
+	if len(t.b)+len(s) > cap(t.b) {
+		// Double: append grows a large slice by a quarter at a time,
+		// copying a long output several times over.
+		nb := make([]byte, len(t.b), max(2*cap(t.b), len(t.b)+len(s), 512))
+		copy(nb, t.b)
+		t.b = nb
+	}
+	if len(s) == 1 {
 		t.b = append(t.b, s[0])
 		return
 	}
