@@ -89,7 +89,7 @@ is 0 unless reading or writing failed: errors are reported per line.`,
 	fl.StringVarP(&f.dialect, "dialect", "d", "", "dialect to use (default: detect)")
 	fl.StringVarP(&f.toolsFile, "tools", "t", "", "JSON file with the declared tools (OpenAI/Ollama or bare shape)")
 	fl.StringVar(&f.model, "model", "", "model name, used as detection evidence")
-	fl.StringVar(&f.templateFile, "template", "", "chat template file, used as detection evidence")
+	fl.StringVar(&f.templateFile, "template", "", "chat template file, used as detection evidence and, without --reasoning-open/--reasoning-closed, to tell whether the output starts inside a reasoning block")
 	fl.StringSliceVar(&f.fallback, "fallback", nil, "dialects to try when the named dialect finds no call")
 	fl.BoolVar(&f.noRepair, "no-repair", false, "require strict JSON arguments (no lenient repair)")
 	fl.BoolVar(&f.coerce, "coerce", false, "coerce argument values toward the schema (\"5\" → 5)")
