@@ -168,7 +168,7 @@ func TestJSClients(t *testing.T) {
 					defer s.Close()
 					name := sc.Name + "/" + mode
 					cases = append(cases, newCase(name, s.Proxy.URL, mode))
-					want[name] = sc.WantFor(mode != "whole")
+					want[name] = sc.Want
 				}
 			}
 			direct := map[string]bool{}

@@ -66,7 +66,7 @@ func TestOllamaGoClient(t *testing.T) {
 				name := sc.Name + "/" + map[bool]string{false: "whole", true: "stream"}[stream] + "/" + via
 				t.Run(name, func(t *testing.T) {
 					got := runOllama(t, sc.Script, stream, via)
-					if d := sc.WantFor(stream).Check(proxy.Ollama, got); d != "" {
+					if d := sc.Want.Check(proxy.Ollama, got); d != "" {
 						t.Errorf("%s\ngot %+v", d, got)
 					}
 				})

@@ -44,17 +44,6 @@ type Scenario struct {
 	Script fakeserver.Script
 	// Want is what a client sees through the proxy.
 	Want Want
-	// WantStream, when set, is what a client sees of the streamed answer
-	// where it differs from Want.
-	WantStream *Want
-}
-
-// WantFor returns what a client sees, streamed or not.
-func (s *Scenario) WantFor(stream bool) Want {
-	if stream && s.WantStream != nil {
-		return *s.WantStream
-	}
-	return s.Want
 }
 
 // Want is what a client must see.

@@ -131,7 +131,7 @@ func TestOpenAIGoClient(t *testing.T) {
 						}
 						got = chat(t, up.URL, &http.Client{Transport: tr}, stream)
 					}
-					if d := sc.WantFor(stream).Check(proxy.OpenAI, got); d != "" {
+					if d := sc.Want.Check(proxy.OpenAI, got); d != "" {
 						t.Errorf("%s\ngot %+v", d, got)
 					}
 				})
