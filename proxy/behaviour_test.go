@@ -354,3 +354,23 @@ func TestOddUpstream(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportNilBody: a chat request without a body is sent on, and
+// the upstream says what is wrong with it.
+func TestTransportNilBody(t *testing.T) {
+	tr, err := proxy.NewTransport(proxy.Options{API: proxy.Ollama, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := fakeserver.NewServer(nil, nil)
+	defer up.Close()
+	req, _ := http.NewRequest(http.MethodPost, up.URL+"/api/chat", nil)
+	resp, err := tr.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("status %d", resp.StatusCode)
+	}
+}

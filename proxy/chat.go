@@ -94,7 +94,11 @@ func (q *chatCtx) upstreamFailure(ctx context.Context, err error) *toolcall.Erro
 
 func (q *chatCtx) run(ctx context.Context) *toolcall.Error {
 	c := q.c
-	body, err := io.ReadAll(io.LimitReader(q.in.Body, c.opts.MaxRequestBytes+1))
+	var in io.Reader = http.NoBody
+	if q.in.Body != nil {
+		in = q.in.Body
+	}
+	body, err := io.ReadAll(io.LimitReader(in, c.opts.MaxRequestBytes+1))
 	if err != nil {
 		return q.fail(http.StatusBadRequest, toolcall.Errorf(toolcall.CodeInvalidInput, err, "cannot read the request body"))
 	}

@@ -61,3 +61,48 @@ func Example() {
 	// get_weather {"city":"Paris"}
 	// content: ""
 }
+
+// The Transport fixes calls in process: any client given an http.Client
+// with it gets the leaked call as a native one.
+func ExampleNewTransport() {
+	upstream := fakeserver.NewServer(fakeserver.Script{{
+		Content: "[get_weather(city=\"Paris\")]",
+	}}, nil)
+	defer upstream.Close()
+
+	tr, err := proxy.NewTransport(proxy.Options{
+		API:    proxy.OpenAI,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		panic(err)
+	}
+	client := &http.Client{Transport: tr}
+	resp, err := client.Post(upstream.URL+"/v1/chat/completions", "application/json", strings.NewReader(`{
+		"model": "llama3.2", "messages": [{"role": "user", "content": "Weather in Paris?"}],
+		"tools": [{"type": "function", "function": {"name": "get_weather",
+			"parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]}`))
+	if err != nil {
+		panic(err)
+	}
+	defer resp.Body.Close()
+	var completion struct {
+		Choices []struct {
+			Message struct {
+				ToolCalls []struct {
+					Function struct{ Name, Arguments string } `json:"function"`
+				} `json:"tool_calls"`
+			} `json:"message"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
+	}
+	json.NewDecoder(resp.Body).Decode(&completion)
+	choice := completion.Choices[0]
+	for _, c := range choice.Message.ToolCalls {
+		fmt.Println(c.Function.Name, c.Function.Arguments)
+	}
+	fmt.Println(choice.FinishReason)
+	// Output:
+	// get_weather {"city":"Paris"}
+	// tool_calls
+}
