@@ -123,7 +123,9 @@ func (q *chatCtx) run(ctx context.Context) *toolcall.Error {
 	if q.tools != nil && q.cfg.Dialect == "" {
 		q.ropts.Template = c.template(ctx, c.baseURL(q.out), q.model, q.in.Header)
 	}
-	q.ropts.ReasoningOpen = opensReasoning(q.ropts.Template)
+	// Without a template that opens a reasoning block, the output starts
+	// outside one, and answer text streams at once.
+	q.ropts.ReasoningOpen = q.ropts.Template != "" && c.reg.TemplateOpensReasoning(q.ropts.Template)
 	q.ropts.ReasoningClosed = !q.ropts.ReasoningOpen
 
 	begin := time.Now()
@@ -412,17 +414,4 @@ func (q *chatCtx) record(f *fixed) {
 	case st.Outcome == "":
 		st.Outcome = OutcomeUnchanged
 	}
-}
-
-// opensReasoning reports whether a chat template opens a reasoning block
-// in its generation prompt (it ends with <think> that no </think> closes,
-// as DeepSeek-R1's and Qwen3's thinking templates do): the output then
-// starts inside reasoning. Otherwise the output starts outside it, and
-// answer text streams at once.
-func opensReasoning(template string) bool {
-	open := strings.LastIndex(template, "<think>")
-	if open < 0 || strings.LastIndex(template, "</think>") > open {
-		return false
-	}
-	return len(template)-open < 400
 }

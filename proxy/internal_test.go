@@ -26,20 +26,6 @@ func TestOutgoingURL(t *testing.T) {
 	}
 }
 
-func TestOpensReasoning(t *testing.T) {
-	for tmpl, want := range map[string]bool{
-		"": false,
-		"{% if add_generation_prompt %}<｜Assistant｜><think>\n{% endif %}":                true,
-		"{{ .Content }}<|im_start|>assistant\n<think>\n":                                 true,
-		"<|im_start|>assistant\n{% if not thinking %}<think>\n\n</think>\n\n{% endif %}": false,
-		"{{ if .Thinking }}<think>{{ .Thinking }}</think>{{ end }}":                      false,
-	} {
-		if got := opensReasoning(tmpl); got != want {
-			t.Errorf("opensReasoning(%q) = %v", tmpl, got)
-		}
-	}
-}
-
 func TestParseRetryAfter(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for v, want := range map[string]time.Duration{
