@@ -67,6 +67,15 @@ func scenarios() []scenario {
 			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"}},
 			cfg:   func(c *config.Config) { c.MaxRetries = 2 },
 			calls: "get_weather " + parisArgs, finish: finishTool, outcome: proxy.OutcomeRecovered, requests: 2},
+		{name: "recovered after a 500", turns: fakeserver.Script{
+			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"},
+			{Status: 500, Error: "boom"},
+			{Content: leakedHermes}},
+			cfg: func(c *config.Config) {
+				c.MaxRetries = 1
+				c.Backoff.Initial, c.Backoff.Max = time.Millisecond, time.Millisecond
+			},
+			calls: "get_weather " + parisArgs, finish: finishTool, outcome: proxy.OutcomeRecovered, requests: 3},
 		{name: "off-schema not recovered", turns: fakeserver.Script{
 			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"}},
 			cfg:     func(c *config.Config) { c.MaxRetries = 1 },
