@@ -75,3 +75,50 @@ func TestCloseReusesRegions(t *testing.T) {
 		t.Error("a 64 KB Hermes call was parsed again at Close")
 	}
 }
+
+// TestSectionEndKeepsStreaming checks that the closing tag of a section
+// around a call (Qwen3-Coder's </tool_call> after </function>, MiniMax's
+// </minimax:tool_call> after </invoke>) ends the call's region rather than
+// holding the rest of the output, so that later calls stream (and Close
+// reuses every region), with the one-shot result.
+func TestSectionEndKeepsStreaming(t *testing.T) {
+	outputs := map[string]string{
+		"qwen3_coder": "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>\n" +
+			"<tool_call>\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n</function>\n</tool_call>\n" +
+			"<tool_call>\n<function=get_time>\n<parameter=zone>\nUTC\n</parameter>\n</function>\n</tool_call>",
+		"minimax_m2": "Checking.\n<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>\n</minimax:tool_call>\n" +
+			"<minimax:tool_call>\n<invoke name=\"get_time\">\n<parameter name=\"zone\">UTC</parameter>\n</invoke>\n</minimax:tool_call>",
+	}
+	for dialect, text := range outputs {
+		opts := &registry.Options{Dialect: dialect, ReasoningClosed: true}
+		want := registry.Parse(text, opts)
+		if len(want.Calls) < 2 || len(want.Errors) > 0 {
+			t.Fatalf("%s: the one-shot parse reads %d calls, %v", dialect, len(want.Calls), want.Errors)
+		}
+		for _, n := range []int{1, 7, 16} {
+			p := registry.Stream(opts)
+			var evs []stream.Event
+			live := 0
+			for _, c := range split(text, n) {
+				for _, ev := range p.Write(c) {
+					evs = append(evs, ev)
+					if ev.Kind == stream.Call {
+						live++
+					}
+				}
+			}
+			if stream.Held(p) {
+				t.Errorf("%s in %d-byte pieces: the output is held after a section's closing tag", dialect, n)
+			}
+			if err := streamtest.Compare(want, p, append(evs, p.Close()...)); err != nil {
+				t.Errorf("%s in %d-byte pieces: %v", dialect, n, err)
+			}
+			if live != len(want.Calls) {
+				t.Errorf("%s in %d-byte pieces: %d of %d calls reported before the end", dialect, n, live, len(want.Calls))
+			}
+			if !stream.Reused(p) {
+				t.Errorf("%s in %d-byte pieces: Close parsed the regions again", dialect, n)
+			}
+		}
+	}
+}

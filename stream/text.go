@@ -731,6 +731,8 @@ func (p *Parser) between(text string) {
 		p.pos = len(text)
 	case h.partial:
 		p.pos = h.at
+	case h.t.role == roleEnd && p.extendRegion(text, h):
+		// The closing marker of a section around the region just closed.
 	case h.t.role == roleToken || h.t.role == roleEnd:
 		// A token between calls (an end of turn, a stray wrapper) may
 		// change what follows: settle the rest at the end.
@@ -740,6 +742,41 @@ func (p *Parser) between(text string) {
 	default:
 		p.openRegion(h.at, h.at+len(h.t.word))
 	}
+}
+
+// extendRegion takes a closing marker that follows the region just closed,
+// with only space between, as the end of that region: the closing tag of
+// a section around a call (Qwen3-Coder's </tool_call> after </function>,
+// MiniMax's </minimax:tool_call> after </invoke>). It does so only when
+// the region read whole, and reads the same calls and nothing else up to
+// the new marker; then the output goes on streaming rather than being
+// held to the end. The region is parsed once more, which is what holding
+// the output would cost at the least.
+func (p *Parser) extendRegion(text string, h hit) bool {
+	if p.mixed || len(p.spans) == 0 {
+		return false
+	}
+	sp := &p.spans[len(p.spans)-1]
+	if sp.base+sp.n != len(p.slots) || strings.TrimLeft(text[sp.end:h.at], " \t\r\n") != "" {
+		return false
+	}
+	end := h.at + len(h.t.word)
+	ext := p.d.Extract(text[sp.start:end], &p.opts.Parse)
+	if len(ext.Calls) != sp.n || ext.Content != "" || ext.Reasoning != "" || len(ext.Errors) > 0 {
+		return false
+	}
+	for j := range ext.Calls {
+		rc := ext.Calls[j]
+		if rc.Offset >= 0 {
+			rc.Offset += sp.start
+		}
+		if rc.Err != nil || len(rc.Repairs) > 0 || rc.AtEnd || !sameRaw(&p.slots[sp.base+j].raw, &rc) {
+			return false
+		}
+	}
+	sp.endAt, sp.end = h.at, end
+	p.pos = end
+	return true
 }
 
 // look parses an unfinished region to announce its calls by name. Regions
