@@ -48,7 +48,8 @@ func (s *statsSink) ObserveRequest(st *proxy.RequestStats) {
 // left once the connections are closed, and that the heap comes back to
 // where it was. It logs the latency the proxy adds, per request and per
 // streamed chunk (p50/p99, from RequestStats), and the end-to-end request
-// latency with and without the proxy, measured in the same run.
+// latency with and without the proxy, measured in the same run; then the
+// same one stream at a time (50, or 5 without DIALECTKIT_LONG).
 func TestLoad(t *testing.T) {
 	n := longtest.Scaled(200)
 	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
@@ -133,6 +134,34 @@ func TestLoad(t *testing.T) {
 				pct(directLat, 50), pct(directLat, 99), pct(proxiedLat, 50), pct(proxiedLat, 99))
 			t.Logf("heap: %d KiB before, peak %d KiB, %d KiB after; goroutines: %d before, %d after",
 				heap>>10, peakHeap>>10, hAfter>>10, goroutines, gAfter)
+
+			// One stream at a time, alternating with the upstream alone:
+			// what the proxy adds when the streams do not compete for the
+			// processors.
+			sink.mu.Lock()
+			sink.stats = nil
+			sink.mu.Unlock()
+			var directOne, proxiedOne []time.Duration
+			for range longtest.Scaled(50) {
+				for _, err := range loadPass(client, up.URL, api, 1, 0) {
+					t.Error(err)
+				}
+				directOne = append(directOne, lastLatencies...)
+				for _, err := range loadPass(client, px.URL, api, 1, 1) {
+					t.Error(err)
+				}
+				proxiedOne = append(proxiedOne, lastLatencies...)
+			}
+			sink.mu.Lock()
+			added, chunks = nil, nil
+			for _, st := range sink.stats {
+				added = append(added, st.Total-st.Upstream)
+				chunks = append(chunks, st.ChunkAdded...)
+			}
+			sink.mu.Unlock()
+			t.Logf("one stream at a time (%d): end to end direct p50 %v p99 %v, through the proxy p50 %v p99 %v; added per request p50 %v p99 %v, per chunk p50 %v p99 %v",
+				len(proxiedOne), pct(directOne, 50), pct(directOne, 99), pct(proxiedOne, 50), pct(proxiedOne, 99),
+				pct(added, 50), pct(added, 99), pct(chunks, 50), pct(chunks, 99))
 		})
 	}
 }
