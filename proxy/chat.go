@@ -381,8 +381,10 @@ func renderOpenAIMessage(msgObj obj, f *fixed) {
 	msgObj.setRaw("tool_calls", rawList(calls))
 }
 
-// record adds a fixed answer to the request's statistics.
+// record adds a fixed answer to the request's statistics, and logs its
+// calls at DEBUG.
 func (q *chatCtx) record(f *fixed) {
+	q.logCalls(context.Background(), f)
 	st := q.st
 	if f.dialect != "" {
 		st.Dialect = f.dialect

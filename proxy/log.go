@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/redact"
 	"github.com/dialectkit/toolcall/retry"
 )
 
@@ -75,4 +76,59 @@ func sortedKeys(m map[string]int) []string {
 		out[i] = k + "=" + itoa(m[k])
 	}
 	return out
+}
+
+// maxLoggedRaw bounds the raw output logged at DEBUG.
+const maxLoggedRaw = 4096
+
+// logCalls writes the DEBUG records of a fixed answer, as the retry loop
+// does: one per repaired call with log_repair_details (kinds and details,
+// never values), and, only with log_argument_values, each call's
+// arguments and each failed call's text, secrets redacted.
+func (q *chatCtx) logCalls(ctx context.Context, f *fixed) {
+	log := q.c.log
+	if !log.Enabled(ctx, slog.LevelDebug) || (!q.cfg.LogRepairDetails && !q.cfg.LogArgumentValues) {
+		return
+	}
+	id := q.st.CorrelationID
+	for _, c := range f.calls {
+		if q.cfg.LogRepairDetails {
+			var kinds, details []string
+			for _, r := range f.repairs {
+				if r.CallIndex == c.call.Index {
+					kinds = append(kinds, string(r.Kind))
+					details = append(details, r.String())
+				}
+			}
+			if len(kinds) > 0 {
+				log.LogAttrs(ctx, slog.LevelDebug, "tool call repaired",
+					slog.String(retry.KeyCorrelationID, id),
+					slog.String(retry.KeyToolName, redact.Text(c.call.Name)),
+					slog.String(retry.KeyToolCallID, c.call.ID),
+					slog.Any(retry.KeyRepairApplied, kinds),
+					slog.Any("repair_details", details))
+			}
+		}
+		if q.cfg.LogArgumentValues && !c.failed {
+			log.LogAttrs(ctx, slog.LevelDebug, "tool call arguments",
+				slog.String(retry.KeyCorrelationID, id),
+				slog.String(retry.KeyToolName, redact.Text(c.call.Name)),
+				slog.String(retry.KeyToolCallID, c.call.ID),
+				slog.String("arguments", string(redact.JSON(c.call.Arguments))))
+		}
+	}
+	if !q.cfg.LogArgumentValues {
+		return
+	}
+	for _, e := range f.errors {
+		raw := redact.Text(e.Raw)
+		if len(raw) > maxLoggedRaw {
+			raw = raw[:maxLoggedRaw] + "…"
+		}
+		log.LogAttrs(ctx, slog.LevelDebug, "tool call output",
+			slog.String(retry.KeyCorrelationID, id),
+			slog.String(retry.KeyToolName, redact.Text(e.Tool)),
+			slog.String(retry.KeyErrorCode, string(e.Code)),
+			slog.String("raw", raw))
+	}
 }
