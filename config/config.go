@@ -122,6 +122,10 @@ type Config struct {
 	// Dialect names the text dialect the model writes (dialect); empty
 	// means detect it. It is used when the Loop's parse options name none.
 	Dialect string
+	// Fallback names the dialects to try, in order, when Dialect finds no
+	// call and none of its markers (fallback; registry.Options.Fallback).
+	// It is used with Dialect, when the Loop's parse options name neither.
+	Fallback []string
 
 	// ModelHTTPRetries is how many times a request the server rejected
 	// with HTTP 400 is answered by telling the model and asking again
@@ -305,9 +309,15 @@ func ParseFor(data []byte, provider string) (Config, error) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
+		if k == ModelsKey {
+			if _, err := parseModelEntries(section[k], prefix+k); err != nil {
+				return Config{}, err
+			}
+			continue
+		}
 		s, ok := settingByKey(k)
 		if !ok {
-			return Config{}, configError(prefix+k, "unknown setting (known: "+strings.Join(settingKeys(), ", ")+")", nil)
+			return Config{}, configError(prefix+k, unknownSetting(), nil)
 		}
 		if section[k] == nil {
 			continue // "key:" with no value keeps the default
@@ -352,16 +362,18 @@ func locateSection(root map[string]any, provider string) (map[string]any, string
 		return m, "tool_call.", nil
 	}
 	for k := range root {
-		if _, ok := settingByKey(k); ok {
-			return root, "", nil
+		if _, ok := settingByKey(k); ok || k == ModelsKey {
+			return bareSettings(root), "", nil
 		}
 	}
-	if len(root) == 0 {
+	if len(root) == 0 || (len(root) == 1 && root[ServeKey] != nil) {
 		return nil, "", nil
 	}
 	keys := make([]string, 0, len(root))
 	for k := range root {
-		keys = append(keys, strconv.Quote(k))
+		if k != ServeKey {
+			keys = append(keys, strconv.Quote(k))
+		}
 	}
 	slices.Sort(keys)
 	return nil, "", configError("(document)", fmt.Sprintf("none of its keys is known: %s (settings: %s; or a tool_call mapping, or an agent configuration with %s)",
@@ -436,6 +448,7 @@ var settings = []setting{
 	stringSetting("retry_prompt_template", func(c *Config) *string { return &c.RetryPromptTemplate }, nil, false),
 	boolSetting("require_tool_call", func(c *Config) *bool { return &c.RequireToolCall }),
 	stringSetting("dialect", func(c *Config) *string { return &c.Dialect }, nil, true),
+	fallbackSetting(),
 	intSetting("model_http_retries", func(c *Config) *int { return &c.ModelHTTPRetries }, 0, 10),
 	msSetting("model_http_retry_delay_ms", func(c *Config) *time.Duration { return &c.ModelHTTPRetryDelay }, 0, 60_000),
 	intSetting("transport_retries", func(c *Config) *int { return &c.TransportRetries }, 0, 10),

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestDefaultConfig(t *testing.T) {
 	// The zero-value file is the defaults.
 	for _, doc := range []string{"", "# nothing\n", "model:\n  name: qwen3\n", "{}\n"} {
 		got, err := config.Parse([]byte(doc))
-		if err != nil || got != c {
+		if err != nil || !reflect.DeepEqual(got, c) {
 			t.Errorf("Parse(%q) = %+v, %v; want the defaults", doc, got, err)
 		}
 	}
@@ -112,7 +113,7 @@ func TestLoadAgentConfig(t *testing.T) {
 		IdleTimeout: time.Minute, MaxRetryAfter: 10 * time.Second, MaxReflectedCalls: 8, MaxReflectedExcerpt: 500, MaxReflectedContent: 16 << 10, OnTruncation: config.TruncationShorter, TruncationRetries: 1, MaxTokensCap: 8192,
 		BreakerThreshold: 0, BreakerCooldown: time.Second,
 	}
-	if c != want {
+	if !reflect.DeepEqual(c, want) {
 		t.Errorf("loaded\n%+v\nwant\n%+v", c, want)
 	}
 	opts := c.DialectOptions(nil)
@@ -267,7 +268,7 @@ func TestConfigurationDoc(t *testing.T) {
 		t.Fatalf("the documented example does not load: %v", err)
 	}
 	c.RetryPromptTemplate = config.DefaultRetryPromptTemplate
-	if c != config.Default() {
+	if !reflect.DeepEqual(c, config.Default()) {
 		t.Errorf("the documented example is not the defaults:\n%+v", c)
 	}
 	if got := strings.TrimSuffix(block("text"), "\n"); got != config.DefaultRetryPromptTemplate {

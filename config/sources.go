@@ -2,6 +2,7 @@ package config
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -47,57 +48,99 @@ type Setting struct {
 // read as LoadFor reads it for provider; then the environment variables
 // EnvVar(key), found through lookup (os.LookupEnv; nil reads none); then
 // overrides, "key=value" pairs given as flags. The result is validated as
-// a whole; a bad value is a TLP-024 error naming its key and source.
+// a whole; a bad value is a TLP-024 error naming its key and source. The
+// file's models entries are not applied: ResolveModel applies the one of a
+// model.
 func Resolve(path, provider string, lookup func(string) (string, bool), overrides []string) (Config, []Setting, error) {
-	cfg := Default()
-	sources := map[string]Setting{}
+	return ResolveModel(path, provider, "", lookup, overrides)
+}
+
+// ResolveModel is Resolve for one model: the entry of the section's models
+// mapping that names it (see ModelsKey) applies over the section's values,
+// under the environment and the overrides. An empty model, or one no entry
+// names, gets what Resolve gives.
+func ResolveModel(path, provider, model string, lookup func(string) (string, bool), overrides []string) (Config, []Setting, error) {
+	ms, err := ResolveModels(path, provider, lookup, overrides)
+	if err != nil {
+		return Config{}, nil, err
+	}
+	r, _ := ms.lookup(model)
+	return r.cfg, slices.Clone(r.settings), nil
+}
+
+// ResolveModels builds the effective configuration of every model the
+// file's models mapping names, and of all the others, as ResolveModel
+// does, and checks each of them: a file whose entry makes a combination
+// out of range fails here, before any request.
+func ResolveModels(path, provider string, lookup func(string) (string, bool), overrides []string) (*Models, error) {
+	var data []byte
 	if path != "" {
+		if _, err := LoadFor(path, provider); err != nil {
+			return nil, err
+		}
 		var err error
-		if cfg, err = LoadFor(path, provider); err != nil {
-			return Config{}, nil, err
+		if data, err = os.ReadFile(path); err != nil {
+			return nil, toolcall.Errorf(toolcall.CodeInvalidConfig, err, "cannot read configuration file "+path)
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return Config{}, nil, toolcall.Errorf(toolcall.CodeInvalidConfig, err, "cannot read configuration file "+path)
+	}
+	return resolveModels(data, path, provider, lookup, overrides)
+}
+
+// ParseModels reads the settings of every model from YAML, as
+// ResolveModels reads a file, without the environment or overrides.
+func ParseModels(data []byte, provider string) (*Models, error) {
+	if _, err := ParseFor(data, provider); err != nil {
+		return nil, err
+	}
+	return resolveModels(data, "", provider, nil, nil)
+}
+
+// resolveModels is ResolveModels once the file, already checked, is read.
+func resolveModels(data []byte, path, provider string, lookup func(string) (string, bool), overrides []string) (*Models, error) {
+	var section map[string]any
+	var prefix string
+	var entries []modelEntry
+	fileKey := func(key string) string {
+		if path == "" {
+			return key
 		}
+		return path + ": " + key
+	}
+	if len(data) > 0 {
+		var err error
 		var doc any
 		if yaml.Unmarshal(data, &doc) == nil {
 			if root, ok := doc.(map[string]any); ok {
-				if section, prefix, err := locateSection(root, provider); err == nil {
-					for k, v := range section {
-						if v != nil {
-							sources[k] = Setting{Source: SourceFile, From: path + ": " + prefix + k}
-						}
-					}
-				}
+				section, prefix, _ = locateSection(root, provider)
+			}
+		}
+		if section != nil {
+			if entries, err = parseModelEntries(section[ModelsKey], prefix+ModelsKey); err != nil {
+				return nil, err
 			}
 		}
 	}
-	apply := func(key, text string, src Source, from string) error {
-		s, ok := settingByKey(key)
-		if !ok {
-			return configError(from, "unknown setting "+key+" (known: "+strings.Join(settingKeys(), ", ")+")", nil)
-		}
-		var v any = text
+	type value struct {
+		key  string
+		v    any
+		src  Source
+		from string
+	}
+	var late []value
+	scalar := func(text string) any {
 		var parsed any
 		if yaml.Unmarshal([]byte(text), &parsed) == nil {
 			switch parsed.(type) {
 			case string, bool, int, int64, uint64, float64:
-				v = parsed
+				return parsed
 			}
 		}
-		if msg := s.set(&cfg, v); msg != "" {
-			return configError(from, msg, nil)
-		}
-		sources[key] = Setting{Source: src, From: from}
-		return nil
+		return text
 	}
 	if lookup != nil {
 		for _, s := range settings {
 			if text, ok := lookup(EnvVar(s.key)); ok {
-				if err := apply(s.key, text, SourceEnv, EnvVar(s.key)); err != nil {
-					return Config{}, nil, err
-				}
+				late = append(late, value{s.key, scalar(text), SourceEnv, EnvVar(s.key)})
 			}
 		}
 	}
@@ -105,32 +148,88 @@ func Resolve(path, provider string, lookup func(string) (string, bool), override
 		key, text, ok := strings.Cut(o, "=")
 		key = strings.TrimSpace(key)
 		if !ok || key == "" {
-			return Config{}, nil, configError(o, "expected KEY=VALUE", nil)
+			return nil, configError(o, "expected KEY=VALUE", nil)
 		}
-		if err := apply(key, text, SourceFlag, "--set "+key); err != nil {
-			return Config{}, nil, err
+		if _, ok := settingByKey(key); !ok {
+			return nil, configError("--set "+key, "unknown setting "+key+" (known: "+strings.Join(settingKeys(), ", ")+")", nil)
 		}
+		late = append(late, value{key, scalar(text), SourceFlag, "--set " + key})
 	}
-	for _, s := range settings {
-		if msg := s.check(&cfg); msg != "" {
-			from := s.key
-			if src, ok := sources[s.key]; ok {
-				from = src.From
+	build := func(entry *modelEntry) (resolved, error) {
+		cfg := Default()
+		sources := map[string]Setting{}
+		apply := func(key string, v any, src Source, from string) error {
+			s, _ := settingByKey(key)
+			if msg := s.set(&cfg, v); msg != "" {
+				return configError(from, msg, nil)
 			}
-			return Config{}, nil, configError(from, msg, nil)
+			sources[key] = Setting{Source: src, From: from}
+			return nil
 		}
-	}
-	out := make([]Setting, 0, len(settings))
-	for _, s := range settings {
-		st, ok := sources[s.key]
-		if !ok {
-			st = Setting{Source: SourceDefault}
+		var vals []value
+		for _, k := range sortedKeys(section) {
+			if k != ModelsKey && section[k] != nil {
+				vals = append(vals, value{k, section[k], SourceFile, fileKey(prefix + k)})
+			}
 		}
-		st.Key = s.key
-		st.Value = cfg.value(s.key)
-		out = append(out, st)
+		if entry != nil {
+			for _, k := range sortedKeys(entry.values) {
+				vals = append(vals, value{k, entry.values[k], SourceFile, fileKey(entry.prefix + k)})
+			}
+		}
+		for _, v := range append(vals, late...) {
+			if err := apply(v.key, v.v, v.src, v.from); err != nil {
+				return resolved{}, err
+			}
+		}
+		for _, s := range settings {
+			if msg := s.check(&cfg); msg != "" {
+				from := s.key
+				if src, ok := sources[s.key]; ok {
+					from = src.From
+				}
+				return resolved{}, configError(from, msg, nil)
+			}
+		}
+		out := make([]Setting, 0, len(settings))
+		for _, s := range settings {
+			st, ok := sources[s.key]
+			if !ok {
+				st = Setting{Source: SourceDefault}
+			}
+			st.Key = s.key
+			st.Value = cfg.value(s.key)
+			out = append(out, st)
+		}
+		r := resolved{cfg: cfg, settings: out}
+		if entry != nil {
+			r.pattern = entry.pattern
+		}
+		return r, nil
 	}
-	return cfg, out, nil
+	base, err := build(nil)
+	if err != nil {
+		return nil, err
+	}
+	ms := &Models{base: base, raw: entries}
+	for i := range entries {
+		r, err := build(&entries[i])
+		if err != nil {
+			return nil, err
+		}
+		ms.entries = append(ms.entries, r)
+	}
+	return ms, nil
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // value returns a setting's value as YAML would write it.
@@ -163,6 +262,8 @@ func (c *Config) value(key string) any {
 		return c.RequireToolCall
 	case "dialect":
 		return c.Dialect
+	case "fallback":
+		return append([]string{}, c.Fallback...)
 	case "model_http_retries":
 		return c.ModelHTTPRetries
 	case "model_http_retry_delay_ms":

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -181,7 +182,7 @@ func TestSims(t *testing.T) {
 				t.Errorf("report header %q %d %v", r.Simulated, r.Requests, r.DurationMS)
 			}
 			tt.check(t, r)
-			checkConfig(t, &r.Recommendation)
+			checkConfig(t, r.Model, &r.Recommendation)
 			var text bytes.Buffer
 			if err := probe.WriteText(&text, r); err != nil {
 				t.Fatal(err)
@@ -192,12 +193,19 @@ func TestSims(t *testing.T) {
 }
 
 // The config snippet is valid .agent/config.yml and says what the
-// recommendation says.
-func checkConfig(t *testing.T, rec *probe.Recommendation) {
+// recommendation says, for the model probed.
+func checkConfig(t *testing.T, model string, rec *probe.Recommendation) {
 	t.Helper()
-	cfg, err := config.Parse([]byte(rec.Config))
+	ms, err := config.ParseModels([]byte(rec.Config), "")
 	if err != nil {
 		t.Fatalf("config snippet does not parse: %v\n%s", err, rec.Config)
+	}
+	cfg, pattern, ok := ms.For(model)
+	if !ok || pattern != model {
+		t.Fatalf("config snippet has no entry for %q (%q):\n%s", model, pattern, rec.Config)
+	}
+	if !slices.Equal(cfg.Fallback, rec.Fallback) {
+		t.Errorf("fallback %q, want %q", cfg.Fallback, rec.Fallback)
 	}
 	if cfg.Dialect != rec.Dialect || cfg.MaxRetries != rec.MaxRetries || cfg.CoerceTypes != rec.CoerceTypes || !cfg.EnableAutoRepair {
 		t.Errorf("config %+v does not match the recommendation %+v", cfg, rec)
@@ -491,7 +499,7 @@ func TestCustomBattery(t *testing.T) {
 	if !strings.HasPrefix(r.Recommendation.Summary, "no way of asking produced the wanted calls") {
 		t.Errorf("recommendation %q", r.Recommendation.Summary)
 	}
-	checkConfig(t, &r.Recommendation)
+	checkConfig(t, r.Model, &r.Recommendation)
 }
 
 func TestCanceled(t *testing.T) {

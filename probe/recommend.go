@@ -2,6 +2,7 @@ package probe
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -260,30 +261,34 @@ func summaryLine(rec *Recommendation) string {
 	return strings.Join(parts, "; ")
 }
 
-// configYAML writes the recommendation as the tool_call section of
-// .agent/config.yml, under the provider that was probed
-// (config.SectionFor(r.API)): model.providers.ollama.tool_call after a
-// probe of Ollama, model.providers.openai.tool_call after one of an
-// OpenAI-compatible server.
+// configYAML writes the recommendation as .agent/config.yml: the model's
+// entry of the models mapping of the tool_call section of the provider
+// that was probed (config.SectionFor(r.API), config.ModelsKey), so that
+// call and serve apply it to that model and to no other. The snippet is a
+// whole file; into a file that has the section already, the model's entry
+// pastes under its models key as it is.
 func configYAML(r *Report, rec *Recommendation) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s — from dialect-probe probe of %s (%s)\n", config.AgentPath, r.Model, r.API)
 	if rec.PresentTools == "system_prompt" {
 		fmt.Fprintf(&b, "# present the tools in the system prompt in %s (probe.TextDialect), not natively\n", rec.Dialect)
 	}
-	if len(rec.Fallback) > 0 {
-		fmt.Fprintf(&b, "# fallback dialects (registry.Options.Fallback): %s\n", strings.Join(rec.Fallback, ", "))
-	}
 	if rec.MaxTokens > 0 {
 		fmt.Fprintf(&b, "# output budget: num_predict / max_tokens >= %d\n", rec.MaxTokens)
 	}
 	path := strings.Split(config.SectionFor(cmp.Or(r.API, config.ProviderOllama)), ".")
+	if r.Model != "" {
+		path = append(path, config.ModelsKey, yamlKey(r.Model))
+	}
 	for i, key := range path {
 		fmt.Fprintf(&b, "%s%s:\n", strings.Repeat("  ", i), key)
 	}
 	indent := strings.Repeat("  ", len(path))
 	line := func(k string, v any) { fmt.Fprintf(&b, "%s%s: %v\n", indent, k, v) }
 	line("dialect", yamlString(rec.Dialect))
+	if len(rec.Fallback) > 0 {
+		line("fallback", "["+strings.Join(rec.Fallback, ", ")+"]")
+	}
 	line("enable_auto_repair", rec.Repair)
 	line("coerce_types", rec.CoerceTypes)
 	line("max_retries", rec.MaxRetries)
@@ -292,6 +297,13 @@ func configYAML(r *Report, rec *Recommendation) string {
 		line("truncation_retries", rec.TruncationRetries)
 	}
 	return b.String()
+}
+
+// yamlKey quotes a model name as a YAML mapping key: a JSON string is a
+// YAML double-quoted scalar, whatever the name holds (":", "/", "@").
+func yamlKey(s string) string {
+	q, _ := json.Marshal(s)
+	return string(q)
 }
 
 // yamlString quotes a dialect name for YAML: names are [a-z0-9_], but an

@@ -74,8 +74,12 @@ func TestRecommend(t *testing.T) {
 			if got := strings.Join(rec.Fallback, ","); got != tt.fallback {
 				t.Errorf("fallback %q, want %q", got, tt.fallback)
 			}
-			cfg, err := config.Parse([]byte(rec.Config))
-			if err != nil || cfg.Dialect != tt.dialect || cfg.MaxRetries != tt.retries {
+			ms, err := config.ParseModels([]byte(rec.Config), "")
+			var cfg config.Config
+			if err == nil {
+				cfg, _, _ = ms.For("m")
+			}
+			if err != nil || cfg.Dialect != tt.dialect || cfg.MaxRetries != tt.retries || strings.Join(cfg.Fallback, ",") != tt.fallback {
 				t.Errorf("config %+v, %v:\n%s", cfg, err, rec.Config)
 			}
 		})
@@ -95,7 +99,11 @@ func TestConfigUnderProbedProvider(t *testing.T) {
 		if !strings.Contains(rec.Config, section) {
 			t.Errorf("probe of %q: config not under its provider:\n%s", api, rec.Config)
 		}
-		cfg, err := config.ParseFor([]byte(rec.Config), api)
+		ms, err := config.ParseModels([]byte(rec.Config), api)
+		var cfg config.Config
+		if err == nil {
+			cfg, _, _ = ms.For("m")
+		}
 		if err != nil || cfg.Dialect != "hermes" {
 			t.Errorf("probe of %q: config reads back as %+v, %v", api, cfg, err)
 		}

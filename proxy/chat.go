@@ -186,7 +186,7 @@ func (q *chatCtx) readRequest() {
 		// an answer is passed on as it comes.
 		q.tools, q.toolList = nil, nil
 	}
-	q.ropts = registry.Options{Dialect: q.cfg.Dialect, Model: q.model}
+	q.ropts = registry.Options{Dialect: q.cfg.Dialect, Fallback: q.cfg.Fallback, Model: q.model}
 	q.ropts.SetDialectOptions(q.cfg.DialectOptions(q.tools))
 }
 

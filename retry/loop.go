@@ -382,6 +382,9 @@ func (l *Loop) newRun(ctx context.Context, req *client.Request) (*run, error) {
 	r.opts = l.Parse
 	if r.opts.Dialect == "" {
 		r.opts.Dialect = cfg.Dialect
+		if len(r.opts.Fallback) == 0 {
+			r.opts.Fallback = cfg.Fallback
+		}
 	}
 	if r.opts.Dialect != "" {
 		if _, ok := r.reg.Lookup(r.opts.Dialect); !ok {

@@ -108,10 +108,14 @@ func runCall(cmd *cobra.Command, f *callFlags) error {
 	if err != nil {
 		return err
 	}
-	// The file, then DIALECTKIT_TOOL_CALL_* variables, over the defaults
-	// (config show prints the result).
-	cfg, _, err := config.Resolve(f.configFile, f.api, os.LookupEnv, nil)
+	// The file (its models entry for --model over its section), then
+	// DIALECTKIT_TOOL_CALL_* variables, over the defaults (config show
+	// prints the result).
+	cfg, _, err := config.ResolveModel(f.configFile, f.api, f.model, os.LookupEnv, nil)
 	if err != nil {
+		return err
+	}
+	if err := checkDialects("fallback", cfg.Fallback...); err != nil {
 		return err
 	}
 	model, host, err := f.modelAdapter()

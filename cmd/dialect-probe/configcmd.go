@@ -18,6 +18,7 @@ func newConfigCmd() *cobra.Command {
 	}
 	var (
 		file, api string
+		model     string
 		set       []string
 		asJSON    bool
 	)
@@ -29,20 +30,22 @@ use: every setting with its value and its source, one of
   default      the built-in default
   file         the --config FILE (an agent configuration's
                model.providers.<api>.tool_call section, a tool_call: mapping,
-               or bare settings)
+               or bare settings), and with --model the entry of the
+               section's models mapping that names the model
   environment  a ` + config.EnvPrefix + `<KEY> variable (` + config.EnvVar("max_retries") + `=5)
   flag         a --set KEY=VALUE flag
 each overriding the ones before it. A value out of range is reported with
 its key and source, as TLP-024.`,
 		Example: `  dialect-probe config show
   dialect-probe config show --config .agent/config.yml --json
+  dialect-probe config show --config .agent/config.yml --model qwen3:8b
   DIALECTKIT_TOOL_CALL_MAX_RETRIES=5 dialect-probe config show --set coerce_types=true`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if api != apiOllama && api != apiOpenAI {
 				return fmt.Errorf("--api must be %s or %s, not %q", apiOllama, apiOpenAI, api)
 			}
-			_, settings, err := config.Resolve(file, api, os.LookupEnv, set)
+			_, settings, err := config.ResolveModel(file, api, model, os.LookupEnv, set)
 			if err != nil {
 				return err
 			}
@@ -64,6 +67,7 @@ its key and source, as TLP-024.`,
 	fl := show.Flags()
 	fl.StringVarP(&file, "config", "c", "", "YAML file with the tool-call settings")
 	fl.StringVar(&api, "api", apiOllama, "provider whose section of an agent configuration is read: ollama or openai")
+	fl.StringVarP(&model, "model", "m", "", "show the settings of this model: its entry of the section's models mapping applied")
 	fl.StringArrayVar(&set, "set", nil, "KEY=VALUE: set a setting, as a flag would (repeatable)")
 	fl.BoolVar(&asJSON, "json", false, "print the settings as JSON")
 	cmd.AddCommand(show)
