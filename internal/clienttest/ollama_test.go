@@ -39,6 +39,7 @@ func ollamaChat(t *testing.T, base string, hc *http.Client, stream bool) Got {
 			g.Calls = append(g.Calls, GotCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments.String()})
 		}
 		g.Content += r.Message.Content
+		g.Reasoning += r.Message.Thinking
 		if r.Done {
 			done = true
 			g.Finish = r.DoneReason

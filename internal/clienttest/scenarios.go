@@ -59,6 +59,9 @@ type Want struct {
 	// ContentHas, when set, is checked instead of Content: the content
 	// holds it.
 	ContentHas string
+	// Reasoning is the reasoning (OpenAI's reasoning_content, Ollama's
+	// thinking), with surrounding space trimmed.
+	Reasoning string
 	// Finish is the finish_reason an OpenAI client sees; FinishOllama the
 	// done_reason an Ollama client sees ("" means "stop").
 	Finish       string
@@ -83,6 +86,23 @@ var Scenarios = []Scenario{
 		Name:   "hermes_two_calls",
 		Script: fakeserver.Script{{Content: hermesCall + "\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>", ChunkSize: 3}},
 		Want:   Want{Calls: []string{"get_weather " + wantArgs, `get_weather {"city":"Oslo"}`}, Finish: "tool_calls"},
+	},
+	{
+		// Two native calls whose argument fragments interleave, as a
+		// server generating calls in parallel sends them.
+		Name: "native_parallel",
+		Script: fakeserver.Script{{Calls: []fakeserver.Call{
+			{Name: "get_weather", Arguments: `{"city": "Paris", "days": 3}`},
+			{Name: "get_weather", Arguments: `{"city": "Oslo"}`},
+		}, ChunkSize: 4, Interleave: true}},
+		Want: Want{Calls: []string{"get_weather " + wantArgs, `get_weather {"city":"Oslo"}`}, Finish: "tool_calls"},
+	},
+	{
+		// Reasoning the model wrote in the content, before a leaked call:
+		// it leaves the content.
+		Name:   "reasoning_leaked",
+		Script: fakeserver.Script{{Content: "<think>\nThe user wants the weather.\n</think>\n\n" + hermesCall, ChunkSize: 5}},
+		Want:   Want{Calls: []string{"get_weather " + wantArgs}, Reasoning: "The user wants the weather.", Finish: "tool_calls"},
 	},
 	{
 		Name:   "pythonic",
@@ -196,9 +216,10 @@ type Got struct {
 	Status int    `json:"status,omitempty"`
 	Error  string `json:"error,omitempty"`
 	// Calls are the tool calls as the client parsed them.
-	Calls   []GotCall `json:"calls"`
-	Content string    `json:"content"`
-	Finish  string    `json:"finish"`
+	Calls     []GotCall `json:"calls"`
+	Content   string    `json:"content"`
+	Reasoning string    `json:"reasoning"`
+	Finish    string    `json:"finish"`
 }
 
 // GotCall is one tool call as a client parsed it. Arguments is the JSON
@@ -245,6 +266,9 @@ func (w Want) Check(api proxy.API, g Got) string {
 		}
 	case content != w.Content:
 		diffs = append(diffs, fmt.Sprintf("content = %q, want %q", content, w.Content))
+	}
+	if r := strings.TrimSpace(g.Reasoning); r != w.Reasoning {
+		diffs = append(diffs, fmt.Sprintf("reasoning = %q, want %q", r, w.Reasoning))
 	}
 	finish := w.Finish
 	if api == proxy.Ollama {

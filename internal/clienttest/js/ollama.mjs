@@ -4,7 +4,7 @@
 // Input on stdin: a JSON array of cases
 //   {name, baseURL, model, prompt, tools, mode: "whole" | "stream"}
 // Output on stdout: a JSON array, one object per case, in order:
-//   {name, status?, error?, calls: [{id, name, arguments}], content, finish}
+//   {name, status?, error?, calls: [{id, name, arguments}], content, reasoning, finish}
 // Arguments are the client's decoded value written back as JSON: an object
 // when the answer carried one, a JSON string when it carried a string.
 import { Ollama } from 'ollama';
@@ -34,24 +34,26 @@ async function run(c) {
   };
   if (c.mode === 'whole') {
     const r = await client.chat({ ...params, stream: false });
-    return { calls: callsOf(r.message.tool_calls), content: r.message.content || '', finish: r.done ? (r.done_reason || '') : '' };
+    return { calls: callsOf(r.message.tool_calls), content: r.message.content || '', reasoning: r.message.thinking || '', finish: r.done ? (r.done_reason || '') : '' };
   }
   if (c.mode === 'stream') {
     const stream = await client.chat({ ...params, stream: true });
     const calls = [];
     let content = '';
+    let reasoning = '';
     let finish = '';
     let done = false;
     for await (const part of stream) {
       calls.push(...callsOf(part.message?.tool_calls));
       content += part.message?.content || '';
+      reasoning += part.message?.thinking || '';
       if (part.done) {
         done = true;
         finish = part.done_reason || '';
       }
     }
     if (!done) throw new Error('the stream ended without done');
-    return { calls, content, finish };
+    return { calls, content, reasoning, finish };
   }
   throw new Error('unknown mode ' + c.mode);
 }

@@ -4,7 +4,7 @@
 // Input on stdin: a JSON array of cases
 //   {name, baseURL, model, prompt, tools, mode: "whole" | "stream" | "stream_helper"}
 // Output on stdout: a JSON array, one object per case, in order:
-//   {name, status?, error?, calls: [{id, name, arguments}], content, finish, events?}
+//   {name, status?, error?, calls: [{id, name, arguments}], content, reasoning, finish, events?}
 // "stream" accumulates the deltas of create({stream: true}) by index;
 // "stream_helper" takes finalChatCompletion() of chat.completions.stream().
 import OpenAI from 'openai';
@@ -35,12 +35,13 @@ async function run(c) {
   if (c.mode === 'whole') {
     const r = await client.chat.completions.create(params);
     const ch = r.choices[0];
-    return { calls: callsOf(ch.message.tool_calls), content: ch.message.content || '', finish: ch.finish_reason || '' };
+    return { calls: callsOf(ch.message.tool_calls), content: ch.message.content || '', reasoning: ch.message.reasoning_content || '', finish: ch.finish_reason || '' };
   }
   if (c.mode === 'stream') {
     const stream = await client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } });
     const calls = [];
     let content = '';
+    let reasoning = '';
     let finish = '';
     let usage = false;
     for await (const chunk of stream) {
@@ -48,6 +49,7 @@ async function run(c) {
       for (const ch of chunk.choices) {
         const d = ch.delta || {};
         if (d.content) content += d.content;
+        if (d.reasoning_content) reasoning += d.reasoning_content;
         for (const tc of d.tool_calls || []) {
           const i = tc.index;
           if (!calls[i]) calls[i] = { id: '', name: '', arguments: '' };
@@ -58,15 +60,22 @@ async function run(c) {
         if (ch.finish_reason) finish = ch.finish_reason;
       }
     }
-    return { calls: calls.filter(Boolean), content, finish, usage };
+    return { calls: calls.filter(Boolean), content, reasoning, finish, usage };
   }
   if (c.mode === 'stream_helper') {
     const runner = client.chat.completions.stream(params);
     const done = [];
     runner.on('tool_calls.function.arguments.done', (e) => done.push(e.name));
+    // The helper's snapshot keeps the last delta of a field it does not
+    // know, such as reasoning_content: the reasoning is gathered from the
+    // chunks.
+    let reasoning = '';
+    runner.on('chunk', (chunk) => {
+      for (const ch of chunk.choices || []) reasoning += ch.delta?.reasoning_content || '';
+    });
     const r = await runner.finalChatCompletion();
     const ch = r.choices[0];
-    return { calls: callsOf(ch.message.tool_calls), content: ch.message.content || '', finish: ch.finish_reason || '', events: done };
+    return { calls: callsOf(ch.message.tool_calls), content: ch.message.content || '', reasoning, finish: ch.finish_reason || '', events: done };
   }
   throw new Error('unknown mode ' + c.mode);
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/respjson"
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/dialectkit/toolcall/internal/clienttest"
@@ -63,6 +64,7 @@ func chat(t *testing.T, base string, hc *http.Client, stream bool) clienttest.Go
 				t.Fatalf("%d choices", len(resp.Choices))
 			}
 			msg, g.Finish = resp.Choices[0].Message, resp.Choices[0].FinishReason
+			g.Reasoning = extraString(msg.JSON.ExtraFields, "reasoning_content")
 		}
 	} else {
 		p.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
@@ -70,7 +72,13 @@ func chat(t *testing.T, base string, hc *http.Client, stream bool) clienttest.Go
 		acc := openai.ChatCompletionAccumulator{}
 		finished := 0
 		for s.Next() {
-			acc.AddChunk(s.Current())
+			chunk := s.Current()
+			acc.AddChunk(chunk)
+			for _, c := range chunk.Choices {
+				// reasoning_content is no field of openai-go's delta: it is
+				// read from the delta's extra fields.
+				g.Reasoning += extraString(c.Delta.JSON.ExtraFields, "reasoning_content")
+			}
 			if _, ok := acc.JustFinishedToolCall(); ok {
 				finished++
 			}
@@ -103,6 +111,19 @@ func chat(t *testing.T, base string, hc *http.Client, stream bool) clienttest.Go
 		g.Calls = append(g.Calls, clienttest.GotCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 	}
 	return g
+}
+
+// extraString returns the string in a field openai-go does not know, or "".
+func extraString(fields map[string]respjson.Field, key string) string {
+	f, ok := fields[key]
+	if !ok {
+		return ""
+	}
+	var v string
+	if json.Unmarshal([]byte(f.Raw()), &v) != nil {
+		return ""
+	}
+	return v
 }
 
 var modes = map[bool]string{false: "whole", true: "stream"}
