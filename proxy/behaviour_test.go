@@ -374,3 +374,23 @@ func TestTransportNilBody(t *testing.T) {
 		t.Errorf("status %d", resp.StatusCode)
 	}
 }
+
+// TestTransportAbandoned: a streamed answer whose body the client neither
+// reads nor closes is ended by the total timeout.
+func TestTransportAbandoned(t *testing.T) {
+	up := fakeserver.NewServer(fakeserver.Script{{Content: strings.Repeat("word ", 20000), ChunkSize: 16}}, nil)
+	defer up.Close()
+	obs := &observed{}
+	tr, err := proxy.NewTransport(proxy.Options{API: proxy.Ollama, Logger: quiet, Observer: obs, TotalTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := (&http.Client{Transport: tr}).Post(up.URL+"/api/chat", "application/json", strings.NewReader(chatBody(proxy.Ollama, true, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if st := obs.last(t); st.Outcome != proxy.OutcomeError {
+		t.Errorf("%+v", st)
+	}
+}

@@ -240,8 +240,11 @@ func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if !c.isChat(r) {
 		return c.next.RoundTrip(r)
 	}
-	ctx, cancel := context.WithCancel(r.Context())
+	// The total timeout bounds the answer's body too: a client that stops
+	// reading without closing it does not hold the request forever.
+	ctx, cancel := context.WithTimeout(r.Context(), c.opts.TotalTimeout)
 	pr, pw := io.Pipe()
+	context.AfterFunc(ctx, func() { pr.CloseWithError(ctx.Err()) })
 	rw := newPipeWriter(pw)
 	in := r.WithContext(ctx)
 	go func() {

@@ -401,11 +401,20 @@ func (q *chatCtx) streamOllama(ctx context.Context, resp *http.Response) *toolca
 func (s *streamer) failure(ctx context.Context, err error) *toolcall.Error {
 	var te *toolcall.Error
 	switch {
-	case err == nil || errors.Is(err, io.EOF):
-		if s.err != nil && ctx.Err() != nil {
-			return toolcall.Errorf(toolcall.CodeCanceled, ctx.Err(), "the client went away")
-		}
+	case (err == nil || errors.Is(err, io.EOF)) && s.err == nil:
 		return nil
+	case err == nil || errors.Is(err, io.EOF) || errors.Is(err, s.err):
+		// Writing to the client failed: it went away, or (through a
+		// Transport) the total timeout closed its body.
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && s.q.in.Context().Err() == nil {
+			te = toolcall.Errorf(toolcall.CodeLimit, s.err, "the request lasted longer than the total timeout ("+s.q.c.opts.TotalTimeout.String()+")")
+		} else {
+			te = toolcall.Errorf(toolcall.CodeCanceled, s.err, "the client went away")
+		}
+		te.CorrelationID = s.q.st.CorrelationID
+		s.q.st.ErrorCodes = append(s.q.st.ErrorCodes, string(te.Code))
+		s.q.st.Outcome = OutcomeError
+		return te
 	case errors.As(err, &te):
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && s.q.in.Context().Err() == nil:
 		te = toolcall.Errorf(toolcall.CodeLimit, err, "the request lasted longer than the total timeout ("+s.q.c.opts.TotalTimeout.String()+")")
