@@ -642,6 +642,11 @@ func (o *openAIEmitter) chunk(set func(delta obj), toolCalls []json.RawMessage) 
 	c := obj{}
 	if s.choiceTmpl != nil {
 		c = s.choiceTmpl.clone()
+		if _, ok := c["logprobs"]; ok {
+			// Token log-probabilities belong to the upstream's chunk, not
+			// to what the proxy settled.
+			c.setRaw("logprobs", []byte("null"))
+		}
 	}
 	if _, ok := c["index"]; !ok {
 		c.setRaw("index", []byte("0"))
