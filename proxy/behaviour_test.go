@@ -150,9 +150,8 @@ func TestRecoveryRequest(t *testing.T) {
 }
 
 // TestLive: content and calls reach the client while the upstream is still
-// writing. With the dialect named, the text before the call streams
-// before the call closes; under detection it waits for the call that
-// decides the dialect.
+// writing, the dialect named or detected; with it named, the text before
+// the call streams before the call closes.
 func TestLive(t *testing.T) {
 	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
 		for _, dialect := range []string{"", "hermes"} {
