@@ -23,6 +23,11 @@ type Syntax struct {
 	// tokens that are stripped, channel headers, alternative call
 	// wrappers). Output from the first one on is held back.
 	Tokens []string
+	// Strip are the Tokens the dialect deletes from the content and that
+	// mean nothing else (Cohere's <|START_RESPONSE|>): the stream engine
+	// checks that the dialect's parse reads text around each one as the
+	// text without it, and then streams the content across it.
+	Strip []string
 	// Bare lists the bytes that may begin a call written without a
 	// marker, such as '{' and '[' for JSON dialects. Output from the first
 	// one on is held back.

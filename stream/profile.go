@@ -38,6 +38,9 @@ type Profile struct {
 	// followed by each of them. Empty when the dialect's regions are only
 	// read once closed.
 	conts []string
+	// stripTrims says the content's leading whitespace is dropped after a
+	// Strip token that opens it.
+	stripTrims bool
 	// bareRegion says a call written without a marker (from a Bare byte)
 	// is read as a region running to the end of the output: the dialect
 	// has no markers that could end it.
@@ -232,8 +235,13 @@ func Learn(d dialects.Dialect) *Profile {
 	for _, s := range syn.Ends {
 		triggers = append(triggers, trigger{word: s, role: roleEnd})
 	}
+	strip := p.learnStrip(parse)
 	for _, s := range syn.Tokens {
 		triggers = append(triggers, trigger{word: s, role: roleToken})
+	}
+	for s := range strip {
+		// As written only; in another case it is a token, and held.
+		triggers = append(triggers, trigger{word: s, role: roleStrip, exact: true})
 	}
 	for i, tags := range syn.Reasoning {
 		r := learnPair(parse, tags)
@@ -285,6 +293,61 @@ func (p *Profile) learnHeld(triggers []trigger) {
 		}
 	}
 	p.heldPoints = newWordPoints(append(words, "```"))
+}
+
+// learnStrip returns the Strip tokens the dialect's parse deletes from
+// plain content and that are no other marker of it: text around each, at
+// the start, in the middle, at the end, with and without space, reads as
+// the text without it, as the engine streams it.
+func (p *Profile) learnStrip(parse func(string) *dialects.Extraction) map[string]bool {
+	if !p.plain {
+		return nil
+	}
+	other := map[string]bool{}
+	for _, w := range append(append([]string(nil), p.syn.Starts...), p.syn.Ends...) {
+		other[w] = true
+	}
+	for _, tags := range p.syn.Reasoning {
+		other[tags.Open], other[tags.Close] = true, true
+	}
+	lead := ""
+	if !p.trimLead {
+		lead = " "
+	}
+	var out map[string]bool
+	for _, t := range p.syn.Strip {
+		if t == "" || other[t] || strings.IndexByte(t, ' ') >= 0 {
+			continue
+		}
+		ok := true
+		trims := false
+		if x := parse(t + " Sure."); lead != "" && x.Content == "Sure." {
+			// The content is trimmed once the token is deleted.
+			trims, lead = true, ""
+		}
+		for _, c := range []struct{ text, content string }{
+			{t + "Sure.", "Sure."},
+			{"Sure." + t, "Sure."},
+			{"Sure," + t + "here.", "Sure,here."},
+			{"Sure, " + t + " here.", "Sure,  here."},
+			{t + " Sure.", lead + "Sure."},
+			{t + "\n" + t + "\n Sure.", lead + "Sure."},
+			{"Sure." + t + t + "Done.", "Sure.Done."},
+		} {
+			if x := parse(c.text); len(x.Calls) > 0 || x.Reasoning != "" || len(x.Errors) > 0 || x.Content != c.content {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[t] = true
+			p.stripTrims = p.stripTrims || trims
+		}
+	}
+	return out
 }
 
 // Dialect returns the dialect the profile describes.

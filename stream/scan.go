@@ -12,6 +12,7 @@ const (
 	roleClose                 // closes reasoning
 	roleToken                 // any other marker: hold output back
 	roleBare                  // a byte that may begin an unmarked call
+	roleStrip                 // a token the dialect deletes from the content
 )
 
 // roles is a set of roles.
@@ -29,13 +30,13 @@ func rolesOf(rs ...role) roles {
 
 // The role sets each state of the engine watches for.
 var (
-	wantMarked = rolesOf(roleStart, roleEnd, roleOpen, roleClose, roleToken)
+	wantMarked = rolesOf(roleStart, roleEnd, roleOpen, roleClose, roleToken, roleStrip)
 	// Outside a region, a stray closing marker is held like a token: what
 	// the dialect makes of it is settled at the end.
-	wantLead    = rolesOf(roleStart, roleEnd, roleToken, roleBare, roleOpen, roleClose)
-	wantReason  = rolesOf(roleOpen, roleClose, roleStart, roleEnd, roleToken)
+	wantLead    = rolesOf(roleStart, roleEnd, roleToken, roleBare, roleOpen, roleClose, roleStrip)
+	wantReason  = rolesOf(roleOpen, roleClose, roleStart, roleEnd, roleToken, roleStrip)
 	wantRegion  = rolesOf(roleEnd, roleStart)
-	wantBetween = rolesOf(roleStart, roleEnd, roleToken)
+	wantBetween = rolesOf(roleStart, roleEnd, roleToken, roleStrip)
 )
 
 // trigger is one marker the engine watches for.

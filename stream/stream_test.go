@@ -156,14 +156,14 @@ func TestLiveEvents(t *testing.T) {
 			},
 		},
 		{
-			name:   "cohere: a call in an action block after a framed response",
+			name:   "cohere: the framed response streams, then a call in an action block",
 			opts:   *regOpts(closed, registry.Options{Dialect: "cohere"}),
 			chunks: []string{"<|START_RESPONSE|>On it.<|END_RESPONSE|>\n<|START_ACTION|>[{\"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}", "]<|END_ACTION|>", "\n<|START_TEXT|>Done.<|END_TEXT|>"},
 			want: [][]string{
-				{},
+				{"content:On it."},
 				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`},
 				{},
-				{"content:On it.\nDone.", "done:cohere"},
+				{"content:\nDone.", "done:cohere"},
 			},
 		},
 		{

@@ -426,6 +426,13 @@ func (p *Parser) lead(text string) {
 		return
 	}
 	switch h.t.role {
+	case roleStrip:
+		// A token the dialect deletes from the content: the content goes
+		// on after it.
+		p.pos = h.at + len(h.t.word)
+		if p.prof.stripTrims && p.contentOut.Len() == 0 {
+			p.dropSpace = true
+		}
 	case roleOpen:
 		r := p.prof.pairs[h.t.tag]
 		if !r.live {
@@ -733,7 +740,7 @@ func (p *Parser) between(text string) {
 		p.pos = h.at
 	case h.t.role == roleEnd && p.extendRegion(text, h):
 		// The closing marker of a section around the region just closed.
-	case h.t.role == roleToken || h.t.role == roleEnd:
+	case h.t.role == roleToken || h.t.role == roleEnd || h.t.role == roleStrip:
 		// A token between calls (an end of turn, a stray wrapper) may
 		// change what follows: settle the rest at the end.
 		p.hold(text)

@@ -38,6 +38,7 @@ func (d *Dialect) Syntax() dialects.Syntax {
 	}
 	for _, m := range d.stripSet {
 		syn.Tokens = append(syn.Tokens, m.text)
+		syn.Strip = append(syn.Strip, m.text)
 	}
 	syn.Tokens = append(syn.Tokens, d.barePrefix...)
 	for _, w := range d.desc.BareWrappers {
