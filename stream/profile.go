@@ -217,7 +217,11 @@ func Learn(d dialects.Dialect) *Profile {
 		case "  " + sample:
 			// Kept here; but some dialects trim the content when a call
 			// or a framing token follows.
-			for _, m := range append(append([]string(nil), syn.Starts...), syn.Tokens...) {
+			words := append(append([]string(nil), syn.Starts...), syn.Tokens...)
+			for _, tags := range syn.Reasoning {
+				words = append(words, tags.Open)
+			}
+			for _, m := range words {
 				if !strings.HasPrefix(parse("  "+sample+"\n"+m).Content, "  ") {
 					p.spaceUnsure = true
 					break
