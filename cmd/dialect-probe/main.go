@@ -6,6 +6,7 @@
 //	dialect-probe dialects          list the dialects it knows
 //	dialect-probe probe             find out how a model calls tools
 //	dialect-probe detect FILE       name the dialect of a chat template
+//	dialect-probe serve --upstream URL  run a proxy that fixes tool calls
 //
 // parse --jsonl and repair --jsonl are stable machine interfaces: one JSON
 // object per input line in, one per line out, same order, same id, and a
@@ -66,7 +67,7 @@ almost-JSON arguments, and validates them against the tools' JSON Schemas.`,
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newParseCmd(), newRepairCmd(), newDialectsCmd(), newCallCmd(), newProbeCmd(), newDetectCmd(), newStatsCmd(), newDebugCmd(), newConfigCmd())
+	root.AddCommand(newParseCmd(), newRepairCmd(), newDialectsCmd(), newCallCmd(), newProbeCmd(), newDetectCmd(), newStatsCmd(), newDebugCmd(), newConfigCmd(), newServeCmd())
 	return root
 }
 
