@@ -50,7 +50,7 @@ func (p *Parser) closeInner() []Event {
 	res := done.Result
 	if p.cut {
 		e := toolcall.NewError(toolcall.CodeTooLarge, fmt.Sprintf("the output is longer than the stream limit of %d bytes; the rest was not read", p.maxBytes()))
-		e.Offset = p.buf.Len()
+		e.Offset = p.textLen()
 		res.Errors = append(res.Errors, e)
 	}
 	p.emit(Event{Kind: Done, Dialect: res.Dialect, Result: res})

@@ -1,9 +1,11 @@
 package stream_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/hermes"
 	"github.com/dialectkit/toolcall/internal/corpustest"
@@ -120,5 +122,44 @@ func TestSectionEndKeepsStreaming(t *testing.T) {
 				t.Errorf("%s in %d-byte pieces: Close parsed the regions again", dialect, n)
 			}
 		}
+	}
+}
+
+// hermesOnly detects Hermes, decided by its first closing marker.
+type hermesOnly struct{ prof *stream.Profile }
+
+func (h hermesOnly) Candidates() []*stream.Profile { return []*stream.Profile{h.prof} }
+func (h hermesOnly) Points() *stream.PointSet      { return stream.NewPointSet(h.Candidates()) }
+func (h hermesOnly) Decide(prefix string) (*stream.Profile, string) {
+	if strings.Contains(prefix, "</tool_call>") {
+		return h.prof, "a Hermes call"
+	}
+	return nil, ""
+}
+func (h hermesOnly) Parse(text string) *toolcall.Result {
+	return dialects.Parse(hermes.Dialect, text, &dialects.Options{})
+}
+
+// TestDetectedStreamTextAndLimit checks a detecting stream once its
+// dialect is decided, when only the detected dialect's parser keeps the
+// text: Text is the output read, and the output past MaxBytes is not read.
+func TestDetectedStreamTextAndLimit(t *testing.T) {
+	call := "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call>"
+	text := call + " and then some text that runs past the limit"
+	limit := len(call) + 9
+	p := stream.NewDetecting(hermesOnly{stream.Learn(hermes.Dialect)}, &stream.Options{MaxBytes: limit})
+	for _, c := range split(text, 5) {
+		p.Write(c)
+	}
+	if got := p.Text(); got != text[:limit] {
+		t.Errorf("Text() = %q, want %q", got, text[:limit])
+	}
+	evs := p.Close()
+	res := evs[len(evs)-1].Result
+	if res.Dialect != "hermes" || len(res.Calls) != 1 || res.Content != "and then" {
+		t.Errorf("result %s: %d calls, content %q", res.Dialect, len(res.Calls), res.Content)
+	}
+	if len(res.Errors) != 1 || !errors.Is(res.Errors[0], toolcall.ErrTooLarge) || res.Errors[0].Offset != limit {
+		t.Errorf("errors %v", res.Errors)
 	}
 }

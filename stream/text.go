@@ -278,15 +278,16 @@ func (p *Parser) Write(delta string) []Event {
 	if p.closed || delta == "" || p.cut {
 		return nil
 	}
-	if room := p.maxBytes() - p.buf.Len(); len(delta) > room {
+	if room := p.maxBytes() - p.textLen(); len(delta) > room {
 		delta, p.cut = delta[:room], true
 	}
-	p.buf.write(delta)
 	p.events = p.events[:0]
 	if p.inner != nil {
+		// The parser of the detected dialect keeps the text.
 		p.relay(p.inner.Write(delta))
 		return p.events
 	}
+	p.buf.write(delta)
 	p.step()
 	if p.points != nil {
 		p.decide()
@@ -310,7 +311,20 @@ func (p *Parser) steadyNow() bool {
 }
 
 // Text returns the output received so far.
-func (p *Parser) Text() string { return p.buf.String() }
+func (p *Parser) Text() string {
+	if p.inner != nil {
+		return p.inner.Text()
+	}
+	return p.buf.String()
+}
+
+// textLen is the length of the output received so far.
+func (p *Parser) textLen() int {
+	if p.inner != nil {
+		return p.inner.textLen()
+	}
+	return p.buf.Len()
+}
 
 // step runs the state machine over the new text until it needs more.
 func (p *Parser) step() {
@@ -1166,6 +1180,7 @@ func (p *Parser) decide() {
 		p.inner = prof.NewParser(&Options{Parse: p.opts.Parse, MaxBytes: p.opts.MaxBytes})
 		p.skip = [2]string{p.contentOut.String(), p.reasonOut.String()}
 		p.relay(p.inner.Write(text))
+		p.buf = textBuf{} // the inner parser holds the text from now on
 		return
 	}
 }
