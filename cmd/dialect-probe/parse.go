@@ -71,7 +71,11 @@ every event is printed the moment it is settled, one JSON object per line:
   {"event": "call_error", "index": 0, "error": {"code", "message"}}
   {"event": "done", "result": <the --json result>}
 Text that could still be the start of a marker is held back; the final
-result is the one parsing the whole output at once gives.
+result is the one parsing the whole output at once gives. Say where the
+output starts (--reasoning-closed, --reasoning-open or --template): until
+that is known, a closing tag later in the output (</think>) could make
+everything before it reasoning, so answer text and calls before it wait
+for the end.
 
 Exit status: 0 when every call found parsed and validated (or there was no
 call); 1 when the output had errors (a call that could not be read,
@@ -96,7 +100,7 @@ is 0 unless reading or writing failed: errors are reported per line.`,
 	fl.BoolVar(&f.allowRisky, "allow-risky", false, "with --coerce, also apply risky coercions (\"false\" → false)")
 	fl.BoolVar(&f.allowExtra, "allow-extra", false, "accept properties the schema does not declare")
 	fl.BoolVar(&f.reasoningOpen, "reasoning-open", false, "the template opened a reasoning block: output starts inside it")
-	fl.BoolVar(&f.reasoningClosed, "reasoning-closed", false, "the template opened no reasoning block: a stray closing tag is text (lets --stream print answer text at once)")
+	fl.BoolVar(&f.reasoningClosed, "reasoning-closed", false, "the template opened no reasoning block: a stray closing tag is text (lets --stream print answer text and calls at once)")
 	fl.BoolVar(&f.stream, "stream", false, "read the output as it arrives and print events as they happen, one JSON object per line")
 	fl.BoolVar(&f.json, "json", false, "print the result as JSON")
 	fl.BoolVar(&f.jsonl, "jsonl", false, "read and write JSON lines (see above)")
