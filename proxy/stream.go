@@ -394,6 +394,9 @@ func (q *chatCtx) streamOllama(ctx context.Context, resp *http.Response) *toolca
 		truncated = true
 	}
 	s.finish(truncated)
+	if err == nil && s.err == nil {
+		drain(resp.Body)
+	}
 	return s.failure(ctx, err)
 }
 
@@ -435,6 +438,16 @@ func (s *streamer) failure(ctx context.Context, err error) *toolcall.Error {
 		}
 	}
 	return te
+}
+
+// drain reads what is left of an upstream body after its last chunk (the
+// end of the chunked encoding), so that the connection can serve the next
+// request. An upstream that keeps the stream open after its last chunk is
+// given a moment, then its body is closed.
+func drain(body io.ReadCloser) {
+	t := time.AfterFunc(100*time.Millisecond, func() { body.Close() })
+	defer t.Stop()
+	io.Copy(io.Discard, io.LimitReader(body, 64<<10))
 }
 
 func ensureNewline(b []byte) []byte {
@@ -559,6 +572,9 @@ func (q *chatCtx) streamOpenAI(ctx context.Context, resp *http.Response) *toolca
 		truncated = true
 	}
 	s.finish(truncated)
+	if err == nil && s.err == nil {
+		drain(resp.Body)
+	}
 	return s.failure(ctx, err)
 }
 

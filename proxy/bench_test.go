@@ -1,0 +1,45 @@
+package proxy_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/dialectkit/toolcall/internal/fakeserver"
+	"github.com/dialectkit/toolcall/proxy"
+)
+
+// BenchmarkHandler measures one chat request with a leaked Hermes call
+// through the Handler, against the same request to the fake upstream
+// alone (the "direct" rows): the difference is what the proxy adds.
+func BenchmarkHandler(b *testing.B) {
+	text := "Let me check the weather for you. " + leakedHermes
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		for _, stream := range []bool{false, true} {
+			up := fakeserver.NewServer(fakeserver.Script{{Content: text, ChunkSize: 8}}, nil)
+			h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: api, Logger: quiet})
+			if err != nil {
+				b.Fatal(err)
+			}
+			srv := httptest.NewServer(h)
+			body := chatBody(api, stream, "")
+			mode := map[bool]string{false: "whole", true: "stream"}[stream]
+			for _, target := range []struct{ name, url string }{{"direct", up.URL}, {"proxy", srv.URL}} {
+				b.Run(string(api)+"/"+mode+"/"+target.name, func(b *testing.B) {
+					for b.Loop() {
+						resp, err := http.Post(target.url+chatPath(api), "application/json", strings.NewReader(body))
+						if err != nil {
+							b.Fatal(err)
+						}
+						io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+					}
+				})
+			}
+			srv.Close()
+			up.Close()
+		}
+	}
+}
