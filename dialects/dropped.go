@@ -3,6 +3,7 @@ package dialects
 import (
 	"fmt"
 
+	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 )
 
@@ -76,3 +77,18 @@ func dropError(word string) string {
 }
 
 func quoteByte(c byte) bool { return c == '"' || c == '\'' || c == '\\' }
+
+// CheckWordsKept returns the TLP-003 error of a repair that turned src
+// into out while leaving one of src's words out (see droppedWord), with
+// src as its raw text; nil when every word is still there. An engine that
+// repairs call text itself, rather than through ParseJSON or Finish, holds
+// the repair to the same rule with it.
+func CheckWordsKept(src string, out []byte) error {
+	w := droppedWord([]byte(src), out)
+	if w == "" {
+		return nil
+	}
+	e := toolcall.NewError(toolcall.CodeRepairFailed, dropError(w))
+	e.Raw = src
+	return e
+}

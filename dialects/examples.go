@@ -309,7 +309,7 @@ func ExtractShown(text string, extract func(string) *Extraction) *Extraction {
 	ext.Content, ext.Reasoning = restore(ext.Content), restore(ext.Reasoning)
 	for i := range ext.Calls {
 		rc := &ext.Calls[i]
-		rc.ID, rc.Name = restore(rc.ID), restore(rc.Name)
+		rc.ID, rc.Name, rc.Text = restore(rc.ID), restore(rc.Name), restore(rc.Text)
 		if a := restore(rc.Arguments); a != rc.Arguments {
 			rc.Arguments, rc.ArgumentsValid = a, false
 		}

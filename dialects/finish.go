@@ -65,6 +65,10 @@ func FinishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 
 // finishCall is FinishCall with the concrete error; opts is not nil.
 func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcall.Repair, *toolcall.Error) {
+	// read is set once the arguments were read whole (every word of the
+	// call is then in its name or arguments): a failure past it, against
+	// the schema, shows the arguments read, not the call's whole text.
+	read := false
 	fail := func(e *toolcall.Error) (toolcall.Call, []toolcall.Repair, *toolcall.Error) {
 		e.CallIndex = index
 		if e.Tool == "" {
@@ -77,7 +81,7 @@ func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 			e.Offset = rc.Offset
 		}
 		switch {
-		case rc.Text != "" && !strings.Contains(e.Raw, rc.Text):
+		case rc.Text != "" && !read && !strings.Contains(e.Raw, rc.Text):
 			e.Raw = rc.Text
 		case e.Raw == "":
 			e.Raw = rc.Arguments
@@ -127,6 +131,7 @@ func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 		return fail(e)
 	}
 	repairs = append(append(append([]toolcall.Repair(nil), rc.Repairs...), nameRepairs...), repairs...)
+	read = true
 	if tool != nil {
 		if inner, more, ok := unwrapArguments(args, tool, opts); ok {
 			args = inner

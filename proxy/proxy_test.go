@@ -60,8 +60,8 @@ func scenarios() []scenario {
 		{name: "off-schema", turns: fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"}},
 			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>", finish: finishStop, outcome: proxy.OutcomeFailed},
 		{name: "truncated call", turns: fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par", DoneReason: "length"}},
-			content:       "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par",
-			streamContent: "{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par", finish: finishLength, outcome: proxy.OutcomeFailed},
+			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par",
+			finish:  finishLength, outcome: proxy.OutcomeFailed},
 		{name: "off-schema recovered", turns: fakeserver.Script{
 			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"},
 			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"}},

@@ -2,6 +2,8 @@ package registry_test
 
 import (
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,10 +22,14 @@ func TestNothingDisappears(t *testing.T) {
 }
 
 // TestNothingDisappearsLong is TestNothingDisappears over 5 000 outputs
-// per dialect.
+// per dialect, or DIALECTKIT_COVERAGE_ROUNDS of them.
 func TestNothingDisappearsLong(t *testing.T) {
 	longtest.Skip(t)
-	nothingDisappears(t, 5000, 1)
+	rounds := 5000
+	if n, err := strconv.Atoi(os.Getenv("DIALECTKIT_COVERAGE_ROUNDS")); err == nil && n > 0 {
+		rounds = n
+	}
+	nothingDisappears(t, rounds, 1)
 }
 
 func nothingDisappears(t *testing.T, rounds int, seed uint64) {
@@ -68,6 +74,22 @@ func TestNothingDisappearsCases(t *testing.T) {
 		{"hermes", "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1 qvx}}</tool_call>", []string{"qvx"}},
 		{"glimmer", "\" to=qvc)<|message|><atem:function_calls> qvdqvf", []string{"qvc", "qvdqvf"}},
 		{"harmony", " to=qvc: to=qvd<|message|> qvf qvg<atem:invoke\"qvh", []string{"qvc", "qvd", "qvf", "qvg", "qvh"}},
+		// A failed call keeps its whole text: prose before the object in
+		// a Hermes block, a fence's info word after a call marker.
+		{"hermes", "<tool_call>qvcqvd){</tool_call>qvf(", []string{"qvcqvd", "qvf"}},
+		{"apertus", "<|tools_prefix|> qvc\n\n<|tools_prefix|>```qvdqvf{,> qvgqvh}]", []string{"qvc", "qvdqvf", "qvgqvh"}},
+		{"granite_20b_fc", "<function_call>```qvc{", []string{"qvc"}},
+		{"nemotron_v2", "<TOOLCALL>```qvc{ qvd<TOOLCALL><TOOLCALL>", []string{"qvc", "qvd"}},
+		// Inline code held out of reach comes back in the error's text.
+		{"apertus", "<|tools_prefix|>`<|tools_prefix|> qvc<|tools_prefix|>\n=qvd<` ", []string{"qvc", "qvd"}},
+		// A list left open that holds no call yet is an error, not nothing.
+		{"minimax_m1", "<tool_calls>```qvc[", []string{"qvc"}},
+		// Repair of a call object may not drop a word either.
+		{"apertus", "<|tools_prefix|>{ qvc{`qvd<|tools_prefix|>", []string{"qvc", "qvd"}},
+		// Prose inside a call's block around a call that succeeds is
+		// content.
+		{"gemma4", "\"<|\"|><channel|><|channel> qvcqvd<|channel><|tool_call>qvf{} qvg<tool_call|><|\"|>", []string{"qvcqvd", "qvf", "qvg"}},
+		{"hermes", "<tool_call>qvc qvd {\"name\": \"f\", \"arguments\": {}} qvf</tool_call>", []string{"qvc", "qvd", "qvf"}},
 	} {
 		for _, o := range []*registry.Options{{Dialect: c.dialect}, {}} {
 			res := registry.Parse(c.text, o)

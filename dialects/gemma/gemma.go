@@ -144,6 +144,19 @@ type scanner struct {
 	// unclosed is set while reading a call block that the output ends
 	// inside: no closing marker follows it.
 	unclosed bool
+	// inReasoning is set while reading a call block that stands inside
+	// reasoning.
+	inReasoning bool
+}
+
+// hasWord reports whether s holds an ASCII letter or digit.
+func hasWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *scanner) run() {
@@ -189,7 +202,7 @@ func lexContent(s *scanner) stateFn {
 	case "":
 		return nil
 	case s.d.open:
-		s.pos, s.resume = i, lexContent
+		s.pos, s.resume, s.inReasoning = i, lexContent, false
 		return lexCall
 	case channelOpen:
 		s.pos, s.labelled = i+len(m), true
@@ -219,7 +232,7 @@ func lexReasoning(s *scanner) stateFn {
 		s.pos, s.labelled = i+len(m), true
 		return lexReasoning
 	}
-	s.pos, s.resume = i, lexReasoning
+	s.pos, s.resume, s.inReasoning = i, lexReasoning, true
 	return lexCall
 }
 
@@ -242,12 +255,14 @@ func lexCall(s *scanner) stateFn {
 	from := start + len(s.d.open)
 	end, m := s.next(from, s.d.blockEnds)
 	s.unclosed = m == ""
+	n := len(s.ext.Calls)
 	s.block(start, from, end)
 	s.unclosed = false
 	s.pos = end
 	if m == s.d.close {
 		s.pos += len(m)
 	}
+	dialects.KeepText(s.ext.Calls[n:], s.text[start:s.pos])
 	return s.resume
 }
 
@@ -348,12 +363,21 @@ func (s *scanner) afterCall(p, end int, rc *dialects.RawCall) (int, bool) {
 		return p, true
 	}
 	rest := strings.TrimSpace(s.text[p:end])
-	kind := toolcall.RepairSurroundingText
-	if strings.Trim(rest, "}]") == "" {
+	kind, detail := toolcall.RepairSurroundingText, "text after the argument object inside the call block dropped"
+	switch {
+	case strings.Trim(rest, "}]") == "":
 		kind = toolcall.RepairExtraClosing
+	case hasWord(rest):
+		// Prose the model wrote after the call: nothing disappears, it
+		// is kept where the block stands (content or reasoning).
+		detail = "text after the argument object inside the call block kept as text"
+		if s.inReasoning {
+			s.reasoning.add(rest)
+		} else {
+			s.content.add(rest)
+		}
 	}
-	rc.Repairs = append(rc.Repairs, toolcall.Repair{Kind: kind, Offset: p, CallIndex: -1,
-		Detail: "text after the argument object inside the call block dropped"})
+	rc.Repairs = append(rc.Repairs, toolcall.Repair{Kind: kind, Offset: p, CallIndex: -1, Detail: detail})
 	return end, false
 }
 

@@ -45,6 +45,7 @@ func (x *extractor) tagPass(start, end int) (regions []region, orphans []tag) {
 // not open a call (it is then text).
 func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 	open := tags[k]
+	x.keep = nil
 	// A block never runs past the next opening tag of its family: two
 	// opening tags in a row mean the first block was not closed.
 	lim := limit
@@ -76,8 +77,12 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 	if !ok {
 		return region{}, false
 	}
+	keep := x.keep
+	x.keep = nil
 	if closed {
-		noteLeftover(calls, x.Text, used, bodyEnd)
+		if left := noteLeftover(calls, x.Text, used, bodyEnd); left != "" {
+			keep = append(keep, left)
+		}
 	} else {
 		blockEnd = used
 	}
@@ -88,7 +93,7 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 			}
 		}
 	}
-	return region{start: open.start, end: blockEnd, calls: calls}, true
+	return region{start: open.start, end: blockEnd, calls: calls, keep: keep}, true
 }
 
 // closingTag returns the index of the tag that closes the block opened by
@@ -214,21 +219,25 @@ func (x *extractor) callBody(start, end int) (calls []dialects.RawCall, used int
 	return calls, used
 }
 
-// noteLeftover records text left in a closed block after its calls, such as
-// a stray '>' or brace, as a repair on the last call: it is dropped, but
-// not silently.
-func noteLeftover(calls []dialects.RawCall, text string, used, end int) {
+// noteLeftover records text left in a closed block after its calls as a
+// repair on the last call. Stray syntax (a '>' or a brace) is dropped, but
+// not silently; text holding words is prose the model wrote, and is
+// returned to be kept as content: nothing disappears.
+func noteLeftover(calls []dialects.RawCall, text string, used, end int) (keep string) {
 	rest := textcall.SkipSpace(text, used, end)
 	if len(calls) == 0 || rest == end {
-		return
+		return ""
 	}
-	kind := toolcall.RepairSurroundingText
-	if strings.Trim(text[rest:end], "}]) \t\r\n") == "" {
+	kind, detail := toolcall.RepairSurroundingText, "text after the call inside its block ignored"
+	switch {
+	case strings.Trim(text[rest:end], "}]) \t\r\n") == "":
 		kind = toolcall.RepairExtraClosing
+	case textcall.HasWord(text[rest:end]):
+		keep, detail = text[rest:end], "text after the call inside its block kept as content"
 	}
 	last := &calls[len(calls)-1]
-	last.Repairs = append(last.Repairs, toolcall.Repair{Kind: kind, Offset: -1, CallIndex: -1,
-		Detail: "text after the call inside its block ignored"})
+	last.Repairs = append(last.Repairs, toolcall.Repair{Kind: kind, Offset: -1, CallIndex: -1, Detail: detail})
+	return keep
 }
 
 // prefixedBody reads a body that does not start with JSON: either a tool
@@ -255,8 +264,14 @@ func (x *extractor) prefixedBody(p, end int) ([]dialects.RawCall, int) {
 	}
 	calls, used := x.values(brace, end)
 	if len(calls) > 0 {
+		detail := "text before the call inside the tool-call block ignored"
+		if textcall.HasWord(x.Text[p:brace]) {
+			// Prose the model wrote before the call: kept as content.
+			x.keep = append(x.keep, x.Text[p:brace])
+			detail = "text before the call inside the tool-call block kept as content"
+		}
 		calls[0].Repairs = append(calls[0].Repairs, toolcall.Repair{Kind: toolcall.RepairSurroundingText, Offset: -1, CallIndex: -1,
-			Detail: "text before the call inside the tool-call block ignored"})
+			Detail: detail})
 	}
 	return calls, used
 }

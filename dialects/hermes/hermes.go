@@ -85,6 +85,9 @@ type extractor struct {
 	calls              []dialects.RawCall
 	content, reasoning textcall.Joiner
 	marked             bool
+	// keep collects prose found inside the block being read, outside its
+	// calls, for the block's region (region.keep).
+	keep []string
 }
 
 // region is a span of the text taken out as calls: a tag block, a fence, a
@@ -94,6 +97,9 @@ type extractor struct {
 type region struct {
 	start, end int
 	calls      []dialects.RawCall
+	// keep is prose written inside the region outside its calls: it is
+	// content, not part of a call.
+	keep []string
 }
 
 // contentSegment extracts everything from text[start:end], which lies
@@ -143,9 +149,15 @@ func (x *extractor) reasoningSegment(sg segment) {
 	x.reasoning.Write(x.Text[sg.start:sg.end])
 }
 
-// emit records a region's calls and cuts the text around it.
+// emit records a region's calls and cuts the text around it. The calls
+// keep the region's whole text (dialects.KeepText).
 func (x *extractor) emit(j *textcall.Joiner, r region) {
 	j.Cut()
+	dialects.KeepText(r.calls, x.Text[r.start:r.end])
+	for _, k := range r.keep {
+		j.Write(k)
+		j.Cut()
+	}
 	if x.calls == nil && len(r.calls) > 0 {
 		// Room for one call per <tool_call> tag up front.
 		x.calls = make([]dialects.RawCall, 0, max(len(r.calls), strings.Count(x.Text, "<tool_call>")))

@@ -81,6 +81,7 @@ func (markdownJSON) extract(text string, opts *dialects.Options) *dialects.Extra
 			shift = from + at - f.Start
 			from += at + f.End - f.Start
 		}
+		dialects.KeepText(calls, rest[f.Start:f.End])
 		for _, c := range calls {
 			c.Offset = moved(c.Offset, shift)
 			if e := coded.As(c.Err); e != nil {

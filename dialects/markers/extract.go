@@ -295,6 +295,7 @@ func (x *extractor) implicit() (piece, bool) {
 			continue
 		}
 		if p := x.header(f, i, i, true); p.ok {
+			dialects.KeepText(p.calls, x.s[i:p.next])
 			return p, true
 		}
 	}
@@ -372,15 +373,29 @@ func (x *extractor) section(from int) piece {
 func (x *extractor) bareHeader(i int) piece {
 	for _, f := range x.d.forms {
 		if f.header {
-			return x.header(f, i, i, true)
+			p := x.header(f, i, i, true)
+			if p.ok {
+				dialects.KeepText(p.calls, x.s[i:p.next])
+			}
+			return p
 		}
 	}
 	return piece{}
 }
 
 // call reads the call of form f whose start marker spans s[at:end].
-// strict is set for a marker that may not be a call at all.
+// strict is set for a marker that may not be a call at all. The calls
+// read keep the region's whole text (dialects.KeepText).
 func (x *extractor) call(f *form, at, end int, strict bool) piece {
+	p := x.callAt(f, at, end, strict)
+	if p.ok {
+		dialects.KeepText(p.calls, x.s[at:max(at, p.next)])
+	}
+	return p
+}
+
+// callAt is call before the region's text is kept.
+func (x *extractor) callAt(f *form, at, end int, strict bool) piece {
 	s := x.s
 	strict = strict || f.Shared
 	i := skipBlank(s, end)

@@ -43,6 +43,14 @@ func (x *extractor) jsonValue(s string, start int, ext extent, offset int, bare 
 			break // strict JSON: the unclosed value fails where it is read
 		}
 		calls, content, ok = x.value(raw+ext.closers, offset, bare)
+		if ok && !bare && len(calls) == 0 && content == "" {
+			// A list left open holds no call yet: what the model was
+			// writing is not known, and its text is not lost.
+			if ext.atMarker {
+				return []dialects.RawCall{errorCall(offset, raw, toolcall.CodeMalformedCall, "the list of calls is not closed before the next marker")}, "", true
+			}
+			return []dialects.RawCall{errorCall(offset, raw, toolcall.CodeTruncated, "the output ends inside the list of calls")}, "", true
+		}
 		if !ok || len(calls) == 0 {
 			return calls, content, ok
 		}
@@ -287,6 +295,9 @@ func (x *extractor) parse(obj string) (gjson.Result, []toolcall.Repair, *toolcal
 	r := lenient.Repair([]byte(t), &x.opts.Lenient)
 	if e := coded.As(r.Err); e != nil {
 		return gjson.Result{}, nil, e
+	}
+	if e := coded.As(dialects.CheckWordsKept(t, r.Output)); e != nil {
+		return gjson.Result{}, nil, e // repair would drop a word of the call
 	}
 	return gjson.ParseBytes(r.Output), r.Repairs, nil
 }

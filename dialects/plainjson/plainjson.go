@@ -102,6 +102,7 @@ func (jsonDialect) extract(text string, opts *dialects.Options) *dialects.Extrac
 		} else {
 			content.WriteString(rest[last:from])
 		}
+		dialects.KeepText(calls, rest[from:to])
 		ext.Calls = append(ext.Calls, calls...)
 		last = to
 		i = end - 1

@@ -200,10 +200,14 @@ func (d *Dialect) extract(text string, opts *dialects.Options) *dialects.Extract
 	reasoning, rest := x.splitReasoning(remainder)
 	ext.Reasoning = reasoning
 	for _, r := range regions {
+		dialects.KeepText(r.calls, text[r.start:r.end])
 		ext.Calls = append(ext.Calls, r.calls...)
 	}
 	if !found && d.fallback != noFallback {
 		if prose := x.findProse(rest); len(prose) > 0 {
+			for _, r := range prose {
+				dialects.KeepText(r.calls, rest[r.start:r.end])
+			}
 			relocate(text, rest, prose)
 			for _, r := range prose {
 				ext.Calls = append(ext.Calls, r.calls...)

@@ -69,6 +69,7 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoni
 		p.init(t, text, base, opts)
 		p.run()
 	}
+	p.keepText(text)
 	p.hideReasoning()
 	ext := &dialects.Extraction{Calls: p.calls}
 	rest := p.rest()
@@ -95,6 +96,26 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoni
 	}
 	ext.Marked = p.native || containsAny(text, t.desc.Evidence)
 	return ext
+}
+
+// keepText gives the calls of each span the span's whole text, as written
+// (dialects.KeepText): a call that fails keeps its markers and the text
+// between them. The spans and the calls' offsets are in order.
+func (p *parser) keepText(text string) {
+	k := 0
+	for _, sp := range p.spans {
+		for k < len(p.calls) && p.calls[k].Offset >= 0 && p.calls[k].Offset-p.base < sp.start {
+			k++
+		}
+		j := k
+		for j < len(p.calls) && p.calls[j].Offset-p.base < sp.end {
+			j++
+		}
+		if sp.start >= 0 && sp.start <= sp.end && sp.end <= len(text) {
+			dialects.KeepText(p.calls[k:j], text[sp.start:sp.end])
+		}
+		k = j
+	}
 }
 
 // hideReasoning gives the calls found inside closed reasoning blocks back

@@ -341,3 +341,14 @@ func SkipSeparators(s string, i, end int) int {
 	}
 	return i
 }
+
+// HasWord reports whether s holds an ASCII letter or digit: text that is
+// more than stray syntax, which a dialect may not drop.
+func HasWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			return true
+		}
+	}
+	return false
+}
