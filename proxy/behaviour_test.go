@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -391,5 +392,31 @@ func TestTransportAbandoned(t *testing.T) {
 	defer resp.Body.Close()
 	if st := obs.last(t); st.Outcome != proxy.OutcomeError {
 		t.Errorf("%+v", st)
+	}
+}
+
+// TestCallIDs: the ids the proxy adds have Ollama's shape ("call_" and
+// eight letters or digits, which OpenAI clients take as any other id),
+// and are unique in the answer; ids the model or server gave are kept.
+func TestCallIDs(t *testing.T) {
+	shape := regexp.MustCompile(`^call_[a-z0-9]{8}$`)
+	two := leakedHermes + "\n" + leakedHermes
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		for _, stream := range []bool{false, true} {
+			_, srv := setup(t, api, fakeserver.Script{{Content: two}}, nil)
+			a := post(t, nil, srv.URL+chatPath(api), api, chatBody(api, stream, ""), nil)
+			if len(a.Calls) != 2 || a.Calls[0].ID == a.Calls[1].ID {
+				t.Fatalf("%s: %+v", api, a.Calls)
+			}
+			for _, c := range a.Calls {
+				if !shape.MatchString(c.ID) {
+					t.Errorf("%s stream=%v: id %q", api, stream, c.ID)
+				}
+			}
+		}
+		_, srv := setup(t, api, fakeserver.Script{{Calls: []fakeserver.Call{{ID: "functions.get_weather:0", Name: "get_weather", Arguments: parisArgs}}}}, nil)
+		if a := post(t, nil, srv.URL+chatPath(api), api, chatBody(api, false, ""), nil); len(a.Calls) != 1 || a.Calls[0].ID != "functions.get_weather:0" {
+			t.Errorf("%s: the server's id was not kept: %+v", api, a.Calls)
+		}
 	}
 }
