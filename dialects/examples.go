@@ -13,12 +13,13 @@ type Span struct{ Start, End int }
 // Shown lists the parts of text that show a call rather than make one, in
 // order: inline code (a run of one or two backticks that starts a word,
 // closed by the same run in the same paragraph before the end of a word:
-// "the syntax is `<tool_call>…</tool_call>`"), and fenced blocks that the
+// "the syntax is `<tool_call>…</tool_call>`"), fenced blocks that the
 // prose right before them presents as an example ("For example:", "the
 // format looks like this:"; the rule of PresentedAsExample, the
-// one that holds for JSON in prose). A fence with no such prose before it
-// is not listed: it may be the call. A presented fence that is never closed
-// runs to the end of the text.
+// one that holds for JSON in prose), and closed fenced blocks that the
+// prose right after them disowns ("but I won't call it"; DisownedAfter). A
+// fence with no such prose around it is not listed: it may be the call. A
+// presented fence that is never closed runs to the end of the text.
 func Shown(text string) []Span {
 	var out []Span
 	lineStart, para := 0, 0
@@ -32,7 +33,7 @@ func Shown(text string) []Span {
 		if at, ok := fenceOpen(text, lineStart, lineEnd); ok {
 			out = inlineCode(text, para, lineStart, out)
 			end := fenceClose(text, lineEnd)
-			if PresentedAsExample(text, at) {
+			if PresentedAsExample(text, at) || DisownedAfter(text, end) {
 				out = append(out, Span{at, end})
 			}
 			lineStart = min(end+1, len(text))
@@ -348,6 +349,95 @@ func PresentedAsExample(text string, at int) bool {
 		if strings.Contains(line, w) {
 			return true
 		}
+	}
+	return false
+}
+
+// DisownedAfter reports whether the prose right after a closed code fence
+// whose closing line ends at text[end] disowns what the fence holds: its
+// first line of text says that it is not done ("but I won't call it", "I
+// will not run this", "don't execute that"), a negation followed in the
+// same line by a verb of calling (call, run, execute, invoke, use, make,
+// send, do). Quoting a call and then saying it is not made is a mention,
+// not a call. A fence that is not closed yet is not disowned: the line
+// after it has not been written.
+func DisownedAfter(text string, end int) bool {
+	if end >= len(text) {
+		return false
+	}
+	i := end + 1
+	for i < len(text) {
+		e := strings.IndexByte(text[i:], '\n')
+		if e < 0 {
+			e = len(text)
+		} else {
+			e += i
+		}
+		if line := strings.TrimSpace(text[i:e]); line != "" {
+			return disowns(line)
+		}
+		i = e + 1
+	}
+	return false
+}
+
+// negations open the part of a sentence that says something is not done.
+var negations = []string{"won't", "wont", "will not", "not going to", "don't", "do not", "shouldn't", "should not",
+	"wouldn't", "would not", "can't", "cannot", "not", "never"}
+
+// callVerbs are the verbs of making a call.
+var callVerbs = []string{"call", "run", "execute", "invoke", "use", "make", "send", "do"}
+
+// disowns reports whether line holds a negation followed closely by a
+// verb of calling, as a word: within the next four words, before any
+// punctuation ("but I won't call it", "I'm not going to run this"; not "if
+// it does not work, run it again").
+func disowns(line string) bool {
+	if len(line) > exampleProse {
+		line = line[:exampleProse]
+	}
+	line = strings.ToLower(strings.ReplaceAll(line, "\u2019", "'"))
+	for _, n := range negations {
+		for from := 0; from < len(line); {
+			k := strings.Index(line[from:], n)
+			if k < 0 {
+				break
+			}
+			k += from
+			from = k + len(n)
+			if k > 0 && isWordByte(line[k-1]) || from < len(line) && isWordByte(line[from]) {
+				continue // inside a word: "nothing", "cannotate"
+			}
+			if verbFollows(line[k+len(n):]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// verbFollows reports whether one of the first four words of s, before any
+// punctuation, is a verb of calling.
+func verbFollows(s string) bool {
+	i := 0
+	for words := 0; words < 4 && i < len(s); words++ {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(s) && (isWordByte(s[j]) || s[j] == '\'') {
+			j++
+		}
+		if j == i {
+			return false // punctuation ends the clause
+		}
+		w := strings.TrimSuffix(s[i:j], "'")
+		for _, v := range callVerbs {
+			if w == v || w == v+"s" || w == v+"ing" || w == v+"ed" || w == strings.TrimSuffix(v, "e")+"ing" || w == v+v[len(v)-1:]+"ing" {
+				return true
+			}
+		}
+		i = j
 	}
 	return false
 }

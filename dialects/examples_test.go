@@ -22,6 +22,16 @@ func TestShownSpans(t *testing.T) {
 		{"Here it is:\n```\nx\n```", nil},
 		{"```\nx\n```", nil},
 		{"The format:\n```\nx", []string{"```\nx"}},
+		// Prose right after a closed fence that disowns it: a mention.
+		{"Here it is:\n```\nx\n```\nbut I won't call it.", []string{"```\nx\n```"}},
+		{"```\nx\n```\n\nI’m not going to run this.", []string{"```\nx\n```"}},
+		{"Here it is:\n```\nx\n```\nI will not execute that", []string{"```\nx\n```"}},
+		// Prose after a fence that does not disown it: still a call.
+		{"Here it is:\n```\nx\n```\nLet me know if you need anything else.", nil},
+		{"```\nx\n```\nIf it does not work, run it again.", nil},
+		{"```\nx\n```\nNothing to run yet.", nil},
+		{"```\nx\n```", nil},
+		{"Here it is:\n```\nx\nbut I won't call it.", nil}, // the fence is not closed: no line after it
 	} {
 		var got []string
 		for _, sp := range Shown(tc.text) {

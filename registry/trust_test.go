@@ -165,6 +165,11 @@ func TestNoInventedCalls(t *testing.T) {
 		{"", "For example:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nThat is how you call it."},
 		{"markdown_json", "For example:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nThat is how you call it."},
 		{"json", "The format looks like this:\n{\"name\": \"f\", \"arguments\": {}}"},
+		// A fence that the prose right after it disowns.
+		{"", "Here it is:\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n```\nbut I won't call it."},
+		{"hermes", "Here it is:\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n```\nbut I won't call it."},
+		{"", "Here it is:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nI am not going to run it."},
+		{"mistral", "Here:\n```\n[TOOL_CALLS]f[ARGS]{}\n```\nI will not execute this."},
 	} {
 		for _, tools := range []bool{false, true} {
 			o := &registry.Options{Dialect: tc.dialect}
@@ -179,6 +184,21 @@ func TestNoInventedCalls(t *testing.T) {
 			if len(res.Calls) > 0 {
 				t.Errorf("%q (dialect %q, tools %v): call %s %s", tc.text, tc.dialect, tools, res.Calls[0].Name, res.Calls[0].Arguments)
 			}
+		}
+	}
+}
+
+// A fence followed by prose that does not disown it stays a call: only a
+// negation closely followed by a verb of calling disowns it.
+func TestFenceNotDisownedIsACall(t *testing.T) {
+	for _, text := range []string{
+		"Here it is:\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n```\nLet me know if it does not work.",
+		"Here it is:\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n```\nIf it does not work, run it again.",
+		"```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nNothing else to do.",
+	} {
+		res := registry.Parse(text, &registry.Options{})
+		if len(res.Calls) != 1 || res.Calls[0].Name != "f" {
+			t.Errorf("%q: calls %v errors %v; want the call f", text, res.Calls, res.Errors)
 		}
 	}
 }
