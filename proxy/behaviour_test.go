@@ -274,6 +274,13 @@ func TestUpstreamErrors(t *testing.T) {
 				t.Errorf("%s: 503: %d %s (%d requests)", api, status, raw, len(up.Requests()))
 			}
 		}
+		// A server asking for a longer wait than max_retry_after_ms: its
+		// 429 comes back at once.
+		up, srv := setup(t, api, fakeserver.Script{{Status: 429, Error: "slow down", RetryAfter: "3600"}}, fast)
+		status, raw := rawPost(t, srv.URL+chatPath(api), chatBody(api, false, ""))
+		if status != 429 || len(up.Requests()) != 1 {
+			t.Errorf("%s: long Retry-After: %d %s (%d requests)", api, status, raw, len(up.Requests()))
+		}
 		dead := httptest.NewServer(http.NotFoundHandler())
 		dead.Close()
 		opts := proxy.Options{Upstream: dead.URL, API: api, Logger: quiet}
@@ -282,9 +289,9 @@ func TestUpstreamErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := httptest.NewServer(h)
-		status, raw := rawPost(t, srv.URL+chatPath(api), chatBody(api, false, ""))
-		srv.Close()
+		dsrv := httptest.NewServer(h)
+		status, raw = rawPost(t, dsrv.URL+chatPath(api), chatBody(api, false, ""))
+		dsrv.Close()
 		if status != http.StatusBadGateway || errorCode(t, api, raw) != "TLP-015" {
 			t.Errorf("%s: unreachable: %d %s", api, status, raw)
 		}
