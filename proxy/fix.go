@@ -19,12 +19,11 @@ const (
 	fixReasoning = "reasoning_moved"
 )
 
-// outCall is a call of the fixed answer: a valid call, or (failed) a native
-// call that stays as the upstream sent it.
+// outCall is a valid call of the fixed answer; native, when set, is the
+// upstream's own entry for it, whose other fields are kept.
 type outCall struct {
 	call   toolcall.Call
 	native *nativeCall
-	failed bool
 }
 
 // fixed is an answer once fixed.
@@ -42,15 +41,7 @@ type fixed struct {
 	truncated bool
 }
 
-func (f *fixed) validCalls() int {
-	n := 0
-	for _, c := range f.calls {
-		if !c.failed {
-			n++
-		}
-	}
-	return n
-}
+func (f *fixed) validCalls() int { return len(f.calls) }
 
 func (f *fixed) count(kind string, n int) {
 	if n <= 0 {
@@ -114,8 +105,8 @@ func (q *chatCtx) fix(ctx context.Context, m *message, truncated bool) *fixed {
 }
 
 // takeCalls moves a parse's calls and errors into f: valid calls get an id
-// when they have none; native calls that failed stay as sent (with an id),
-// the text of leaked calls that failed goes back into the content.
+// when they have none; a native call that failed leaves tool_calls for the
+// content, a leaked one leaves the content as the model wrote it.
 func (q *chatCtx) takeCalls(f *fixed, res *toolcall.Result, native []nativeCall) {
 	type slot struct {
 		oc  outCall
@@ -142,16 +133,13 @@ func (q *chatCtx) takeCalls(f *fixed, res *toolcall.Result, native []nativeCall)
 	}
 	for _, e := range res.Errors {
 		f.errors = append(f.errors, e)
-		if native != nil && e.CallIndex >= 0 && e.CallIndex < len(native) {
-			n := &native[e.CallIndex]
-			id := n.rc.ID
-			if id == "" {
-				id = q.newID()
-				f.count(fixIDAdded, 1)
+		if native != nil {
+			// A native call that stays failed is not a call: it leaves
+			// tool_calls, and its text goes to the content.
+			if e.CallIndex >= 0 && e.CallIndex < len(native) {
+				f.content = joinText(f.content, nativeText(&native[e.CallIndex]))
 			}
-			q.ids[id] = true
-			c := toolcall.Call{ID: id, Name: n.rc.Name, Arguments: json.RawMessage(argumentsText(n.rc.Arguments))}
-			slots = append(slots, slot{outCall{call: c, native: n, failed: true}, e.CallIndex})
+			f.changed = true
 			continue
 		}
 		if native == nil {
@@ -180,21 +168,23 @@ func (q *chatCtx) takeCalls(f *fixed, res *toolcall.Result, native []nativeCall)
 	}
 }
 
+// nativeText is the text of a native call that failed, for the content:
+// the call as a JSON object {"name": …, "arguments": …}, the arguments as
+// the server sent them.
+func nativeText(n *nativeCall) string {
+	args := strings.TrimSpace(n.rc.Arguments)
+	if strings.HasPrefix(args, "{") && json.Valid([]byte(args)) {
+		return retry.FormatCall(nil, retry.NativeDialect, n.rc.Name, json.RawMessage(args))
+	}
+	b, _ := json.Marshal(struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	}{n.rc.Name, n.rc.Arguments})
+	return string(b)
+}
+
 // isCoercion tells a schema coercion from a JSON repair.
 func isCoercion(r toolcall.Repair) bool { return r.Kind == toolcall.RepairCoercion }
-
-// argumentsText is a native call's arguments as a JSON value to send on:
-// the text when it is JSON, else a JSON string holding it.
-func argumentsText(s string) string {
-	t := strings.TrimSpace(s)
-	if t == "" {
-		return "{}"
-	}
-	if json.Valid([]byte(t)) {
-		return t
-	}
-	return string(marshalString(s))
-}
 
 // argsEqual reports whether the upstream's arguments text and the fixed
 // arguments are the same JSON value.

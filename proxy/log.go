@@ -109,7 +109,7 @@ func (q *chatCtx) logCalls(ctx context.Context, f *fixed) {
 					slog.Any("repair_details", details))
 			}
 		}
-		if q.cfg.LogArgumentValues && !c.failed {
+		if q.cfg.LogArgumentValues {
 			log.LogAttrs(ctx, slog.LevelDebug, "tool call arguments",
 				slog.String(retry.KeyCorrelationID, id),
 				slog.String(retry.KeyToolName, redact.Text(c.call.Name)),

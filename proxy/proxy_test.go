@@ -86,6 +86,8 @@ func scenarios() []scenario {
 			{Calls: []fakeserver.Call{{Name: "get_weather", Arguments: parisArgs}}}},
 			cfg:   func(c *config.Config) { c.MaxRetries = 2 },
 			calls: "get_weather " + parisArgs, finish: finishTool, outcome: proxy.OutcomeRecovered, requests: 2},
+		{name: "native off-schema", turns: fakeserver.Script{{Calls: []fakeserver.Call{{Name: "get_weather", Arguments: `{"city": 5}`}}}},
+			content: `{"name": "get_weather", "arguments": {"city": 5}}`, finish: finishStop, outcome: proxy.OutcomeFailed},
 		{name: "two leaked calls", turns: fakeserver.Script{{Content: leakedHermes + "\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\", \"days\": 2}}\n</tool_call>"}},
 			calls: "get_weather " + parisArgs + `; get_weather {"city":"Rome","days":2}`, finish: finishTool, outcome: proxy.OutcomeFixed},
 		{name: "native calls interleaved", turns: fakeserver.Script{{Interleave: true, Calls: []fakeserver.Call{

@@ -249,11 +249,15 @@ func (s *streamer) nativeCall(n *nativeCall, e emitter) {
 		}
 	}
 	if err != nil {
+		// A native call that stays failed is not a call: its text goes
+		// out as content.
 		var te *toolcall.Error
 		if errors.As(err, &te) {
 			s.f.errors = append(s.f.errors, te)
 		}
-		call = toolcall.Call{ID: n.rc.ID, Name: n.rc.Name, Arguments: json.RawMessage(argumentsText(n.rc.Arguments))}
+		s.f.changed = true
+		e.content(nativeText(n))
+		return
 	}
 	if call.ID == "" || s.q.ids[call.ID] {
 		call.ID = s.q.newID()
