@@ -19,6 +19,12 @@ import (
 // returns what it saw.
 func ollamaChat(t *testing.T, base string, hc *http.Client, stream bool) Got {
 	t.Helper()
+	return ollamaChatPrompt(t, base, hc, stream, Prompt)
+}
+
+// ollamaChatPrompt is ollamaChat with the user message given.
+func ollamaChatPrompt(t *testing.T, base string, hc *http.Client, stream bool, prompt string) Got {
+	t.Helper()
 	var tool api.Tool
 	if err := json.Unmarshal([]byte(WeatherTool), &tool); err != nil {
 		t.Fatal(err)
@@ -30,7 +36,7 @@ func ollamaChat(t *testing.T, base string, hc *http.Client, stream bool) Got {
 	c := api.NewClient(u, hc)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	req := &api.ChatRequest{Model: Model, Messages: []api.Message{{Role: "user", Content: Prompt}},
+	req := &api.ChatRequest{Model: Model, Messages: []api.Message{{Role: "user", Content: prompt}},
 		Tools: api.Tools{tool}, Stream: &stream}
 	var g Got
 	done := false
