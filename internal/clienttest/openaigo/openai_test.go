@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -48,7 +49,13 @@ func params(t *testing.T) openai.ChatCompletionNewParams {
 // ChatCompletionAccumulator assembled from the stream.
 func chat(t *testing.T, base string, hc *http.Client, stream bool) clienttest.Got {
 	t.Helper()
-	client := openai.NewClient(option.WithBaseURL(base+"/v1/"), option.WithAPIKey("unused"),
+	return chatKey(t, base, hc, stream, "unused")
+}
+
+// chatKey is chat with the API key the client sends.
+func chatKey(t *testing.T, base string, hc *http.Client, stream bool, key string) clienttest.Got {
+	t.Helper()
+	client := openai.NewClient(option.WithBaseURL(base+"/v1/"), option.WithAPIKey(key),
 		option.WithHTTPClient(hc), option.WithMaxRetries(0))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -180,5 +187,33 @@ func TestOpenAIGoClientDirect(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestOpenAIGoClientAPIKey runs openai-go against a Handler that requires
+// an API key: the client's own key option passes it, a wrong key gets the
+// client's 401 error.
+func TestOpenAIGoClientAPIKey(t *testing.T) {
+	up := fakeserver.NewServer(clienttest.Scenarios[0].Script, nil)
+	defer up.Close()
+	opts := clienttest.Options(proxy.OpenAI, up.URL)
+	opts.APIKey = "proxy-key"
+	h, err := proxy.NewHandler(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, stream := range []bool{false, true} {
+		t.Run(modes[stream], func(t *testing.T) {
+			got := chatKey(t, srv.URL, http.DefaultClient, stream, "proxy-key")
+			if d := clienttest.Scenarios[0].Want.Check(proxy.OpenAI, got); d != "" {
+				t.Errorf("with the key: %s\ngot %+v", d, got)
+			}
+			got = chatKey(t, srv.URL, http.DefaultClient, stream, "wrong")
+			if got.Status != http.StatusUnauthorized {
+				t.Errorf("with a wrong key: status %d (%s), want 401", got.Status, got.Error)
+			}
+		})
 	}
 }
