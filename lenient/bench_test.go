@@ -1,6 +1,7 @@
 package lenient
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,6 +30,15 @@ func BenchmarkValid(b *testing.B) {
 			b.SetBytes(int64(len(in.doc)))
 			for b.Loop() {
 				if !gjson.ValidBytes(in.doc) {
+					b.Fatal("invalid")
+				}
+			}
+		})
+		b.Run(in.name+"/encoding-json.Valid", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(in.doc)))
+			for b.Loop() {
+				if !json.Valid(in.doc) {
 					b.Fatal("invalid")
 				}
 			}

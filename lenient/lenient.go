@@ -29,8 +29,6 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
@@ -127,19 +125,27 @@ func Repair(input []byte, opts *Options) Result {
 			fmt.Sprintf("input of %d bytes is larger than the limit of %d bytes", len(input), cfg.maxSize))
 		return res
 	}
-	// Depth is checked before validity: gjson's validator takes a stack
-	// frame per level, and nothing nested past the limit is returned
-	// anyway. Valid JSON that deep is refused here; other text goes on to
-	// the pipeline, whose scanner stops at the same bracket.
-	if at := depthExceeded(input, cfg.maxDepth); at >= 0 {
+	// One pass decides the common case: syntax, UTF-8, depth and repeated
+	// keys at once. Valid JSON nested past the limit is refused here;
+	// other text goes on to the pipeline, whose scanner stops at the same
+	// bracket.
+	switch v, at := validate(input, cfg.maxDepth); v {
+	case verdictTooDeep:
 		if len(input) <= maxIterativeCheck && validJSON(input) {
 			res.Err = tooDeep(at)
 			return res
 		}
-	} else if validWithin(input, cfg.maxDepth) && !isJSONString(input) {
-		res.Output, res.Repairs = LastKeyWins(input)
-		res.Attempted = len(res.Repairs) > 0
-		return res
+	case verdictValid:
+		if !isJSONString(input) {
+			res.Output = input
+			return res
+		}
+	case verdictDuplicates:
+		if !isJSONString(input) {
+			res.Output, res.Repairs = LastKeyWins(input)
+			res.Attempted = len(res.Repairs) > 0
+			return res
+		}
 	}
 	p := pipeline{cfg: cfg}
 	if cfg.timeout > 0 && len(input) >= clockFreeSize {
@@ -151,11 +157,20 @@ func Repair(input []byte, opts *Options) Result {
 		res.Err = err
 		return res
 	}
-	deduped, dupRepairs := LastKeyWins(out)
-	res.Output = deduped
-	res.Repairs = append(repairs, dupRepairs...)
+	if sameSlice(out, p.unique) {
+		res.Output, res.Repairs = out, repairs
+	} else {
+		deduped, dupRepairs := LastKeyWins(out)
+		res.Output = deduped
+		res.Repairs = append(repairs, dupRepairs...)
+	}
 	res.Attempted = len(res.Repairs) > 0 || !bytes.Equal(out, input)
 	return res
+}
+
+// sameSlice reports whether a and b are the same bytes in memory.
+func sameSlice(a, b []byte) bool {
+	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
 }
 
 // RepairString is Repair for a string.
@@ -173,6 +188,9 @@ func tooDeep(at int) *toolcall.Error {
 type pipeline struct {
 	cfg      config
 	deadline time.Time
+	// unique is the last scanner output known to repeat no key in any
+	// object, so that Repair need not look for duplicates in it again.
+	unique []byte
 }
 
 func (p *pipeline) expired() bool {
@@ -236,12 +254,24 @@ func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *
 	}
 	repairs := s.rec.repairs()
 	putScanner(s)
+	// A bug guard: the scanner writes JSON by construction. The same pass
+	// checks the depth, as the scanner counts depth as it reads but the
+	// array it wraps around concatenated values is added afterwards, one
+	// level above them all, and tells whether any object repeats a key.
+	if limit := p.cfg.maxDepth; limit > 0 && limit <= onePassDepth {
+		switch v, _ := validate(out, limit); v {
+		case verdictInvalid:
+			return nil, nil, toolcall.NewError(toolcall.CodeRepairFailed, "repair did not produce valid JSON")
+		case verdictTooDeep:
+			return nil, nil, tooDeep(-1)
+		case verdictValid:
+			p.unique = out
+		}
+		return p.finish(out, repairs, level)
+	}
 	if !validJSON(out) {
-		// A bug guard: the scanner writes JSON by construction.
 		return nil, nil, toolcall.NewError(toolcall.CodeRepairFailed, "repair did not produce valid JSON")
 	}
-	// The scanner counts depth as it reads, but the array it wraps around
-	// concatenated values is added afterwards, one level above them all.
 	if out[0] == '[' && depthExceeded(out, p.cfg.maxDepth) >= 0 {
 		return nil, nil, tooDeep(-1)
 	}
@@ -297,44 +327,36 @@ func unwrapped(reps []toolcall.Repair) []toolcall.Repair {
 	return out
 }
 
-// validJSON reports whether b is JSON as RFC 8259 has it: gjson checks the
-// syntax, and the text must be UTF-8 (gjson lets invalid bytes through
-// inside strings). gjson's validator recurses once per level of nesting,
-// so text nested deeper than gjsonDepth is checked by encoding/json, which
-// keeps its stack on the heap: a megabyte of brackets would otherwise grow
-// the goroutine's stack by a hundred megabytes.
+// validJSON reports whether b is JSON as RFC 8259 has it, UTF-8 included.
+// One pass of validate decides it for text nested up to onePassDepth; deeper
+// text is checked by encoding/json, which keeps a word per level where
+// validate keeps a frame: a megabyte of brackets costs it less.
 func validJSON(b []byte) bool {
-	if len(b) > gjsonDepth && depthExceeded(b, gjsonDepth) >= 0 {
+	switch v, _ := validate(b, onePassDepth); v {
+	case verdictValid, verdictDuplicates:
+		return true
+	case verdictTooDeep:
 		return json.Valid(b) && utf8.Valid(b)
 	}
-	return gjson.ValidBytes(b) && utf8.Valid(b)
+	return false
 }
 
-// gjsonDepth is the deepest nesting handed to gjson's validator.
-const gjsonDepth = 512
+// onePassDepth is the deepest nesting validJSON checks in one pass.
+const onePassDepth = 512
 
 // Valid reports whether b is JSON as RFC 8259 has it, UTF-8 included,
 // nested no deeper than 10 000 levels, the most encoding/json decodes. Use
 // it rather than gjson.Valid on text a model wrote: gjson's validator
 // recurses once per level of nesting, and a few megabytes of brackets
 // overflow the goroutine stack, which is a fatal error no recover catches.
-// Shallow text takes gjson's fast validator; text nested deeper than a few
-// hundred levels is validated by encoding/json, which keeps its stack on
-// the heap.
+// Valid never recurses; it checks syntax and UTF-8 in one pass, faster than
+// gjson.Valid, and hands text nested deeper than a few hundred levels to
+// encoding/json.
 func Valid(b []byte) bool { return validJSON(b) }
 
 // ValidString is Valid for a string. It does not copy s.
 func ValidString(s string) bool {
 	return validJSON(unsafe.Slice(unsafe.StringData(s), len(s)))
-}
-
-// validWithin is validJSON for text already known to nest no deeper than
-// depth (0: unknown), which saves walking it twice.
-func validWithin(b []byte, depth int) bool {
-	if depth > 0 && depth <= gjsonDepth {
-		return gjson.ValidBytes(b) && utf8.Valid(b)
-	}
-	return validJSON(b)
 }
 
 // maxIterativeCheck bounds the text whose validity is checked only to
@@ -361,10 +383,15 @@ func check(input []byte, opts *Options) *toolcall.Error {
 		return toolcall.NewError(toolcall.CodeTooLarge,
 			fmt.Sprintf("input of %d bytes is larger than the limit of %d bytes", len(input), cfg.maxSize))
 	}
-	if at := depthExceeded(input, cfg.maxDepth); at >= 0 {
+	switch v, at := validate(input, cfg.maxDepth); v {
+	case verdictTooDeep:
 		return tooDeep(at)
-	}
-	if !validJSON(input) {
+	case verdictInvalid:
+		// Nesting past the limit is reported even in text that is not
+		// JSON further on.
+		if at := depthExceeded(input, cfg.maxDepth); at >= 0 {
+			return tooDeep(at)
+		}
 		return toolcall.NewError(toolcall.CodeInvalidJSON, "not valid JSON")
 	}
 	return nil
