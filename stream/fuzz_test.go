@@ -50,6 +50,12 @@ func FuzzStream(f *testing.F) {
 	f.Add("[TOOL_CALLS] [{\"name\": \"f\", \"arguments\": {\"a\": 1}}]}>x", uint64(9), pick("mistral", 0))
 	f.Add("<function_calls>f(a=1).x(b=2)</function_calls>", uint64(10), pick("olmo3", 0))
 	f.Add("<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>x</think>y", uint64(11), pick("hermes", 0))
+	// Held outputs whose calls are probed before the end.
+	f.Add("get_weather\n{\"city\": \"Paris\"}\n>>>all\nDone.", uint64(12), pick("functionary_v3_2", closedFlag))
+	f.Add(" to=get_weather<|message|><atem:function_calls>\n<atem:invoke name=\"f\">\n<atem:parameter name=\"a\">1</atem:parameter></atem:invoke>\n<atem:invoke name=\"g\"></atem:invoke>\n</atem:function_calls><|eom|>", uint64(13), pick("glimmer", closedFlag))
+	f.Add("<|START_RESPONSE|>On it.<|END_RESPONSE|>\n<|START_ACTION|>[{\"tool_name\": \"f\", \"parameters\": {}}, {\"tool_name\": \"g\", \"parameters\": {}}]<|END_ACTION|>\n<|START_TEXT|>Done.<|END_TEXT|>", uint64(14), pick("cohere", closedFlag))
+	f.Add("Here: [{\"name\": \"f\", \"arguments\": {}}, {\"name\": \"g\", \"arguments\": {}}] done", uint64(15), pick("", closedFlag))
+	f.Add("Sure.\n[f(a=1), g(b=2)]\nDone.", uint64(16), pick("pythonic", closedFlag))
 	f.Fuzz(func(t *testing.T, text string, seed uint64, pick uint8) {
 		if len(text) > 4096 {
 			return

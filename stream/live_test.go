@@ -114,13 +114,14 @@ func liveRate(t *testing.T, detect, unknown bool) []liveCase {
 
 // The live-event rates TestLiveRates holds the engine to: percent of the
 // dev corpus outputs whose first call closes before the last quarter of
-// the text, streamed with the reasoning start a caller sets. The one
-// output not live either way is a bare pythonic list after prose, which
-// a marked block later in the output would make content
-// (docs/streaming.md).
+// the text, streamed with the reasoning start a caller sets. The two
+// outputs not live either way are a bare pythonic list after prose, which
+// a marked block later in the output would make content, and a Mistral
+// list with no closing marker, which a string left open before one would
+// make a failed call (docs/streaming.md).
 const (
-	minLiveNamed    = 98.5
-	minLiveDetected = 98.5
+	minLiveNamed    = 97.0
+	minLiveDetected = 97.0
 )
 
 // TestLiveRates measures how often a call is reported while the output is
@@ -161,7 +162,7 @@ func TestLiveRates(t *testing.T) {
 				}
 			}
 			if rate < floor {
-				t.Errorf("%s: %.1f%% of first calls live, want at least %.0f%%", how, rate, floor)
+				t.Errorf("%s: %.1f%% of first calls live, want at least %.1f%%", how, rate, floor)
 			}
 		}
 	}

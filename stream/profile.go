@@ -289,6 +289,13 @@ func (p *Profile) learnHeld(triggers []trigger) {
 	conts = append(conts, "]", "}", ")", "}]", ")]", "\n", " x", "x", "x()", ".x()", "(", ",", "\"", "'",
 		"\n{\"name\": \"f\", \"arguments\": {}}", "\n[{\"name\": \"f\", \"arguments\": {}}]", "\nf()", "\n```\n")
 	conts = append(conts, words...)
+	for i := 0; i < len(p.syn.Quotes); i++ {
+		// A string opened now and left open runs over whatever marker
+		// comes next.
+		for _, w := range words {
+			conts = append(conts, p.syn.Quotes[i:i+1]+w)
+		}
+	}
 	seen := map[string]bool{}
 	for _, c := range conts {
 		if !seen[c] {
