@@ -234,7 +234,7 @@ func (s *streamer) sendNative(e emitter) {
 }
 
 // nativeCall checks one of the upstream's own calls and sends it: valid,
-// with an id; failed, as the upstream sent it.
+// with an id; failed, as text in the content.
 func (s *streamer) nativeCall(n *nativeCall, e emitter) {
 	idx := s.nativeSeen
 	s.nativeSeen++
