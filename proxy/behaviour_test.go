@@ -427,3 +427,16 @@ func TestCallIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestLongLines: a streamed chunk longer than the read buffer is read
+// whole, in either protocol.
+func TestLongLines(t *testing.T) {
+	long := strings.Repeat("lorem ipsum ", 30000)
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		_, srv := setup(t, api, fakeserver.Script{{Content: long + leakedHermes}}, nil)
+		a := post(t, nil, srv.URL+chatPath(api), api, chatBody(api, true, ""), nil)
+		if a.names() != "get_weather "+parisArgs || strings.TrimSpace(a.Content) != strings.TrimSpace(long) {
+			t.Errorf("%s: calls %q, %d bytes of content", api, a.names(), len(a.Content))
+		}
+	}
+}
