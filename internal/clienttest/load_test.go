@@ -337,3 +337,98 @@ func pct(ds []time.Duration, p int) time.Duration {
 	i := (len(s)*p + 99) / 100
 	return s[min(max(i-1, 0), len(s)-1)].Round(time.Microsecond)
 }
+
+// TestLoadCancel starts 200 concurrent streams (20 without DIALECTKIT_LONG)
+// whose upstream holds the answer open after its text, and has each client
+// read one chunk and hang up, through the Handler and through the
+// Transport. Every request must end (the observer hears of each), and the
+// hang-up must reach the upstream: a stalled upstream request left behind
+// would keep its goroutines, so the count must come back to where it was.
+func TestLoadCancel(t *testing.T) {
+	n := longtest.Scaled(200)
+	stalled := fakeserver.Turn{Content: "Checking.\n" + hermesCall, ChunkSize: 8, Stall: true}
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		for _, via := range []string{"handler", "transport"} {
+			t.Run(string(api)+"/"+via, func(t *testing.T) {
+				up := fakeserver.NewServer(fakeserver.Script{stalled}, nil)
+				defer up.Close()
+				upTransport := &http.Transport{MaxIdleConnsPerHost: n}
+				sink := &statsSink{}
+				opts := Options(api, up.URL)
+				opts.Transport = upTransport
+				opts.MaxConcurrent = n
+				opts.Observer = sink
+				var client *http.Client
+				base := up.URL
+				if via == "handler" {
+					h, err := proxy.NewHandler(opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					px := httptest.NewServer(h)
+					defer px.Close()
+					base = px.URL
+					client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n}}
+				} else {
+					tr, err := proxy.NewTransport(opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					client = &http.Client{Transport: tr}
+				}
+				goroutines, _ := settle(0, 0)
+
+				path := "/api/chat"
+				if api == proxy.OpenAI {
+					path = "/v1/chat/completions"
+				}
+				body := `{"model":"` + Model + `","stream":true,"messages":[{"role":"user","content":"` + Prompt + `"}],"tools":[` + WeatherTool + `]}`
+				var wg sync.WaitGroup
+				errs := make(chan error, n)
+				for i := range n {
+					wg.Go(func() {
+						ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+						defer cancel()
+						req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+path, strings.NewReader(body))
+						resp, err := client.Do(req)
+						if err != nil {
+							errs <- fmt.Errorf("stream %d: %w", i, err)
+							return
+						}
+						defer resp.Body.Close()
+						line, err := bufio.NewReader(resp.Body).ReadBytes('\n')
+						if resp.StatusCode != http.StatusOK || len(bytes.TrimSpace(line)) == 0 {
+							errs <- fmt.Errorf("stream %d: status %d, first line %q, %v", i, resp.StatusCode, line, err)
+						}
+					})
+				}
+				wg.Wait()
+				close(errs)
+				for err := range errs {
+					t.Error(err)
+				}
+
+				deadline := time.Now().Add(10 * time.Second)
+				for {
+					sink.mu.Lock()
+					seen := len(sink.stats)
+					sink.mu.Unlock()
+					if seen == n {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("the observer heard of %d requests of %d once the clients hung up", seen, n)
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+				client.CloseIdleConnections()
+				upTransport.CloseIdleConnections()
+				if after, _ := settle(goroutines, 10*time.Second); after > goroutines {
+					buf := make([]byte, 1<<20)
+					t.Errorf("goroutines: %d before, %d after the clients hung up\n%s", goroutines, after,
+						buf[:runtime.Stack(buf, true)])
+				}
+			})
+		}
+	}
+}
