@@ -2,6 +2,7 @@ package dialects
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
@@ -24,47 +25,90 @@ func wordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= '0' && c <= '9'
 }
 
-// words calls f with each word of b (see above); with all, the syntax
-// ones too.
-func words(b []byte, all bool, f func(w string) bool) bool {
-	for i := 0; i < len(b); {
-		if !wordByte(b[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(b) && wordByte(b[j]) {
-			j++
-		}
-		w := b[i:j]
-		skip := w[0] >= '0' && w[0] <= '9' || // a number, 0x1F and 1e5 included
-			i > 0 && b[i-1] == '\\' || // an escape
-			len(w) <= 2 && j < len(b) && (b[j] == '\'' || b[j] == '"') && (i == 0 || !quoteByte(b[i-1])) || // a string prefix
-			literalWords[string(w)]
-		if (all || !skip) && !f(string(w)) {
-			return false
-		}
-		i = j
+// nextWord returns the bounds of the first word of b at or after i, and
+// whether it is syntax rather than a word of the call (see above); start
+// is len(b) when there is none.
+func nextWord(b []byte, i int) (start, end int, syntax bool) {
+	for i < len(b) && !wordByte(b[i]) {
+		i++
 	}
-	return true
+	if i == len(b) {
+		return i, i, false
+	}
+	j := i + 1
+	for j < len(b) && wordByte(b[j]) {
+		j++
+	}
+	w := b[i:j]
+	syntax = w[0] >= '0' && w[0] <= '9' || // a number, 0x1F and 1e5 included
+		i > 0 && b[i-1] == '\\' || // an escape
+		len(w) <= 2 && j < len(b) && (b[j] == '\'' || b[j] == '"') && (i == 0 || !quoteByte(b[i-1])) || // a string prefix
+		literalWords[string(w)]
+	return i, j, syntax
 }
 
 // droppedWord returns the first word of src that repair left out of out,
 // or "" when every word of src is still in out. Comments and the info
 // word of a code fence are syntax that repair removes and records (kinds
 // comment and code_fence), not words of the call.
+//
+// Repair keeps the order of what it keeps, so the words of src are first
+// looked for in order in out, without allocating: most arguments are
+// settled by that one walk over both. Only when it fails (repair dropped
+// or moved something) is every word of out put in a set.
 func droppedWord(src, out []byte) string {
+	src = jsonscan.WithoutRemovableSyntax(src)
+	if inOrder(src, out) {
+		return ""
+	}
 	have := map[string]bool{}
-	words(out, true, func(w string) bool { have[w] = true; return true })
-	var lost string
-	words(jsonscan.WithoutRemovableSyntax(src), false, func(w string) bool {
-		if !have[w] {
-			lost = w
-			return false
+	for i := 0; ; {
+		s, e, _ := nextWord(out, i)
+		if s == len(out) {
+			break
 		}
-		return true
-	})
-	return lost
+		// The keys share out's bytes, which nothing changes while the set
+		// is in use.
+		have[unsafe.String(&out[s], e-s)] = true
+		i = e
+	}
+	for i := 0; ; {
+		s, e, syntax := nextWord(src, i)
+		if s == len(src) {
+			return ""
+		}
+		if w := src[s:e]; !syntax && !have[string(w)] {
+			return string(w)
+		}
+		i = e
+	}
+}
+
+// inOrder reports whether every word of src (syntax aside) is found in
+// out after the one found for the word before it.
+func inOrder(src, out []byte) bool {
+	o := 0
+	for i := 0; ; {
+		s, e, syntax := nextWord(src, i)
+		if s == len(src) {
+			return true
+		}
+		i = e
+		if syntax {
+			continue
+		}
+		w := src[s:e]
+		for {
+			os, oe, _ := nextWord(out, o)
+			if os == len(out) {
+				return false
+			}
+			o = oe
+			if string(out[os:oe]) == string(w) {
+				break
+			}
+		}
+	}
 }
 
 // dropError is the error of a repair that would drop word from a call: the
