@@ -183,6 +183,7 @@ type Dialect struct {
 	desc    Descriptor
 	markers []string
 	lits    [litCount]string
+	frames  []Wrapper // the framing tags that apply (see callFrames)
 }
 
 var (
@@ -219,6 +220,7 @@ func New(d Descriptor) (*Dialect, error) {
 	if d.Params == ChildParams {
 		t.lits[litChildOpen] = d.ChildPrefix + "<"
 	}
+	t.frames = d.callFrames()
 	t.markers = slices.Clone(d.Markers)
 	if len(t.markers) == 0 {
 		for _, m := range []string{d.ScopeStart, d.ToolStart} {
@@ -291,4 +293,35 @@ func (t *Dialect) Descriptor() Descriptor {
 	d.EndOfTurn = slices.Clone(d.EndOfTurn)
 	d.LooseWrappers = slices.Clone(d.LooseWrappers)
 	return d
+}
+
+// frames are the tags models wrap around calls in a dialect that has no
+// section of its own: the wrapper of Hermes-style templates and the sections
+// of other dialects, which a model trained on several formats mixes in. A
+// frame holding nothing but calls (and whitespace) goes with them, so that
+// content keeps no emptied wrapper; around other text it stays content.
+var frames = []Wrapper{
+	{Start: "<tool_call>", End: "</tool_call>"},
+	{Start: "<tool_calls>", End: "</tool_calls>"},
+	{Start: "<tools>", End: "</tools>"},
+	{Start: "<function_calls>", End: "</function_calls>"},
+}
+
+// callFrames returns the frames that apply to d: none when d has a section
+// of its own, and never one that is a literal of d's own syntax.
+func (d *Descriptor) callFrames() []Wrapper {
+	if d.ScopeStart != "" || d.frame != nil {
+		return nil
+	}
+	own := []string{d.ToolStart, d.ToolEnd, d.KeyStart, d.KeyEnd, d.ValStart, d.ValEnd}
+	for _, w := range d.LooseWrappers {
+		own = append(own, w.Start, w.End)
+	}
+	var out []Wrapper
+	for _, f := range frames {
+		if !slices.Contains(own, f.Start) && !slices.Contains(own, f.End) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

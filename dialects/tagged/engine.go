@@ -103,7 +103,7 @@ func (p *parser) run() {
 		}
 		at, kind, w := p.nextOpener(pos)
 		if at < 0 {
-			return
+			break
 		}
 		var end int
 		switch kind {
@@ -123,6 +123,43 @@ func (p *parser) run() {
 		p.spans = append(p.spans, span{at, end})
 		pos = end
 	}
+	p.absorbFrames()
+}
+
+// absorbFrames widens each run of calls that only whitespace separates to
+// the frame around it (see frames), when the frame's opening tag stands
+// right before the first call and its closing tag right after the last.
+func (p *parser) absorbFrames() {
+	if len(p.t.frames) == 0 || len(p.spans) == 0 {
+		return
+	}
+	out := p.spans[:0] // written at or before the index read
+	for i := 0; i < len(p.spans); {
+		j := i + 1
+		for j < len(p.spans) && skipSpace(p.text, p.spans[j-1].end, p.spans[j].start) == p.spans[j].start {
+			j++
+		}
+		floor := 0
+		if len(out) > 0 {
+			floor = out[len(out)-1].end
+		}
+		start, end := p.spans[i].start, p.spans[j-1].end
+		before := strings.TrimRight(p.text[floor:start], " \t\r\n")
+		after := skipSpace(p.text, end, len(p.text))
+		framed := false
+		for _, f := range p.t.frames {
+			if strings.HasSuffix(before, f.Start) && strings.HasPrefix(p.text[after:], f.End) {
+				out = append(out, span{floor + len(before) - len(f.Start), after + len(f.End)})
+				framed = true
+				break
+			}
+		}
+		if !framed {
+			out = append(out, p.spans[i:j]...)
+		}
+		i = j
+	}
+	p.spans = out
 }
 
 type openerKind int

@@ -28,6 +28,27 @@ var cpmRows = []row{
 	},
 	{name: "no call", text: "Roaming is on.", content: "Roaming is on."},
 	{
+		// A frame around nothing but calls goes with them: content keeps
+		// no emptied wrapper.
+		name:    "calls framed by <tool_call>",
+		text:    "Sure.\n<tool_call>\n" + cpmRoaming + "\n</tool_call>\nDone.",
+		chunks:  []string{"Sure.\n<tool_", "call>\n" + cpmRoaming + "\n</tool", "_call>\nDone."},
+		calls:   []want{call("enable_roaming", `{"line_id":"L1001"}`)},
+		content: "Sure.\nDone.",
+	},
+	{
+		name:  "several calls in one frame, and a frame per call",
+		text:  "<tools>\n" + cpmRoaming + "\n" + cpmRoaming + "\n</tools>\n<tool_call>" + cpmRoaming + "</tool_call>",
+		calls: []want{call("enable_roaming", `{"line_id":"L1001"}`), call("enable_roaming", `{"line_id":"L1001"}`), call("enable_roaming", `{"line_id":"L1001"}`)},
+	},
+	{
+		// A frame around other text too is not a frame of the calls.
+		name:    "a wrapper holding prose stays content",
+		text:    "<tool_call>\nLet me check.\n" + cpmRoaming + "\n</tool_call>",
+		calls:   []want{call("enable_roaming", `{"line_id":"L1001"}`)},
+		content: "<tool_call>\nLet me check.\n</tool_call>",
+	},
+	{
 		name:      "reasoning and surrounding text",
 		text:      "<think>enable it</think>\nSure.\n" + cpmRoaming + "\nDone.",
 		chunks:    []string{"<think>enable it</th", "ink>\nSure.\n" + cpmRoaming + "\nDone."},

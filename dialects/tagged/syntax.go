@@ -24,6 +24,11 @@ func (t *Dialect) Syntax() dialects.Syntax {
 		syn.Tokens = append(syn.Tokens, d.ToolStart)
 	default:
 		syn.Starts, syn.Ends = []string{d.ToolStart}, []string{d.ToolEnd}
+		// A frame around calls is part of their region.
+		for _, f := range t.frames {
+			syn.Starts = append(syn.Starts, f.Start)
+			syn.Ends = append(syn.Ends, f.End)
+		}
 	}
 	syn.Tokens = append(syn.Tokens, t.markers...)
 	syn.Tokens = append(syn.Tokens, d.Evidence...)
