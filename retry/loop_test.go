@@ -1142,3 +1142,35 @@ func TestLoopToolsAreSent(t *testing.T) {
 		t.Fatalf("the model was offered %+v, want the loop's tools", m.reqs[0].Tools)
 	}
 }
+
+// TestFallbackFromConfig: the configuration's fallback chain is tried when
+// its dialect finds nothing, as the parse options' would be; parse options
+// that name a dialect keep their own chain.
+func TestFallbackFromConfig(t *testing.T) {
+	answer := hermes("get_weather", `{"city": "Paris"}`)
+	for _, tt := range []struct {
+		name     string
+		fallback []string
+		parse    registry.Options
+		calls    int
+	}{
+		{"fallback finds it", []string{"pythonic", "hermes"}, registry.Options{}, 1},
+		{"no fallback", nil, registry.Options{}, 0},
+		{"parse options win", []string{"hermes"}, registry.Options{Dialect: "pythonic"}, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := &fakeModel{steps: []step{text(answer)}}
+			loop, _ := newLoop(t, m, func(c *config.Config) {
+				c.Dialect, c.Fallback, c.MaxRetries = "mistral", tt.fallback, 1
+			})
+			loop.Parse = tt.parse
+			out, _ := loop.Run(context.Background(), userTurn())
+			if out == nil || out.Result == nil || len(out.Result.Calls) != tt.calls {
+				t.Fatalf("outcome %+v", out)
+			}
+			if tt.calls > 0 && out.Result.Dialect != "hermes" {
+				t.Errorf("dialect %q", out.Result.Dialect)
+			}
+		})
+	}
+}
