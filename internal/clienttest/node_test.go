@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -92,6 +93,7 @@ type jsGot struct {
 	Name   string   `json:"name"`
 	Usage  bool     `json:"usage"`
 	Events []string `json:"events"`
+	Models []string `json:"models"`
 }
 
 // runNode runs script on the cases and returns its report by case name.
@@ -182,8 +184,27 @@ func TestJSClients(t *testing.T) {
 					direct[name] = sc.Name == "native"
 				}
 			}
+			// A path the proxy passes through: the model list.
+			listed := fakeserver.NewServer(fakeserver.Script{}, &fakeserver.Options{Models: []string{Model}})
+			defer listed.Close()
+			h, err := proxy.NewHandler(Options(cl.api, listed.URL))
+			if err != nil {
+				t.Fatal(err)
+			}
+			listProxy := httptest.NewServer(h)
+			defer listProxy.Close()
+			cases = append(cases, newCase("models", listProxy.URL, "models"))
+
 			got := runNode(t, dir, cl.script, cases)
+			t.Run("models", func(t *testing.T) {
+				if g := got["models"]; g.Status != 0 || len(g.Models) != 1 || g.Models[0] != Model {
+					t.Errorf("models through the proxy = %q (status %d %s), want [%s]", g.Models, g.Status, g.Error, Model)
+				}
+			})
 			for _, c := range cases {
+				if c.Mode == "models" {
+					continue
+				}
 				t.Run(c.Name, func(t *testing.T) {
 					g := got[c.Name]
 					d := want[c.Name].Check(cl.api, g.Got)

@@ -2,9 +2,10 @@
 // JSON array, what the client made of each answer.
 //
 // Input on stdin: a JSON array of cases
-//   {name, baseURL, model, prompt, tools, mode: "whole" | "stream"}
+//   {name, baseURL, model, prompt, tools, mode: "whole" | "stream" | "models"}
 // Output on stdout: a JSON array, one object per case, in order:
-//   {name, status?, error?, calls: [{id, name, arguments}], content, reasoning, finish}
+//   {name, status?, error?, calls: [{id, name, arguments}], content, reasoning, finish, models?}
+// "models" lists the models (list()).
 // Arguments are the client's decoded value written back as JSON: an object
 // when the answer carried one, a JSON string when it carried a string.
 import { Ollama } from 'ollama';
@@ -54,6 +55,11 @@ async function run(c) {
     }
     if (!done) throw new Error('the stream ended without done');
     return { calls, content, reasoning, finish };
+  }
+  if (c.mode === 'models') {
+    // A path the proxy passes through unchanged.
+    const r = await client.list();
+    return { calls: [], content: '', finish: '', models: r.models.map((m) => m.name) };
   }
   throw new Error('unknown mode ' + c.mode);
 }

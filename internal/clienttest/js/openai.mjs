@@ -2,11 +2,12 @@
 // JSON array, what the SDK's own parsing made of each answer.
 //
 // Input on stdin: a JSON array of cases
-//   {name, baseURL, model, prompt, tools, mode: "whole" | "stream" | "stream_helper"}
+//   {name, baseURL, model, prompt, tools, mode: "whole" | "stream" | "stream_helper" | "models"}
 // Output on stdout: a JSON array, one object per case, in order:
-//   {name, status?, error?, calls: [{id, name, arguments}], content, reasoning, finish, events?}
+//   {name, status?, error?, calls: [{id, name, arguments}], content, reasoning, finish, events?, models?}
 // "stream" accumulates the deltas of create({stream: true}) by index;
-// "stream_helper" takes finalChatCompletion() of chat.completions.stream().
+// "stream_helper" takes finalChatCompletion() of chat.completions.stream();
+// "models" lists the models (models.list()).
 import OpenAI from 'openai';
 
 const input = JSON.parse(await new Promise((resolve, reject) => {
@@ -76,6 +77,12 @@ async function run(c) {
     const r = await runner.finalChatCompletion();
     const ch = r.choices[0];
     return { calls: callsOf(ch.message.tool_calls), content: ch.message.content || '', reasoning, finish: ch.finish_reason || '', events: done };
+  }
+  if (c.mode === 'models') {
+    // A path the proxy passes through unchanged.
+    const models = [];
+    for await (const m of client.models.list()) models.push(m.id);
+    return { calls: [], content: '', finish: '', models };
   }
   throw new Error('unknown mode ' + c.mode);
 }
