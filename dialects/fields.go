@@ -36,6 +36,11 @@ func IDFields() []string { return slices.Clone(fields.ID) }
 // with an empty name is still returned, for Finish to reject.
 func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 	rc.Offset = offset
+	if !mayNameCallRaw(text) {
+		// No name field can come out of it: not worth checking or
+		// repairing (a large argument value another dialect wrote).
+		return rc, false
+	}
 	obj, repairs, err, valid := parseJSON(text, opts)
 	if err != nil {
 		return rc, false
@@ -215,6 +220,15 @@ func mayNameCall(obj string) bool {
 		}
 	}
 	return false
+}
+
+// mayNameCallRaw is mayNameCall for text before repair, whose keys may be
+// unquoted or single-quoted: some name field's word must stand in it, or
+// an escape that could spell one. Every name field holds "name",
+// "function" or "tool" (a test keeps this true).
+func mayNameCallRaw(text string) bool {
+	return strings.Contains(text, "name") || strings.Contains(text, "tool") || strings.Contains(text, "function") ||
+		strings.Contains(text, `\u`) || strings.Contains(text, `\x`)
 }
 
 // quotedNameFields are the name fields as they appear as keys.

@@ -14,6 +14,7 @@ package gemma
 import (
 	"strings"
 	"unicode"
+	"unsafe"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -338,7 +339,10 @@ func (s *scanner) call(callAt, p, end int) (next int, ok bool) {
 		s.ext.Calls = append(s.ext.Calls, rc)
 		return end, false
 	}
-	rc.Arguments = string(args)
+	// The parser's buffer is the call's own and is never written again:
+	// the arguments are a view of it, not a copy (one large argument
+	// would otherwise be held twice).
+	rc.Arguments = unsafe.String(unsafe.SliceData(args), len(args))
 	rc.Repairs = append(rc.Repairs, vp.repairs...)
 	next, more := s.afterCall(vp.pos, end, &rc)
 	s.ext.Calls = append(s.ext.Calls, rc)
