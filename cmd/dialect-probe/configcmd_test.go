@@ -44,3 +44,38 @@ func TestConfigShow(t *testing.T) {
 		t.Errorf("bad env value: exit %d %s", code, stderr)
 	}
 }
+
+// TestConfigShowModel: --model applies the model's entry of models:, and
+// says which entry each value came from; another model gets the section.
+func TestConfigShowModel(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yml")
+	data := "tool_call:\n  max_retries: 5\n  models:\n    \"qwen3*\":\n      dialect: hermes\n      fallback: [json]\n"
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCLI(t, "", "config", "show", "--config", path, "--model", "qwen3:8b")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	line := func(key string) string {
+		for l := range strings.Lines(stdout) {
+			if strings.HasPrefix(l, key+" ") {
+				return strings.Join(strings.Fields(l), " ")
+			}
+		}
+		return ""
+	}
+	for key, want := range map[string]string{
+		"dialect":     `dialect "hermes" file (` + path + `: tool_call.models.qwen3*.dialect)`,
+		"fallback":    `fallback [json] file (` + path + `: tool_call.models.qwen3*.fallback)`,
+		"max_retries": `max_retries 5 file (` + path + `: tool_call.max_retries)`,
+	} {
+		if got := line(key); got != want {
+			t.Errorf("--model qwen3:8b: %q, want %q", got, want)
+		}
+	}
+	stdout, _, _ = runCLI(t, "", "config", "show", "--config", path, "--model", "llama3.2")
+	if strings.Contains(stdout, "hermes") || strings.Contains(stdout, "models.") {
+		t.Errorf("--model llama3.2 got the qwen3 entry:\n%s", stdout)
+	}
+}
