@@ -370,7 +370,16 @@ func vocabularyWord(w string) bool {
 	case "assistant", "user", "system", "developer", "tool", "json", "code", "to=":
 		return true
 	}
-	return isChannel(w) || strings.HasPrefix(w, "to=") || strings.HasPrefix(w, "functions.") || strings.HasPrefix(w, "<|")
+	return isChannel(w) || strings.HasPrefix(w, "to=") || strings.HasPrefix(w, "functions.") || specialToken(w)
+}
+
+// specialToken reports whether w is a whole special token, "<|…|>" with
+// only name characters inside; "<|word" is text, not a token.
+func specialToken(w string) bool {
+	if len(w) < 5 || !strings.HasPrefix(w, "<|") || !strings.HasSuffix(w, "|>") {
+		return false
+	}
+	return headerWord(w[2 : len(w)-2])
 }
 
 func isChannel(w string) bool {
