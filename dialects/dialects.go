@@ -37,6 +37,15 @@ type Marked interface {
 	Markers() []string
 }
 
+// Prefiltered is implemented by dialects that can say, before reading a
+// text, that they will find nothing in it: Extract finds no call, no
+// marker of its own and no error in a text that holds none of Triggers.
+// Detection then does not run them on such a text. An empty list means
+// the dialect must always be run (it reads calls without any marker).
+type Prefiltered interface {
+	Triggers() []string
+}
+
 // Options configure a parse. The zero value parses with repair on, strict
 // validation, no coercion and the default lenient limits.
 type Options struct {

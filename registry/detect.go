@@ -191,9 +191,15 @@ func (r *Registry) detect(ctx context.Context, text string, opts *Options, early
 	}
 
 	var cands []Candidate
+	seen := present{text: text}
 	for _, d := range r.Dialects() {
 		if err := ctx.Err(); err != nil {
 			return canceledDetection(text, err)
+		}
+		if prefilter && len(priors[d.Name()]) == 0 && !seen.any(d) {
+			// None of its markers is in the text: it would find nothing,
+			// and a dialect that finds nothing is no candidate.
+			continue
 		}
 		ev := append([]Evidence(nil), priors[d.Name()]...)
 		marker := ""
@@ -248,6 +254,60 @@ func (r *Registry) detect(ctx context.Context, text string, opts *Options, early
 	det.result = best.result
 	det.Reason = explain(best)
 	return det
+}
+
+// prefilter turns the marker prefilter of detection on; the differential
+// test turns it off to check that it changes no decision.
+var prefilter = true
+
+// present answers, for one text, whether a dialect may find anything in
+// it: a dialect that says which literals its calls start with
+// (dialects.Prefiltered) finds nothing in a text that holds none of them,
+// nor any of its markers. Each distinct literal is looked for once per
+// text, however many dialects share it: the one look over the text that
+// keeps most dialects from reading it.
+type present struct {
+	text string
+	memo map[string]bool
+}
+
+// has reports whether lit occurs in the text.
+func (p *present) has(lit string) bool {
+	if found, ok := p.memo[lit]; ok {
+		return found
+	}
+	if p.memo == nil {
+		p.memo = make(map[string]bool, 128)
+	}
+	found := strings.Contains(p.text, lit)
+	p.memo[lit] = found
+	return found
+}
+
+// any reports whether d may find something in the text: it is not
+// prefiltered, or one of its triggers or markers is there.
+func (p *present) any(d dialects.Dialect) bool {
+	pf, ok := d.(dialects.Prefiltered)
+	if !ok {
+		return true
+	}
+	triggers := pf.Triggers()
+	if len(triggers) == 0 {
+		return true
+	}
+	for _, t := range triggers {
+		if t == "" || p.has(t) {
+			return true
+		}
+	}
+	if m, ok := d.(dialects.Marked); ok {
+		for _, mk := range m.Markers() {
+			if mk != "" && p.has(mk) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // dropUnmarked removes the candidates that saw no marker when another one

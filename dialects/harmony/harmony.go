@@ -41,6 +41,10 @@ func (harmonyDialect) Markers() []string {
 	return []string{mChannel, mConstrain, mCall, mMessage, mStart, mReturn, mEnd}
 }
 
+// Triggers are the harmony special tokens: a text without any of them
+// holds no call and no marker (dialects.Prefiltered).
+func (h harmonyDialect) Triggers() []string { return h.Markers() }
+
 // Extract reads the messages of a harmony output. Calls keep the recipient
 // as their name, without the "functions." namespace and mapped back to a
 // declared tool when the model wrote a sanitised form of its name.

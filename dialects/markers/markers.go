@@ -181,6 +181,7 @@ type Dialect struct {
 	openerOwner []int      // form index per opener, -1 for a section start
 	bounds      *markerSet // markers that end a JSON value
 	markers     []string
+	triggers    []string
 }
 
 // form is a compiled Form.
@@ -277,6 +278,7 @@ func New(d Descriptor) (*Dialect, error) {
 	dl.openerOwner = owners
 	dl.bounds = newMarkerSet(append(append(starts, ends...), dl.stripSet)...)
 	dl.markers = markerList(dl)
+	dl.triggers = triggerList(dl)
 	if d.Markers != nil {
 		dl.markers = slices.Clone(d.Markers)
 		if len(dl.markers) == 0 {
@@ -344,6 +346,34 @@ func (d Descriptor) clone() Descriptor {
 // for envelope dialects the quoted envelope keys, unless the descriptor
 // lists its own. A dialect without markers returns nil.
 func (d *Dialect) Markers() []string { return d.markers }
+
+// Triggers are the literals that begin the dialect's openers (section and
+// call start markers): Extract reads calls only from an opener, so a text
+// that holds none of them gives no call, no marker and no error
+// (dialects.Prefiltered). A bare dialect, which reads JSON without
+// markers, and one whose first call may come without its marker (an
+// implicit form) have none: they are always run.
+func (d *Dialect) Triggers() []string { return d.triggers }
+
+func triggerList(d *Dialect) []string {
+	if d.bare {
+		return nil
+	}
+	for _, f := range d.forms {
+		if f.Implicit {
+			return nil
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range d.openers.list {
+		if t := m.parts[0]; t != "" && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
 
 func markerList(d *Dialect) []string {
 	var out []string

@@ -281,6 +281,31 @@ func (t *Dialect) Name() string { return t.desc.Name }
 // Markers returns the literals that announce the dialect, strongest first.
 func (t *Dialect) Markers() []string { return slices.Clone(t.markers) }
 
+// Triggers are the literals the dialect's calls start with (its scope and
+// call openers, its loose wrappers) and its evidence: Extract finds no
+// call, no marker and no error in a text that holds none of them
+// (dialects.Prefiltered). A dialect that may read a call without them (a
+// trailing JSON call) or reads a rewritten or framed text has none: it is
+// always run.
+func (t *Dialect) Triggers() []string {
+	d := &t.desc
+	if d.TrailingJSONCall || d.normalize != nil || d.frame != nil {
+		return nil
+	}
+	out := []string{d.ToolStart}
+	if d.ScopeStart != "" {
+		out = append(out, d.ScopeStart)
+	}
+	for _, w := range d.LooseWrappers {
+		out = append(out, w.Start)
+	}
+	out = append(out, d.Evidence...)
+	if slices.Contains(out, "") {
+		return nil // an empty literal is everywhere
+	}
+	return out
+}
+
 // Descriptor returns a copy of the dialect's descriptor, for example to
 // derive a variant with other literals.
 func (t *Dialect) Descriptor() Descriptor {
