@@ -85,8 +85,6 @@ func All() []dialects.Dialect { return []dialects.Dialect{FunctionGemma, Gemma4}
 // Name is the dialect's catalogue name.
 func (d *Dialect) Name() string { return d.name }
 
-// Markers are the call tokens, then the string delimiter, then (Gemma 4)
-// the reasoning channel tokens.
 // Triggers are the literals every call and every marker the scanner
 // reports starts with: Extract finds no call, no marker and no error in a
 // text that holds none of them (dialects.Prefiltered).
@@ -94,6 +92,8 @@ func (d *Dialect) Triggers() []string {
 	return []string{d.open, d.close, channelOpen, channelClose}
 }
 
+// Markers are the call tokens, then the string delimiter, then (Gemma 4)
+// the reasoning channel tokens.
 func (d *Dialect) Markers() []string {
 	m := []string{d.open, d.close, d.delims[0]}
 	if d.reasoning {
