@@ -256,7 +256,8 @@ func (s *scanner) properClose(after int, ctx context, inner, bal int) bool {
 	case ctxTop:
 		return true
 	case ctxKey:
-		if c == ':' {
+		// {"a"="b"}: '=' stands for the colon, as after an unquoted key.
+		if c == ':' || inner == 0 && equalsColon(s.src, j) {
 			return true
 		}
 		// "key" "value", "key" 1: the colon is missing — unless the key
@@ -309,6 +310,12 @@ func (s *scanner) properClose(after int, ctx context, inner, bal int) bool {
 	// ["a" b", "c"], ["a" b]: a word after a string that had no inner
 	// quote is the next element, its comma (and quote) missing.
 	return ctx == ctxArrayValue && inner == 0 && j > after && s.wordElementAt(j)
+}
+
+// equalsColon reports whether src[m] is an '=' written for a key's colon
+// ("key" = value), not part of "==" or "=>".
+func equalsColon(src []byte, m int) bool {
+	return m < len(src) && src[m] == '=' && (m+1 >= len(src) || src[m+1] != '=' && src[m+1] != '>')
 }
 
 // bareKeyAt reports whether an unquoted key and its colon start at k.
@@ -398,7 +405,10 @@ func (s *scanner) closerFits(j int, c byte, inner, bal int) bool {
 	}
 	m := s.matchIndex(c)
 	if m < 0 {
-		return false
+		// No open container takes this closer: a typo for the innermost
+		// one's, believable when the input ends right after it
+		// ({"a": "b"]) and the string had no stray quote.
+		return inner == 0 && len(s.stack) > 0 && s.skipAt(j+1) >= len(s.src)
 	}
 	if m == len(s.stack)-1 {
 		return true
@@ -486,7 +496,7 @@ func (s *scanner) keyPattern(k int, weak bool) bool {
 				if m >= len(src) {
 					return false
 				}
-				if src[m] == ':' {
+				if src[m] == ':' || equalsColon(src, m) {
 					return true
 				}
 				if _, w2 := quoteAt(src, m); weak && m > i && w2 > 0 {
