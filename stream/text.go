@@ -141,6 +141,7 @@ type Parser struct {
 	hpoints *Points // where a held output is probed
 	hpoint  int     // the last point not yet probed, or 0
 	hwork   int     // bytes parsed by those probes so far
+	scratch []byte  // the texts probes parse (reportSettled)
 
 	// Detection.
 	points   *Points // where to ask the detector, nil once decided
@@ -1074,16 +1075,20 @@ func (p *Parser) reportSettled(base, next string, start, first int, conts []stri
 	if done < 0 {
 		return
 	}
+	// The texts parsed are built in one buffer, reused from probe to probe:
+	// a parse's calls are compared and dropped before the next is built.
+	buf := append(append(p.scratch[:0], base...), next...)
+	defer func() { p.scratch = buf[:0] }()
 	for k := -1; k < len(conts); k++ {
 		if n <= done {
 			return
 		}
-		cont := next
+		buf = buf[:len(base)+len(next)]
 		if k >= 0 {
-			cont = next + conts[k]
+			buf = append(buf, conts[k]...)
 		}
-		x := p.d.Extract(base+cont, o)
-		work += len(base) + len(cont)
+		x := p.d.Extract(unsafe.String(unsafe.SliceData(buf), len(buf)), o)
+		work += len(buf)
 		for j := done; j < n; j++ {
 			if j >= len(x.Calls) || !sameCall(&x.Calls[j], &ext.Calls[j]) {
 				n = j
