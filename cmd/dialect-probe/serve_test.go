@@ -356,7 +356,9 @@ func TestServePerModel(t *testing.T) {
 	defer up.Close()
 	cfg := filepath.Join(t.TempDir(), "config.yml")
 	data := "serve:\n  upstream: " + up.URL + "\n  max_request_bytes: 2048\n" +
-		"model:\n  providers:\n    ollama:\n      tool_call:\n        dialect: hermes\n        models:\n          \"coercing:*\":\n            coerce_types: true\n"
+		"model:\n  providers:\n    ollama:\n      tool_call:\n        dialect: hermes\n        models:\n          \"coercing:*\":\n            coerce_types: true\n" +
+		"          chain:\n            dialect: mistral\n            fallback: [pythonic, hermes]\n            coerce_types: true\n" +
+		"          nochain:\n            dialect: mistral\n            coerce_types: true\n"
 	if err := os.WriteFile(cfg, []byte(data), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -368,6 +370,15 @@ func TestServePerModel(t *testing.T) {
 	_, body = post(t, s.url+"/api/chat", chatBody("other:7b", false))
 	if calls, content := ollamaCalls(t, body); len(calls) != 0 || !strings.Contains(content, "<tool_call>") {
 		t.Errorf("another model: calls %q, content %q", calls, content)
+	}
+	// The dialect chain: mistral finds nothing, the fallback hermes does.
+	_, body = post(t, s.url+"/api/chat", chatBody("chain", false))
+	if calls, _ := ollamaCalls(t, body); len(calls) != 1 {
+		t.Errorf("the model with a fallback chain: calls %q\n%s", calls, body)
+	}
+	_, body = post(t, s.url+"/api/chat", chatBody("nochain", false))
+	if calls, _ := ollamaCalls(t, body); len(calls) != 0 {
+		t.Errorf("the model without a fallback chain: calls %q\n%s", calls, body)
 	}
 	// The file's limit: a body over 2048 bytes is refused.
 	big := strings.Replace(chatBody("other", false), "Weather in Paris?", strings.Repeat("x", 3000), 1)
