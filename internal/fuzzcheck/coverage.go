@@ -1,10 +1,8 @@
 package fuzzcheck
 
 import (
-	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 
@@ -117,13 +115,10 @@ func WordsOf(text string) []string {
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // CheckWords is CheckCoverage for the words WordsOf finds in text. It
-// holds every seed of every fuzz target (go test) to the property, and
-// the inputs a fuzzer generates (go test -fuzz) only with
-// DIALECTKIT_FUZZ_WORDS=1: the fuzzer still finds outputs whose words
-// vanish (docs/security.md lists the classes known), and a short fuzz
-// smoke must not fail on whichever it happens to reach first.
+// holds every input of every fuzz target to the property: the seeds in
+// go test, and the inputs a fuzzer generates.
 func CheckWords(res *toolcall.Result, text string) error {
-	if res == nil || !wordsChecked() {
+	if res == nil {
 		return nil
 	}
 	if slices.ContainsFunc(res.Repairs, func(r toolcall.Repair) bool {
@@ -134,14 +129,4 @@ func CheckWords(res *toolcall.Result, text string) error {
 		text = string(jsonscan.WithoutRemovableSyntax([]byte(text)))
 	}
 	return CheckCoverage(res, WordsOf(text))
-}
-
-// wordsChecked reports whether CheckWords applies now: always outside
-// fuzzing, and while fuzzing with DIALECTKIT_FUZZ_WORDS=1.
-func wordsChecked() bool {
-	if os.Getenv("DIALECTKIT_FUZZ_WORDS") == "1" {
-		return true
-	}
-	f := flag.Lookup("test.fuzz")
-	return f == nil || f.Value.String() == ""
 }
