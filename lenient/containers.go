@@ -347,6 +347,13 @@ loop:
 			s.fail(s.pos, "unexpected : in an array")
 		}
 		if count > 0 && commaAt < 0 {
+			// ["a", "b"⏎"key": 1}: a member of the object around the
+			// array follows an element; the array's closer is missing.
+			if s.inObjectMember() && s.keyPattern(s.pos, false) {
+				s.guess()
+				s.rec.add(toolcall.RepairMissingClosingBracket, s.pos)
+				break
+			}
 			s.guess()
 			s.rec.add(toolcall.RepairMissingComma, s.pos)
 		}
@@ -376,6 +383,13 @@ loop:
 	s.pop()
 	s.out = append(s.out, ']')
 	return count, trailingComma, last
+}
+
+// inObjectMember reports whether the innermost open container is an array
+// directly inside an object.
+func (s *scanner) inObjectMember() bool {
+	n := len(s.stack)
+	return n >= 2 && s.stack[n-1] == '[' && s.stack[n-2] == '{'
 }
 
 // arrayForeignCloser handles a closer that is not the array's own. It

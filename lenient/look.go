@@ -299,6 +299,11 @@ func (s *scanner) properClose(after int, ctx context, inner, bal int) bool {
 		if ctx == ctxObjectValue {
 			return s.keyPattern(j, false)
 		}
+		// ["a", "b"⏎"key": 1}: the next member of the object around the
+		// array; the array's closer is missing (see arrayBody).
+		if ctx == ctxArrayValue && inner == 0 && j > after && s.inObjectMember() && s.keyPattern(j, false) {
+			return true
+		}
 		return j > after && s.cleanStringAt(j)
 	}
 	// "a": "x"⏎ b: 2 — an unquoted key after the quote: the comma between
