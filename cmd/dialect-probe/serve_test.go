@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -59,9 +60,10 @@ type serveRun struct {
 // as a script would.
 func startServe(t *testing.T, args ...string) *serveRun {
 	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
 	r := &serveRun{stderr: &syncBuffer{ready: make(chan string, 1)}, done: make(chan int, 1)}
 	go func() {
-		r.done <- run(append([]string{"serve", "--listen", "127.0.0.1:0"}, args...), strings.NewReader(""), io.Discard, r.stderr)
+		r.done <- runContext(ctx, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...), strings.NewReader(""), io.Discard, r.stderr)
 	}()
 	select {
 	case r.url = <-r.stderr.ready:
@@ -70,18 +72,18 @@ func startServe(t *testing.T, args ...string) *serveRun {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("serve did not say it listens:\n%s", r.stderr)
 	}
+	// Cleanup stops it by its context, not by a signal: a signal that came
+	// after another instance had stopped listening for signals would end
+	// the test process.
 	t.Cleanup(func() {
-		select {
-		case <-r.done:
-		default:
-			r.signal(t, syscall.SIGTERM)
-			r.wait(t)
-		}
+		cancel()
+		r.wait(t)
 	})
 	return r
 }
 
-// signal sends sig to the process; serve's handler takes it.
+// signal sends sig to the process; serve's handler takes it. Only one
+// serve may be running: the signal reaches every one.
 func (r *serveRun) signal(t *testing.T, sig syscall.Signal) {
 	t.Helper()
 	if err := syscall.Kill(os.Getpid(), sig); err != nil {
