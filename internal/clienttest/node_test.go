@@ -174,7 +174,7 @@ func TestJSClients(t *testing.T) {
 				}
 			}
 			direct := map[string]bool{}
-			for _, sc := range Scenarios[:2] { // native, hermes
+			for _, sc := range Named("native", "hermes") {
 				for _, mode := range allModes[cl.api] {
 					up := fakeserver.NewServer(sc.Script, nil)
 					defer up.Close()

@@ -108,7 +108,7 @@ func runOllama(t *testing.T, script fakeserver.Script, stream bool, via string) 
 // as a call, so the proxy is what makes the other scenarios pass.
 func TestOllamaGoClientDirect(t *testing.T) {
 	for _, stream := range []bool{false, true} {
-		for _, sc := range Scenarios[:2] { // native, hermes
+		for _, sc := range Named("native", "hermes") {
 			t.Run(sc.Name+"/"+map[bool]string{false: "whole", true: "stream"}[stream], func(t *testing.T) {
 				up := fakeserver.NewServer(sc.Script, nil)
 				defer up.Close()

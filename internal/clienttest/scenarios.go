@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"time"
 
@@ -167,6 +168,20 @@ var Scenarios = []Scenario{
 		Script: fakeserver.Script{{Status: 500, Error: "model runner crashed"}},
 		Want:   Want{Status: 500},
 	},
+}
+
+// Named returns the scenarios of the given names, in that order; it panics
+// on a name no scenario has.
+func Named(names ...string) []Scenario {
+	var out []Scenario
+	for _, n := range names {
+		i := slices.IndexFunc(Scenarios, func(s Scenario) bool { return s.Name == n })
+		if i < 0 {
+			panic("clienttest: no scenario named " + n)
+		}
+		out = append(out, Scenarios[i])
+	}
+	return out
 }
 
 // Config is the proxy configuration of the tests: the defaults with one

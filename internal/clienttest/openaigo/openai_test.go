@@ -173,7 +173,7 @@ func TestOpenAIGoClient(t *testing.T) {
 // as a call.
 func TestOpenAIGoClientDirect(t *testing.T) {
 	for _, stream := range []bool{false, true} {
-		for _, sc := range clienttest.Scenarios[:2] { // native, hermes
+		for _, sc := range clienttest.Named("native", "hermes") {
 			t.Run(sc.Name+"/"+modes[stream], func(t *testing.T) {
 				up := fakeserver.NewServer(sc.Script, nil)
 				defer up.Close()
@@ -194,7 +194,7 @@ func TestOpenAIGoClientDirect(t *testing.T) {
 // an API key: the client's own key option passes it, a wrong key gets the
 // client's 401 error.
 func TestOpenAIGoClientAPIKey(t *testing.T) {
-	up := fakeserver.NewServer(clienttest.Scenarios[0].Script, nil)
+	up := fakeserver.NewServer(clienttest.Named("native")[0].Script, nil)
 	defer up.Close()
 	opts := clienttest.Options(proxy.OpenAI, up.URL)
 	opts.APIKey = "proxy-key"
@@ -207,7 +207,7 @@ func TestOpenAIGoClientAPIKey(t *testing.T) {
 	for _, stream := range []bool{false, true} {
 		t.Run(modes[stream], func(t *testing.T) {
 			got := chatKey(t, srv.URL, http.DefaultClient, stream, "proxy-key")
-			if d := clienttest.Scenarios[0].Want.Check(proxy.OpenAI, got); d != "" {
+			if d := clienttest.Named("native")[0].Want.Check(proxy.OpenAI, got); d != "" {
 				t.Errorf("with the key: %s\ngot %+v", d, got)
 			}
 			got = chatKey(t, srv.URL, http.DefaultClient, stream, "wrong")
