@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -482,5 +483,53 @@ func TestServeUsage(t *testing.T) {
 				t.Errorf("%s: the message lacks %q:\n%s", tt.name, w, stderr)
 			}
 		}
+	}
+}
+
+// TestMain lets a test run the test binary as dialect-probe itself, for
+// the contract scripts rely on: a process, its standard error, a signal,
+// its exit status.
+func TestMain(m *testing.M) {
+	if os.Getenv("DIALECT_PROBE_TEST_AS_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// TestServeProcess: as a process, serve prints the line a script waits
+// for, answers, and exits 0 on SIGTERM.
+func TestServeProcess(t *testing.T) {
+	up := fakeserver.NewServer(fakeserver.Script{{Content: leakedCall}}, nil)
+	defer up.Close()
+	cmd := exec.Command(os.Args[0], "serve", "--upstream", up.URL, "--listen", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "DIALECT_PROBE_TEST_AS_MAIN=1")
+	stderr := &syncBuffer{ready: make(chan string, 1)}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var url string
+	select {
+	case url = <-stderr.ready:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no listening line:\n%s", stderr)
+	}
+	_, body := post(t, url+"/api/chat", chatBody("qwen3", false))
+	if calls, _ := ollamaCalls(t, body); len(calls) != 1 {
+		t.Errorf("calls %q\n%s", calls, body)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit after SIGTERM: %v\n%s", err, stderr)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not exit after SIGTERM")
 	}
 }
