@@ -106,7 +106,14 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	}
 	defer closeLog()
 	if logger == nil {
-		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		// A server logs its requests without being asked: INFO and up,
+		// in --log-format.
+		info := &slog.HandlerOptions{Level: slog.LevelInfo}
+		if f.log.format == "json" {
+			logger = slog.New(slog.NewJSONHandler(stderr, info))
+		} else {
+			logger = slog.New(slog.NewTextHandler(stderr, info))
+		}
 	}
 	opts.Logger = logger
 	m := metrics.New()

@@ -239,7 +239,7 @@ func TestServeOpenAI(t *testing.T) {
 	up := fakeserver.NewServer(fakeserver.Script{{Content: leakedCall}}, nil)
 	defer up.Close()
 	t.Setenv("SERVE_TEST_KEY", "s3cret")
-	s := startServe(t, "--api", "openai", "--upstream", up.URL, "--api-key-env", "SERVE_TEST_KEY")
+	s := startServe(t, "--api", "openai", "--upstream", up.URL, "--api-key-env", "SERVE_TEST_KEY", "--log-format", "json")
 	if code, body := post(t, s.url+"/v1/chat/completions", chatBody("qwen3", false)); code != 401 || !strings.Contains(body, "TLP-028") {
 		t.Errorf("without the key: %d %s", code, body)
 	}
@@ -265,6 +265,9 @@ func TestServeOpenAI(t *testing.T) {
 		len(answer.Choices[0].Message.ToolCalls) != 1 || answer.Choices[0].FinishReason != "tool_calls" ||
 		answer.Choices[0].Message.ToolCalls[0].Function.Arguments != `{"city":"Paris"}` {
 		t.Errorf("with the key: %d %s", resp.StatusCode, out)
+	}
+	if !strings.Contains(s.stderr.String(), `{"time":`) || !strings.Contains(s.stderr.String(), `"msg":"proxy request"`) {
+		t.Errorf("--log-format json: the records are not JSON:\n%s", s.stderr)
 	}
 	if _, text := get(t, s.url+"/metrics"); !strings.Contains(text, `dialectkit_proxy_requests_total{api="openai",outcome="fixed",status="200"} 1`) ||
 		!strings.Contains(text, `dialectkit_proxy_failures_total{code="TLP-028"} 1`) {
