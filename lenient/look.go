@@ -314,7 +314,26 @@ func (s *scanner) properClose(after int, ctx context, inner, bal int) bool {
 	}
 	// ["a" b", "c"], ["a" b]: a word after a string that had no inner
 	// quote is the next element, its comma (and quote) missing.
-	return ctx == ctxArrayValue && inner == 0 && j > after && s.wordElementAt(j)
+	if ctx == ctxArrayValue && inner == 0 && j > after && s.wordElementAt(j) {
+		return true
+	}
+	// {"a": "b"⏎⏎Hope this helps!: the value's containers were never
+	// closed and prose follows, on a line of its own, with no quote or
+	// bracket left to end anything: the quote ends the string.
+	return inner == 0 && s.proseToEnd(after, j)
+}
+
+// proseToEnd reports whether the text from after to the end of the input
+// is a line break, then text holding no quote, bracket or brace.
+func (s *scanner) proseToEnd(after, j int) bool {
+	if j <= after || !s.lineBreakIn(after, j) {
+		return false
+	}
+	if s.lastMark == -2 {
+		s.tick(len(s.src))
+		s.lastMark = bytes.LastIndexAny(s.src, "\"'`{}[]()")
+	}
+	return j > s.lastMark
 }
 
 // equalsColon reports whether src[m] is an '=' written for a key's colon

@@ -75,6 +75,10 @@ type scanner struct {
 	// nq caches nextQuoteOrNewline: no quote or newline lies in [nqFrom, nqAt).
 	nqFrom, nqAt int
 
+	// lastMark is the offset of the last quote or bracket of the input,
+	// found once (see proseToEnd); -2 until then.
+	lastMark int
+
 	// Room for the common case, so that small inputs allocate little.
 	stackBuf [16]byte
 }
@@ -104,6 +108,7 @@ func (s *scanner) reset(src []byte, base int, cfg config, deadline time.Time) {
 	s.workLimit = workFactor*len(src) + 1<<16
 	s.eofScans = 0
 	s.nqFrom, s.nqAt = -1, -1
+	s.lastMark = -2
 	s.rec.reset(base)
 	s.stack = s.stackBuf[:0]
 	s.out = make([]byte, 0, len(src)+len(src)/8+16)
