@@ -254,3 +254,27 @@ func TestRepeatedMarkersAreCapped(t *testing.T) {
 		}
 	}
 }
+
+// json and the markers family's bare dialects agree on a whole call
+// envelope after the end of a sentence, without tools: it is a call.
+func TestEnvelopeAfterSentence(t *testing.T) {
+	env := `{"name": "f", "arguments": {"a": 1}}`
+	for _, tc := range []struct {
+		text  string
+		calls int
+	}{
+		{"I'll help you with that. " + env, 1},
+		{"I'll help you with that. " + env + " Let me search for that.", 1},
+		{"Here are the results: [" + env + ", " + env + "]", 2},
+		{"Calling it now:\n" + env, 1},
+		{`Done. {"name": "f"}`, 0},
+		{`Summary: {"status": "done"}`, 0},
+	} {
+		for _, d := range []string{"json", "llama3_json", "granite", "generic_json", "gemini"} {
+			res := registry.Parse(tc.text, &registry.Options{Dialect: d})
+			if len(res.Calls) != tc.calls {
+				t.Errorf("%s: %q gave %d calls %v (errors %v), want %d", d, tc.text, len(res.Calls), res.Calls, res.Errors, tc.calls)
+			}
+		}
+	}
+}

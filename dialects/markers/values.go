@@ -392,7 +392,9 @@ func (x *extractor) scanBare() {
 	}
 	if x.d.desc.FramedAfterProse && x.framed(content, base) {
 		// Calls framed after prose were found; the rest is content.
-	} else if x.opts.Tools != nil && x.opts.Tools.Len() > 0 {
+	} else if x.tools() || !x.d.desc.FramedAfterProse {
+		// xLAM frames its calls after prose: without tools, an unframed
+		// value there is not its syntax.
 		x.embedded(content, base)
 	} else {
 		x.addContent(content)
@@ -575,10 +577,11 @@ func (x *extractor) embedded(s string, base int) {
 			continue
 		}
 		ext := scanValue(s, i, nil)
-		if !textcall.OwnLine(s, i, ext.end) || textcall.PresentedAsExample(s, i) {
-			// An object with prose on its line is mentioned in a
-			// sentence, and one that prose presents as an example is
-			// shown: neither is called.
+		if textcall.PresentedAsExample(s, i) || x.tools() && !textcall.OwnLine(s, i, ext.end) || !x.tools() && !afterSentence(s, i) {
+			// One that prose presents as an example is shown; with tools
+			// declared, an object with prose on its line is mentioned in
+			// a sentence; without, a value a sentence does not end right
+			// before is inside one. None is called.
 			i = ext.end
 			continue
 		}
@@ -595,11 +598,16 @@ func (x *extractor) embedded(s string, base int) {
 	x.addContent(s[last:])
 }
 
-// declared reports whether every call is well formed and names a declared
-// tool.
+// declared reports whether calls found in prose are calls: every one is
+// well formed and names a declared tool or, without declared tools, is a
+// whole envelope (a name and an arguments field) whose name is an
+// identifier, as the json dialect reads JSON after prose.
 func (x *extractor) declared(calls []dialects.RawCall) bool {
 	for _, rc := range calls {
 		if rc.Err != nil {
+			return false
+		}
+		if !x.tools() && rc.Arguments == "" {
 			return false
 		}
 		if _, _, err := dialects.CheckName(rc.Name, x.opts.Tools); err != nil {
@@ -607,6 +615,21 @@ func (x *extractor) declared(calls []dialects.RawCall) bool {
 		}
 	}
 	return len(calls) > 0
+}
+
+// tools reports whether tools are declared.
+func (x *extractor) tools() bool { return x.opts.Tools != nil && x.opts.Tools.Len() > 0 }
+
+// afterSentence reports whether a sentence ends right before s[i]: the
+// last non-blank byte before it is '.', '!', '?' or ':' ("I'll help you
+// with that. {…}", "Here are the results: […]"). A value that opens the
+// text, or follows a word ("Use {…} to call f"), does not qualify. It
+// looks back over blanks only.
+func afterSentence(s string, i int) bool {
+	for i > 0 && (isBlank(s[i-1]) || s[i-1] == '\n' || s[i-1] == '\r') {
+		i--
+	}
+	return i > 0 && strings.IndexByte(".!?:", s[i-1]) >= 0
 }
 
 // widenFence extends s[from:to] over a code fence that wraps exactly it.
