@@ -142,6 +142,17 @@ func (m *matcher) at(text string, i int, want roles) (hit, bool) {
 	return hit{}, false
 }
 
+// endPrefix reports whether s is a proper prefix of a marker that closes a
+// call region.
+func (m *matcher) endPrefix(s string) bool {
+	for _, t := range m.triggers {
+		if t.role == roleEnd && len(s) < len(t.word) && s == t.word[:len(s)] {
+			return true
+		}
+	}
+	return false
+}
+
 // equal compares text with a trigger's word: exactly for a closing marker,
 // whose case the dialect's own parse is strict about (closing a region early
 // would cut a call in two), and with ASCII case folded for the others, which

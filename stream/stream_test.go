@@ -54,7 +54,7 @@ func TestLiveEvents(t *testing.T) {
 		want   [][]string // events after each chunk, then after Close
 	}{
 		{
-			name:   "hermes: content, held marker prefix, call once its value closes and the next bytes confirm it",
+			name:   "hermes: content, held marker prefix, call once its region closes (the start of its closing marker after the value waits for the rest)",
 			opts:   *regOpts(closed, registry.Options{Dialect: "hermes"}),
 			chunks: []string{"Let me check", ".\n<tool", "_call>\n" + weather, "\n", "</tool_", "call>", "\n"},
 			want: [][]string{
@@ -62,8 +62,8 @@ func TestLiveEvents(t *testing.T) {
 				{"content:."},
 				{},
 				{},
-				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`},
 				{},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`},
 				{},
 				{"done:hermes"},
 			},
@@ -107,8 +107,8 @@ func TestLiveEvents(t *testing.T) {
 			chunks: []string{"On it.\n<\xef\xbd\x9ctool\xe2", "\x96\x81calls\xe2\x96\x81begin\xef\xbd\x9c><\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81begin\xef\xbd\x9c>get_weather<\xef\xbd\x9ctool\xe2\x96\x81sep\xef\xbd\x9c>{\"city\": \"Oslo\"}<\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81end\xef", "\xbd\x9c><\xef\xbd\x9ctool\xe2\x96\x81calls\xe2\x96\x81end\xef\xbd\x9c>"},
 			want: [][]string{
 				{"content:On it."},
-				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Oslo"}`},
 				{},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Oslo"}`},
 				{"done:deepseek_v31"},
 			},
 		},

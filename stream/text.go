@@ -708,11 +708,19 @@ func (p *Parser) region(text string) {
 	switch {
 	case h.at < 0 || h.partial:
 		p.pos = i
-		if p.probeAt > 0 && strings.TrimLeft(text[p.probeAt:], " \t\r\n") != "" {
+		if after := strings.TrimLeft(text[p.probeAt:], " \t\r\n"); p.probeAt > 0 && after != "" {
 			// A value closed, and a byte after it shows how the text goes
 			// on: space, a separator, or markup leaves the value whole.
-			p.probe(text[p.regionStart:p.probeAt], text[p.probeAt:])
-			p.probeAt = 0
+			// When what follows is the start of the region's own closing
+			// marker, the region closes once the marker is whole and is
+			// read then, once: probing it now with every continuation
+			// would cost dozens of parses to report the call a few bytes
+			// earlier. Should the marker not complete, the probe is made
+			// when the byte that breaks it arrives.
+			if !(h.partial && p.prof.m.endPrefix(after)) {
+				p.probe(text[p.regionStart:p.probeAt], text[p.probeAt:])
+				p.probeAt = 0
+			}
 		}
 		if p.argIndex < 0 && p.pos-p.regionStart >= p.nextCheck {
 			// Looking is for names; while a call's arguments are being
