@@ -68,6 +68,7 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 		if s.pos < len(s.src) && s.src[s.pos] == '`' && s.innerFence(false) {
 			continue
 		}
+		s.skipTrailingProse()
 		if s.atEnd() {
 			if commaAt >= 0 {
 				s.rec.add(toolcall.RepairTrailingComma, commaAt)

@@ -333,7 +333,21 @@ func (s *scanner) proseToEnd(after, j int) bool {
 		s.tick(len(s.src))
 		s.lastMark = bytes.LastIndexAny(s.src, "\"'`{}[]()")
 	}
-	return j > s.lastMark
+	if j > s.lastMark {
+		s.proseFrom = j
+		return true
+	}
+	return false
+}
+
+// skipTrailingProse drops the prose proseToEnd found, when the parse stands at it.
+func (s *scanner) skipTrailingProse() bool {
+	if s.proseFrom < 0 || s.pos != s.proseFrom {
+		return false
+	}
+	s.rec.add(toolcall.RepairSurroundingText, s.pos)
+	s.pos = len(s.src)
+	return true
 }
 
 // equalsColon reports whether src[m] is an '=' written for a key's colon

@@ -78,6 +78,9 @@ type scanner struct {
 	// lastMark is the offset of the last quote or bracket of the input,
 	// found once (see proseToEnd); -2 until then.
 	lastMark int
+	// proseFrom is where proseToEnd found the prose that ends the input,
+	// or -1.
+	proseFrom int
 
 	// Room for the common case, so that small inputs allocate little.
 	stackBuf [16]byte
@@ -108,7 +111,7 @@ func (s *scanner) reset(src []byte, base int, cfg config, deadline time.Time) {
 	s.workLimit = workFactor*len(src) + 1<<16
 	s.eofScans = 0
 	s.nqFrom, s.nqAt = -1, -1
-	s.lastMark = -2
+	s.lastMark, s.proseFrom = -2, -1
 	s.rec.reset(base)
 	s.stack = s.stackBuf[:0]
 	s.out = make([]byte, 0, len(src)+len(src)/8+16)
