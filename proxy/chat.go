@@ -171,14 +171,12 @@ func (q *chatCtx) readRequest() {
 		q.stream = string(bytes.TrimSpace(raw)) == "true"
 	}
 	if raw, ok := top["tools"]; ok && string(raw) != "null" {
-		tools, err := toolcall.ParseTools(raw)
-		if err == nil && len(tools) > 0 {
-			if set, err := schema.NewSet(tools...); err == nil {
-				q.tools, q.toolList = set, tools
-			} else {
-				q.c.log.LogAttrs(context.Background(), levelWarn, "proxy: the request's tools are not valid; the answer is not fixed",
-					attrString("correlation_id", q.st.CorrelationID), attrString("error", err.Error()))
-			}
+		switch e := q.c.tools.get(raw); {
+		case e.set != nil:
+			q.tools, q.toolList = e.set, e.list
+		case e.err != nil:
+			q.c.log.LogAttrs(context.Background(), levelWarn, "proxy: the request's tools are not valid; the answer is not fixed",
+				attrString("correlation_id", q.st.CorrelationID), attrString("error", e.err.Error()))
 		}
 	}
 	if raw, ok := top["n"]; ok && q.stream && string(bytes.TrimSpace(raw)) != "1" && string(raw) != "null" {

@@ -49,6 +49,7 @@ type core struct {
 	reg      *registry.Registry
 	sem      chan struct{}
 	evidence *evidenceCache
+	tools    *toolCache
 }
 
 func newCore(opts Options, handler bool) (*core, error) {
@@ -109,6 +110,7 @@ func newCore(opts Options, handler bool) (*core, error) {
 	}
 	c.sem = make(chan struct{}, c.opts.MaxConcurrent)
 	c.evidence = newEvidenceCache(evidenceCacheSize)
+	c.tools = newToolCache()
 	return c, nil
 }
 

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/tidwall/gjson"
 )
 
 // obj is a JSON object read for editing: fields the proxy does not know
@@ -16,14 +20,42 @@ type obj map[string]json.RawMessage
 
 func parseObj(b []byte) (obj, bool) {
 	b = bytes.TrimSpace(b)
-	if len(b) == 0 || b[0] != '{' {
+	if len(b) == 0 || b[0] != '{' || !json.Valid(b) {
 		return nil, false
 	}
-	var o obj
-	if json.Unmarshal(b, &o) != nil || o == nil {
-		return nil, false
-	}
+	// One copy of the text, which the values slice: the caller's buffer
+	// may be reused.
+	b = bytes.Clone(b)
+	o := obj{}
+	gjson.ParseBytes(b).ForEach(func(k, v gjson.Result) bool {
+		key, ok := objKey(k.Raw)
+		if !ok {
+			return true
+		}
+		end := v.Index + len(v.Raw)
+		if v.Index <= 0 || end > len(b) {
+			o[key] = json.RawMessage(v.Raw)
+			return true
+		}
+		o[key] = json.RawMessage(b[v.Index:end:end])
+		return true
+	})
 	return o, true
+}
+
+// objKey decodes an object key as encoding/json does.
+func objKey(raw string) (string, bool) {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		k := raw[1 : len(raw)-1]
+		if strings.IndexByte(k, '\\') < 0 && utf8.ValidString(k) {
+			return k, true
+		}
+	}
+	var k string
+	if json.Unmarshal([]byte(raw), &k) != nil {
+		return "", false
+	}
+	return k, true
 }
 
 // str reads a string field; ok false when it is absent, null or not a
@@ -84,12 +116,49 @@ func rawList(items []json.RawMessage) []byte {
 	return b.Bytes()
 }
 
+// bytes encodes the object as encoding/json encodes a
+// map[string]json.RawMessage without HTML escaping: keys sorted, values
+// compacted.
 func (o obj) bytes() []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(map[string]json.RawMessage(o))
-	return bytes.TrimRight(b.Bytes(), "\n")
+	keys := make([]string, 0, len(o))
+	n := 2
+	for k, v := range o {
+		keys = append(keys, k)
+		n += len(k) + len(v) + 4
+	}
+	slices.Sort(keys)
+	b := bytes.NewBuffer(make([]byte, 0, n))
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		appendKey(b, k)
+		b.WriteByte(':')
+		v := o[k]
+		if v == nil {
+			b.WriteString("null")
+			continue
+		}
+		if json.Compact(b, v) != nil {
+			return nil
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// appendKey writes a key as a JSON string without HTML escaping.
+func appendKey(b *bytes.Buffer, k string) {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			b.Write(marshalString(k))
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(k)
+	b.WriteByte('"')
 }
 
 func (o obj) clone() obj {
