@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -418,6 +419,43 @@ func upperASCII(s string) string {
 		b[i] = upper(c)
 	}
 	return string(b)
+}
+
+// unions keeps the unions last built, by their candidates: a detecting
+// parser is made per answer, and its candidates (a registry's profiles,
+// which do not change once learnt) are the same from answer to answer. A
+// Profile is not changed once built, so parsers share it.
+var unions struct {
+	mu      sync.Mutex
+	entries []unionEntry
+}
+
+type unionEntry struct {
+	cands []*Profile
+	prof  *Profile
+}
+
+// unionsKept bounds the unions kept (one per registry in use).
+const unionsKept = 8
+
+// unionOf is union(candidates), built once per candidate list.
+func unionOf(candidates []*Profile) *Profile {
+	unions.mu.Lock()
+	for _, e := range unions.entries {
+		if slices.Equal(e.cands, candidates) {
+			unions.mu.Unlock()
+			return e.prof
+		}
+	}
+	unions.mu.Unlock()
+	p := union(candidates)
+	unions.mu.Lock()
+	if len(unions.entries) >= unionsKept {
+		unions.entries = unions.entries[1:]
+	}
+	unions.entries = append(unions.entries, unionEntry{cands: slices.Clone(candidates), prof: p})
+	unions.mu.Unlock()
+	return p
 }
 
 // union is the profile used before a dialect is detected: every

@@ -179,7 +179,7 @@ func (p *Profile) NewParser(opts *Options) *Parser {
 func NewDetecting(det Detector, opts *Options) *Parser {
 	ps := newParser(opts)
 	ps.det = det
-	ps.prof = union(det.Candidates())
+	ps.prof = unionOf(det.Candidates())
 	ps.points = det.Points().Points()
 	ps.dropSpace = true
 	ps.startLead()
