@@ -27,6 +27,10 @@ type Registry struct {
 	models    []ModelRule
 	templates []TemplateRule
 	profiles  sync.Map // dialect name -> *stream.Profile, learnt on first use
+	// models' dialects by model name, as modelDialect found them; gen
+	// counts the changes to the dialects and rules, which empty it.
+	modelMemo map[string]modelMatch
+	gen       uint64
 }
 
 // New returns a registry holding ds, with no model or template rules.
@@ -53,6 +57,7 @@ func (r *Registry) Register(d dialects.Dialect) error {
 	}
 	r.byName[d.Name()] = d
 	r.order = append(r.order, d.Name())
+	r.changed()
 	return nil
 }
 

@@ -23,6 +23,7 @@ func (r *Registry) AddModelRule(rule ModelRule) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.models = append(r.models, rule)
+	r.changed()
 }
 
 // AddTemplateRule adds a template rule, tried before the existing ones.
@@ -58,7 +59,46 @@ func (r *Registry) DialectsForTemplate(template string) []string {
 	return r.templateDialects(template)
 }
 
+// modelDialect is the dialect the model rules give a model name, and the
+// rule's pattern; it is worked out once per name.
 func (r *Registry) modelDialect(model string) (string, string) {
+	r.mu.RLock()
+	m, ok := r.modelMemo[model]
+	gen := r.gen
+	r.mu.RUnlock()
+	if ok {
+		return m.dialect, m.pattern
+	}
+	m.dialect, m.pattern = r.matchModel(model)
+	r.mu.Lock()
+	if r.gen == gen {
+		if r.modelMemo == nil || len(r.modelMemo) >= modelMemoSize {
+			r.modelMemo = map[string]modelMatch{}
+		}
+		r.modelMemo[model] = m
+	}
+	r.mu.Unlock()
+	return m.dialect, m.pattern
+}
+
+// modelMatch is the dialect a model name's rule gives, and the rule's
+// pattern.
+type modelMatch struct{ dialect, pattern string }
+
+// modelMemoSize bounds the model names whose dialect is kept: past it the
+// memo starts again.
+const modelMemoSize = 1024
+
+// changed empties what was worked out from the dialects and rules; the
+// caller holds mu.
+func (r *Registry) changed() {
+	r.gen++
+	r.modelMemo = nil
+}
+
+// matchModel finds the longest model rule whose pattern the model name
+// holds and whose dialect is registered.
+func (r *Registry) matchModel(model string) (string, string) {
 	name := normalizeModel(model)
 	best, bestPattern := "", ""
 	for _, rule := range r.ModelRules() {
