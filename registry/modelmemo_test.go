@@ -40,3 +40,27 @@ func TestModelDialectMemoFollowsChanges(t *testing.T) {
 		t.Fatalf("memo holds %d names, bound %d", len(r.modelMemo), modelMemoSize)
 	}
 }
+
+// A template's dialects are worked out once per template; a template
+// rule added later is seen by the next look-up, and what
+// DialectsForTemplate returns is the caller's.
+func TestTemplateDialectsMemoFollowsChanges(t *testing.T) {
+	r := New(hermes.Dialect, harmony.Dialect)
+	const tmpl = "{{ .System }} <acme_call> {{ .Prompt }}"
+	if ds := r.DialectsForTemplate(tmpl); len(ds) != 0 {
+		t.Fatalf("no rule yet: %q", ds)
+	}
+	r.AddTemplateRule(TemplateRule{All: []string{"<acme_call>"}, Dialect: "hermes"})
+	ds := r.DialectsForTemplate(tmpl)
+	if len(ds) == 0 || ds[0] != "hermes" {
+		t.Fatalf("after the rule: %q, want hermes first", ds)
+	}
+	ds[0] = "changed by the caller"
+	if ds := r.templateDialects(tmpl); len(ds) == 0 || ds[0] != "hermes" {
+		t.Fatalf("the caller's slice reached the memo: %q", ds)
+	}
+	r.AddTemplateRule(TemplateRule{All: []string{"<acme_call>"}, Dialect: harmony.Dialect.Name()})
+	if ds := r.DialectsForTemplate(tmpl); len(ds) == 0 || ds[0] != harmony.Dialect.Name() {
+		t.Fatalf("after the second rule: %q, want %s first", ds, harmony.Dialect.Name())
+	}
+}

@@ -30,7 +30,9 @@ type Registry struct {
 	// models' dialects by model name, as modelDialect found them; gen
 	// counts the changes to the dialects and rules, which empty it.
 	modelMemo map[string]modelMatch
-	gen       uint64
+	// templateMemo: templates' dialects, as templateDialects found them.
+	templateMemo map[string][]string
+	gen          uint64
 }
 
 // New returns a registry holding ds, with no model or template rules.

@@ -1,6 +1,9 @@
 package registry
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // ModelRule maps model names containing Pattern to a dialect. Matching
 // ignores case and the separators "-_.: /", so "qwen3-coder" matches
@@ -31,6 +34,7 @@ func (r *Registry) AddTemplateRule(rule TemplateRule) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.templates = append([]TemplateRule{rule}, r.templates...)
+	r.changed()
 }
 
 // ModelRules returns the model-name rules.
@@ -56,7 +60,7 @@ func (r *Registry) DialectForModel(model string) (dialect, pattern string) {
 // DialectsForTemplate returns the dialects whose template rules match, the
 // strongest first.
 func (r *Registry) DialectsForTemplate(template string) []string {
-	return r.templateDialects(template)
+	return slices.Clone(r.templateDialects(template))
 }
 
 // modelDialect is the dialect the model rules give a model name, and the
@@ -94,6 +98,7 @@ const modelMemoSize = 1024
 func (r *Registry) changed() {
 	r.gen++
 	r.modelMemo = nil
+	r.templateMemo = nil
 }
 
 // matchModel finds the longest model rule whose pattern the model name
@@ -123,9 +128,38 @@ func normalizeModel(s string) string {
 	}, s)
 }
 
+// templateDialects is DialectsForTemplate worked out once per template: a
+// model's template is evidence in every detection of its output. The
+// slice is shared: callers only read it.
 func (r *Registry) templateDialects(template string) []string {
-	return r.detectTemplate(template, false).Dialects()
+	r.mu.RLock()
+	ds, ok := r.templateMemo[template]
+	gen := r.gen
+	r.mu.RUnlock()
+	if ok {
+		return ds
+	}
+	ds = r.detectTemplate(template, false).Dialects()
+	if len(template) > maxMemoTemplate {
+		return ds
+	}
+	r.mu.Lock()
+	if r.gen == gen {
+		if r.templateMemo == nil || len(r.templateMemo) >= templateMemoSize {
+			r.templateMemo = map[string][]string{}
+		}
+		r.templateMemo[template] = ds
+	}
+	r.mu.Unlock()
+	return ds
 }
+
+// templateMemoSize bounds the templates whose dialects are kept, and
+// maxMemoTemplate the size of one kept.
+const (
+	templateMemoSize = 64
+	maxMemoTemplate  = 256 << 10
+)
 
 // defaultModelRules maps model families to dialects, after the peers'
 // model tables (smg's model globs, Ollama's parser names).
