@@ -25,22 +25,31 @@ func parseObj(b []byte) (obj, bool) {
 	}
 	// One copy of the text, which the values slice: the caller's buffer
 	// may be reused.
-	b = bytes.Clone(b)
+	return splitObj(bytes.Clone(b)), true
+}
+
+// splitObj reads the fields of b, a valid JSON object the caller owns
+// and never changes; the values slice it.
+func splitObj(b []byte) obj {
 	o := obj{}
 	gjson.ParseBytes(b).ForEach(func(k, v gjson.Result) bool {
 		key, ok := objKey(k.Raw)
 		if !ok {
 			return true
 		}
-		end := v.Index + len(v.Raw)
-		if v.Index <= 0 || end > len(b) {
-			o[key] = json.RawMessage(v.Raw)
-			return true
-		}
-		o[key] = json.RawMessage(b[v.Index:end:end])
+		o[key] = sliceOf(b, v)
 		return true
 	})
-	return o, true
+	return o
+}
+
+// sliceOf is v's text as a slice of b, the text v was read from.
+func sliceOf(b []byte, v gjson.Result) json.RawMessage {
+	end := v.Index + len(v.Raw)
+	if v.Index <= 0 || end > len(b) || string(b[v.Index:end]) != v.Raw {
+		return json.RawMessage(v.Raw)
+	}
+	return json.RawMessage(b[v.Index:end:end])
 }
 
 // objKey decodes an object key as encoding/json does.
@@ -62,8 +71,13 @@ func objKey(raw string) (string, bool) {
 // string.
 func (o obj) str(key string) (string, bool) {
 	raw, ok := o[key]
-	if !ok || len(raw) == 0 || raw[0] != '"' {
+	if !ok || len(raw) < 2 || raw[0] != '"' {
 		return "", false
+	}
+	if in := raw[1 : len(raw)-1]; raw[len(raw)-1] == '"' && bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+		// The values of an obj are valid JSON: a string without escapes
+		// is its own text.
+		return string(in), true
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
@@ -72,23 +86,35 @@ func (o obj) str(key string) (string, bool) {
 	return s, true
 }
 
+// sub reads an object field. The values of an obj are valid JSON, which
+// the obj owns: the field's fields slice it.
 func (o obj) sub(key string) (obj, bool) {
 	raw, ok := o[key]
 	if !ok {
 		return nil, false
 	}
-	return parseObj(raw)
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	return splitObj(raw), true
 }
 
+// list reads an array field's items, as slices of the field.
 func (o obj) list(key string) []json.RawMessage {
 	raw, ok := o[key]
 	if !ok {
 		return nil
 	}
-	var l []json.RawMessage
-	if json.Unmarshal(raw, &l) != nil {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '[' {
 		return nil
 	}
+	l := []json.RawMessage{}
+	gjson.ParseBytes(raw).ForEach(func(_, v gjson.Result) bool {
+		l = append(l, sliceOf(raw, v))
+		return true
+	})
 	return l
 }
 

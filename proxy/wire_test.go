@@ -86,3 +86,43 @@ func TestObjBytesEdgeValues(t *testing.T) {
 		}
 	}
 }
+
+// The fields of a parsed object read as encoding/json reads them.
+func TestObjFieldsMatchEncodingJSON(t *testing.T) {
+	extra := []string{
+		`{"s":"plain","e":"a\"b\\u00e9\n","u":"é€😀","n":null,"x":12,"o":{"k":[1,{"a":"b"}]},"l":[ 1 , "a" ,{"b":[]}, null ],"el":[],"lo":{}}`,
+		"{\"bad\":\"\xff\xfe\",\"ctl\":\"a\\u0000b\"}",
+	}
+	for _, in := range append(append([]string(nil), wireInputs...), extra...) {
+		o, ok := parseObj([]byte(in))
+		if !ok {
+			continue
+		}
+		for k, raw := range o {
+			var ws string
+			wok := len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &ws) == nil
+			if gs, gok := o.str(k); gs != ws || gok != wok {
+				t.Errorf("%s: str(%q) = %q, %v; want %q, %v", in, k, gs, gok, ws, wok)
+			}
+			wsub, wok := oldParseObj(raw)
+			gsub, gok := o.sub(k)
+			if gok != wok || !maps.EqualFunc(gsub, wsub, func(a, b json.RawMessage) bool { return bytes.Equal(a, b) }) {
+				t.Errorf("%s: sub(%q) = %q, %v; want %q, %v", in, k, gsub, gok, wsub, wok)
+			}
+			var wl []json.RawMessage
+			if json.Unmarshal(raw, &wl) != nil {
+				wl = nil
+			}
+			gl := o.list(k)
+			if (gl == nil) != (wl == nil) || len(gl) != len(wl) {
+				t.Errorf("%s: list(%q) = %q, want %q", in, k, gl, wl)
+				continue
+			}
+			for i := range gl {
+				if !bytes.Equal(gl[i], wl[i]) {
+					t.Errorf("%s: list(%q)[%d] = %s, want %s", in, k, i, gl[i], wl[i])
+				}
+			}
+		}
+	}
+}
