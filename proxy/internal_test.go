@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"net/http"
 	"net/url"
 	"strconv"
 	"testing"
@@ -22,18 +21,6 @@ func TestOutgoingURL(t *testing.T) {
 		in, _ := url.Parse(tc.path)
 		if got := c.outgoingURL(in).String(); got != tc.want {
 			t.Errorf("%s + %s = %s, want %s", tc.upstream, tc.path, got, tc.want)
-		}
-	}
-}
-
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for v, want := range map[string]time.Duration{
-		"": 0, "2": 2 * time.Second, "0.5": 500 * time.Millisecond, "-1": 0, "soon": 0,
-		now.Add(3 * time.Second).Format(http.TimeFormat): 3 * time.Second,
-	} {
-		if got := parseRetryAfter(v, now); got != want {
-			t.Errorf("%q: %v, want %v", v, got, want)
 		}
 	}
 }

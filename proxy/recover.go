@@ -143,7 +143,7 @@ func (u *upstreamModel) Chat(ctx context.Context, req *client.Request) (*client.
 		return nil, e
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		te := &client.TransportError{StatusCode: resp.StatusCode, RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
+		te := &client.TransportError{StatusCode: resp.StatusCode, RetryAfter: client.RetryAfter(resp.Header, time.Now()),
 			Message: serverMessage(data)}
 		code := toolcall.CodeTransport
 		if resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusUnprocessableEntity {

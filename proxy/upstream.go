@@ -237,29 +237,6 @@ func transportError(ctx context.Context, err error) *toolcall.Error {
 	return toolcall.Errorf(toolcall.CodeTransport, &client.TransportError{Err: err}, "the upstream could not be reached: "+err.Error())
 }
 
-// retryableStatus is a status worth repeating the request for after a wait.
-func retryableStatus(status int) bool {
-	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
-}
-
-// parseRetryAfter reads a Retry-After header: seconds, or an HTTP date.
-func parseRetryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s <= 0 {
-			return 0
-		}
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
-}
-
 // sendWithRetry sends a chat request upstream, repeating it after network
 // failures, 408, 429 and 5xx on the transport budget (transport_retries,
 // with the configured backoff and the server's Retry-After up to
@@ -276,10 +253,10 @@ func (c *core) sendWithRetry(ctx context.Context, cancel context.CancelFunc, cfg
 		resp, err := c.roundTripIdle(ctx, cancel, req)
 		var retryAfter time.Duration
 		if err == nil {
-			if !retryableStatus(resp.StatusCode) {
+			if !(&client.TransportError{StatusCode: resp.StatusCode}).Retryable() {
 				return resp, nil
 			}
-			retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+			retryAfter = client.RetryAfter(resp.Header, time.Now())
 		} else if ctx.Err() != nil {
 			return nil, transportError(ctx, err)
 		}

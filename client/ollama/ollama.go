@@ -503,7 +503,7 @@ type recording struct {
 func (r *recording) response(ctx context.Context) (*client.Response, error) {
 	switch {
 	case r.status >= 400:
-		return nil, ollamaStatusError(r.status, httpx.RetryAfter(r.header, time.Now()), httpx.ServerMessage(r.body.Bytes()))
+		return nil, ollamaStatusError(r.status, client.RetryAfter(r.header, time.Now()), httpx.ServerMessage(r.body.Bytes()))
 	case r.overflow:
 		return nil, toolcall.NewError(toolcall.CodeTooLarge,
 			fmt.Sprintf("the server's answer is larger than %d bytes", r.limit))

@@ -124,7 +124,7 @@ func (o *Client) Chat(ctx context.Context, req *client.Request) (*client.Respons
 		if ctx.Err() != nil {
 			return nil, httpx.CanceledError(ctx)
 		}
-		return nil, httpx.StatusError(resp.StatusCode, httpx.RetryAfter(resp.Header, time.Now()), msg)
+		return nil, httpx.StatusError(resp.StatusCode, client.RetryAfter(resp.Header, time.Now()), msg)
 	}
 	r := httpx.NewLimitedReader(resp.Body, httpx.ResponseLimit(o.opts.MaxResponseBytes))
 	var out *client.Response

@@ -1,6 +1,6 @@
 // Package httpx holds what the model clients share over HTTP: bounded
-// reads, the coded errors of failed requests, and the server's message and
-// Retry-After read from an answer.
+// reads, the coded errors of failed requests, and the server's message read
+// from an answer (client.RetryAfter reads the wait it asks for).
 package httpx
 
 import (
@@ -9,10 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dialectkit/toolcall"
@@ -175,44 +172,6 @@ func ClipMessage(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
-}
-
-// retryAfter reads how long the server asks the client to wait:
-// retry-after-ms (OpenAI's, milliseconds) first, then Retry-After as
-// seconds or as an HTTP date relative to now. It returns 0 when there is
-// none or it cannot be read, and never a negative wait.
-func RetryAfter(h http.Header, now time.Time) time.Duration {
-	if h == nil {
-		return 0
-	}
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 && !math.IsInf(ms, 0) {
-			return durationOf(ms / 1000)
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s <= 0 || math.IsNaN(s) {
-			return 0
-		}
-		return durationOf(s)
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
-}
-
-// durationOf converts seconds to a Duration, saturating instead of
-// overflowing.
-func durationOf(seconds float64) time.Duration {
-	if seconds >= float64(math.MaxInt64)/float64(time.Second) {
-		return time.Duration(math.MaxInt64)
-	}
-	return time.Duration(seconds * float64(time.Second))
 }
 
 // InconsistentCalls is the error of an answer whose tool call fragments do
