@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/internal/httpx"
 	"github.com/dialectkit/toolcall/retry"
 )
 
@@ -144,7 +144,7 @@ func (u *upstreamModel) Chat(ctx context.Context, req *client.Request) (*client.
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		te := &client.TransportError{StatusCode: resp.StatusCode, RetryAfter: client.RetryAfter(resp.Header, time.Now()),
-			Message: serverMessage(data)}
+			Message: httpx.ServerMessage(data)}
 		code := toolcall.CodeTransport
 		if resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusUnprocessableEntity {
 			code = toolcall.CodeRequestRejected
@@ -189,22 +189,6 @@ func intField(o obj, key string) int {
 	var n int
 	json.Unmarshal(o[key], &n)
 	return n
-}
-
-// serverMessage is the error text of an upstream error body.
-func serverMessage(data []byte) string {
-	o, ok := parseObj(data)
-	if !ok {
-		return strings.TrimSpace(string(data[:min(len(data), 512)]))
-	}
-	if s, ok := o.str("error"); ok {
-		return s
-	}
-	if e, ok := o.sub("error"); ok {
-		s, _ := e.str("message")
-		return s
-	}
-	return ""
 }
 
 // reask is the client's request with the loop's messages after its own

@@ -23,10 +23,10 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
-	"github.com/dialectkit/toolcall/client/internal/httpx"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/ollama"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/httpx"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/stream"
 )
