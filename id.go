@@ -6,7 +6,13 @@ const idAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 // NewCallID returns a fresh call id in Ollama's shape: "call_" followed by
 // eight random characters from [a-z0-9].
-func NewCallID() string { return "call_" + randomString(8) }
+func NewCallID() string {
+	// Built in place: one allocation, the string itself.
+	var b [len("call_") + 8]byte
+	copy(b[:], "call_")
+	randomChars(b[len("call_"):])
+	return string(b[:])
+}
 
 // NewCorrelationID returns a fresh id that ties together the log records,
 // errors and statistics of one tool-calling turn.
@@ -14,9 +20,14 @@ func NewCorrelationID() string { return randomString(16) }
 
 func randomString(n int) string {
 	b := make([]byte, n)
+	randomChars(b)
+	return string(b)
+}
+
+// randomChars fills b with random characters of idAlphabet.
+func randomChars(b []byte) {
 	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
 	for i := range b {
 		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
 	}
-	return string(b)
 }

@@ -130,6 +130,11 @@ func TestNewCallID(t *testing.T) {
 	if !re.MatchString(a) || a == b {
 		t.Errorf("ids %q %q", a, b)
 	}
+	// An id is made for every call a model wrote without one: it costs
+	// one allocation, the id itself.
+	if n := testing.AllocsPerRun(100, func() { _ = toolcall.NewCallID() }); n > 1 {
+		t.Errorf("NewCallID allocates %v times", n)
+	}
 }
 
 func ExampleError() {

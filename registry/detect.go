@@ -445,9 +445,9 @@ func (r *Registry) parseDetect(ctx context.Context, text string, opts *Options) 
 		opts = &Options{}
 	}
 	det := r.detect(ctx, text, opts, true)
-	do := opts.DialectOptions()
 	res := det.result
-	if opts.Dialect != "" && len(res.Calls) == 0 && len(res.Errors) == 0 {
+	if opts.Dialect != "" && len(res.Calls) == 0 && len(res.Errors) == 0 && len(opts.Fallback) > 0 {
+		do := opts.DialectOptions()
 		for _, name := range opts.Fallback {
 			if err := ctx.Err(); err != nil {
 				return canceledResult(text, err), canceledDetection(text, err)

@@ -10,6 +10,14 @@ import (
 
 // As returns the *toolcall.Error in err's chain, or nil.
 func As(err error) *toolcall.Error {
+	// The common cases, no error and a *toolcall.Error itself, without
+	// errors.As, whose target escapes: an allocation on every call.
+	switch e := err.(type) {
+	case nil:
+		return nil
+	case *toolcall.Error:
+		return e
+	}
 	var e *toolcall.Error
 	if errors.As(err, &e) {
 		return e

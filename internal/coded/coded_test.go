@@ -30,3 +30,15 @@ func TestAs(t *testing.T) {
 		t.Fatalf("As(nil) = %v", got)
 	}
 }
+
+func TestAsAllocatesNothing(t *testing.T) {
+	e := toolcall.NewError(toolcall.CodeSchema, "x")
+	var err error = e
+	if n := testing.AllocsPerRun(100, func() {
+		if As(nil) != nil || As(err) != e {
+			t.Fatal("wrong error")
+		}
+	}); n != 0 {
+		t.Fatalf("As allocates %v times per call", n)
+	}
+}
