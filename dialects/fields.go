@@ -41,12 +41,32 @@ func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 		// repairing (a large argument value another dialect wrote).
 		return rc, false
 	}
-	obj, repairs, err, valid := parseJSON(text, opts)
+	obj, repairs, err, chk := parseJSON(text, opts)
 	if err != nil {
 		return rc, false
 	}
+	rc, ok = objectCall(obj, offset, chk)
+	if ok {
+		rc.Repairs = repairs
+	}
+	return rc, ok
+}
+
+// CheckedObjectCall is ObjectCall for obj, an object read out of a value
+// that ParseCheckedJSON returned, with the Checked it reported: a checked
+// object is neither checked nor repaired again, and its repairs are those
+// made to the value (the caller has them).
+func CheckedObjectCall(obj gjson.Result, offset int, chk Checked, opts *Options) (RawCall, bool) {
+	if chk == Unchecked {
+		return ObjectCall(obj.Raw, offset, opts)
+	}
+	return objectCall(obj, offset, chk)
+}
+
+// objectCall reads the call of obj, parsed, whose text is as chk says.
+func objectCall(obj gjson.Result, offset int, chk Checked) (RawCall, bool) {
 	if !obj.IsObject() || !mayNameCall(obj.Raw) {
-		return rc, false
+		return RawCall{Offset: offset}, false
 	}
 	env := readEnvelope(obj)
 	if fn := env.function; fn.IsObject() {
@@ -55,16 +75,31 @@ func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 			if inner.ID == "" {
 				inner.ID = env.idOf()
 			}
-			inner.Offset, inner.Repairs = offset, repairs
-			inner.ArgumentsValid = valid && inner.Arguments != ""
+			inner.Offset = offset
+			inner.ArgumentsValid = chk >= Strict && inner.Arguments != ""
+			inner.argsUnique = chk == StrictUnique && inner.ArgumentsValid
 			return inner, true
 		}
 	}
-	rc, ok = envelopeFields(&env)
-	rc.Offset, rc.Repairs = offset, repairs
-	rc.ArgumentsValid = valid && rc.Arguments != ""
+	rc, ok := envelopeFields(&env)
+	rc.Offset = offset
+	rc.ArgumentsValid = chk >= Strict && rc.Arguments != ""
+	rc.argsUnique = chk == StrictUnique && rc.ArgumentsValid
 	return rc, ok
 }
+
+// Checked says what is known of a JSON value's text (ParseCheckedJSON).
+type Checked uint8
+
+const (
+	// Unchecked: nothing is known (text nested past the depth limit is
+	// read as it is).
+	Unchecked Checked = iota
+	// Strict: strict JSON, UTF-8 included, checked or repaired.
+	Strict
+	// StrictUnique: strict JSON in which no object repeats a key.
+	StrictUnique
+)
 
 // ParseJSON reads one JSON value a dialect found (the object around a
 // call, an array of calls), sending almost-JSON through the lenient
@@ -78,24 +113,39 @@ func ParseJSON(text string, opts *Options) (string, []toolcall.Repair, error) {
 	return v.Raw, repairs, nil
 }
 
+// ParseCheckedJSON is ParseJSON that returns the parsed value and what is
+// known of its text, so that the call objects read out of it
+// (CheckedObjectCall) and their arguments are not checked again.
+func ParseCheckedJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, Checked, error) {
+	v, repairs, e, chk := parseJSON(text, opts)
+	if e != nil {
+		return gjson.Result{}, nil, Unchecked, e
+	}
+	return v, repairs, chk, nil
+}
+
 // parseJSON is ParseJSON with the parsed value and the concrete error, and
-// whether the value is known to be strict JSON (checked or repaired), so
-// that the values read out of it need no second check.
-func parseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *toolcall.Error, bool) {
+// what is known of the value's text (checked or repaired), so that the
+// values read out of it need no second check.
+func parseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *toolcall.Error, Checked) {
 	text = strings.TrimSpace(text)
 	check := lenient.Options{MaxSize: -1, MaxDepth: valueDepthLimit(opts)}
-	switch err := lenient.Check(unsafeBytes(text), &check); {
+	switch unique, err := lenient.CheckKeys(unsafeBytes(text), &check); {
 	case err == nil:
-		return gjson.Parse(text), nil, nil, true
+		chk := Strict
+		if unique {
+			chk = StrictUnique
+		}
+		return gjson.Parse(text), nil, nil, chk
 	case errors.Is(err, toolcall.ErrTooDeep):
 		// Deeper than any arguments may nest: the call inside fails its
 		// depth check whatever the rest holds, so the text is read as it
 		// is (gjson reads top-level fields without descending into the
 		// nesting), for the call to be found and get that error.
-		return gjson.Parse(text), nil, nil, false
+		return gjson.Parse(text), nil, nil, Unchecked
 	}
 	if opts != nil && opts.DisableRepair {
-		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeInvalidJSON, "call is not valid JSON and repair is disabled"), false
+		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeInvalidJSON, "call is not valid JSON and repair is disabled"), Unchecked
 	}
 	var lo *lenient.Options
 	if opts != nil {
@@ -103,14 +153,14 @@ func parseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *to
 	}
 	r := lenient.Repair([]byte(text), lo)
 	if e := coded.As(r.Err); e != nil {
-		return gjson.Result{}, nil, e, false
+		return gjson.Result{}, nil, e, Unchecked
 	}
 	if w := droppedWord([]byte(text), r.Output); w != "" {
 		e := toolcall.NewError(toolcall.CodeRepairFailed, dropError(w))
 		e.Raw = text
-		return gjson.Result{}, nil, e, false
+		return gjson.Result{}, nil, e, Unchecked
 	}
-	return gjson.ParseBytes(r.Output), r.Repairs, nil, true
+	return gjson.ParseBytes(r.Output), r.Repairs, nil, Strict
 }
 
 // unsafeBytes views s as bytes, for reading only.

@@ -116,7 +116,7 @@ func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 			return fail(aerr)
 		}
 	} else {
-		args, repairs, aerr = arguments(rc.Arguments, opts, rc.ArgumentsValid)
+		args, repairs, aerr = arguments(rc.Arguments, opts, rc.ArgumentsValid, rc.ArgumentsValid && rc.argsUnique)
 		if aerr != nil {
 			aerr.Tool = name
 			return fail(aerr)
@@ -299,14 +299,15 @@ func identRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) |
 // the lenient pipeline unless repair is disabled. A failure is a
 // *toolcall.Error (errors.As).
 func Arguments(text string, opts *Options) (json.RawMessage, []toolcall.Repair, error) {
-	args, repairs, e := arguments(text, opts, false)
+	args, repairs, e := arguments(text, opts, false, false)
 	return args, repairs, coded.Err(e)
 }
 
 // arguments is Arguments for text that may be known to be strict JSON
 // already (valid): then only the depth limit is left to check, and that
-// only when the text holds more brackets than the limit.
-func arguments(text string, opts *Options, valid bool) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
+// only when the text holds more brackets than the limit; unique says
+// that valid text repeats no key either, so that it is only compacted.
+func arguments(text string, opts *Options, valid, unique bool) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -327,6 +328,11 @@ func arguments(text string, opts *Options, valid bool) (json.RawMessage, []toolc
 		repairs []toolcall.Repair
 	)
 	if valid && trimmed[0] == '{' && withinDepth(trimmed, opts.Lenient.MaxDepth) {
+		if unique {
+			// Nothing to change but the layout: compacted into a copy
+			// of its own (the text's memory is not the result's).
+			return compactCopy(unsafeBytes(trimmed)), nil, nil
+		}
 		// Strict JSON may still repeat a key: the last value wins, as
 		// everywhere else.
 		out, repairs = lenient.LastKeyWins([]byte(trimmed))
@@ -343,12 +349,15 @@ func arguments(text string, opts *Options, valid bool) (json.RawMessage, []toolc
 		// Duplicate keys follow the same rule as with repair on.
 		out, repairs = lenient.LastKeyWins([]byte(trimmed))
 	} else {
-		r := lenient.Repair([]byte(trimmed), &opts.Lenient)
+		in := []byte(trimmed)
+		r := lenient.Repair(in, &opts.Lenient)
 		if e := coded.As(r.Err); e != nil {
 			e.Raw = text
 			return nil, nil, e
 		}
-		if w := droppedWord([]byte(trimmed), r.Output); w != "" {
+		// Repair hands valid JSON back as it came (the same slice): no
+		// word of it can be missing.
+		if w := droppedWordIfChanged(in, r.Output); w != "" {
 			e := toolcall.NewError(toolcall.CodeRepairFailed, dropError(w))
 			e.Raw = text
 			return nil, nil, e
@@ -370,7 +379,7 @@ func arguments(text string, opts *Options, valid bool) (json.RawMessage, []toolc
 		if inner[0] != '{' && inner[0] != '[' && inner[0] != '"' {
 			break
 		}
-		sub, subRepairs, err := arguments(inner, opts, false)
+		sub, subRepairs, err := arguments(inner, opts, false, false)
 		if err != nil {
 			break
 		}
@@ -415,6 +424,23 @@ func compact(b []byte) json.RawMessage {
 		}
 	}
 	return out
+}
+
+// droppedWordIfChanged is droppedWord for the output of a repair of src,
+// which is src itself (the same slice) when nothing was changed.
+func droppedWordIfChanged(src, out []byte) string {
+	if len(src) > 0 && len(out) == len(src) && &out[0] == &src[0] {
+		return ""
+	}
+	return droppedWord(src, out)
+}
+
+// compactCopy is compact into new memory, whether or not b has layout.
+func compactCopy(b []byte) json.RawMessage {
+	if c := compact(b); len(c) != len(b) {
+		return c
+	}
+	return bytes.Clone(b)
 }
 
 func isLayoutOrQuote(c byte) bool {
@@ -580,7 +606,7 @@ func unwrapArguments(args json.RawMessage, tool *schema.Tool, opts *Options) (js
 		if !strings.HasPrefix(s, "{") {
 			return nil, nil, false
 		}
-		inner, more, err := arguments(s, opts, false)
+		inner, more, err := arguments(s, opts, false, false)
 		if err != nil {
 			return nil, nil, false
 		}

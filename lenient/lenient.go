@@ -373,28 +373,39 @@ const maxIterativeCheck = 64 << 10
 // off. opts may be nil; its Timeout is not used, as the check is linear.
 // A failure is a *toolcall.Error.
 func Check(input []byte, opts *Options) error {
-	return coded.Err(check(input, opts))
+	_, e := check(input, opts)
+	return coded.Err(e)
 }
 
-// check is Check with the concrete error.
-func check(input []byte, opts *Options) *toolcall.Error {
+// CheckKeys is Check that also reports, for input that passes, whether
+// some object in it repeats a key (the same single pass finds it): input
+// that passes with unique true needs no LastKeyWins.
+func CheckKeys(input []byte, opts *Options) (unique bool, err error) {
+	v, e := check(input, opts)
+	return e == nil && v == verdictValid, coded.Err(e)
+}
+
+// check is Check with the concrete error; it returns the validator's
+// verdict too.
+func check(input []byte, opts *Options) (verdict, *toolcall.Error) {
 	cfg := opts.config()
 	if cfg.maxSize > 0 && len(input) > cfg.maxSize {
-		return toolcall.NewError(toolcall.CodeTooLarge,
+		return verdictInvalid, toolcall.NewError(toolcall.CodeTooLarge,
 			fmt.Sprintf("input of %d bytes is larger than the limit of %d bytes", len(input), cfg.maxSize))
 	}
 	switch v, at := validate(input, cfg.maxDepth); v {
 	case verdictTooDeep:
-		return tooDeep(at)
+		return v, tooDeep(at)
 	case verdictInvalid:
 		// Nesting past the limit is reported even in text that is not
 		// JSON further on.
 		if at := depthExceeded(input, cfg.maxDepth); at >= 0 {
-			return tooDeep(at)
+			return verdictTooDeep, tooDeep(at)
 		}
-		return toolcall.NewError(toolcall.CodeInvalidJSON, "not valid JSON")
+		return v, toolcall.NewError(toolcall.CodeInvalidJSON, "not valid JSON")
+	default:
+		return v, nil
 	}
-	return nil
 }
 
 // isJSONString reports whether b, valid JSON, is a string.

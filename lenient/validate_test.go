@@ -136,3 +136,26 @@ func FuzzValidate(f *testing.F) {
 		checkValidate(t, in, int(depth%8))
 	})
 }
+
+// CheckKeys passes what Check passes, and says whether a key repeats.
+func TestCheckKeys(t *testing.T) {
+	for _, tt := range []struct {
+		in         string
+		ok, unique bool
+	}{
+		{`{"a": 1, "b": {"a": 2}}`, true, true},
+		{`{"a": 1, "a": 2}`, true, false},
+		{`[{"k": 1}, {"o": {"k": 1, "k": 1}}]`, true, false},
+		{`{"a\u0062": 1, "ab": 2}`, true, false},
+		{`{"a": 1,}`, false, false},
+		{`"x"`, true, true},
+	} {
+		unique, err := CheckKeys([]byte(tt.in), nil)
+		if (err == nil) != tt.ok || unique != tt.unique {
+			t.Errorf("CheckKeys(%s) = %v, %v", tt.in, unique, err)
+		}
+		if (Check([]byte(tt.in), nil) == nil) != tt.ok {
+			t.Errorf("Check(%s) disagrees", tt.in)
+		}
+	}
+}

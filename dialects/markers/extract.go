@@ -508,7 +508,7 @@ func (x *extractor) header(f *form, at, end int, strict bool) piece {
 	}
 	hd, body := -1, -1
 	for j := hs; j < limit && hd < 0; j++ {
-		if e, ok := matchAny(f.nameEnd, s, j); ok {
+		if e, ok := f.nameEnds.matchAt(s, j); ok {
 			hd, body = j, e
 			break
 		}
@@ -520,7 +520,7 @@ func (x *extractor) header(f *form, at, end int, strict bool) piece {
 		case '\n':
 			// A header is one line, unless only blanks separate it from
 			// its name end.
-			if e, ok := matchAny(f.nameEnd, s, skipBlank(s, j)); ok {
+			if e, ok := f.nameEnds.matchAt(s, skipBlank(s, j)); ok {
 				hd, body = j, e
 			} else {
 				limit = j
@@ -568,7 +568,7 @@ func (x *extractor) header(f *form, at, end int, strict bool) piece {
 func (x *extractor) valuesAfterJunk(f *form, hs, limit int) int {
 	s := x.s
 	for j := hs; j < limit; j++ {
-		if _, ok := matchAny(f.nameEnd, s, j); ok {
+		if _, ok := f.nameEnds.matchAt(s, j); ok {
 			return -1
 		}
 		switch s[j] {

@@ -188,8 +188,11 @@ type Dialect struct {
 type form struct {
 	Form
 	start, end, nameEnd, namePrefix, idSep []marker
-	contentNames                           map[string]bool
-	header                                 bool
+	// nameEnds are the name ends with their first bytes: a header is
+	// read byte by byte, and most bytes start none.
+	nameEnds     *markerSet
+	contentNames map[string]bool
+	header       bool
 }
 
 // New builds a dialect from a descriptor. It reports a descriptor that
@@ -236,6 +239,7 @@ func New(d Descriptor) (*Dialect, error) {
 		cf.start = compile("start", f.Start)
 		cf.end = compile("end", f.End)
 		cf.nameEnd = compile("name end", f.NameEnd)
+		cf.nameEnds = newMarkerSet(cf.nameEnd)
 		cf.namePrefix = compile("name prefix", f.NamePrefix)
 		cf.idSep = compile("id separator", f.IDSep)
 		cf.header = len(cf.nameEnd) > 0

@@ -8,6 +8,7 @@ package textcall
 import (
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -33,6 +34,10 @@ type Reader struct {
 	Opts *dialects.Options
 
 	failures int
+	// checked is the text of the last value Parse returned, and chk what
+	// is known of it: a call object inside it is not checked again.
+	checked string
+	chk     dialects.Checked
 }
 
 // NewReader returns a Reader of text; nil opts means the defaults.
@@ -49,25 +54,46 @@ func (r *Reader) Parse(raw string) (gjson.Result, []toolcall.Repair, *toolcall.E
 	if r.failures >= MaxRepairFailures && !lenient.ValidString(raw) {
 		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeRepairFailed, "repair not attempted: too many malformed calls in this output")
 	}
-	v, repairs, err := dialects.ParseJSON(raw, r.Opts)
+	v, repairs, chk, err := dialects.ParseCheckedJSON(raw, r.Opts)
 	if e := coded.As(err); e != nil {
 		if e.Code != toolcall.CodeInvalidJSON {
 			r.failures++
 		}
 		return gjson.Result{}, nil, e
 	}
-	return gjson.Parse(v), repairs, nil
+	r.checked, r.chk = v.Raw, chk
+	return v, repairs, nil
 }
 
 // Call turns a parsed object found at offset into a raw call, or into a
 // malformed call when it names no call. repairs are those made to read it.
+// An object read out of the last value Parse returned is not checked
+// again.
 func (r *Reader) Call(v gjson.Result, offset int, repairs []toolcall.Repair) dialects.RawCall {
-	rc, ok := dialects.ObjectCall(v.Raw, offset, r.Opts)
+	var (
+		rc dialects.RawCall
+		ok bool
+	)
+	if within(v.Raw, r.checked) {
+		rc, ok = dialects.CheckedObjectCall(v, offset, r.chk, r.Opts)
+	} else {
+		rc, ok = dialects.ObjectCall(v.Raw, offset, r.Opts)
+	}
 	if !ok {
 		return Malformed(offset, v.Raw, "", "the call object has no name field", nil)
 	}
 	rc.Repairs = append(repairs, rc.Repairs...)
 	return rc
+}
+
+// within reports whether s is a part of outer's memory (gjson values read
+// out of a text are slices of it).
+func within(s, outer string) bool {
+	if len(s) == 0 || len(outer) == 0 {
+		return false
+	}
+	p, o := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(outer)))
+	return p >= o && p+uintptr(len(s)) <= o+uintptr(len(outer))
 }
 
 // Framed reads the body of a code fence or of a wrapper tag,
