@@ -12,6 +12,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -68,9 +69,10 @@ func objectCall(obj gjson.Result, offset int, chk Checked) (RawCall, bool) {
 	if !obj.IsObject() || !mayNameCall(obj.Raw) {
 		return RawCall{Offset: offset}, false
 	}
-	env := readEnvelope(obj)
+	valid := chk >= Strict
+	env := readEnvelope(obj, valid)
 	if fn := env.function; fn.IsObject() {
-		inner, ok := objectFields(fn)
+		inner, ok := objectFields(fn, valid)
 		if ok {
 			if inner.ID == "" {
 				inner.ID = env.idOf()
@@ -200,12 +202,11 @@ const maxFields = 8
 
 // readEnvelope walks obj's members once. A model's call object may hold a
 // large argument value: every field looked up separately would walk past
-// it again.
-func readEnvelope(obj gjson.Result) envelope {
+// it again. valid says obj is strict JSON, walked then by validMembers.
+func readEnvelope(obj gjson.Result, valid bool) envelope {
 	env := envelope{nameAt: maxFields, argsAt: maxFields, idAt: maxFields}
 	var nameKey, nameVal, argsKey string
-	obj.ForEach(func(k, v gjson.Result) bool {
-		key := k.String()
+	visit := func(key string, v gjson.Result) bool {
 		if i := slices.Index(fields.Name, key); i >= 0 && i < maxFields && env.seenName&(1<<i) == 0 {
 			env.seenName |= 1 << i
 			if v.Type == gjson.String && i < env.nameAt {
@@ -252,8 +253,87 @@ func readEnvelope(obj gjson.Result) envelope {
 			}
 		}
 		return true
-	})
+	}
+	if valid {
+		validMembers(obj.Raw, visit)
+	} else {
+		obj.ForEach(func(k, v gjson.Result) bool { return visit(k.String(), v) })
+	}
 	return env
+}
+
+// validMembers calls visit with the key and value of each member of obj,
+// the text of a strict JSON object, as gjson's ForEach gives them, until
+// visit returns false. Strings without escapes, objects and arrays are
+// sliced out of obj, skipping strings quote to quote; anything else is
+// left to gjson.
+func validMembers(obj string, visit func(key string, v gjson.Result) bool) {
+	b := unsafeBytes(obj)
+	i := skipJSONSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return
+	}
+	for i = skipJSONSpace(obj, i+1); i < len(obj) && obj[i] == '"'; {
+		ke := jsonscan.StringEnd(b, i) + 1
+		if ke > len(obj) {
+			return
+		}
+		key := obj[i+1 : ke-1]
+		if strings.IndexByte(key, '\\') >= 0 {
+			key = gjson.Parse(obj[i:ke]).String()
+		}
+		i = skipJSONSpace(obj, ke)
+		if i >= len(obj) || obj[i] != ':' {
+			return
+		}
+		i = skipJSONSpace(obj, i+1)
+		if i >= len(obj) {
+			return
+		}
+		var v gjson.Result
+		switch c := obj[i]; c {
+		case '"':
+			e := jsonscan.StringEnd(b, i) + 1
+			if e > len(obj) {
+				return
+			}
+			v = gjson.Result{Type: gjson.String, Raw: obj[i:e], Str: obj[i+1 : e-1]}
+			if strings.IndexByte(v.Str, '\\') >= 0 {
+				v = gjson.Parse(v.Raw)
+			}
+		case '{', '[':
+			e, complete := ValueEnd(obj, i)
+			if !complete {
+				return
+			}
+			v = gjson.Result{Type: gjson.JSON, Raw: obj[i:e]}
+		default:
+			e := i
+			for e < len(obj) && obj[e] != ',' && obj[e] != '}' && !isJSONSpaceByte(obj[e]) {
+				e++
+			}
+			v = gjson.Parse(obj[i:e])
+		}
+		if !visit(key, v) {
+			return
+		}
+		i = skipJSONSpace(obj, i+len(v.Raw))
+		if i >= len(obj) || obj[i] != ',' {
+			return
+		}
+		i = skipJSONSpace(obj, i+1)
+	}
+}
+
+func isJSONSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// skipJSONSpace returns the first offset at or after i that is not JSON
+// whitespace.
+func skipJSONSpace(s string, i int) int {
+	for i < len(s) && isJSONSpaceByte(s[i]) {
+		i++
+	}
+	return i
 }
 
 // mayNameCall reports whether the object text obj may hold a name field
@@ -298,8 +378,8 @@ func (env *envelope) idOf() string {
 	return ""
 }
 
-func objectFields(obj gjson.Result) (RawCall, bool) {
-	env := readEnvelope(obj)
+func objectFields(obj gjson.Result, valid bool) (RawCall, bool) {
+	env := readEnvelope(obj, valid)
 	return envelopeFields(&env)
 }
 

@@ -430,6 +430,12 @@ func plain(text string, opts *dialects.Options) *toolcall.Result {
 // finds nothing), or with the dialect detection chooses. Result.Dialect names
 // the dialect that produced the result.
 func (r *Registry) Parse(text string, opts *Options) *toolcall.Result {
+	if opts != nil && opts.Dialect != "" {
+		// Nothing to rank: no Detection to build.
+		if d, ok := r.Lookup(opts.Dialect); ok {
+			return r.parseNamed(context.Background(), d, text, opts)
+		}
+	}
 	res, _ := r.ParseDetect(text, opts)
 	return res
 }
@@ -447,24 +453,55 @@ func (r *Registry) parseDetect(ctx context.Context, text string, opts *Options) 
 	det := r.detect(ctx, text, opts, true)
 	res := det.result
 	if opts.Dialect != "" && len(res.Calls) == 0 && len(res.Errors) == 0 && len(opts.Fallback) > 0 {
-		do := opts.DialectOptions()
-		for _, name := range opts.Fallback {
-			if err := ctx.Err(); err != nil {
-				return canceledResult(text, err), canceledDetection(text, err)
-			}
-			d, ok := r.Lookup(name)
-			if !ok {
-				continue
-			}
-			fb := dialects.Parse(d, text, &do)
-			if len(fb.Calls) > 0 {
-				det.Dialect, det.Reason, res = d.Name(), "fallback after "+opts.Dialect+" found no call", fb
-				break
-			}
+		fb, name, err := r.fallback(ctx, text, opts)
+		if err != nil {
+			return canceledResult(text, err), canceledDetection(text, err)
+		}
+		if fb != nil {
+			det.Dialect, det.Reason, res = name, "fallback after "+opts.Dialect+" found no call", fb
 		}
 	}
 	if res.Dialect == "" {
 		res.Dialect = det.Dialect
 	}
 	return res, det
+}
+
+// parseNamed is parseDetect for opts naming d, without the Detection.
+func (r *Registry) parseNamed(ctx context.Context, d dialects.Dialect, text string, opts *Options) *toolcall.Result {
+	do := opts.DialectOptions()
+	res := dialects.Parse(d, text, &do)
+	if len(res.Calls) == 0 && len(res.Errors) == 0 && len(opts.Fallback) > 0 {
+		fb, _, err := r.fallback(ctx, text, opts)
+		if err != nil {
+			return canceledResult(text, err)
+		}
+		if fb != nil {
+			res = fb
+		}
+	}
+	if res.Dialect == "" {
+		res.Dialect = d.Name()
+	}
+	return res
+}
+
+// fallback parses text with the dialects of opts.Fallback in turn and
+// returns the first result with a call and its dialect's name, or nil.
+// It stops once ctx is done, with ctx's error.
+func (r *Registry) fallback(ctx context.Context, text string, opts *Options) (*toolcall.Result, string, error) {
+	do := opts.DialectOptions()
+	for _, name := range opts.Fallback {
+		if err := ctx.Err(); err != nil {
+			return nil, "", err
+		}
+		d, ok := r.Lookup(name)
+		if !ok {
+			continue
+		}
+		if fb := dialects.Parse(d, text, &do); len(fb.Calls) > 0 {
+			return fb, d.Name(), nil
+		}
+	}
+	return nil, "", nil
 }

@@ -45,6 +45,12 @@ func FuzzDetect(f *testing.F) {
 		if res.Dialect != det.Dialect {
 			t.Fatalf("result names %q, detection %q", res.Dialect, det.Dialect)
 		}
+		if opts.Dialect != "" {
+			// A named parse builds no Detection: the result is the same.
+			if err := fuzzcheck.SameResult(res, reg.Parse(text, opts)); err != nil {
+				t.Fatalf("Parse and ParseDetect differ: %v\ntext: %q", err, text)
+			}
+		}
 		for i := 1; i < len(det.Candidates); i++ {
 			if det.Candidates[i].Score > det.Candidates[i-1].Score {
 				t.Fatalf("candidates out of order: %+v", det.Candidates)

@@ -135,6 +135,15 @@ func TestUnknownDialectAndFallback(t *testing.T) {
 	if res.Dialect != "json" || len(res.Calls) != 1 {
 		t.Errorf("fallback: dialect %q, calls %v", res.Dialect, res.Calls)
 	}
+	// ParseDetect decides the same.
+	res, det := r.ParseDetect(`{"name": "f", "arguments": {}}`, &registry.Options{Dialect: "alpha", Fallback: []string{"beta", "json"}})
+	if res.Dialect != "json" || det.Dialect != "json" || len(res.Calls) != 1 {
+		t.Errorf("fallback: dialect %q (detection %q), calls %v", res.Dialect, det.Dialect, res.Calls)
+	}
+	res = r.Parse(`{"name": "f", "arguments": {}}`, &registry.Options{Dialect: "alpha", Fallback: []string{"beta"}})
+	if res.Dialect != "alpha" || len(res.Calls) != 0 {
+		t.Errorf("no fallback finds a call: dialect %q, calls %v", res.Dialect, res.Calls)
+	}
 }
 
 func TestConcurrentUse(t *testing.T) {

@@ -316,7 +316,11 @@ func (x *extractor) values(p, end int) (calls []dialects.RawCall, used int) {
 			raw := x.Text[p:e]
 			return append(calls, textcall.Truncated(p, raw, textcall.PeekName(raw))), e
 		}
-		calls = append(calls, x.valueCalls(p, e)...)
+		if got := x.valueCalls(p, e); calls == nil {
+			calls = got // most blocks hold one value: no copy of it
+		} else {
+			calls = append(calls, got...)
+		}
 		used = e
 		if !complete {
 			break

@@ -63,8 +63,8 @@ func (hermes) Extract(text string, opts *dialects.Options) *dialects.Extraction 
 
 // extract is Extract on text whose shown parts are held out.
 func (hermes) extract(text string, opts *dialects.Options) *dialects.Extraction {
-	x := &extractor{Reader: textcall.NewReader(text, opts)}
-	for _, sg := range segments(text, x.Opts.ReasoningOpen, dialects.ImplicitReasoning(x.Opts)) {
+	x := &extractor{Reader: textcall.MakeReader(text, opts)}
+	for _, sg := range segments(x.segs[:0], text, x.Opts.ReasoningOpen, dialects.ImplicitReasoning(x.Opts)) {
 		if sg.reasoning {
 			x.reasoningSegment(sg)
 		} else {
@@ -81,7 +81,9 @@ func (hermes) extract(text string, opts *dialects.Options) *dialects.Extraction 
 
 // extractor holds the state of one Extract call.
 type extractor struct {
-	*textcall.Reader
+	textcall.Reader
+	// segs holds the segments of an output with few reasoning blocks.
+	segs               [3]segment
 	calls              []dialects.RawCall
 	content, reasoning textcall.Joiner
 	marked             bool
@@ -159,8 +161,14 @@ func (x *extractor) emit(j *textcall.Joiner, r region) {
 		j.Cut()
 	}
 	if x.calls == nil && len(r.calls) > 0 {
-		// Room for one call per <tool_call> tag up front.
-		x.calls = make([]dialects.RawCall, 0, max(len(r.calls), strings.Count(x.Text, "<tool_call>")))
+		// Room for one call per <tool_call> tag up front; the region's
+		// own slice when it holds them all.
+		n := strings.Count(x.Text, "<tool_call>")
+		if len(r.calls) >= n {
+			x.calls = r.calls
+			return
+		}
+		x.calls = make([]dialects.RawCall, 0, n)
 	}
 	x.calls = append(x.calls, r.calls...)
 }
@@ -184,9 +192,8 @@ const (
 // end, and when the template opened reasoning (startsOpen) or a closing tag
 // comes before any opening one, everything before the first closing tag is
 // reasoning. Some Qwen3 checkpoints repeat the opening tag the template
-// already wrote; it is skipped.
-func segments(text string, startsOpen, implicit bool) []segment {
-	segs := make([]segment, 0, 3)
+// already wrote; it is skipped. The segments are appended to segs.
+func segments(segs []segment, text string, startsOpen, implicit bool) []segment {
 	pos := 0
 	firstClose := strings.Index(text, thinkClose)
 	firstOpen := strings.Index(text, thinkOpen)

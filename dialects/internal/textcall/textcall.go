@@ -42,10 +42,17 @@ type Reader struct {
 
 // NewReader returns a Reader of text; nil opts means the defaults.
 func NewReader(text string, opts *dialects.Options) *Reader {
+	r := MakeReader(text, opts)
+	return &r
+}
+
+// MakeReader is NewReader as a value, for a dialect's state to hold
+// without an allocation of its own.
+func MakeReader(text string, opts *dialects.Options) Reader {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	return &Reader{Text: text, Opts: opts}
+	return Reader{Text: text, Opts: opts}
 }
 
 // Parse parses one JSON value, sending almost-JSON through the lenient
