@@ -282,14 +282,17 @@ func All() []dialects.Dialect {
 }
 
 // KimiID reads a Kimi call id, functions.NAME:IDX, into the tool name and
-// the id (kept whole). An id without the "functions." prefix or the index
-// keeps what it has: "api.tools.search:0" names api.tools.search.
+// the id (kept whole). The "functions." prefix may be missing
+// ("api.tools.search:0" names api.tools.search), the index may not: an id
+// without one ("functions.get_weather.0") is not a call id, as every peer
+// that reads Kimi ids by pattern has it, and yields no name.
 func KimiID(header string) (name, id string) {
 	name = strings.TrimPrefix(header, "functions.")
-	if i := strings.LastIndexByte(name, ':'); i >= 0 && i+1 < len(name) && digits(name[i+1:]) {
-		name = name[:i]
+	i := strings.LastIndexByte(name, ':')
+	if i < 0 || i+1 == len(name) || !digits(name[i+1:]) {
+		return "", header
 	}
-	return name, header
+	return name[:i], header
 }
 
 func digits(s string) bool {

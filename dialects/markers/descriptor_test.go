@@ -82,8 +82,10 @@ func TestKimiID(t *testing.T) {
 		"functions.get_weather:0": "get_weather",
 		"functions.a.b:12":        "a.b",
 		"api.tools.search:0":      "api.tools.search",
-		"get_weather":             "get_weather",
-		"functions.weird:":        "weird:",
+		"get_weather:3":           "get_weather",
+		"get_weather":             "",
+		"functions.weird:":        "",
+		"functions.get_weather.0": "",
 	} {
 		name, id := markers.KimiID(in)
 		if name != want || id != in {

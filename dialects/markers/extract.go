@@ -607,7 +607,9 @@ func (f *form) readHeader(h string) (name, id, problem string) {
 		name, id = strings.TrimSpace(h[:at]), strings.TrimSpace(h[end:])
 	}
 	if f.Header != nil {
-		name, id = f.Header(name)
+		if name, id = f.Header(name); strings.TrimSpace(name) == "" && h != "" {
+			return "", "", "the call header is not a call id of this dialect"
+		}
 	}
 	name = strings.TrimSpace(name)
 	if name == "" {

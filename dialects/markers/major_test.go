@@ -204,6 +204,9 @@ var kimiRows = []row{
 		calls: []want{c("test", `{"k":42}`)}},
 	{name: "truncated", text: kimiSection + "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\": [1, 2",
 		errs: []toolcall.Code{toolcall.CodeTruncated}},
+	{name: "an id without its index is not a call, the next one is", text: "I'll check. " + kimiSection + "<|tool_call_begin|>functions.get_weather.0 <|tool_call_argument_begin|> {\"city\": \"Beijing\"} <|tool_call_end|> " + kimi("functions.get_weather:1", `{"city": "Shanghai"}`) + kimiSectionEnd,
+		calls: []want{cid("get_weather", `{"city":"Shanghai"}`, "functions.get_weather:1")}, errs: []toolcall.Code{errMalformed}, content: "I'll check.",
+		chunks: []string{"I'll check. <|tool_calls_section_begin|><|tool_call_begin|>functions.get_wea", "ther.0 <|tool_call_argument_begin|> {\"city\": \"Beijing\"} <|tool_call_end|> <|tool_call_begin|>functions.get", "_weather:1<|tool_call_argument_begin|>{\"city\": \"Shanghai\"}<|tool_call_end|><|tool_calls_section_end|>"}},
 }
 
 func TestKimiK2(t *testing.T) { runTable(t, markers.KimiK2, kimiRows); checkChunks(t, kimiRows) }
@@ -267,6 +270,12 @@ var llama3Rows = []row{
 		tools: []string{"get_weather"}, calls: []want{c("get_weather", `{"city":"Paris"}`)}, content: "Calling it now:", unmarked: true},
 	{name: "JSON prose presents as an example", text: "The format looks like this:\n{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}",
 		tools: []string{"get_weather"}, content: "The format looks like this:\n{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}"},
+	{name: "calls separated by semicolons after a sentence", text: `Here are the results: {"name": "search", "parameters": {"q": "a"}}; {"name": "list", "parameters": {}} ; {"name": "search", "parameters": {"q": "b"}} Would you like more?`,
+		calls:   []want{c("search", `{"q":"a"}`), c("list", `{}`), c("search", `{"q":"b"}`)},
+		content: "Here are the results: Would you like more?", unmarked: true,
+		chunks: []string{`Here are the results: {"name": "search", "param`, `eters": {"q": "a"}}; {"name": "li`, `st", "parameters": {}} ; {"name": "search", "parameters": {"q": "b"}} Would you like more?`}},
+	{name: "an object after a call with prose between is not in its run", text: `Here is the result: {"name": "search", "parameters": {"q": "a"}} and then {"name": "list", "parameters": {}} maybe.`,
+		calls: []want{c("search", `{"q":"a"}`)}, content: `Here is the result: and then {"name": "list", "parameters": {}} maybe.`, unmarked: true},
 	{name: "JSON followed by prose", text: `{"name": "get_weather", "parameters": {}} Some follow-up text`,
 		content: `{"name": "get_weather", "parameters": {}} Some follow-up text`},
 	{name: "object that is not a call", text: `{"name": "Ada", "age": 36}`, content: `{"name": "Ada", "age": 36}`},

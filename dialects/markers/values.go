@@ -565,7 +565,7 @@ func indexFrom(s, lit string, from int) int {
 // embedded finds, in prose, JSON values whose calls all name declared
 // tools; everything else stays content.
 func (x *extractor) embedded(s string, base int) {
-	last := 0
+	last, run := 0, -1
 	for i := 0; i < len(s); {
 		j := strings.IndexAny(s[i:], "{[")
 		if j < 0 {
@@ -577,7 +577,11 @@ func (x *extractor) embedded(s string, base int) {
 			continue
 		}
 		ext := scanValue(s, i, nil)
-		if textcall.PresentedAsExample(s, i) || x.tools() && !textcall.OwnLine(s, i, ext.end) || !x.tools() && !afterSentence(s, i) {
+		// A value that follows a call taken from the prose with nothing
+		// but separators between ("{…}; {…}") continues that run of calls,
+		// as the dialect's separated calls do at the start of an output.
+		continues := run >= 0 && skipSeparators(s, run) == i
+		if !continues && (textcall.PresentedAsExample(s, i) || x.tools() && !textcall.OwnLine(s, i, ext.end) || !x.tools() && !afterSentence(s, i)) {
 			// One that prose presents as an example is shown; with tools
 			// declared, an object with prose on its line is mentioned in
 			// a sentence; without, a value a sentence does not end right
@@ -587,11 +591,15 @@ func (x *extractor) embedded(s string, base int) {
 		}
 		if cs, _, ok := x.jsonValue(s, i, ext, offsetIn(base, i), true); ok && x.declared(cs) {
 			from, to := widenFence(s, i, ext.end)
-			x.addContent(s[last:from])
-			x.trimContentRight()
+			if !continues { // separators between calls are syntax
+				x.addContent(s[last:from])
+				x.trimContentRight()
+			}
 			x.ext.Calls = append(x.ext.Calls, cs...)
 			x.changed = true
-			last = to
+			last, run = to, to
+		} else {
+			run = -1
 		}
 		i = ext.end
 	}
