@@ -178,21 +178,29 @@ func (p *Parser) composed(text string) *toolcall.Result {
 			return nil
 		}
 	}
+	plain := true
+	for i := range p.spans {
+		sp := &p.spans[i]
+		si, ok := p.prof.standInFor(text[sp.start:sp.body], text[sp.endAt:sp.end])
+		if !ok || !plainName(p.slots[sp.base].raw.Name) {
+			return nil
+		}
+		plain = plain && si.plain
+	}
+	if plain && p.plainAround(text) {
+		// Nothing around the regions but the answer text the stream has
+		// emitted and whitespace, which the dialect reads plainly (learnt
+		// with the stand-ins): the result is what was streamed.
+		return p.slotsResult(p.contentOut.String(), "")
+	}
 	var b strings.Builder
 	b.Grow(len(text) - p.spans[len(p.spans)-1].end + 64*len(p.spans) + p.spans[0].start)
 	from := 0
 	for i := range p.spans {
 		sp := &p.spans[i]
-		body, ok := p.prof.standInFor(text[sp.start:sp.body], text[sp.endAt:sp.end])
-		if !ok {
-			return nil
-		}
-		name := p.slots[sp.base].raw.Name
-		if !plainName(name) {
-			return nil
-		}
+		si, _ := p.prof.standInFor(text[sp.start:sp.body], text[sp.endAt:sp.end])
 		b.WriteString(text[from:sp.body])
-		b.WriteString(strings.Replace(body, standInName, name, 1))
+		b.WriteString(strings.Replace(si.body, standInName, p.slots[sp.base].raw.Name, 1))
 		b.WriteString(text[sp.endAt:sp.end])
 		from = sp.end
 	}
@@ -208,7 +216,13 @@ func (p *Parser) composed(text string) *toolcall.Result {
 			return nil
 		}
 	}
-	res := &toolcall.Result{Dialect: p.d.Name(), Calls: make([]toolcall.Call, 0, len(p.slots)), Content: ext.Content, Reasoning: ext.Reasoning}
+	return p.slotsResult(ext.Content, ext.Reasoning)
+}
+
+// slotsResult is the result holding the stream's calls, all valid, with
+// the given content and reasoning.
+func (p *Parser) slotsResult(content, reasoning string) *toolcall.Result {
+	res := &toolcall.Result{Dialect: p.d.Name(), Calls: make([]toolcall.Call, 0, len(p.slots)), Content: content, Reasoning: reasoning}
 	for i := range p.slots {
 		s := &p.slots[i]
 		res.Repairs = append(res.Repairs, s.repairs...)
@@ -216,6 +230,33 @@ func (p *Parser) composed(text string) *toolcall.Result {
 	}
 	return res
 }
+
+// plainAround reports whether the text around the spans is only the answer
+// text the stream emitted before the first (the text as written, less its
+// leading whitespace where the dialect drops it, and less its trailing
+// whitespace) and whitespace between and after them: no reasoning, no
+// token, nothing held.
+func (p *Parser) plainAround(text string) bool {
+	if p.reasonOut.Len() > 0 || p.blocks > 0 || p.ambiguous || p.held[1] != "" {
+		return false
+	}
+	want := strings.TrimRight(text[:p.spans[0].start], " \t\r\n")
+	if p.prof.trimLead {
+		want = strings.TrimLeft(want, " \t\r\n")
+	}
+	if p.contentOut.String() != want {
+		return false
+	}
+	for i := 1; i < len(p.spans); i++ {
+		if !blank(text[p.spans[i-1].end:p.spans[i].start]) {
+			return false
+		}
+	}
+	return blank(text[p.spans[len(p.spans)-1].end:])
+}
+
+// blank reports whether s holds only spaces, tabs and line breaks.
+func blank(s string) bool { return strings.TrimLeft(s, " \t\r\n") == "" }
 
 // plainName reports whether a tool name can be written into a stand-in as
 // it is: letters, digits and _ . - only.

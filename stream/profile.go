@@ -93,11 +93,23 @@ var standInBodies = []string{
 	` name="standin_fn">`,
 }
 
-// standInFor returns the stand-in body for a region opened by start and
-// closed by end (as written), learning it the first time the pair is met:
-// the first of standInBodies the dialect reads as one valid call and
-// nothing else, alone and after text.
-func (p *Profile) standInFor(start, end string) (string, bool) {
+// standIn is what is learnt of a pair of start and end markers: the body
+// of a stand-in region, and whether text around such regions reads plainly.
+type standIn struct {
+	body string
+	// plain says whitespace around and between regions of this pair is
+	// no content, and answer text before them is content as written less
+	// its trailing whitespace: the dialect reads "Sure. \n" + R + "\n" + R
+	// + " \n" as "Sure." and two calls, and " \n" + R + "\n" as one call
+	// and no content.
+	plain bool
+}
+
+// standInFor returns what is learnt of a region opened by start and closed
+// by end (as written), learning it the first time the pair is met: the
+// stand-in body is the first of standInBodies the dialect reads as one
+// valid call and nothing else, alone and after text.
+func (p *Profile) standInFor(start, end string) (standIn, bool) {
 	s, e := "", ""
 	for _, w := range p.syn.Starts {
 		if len(w) == len(start) && foldEqual(start, w) {
@@ -112,23 +124,30 @@ func (p *Profile) standInFor(start, end string) (string, bool) {
 		}
 	}
 	if s == "" || e == "" {
-		return "", false
+		return standIn{}, false
 	}
 	key := s + "\x00" + e
-	if body, ok := p.standIns.Load(key); ok {
-		return body.(string), body != ""
+	if si, ok := p.standIns.Load(key); ok {
+		return si.(standIn), si.(standIn).body != ""
 	}
-	body := ""
+	var si standIn
 	opts := &dialects.Options{}
 	for _, b := range standInBodies {
 		region := s + b + e
 		if oneCall(p.d.Extract(region, opts), "") && oneCall(p.d.Extract("Sure.\n"+region, opts), "Sure.") {
-			body = b
+			si.body = b
+			two := p.d.Extract("Sure. \n"+region+"\n"+region+" \n", opts)
+			si.plain = oneCall(p.d.Extract(" \n"+region+"\n", opts), "") && two.Content == "Sure." &&
+				len(two.Calls) == 2 && two.Reasoning == "" && len(two.Errors) == 0
+			for i := range two.Calls {
+				c := &two.Calls[i]
+				si.plain = si.plain && c.Name == standInName && c.Err == nil && len(c.Repairs) == 0 && !c.AtEnd
+			}
 			break
 		}
 	}
-	p.standIns.Store(key, body)
-	return body, body != ""
+	p.standIns.Store(key, si)
+	return si, si.body != ""
 }
 
 // oneCall reports whether x is one valid call named standInName, whose
