@@ -28,8 +28,10 @@ const DefaultMaxBytes = 16 << 20
 
 // Limits of the work done before the end of the output.
 const (
-	firstCheck = 32 // region length of the first look for a call's name
-
+	// firstCheck is the region length of the first look for a call's
+	// name. A look costs a parse of the region; a region shorter than this
+	// is read once, when it closes.
+	firstCheck = 64
 )
 
 // slot is one call the stream has reported, finished or failed.
@@ -824,12 +826,33 @@ func (p *Parser) look(region string) {
 		if rc.Name == "" || rc.Err != nil && coded.Code(rc.Err) != toolcall.CodeTruncated {
 			continue
 		}
-		if !p.isStarted(index) && p.names[j] == rc.Name {
+		if !p.isStarted(index) && (p.names[j] == rc.Name || nameEnded(region, rc.Name)) {
 			p.start(index, rc.Name)
 			p.showArguments(region, rc, index)
 		}
 		p.names[j] = rc.Name
 	}
+}
+
+// nameEnded reports whether a name a look read from region is whole: its
+// last appearance in the region stands as a word of its own, followed by a
+// byte that no name continues with (a quote, a bracket, a space; not a
+// backslash, which may begin an escape that continues it). A name the end
+// of the region cut runs to that end. A name written otherwise than as
+// itself (escaped) is whole once seen at two looks in a row.
+func nameEnded(region, name string) bool {
+	i := strings.LastIndex(region, name)
+	if i < 0 || name == "" {
+		return false
+	}
+	end := i + len(name)
+	return end < len(region) && !nameByte(region[end]) && region[end] != '\\' && (i == 0 || !nameByte(region[i-1]))
+}
+
+// nameByte reports whether c may stand in a tool's name: letters, digits,
+// '_', '$', '.', '-', and any byte of a multi-byte character.
+func nameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '$' || c == '.' || c == '-' || c >= 0x80
 }
 
 // showArguments starts showing the argument text of a call just announced:
@@ -1232,8 +1255,7 @@ func (p *Parser) maxBytes() int {
 func backOverName(text string, from, limit int) int {
 	i := limit
 	for i > from {
-		c := text[i-1]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '$' || c == '.' || c == '-' || c >= 0x80) {
+		if !nameByte(text[i-1]) {
 			break
 		}
 		i--
