@@ -33,7 +33,8 @@ type Dialect interface {
 // stream engine holds back text that could be the start of one.
 type Marked interface {
 	// Markers are substrings whose presence in output is evidence for the
-	// dialect, strongest first.
+	// dialect, strongest first. They are fixed: detection reads them once
+	// per change of its registry.
 	Markers() []string
 }
 
@@ -42,6 +43,7 @@ type Marked interface {
 // marker of its own and no error in a text that holds none of Triggers.
 // Detection then does not run them on such a text. An empty list means
 // the dialect must always be run (it reads calls without any marker).
+// Triggers are fixed, as Markers are.
 type Prefiltered interface {
 	Triggers() []string
 }

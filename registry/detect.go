@@ -156,6 +156,14 @@ func (r *Registry) Detect(text string, opts *Options) Detection {
 // detect is Detect; early says the first calls may decide. It stops
 // between dialects once ctx is done, with no dialect chosen.
 func (r *Registry) detect(ctx context.Context, text string, opts *Options, early bool) Detection {
+	var seen present
+	seen.init(text, r.table())
+	return r.detectIn(ctx, &seen, len(text), opts, early)
+}
+
+// detectIn is detect for the first n bytes of the output seen looks into.
+func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Options, early bool) Detection {
+	text := seen.prefix(n)
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -173,12 +181,16 @@ func (r *Registry) detect(ctx context.Context, text string, opts *Options, early
 	}
 
 	if early {
-		if det, ok := r.decideEarly(ctx, text, opts); ok {
+		if det, ok := r.decideEarly(ctx, seen, opts); ok {
 			return det
 		}
+		seen.prefix(n)
 	}
 
-	priors := map[string][]Evidence{}
+	priors := map[string][]Evidence(nil) // made when some evidence comes
+	if opts.Template != "" || opts.Model != "" {
+		priors = map[string][]Evidence{}
+	}
 	if opts.Template != "" {
 		for _, name := range r.templateDialects(opts.Template) {
 			priors[name] = append(priors[name], Evidence{Source: "template", Detail: "chat template markers", Weight: weightTemplate})
@@ -191,28 +203,28 @@ func (r *Registry) detect(ctx context.Context, text string, opts *Options, early
 	}
 
 	var cands []Candidate
-	seen := present{text: text}
-	for _, d := range r.Dialects() {
+	tab := seen.tab
+	// A dialect that saw none of its markers is dropped when another saw
+	// one (dropUnmarked): it is not worth running then.
+	marked := prefilter && seen.anyMarker()
+	for k := range tab.entries {
+		e := &tab.entries[k]
+		d := e.d
 		if err := ctx.Err(); err != nil {
 			return canceledDetection(text, err)
 		}
-		if prefilter && len(priors[d.Name()]) == 0 && !seen.any(d) {
+		marker := seen.marker(e)
+		if marked && marker == "" {
+			continue
+		}
+		if prefilter && len(priors[d.Name()]) == 0 && !seen.any(e) {
 			// None of its markers is in the text: it would find nothing,
 			// and a dialect that finds nothing is no candidate.
 			continue
 		}
 		ev := append([]Evidence(nil), priors[d.Name()]...)
-		marker := ""
-		if m, ok := d.(dialects.Marked); ok {
-			for _, mk := range m.Markers() {
-				if mk != "" && strings.Contains(text, mk) {
-					marker = mk
-					break
-				}
-			}
-			if marker != "" {
-				ev = append(ev, Evidence{Source: "marker", Detail: "saw " + quote(marker), Weight: weightMarker})
-			}
+		if marker != "" {
+			ev = append(ev, Evidence{Source: "marker", Detail: "saw " + quote(marker), Weight: weightMarker})
 		}
 		// Every dialect is tried, markers or not: several accept their
 		// syntax without its optional markers, and an Extract that finds
@@ -256,59 +268,10 @@ func (r *Registry) detect(ctx context.Context, text string, opts *Options, early
 	return det
 }
 
-// prefilter turns the marker prefilter of detection on; the differential
-// test turns it off to check that it changes no decision.
+// prefilter turns the marker prefilter of detection on (see present and
+// dropUnmarked); the differential test turns it off to check that it
+// changes no decision.
 var prefilter = true
-
-// present answers, for one text, whether a dialect may find anything in
-// it: a dialect that says which literals its calls start with
-// (dialects.Prefiltered) finds nothing in a text that holds none of them,
-// nor any of its markers. Each distinct literal is looked for once per
-// text, however many dialects share it: the one look over the text that
-// keeps most dialects from reading it.
-type present struct {
-	text string
-	memo map[string]bool
-}
-
-// has reports whether lit occurs in the text.
-func (p *present) has(lit string) bool {
-	if found, ok := p.memo[lit]; ok {
-		return found
-	}
-	if p.memo == nil {
-		p.memo = make(map[string]bool, 128)
-	}
-	found := strings.Contains(p.text, lit)
-	p.memo[lit] = found
-	return found
-}
-
-// any reports whether d may find something in the text: it is not
-// prefiltered, or one of its triggers or markers is there.
-func (p *present) any(d dialects.Dialect) bool {
-	pf, ok := d.(dialects.Prefiltered)
-	if !ok {
-		return true
-	}
-	triggers := pf.Triggers()
-	if len(triggers) == 0 {
-		return true
-	}
-	for _, t := range triggers {
-		if t == "" || p.has(t) {
-			return true
-		}
-	}
-	if m, ok := d.(dialects.Marked); ok {
-		for _, mk := range m.Markers() {
-			if mk != "" && p.has(mk) {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // dropUnmarked removes the candidates that saw no marker when another one
 // did. A dialect that found its own markers owns that text: when its call

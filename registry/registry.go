@@ -32,7 +32,10 @@ type Registry struct {
 	modelMemo map[string]modelMatch
 	// templateMemo: templates' dialects, as templateDialects found them.
 	templateMemo map[string][]string
-	gen          uint64
+	// detectTab is detection's view of the dialects (table), built for
+	// the generation it names.
+	detectTab *detectTable
+	gen       uint64
 }
 
 // New returns a registry holding ds, with no model or template rules.

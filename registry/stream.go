@@ -63,17 +63,19 @@ func (r *Registry) candidates() []*stream.Profile {
 var pointSets sync.Map // *Registry -> pointSet
 
 type pointSet struct {
-	n   int
+	gen uint64
 	set *stream.PointSet
 }
 
 func (r *Registry) points() *stream.PointSet {
-	n := len(r.Names())
-	if v, ok := pointSets.Load(r); ok && v.(pointSet).n == n {
+	r.mu.RLock()
+	gen := r.gen
+	r.mu.RUnlock()
+	if v, ok := pointSets.Load(r); ok && v.(pointSet).gen == gen {
 		return v.(pointSet).set
 	}
 	set := stream.NewPointSet(r.candidates())
-	pointSets.Store(r, pointSet{n: n, set: set})
+	pointSets.Store(r, pointSet{gen: gen, set: set})
 	return set
 }
 
@@ -95,7 +97,14 @@ func (r *Registry) Decide(prefix string, opts *Options) (Detection, bool) {
 
 // decide is Decide under ctx: a detection that ctx stopped decides nothing.
 func (r *Registry) decide(ctx context.Context, prefix string, opts *Options) (Detection, bool) {
-	det := r.detect(ctx, prefix, opts, false)
+	var seen present
+	seen.init(prefix, r.table())
+	return r.decideIn(ctx, &seen, len(prefix), opts)
+}
+
+// decideIn is decide for the first n bytes of the output seen looks into.
+func (r *Registry) decideIn(ctx context.Context, seen *present, n int, opts *Options) (Detection, bool) {
+	det := r.detectIn(ctx, seen, n, opts, false)
 	if ctx.Err() != nil || det.Dialect == "" || len(det.Candidates) == 0 {
 		return det, false
 	}
@@ -129,14 +138,15 @@ func sameCalls(a, b *toolcall.Result) bool {
 
 // decideEarly detects the dialect of text from its first calls, when they
 // decide it (see Decide), and parses the whole of text with it.
-func (r *Registry) decideEarly(ctx context.Context, text string, opts *Options) (Detection, bool) {
+func (r *Registry) decideEarly(ctx context.Context, seen *present, opts *Options) (Detection, bool) {
+	text := seen.text
 	pts := r.points().Points()
 	for {
 		at, ok := pts.Next(text)
 		if !ok || ctx.Err() != nil {
 			return Detection{}, false
 		}
-		det, ok := r.decide(ctx, text[:at], opts)
+		det, ok := r.decideIn(ctx, seen, at, opts)
 		if !ok {
 			continue
 		}

@@ -1,0 +1,171 @@
+package registry
+
+import (
+	"math"
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// detectTable is what detection needs of every registered dialect, read
+// once per change of the registry (a dialect's Markers and Triggers are
+// fixed): the dialects in registration order, and the literals they are
+// prefiltered by and marked with, each distinct literal listed once.
+type detectTable struct {
+	gen      uint64
+	entries  []detectEntry
+	literals []string
+}
+
+// detectEntry is one dialect of the table; triggers and markers hold
+// indexes into detectTable.literals.
+type detectEntry struct {
+	d dialects.Dialect
+	// always: not prefiltered (no Triggers, or an empty one): the dialect
+	// may find something in any text.
+	always   bool
+	triggers []int
+	// markers are its non-empty markers, strongest first.
+	markers []int
+}
+
+// table returns the registry's detection table, built on first use after
+// a change.
+func (r *Registry) table() *detectTable {
+	r.mu.RLock()
+	t := r.detectTab
+	ok := t != nil && t.gen == r.gen
+	r.mu.RUnlock()
+	if ok {
+		return t
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.detectTab != nil && r.detectTab.gen == r.gen {
+		return r.detectTab
+	}
+	t = &detectTable{gen: r.gen}
+	ids := map[string]int{}
+	id := func(lit string) int {
+		if i, ok := ids[lit]; ok {
+			return i
+		}
+		ids[lit] = len(t.literals)
+		t.literals = append(t.literals, lit)
+		return len(t.literals) - 1
+	}
+	for _, name := range r.order {
+		e := detectEntry{d: r.byName[name], always: true}
+		if pf, ok := e.d.(dialects.Prefiltered); ok {
+			if triggers := pf.Triggers(); len(triggers) > 0 {
+				e.always = false
+				for _, lit := range triggers {
+					if lit == "" {
+						e.always = true
+						break
+					}
+					e.triggers = append(e.triggers, id(lit))
+				}
+			}
+		}
+		if m, ok := e.d.(dialects.Marked); ok {
+			for _, mk := range m.Markers() {
+				if mk != "" {
+					e.markers = append(e.markers, id(mk))
+				}
+			}
+		}
+		t.entries = append(t.entries, e)
+	}
+	r.detectTab = t
+	return t
+}
+
+// present answers, for one output and the prefixes of it that detection
+// reads (Decide's points, then the whole), which literals of a detection
+// table they hold. Each literal is looked for once per output, however
+// many dialects share it and however many prefixes are read: a prefix
+// holds a literal when the literal's first occurrence in the output ends
+// within it.
+type present struct {
+	text string // the whole output
+	n    int    // the length of the prefix read now
+	tab  *detectTable
+	// first occurrence of each literal in text: -2 not looked for yet,
+	// -1 nowhere (offsets past 2 GiB are looked for each time).
+	first []int32
+	buf   [128]int32
+}
+
+// init readies p for text, read whole until prefix says otherwise.
+func (p *present) init(text string, tab *detectTable) {
+	p.text, p.n, p.tab = text, len(text), tab
+	if len(tab.literals) <= len(p.buf) {
+		p.first = p.buf[:len(tab.literals)]
+	} else {
+		p.first = make([]int32, len(tab.literals))
+	}
+	for i := range p.first {
+		p.first[i] = -2
+	}
+}
+
+// prefix sets the prefix read to the first n bytes of the output, and
+// returns it.
+func (p *present) prefix(n int) string {
+	p.n = n
+	return p.text[:n]
+}
+
+// has reports whether literal i occurs in the prefix read.
+func (p *present) has(i int) bool {
+	lit := p.tab.literals[i]
+	if p.first[i] == -2 {
+		at := strings.Index(p.text, lit)
+		if at > math.MaxInt32 {
+			return strings.Contains(p.text[:p.n], lit)
+		}
+		p.first[i] = int32(at)
+	}
+	return p.first[i] >= 0 && int(p.first[i])+len(lit) <= p.n
+}
+
+// anyMarker reports whether the prefix read holds a marker of some
+// dialect.
+func (p *present) anyMarker() bool {
+	for i := range p.tab.entries {
+		if p.marker(&p.tab.entries[i]) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// any reports whether e's dialect may find something in the prefix read:
+// it is not prefiltered, or one of its triggers or markers is there.
+func (p *present) any(e *detectEntry) bool {
+	if e.always {
+		return true
+	}
+	for _, i := range e.triggers {
+		if p.has(i) {
+			return true
+		}
+	}
+	for _, i := range e.markers {
+		if p.has(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// marker returns the first of e's markers in the prefix read, or "".
+func (p *present) marker(e *detectEntry) string {
+	for _, i := range e.markers {
+		if p.has(i) {
+			return p.tab.literals[i]
+		}
+	}
+	return ""
+}
