@@ -58,6 +58,7 @@ type matcher struct {
 	triggers []trigger
 	first    [256]bool // bytes that begin some trigger word
 	bare     [256]bool // bytes that begin an unmarked call
+	stop     [256]bool // first or bare: the bytes next looks at
 }
 
 func newMatcher(triggers []trigger, bare string) *matcher {
@@ -80,6 +81,9 @@ func newMatcher(triggers []trigger, bare string) *matcher {
 	for i := 0; i < len(bare); i++ {
 		m.bare[bare[i]] = true
 	}
+	for c := range m.stop {
+		m.stop[c] = m.first[c] || m.bare[c]
+	}
 	return m
 }
 
@@ -97,6 +101,9 @@ type hit struct {
 // rest of text could still become one, or at = -1.
 func (m *matcher) next(text string, from int, want roles) hit {
 	for i := from; i < len(text); i++ {
+		if !m.stop[text[i]] {
+			continue
+		}
 		if h, ok := m.at(text, i, want); ok {
 			return h
 		}

@@ -29,9 +29,11 @@ const DefaultMaxBytes = 16 << 20
 // Limits of the work done before the end of the output.
 const (
 	// firstCheck is the region length of the first look for a call's
-	// name. A look costs a parse of the region; a region shorter than this
-	// is read once, when it closes.
-	firstCheck = 64
+	// name. A look costs a parse of the region so far: a call shorter than
+	// this (most calls: a name and a few short arguments) is read once,
+	// when its region closes, and announced then, a few tokens later than
+	// a look could have.
+	firstCheck = 128
 )
 
 // slot is one call the stream has reported, finished or failed.
