@@ -61,7 +61,8 @@ type Profile struct {
 	// standInName, or "" when none of standInBodies is: Close parses the
 	// output with each region the stream already read replaced by such a
 	// stand-in (close.go). Learnt when a pair is first met.
-	standIns sync.Map
+	standInMu sync.RWMutex
+	standIns  map[[2]string]standIn
 }
 
 // standInName is the tool name written in a stand-in body, replaced by
@@ -126,11 +127,13 @@ func (p *Profile) standInFor(start, end string) (standIn, bool) {
 	if s == "" || e == "" {
 		return standIn{}, false
 	}
-	key := s + "\x00" + e
-	if si, ok := p.standIns.Load(key); ok {
-		return si.(standIn), si.(standIn).body != ""
+	key := [2]string{s, e}
+	p.standInMu.RLock()
+	si, ok := p.standIns[key]
+	p.standInMu.RUnlock()
+	if ok {
+		return si, si.body != ""
 	}
-	var si standIn
 	opts := &dialects.Options{}
 	for _, b := range standInBodies {
 		region := s + b + e
@@ -146,7 +149,12 @@ func (p *Profile) standInFor(start, end string) (standIn, bool) {
 			break
 		}
 	}
-	p.standIns.Store(key, si)
+	p.standInMu.Lock()
+	if p.standIns == nil {
+		p.standIns = map[[2]string]standIn{}
+	}
+	p.standIns[key] = si
+	p.standInMu.Unlock()
 	return si, si.body != ""
 }
 

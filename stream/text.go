@@ -640,6 +640,10 @@ func (p *Parser) emit(ev Event) {
 	case Reasoning:
 		p.reasonOut.WriteString(ev.Text)
 	}
+	if cap(p.events) == 0 {
+		// Room for a Write's usual events at once, rather than growing.
+		p.events = make([]Event, 0, 4)
+	}
 	p.events = append(p.events, ev)
 }
 
@@ -712,7 +716,11 @@ func (p *Parser) region(text string) {
 	switch {
 	case h.at < 0 || h.partial:
 		p.pos = i
-		if after := strings.TrimLeft(text[p.probeAt:], " \t\r\n"); p.probeAt > 0 && after != "" {
+		after := ""
+		if p.probeAt > 0 {
+			after = strings.TrimLeft(text[p.probeAt:], " \t\r\n")
+		}
+		if after != "" {
 			// A value closed, and a byte after it shows how the text goes
 			// on: space, a separator, or markup leaves the value whole.
 			// When what follows is the start of the region's own closing
