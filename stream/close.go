@@ -19,7 +19,7 @@ func (p *Parser) Close() []Event {
 		return nil
 	}
 	p.closed, p.steady = true, false
-	p.events = p.events[:0:0] // Close's events outlive the Parser's reuse
+	p.events = make([]Event, 0, 1) // Close's events outlive the Parser's reuse; most often Done alone
 	if p.inner != nil {
 		return p.closeInner()
 	}

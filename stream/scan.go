@@ -124,20 +124,21 @@ func (m *matcher) at(text string, i int, want roles) (hit, bool) {
 		return hit{}, false
 	}
 	best, partial := -1, 0
-	for k, t := range m.triggers {
-		if !want.has(t.role) || lower(t.word[0]) != lower(c) {
+	lc, rest := lower(c), text[i:]
+	for k := range m.triggers {
+		t := &m.triggers[k]
+		if !want.has(t.role) || lower(t.word[0]) != lc {
 			continue
 		}
-		rest := text[i:]
-		switch {
-		case len(rest) >= len(t.word):
-			if m.equal(rest[:len(t.word)], t) && (best < 0 || len(t.word) > len(m.triggers[best].word) ||
+		switch n := len(t.word); {
+		case len(rest) >= n:
+			if equalWord(rest[:n], t.word, t) && (best < 0 || n > len(m.triggers[best].word) ||
 				// A word that is also a plain token has its other role.
-				len(t.word) == len(m.triggers[best].word) && m.triggers[best].role == roleToken && t.role != roleToken) {
+				n == len(m.triggers[best].word) && m.triggers[best].role == roleToken && t.role != roleToken) {
 				best = k
 			}
-		case m.equal(rest, trigger{word: t.word[:len(rest)], role: t.role, exact: t.exact}):
-			partial = max(partial, len(t.word))
+		case n > partial && equalWord(rest, t.word[:len(rest)], t):
+			partial = n
 		}
 	}
 	if best >= 0 && len(m.triggers[best].word) >= partial {
@@ -160,15 +161,15 @@ func (m *matcher) endPrefix(s string) bool {
 	return false
 }
 
-// equal compares text with a trigger's word: exactly for a closing marker,
-// whose case the dialect's own parse is strict about (closing a region early
-// would cut a call in two), and with ASCII case folded for the others, which
-// only hold text back.
-func (m *matcher) equal(text string, t trigger) bool {
+// equalWord compares text with word (a trigger t's word, or a prefix of
+// it): exactly for a closing marker, whose case the dialect's own parse is
+// strict about (closing a region early would cut a call in two), and with
+// ASCII case folded for the others, which only hold text back.
+func equalWord(text, word string, t *trigger) bool {
 	if t.role == roleEnd || t.exact {
-		return text == t.word
+		return text == word
 	}
-	return foldEqual(text, t.word)
+	return foldEqual(text, word)
 }
 
 // foldEqual compares a and b, equal in length, ignoring the case of ASCII
