@@ -56,6 +56,11 @@ func FuzzStream(f *testing.F) {
 	f.Add("<|START_RESPONSE|>On it.<|END_RESPONSE|>\n<|START_ACTION|>[{\"tool_name\": \"f\", \"parameters\": {}}, {\"tool_name\": \"g\", \"parameters\": {}}]<|END_ACTION|>\n<|START_TEXT|>Done.<|END_TEXT|>", uint64(14), pick("cohere", closedFlag))
 	f.Add("Here: [{\"name\": \"f\", \"arguments\": {}}, {\"name\": \"g\", \"arguments\": {}}] done", uint64(15), pick("", closedFlag))
 	f.Add("Sure.\n[f(a=1), g(b=2)]\nDone.", uint64(16), pick("pythonic", closedFlag))
+	// With the reasoning start unknown, calls a later closing tag would not
+	// unmake are probed; those it would unmake wait.
+	f.Add("Let me check.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"a\": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜> More</think>Answer.", uint64(17), pick("deepseek_v31", 0))
+	f.Add("Let me check.\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\nMore</think>y", uint64(18), pick("hermes", 0))
+	f.Add("Let me check.<function_calls>f(a=1)</function_calls> more</think>ok", uint64(19), pick("olmo3", 0))
 	f.Fuzz(func(t *testing.T, text string, seed uint64, pick uint8) {
 		if len(text) > 4096 {
 			return

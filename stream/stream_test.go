@@ -134,6 +134,31 @@ func TestLiveEvents(t *testing.T) {
 			},
 		},
 		{
+			name:   "unknown template: a call a closing tag would not unmake is reported, the text around it waits",
+			opts:   registry.Options{Dialect: "deepseek_v31"},
+			chunks: []string{"Let me check.", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Oslo\"}<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>", " More</think>", "Answer."},
+			want: [][]string{
+				{},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Oslo"}`},
+				{},
+				{},
+				{},
+				{"reasoning:Let me check. More", "content:Answer.", "done:deepseek_v31"},
+			},
+		},
+		{
+			name:   "unknown template: a call after text a closing tag would make reasoning waits (hermes keeps calls in reasoning)",
+			opts:   registry.Options{Dialect: "hermes"},
+			chunks: []string{"Let me check.\n", "<tool_call>" + weather + "</tool_call>", "\nMore", "</think>y"},
+			want: [][]string{
+				{},
+				{},
+				{},
+				{},
+				{"reasoning:Let me check.\n<tool_call>" + weather + "</tool_call>\nMore", "content:y", "done:hermes"},
+			},
+		},
+		{
 			name:   "functionary_v3_2: a call after a bare header line is reported once the next header begins",
 			opts:   *regOpts(closed, registry.Options{Dialect: "functionary_v3_2"}),
 			chunks: []string{"get_weather\n{\"city\": \"Paris\"}", "\n>>>", "all\nDone."},

@@ -1057,10 +1057,14 @@ func (p *Parser) probe(region, next string) {
 // a whole, as the final parse will (see reportSettled), in outputs of up
 // to maxHeldProbe bytes. A probe is made only while the probes so far have
 // parsed at most heldWork times the output's length, so that probing
-// costs a constant factor. Nothing is probed while a closing tag may yet
-// make the text before it reasoning: that would take back every call.
+// costs a constant factor. An output held because a closing tag may yet
+// make the text before it reasoning is probed too: the continuations
+// include the dialect's reasoning tags, so a call is reported only where
+// the dialect reads a call inside a block the template opened as a call
+// (the marker dialects do; Hermes keeps it in the reasoning, and there
+// the call waits).
 func (p *Parser) probeHeld() {
-	if p.ambiguous || p.prof.heldPoints == nil {
+	if p.prof.heldPoints == nil {
 		return
 	}
 	text := p.buf.String()
