@@ -103,6 +103,10 @@ type Candidate struct {
 	Errors int `json:"errors"`
 
 	result *toolcall.Result
+	// marker is the first of its markers the candidate saw; owns: it saw
+	// none, or owns the one it saw (see owners).
+	marker string
+	owns   bool
 }
 
 // Detection is the outcome of detection: the chosen dialect, the ranked
@@ -207,13 +211,19 @@ func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Opt
 	// A dialect that saw none of its markers is dropped when another saw
 	// one (dropUnmarked): it is not worth running then.
 	marked := prefilter && seen.anyMarker()
+	var own owners
+	own.init(seen)
 	for k := range tab.entries {
 		e := &tab.entries[k]
 		d := e.d
 		if err := ctx.Err(); err != nil {
 			return canceledDetection(text, err)
 		}
-		marker := seen.marker(e)
+		lit, rank := seen.markerAt(e)
+		marker := ""
+		if lit >= 0 {
+			marker = tab.literals[lit]
+		}
 		if marked && marker == "" {
 			continue
 		}
@@ -231,13 +241,14 @@ func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Opt
 		// none of its markers returns quickly.
 		ext := d.Extract(text, &do)
 		res := dialects.Finish(d.Name(), ext, &do)
-		c := Candidate{Dialect: d.Name(), Evidence: ev, Calls: len(res.Calls), Errors: len(res.Errors), result: res}
+		c := Candidate{Dialect: d.Name(), Evidence: ev, Calls: len(res.Calls), Errors: len(res.Errors), result: res,
+			marker: marker, owns: own.owns(lit, rank)}
 		if c.Calls == 0 && !ext.Marked && marker == "" && len(priors[d.Name()]) == 0 {
 			// Nothing for it: no call, and its errors (if any) are about
 			// text it never recognised as its own.
 			continue
 		}
-		scoreParse(&c, res, verbatimCalls(ext), opts.Tools != nil && opts.Tools.Len() > 0)
+		scoreParse(&c, res, verbatimCalls(ext), opts.Tools != nil && opts.Tools.Len() > 0, c.owns || len(priors[d.Name()]) > 0)
 		for _, e := range c.Evidence {
 			c.Score += e.Weight
 		}
@@ -247,6 +258,9 @@ func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Opt
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].Score != cands[j].Score {
 			return cands[i].Score > cands[j].Score
+		}
+		if cands[i].owns != cands[j].owns {
+			return cands[i].owns
 		}
 		return unexplained(cands[i]) < unexplained(cands[j])
 	})
@@ -315,9 +329,15 @@ func unexplained(c Candidate) int {
 }
 
 // noteTie records, on a first candidate that won a tie of scores by
-// explaining more of the output, why it won.
+// owning the marker it saw or by explaining more of the output, why it
+// won.
 func noteTie(cands []Candidate) {
 	if len(cands) < 2 || cands[0].Score != cands[1].Score {
+		return
+	}
+	if cands[0].owns && !cands[1].owns {
+		cands[0].Evidence = append(cands[0].Evidence, Evidence{Source: "marker",
+			Detail: quote(cands[0].marker) + " is its own marker; " + cands[1].Dialect + " lists it after markers of its own, none of which is there"})
 		return
 	}
 	a, b := unexplained(cands[0]), unexplained(cands[1])
@@ -343,8 +363,10 @@ func verbatimCalls(ext *dialects.Extraction) int {
 }
 
 // scoreParse adds the parse evidence of a candidate; verbatim of its calls
-// were text taken as a fixed tool's argument.
-func scoreParse(c *Candidate, res *toolcall.Result, verbatim int, declared bool) {
+// were text taken as a fixed tool's argument. own says its evidence is its
+// own (a prior, or a marker it owns: see owners), so that calls it
+// recognised but failed to read count for it.
+func scoreParse(c *Candidate, res *toolcall.Result, verbatim int, declared, own bool) {
 	if n := len(res.Calls); n > 0 {
 		verbatim = min(verbatim, n)
 		detail := fmt.Sprintf("%d valid call(s)", n)
@@ -357,11 +379,14 @@ func scoreParse(c *Candidate, res *toolcall.Result, verbatim int, declared bool)
 		}
 	}
 	if n := len(res.Errors); n > 0 {
-		if len(res.Calls) == 0 && len(c.Evidence) > 0 {
-			// Only failed calls, in text the dialect has evidence for: it
-			// recognised calls it could not read, which says more than a
-			// dialect that found nothing there, and their errors are what a
-			// retry needs. A valid call still outweighs them.
+		if len(res.Calls) == 0 && len(c.Evidence) > 0 && own {
+			// Only failed calls, in text the dialect has evidence of its
+			// own for: it recognised calls it could not read, which says
+			// more than a dialect that found nothing there, and their
+			// errors are what a retry needs. A valid call still outweighs
+			// them. A dialect that saw only a marker it shares with its
+			// family, listed by another dialect as that one's strongest,
+			// read its failed calls out of the other's text.
 			c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: fmt.Sprintf("%d call(s) recognised but failed", n), Weight: weightFailedOnly})
 		} else {
 			c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: fmt.Sprintf("%d call(s) failed", n), Weight: float64(weightCallError * n)})

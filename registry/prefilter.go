@@ -162,10 +162,64 @@ func (p *present) any(e *detectEntry) bool {
 
 // marker returns the first of e's markers in the prefix read, or "".
 func (p *present) marker(e *detectEntry) string {
-	for _, i := range e.markers {
-		if p.has(i) {
-			return p.tab.literals[i]
-		}
+	if lit, _ := p.markerAt(e); lit >= 0 {
+		return p.tab.literals[lit]
 	}
 	return ""
+}
+
+// markerAt returns the literal of the first of e's markers in the prefix
+// read and its rank among e's markers (0: its strongest), or -1.
+func (p *present) markerAt(e *detectEntry) (lit, rank int) {
+	for r, i := range e.markers {
+		if p.has(i) {
+			return i, r
+		}
+	}
+	return -1, -1
+}
+
+// owners says, for the markers seen in the prefix read, which dialects
+// own them: a marker several dialects list (a family's shared tag) is
+// owned by the dialects that list it strongest, as the first marker they
+// see. A dialect for which it is weaker evidence (it lists it after
+// markers of its own, none of which is there) saw only its family's
+// marker, not its own.
+type owners struct {
+	best []markerRank // the lowest rank each seen marker has
+	buf  [8]markerRank
+}
+
+type markerRank struct{ lit, rank int }
+
+// init ranks the markers seen in p's prefix.
+func (o *owners) init(p *present) {
+	o.best = o.buf[:0]
+	for k := range p.tab.entries {
+		lit, rank := p.markerAt(&p.tab.entries[k])
+		if lit < 0 {
+			continue
+		}
+		found := false
+		for i := range o.best {
+			if o.best[i].lit == lit {
+				o.best[i].rank = min(o.best[i].rank, rank)
+				found = true
+			}
+		}
+		if !found {
+			o.best = append(o.best, markerRank{lit, rank})
+		}
+	}
+}
+
+// owns reports whether the dialect that sees marker lit at rank owns it.
+// No marker (lit < 0) is nobody's to contest.
+func (o *owners) owns(lit, rank int) bool {
+	for _, b := range o.best {
+		if b.lit == lit {
+			return rank <= b.rank
+		}
+	}
+	return true
 }

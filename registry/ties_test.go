@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/registry"
 )
@@ -90,4 +91,69 @@ func TestDetectionTies(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An output holding nothing but one marker, once or repeated, is ranked
+// by the marker, the same way whatever the count: a dialect that lists the
+// marker as its strongest owns it, and one that lists it after markers of
+// its own (a family's shared tag: glm45 and qwen3_coder write hermes's
+// <tool_call> around their own syntax) does not win it by reading failed
+// calls out of it. Before, "<tool_call>\n" repeated was glm45 with one
+// error per marker.
+func TestMarkerOnlyOutputs(t *testing.T) {
+	reg := registry.Default()
+	rank := map[string]map[string]int{} // marker -> dialect -> rank
+	for _, name := range reg.Names() {
+		d, _ := reg.Lookup(name)
+		m, ok := d.(dialects.Marked)
+		if !ok {
+			continue
+		}
+		for i, mk := range m.Markers() {
+			if mk == "" {
+				continue
+			}
+			if rank[mk] == nil {
+				rank[mk] = map[string]int{}
+			}
+			if _, seen := rank[mk][name]; !seen {
+				rank[mk][name] = i
+			}
+		}
+	}
+	for mk, byDialect := range rank {
+		best := len(mk)
+		for _, r := range byDialect {
+			best = min(best, r)
+		}
+		first := ""
+		for _, n := range []int{1, 2, 3, 64, 200} {
+			text := strings.Repeat(mk+"\n", n)
+			det := reg.Detect(text, nil)
+			if n == 1 {
+				first = det.Dialect
+			} else if det.Dialect != first {
+				t.Errorf("%q ×%d: detected %q, but %q once", mk, n, det.Dialect, first)
+			}
+			if r, lists := byDialect[det.Dialect]; lists && r > best && !holdsStronger(reg, det.Dialect, r, text) {
+				t.Errorf("%q ×%d: detected %q, which lists it at rank %d, not %d (%s)", mk, n, det.Dialect, r, best, det.Reason)
+			}
+		}
+	}
+	det := reg.Detect(strings.Repeat("<tool_call>\n", 1000), nil)
+	if det.Dialect != "hermes" {
+		t.Errorf("<tool_call> ×1000: detected %q (%s), want hermes", det.Dialect, det.Reason)
+	}
+}
+
+// holdsStronger reports whether text holds one of the markers the named
+// dialect lists before rank.
+func holdsStronger(reg *registry.Registry, name string, rank int, text string) bool {
+	d, _ := reg.Lookup(name)
+	for _, mk := range d.(dialects.Marked).Markers()[:rank] {
+		if mk != "" && strings.Contains(text, mk) {
+			return true
+		}
+	}
+	return false
 }
