@@ -75,6 +75,11 @@ func (s *scanner) bareValue(ctx context) valueKind {
 	if w := s.ellipsisAt(start); w > 0 && s.endsToken(start+w, ctx) {
 		return s.ellipsis(ctx)
 	}
+	if ctx != ctxTop && ctx != ctxKey && isLetter(c) {
+		if kind, ok := s.constructorCall(ctx); ok {
+			return kind
+		}
+	}
 	if ctx == ctxTop {
 		s.fail(start, "no JSON value in the input")
 	}
@@ -591,4 +596,74 @@ func (s *scanner) writeText(text []byte, at int) {
 		}
 	}
 	s.out = append(s.out, '"')
+}
+
+// constructorCall reads a value wrapped in a constructor call, as MongoDB
+// shells print them: ObjectId("5f1d"), ISODate("2024-01-02T03:04:05Z"),
+// NumberLong("42"), NumberInt(42), new Date("2024-01-01"). The value inside
+// is what was meant; the constructor's name is dropped (stray_text). The
+// name must start with a capital letter and hold one string without
+// escapes, or one number, so that a call in text (print("hi")) stays text.
+func (s *scanner) constructorCall(ctx context) (valueKind, bool) {
+	src, start := s.src, s.pos
+	i := start
+	if bytes.HasPrefix(src[i:], []byte("new ")) {
+		i = skipSpace(src, i+len("new "))
+	}
+	if i >= len(src) || src[i] < 'A' || src[i] > 'Z' {
+		return vNone, false
+	}
+	for i < len(src) && (isLetter(src[i]) || isDigit(src[i]) || src[i] == '_') {
+		i++
+	}
+	if i >= len(src) || src[i] != '(' {
+		return vNone, false
+	}
+	from := skipSpace(src, i+1)
+	if from >= len(src) {
+		return vNone, false
+	}
+	var to int // end of the inner value
+	str := false
+	if q := src[from]; q == '"' || q == '\'' {
+		k := bytes.IndexByte(src[from+1:], q)
+		if k < 0 || !plainText(src[from+1:from+1+k]) {
+			return vNone, false
+		}
+		to, str = from+1+k+1, true
+	} else {
+		to = s.numberEnd(from)
+		if to == from {
+			return vNone, false
+		}
+	}
+	end := skipSpace(src, to)
+	if end >= len(src) || src[end] != ')' || !s.endsToken(end+1, ctx) {
+		return vNone, false
+	}
+	s.tick(end - start)
+	mark := len(s.out)
+	if str {
+		s.writeText(src[from+1:to-1], from+1)
+	} else if !s.writeNumber(from, to) {
+		s.out = s.out[:mark]
+		return vNone, false
+	}
+	s.guess()
+	s.rec.add(toolcall.RepairStrayText, start)
+	s.pos = end + 1
+	if str {
+		return vString, true
+	}
+	return vNumber, true
+}
+
+// plainText reports whether b holds no backslash and no control character.
+func plainText(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c < 0x20 {
+			return false
+		}
+	}
+	return true
 }

@@ -139,7 +139,7 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 	src := s.src
 	i := st.start
 	bal, colon := 0, -1
-	doubledOpen := false
+	doubled := -1 // the offset of a doubled opening quote; -2 once decided against
 	for {
 		j := i
 		for j < len(src) && plainInString[src[j]] {
@@ -161,7 +161,7 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 			continue
 		}
 		if cw := closerAt(q, src, i); cw > 0 {
-			if s.quoteEnds(&st, ctx, q, i, cw, bal, colon, &doubledOpen) {
+			if s.quoteEnds(&st, ctx, q, i, cw, bal, colon, &doubled) {
 				break
 			}
 			i += cw
@@ -178,6 +178,9 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 			}
 		}
 		i++
+	}
+	if doubled >= 0 {
+		s.rec.add(toolcall.RepairStrayText, doubled)
 	}
 	return st
 }
@@ -237,17 +240,18 @@ func hexRun(src []byte, at, n int) bool {
 // quoteEnds decides what the quote at i means for the string being read.
 // It reports true when the string ends (st.end and st.next are set), false
 // when the quote belongs to the content.
-func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal, colon int, doubledOpen *bool) bool {
+func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal, colon int, doubled *int) bool {
 	after := i + cw
 	if s.properClose(after, ctx, st.inner, bal) {
 		st.end, st.next = i, after
 		return true
 	}
 	s.guess()
-	// ""value": the opening quote was doubled.
-	if i == st.start && !*doubledOpen && ctx != ctxTop {
-		*doubledOpen = true
-		s.rec.add(toolcall.RepairStrayText, i)
+	// ""value": the opening quote was doubled. It is recorded when the
+	// string ends: a quote inside the content later on makes it the first
+	// of a quoted phrase instead (""yes" she said").
+	if i == st.start && *doubled == -1 && ctx != ctxTop {
+		*doubled = i
 		st.start = after
 		return false
 	}
@@ -280,6 +284,11 @@ func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal
 		s.rec.add(toolcall.RepairMissingQuote, colon)
 		st.end, st.next, st.trimRight = colon, colon, true
 		return true
+	}
+	if *doubled >= 0 && st.inner == 0 && ctx != ctxKey {
+		st.start, *doubled = *doubled, -2
+		st.inner++
+		s.rec.add(toolcall.RepairUnescapedQuotes, st.start)
 	}
 	st.inner++
 	s.rec.add(toolcall.RepairUnescapedQuotes, i)
@@ -419,7 +428,27 @@ func truncatedEnd(src []byte, start int) int {
 		}
 		break
 	}
+	if b := end - 6; b >= start && highSurrogateEscape(src[b:end]) {
+		// The cut fell between the two halves of a surrogate pair: the
+		// first half alone is no character.
+		run := 0
+		for k := b; k >= start && src[k] == '\\'; k-- {
+			run++
+		}
+		if run%2 == 1 {
+			return b
+		}
+	}
 	return end
+}
+
+// highSurrogateEscape reports whether e is an escape \uD800 to \uDBFF, the
+// first half of a surrogate pair.
+func highSurrogateEscape(e []byte) bool {
+	if len(e) != 6 || e[0] != '\\' || e[1] != 'u' || !hexRun(e, 2, 4) {
+		return false
+	}
+	return (e[2] == 'd' || e[2] == 'D') && bytes.IndexByte([]byte("89abAB"), e[3]) >= 0
 }
 
 // structuralTail returns where the trailing structure of an unterminated
