@@ -62,7 +62,7 @@ func (s *scanner) bareValue(ctx context) valueKind {
 				return vLiteral
 			}
 		}
-		if end == len(s.src) && end-start >= 2 {
+		if end == len(s.src) && (end-start >= 2 || ctx != ctxTop) {
 			if lit := literalPrefix(s.src[start:end]); lit != "" {
 				s.guess()
 				s.rec.add(toolcall.RepairTruncatedValue, start)
@@ -135,6 +135,10 @@ func literalPrefix(word []byte) string {
 		if len(word) < len(lit) && bytes.EqualFold(word, []byte(lit[:len(word)])) {
 			return lit
 		}
+	}
+	// Python's None, from its third letter: "No" is a word too.
+	if len(word) >= 3 && len(word) < len("None") && bytes.EqualFold(word, []byte("None"[:len(word)])) {
+		return "null"
 	}
 	return ""
 }

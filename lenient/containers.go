@@ -291,7 +291,10 @@ func (s *scanner) tuple() valueKind {
 	s.out = append(s.out, '[')
 	s.pos++
 	n, trailing, last := s.arrayBody(')', 0)
-	if n == 1 && !trailing && last != vDropped {
+	// (1) is a parenthesised value; a tuple the end of the input cut off,
+	// (1, or (1, stays an array of what it holds.
+	closed := s.pos > 0 && s.pos <= len(s.src) && s.src[s.pos-1] == ')'
+	if n == 1 && !trailing && last != vDropped && closed {
 		body := s.out[start+1 : len(s.out)-1]
 		copy(s.out[start:], body)
 		s.out = s.out[:start+len(body)]

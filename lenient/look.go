@@ -275,7 +275,7 @@ func (s *scanner) properClose(after int, ctx context, inner, bal int) bool {
 	}
 	switch c {
 	case ',':
-		return s.fitsAfterComma(j+1, ctx)
+		return s.fitsAfterComma(j+1, ctx, inner)
 	case '+':
 		// "a" + "b": a string joined to the next; see concatenation.
 		if inner > 0 {
@@ -422,7 +422,7 @@ func (s *scanner) junkThenKey(k int) bool {
 
 // fitsAfterComma reports whether what follows a comma at k-1 continues a
 // container in which a value stands in ctx.
-func (s *scanner) fitsAfterComma(k int, ctx context) bool {
+func (s *scanner) fitsAfterComma(k int, ctx context, inner int) bool {
 	k = s.skipAt(k)
 	if k >= len(s.src) || s.fenceAt(k) {
 		return true
@@ -431,9 +431,47 @@ func (s *scanner) fitsAfterComma(k int, ctx context) bool {
 	if ctx == ctxObjectValue {
 		// A bracket after the comma is structure too, if odd: the object
 		// parser decides what it means.
-		return c == '}' || c == '{' || c == '[' || s.keyPattern(k, false) || s.junkThenKey(k)
+		return c == '}' || c == '{' || c == '[' || s.keyPattern(k, false) || s.junkThenKey(k) || inner == 0 && s.cutKeyAt(k)
 	}
 	return c != ',' && c != ':' && c != '}'
+}
+
+// maxCutKey bounds the key cutKeyAt recognises.
+const maxCutKey = 64
+
+// cutKeyAt reports whether a key that the end of the input cut off starts
+// at k: "pa, "path, "path":, path, path: with nothing after. The key must read
+// as a name (no space, no punctuation but '-', '.', '_', '$'), so that a
+// quoted phrase at the end of a cut-off sentence (, "hello world) stays
+// text; the caller asks only for a string that had no stray quote before
+// ("He said "hi", then stays one string).
+func (s *scanner) cutKeyAt(k int) bool {
+	src := s.src
+	if len(src)-k > maxCutKey+8 {
+		return false
+	}
+	q, w := quoteAt(src, k)
+	i := k + w
+	for i < len(src) && isKeyByte(src[i]) {
+		i++
+	}
+	s.tick(i - k)
+	if i >= len(src) {
+		return i > k+w || w > 0
+	}
+	cw := 0
+	if w > 0 {
+		if cw = closerAt(q, src, i); cw == 0 {
+			return false
+		}
+	} else if i == k {
+		return false
+	}
+	m := s.skipWS(i + cw)
+	if m < len(src) && src[m] == ':' {
+		m = s.skipWS(m + 1)
+	}
+	return m >= len(src)
 }
 
 // closerFits reports whether the closer c at j can follow a value here.

@@ -69,6 +69,18 @@ var peerCases = []peerCase{
 	{"cut inside an escape", `{"s": "tab\`, `{"s":"tab"}`},
 	{"cut after a minus", `[1, -`, `[1]`},
 	{"cut deep", `{"a": [{"b": {"c": [1, {"d": "e`, `{"a":[{"b":{"c":[1,{"d":"e"}]}}]}`},
+	{"cut inside the key after a string", `{"path": "a.txt", "con`, `{"path":"a.txt"}`},
+	{"cut after the key after a string", `{"path": "a.txt", "content"`, `{"path":"a.txt"}`},
+	{"cut after the colon after a string", `{"path": "a.txt", "content": `, `{"path":"a.txt"}`},
+	{"cut inside a bare key after a string", `{path: "a.txt", mo`, `{"path":"a.txt"}`},
+	{"cut inside a key after a single-quoted string", `{'mode': 'w', 'ta`, `{"mode":"w"}`},
+	{"cut sentence keeps a quoted phrase", `{"text": "He said, "hello world`, `{"text":"He said, \"hello world"}`},
+	{"cut after an inner quote keeps the word", `{"text": "He said "hi", then`, `{"text":"He said \"hi\", then"}`},
+	{"cut after one letter of false", `{"append": f`, `{"append":false}`},
+	{"cut after one letter of null", `[1, n`, `[1,null]`},
+	{"cut inside None", `{'note': Non`, `{"note":null}`},
+	{"cut tuple keeps an array", `{'lines': (1, `, `{"lines":[1]}`},
+	{"cut inside the second half of a surrogate pair", `{"s": "x\ud83d\ude0`, `{"s":"x"}`},
 	{"cut inside a surrogate pair escape", `{"s": "x\ud83d`, `{"s":"x"}`},
 
 	// Python and JavaScript literals.

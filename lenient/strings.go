@@ -424,7 +424,7 @@ func truncatedEnd(src []byte, start int) int {
 			run++
 		}
 		if run%2 == 1 && cutEscape(src, b) {
-			return b
+			end = b
 		}
 		break
 	}
