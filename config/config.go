@@ -123,7 +123,7 @@ type Config struct {
 	// means detect it. It is used when the Loop's parse options name none.
 	Dialect string
 	// Fallback names the dialects to try, in order, when Dialect finds no
-	// call and none of its markers (fallback; registry.Options.Fallback).
+	// call and no error (fallback; registry.Options.Fallback).
 	// It is used with Dialect, when the Loop's parse options name neither.
 	Fallback []string
 

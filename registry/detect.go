@@ -43,7 +43,9 @@ type Options struct {
 	// Dialect names the dialect to use. Empty means detect it.
 	Dialect string
 	// Fallback names dialects to try, in order, when the named dialect finds
-	// no call and none of its markers. Detection is its own fallback.
+	// no call and no error: the first that finds a call gives the result.
+	// Streams follow the same rule (stream.Options.Fallback). Detection is
+	// its own fallback.
 	Fallback []string
 	// Template is the model's chat template (Ollama /api/show "template",
 	// or a GGUF tokenizer.chat_template), used as evidence.

@@ -13,7 +13,8 @@ import (
 
 // Stream returns a parser for output that arrives in deltas (package
 // stream). With opts.Dialect named the output is read in that dialect, and
-// the fallback chain applies at the end as in Parse; otherwise the dialect
+// in the fallback chain's as Parse would (see stream.Options.Fallback: a
+// fallback's calls come with Close); otherwise the dialect
 // is detected as soon as the output's first call decides it (see
 // Registry.Decide). Whatever the cuts, the final result equals Parse of the
 // whole text, and every event is final.
@@ -22,9 +23,14 @@ func (r *Registry) Stream(opts *Options) *stream.Parser {
 		opts = &Options{}
 	}
 	o := *opts
-	sopts := &stream.Options{Parse: o.DialectOptions(), Final: func(text string) *toolcall.Result { return r.Parse(text, &o) }}
+	sopts := &stream.Options{Parse: o.DialectOptions()}
 	if o.Dialect != "" {
 		if d, ok := r.Lookup(o.Dialect); ok {
+			for _, name := range o.Fallback {
+				if fb, ok := r.Lookup(name); ok {
+					sopts.Fallback = append(sopts.Fallback, r.profile(fb))
+				}
+			}
 			return r.profile(d).NewParser(sopts)
 		}
 		// An unknown name: the final parse reports it.

@@ -20,19 +20,29 @@ func (p *Parser) Close() []Event {
 	}
 	p.closed, p.steady = true, false
 	p.events = make([]Event, 0, 1) // Close's events outlive the Parser's reuse; most often Done alone
+	if p.alts != nil {
+		return p.closeAlts()
+	}
 	if p.inner != nil {
 		return p.closeInner()
 	}
 	text := p.buf.String()
 	res := p.final(text)
-	if p.cut {
-		e := toolcall.NewError(toolcall.CodeTooLarge, fmt.Sprintf("the output is longer than the stream limit of %d bytes; the rest was not read", p.maxBytes()))
-		e.Offset = len(text)
-		res.Errors = append(res.Errors, e)
-	}
+	p.addCut(res, len(text))
 	p.settle(res)
 	p.emit(Event{Kind: Done, Dialect: res.Dialect, Result: res})
 	return p.events
+}
+
+// addCut adds to res the TLP-009 error of an output cut at offset by the
+// stream's limit (Options.MaxBytes), when it was.
+func (p *Parser) addCut(res *toolcall.Result, offset int) {
+	if !p.cut {
+		return
+	}
+	e := toolcall.NewError(toolcall.CodeTooLarge, fmt.Sprintf("the output is longer than the stream limit of %d bytes; the rest was not read", p.maxBytes()))
+	e.Offset = offset
+	res.Errors = append(res.Errors, e)
 }
 
 // closeInner closes the parser of the detected dialect and passes its
@@ -48,11 +58,7 @@ func (p *Parser) closeInner() []Event {
 		p.diverge("text %q %q streamed before the dialect was decided is not in the result", p.skip[0], p.skip[1])
 	}
 	res := done.Result
-	if p.cut {
-		e := toolcall.NewError(toolcall.CodeTooLarge, fmt.Sprintf("the output is longer than the stream limit of %d bytes; the rest was not read", p.maxBytes()))
-		e.Offset = p.textLen()
-		res.Errors = append(res.Errors, e)
-	}
+	p.addCut(res, p.textLen())
 	p.emit(Event{Kind: Done, Dialect: res.Dialect, Result: res})
 	return p.events
 }
@@ -129,11 +135,6 @@ func (p *Parser) final(text string) *toolcall.Result {
 	}
 	res.Errors = append(res.Errors, ext.Errors...)
 	dialects.CapErrors(res, o)
-	if len(res.Calls) == 0 && len(res.Errors) == 0 && p.opts.Final != nil {
-		// The dialect found nothing: the caller's one-shot parse (a
-		// registry's fallback chain) decides, exactly as it would have.
-		res = p.opts.Final(text)
-	}
 	return res
 }
 

@@ -17,7 +17,8 @@ const (
 	// Reasoning is a piece of the reasoning text (Event.Text).
 	Reasoning
 	// Detected reports the dialect the stream is read as (Event.Dialect),
-	// and why (Event.Text), when no dialect was named.
+	// and why (Event.Text), when no dialect was named, or, at Close, the
+	// fallback dialect that gives the result (Options.Fallback).
 	Detected
 	// CallStart reports that call Event.Index has begun, with its tool name
 	// (Event.Name).

@@ -61,6 +61,13 @@ func FuzzStream(f *testing.F) {
 	f.Add("Let me check.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"a\": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜> More</think>Answer.", uint64(17), pick("deepseek_v31", 0))
 	f.Add("Let me check.\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\nMore</think>y", uint64(18), pick("hermes", 0))
 	f.Add("Let me check.<function_calls>f(a=1)</function_calls> more</think>ok", uint64(19), pick("olmo3", 0))
+	// With a fallback chain (the seed's top bit set).
+	const withFallback = 1 << 63
+	f.Add("Hi there.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call>\nbye", uint64(withFallback|17), pick("mistral", closedFlag))
+	f.Add("Hi there. {\"name\": \"f\", \"arguments\": {\"a\": 1}} bye", uint64(withFallback|1<<56|18), pick("mistral", closedFlag))
+	f.Add("Calling now: [f(a=1)] ok", uint64(withFallback|2<<56|19), pick("llama3_json", 0))
+	f.Add("<think>hm</think>Ok.\n[TOOL_CALLS] [{\"name\": \"f\", \"arguments\": {}}]", uint64(withFallback|3<<56|20), pick("hermes", 0))
+	fallbacks := [][]string{{"json", "pythonic", "hermes"}, {"json"}, {"pythonic"}, {"mistral", "qwen3_coder"}, {"hermes", "markdown_json"}}
 	f.Fuzz(func(t *testing.T, text string, seed uint64, pick uint8) {
 		if len(text) > 4096 {
 			return
@@ -68,6 +75,11 @@ func FuzzStream(f *testing.F) {
 		opts := &registry.Options{Dialect: names[int(pick)%len(names)]}
 		opts.ReasoningClosed = pick&0x80 != 0
 		opts.ReasoningOpen = pick&0xc0 == 0x40
+		if opts.Dialect != "" && seed>>63 != 0 {
+			// A fallback chain (the seed's top bit): the stream must
+			// still never contradict Parse with the same chain.
+			opts.Fallback = fallbacks[int(seed>>56&0x7f)%len(fallbacks)]
+		}
 		want := registry.Parse(text, opts)
 		rng := rand.New(rand.NewPCG(seed, 1))
 		var cut []string

@@ -61,10 +61,14 @@ type Options struct {
 	// was cut.
 	MaxBytes int
 
-	// Final, when set, is the one-shot parse the stream settles against at
-	// the end (the registry's, with its fallback chain). Nil means
-	// dialects.Parse with the parser's dialect.
-	Final func(text string) *toolcall.Result
+	// Fallback are the dialects to read the output in, in order, when the
+	// parser's own dialect finds no call and no error in it: the first
+	// that finds a call gives the result, as registry.Options.Fallback
+	// does for a one-shot parse. The stream is the parser's own dialect's
+	// as soon as that dialect starts a call (or reports a failed one);
+	// until then answer text streams as far as every reading agrees, and
+	// a fallback's calls come with Close. Ignored by NewDetecting.
+	Fallback []*Profile
 }
 
 // Detector finds the dialect for a Parser that was not given one. Package
@@ -151,6 +155,9 @@ type Parser struct {
 	points   *Points // where to ask the detector, nil once decided
 	detected bool
 	inner    *Parser // the parser of the detected dialect, once decided
+	// alts are the readings of a stream with a fallback chain while it is
+	// undecided (fallback.go); once decided, inner is the one chosen.
+	alts []alternate
 	// skip holds what was emitted (content, reasoning) before the dialect
 	// was decided and the inner parser has not yet emitted again.
 	skip [2]string
@@ -170,6 +177,9 @@ func NewParser(d dialects.Dialect, opts *Options) *Parser { return Learn(d).NewP
 
 // NewParser returns a Parser for output in the profile's dialect.
 func (p *Profile) NewParser(opts *Options) *Parser {
+	if opts != nil && len(opts.Fallback) > 0 {
+		return newChoosing(p, opts)
+	}
 	ps := newParser(opts)
 	ps.use(p)
 	if ps.state != stHeld {
@@ -287,6 +297,10 @@ func (p *Parser) Write(delta string) []Event {
 		delta, p.cut = delta[:room], true
 	}
 	p.events = p.events[:0]
+	if p.alts != nil {
+		p.writeAlts(delta)
+		return p.events
+	}
 	if p.inner != nil {
 		// The parser of the detected dialect keeps the text.
 		p.relay(p.inner.Write(delta))
@@ -317,6 +331,9 @@ func (p *Parser) steadyNow() bool {
 
 // Text returns the output received so far.
 func (p *Parser) Text() string {
+	if p.alts != nil {
+		return p.alts[0].p.Text()
+	}
 	if p.inner != nil {
 		return p.inner.Text()
 	}
@@ -325,6 +342,9 @@ func (p *Parser) Text() string {
 
 // textLen is the length of the output received so far.
 func (p *Parser) textLen() int {
+	if p.alts != nil {
+		return p.alts[0].p.textLen()
+	}
 	if p.inner != nil {
 		return p.inner.textLen()
 	}
