@@ -86,27 +86,31 @@ func (r *Registry) table() *detectTable {
 // table they hold. Each literal is looked for once per output, however
 // many dialects share it and however many prefixes are read: a prefix
 // holds a literal when the literal's first occurrence in the output ends
-// within it.
+// within it, and the output is searched no further than the longest
+// prefix read.
 type present struct {
 	text string // the whole output
 	n    int    // the length of the prefix read now
 	tab  *detectTable
-	// first occurrence of each literal in text: -2 not looked for yet,
-	// -1 nowhere (offsets past 2 GiB are looked for each time).
-	first []int32
-	buf   [128]int32
+	// first occurrence of each literal, -1 while none was found in the
+	// first searched bytes of the text (offsets past 2 GiB are looked for
+	// each time).
+	first, searched []int32
+	buf             [2 * 128]int32
 }
 
 // init readies p for text, read whole until prefix says otherwise.
 func (p *present) init(text string, tab *detectTable) {
 	p.text, p.n, p.tab = text, len(text), tab
-	if len(tab.literals) <= len(p.buf) {
-		p.first = p.buf[:len(tab.literals)]
-	} else {
-		p.first = make([]int32, len(tab.literals))
+	n := len(tab.literals)
+	all := p.buf[:0]
+	if 2*n > len(p.buf) {
+		all = make([]int32, 2*n)
 	}
+	all = all[:2*n]
+	p.first, p.searched = all[:n], all[n:]
 	for i := range p.first {
-		p.first[i] = -2
+		p.first[i], p.searched[i] = -1, 0
 	}
 }
 
@@ -120,12 +124,17 @@ func (p *present) prefix(n int) string {
 // has reports whether literal i occurs in the prefix read.
 func (p *present) has(i int) bool {
 	lit := p.tab.literals[i]
-	if p.first[i] == -2 {
-		at := strings.Index(p.text, lit)
-		if at > math.MaxInt32 {
-			return strings.Contains(p.text[:p.n], lit)
+	if p.n > math.MaxInt32 {
+		return strings.Contains(p.text[:p.n], lit)
+	}
+	if p.first[i] < 0 && int(p.searched[i]) < p.n {
+		// Search the bytes not searched yet, from where an occurrence
+		// could still start.
+		from := max(0, int(p.searched[i])-len(lit)+1)
+		if at := strings.Index(p.text[from:p.n], lit); at >= 0 {
+			p.first[i] = int32(from + at)
 		}
-		p.first[i] = int32(at)
+		p.searched[i] = int32(p.n)
 	}
 	return p.first[i] >= 0 && int(p.first[i])+len(lit) <= p.n
 }
