@@ -32,6 +32,68 @@ func SplitReasoningFor(text string, tags ReasoningTags, opts *Options, first boo
 	return splitReasoning(text, tags, first && opts.ReasoningOpen, !opts.ReasoningClosed || opts.ReasoningOpen)
 }
 
+// SplitReasoningAllFor is SplitReasoningFor over several wrappers at once,
+// the family's own first: a closing tag before any opening one of its
+// kind ends an implicit block (opts.ReasoningOpen applies to the first
+// wrapper), then the blocks of every wrapper are taken in the order they
+// stand in the text, so the reasoning reads as written.
+func SplitReasoningAllFor(text string, tags []ReasoningTags, opts *Options) (reasoning, rest string) {
+	if len(tags) == 1 {
+		return SplitReasoningFor(text, tags[0], opts, true)
+	}
+	if opts == nil {
+		opts = &Options{}
+	}
+	implicit := ImplicitReasoning(opts)
+	var r strings.Builder
+	for i, t := range tags {
+		if t.Open == "" || t.Close == "" {
+			continue
+		}
+		firstClose := strings.Index(text, t.Close)
+		firstOpen := strings.Index(text, t.Open)
+		if i == 0 && opts.ReasoningOpen || implicit && firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen) {
+			if firstClose < 0 {
+				r.WriteString(strings.TrimSpace(text))
+				return r.String(), ""
+			}
+			r.WriteString(strings.TrimSpace(text[:firstClose]))
+			text = strings.TrimLeft(text[firstClose+len(t.Close):], " \t\r\n")
+		}
+	}
+	var c strings.Builder
+	opened := false
+	for {
+		at, k := -1, -1
+		for i, t := range tags {
+			if t.Open == "" || t.Close == "" {
+				continue
+			}
+			if j := strings.Index(text, t.Open); j >= 0 && (at < 0 || j < at) {
+				at, k = j, i
+			}
+		}
+		if at < 0 {
+			if !opened {
+				return r.String(), text // no reasoning block: the rest as it is
+			}
+			c.WriteString(text)
+			break
+		}
+		opened = true
+		c.WriteString(text[:at])
+		body := text[at+len(tags[k].Open):]
+		j := strings.Index(body, tags[k].Close)
+		if j < 0 {
+			r.WriteString(strings.TrimSpace(body))
+			break
+		}
+		r.WriteString(strings.TrimSpace(body[:j]))
+		text = strings.TrimLeft(body[j+len(tags[k].Close):], " \t\r\n")
+	}
+	return r.String(), c.String()
+}
+
 // ImplicitReasoning reports whether, under opts, a closing tag before any
 // opening one means the template opened reasoning.
 func ImplicitReasoning(opts *Options) bool {

@@ -28,3 +28,32 @@ func TestSplitReasoning(t *testing.T) {
 		})
 	}
 }
+
+func TestSplitReasoningAllFor(t *testing.T) {
+	own := ReasoningTags{Open: "[THINK]", Close: "[/THINK]"}
+	tags := []ReasoningTags{own, Think}
+	tests := []struct {
+		name, in        string
+		open            bool
+		reasoning, rest string
+	}{
+		{"none", "plain answer", false, "", "plain answer"},
+		{"own wrapper", "[THINK]a[/THINK]b", false, "a", "b"},
+		{"think wrapper", "<think>a</think>b", false, "a", "b"},
+		{"in the order written", "<think>b</think>x [THINK]a[/THINK]y", false, "ba", "x y"},
+		{"the other order", "[THINK]a[/THINK]x <think>b</think>y", false, "ab", "x y"},
+		{"own close only", "plan[/THINK]answer", false, "plan", "answer"},
+		{"think close only", "plan</think>answer", false, "plan", "answer"},
+		{"forced open is the family's own wrapper", "plan[/THINK] <think>more</think>answer", true, "planmore", "answer"},
+		{"unclosed", "x <think>half", false, "half", "x "},
+		{"a wrapper inside another is text", "[THINK]a <think>b</think> c[/THINK]d", false, "a <think>b</think> c", "d"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, rest := SplitReasoningAllFor(tt.in, tags, &Options{ReasoningOpen: tt.open})
+			if r != tt.reasoning || rest != tt.rest {
+				t.Errorf("SplitReasoningAllFor(%q) = (%q, %q), want (%q, %q)", tt.in, r, rest, tt.reasoning, tt.rest)
+			}
+		})
+	}
+}

@@ -228,17 +228,9 @@ func (x *extractor) finishContent() {
 }
 
 func (x *extractor) splitReasoning(text string) (content, reasoning string) {
-	content = text
-	for i, tags := range x.d.reasoning {
-		r, rest := dialects.SplitReasoningFor(content, tags, x.opts, i == 0)
-		if r == "" && rest == content {
-			continue
-		}
+	reasoning, content = dialects.SplitReasoningAllFor(text, x.d.reasoning, x.opts)
+	if reasoning != "" || content != text {
 		x.changed = true
-		if reasoning != "" && r != "" {
-			reasoning += "\n"
-		}
-		reasoning, content = reasoning+r, rest
 	}
 	return content, reasoning
 }

@@ -44,7 +44,10 @@ type Descriptor struct {
 	// markers. Calls are also accepted without it.
 	Section *Section
 	// Reasoning lists the reasoning wrappers the family uses. A closing tag
-	// with no opening one means the template opened reasoning.
+	// with no opening one means the template opened reasoning. The
+	// <think>…</think> wrapper is read as reasoning in every dialect, after
+	// the family's own: call markup a model writes inside a closed think
+	// block is it thinking about a call, whatever the dialect.
 	Reasoning []dialects.ReasoningTags
 	// Strip lists tokens that are framing, not content, such as
 	// <|eot_id|> or Cohere's <|START_RESPONSE|>; they are dropped from the
@@ -207,7 +210,7 @@ func New(d Descriptor) (*Dialect, error) {
 	}
 	dl := &Dialect{
 		desc: d.clone(),
-		name: d.Name, reasoning: d.Reasoning, nameIsKey: d.NameIsKey,
+		name: d.Name, reasoning: withThink(d.Reasoning), nameIsKey: d.NameIsKey,
 		envelopes: d.Envelopes, contentKey: d.ContentKey, bare: d.Bare, barePrefix: d.BarePrefix,
 	}
 	var err error
@@ -409,4 +412,13 @@ func markerList(d *Dialect) []string {
 		add(`"` + k + `"`)
 	}
 	return out
+}
+
+// withThink returns a family's reasoning wrappers with <think>…</think>
+// after them, unless they hold it already.
+func withThink(tags []dialects.ReasoningTags) []dialects.ReasoningTags {
+	if slices.Contains(tags, dialects.Think) {
+		return tags
+	}
+	return append(slices.Clone(tags), dialects.Think)
 }

@@ -140,6 +140,9 @@ type Descriptor struct {
 	IgnoreChildren []string
 
 	// Reasoning are the tags of the reasoning wrapper; zero for none.
+	// <think>…</think> is read as reasoning in every dialect, after the
+	// family's own wrapper: call markup a model writes inside a closed
+	// think block is it thinking about a call, whatever the dialect.
 	Reasoning dialects.ReasoningTags
 	// EndOfTurn are literals that end the model's turn: text after the first
 	// one is not part of the answer (GLM's <|observation|>).
@@ -349,4 +352,13 @@ func (d *Descriptor) callFrames() []Wrapper {
 		}
 	}
 	return out
+}
+
+// reasoningTags are the reasoning wrappers the dialect reads: its own,
+// then <think>…</think>.
+func (d *Descriptor) reasoningTags() []dialects.ReasoningTags {
+	if d.Reasoning.Open == "" || d.Reasoning == dialects.Think {
+		return []dialects.ReasoningTags{dialects.Think}
+	}
+	return []dialects.ReasoningTags{d.Reasoning, dialects.Think}
 }

@@ -73,18 +73,17 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoni
 	p.hideReasoning()
 	ext := &dialects.Extraction{Calls: p.calls}
 	rest := p.rest()
-	if t.desc.Reasoning.Open != "" {
-		if pre := t.desc.ChildPrefix; pre != "" && strings.Contains(rest, pre) {
-			// The namespace marker may precede the reasoning tags too.
-			rest = strings.ReplaceAll(rest, pre+t.desc.Reasoning.Close, t.desc.Reasoning.Close)
-			rest = strings.ReplaceAll(rest, pre+t.desc.Reasoning.Open, t.desc.Reasoning.Open)
+	tags := t.desc.reasoningTags()
+	if pre := t.desc.ChildPrefix; pre != "" && strings.Contains(rest, pre) {
+		// The namespace marker may precede the reasoning tags too.
+		for _, tg := range tags {
+			rest = strings.ReplaceAll(rest, pre+tg.Close, tg.Close)
+			rest = strings.ReplaceAll(rest, pre+tg.Open, tg.Open)
 		}
-		o := *opts
-		o.ReasoningOpen = reasoningOpen
-		ext.Reasoning, ext.Content = dialects.SplitReasoningFor(rest, t.desc.Reasoning, &o, true)
-	} else {
-		ext.Content = rest
 	}
+	o := *opts
+	o.ReasoningOpen = reasoningOpen
+	ext.Reasoning, ext.Content = dialects.SplitReasoningAllFor(rest, tags, &o)
 	if len(p.calls) == 0 && t.desc.TrailingJSONCall {
 		if rc, content, ok := trailingJSONCall(ext.Content, opts); ok {
 			if i := strings.LastIndex(text, strings.TrimSpace(ext.Content[len(content):])); i >= 0 {
@@ -121,7 +120,7 @@ func (p *parser) keepText(text string) {
 // hideReasoning gives the calls found inside closed reasoning blocks back
 // to the text, where they stay reasoning.
 func (p *parser) hideReasoning() {
-	hidden := textcall.ClosedBlocks(p.text, p.d.Reasoning)
+	hidden := textcall.ClosedBlocks(p.text, p.d.reasoningTags()...)
 	if len(hidden) == 0 {
 		return
 	}

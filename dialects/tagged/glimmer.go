@@ -1,10 +1,11 @@
 package tagged
 
 import (
-	"github.com/dialectkit/toolcall"
 	"strings"
 
+	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 )
 
 // Glimmer's message framing (Ollama glimmer models).
@@ -35,11 +36,26 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options) *dialects.
 		}
 	}
 	msg, eom, eot, start := newFinder(glimmerMessage), newFinder(glimmerEOM), newFinder(glimmerEOT), newFinder(glimmerStart)
+	// A closed <think> block is reasoning wherever it stands, and what it
+	// holds is not read for messages: it ends the text before it.
+	think := textcall.ClosedBlocks(text, dialects.Think)
 	pos := 0
 	for pos < len(text) {
 		m := msg.next(text, pos)
-		if m < 0 {
+		for len(think) > 0 && think[0].End <= pos {
+			think = think[1:]
+		}
+		if m < 0 && len(think) == 0 {
 			break
+		}
+		if len(think) > 0 && (m < 0 || think[0].Start < m) {
+			b := think[0]
+			addContent(text[pos:b.Start])
+			if r := strings.TrimSpace(text[b.Start+len(dialects.Think.Open) : b.End-len(dialects.Think.Close)]); r != "" {
+				reasoning = append(reasoning, r)
+			}
+			pos, think = b.End, think[1:]
+			continue
 		}
 		header := text[pos:m]
 		if s := strings.LastIndex(header, glimmerStart); s >= 0 {
@@ -64,6 +80,12 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options) *dialects.
 					next = i + len(f.lit)
 				}
 			}
+		}
+		for len(think) > 0 && think[0].End <= bodyStart {
+			think = think[1:]
+		}
+		if len(think) > 0 && think[0].Start >= bodyStart && think[0].Start < bodyEnd {
+			bodyEnd, next = think[0].Start, think[0].Start
 		}
 		body := text[bodyStart:bodyEnd]
 		switch recipient {

@@ -207,6 +207,19 @@ var seedRows = []row{
 		text:    qwenWeather,
 		content: qwenWeather,
 	},
+	{
+		name:      "a call in a closed think block is reasoning",
+		text:      "<think>I could send <seed:tool_call>\n<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>\n</seed:tool_call> but no.</think>It is sunny.",
+		chunks:    []string{"<think>I could send <seed:tool", "_call>\n<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>\n</seed:tool_call> but no.</thi", "nk>It is sunny."},
+		reasoning: "I could send <seed:tool_call>\n<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>\n</seed:tool_call> but no.",
+		content:   "It is sunny.",
+	},
+	{
+		name:      "seed's reasoning and a think block",
+		text:      "<seed:think>plan</seed:think><think>more</think>\n<seed:tool_call>\n<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>\n</seed:tool_call>",
+		calls:     []want{call("get_weather", `{"city":"Tokyo"}`)},
+		reasoning: "planmore",
+	},
 }
 
 func TestSeedOSS(t *testing.T) {

@@ -8,9 +8,7 @@ import "github.com/dialectkit/toolcall/dialects"
 func (t *Dialect) Syntax() dialects.Syntax {
 	d := &t.desc
 	var syn dialects.Syntax
-	if d.Reasoning.Open != "" {
-		syn.Reasoning = []dialects.ReasoningTags{d.Reasoning}
-	}
+	syn.Reasoning = d.reasoningTags()
 	switch {
 	case d.frame != nil:
 		// Messages framed by recipient headers, which need no marker:

@@ -1,0 +1,54 @@
+package registry_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/registry"
+	"github.com/dialectkit/toolcall/render"
+)
+
+// ownReasoningOnly are the dialects whose models reason in a syntax of
+// their own and never write <think>: their engines read only that syntax
+// (harmony's analysis channel, Gemma 4's thought channel; FunctionGemma
+// does not reason).
+var ownReasoningOnly = map[string]bool{"harmony": true, "gemma4": true, "functiongemma": true}
+
+// TestCallInClosedThinkIsNotACall renders a call in every dialect and puts
+// it inside a closed <think> block: it is reasoning, named and detected,
+// with and without tools. The same call after the block is a call.
+func TestCallInClosedThinkIsNotACall(t *testing.T) {
+	tools := cutTools(t)
+	call := toolcall.Call{ID: "call_1", Name: "delete_file", Arguments: json.RawMessage(`{"force":true,"path":"build/out"}`)}
+	for _, name := range registry.Names() {
+		t.Run(name, func(t *testing.T) {
+			if ownReasoningOnly[name] {
+				t.Skip("reasons in a syntax of its own")
+			}
+			r, ok := render.For(name)
+			if !ok {
+				t.Skip("no renderer")
+			}
+			full := r.Calls([]toolcall.Call{call})
+			inside := "<think>I could write " + full + " but the file is needed.</think>I will keep the file."
+			after := "<think>\nThe user wants the build removed.\n</think>\n\n" + full
+			for _, o := range []*registry.Options{
+				regOpts(dialectsOptions(tools), registry.Options{Dialect: name}),
+				{Dialect: name},
+				regOpts(dialectsOptions(tools), registry.Options{}),
+				{},
+			} {
+				if res := registry.Parse(inside, o); len(res.Calls) > 0 {
+					t.Errorf("inside (dialect %q, tools %v): call %s %s\ntext: %q", o.Dialect, o.Tools != nil, res.Calls[0].Name, res.Calls[0].Arguments, inside)
+				}
+				if o.Dialect == "" {
+					continue
+				}
+				if res := registry.Parse(after, o); len(res.Calls) != 1 {
+					t.Errorf("after (dialect %q, tools %v): %d calls, errors %v, content %q\ntext: %q", o.Dialect, o.Tools != nil, len(res.Calls), res.Errors, res.Content, after)
+				}
+			}
+		})
+	}
+}
