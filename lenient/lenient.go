@@ -119,17 +119,47 @@ func pick(v, def int) int {
 // Repair turns input into strict JSON. opts may be nil.
 func Repair(input []byte, opts *Options) Result {
 	cfg := opts.config()
-	res := Result{Original: input}
 	if cfg.maxSize > 0 && len(input) > cfg.maxSize {
-		res.Err = toolcall.NewError(toolcall.CodeTooLarge,
-			fmt.Sprintf("input of %d bytes is larger than the limit of %d bytes", len(input), cfg.maxSize))
-		return res
+		return Result{Original: input, Err: tooLarge(len(input), cfg.maxSize)}
 	}
 	// One pass decides the common case: syntax, UTF-8, depth and repeated
-	// keys at once. Valid JSON nested past the limit is refused here;
-	// other text goes on to the pipeline, whose scanner stops at the same
-	// bracket.
-	switch v, at := validate(input, cfg.maxDepth); v {
+	// keys at once.
+	v, at := validate(input, cfg.maxDepth)
+	return repairChecked(input, cfg, v, at, nil)
+}
+
+func tooLarge(n, limit int) *toolcall.Error {
+	return toolcall.NewError(toolcall.CodeTooLarge,
+		fmt.Sprintf("input of %d bytes is larger than the limit of %d bytes", n, limit))
+}
+
+// RepairString is Repair for a string. Result.Original is a copy of s.
+func RepairString(s string, opts *Options) Result {
+	cfg := opts.config()
+	if cfg.maxSize > 0 && len(s) > cfg.maxSize {
+		return Result{Original: []byte(s), Err: tooLarge(len(s), cfg.maxSize)}
+	}
+	// The string is checked where it lies; only then is it copied. Text
+	// that needs repair is copied into a buffer that also holds the room
+	// for the output: one allocation instead of two.
+	v, at := validate(unsafe.Slice(unsafe.StringData(s), len(s)), cfg.maxDepth)
+	if v != verdictInvalid {
+		return repairChecked([]byte(s), cfg, v, at, nil)
+	}
+	n := len(s)
+	buf := make([]byte, n, n+outCap(n))
+	copy(buf, s)
+	return repairChecked(buf[:n:n], cfg, v, at, buf[n:n])
+}
+
+// repairChecked is Repair once validate has given input the verdict v
+// (at: its offset). out, when not nil, is room for the scanner's output
+// that nothing else uses.
+func repairChecked(input []byte, cfg config, v verdict, at int, out []byte) Result {
+	res := Result{Original: input}
+	// Valid JSON nested past the limit is refused here; other text goes on
+	// to the pipeline, whose scanner stops at the same bracket.
+	switch v {
 	case verdictTooDeep:
 		if len(input) <= maxIterativeCheck && validJSON(input) {
 			res.Err = tooDeep(at)
@@ -147,7 +177,7 @@ func Repair(input []byte, opts *Options) Result {
 			return res
 		}
 	}
-	p := pipeline{cfg: cfg}
+	p := pipeline{cfg: cfg, out: out}
 	if cfg.timeout > 0 && len(input) >= clockFreeSize {
 		p.deadline = time.Now().Add(cfg.timeout)
 	}
@@ -173,11 +203,6 @@ func sameSlice(a, b []byte) bool {
 	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
 }
 
-// RepairString is Repair for a string.
-func RepairString(s string, opts *Options) Result {
-	return Repair([]byte(s), opts)
-}
-
 func tooDeep(at int) *toolcall.Error {
 	e := toolcall.NewError(toolcall.CodeTooDeep, "nesting deeper than the limit")
 	e.Offset = at
@@ -191,6 +216,8 @@ type pipeline struct {
 	// unique is the last scanner output known to repeat no key in any
 	// object, so that Repair need not look for duplicates in it again.
 	unique []byte
+	// out is room for the output of the first scanner run, or nil.
+	out []byte
 }
 
 func (p *pipeline) expired() bool {
@@ -246,7 +273,8 @@ func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *
 			return out, unwrapped(reps), nil
 		}
 	}
-	s := getScanner(input, 0, p.cfg, p.deadline)
+	s := getScannerInto(input, 0, p.cfg, p.deadline, p.out)
+	p.out = nil
 	out, err, _ := s.run()
 	if err != nil {
 		putScanner(s)

@@ -104,6 +104,12 @@ func newScanner(src []byte, base int, cfg config, deadline time.Time) *scanner {
 // reset prepares s for a run over src, which starts at offset base of the
 // input. The output buffer is new: it is handed to the caller.
 func (s *scanner) reset(src []byte, base int, cfg config, deadline time.Time) {
+	s.resetInto(src, base, cfg, deadline, nil)
+}
+
+// resetInto is reset with the output written into out when it has room
+// for outCap(len(src)) bytes; otherwise into a new buffer.
+func (s *scanner) resetInto(src []byte, base int, cfg config, deadline time.Time, out []byte) {
 	// Field by field: the buffers need no clearing, only fresh slices.
 	s.src, s.pos = src, 0
 	s.maxDepth, s.strict = cfg.maxDepth, false
@@ -114,8 +120,16 @@ func (s *scanner) reset(src []byte, base int, cfg config, deadline time.Time) {
 	s.lastMark, s.proseFrom = -2, -1
 	s.rec.reset(base)
 	s.stack = s.stackBuf[:0]
-	s.out = make([]byte, 0, len(src)+len(src)/8+16)
+	if n := outCap(len(src)); cap(out) >= n {
+		s.out = out[:0]
+	} else {
+		s.out = make([]byte, 0, n)
+	}
 }
+
+// outCap is the room the output of a run over n bytes starts with: the
+// quotes, commas and closers a repair adds seldom take more.
+func outCap(n int) int { return n + n/8 + 16 }
 
 // scanners are reused between runs: a scanner with its buffers is several
 // times the size of a tool call's arguments, and allocating one per call
@@ -126,6 +140,14 @@ var scanners = sync.Pool{New: func() any { return new(scanner) }}
 func getScanner(src []byte, base int, cfg config, deadline time.Time) *scanner {
 	s := scanners.Get().(*scanner)
 	s.reset(src, base, cfg, deadline)
+	return s
+}
+
+// getScannerInto is getScanner writing its output into out, which must
+// have room for outCap(len(src)) bytes and is not used by anything else.
+func getScannerInto(src []byte, base int, cfg config, deadline time.Time, out []byte) *scanner {
+	s := scanners.Get().(*scanner)
+	s.resetInto(src, base, cfg, deadline, out)
 	return s
 }
 
