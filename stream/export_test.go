@@ -7,3 +7,7 @@ func Reused(p *Parser) bool { return p.reused }
 // Held tells the tests whether the parser stopped streaming and holds the
 // rest of the output to the end.
 func Held(p *Parser) bool { return p.state == stHeld }
+
+// StartSplits tells the tests whether the profile's start marker ends the
+// call before it inside a section.
+func StartSplits(p *Profile) bool { return p.startSplits }

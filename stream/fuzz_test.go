@@ -50,6 +50,10 @@ func FuzzStream(f *testing.F) {
 	f.Add("[TOOL_CALLS] [{\"name\": \"f\", \"arguments\": {\"a\": 1}}]}>x", uint64(9), pick("mistral", 0))
 	f.Add("<function_calls>f(a=1).x(b=2)</function_calls>", uint64(10), pick("olmo3", 0))
 	f.Add("<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>x</think>y", uint64(11), pick("hermes", 0))
+	// Sections read part by part, at each start marker after a call.
+	f.Add("[TOOL_CALLS]f[ARGS]{\"a\": 1}[TOOL_CALLS]g[ARGS]{\"b\": \"[TOOL_CALLS]\"}[TOOL_CALLS]\"[/TOOL_CALLS]", uint64(17), pick("mistral", closedFlag))
+	f.Add("[TOOL_CALLS]f[ARGS]{\"a\": 1} [TOOL_CALLS][{\"name\": \"g\", \"arguments\": {}}]x[TOOL_CALLS]h[ARGS]{", uint64(18), pick("mistral", closedFlag))
+	f.Add("<minimax:tool_call><invoke name=\"f\"><parameter name=\"a\">1</parameter></invoke><minimax:tool_call>\"</minimax:tool_call>", uint64(19), pick("minimax_m1", closedFlag))
 	// Held outputs whose calls are probed before the end.
 	f.Add("get_weather\n{\"city\": \"Paris\"}\n>>>all\nDone.", uint64(12), pick("functionary_v3_2", closedFlag))
 	f.Add(" to=get_weather<|message|><atem:function_calls>\n<atem:invoke name=\"f\">\n<atem:parameter name=\"a\">1</atem:parameter></atem:invoke>\n<atem:invoke name=\"g\"></atem:invoke>\n</atem:function_calls><|eom|>", uint64(13), pick("glimmer", closedFlag))

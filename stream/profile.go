@@ -46,6 +46,14 @@ type Profile struct {
 	// is read as a region running to the end of the output: the dialect
 	// has no markers that could end it.
 	bareRegion bool
+	// startSplits says a start marker ends the call before it inside a
+	// section (a dialect with closing markers whose regions hold several
+	// start markers, as Mistral's [TOOL_CALLS]name[ARGS]{…} repeated): a
+	// region read up to a start marker that follows a closed value reads
+	// its calls as the whole section does, whatever follows the marker,
+	// and the calls after the marker read the same from it on. Learnt with
+	// the stand-ins and the continuations a held output is probed with.
+	startSplits bool
 	// nameBare says a call may be written without a marker as name(…):
 	// answer text holds back a word that may be such a name.
 	nameBare bool
@@ -298,7 +306,48 @@ func Learn(d dialects.Dialect) *Profile {
 		p.conts = append(p.conts, syn.Tokens...)
 	}
 	p.learnHeld(triggers)
+	p.startSplits = p.learnSplits()
 	return p
+}
+
+// learnSplits tells whether every start marker of the dialect ends the call
+// before it (Profile.startSplits): with R the stand-in region of a start
+// marker s and a closing marker, and b its body, s+b reads as one valid
+// call; s+b+s+c reads the same first call for every continuation c a held
+// output is probed with; and s+b+s+b+e reads as the two calls s+b does.
+func (p *Profile) learnSplits() bool {
+	syn := &p.syn
+	if len(syn.Starts) == 0 || len(syn.Ends) == 0 {
+		return false
+	}
+	opts := &dialects.Options{}
+	for _, s := range syn.Starts {
+		si, ok := p.standInFor(s, syn.Ends[0])
+		if !ok {
+			return false
+		}
+		one := p.d.Extract(s+si.body, opts)
+		if !oneCall(one, "") {
+			return false
+		}
+		want := one.Calls[0]
+		for _, c := range append(p.heldConts, "", s, si.body) {
+			x := p.d.Extract(s+si.body+s+c, opts)
+			if len(x.Calls) == 0 || !sameRaw(&x.Calls[0], &want) || x.Calls[0].Err != nil {
+				return false
+			}
+		}
+		two := p.d.Extract(s+si.body+s+si.body+syn.Ends[0], opts)
+		if len(two.Calls) != 2 || two.Content != "" || len(two.Errors) > 0 || !sameRaw(&two.Calls[0], &want) {
+			return false
+		}
+		second := two.Calls[1]
+		second.Offset -= len(s + si.body)
+		if !sameCall(&second, &want) || second.Err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // learnHeld builds what probing a held output needs: the points after

@@ -152,9 +152,16 @@ func (m *matcher) at(text string, i int, want roles) (hit, bool) {
 
 // endPrefix reports whether s is a proper prefix of a marker that closes a
 // call region.
-func (m *matcher) endPrefix(s string) bool {
-	for _, t := range m.triggers {
-		if t.role == roleEnd && len(s) < len(t.word) && s == t.word[:len(s)] {
+func (m *matcher) endPrefix(s string) bool { return m.prefixOf(s, roleEnd) }
+
+// startPrefix reports whether s is a proper prefix of a marker that opens a
+// call region.
+func (m *matcher) startPrefix(s string) bool { return m.prefixOf(s, roleStart) }
+
+func (m *matcher) prefixOf(s string, r role) bool {
+	for k := range m.triggers {
+		t := &m.triggers[k]
+		if t.role == r && len(s) < len(t.word) && equalWord(s, t.word[:len(s)], t) {
 			return true
 		}
 	}

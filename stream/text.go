@@ -131,6 +131,7 @@ type Parser struct {
 	reused     bool // Close parsed stand-ins for the spans, not the regions
 	rdepth     int  // bracket depth in the region, outside quotes
 	probeAt    int  // a value closed here: the region may hold finished calls
+	closedAt   int  // a value closed here back at the region's top level
 	probes     int  // probes of the region so far
 	probedLen  int  // region length at the last probe
 	nextCheck  int
@@ -680,7 +681,7 @@ func (p *Parser) openRegion(at, body int) {
 	p.pos = body
 	p.nextCheck = firstCheck
 	p.quote, p.escaped = 0, false
-	p.rdepth, p.probeAt, p.probes, p.probedLen = 0, 0, 0, 0
+	p.rdepth, p.probeAt, p.closedAt, p.probes, p.probedLen = 0, 0, 0, 0, 0
 	p.names, p.argIndex = p.names[:0], -1
 }
 
@@ -729,6 +730,9 @@ func (p *Parser) region(text string) {
 				if p.rdepth <= 1 {
 					p.probeAt = i + 1
 				}
+				if p.rdepth == 0 {
+					p.closedAt = i + 1
+				}
 			}
 		}
 	}
@@ -749,7 +753,10 @@ func (p *Parser) region(text string) {
 			// would cost dozens of parses to report the call a few bytes
 			// earlier. Should the marker not complete, the probe is made
 			// when the byte that breaks it arrives.
-			if !(h.partial && p.prof.m.endPrefix(after)) {
+			// The same holds where the dialect's start marker ends the
+			// call before it (Profile.startSplits): the call is read once
+			// the marker is whole.
+			if !(h.partial && (p.prof.m.endPrefix(after) || p.prof.startSplits && p.prof.m.startPrefix(after))) {
 				p.probe(text[p.regionStart:p.probeAt], text[p.probeAt:])
 				p.probeAt = 0
 			}
@@ -771,6 +778,21 @@ func (p *Parser) region(text string) {
 	case len(p.prof.syn.Ends) == 0:
 		// No closing marker in this dialect: the next call's marker ends
 		// this one.
+		p.mixed = true
+		p.closeRegion(text[p.regionStart:h.at])
+		if p.shown.MayBeShown(text, h.at) {
+			p.state = stBetween
+			p.hold(text)
+			return
+		}
+		p.openRegion(h.at, h.at+len(h.t.word))
+	case p.prof.startSplits && p.rdepth == 0 && p.quote == 0 && p.closedAt > p.regionBody && blank(text[p.closedAt:h.at]):
+		// A call marker right after a value that closed at the region's
+		// top level, in a dialect whose start marker ends the call before
+		// it whatever follows: the calls so far are read now, once, and
+		// the marker opens the next part of the section as a region of
+		// its own. Close parses the whole output (the section is not one
+		// region read whole).
 		p.mixed = true
 		p.closeRegion(text[p.regionStart:h.at])
 		if p.shown.MayBeShown(text, h.at) {
