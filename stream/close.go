@@ -18,7 +18,8 @@ func (p *Parser) Close() []Event {
 	if p.closed {
 		return nil
 	}
-	p.closed, p.steady = true, false
+	p.leaveSteady()
+	p.closed = true
 	p.events = make([]Event, 0, 1) // Close's events outlive the Parser's reuse; most often Done alone
 	if p.alts != nil {
 		return p.closeAlts()

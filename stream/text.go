@@ -165,7 +165,8 @@ type Parser struct {
 
 	events   []Event
 	steady   bool // the next delta may take the steady path (Write)
-	room     int  // bytes the steady path may still buffer (MaxBytes)
+	steadyEv bool // events holds the steady path's one CallArguments event
+	room     int  // the buffer length the steady path may reach (MaxBytes)
 	closed   bool
 	cut      bool   // output past MaxBytes was dropped
 	diverged string // what streamed output disagreed with the result, if any
@@ -253,7 +254,7 @@ func (p *Parser) startLead() {
 // is the Parser's own and is reused by the next Write: consume (or copy) it
 // before writing again.
 func (p *Parser) Write(delta string) []Event {
-	if p.steady && len(delta) <= p.room && delta != "" {
+	if p.steady && len(p.buf.b)+len(delta) <= p.room && delta != "" {
 		// The steady path: a delta that lies wholly inside the argument
 		// string of a call whose argument text is being shown (most of a
 		// long argument) only extends that string. The region's scan and
@@ -277,20 +278,22 @@ func (p *Parser) Write(delta string) []Event {
 			end, esc = stringEnd(delta, '"', esc)
 		}
 		if end < 0 {
+			// The scan's position and the arguments shown stand at the
+			// end of the buffer (leaveSteady sets them when a delta
+			// leaves this path); only the escape is kept.
 			p.buf.write(delta)
-			p.room -= len(delta)
-			p.pos += len(delta)
-			p.argShown = p.pos
-			p.escaped, p.argEscaped = esc, esc
-			if len(p.events) == 1 && p.events[0].Kind == CallArguments && p.events[0].Index == p.argIndex {
+			p.escaped = esc
+			if p.steadyEv {
 				// The last Write's event, rewritten in place: one store.
 				p.events[0].Text = delta
 			} else {
 				p.events = append(p.events[:0], Event{Kind: CallArguments, Index: p.argIndex, Text: delta})
+				p.steadyEv = true
 			}
 			return p.events
 		}
 	}
+	p.leaveSteady()
 	if p.closed || delta == "" || p.cut {
 		return nil
 	}
@@ -316,9 +319,20 @@ func (p *Parser) Write(delta string) []Event {
 		p.probeHeld()
 	}
 	if p.steady = p.steadyNow(); p.steady {
-		p.room = p.maxBytes() - p.buf.Len()
+		p.room = p.maxBytes()
 	}
 	return p.events
+}
+
+// leaveSteady brings the state the steady path leaves behind up to date:
+// the region's scan and the arguments shown stand at the end of the text,
+// in the same string.
+func (p *Parser) leaveSteady() {
+	if p.steady {
+		p.steady = false
+		p.pos, p.argShown, p.argEscaped = p.buf.Len(), p.buf.Len(), p.escaped
+	}
+	p.steadyEv = false
 }
 
 // steadyNow tells whether the next delta may take the steady path (in
