@@ -151,6 +151,14 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 		if s.elidedMembers() {
 			continue
 		}
+		if members && commaAt < 0 && s.strayWordThenClose(s.pos) {
+			// {"b": "x" true}: a word after the last member, before the
+			// object's closer, belongs to no member.
+			s.guess()
+			s.rec.add(toolcall.RepairStrayText, s.pos)
+			s.pos = s.strayWordEnd(s.pos)
+			continue
+		}
 		if members && commaAt < 0 {
 			s.guess()
 			s.rec.add(toolcall.RepairMissingComma, s.pos)

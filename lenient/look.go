@@ -656,3 +656,44 @@ func (s *scanner) preferTypo(pos, m int) bool {
 	}
 	return fits(s.contextAt(len(s.stack)-2)) && !fits(s.contextAt(m-1))
 }
+
+// strayWordThenClose reports whether one word stands at j, followed by
+// the closer of the object innermost open: {"v": 1 AAAA }.
+func (s *scanner) strayWordThenClose(j int) bool {
+	if len(s.stack) == 0 || s.stack[len(s.stack)-1] != '{' {
+		return false
+	}
+	return s.strayWordEnd(j) > j
+}
+
+// strayWordEnd returns the end of a word at j that is followed by the
+// innermost object's '}', or j: letters, digits and punctuation other
+// than quotes, brackets, commas and colons.
+func (s *scanner) strayWordEnd(j int) int {
+	src := s.src
+	k := j
+	for k < len(src) && !isSpace(src[k]) {
+		switch src[k] {
+		case '"', '\'', '`', ',', ':', '{', '}', '[', ']', '(', ')', '/', '#':
+			s.tick(k - j)
+			if k > j && src[k] == '}' {
+				return k
+			}
+			return j
+		}
+		if src[k] >= 0x80 {
+			if _, w := quoteAt(src, k); w > 0 || uspaceAt(src, k) > 0 {
+				break
+			}
+		}
+		k++
+	}
+	s.tick(k - j)
+	if k == j {
+		return j
+	}
+	if m := s.skipAt(k); m < len(src) && src[m] == '}' {
+		return k
+	}
+	return j
+}

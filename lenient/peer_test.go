@@ -153,6 +153,13 @@ var peerCases = []peerCase{
 	{"array closed by brace", `[1, 2}`, `[1,2]`},
 	{"missing brace between objects", `[{"a": 1 {"b": 2}]`, `[{"a":1},{"b":2}]`},
 
+	// A stray word before the object's closer.
+	{"literal after a string before the closer", `{"name": "report" false}`, `{"name":"report"}`},
+	{"shouted word after the last value", `{"ok": true, NOTE "msg": "done" END }`, `{"ok":true,"msg":"done"}`},
+	{"word after a number before the closer", `{"n": 3 items}`, `{"n":3}`},
+	{"word after a nested string", `{"a": {"b": "c" d}, "e": 1}`, `{"a":{"b":"c"},"e":1}`},
+	{"inner quotes then a word keep the text", `{"a": "He said "hi" there}`, `{"a":"He said \"hi\" there"}`},
+
 	// Unescaped quotes inside strings.
 	{"inches mark", `{"size": "a 24" screen"}`, `{"size":"a 24\" screen"}`},
 	{"quoted word in the middle", `{"q": "the "best" one", "n": 1}`, `{"q":"the \"best\" one","n":1}`},

@@ -247,6 +247,17 @@ func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal
 		return true
 	}
 	s.guess()
+	// {"b": "x" true}, {"v": "data" AAAA }: one stray word between a
+	// string with no inner quote and the object's closer; the string ends
+	// here and the word is dropped (see objectBody), one change where
+	// reading the quote as text would take two (an escaped quote and a
+	// missing closing one).
+	if ctx == ctxObjectValue && st.inner == 0 {
+		if j := s.skipAt(after); j > after && s.strayWordThenClose(j) {
+			st.end, st.next = i, after
+			return true
+		}
+	}
 	// ""value": the opening quote was doubled. It is recorded when the
 	// string ends: a quote inside the content later on makes it the first
 	// of a quoted phrase instead (""yes" she said").
