@@ -282,6 +282,9 @@ func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal
 	switch ctx {
 	case ctxObjectValue:
 		comma = s.memberBoundary(st.start, i, q)
+		if comma < 0 && st.inner == 0 && bal == 0 {
+			comma = s.lineBoundary(st.start, i)
+		}
 	case ctxArrayValue:
 		comma = s.elementBoundary(st.start, i, q)
 	}
@@ -562,6 +565,29 @@ func (s *scanner) memberBoundary(start, i int, q quoteKind) int {
 		return comma
 	}
 	return -1
+}
+
+// lineBoundary reports the line break where a one-line string value
+// should have ended when the quote at i, first on the next line, opens
+// the next member's key: {⏎"a": "foo⏎"b": "bar"⏎}. It returns -1
+// otherwise. The caller asks only for a string with no quote or open
+// bracket inside, so that JSON written raw inside a string stays text.
+func (s *scanner) lineBoundary(start, i int) int {
+	j := i - 1
+	for j >= start && (s.src[j] == ' ' || s.src[j] == '\t') {
+		j--
+	}
+	if j < start || s.src[j] != '\n' {
+		return -1
+	}
+	nl := j
+	if nl > start && s.src[nl-1] == '\r' {
+		nl--
+	}
+	if nl == start || bytes.IndexByte(s.src[start:nl], '\n') >= 0 || !s.keyPattern(i, false) {
+		return -1
+	}
+	return nl
 }
 
 // elementBoundary is memberBoundary for an array element: the quote at i,
