@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/dialectkit/toolcall/dialects"
 )
 
@@ -46,8 +48,8 @@ func TestCheckedObjectCallAgrees(t *testing.T) {
 			}
 			// The items of an array; an object is its own one item. The
 			// value's repairs are the caller's, made once to the whole.
-			for k, it := range v.Array() {
-				got, gotOK := dialects.CheckedObjectCall(it, 3, chk, opts)
+			for k, it := range gjson.Parse(v).Array() {
+				got, gotOK := dialects.CheckedObjectCall(it.Raw, 3, chk, opts)
 				want, wantOK := dialects.ObjectCall(it.Raw, 3, opts)
 				// The reference finishes its arguments without taking
 				// anything as known.

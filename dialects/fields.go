@@ -53,15 +53,18 @@ func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 	return rc, ok
 }
 
-// CheckedObjectCall is ObjectCall for obj, an object read out of a value
-// that ParseCheckedJSON returned, with the Checked it reported: a checked
-// object is neither checked nor repaired again, and its repairs are those
-// made to the value (the caller has them).
-func CheckedObjectCall(obj gjson.Result, offset int, chk Checked, opts *Options) (RawCall, bool) {
-	if chk == Unchecked {
-		return ObjectCall(obj.Raw, offset, opts)
+// CheckedObjectCall is ObjectCall for obj, the text of an object read out
+// of a value that ParseCheckedJSON returned, with the Checked it
+// reported: a checked object is neither checked nor repaired again, and
+// its repairs are those made to the value (the caller has them).
+func CheckedObjectCall(obj string, offset int, chk Checked, opts *Options) (RawCall, bool) {
+	obj = strings.TrimSpace(obj)
+	if chk == Unchecked || obj == "" || obj[0] != '{' {
+		return ObjectCall(obj, offset, opts)
 	}
-	return objectCall(obj, offset, chk)
+	// Strict JSON: its members are read from its text (validMembers),
+	// which needs no parse first.
+	return objectCall(gjson.Result{Type: gjson.JSON, Raw: obj}, offset, chk)
 }
 
 // objectCall reads the call of obj, parsed, whose text is as chk says.
@@ -115,15 +118,15 @@ func ParseJSON(text string, opts *Options) (string, []toolcall.Repair, error) {
 	return v.Raw, repairs, nil
 }
 
-// ParseCheckedJSON is ParseJSON that returns the parsed value and what is
-// known of its text, so that the call objects read out of it
+// ParseCheckedJSON is ParseJSON that also returns what is known of the
+// value's text, so that the call objects read out of it
 // (CheckedObjectCall) and their arguments are not checked again.
-func ParseCheckedJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, Checked, error) {
+func ParseCheckedJSON(text string, opts *Options) (string, []toolcall.Repair, Checked, error) {
 	v, repairs, e, chk := parseJSON(text, opts)
 	if e != nil {
-		return gjson.Result{}, nil, Unchecked, e
+		return "", nil, Unchecked, e
 	}
-	return v, repairs, chk, nil
+	return v.Raw, repairs, chk, nil
 }
 
 // parseJSON is ParseJSON with the parsed value and the concrete error, and

@@ -68,8 +68,8 @@ func (r *Reader) Parse(raw string) (gjson.Result, []toolcall.Repair, *toolcall.E
 		}
 		return gjson.Result{}, nil, e
 	}
-	r.checked, r.chk = v.Raw, chk
-	return v, repairs, nil
+	r.checked, r.chk = v, chk
+	return gjson.Parse(v), repairs, nil
 }
 
 // Call turns a parsed object found at offset into a raw call, or into a
@@ -82,7 +82,7 @@ func (r *Reader) Call(v gjson.Result, offset int, repairs []toolcall.Repair) dia
 		ok bool
 	)
 	if within(v.Raw, r.checked) {
-		rc, ok = dialects.CheckedObjectCall(v, offset, r.chk, r.Opts)
+		rc, ok = dialects.CheckedObjectCall(v.Raw, offset, r.chk, r.Opts)
 	} else {
 		rc, ok = dialects.ObjectCall(v.Raw, offset, r.Opts)
 	}
