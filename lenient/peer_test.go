@@ -207,6 +207,8 @@ var peerCases = []peerCase{
 	{"object then prose", `{"city": "Oslo"} I hope this helps.`, `{"city":"Oslo"}`},
 	{"code with braces in a string", `{"code": "func f() { return }", "lang": "go"}`, `{"code":"func f() { return }","lang":"go"}`},
 	{"windows path with an unknown escape", `{"path": "C:\data\temp.txt"}`, `{"path":"C:\\data\\temp.txt"}`},
+	{"markdown with a code block cut after it", "{\"md\": \"# T\n\n```python\nprint(1)\n```", "{\"md\":\"# T\\n\\n```python\\nprint(1)\\n```\"}"},
+	{"fence closing the document after a cut string", "```json\n{\"a\": \"b\n```", `{"a":"b"}`},
 	{"content ending in a newline then cut", "{\"path\": \"a.md\", \"content\": \"# Title\n\nBody\n", `{"path":"a.md","content":"# Title\n\nBody"}`},
 	{"special token after the value", `{"a": 1}<|im_end|>`, `{"a":1}`},
 	{"xml tag after the value", "{\"a\": 1}\n</tool_call>", `{"a":1}`},

@@ -507,6 +507,12 @@ func (s *scanner) structuralTail(start, end int) int {
 				run++
 			}
 			if run-i >= 3 {
+				// A fence that closes a block the content opened
+				// (```python … ```) is content: a Markdown text cut off
+				// after it.
+				if tail < 0 && fenceRuns(src[start:i])%2 == 1 {
+					return end
+				}
 				if tail < 0 {
 					tail = i
 				}
@@ -530,6 +536,25 @@ func (s *scanner) structuralTail(start, end int) int {
 		return end
 	}
 	return tail
+}
+
+// fenceRuns counts the runs of three or more backticks in b.
+func fenceRuns(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); i++ {
+		if b[i] != '`' {
+			continue
+		}
+		run := i
+		for run < len(b) && b[run] == '`' {
+			run++
+		}
+		if run-i >= 3 {
+			n++
+		}
+		i = run
+	}
+	return n
 }
 
 // firstBoundary returns the first comma in src[start:end] that is followed
