@@ -14,8 +14,9 @@ import (
 
 // Options configure Parse, Detect and Stream. The common call is one
 // literal: &registry.Options{Tools: set}, &registry.Options{Dialect:
-// "hermes", Tools: set}. The fields but Dialect, Fallback, Template and
-// Model are those of dialects.Options (DialectOptions and SetDialectOptions convert).
+// "hermes", Tools: set}. The fields but Dialect, Fallback, Template, Model
+// and MaxStreamBytes are those of dialects.Options (DialectOptions and
+// SetDialectOptions convert).
 type Options struct {
 	// Tools are the declared tools. When set, names must match one of them
 	// and arguments must match its schema. Nil means no tools were declared.
@@ -39,6 +40,13 @@ type Options struct {
 	MaxCalls        int
 	MaxErrors       int
 	MaxErrorMessage int
+	// MaxStreamBytes caps the output a stream buffers (Stream; see
+	// stream.Options.MaxBytes): text past it is not read, and the result
+	// is the parse of what was, with a TLP-009 error at the offset where
+	// the output was cut. Zero means stream.DefaultMaxBytes (16 MiB), a
+	// negative value no cap. Parse and Detect read the whole text they are
+	// given and ignore it.
+	MaxStreamBytes int
 
 	// Dialect names the dialect to use. Empty means detect it.
 	Dialect string

@@ -23,7 +23,7 @@ func (r *Registry) Stream(opts *Options) *stream.Parser {
 		opts = &Options{}
 	}
 	o := *opts
-	sopts := &stream.Options{Parse: o.DialectOptions()}
+	sopts := &stream.Options{Parse: o.DialectOptions(), MaxBytes: o.MaxStreamBytes}
 	if o.Dialect != "" {
 		if d, ok := r.Lookup(o.Dialect); ok {
 			for _, name := range o.Fallback {

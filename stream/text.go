@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -56,9 +57,9 @@ type Options struct {
 	Parse dialects.Options
 
 	// MaxBytes caps the output a Parser buffers; zero means
-	// DefaultMaxBytes. Text past it is not read: the final result is the
-	// parse of what was kept, with a TLP-009 error saying where the output
-	// was cut.
+	// DefaultMaxBytes, a negative value no cap. Text past it is not read:
+	// the final result is the parse of what was kept, with a TLP-009 error
+	// saying where the output was cut.
 	MaxBytes int
 
 	// Fallback are the dialects to read the output in, in order, when the
@@ -1314,8 +1315,11 @@ func (p *Parser) relay(evs []Event) {
 }
 
 func (p *Parser) maxBytes() int {
-	if p.opts.MaxBytes > 0 {
+	switch {
+	case p.opts.MaxBytes > 0:
 		return p.opts.MaxBytes
+	case p.opts.MaxBytes < 0:
+		return math.MaxInt
 	}
 	return DefaultMaxBytes
 }
