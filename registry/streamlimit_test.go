@@ -24,16 +24,17 @@ func TestStreamMaxBytes(t *testing.T) {
 		limit    int
 		calls    int
 		tooLarge bool
+		cutCall  bool // the limit cuts a call: TLP-014, not a call
 	}{
-		{"named, past the first call", registry.Options{Dialect: "hermes"}, len("Sure.\n"+call) + 4, 1, true},
-		{"named, inside the second call", registry.Options{Dialect: "hermes"}, len(text) - 20, 1, true},
-		{"named, inside the first call", registry.Options{Dialect: "hermes"}, 30, 0, true},
-		{"detected, past the first call", registry.Options{}, len("Sure.\n"+call) + 4, 1, true},
-		{"detected, inside the second call", registry.Options{}, len(text) - 20, 1, true},
-		{"with a fallback chain", registry.Options{Dialect: "mistral", Fallback: []string{"hermes"}}, len(text) - 20, 1, true},
-		{"the whole text fits", registry.Options{Dialect: "hermes"}, len(text), 2, false},
-		{"the default", registry.Options{Dialect: "hermes"}, 0, 2, false},
-		{"no cap", registry.Options{Dialect: "hermes"}, -1, 2, false},
+		{"named, past the first call", registry.Options{Dialect: "hermes"}, len("Sure.\n"+call) + 4, 1, true, false},
+		{"named, inside the second call", registry.Options{Dialect: "hermes"}, len(text) - 20, 1, true, true},
+		{"named, inside the first call", registry.Options{Dialect: "hermes"}, 30, 0, true, true},
+		{"detected, past the first call", registry.Options{}, len("Sure.\n"+call) + 4, 1, true, false},
+		{"detected, inside the second call", registry.Options{}, len(text) - 20, 1, true, true},
+		{"with a fallback chain", registry.Options{Dialect: "mistral", Fallback: []string{"hermes"}}, len(text) - 20, 1, true, true},
+		{"the whole text fits", registry.Options{Dialect: "hermes"}, len(text), 2, false, false},
+		{"the default", registry.Options{Dialect: "hermes"}, 0, 2, false, false},
+		{"no cap", registry.Options{Dialect: "hermes"}, -1, 2, false, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := tt.opts
@@ -55,10 +56,15 @@ func TestStreamMaxBytes(t *testing.T) {
 					t.Fatalf("cut %d: %d calls, want %d: %+v", i, len(res.Calls), tt.calls, res)
 				}
 				var large []*toolcall.Error
+				truncated := false
 				for _, e := range res.Errors {
 					if errors.Is(e, toolcall.ErrTooLarge) {
 						large = append(large, e)
 					}
+					truncated = truncated || e.Code == toolcall.CodeTruncated
+				}
+				if truncated != tt.cutCall {
+					t.Fatalf("cut %d: a TLP-014 error: %v, want %v: %v", i, truncated, tt.cutCall, res.Errors)
 				}
 				if !tt.tooLarge {
 					if len(large) != 0 || p.Text() != text {
