@@ -358,6 +358,15 @@ loop:
 		case ':':
 			s.fail(s.pos, "unexpected : in an array")
 		}
+		if count > 0 && commaAt >= 0 && s.inObjectMember() && s.keyPattern(s.pos, false) && s.memberBeforeObjectCloser(s.pos) {
+			// {"tags": ["a", "b", "path": "x"}: the member after the
+			// comma belongs to the object around the array, whose '}'
+			// follows it; the array's closer is missing before the comma.
+			s.guess()
+			s.rec.add(toolcall.RepairMissingClosingBracket, commaAt)
+			s.pos = commaAt
+			break
+		}
 		if count > 0 && commaAt < 0 {
 			// ["a", "b"⏎"key": 1}: a member of the object around the
 			// array follows an element; the array's closer is missing.

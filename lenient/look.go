@@ -697,3 +697,44 @@ func (s *scanner) strayWordEnd(j int) int {
 	}
 	return j
 }
+
+// maxMemberScan bounds how far memberBeforeObjectCloser looks.
+const maxMemberScan = 512
+
+// memberBeforeObjectCloser reports whether the "key": value starting at k
+// (see keyPattern) and the members after it, if any, are followed by a
+// '}' before any ']': they belong to the object around the current array
+// ({"a": ["x", "k": 1}), not to an object whose '{' is missing inside it
+// (["x", "k": 1]). It looks at most maxMemberScan bytes ahead.
+func (s *scanner) memberBeforeObjectCloser(k int) bool {
+	src := s.src
+	end := min(len(src), k+maxMemberScan)
+	depth := 0
+	var quote byte
+	for i := k; i < end; i++ {
+		c := src[i]
+		if quote != 0 {
+			switch c {
+			case '\\':
+				i++
+			case quote:
+				quote = 0
+			}
+			continue
+		}
+		switch c {
+		case '"', '\'':
+			quote = c
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				s.tick(i - k)
+				return c == '}'
+			}
+			depth--
+		}
+	}
+	s.tick(end - k)
+	return false
+}

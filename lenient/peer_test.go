@@ -154,6 +154,9 @@ var peerCases = []peerCase{
 	{"extra closers at the end", `{"a": 1}}]`, `{"a":1}`},
 	{"empty mismatched", `{]`, `{}`},
 	{"array closed by brace", `[1, 2}`, `[1,2]`},
+	{"array missing its closer before a member after a comma", `{"tags": ["x", "y", "path": "a.txt", "n": 2}`, `{"tags":["x","y"],"path":"a.txt","n":2}`},
+	{"literals then a member of the outer object", `{"a": 1, "b": [true, false, "c": 3}`, `{"a":1,"b":[true,false],"c":3}`},
+	{"member inside an array closed by its bracket", `{"rows": ["x", "k": 1]}`, `{"rows":["x",{"k":1}]}`},
 	{"missing brace between objects", `[{"a": 1 {"b": 2}]`, `[{"a":1},{"b":2}]`},
 
 	// A stray word before the object's closer.
