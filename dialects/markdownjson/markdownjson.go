@@ -75,6 +75,10 @@ func (markdownJSON) extract(text string, opts *dialects.Options) *dialects.Extra
 			pos = f.End
 			continue
 		}
+		// A fence holding nothing but call objects is this dialect's own
+		// syntax, even when a call then fails its checks: detection keeps
+		// the failure, which a retry needs, instead of calling it content.
+		ext.Marked = true
 		content.Cut()
 		shift := -1
 		if at := strings.Index(text[from:], rest[f.Start:f.End]); at >= 0 {

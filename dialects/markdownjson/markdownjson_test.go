@@ -213,8 +213,15 @@ func TestMarkers(t *testing.T) {
 	if !ok || m.Markers() != nil {
 		t.Fatalf("markdown_json must be marker-less")
 	}
+	// A fence holding nothing but call objects is the dialect's own
+	// syntax (as the json dialect's whole output is), so detection keeps a
+	// failing call's error; a fence of other JSON is not.
 	ext := markdownjson.Dialect.Extract("```json\n{\"name\": \"a\", \"arguments\": {}}\n```", nil)
-	if ext.Marked || len(ext.Calls) != 1 {
+	if !ext.Marked || len(ext.Calls) != 1 {
+		t.Fatalf("extraction %+v", ext)
+	}
+	ext = markdownjson.Dialect.Extract("Config:\n```json\n{\"port\": 8080}\n```", nil)
+	if ext.Marked || len(ext.Calls) != 0 {
 		t.Fatalf("extraction %+v", ext)
 	}
 }
