@@ -117,7 +117,7 @@ func (x *extractor) closingTag(tags []tag, k, lim int) int {
 	if p == lim || x.Text[p] != '{' && x.Text[p] != '[' {
 		return first
 	}
-	valueEnd, complete := dialects.ValueEnd(x.Text[:lim], p)
+	valueEnd, complete := x.valueEnd(p, lim)
 	if !complete || valueEnd <= tags[first].start {
 		return first
 	}
@@ -311,7 +311,7 @@ func (x *extractor) namedBody(name string, start, end int) ([]dialects.RawCall, 
 // semicolons) may come between them. used is where the last value ends.
 func (x *extractor) values(p, end int) (calls []dialects.RawCall, used int) {
 	for p < end && (x.Text[p] == '{' || x.Text[p] == '[') {
-		e, complete := dialects.ValueEnd(x.Text[:end], p)
+		e, complete := x.valueEnd(p, end)
 		if !complete && x.AtEnd(e) {
 			raw := x.Text[p:e]
 			return append(calls, textcall.Truncated(p, raw, textcall.PeekName(raw))), e
@@ -347,4 +347,23 @@ func (x *extractor) valueCalls(start, end int) []dialects.RawCall {
 		repairs = nil // they were made once, to the whole array
 	}
 	return calls
+}
+
+// valueEnd is dialects.ValueEnd(x.Text[:limit], p). A block's value is
+// measured to find its closing tag and again to read it, with limits that
+// differ only past the value: a value that closed before both limits is
+// measured once.
+func (x *extractor) valueEnd(p, limit int) (int, bool) {
+	if v := x.lastValue; v.complete && v.start == p && v.end <= limit {
+		return v.end, true
+	}
+	e, complete := dialects.ValueEnd(x.Text[:limit], p)
+	x.lastValue = measured{start: p, end: e, complete: complete}
+	return e, complete
+}
+
+// measured is the extent of a value valueEnd measured.
+type measured struct {
+	start, end int
+	complete   bool
 }

@@ -90,6 +90,8 @@ type extractor struct {
 	// keep collects prose found inside the block being read, outside its
 	// calls, for the block's region (region.keep).
 	keep []string
+	// lastValue is the value valueEnd measured last.
+	lastValue measured
 }
 
 // region is a span of the text taken out as calls: a tag block, a fence, a
