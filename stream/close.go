@@ -336,24 +336,26 @@ func (p *Parser) settle(res *toolcall.Result) {
 		call *toolcall.Call
 		err  *toolcall.Error
 	}
-	byIndex := map[int]entry{}
 	last := -1
+	for i := range res.Calls {
+		last = max(last, res.Calls[i].Index)
+	}
+	for _, e := range res.Errors {
+		last = max(last, e.CallIndex) // errors about no one call (-1) are in Done only
+	}
+	byIndex := make([]entry, last+1)
 	for i := range res.Calls {
 		c := &res.Calls[i]
 		byIndex[c.Index] = entry{call: c}
-		last = max(last, c.Index)
 	}
 	for _, e := range res.Errors {
-		if e.CallIndex >= 0 { // errors about no one call are in Done only
-			if _, taken := byIndex[e.CallIndex]; !taken {
-				byIndex[e.CallIndex] = entry{err: e}
-				last = max(last, e.CallIndex)
-			}
+		if e.CallIndex >= 0 && byIndex[e.CallIndex] == (entry{}) {
+			byIndex[e.CallIndex] = entry{err: e}
 		}
 	}
 	for i := 0; i <= last; i++ {
-		en, ok := byIndex[i]
-		if !ok {
+		en := byIndex[i]
+		if en == (entry{}) {
 			if p.isStarted(i) {
 				p.diverge("call %d was started but the result has no call %d", i, i)
 			}

@@ -294,6 +294,11 @@ func (p *Parser) Write(delta string) []Event {
 			return p.events
 		}
 	}
+	return p.write(delta)
+}
+
+// write is Write off the steady path.
+func (p *Parser) write(delta string) []Event {
 	p.leaveSteady()
 	if p.closed || delta == "" || p.cut {
 		return nil
