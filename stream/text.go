@@ -683,7 +683,7 @@ func (p *Parser) emit(ev Event) {
 	}
 	if cap(p.events) == 0 {
 		// Room for a Write's usual events at once, rather than growing.
-		p.events = make([]Event, 0, 4)
+		p.events = make([]Event, 0, 2)
 	}
 	p.events = append(p.events, ev)
 }
@@ -1351,7 +1351,7 @@ func (t *textBuf) write(s string) {
 	if len(t.b)+len(s) > cap(t.b) {
 		// Double: append grows a large slice by a quarter at a time,
 		// copying a long output several times over.
-		nb := make([]byte, len(t.b), max(2*cap(t.b), len(t.b)+len(s), 512))
+		nb := make([]byte, len(t.b), max(2*cap(t.b), len(t.b)+len(s), 256))
 		copy(nb, t.b)
 		t.b = nb
 	}
