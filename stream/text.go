@@ -128,6 +128,7 @@ type Parser struct {
 	// valid calls alone, which Close need not parse again (close.go);
 	// mixed says some region was not such a one.
 	spans      []span
+	firstSpan  [1]span // the first span, without an allocation
 	mixed      bool
 	reused     bool // Close parsed stand-ins for the spans, not the regions
 	rdepth     int  // bracket depth in the region, outside quotes
@@ -146,6 +147,9 @@ type Parser struct {
 	argEscaped bool     // after a backslash in that string
 	slots      []slot
 	started    []bool // CallStart emitted, per call index
+	// firstStarted holds started for the first calls, without an
+	// allocation.
+	firstStarted [8]bool
 
 	// A held output's probes (probeHeld).
 	hpoints *Points // where a held output is probed
@@ -677,6 +681,10 @@ func (p *Parser) emit(ev Event) {
 	}
 	switch ev.Kind {
 	case Content:
+		if p.contentOut.Cap() == 0 {
+			// Room for a short answer at once, rather than growing.
+			p.contentOut.Grow(max(64, 2*len(ev.Text)))
+		}
 		p.contentOut.WriteString(ev.Text)
 	case Reasoning:
 		p.reasonOut.WriteString(ev.Text)
@@ -790,6 +798,9 @@ func (p *Parser) region(text string) {
 	case h.t.role == roleEnd:
 		end := h.at + len(h.t.word)
 		if p.closeRegion(text[p.regionStart:end]) && p.regionBody > p.regionStart {
+			if p.spans == nil {
+				p.spans = p.firstSpan[:0]
+			}
 			p.spans = append(p.spans, span{start: p.regionStart, body: p.regionBody, endAt: h.at, end: end, base: p.regionBase, n: len(p.slots) - p.regionBase})
 		} else {
 			p.mixed = true
@@ -1241,6 +1252,9 @@ func (p *Parser) report(index int) {
 
 // start emits CallStart for a call, once.
 func (p *Parser) start(index int, name string) {
+	if p.started == nil {
+		p.started = p.firstStarted[:0]
+	}
 	for len(p.started) <= index {
 		p.started = append(p.started, false)
 	}
