@@ -38,13 +38,17 @@ func SplitReasoningFor(text string, tags ReasoningTags, opts *Options, first boo
 // wrapper), then the blocks of every wrapper are taken in the order they
 // stand in the text, so the reasoning reads as written.
 func SplitReasoningAllFor(text string, tags []ReasoningTags, opts *Options) (reasoning, rest string) {
+	return SplitReasoningAllAs(text, tags, opts != nil && opts.ReasoningOpen, ImplicitReasoning(opts))
+}
+
+// SplitReasoningAllAs is SplitReasoningAllFor with the start decided by
+// the caller: startsOpen for the first wrapper (Options.ReasoningOpen),
+// and whether a closing tag before any opening one of its kind ends an
+// implicit block (ImplicitReasoningIn).
+func SplitReasoningAllAs(text string, tags []ReasoningTags, startsOpen, implicit bool) (reasoning, rest string) {
 	if len(tags) == 1 {
-		return SplitReasoningFor(text, tags[0], opts, true)
+		return splitReasoning(text, tags[0], startsOpen, implicit)
 	}
-	if opts == nil {
-		opts = &Options{}
-	}
-	implicit := ImplicitReasoning(opts)
 	var r strings.Builder
 	for i, t := range tags {
 		if t.Open == "" || t.Close == "" {
@@ -52,7 +56,7 @@ func SplitReasoningAllFor(text string, tags []ReasoningTags, opts *Options) (rea
 		}
 		firstClose := strings.Index(text, t.Close)
 		firstOpen := strings.Index(text, t.Open)
-		if i == 0 && opts.ReasoningOpen || implicit && firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen) {
+		if i == 0 && startsOpen || implicit && firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen) {
 			if firstClose < 0 {
 				r.WriteString(strings.TrimSpace(text))
 				return r.String(), ""
@@ -98,6 +102,72 @@ func SplitReasoningAllFor(text string, tags []ReasoningTags, opts *Options) (rea
 // opening one means the template opened reasoning.
 func ImplicitReasoning(opts *Options) bool {
 	return opts == nil || !opts.ReasoningClosed || opts.ReasoningOpen
+}
+
+// ImplicitReasoningIn is ImplicitReasoning for text read by a dialect of
+// syntax syn: whether a closing tag before any opening one in text ends a
+// block the template opened. ReasoningOpen says it does and ReasoningClosed
+// that it does not. With neither, the start is settled outside reasoning
+// when the dialect's family never opens a block (syn.ReasoningClosed), or
+// when text opens with a call (OpensCall): a model that reasons writes its
+// reasoning first, so an output whose first bytes begin a call did not
+// start inside a block. Otherwise a closing tag decides, as before.
+// Dialects read their whole output's reasoning with this, and the stream
+// engine learns it from them, so a stream and a one-shot parse settle the
+// same question on the same bytes.
+func ImplicitReasoningIn(text string, syn *Syntax, opts *Options) bool {
+	switch {
+	case opts != nil && opts.ReasoningOpen:
+		return true
+	case opts != nil && opts.ReasoningClosed, syn.ReasoningClosed:
+		return false
+	}
+	return !OpensCall(text, syn)
+}
+
+// OpensCall reports whether text, after leading spaces, tabs and line
+// breaks, begins with one of syn.Starts (ASCII letters in any case, as the
+// stream engine matches markers), or with a '{' or '[' that syn.Bare lists
+// (a bare JSON call, a call list).
+func OpensCall(text string, syn *Syntax) bool {
+	text = strings.TrimLeft(text, " \t\r\n")
+	if text == "" {
+		return false
+	}
+	if c := text[0]; (c == '{' || c == '[') && strings.IndexByte(syn.Bare, c) >= 0 {
+		return true
+	}
+	for _, s := range syn.Starts {
+		if s != "" && len(text) >= len(s) && equalFoldASCII(text[:len(s)], s) {
+			return true
+		}
+	}
+	return false
+}
+
+// equalFoldASCII reports whether a and b, of the same length, are equal
+// with ASCII letters compared in any case.
+func equalFoldASCII(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// SplitReasoningAs is SplitReasoning with the implicit block decided by
+// the caller: when implicit is false, a closing tag before any opening one
+// is text (see ImplicitReasoningIn).
+func SplitReasoningAs(text string, tags ReasoningTags, startsOpen, implicit bool) (reasoning, rest string) {
+	return splitReasoning(text, tags, startsOpen, implicit)
 }
 
 func splitReasoning(text string, tags ReasoningTags, startsOpen, implicit bool) (reasoning, rest string) {

@@ -44,6 +44,14 @@ type Syntax struct {
 	// dialect's markers (after whitespace) may have begun inside a header
 	// the prompt wrote: it is held back to the end.
 	MarkedStart bool
+	// ReasoningClosed says no chat template of the dialect's family opens
+	// a reasoning block in its generation prompt: a model of the family
+	// that reasons writes its own opening tag (Mistral's [THINK], Llama's
+	// and Granite's templates open nothing). With neither
+	// Options.ReasoningOpen nor ReasoningClosed set, the dialect then
+	// reads a closing tag with no opening one as Options.ReasoningClosed
+	// does, as text (ImplicitReasoningIn).
+	ReasoningClosed bool
 	// Opaque says the dialect's output cannot be streamed before it ends
 	// (a whole-response format such as an API response body): everything
 	// is held back and parsed once at the end.

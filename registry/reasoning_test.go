@@ -1,8 +1,11 @@
 package registry_test
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/stream"
@@ -73,5 +76,76 @@ func TestTemplateSettlesReasoningStart(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// TestReasoningStartWithoutOptions pins how every dialect reads a closing
+// reasoning tag with no opening one when the caller set neither
+// ReasoningOpen nor ReasoningClosed and gave no template: as the end of a
+// block the template opened, unless the dialect's family never opens one
+// (dialects.Syntax.ReasoningClosed) or the output opens with a call, and
+// then as ReasoningClosed reads it. Both sides are checked: where the rule
+// settles the start, and where a closing tag still decides.
+func TestReasoningStartWithoutOptions(t *testing.T) {
+	for _, name := range registry.Names() {
+		d, _ := registry.Lookup(name)
+		syn := dialects.SyntaxOf(d)
+		for _, tags := range syn.Reasoning {
+			read := func(text string, closed bool) *toolcall.Result {
+				o := &registry.Options{Dialect: name}
+				o.ReasoningClosed = closed
+				return registry.Parse(text, o)
+			}
+			// Text first: the template may have opened the block.
+			text := "Let me think" + tags.Close + " Answer."
+			unknown := read(text, false)
+			if syn.ReasoningClosed {
+				if err := streamtest.SameResult(unknown, read(text, true)); err != nil {
+					t.Errorf("%s: %q: its templates open no block, but it is not read as ReasoningClosed reads it: %v", name, text, err)
+				}
+			} else if unknown.Reasoning != "Let me think" {
+				t.Errorf("%s: %q: reasoning %q, want the text before the closing tag", name, text, unknown.Reasoning)
+			}
+			// A call first: the output did not open inside reasoning.
+			for _, s := range syn.Starts {
+				text := "\n " + s + " Let me think" + tags.Close + " Answer."
+				if err := streamtest.SameResult(read(text, false), read(text, true)); err != nil {
+					t.Errorf("%s: %q opens with a call, but is not read as ReasoningClosed reads it: %v", name, text, err)
+				}
+			}
+			for _, c := range []byte("{[") {
+				if strings.IndexByte(syn.Bare, c) < 0 {
+					continue
+				}
+				text := string(c) + `"name": "f"` + tags.Close + " Answer."
+				if err := streamtest.SameResult(read(text, false), read(text, true)); err != nil {
+					t.Errorf("%s: %q opens with a bare call, but is not read as ReasoningClosed reads it: %v", name, text, err)
+				}
+			}
+		}
+	}
+}
+
+func TestOpensCall(t *testing.T) {
+	syn := &dialects.Syntax{Starts: []string{"<tool_call>", "[TOOL_CALLS]"}, Bare: "{(`"}
+	for text, want := range map[string]bool{
+		"<tool_call>":            true,
+		" \n\t<TOOL_CALL>{":      true,
+		"[tool_calls] [":         true,
+		"{\"name\"":              true,
+		"  {":                    true,
+		"(f)":                    false, // only '{' and '[' of Bare open a call here
+		"`{}`":                   false,
+		"[x]":                    false, // '[' is not in Bare
+		"<tool_cal":              false,
+		"Sure. <tool_call>":      false,
+		"\u00a0<tool_call>":      false, // only ASCII space, tab and line breaks are skipped
+		"<tool_call\u212a":       false,
+		"":                       false,
+		"<think>a</think><tool_": false,
+	} {
+		if got := dialects.OpensCall(text, syn); got != want {
+			t.Errorf("OpensCall(%q) = %v, want %v", text, got, want)
+		}
 	}
 }

@@ -11,3 +11,9 @@ func Held(p *Parser) bool { return p.state == stHeld }
 // StartSplits tells the tests whether the profile's start marker ends the
 // call before it inside a section.
 func StartSplits(p *Profile) bool { return p.startSplits }
+
+// Settles tells the tests whether the profile settles the reasoning start
+// on an output that opens with a start marker, '{' or '['.
+func Settles(p *Profile) (start, brace, bracket bool) {
+	return p.startSettles, p.bareSettles[0], p.bareSettles[1]
+}

@@ -65,6 +65,13 @@ func FuzzStream(f *testing.F) {
 	f.Add("Let me check.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"a\": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜> More</think>Answer.", uint64(17), pick("deepseek_v31", 0))
 	f.Add("Let me check.\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\nMore</think>y", uint64(18), pick("hermes", 0))
 	f.Add("Let me check.<function_calls>f(a=1)</function_calls> more</think>ok", uint64(19), pick("olmo3", 0))
+	// An output that opens with a call settles the reasoning start; one
+	// whose family never opens a block reads a stray closing tag as text.
+	f.Add(" \n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>x</think>y", uint64(30), pick("hermes", 0))
+	f.Add("[{\"name\": \"f\", \"arguments\": {}}] x</think>y", uint64(31), pick("json", 0))
+	f.Add("<TOOL_CALL>{\"name\": \"f\", \"arguments\": {}}</TOOL_CALL></think>y", uint64(32), pick("", 0))
+	f.Add("Let me check</think> the weather.<|tool_call|>[{\"name\": \"f\", \"arguments\": {}}]", uint64(33), pick("granite", 0))
+	f.Add("[f(a=1)] more</think>y", uint64(34), pick("olmo3", 0))
 	// With a fallback chain (the seed's top bit set).
 	const withFallback = 1 << 63
 	f.Add("Hi there.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call>\nbye", uint64(withFallback|17), pick("mistral", closedFlag))

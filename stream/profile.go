@@ -34,6 +34,15 @@ type Profile struct {
 	spaceUnsure bool
 	// pairs holds what was learnt of each reasoning wrapper.
 	pairs []pairRules
+	// startSettles says an output whose first bytes (after whitespace)
+	// are one of the dialect's start markers is read as ReasoningClosed
+	// reads it, when the caller set neither ReasoningOpen nor
+	// ReasoningClosed: a closing tag later on is not the end of a block
+	// the template opened (dialects.ImplicitReasoningIn). bareSettles
+	// says the same of an output that opens with '{' or '[' (a bare
+	// call): bareSettles['{'] and bareSettles['['].
+	startSettles bool
+	bareSettles  [2]bool
 	// conts are the continuations an open region is probed with: a call
 	// it holds is reported before the region closes when it reads the same
 	// followed by each of them. Empty when the dialect's regions are only
@@ -290,6 +299,7 @@ func Learn(d dialects.Dialect) *Profile {
 			trigger{word: tags.Open, role: roleOpen, tag: i, exact: !r.fold},
 			trigger{word: tags.Close, role: roleClose, tag: i, exact: !r.fold})
 	}
+	p.learnSettles(d)
 	p.m = newMatcher(triggers, syn.Bare)
 	p.classify()
 	p.nameBare = strings.IndexByte(syn.Bare, '(') >= 0
@@ -344,6 +354,50 @@ func (p *Profile) learnSplits() bool {
 		second := two.Calls[1]
 		second.Offset -= len(s + si.body)
 		if !sameCall(&second, &want) || second.Err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// learnSettles finds whether the dialect settles the reasoning start on
+// an output's first bytes (Profile.startSettles, bareSettles): for every
+// start marker (every '{', '['), an output that opens with it and later
+// holds a closing reasoning tag with no opening one reads the same with
+// the start unknown as with ReasoningClosed.
+func (p *Profile) learnSettles(d dialects.Dialect) {
+	if len(p.syn.Reasoning) == 0 {
+		return
+	}
+	unknown, closed := &dialects.Options{}, &dialects.Options{ReasoningClosed: true}
+	settles := func(lead string) bool {
+		for _, tags := range p.syn.Reasoning {
+			for _, text := range []string{lead + " think" + tags.Close + " answer", " \n" + lead + "\n" + `{"name": "f", "arguments": {}}` + "\n" + tags.Close + "answer"} {
+				if !sameExtraction(d.Extract(text, unknown), d.Extract(text, closed)) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	p.startSettles = len(p.syn.Starts) > 0
+	for _, s := range p.syn.Starts {
+		p.startSettles = p.startSettles && settles(s)
+	}
+	for i, c := range []byte("{[") {
+		p.bareSettles[i] = strings.IndexByte(p.syn.Bare, c) >= 0 && settles(string(c))
+	}
+}
+
+// sameExtraction reports whether two extractions read the same calls,
+// content and reasoning.
+func sameExtraction(a, b *dialects.Extraction) bool {
+	if a.Content != b.Content || a.Reasoning != b.Reasoning || len(a.Calls) != len(b.Calls) {
+		return false
+	}
+	for i := range a.Calls {
+		x, y := a.Calls[i], b.Calls[i]
+		if x.Name != y.Name || x.Arguments != y.Arguments || (x.Err == nil) != (y.Err == nil) {
 			return false
 		}
 	}

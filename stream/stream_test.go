@@ -123,14 +123,47 @@ func TestLiveEvents(t *testing.T) {
 			},
 		},
 		{
-			name:   "unknown template: a call before a closing tag could be reasoning, so it waits",
+			name:   "unknown template: an output that opens with a call did not open inside reasoning, so the call is live and a closing tag later is text",
 			opts:   registry.Options{Dialect: "hermes"},
 			chunks: []string{"<tool_call>" + weather + "</tool_call>", " x", "</think>y"},
+			want: [][]string{
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`},
+				{},
+				{},
+				{"content:x</think>y", "done:hermes"},
+			},
+		},
+		{
+			name:   "unknown template: a marker's first bytes settle nothing until the marker is whole",
+			opts:   registry.Options{Dialect: "hermes"},
+			chunks: []string{"\n <tool_", "cal", "l>" + weather + "</tool_call>\n"},
+			want: [][]string{
+				{},
+				{},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`},
+				{"done:hermes"},
+			},
+		},
+		{
+			name:   "unknown template: a call's marker after text settles nothing, the text waits",
+			opts:   registry.Options{Dialect: "hermes"},
+			chunks: []string{"Sure. ", "<tool_call>" + weather + "</tool_call>", "Done</think>y"},
 			want: [][]string{
 				{},
 				{},
 				{},
-				{"reasoning:<tool_call>" + weather + "</tool_call> x", "content:y", "done:hermes"},
+				{"reasoning:Sure. <tool_call>" + weather + "</tool_call>Done", "content:y", "done:hermes"},
+			},
+		},
+		{
+			name:   "unknown template: a family whose templates never open a block streams its answer at once",
+			opts:   registry.Options{Dialect: "granite"},
+			chunks: []string{"Let me check", " the weather.", "</think> Done."},
+			want: [][]string{
+				{"content:Let me check"},
+				{"content: the weather."},
+				{},
+				{"content:</think> Done.", "done:granite"},
 			},
 		},
 		{

@@ -481,6 +481,15 @@ func (p *Parser) lead(text string) {
 	if h.at < 0 || h.partial || limit < h.at {
 		return
 	}
+	if p.ambiguous && p.d != nil && p.settles(text, h) {
+		// The output opens with a call: a model that reasons writes its
+		// reasoning first, so the template opened no block, and a closing
+		// tag later on is text, as the dialect reads it
+		// (dialects.ImplicitReasoningIn).
+		p.ambiguous = false
+		p.opts.Parse.ReasoningClosed = true
+		p.emitRun(text, limit, Content)
+	}
 	if p.ambiguous && p.d != nil && h.t.role != roleOpen && h.t.role != roleClose {
 		// A call, or any other markup, before it is known whether the
 		// template opened a reasoning block: a closing tag later in the
@@ -571,6 +580,27 @@ func (p *Parser) lead(text string) {
 		}
 		p.hold(text)
 	}
+}
+
+// settles reports whether h, a complete trigger, opens the output (after
+// whitespace) with a call that settles the reasoning start for the
+// profile's dialect (Profile.startSettles, bareSettles).
+func (p *Parser) settles(text string, h hit) bool {
+	if strings.TrimLeft(text[:h.at], " \t\r\n") != "" || p.contentOut.Len() > 0 || p.reasonOut.Len() > 0 {
+		return false
+	}
+	switch h.t.role {
+	case roleStart:
+		return p.prof.startSettles
+	case roleBare:
+		switch text[h.at] {
+		case '{':
+			return p.prof.bareSettles[0]
+		case '[':
+			return p.prof.bareSettles[1]
+		}
+	}
+	return false
 }
 
 // reason streams the text of a reasoning block until its closing tag.

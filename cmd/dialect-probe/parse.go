@@ -71,11 +71,14 @@ every event is printed the moment it is settled, one JSON object per line:
   {"event": "call_error", "index": 0, "error": {"code", "message"}}
   {"event": "done", "result": <the --json result>}
 Text that could still be the start of a marker is held back; the final
-result is the one parsing the whole output at once gives. Say where the
-output starts (--reasoning-closed, --reasoning-open or --template): until
-that is known, a closing tag later in the output (</think>) could make
-everything before it reasoning, so answer text and calls before it wait
-for the end.
+result is the one parsing the whole output at once gives. Where the output
+starts is settled at once when it opens with a call or with <think>, or
+when the dialect's templates never open a reasoning block (Llama, Granite,
+xLAM, Command); otherwise say it (--reasoning-closed, --reasoning-open or
+--template): until it is known, a closing tag later in the output
+(</think>) could make the text before it reasoning, so that text waits for
+the end, and so do calls the dialect would then read as reasoning
+(Hermes).
 
 Exit status: 0 when every call found parsed and validated (or there was no
 call); 1 when the output had errors (a call that could not be read,

@@ -49,6 +49,9 @@ type Dialect struct {
 	inContent   []string
 	inReasoning []string
 	blockEnds   []string
+	// start is the syntax an output's reasoning start is read from
+	// (dialects.ImplicitReasoningIn).
+	start dialects.Syntax
 }
 
 func newDialect(name, open, close string, delims []string, reasoning bool) *Dialect {
@@ -61,6 +64,7 @@ func newDialect(name, open, close string, delims []string, reasoning bool) *Dial
 		// A block that lost its close ends where reasoning starts or stops.
 		d.blockEnds = append(d.blockEnds, channelOpen, channelClose)
 	}
+	d.start = d.Syntax()
 	return d
 }
 
@@ -109,15 +113,18 @@ func (d *Dialect) Markers() []string {
 // A call shown in inline code or in a fence presented as an example is
 // not read (dialects.ExtractShown).
 func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
-	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return d.extract(text, opts) })
+	implicit := dialects.ImplicitReasoningIn(text, &d.start, opts)
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return d.extract(text, opts, implicit) })
 }
 
-// extract is Extract on text whose shown parts are held out.
-func (d *Dialect) extract(text string, opts *dialects.Options) *dialects.Extraction {
+// extract is Extract on text whose shown parts are held out; implicit
+// says whether a closing channel token with no opening one ends a
+// reasoning block the template opened.
+func (d *Dialect) extract(text string, opts *dialects.Options, implicit bool) *dialects.Extraction {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	s := &scanner{d: d, text: text, opts: opts, ext: &dialects.Extraction{}}
+	s := &scanner{d: d, text: text, opts: opts, implicit: implicit, ext: &dialects.Extraction{}}
 	if n := strings.Count(text, callPrefix); n > 0 {
 		// Room for every call up front: many calls cost their own memory,
 		// not a growing slice's copies.
@@ -140,6 +147,7 @@ type scanner struct {
 	text      string
 	pos       int
 	opts      *dialects.Options
+	implicit  bool // a close before any open ends a block the template opened
 	ext       *dialects.Extraction
 	content   joiner
 	reasoning joiner
@@ -173,7 +181,7 @@ func (s *scanner) run() {
 		// A close before any open means the template opened the channel.
 		c := strings.Index(s.text, channelClose)
 		o := strings.Index(s.text, channelOpen)
-		if s.opts.ReasoningOpen || (dialects.ImplicitReasoning(s.opts) && c >= 0 && (o < 0 || c < o)) {
+		if s.opts.ReasoningOpen || (s.implicit && c >= 0 && (o < 0 || c < o)) {
 			state, s.labelled = lexReasoning, true
 		}
 	}

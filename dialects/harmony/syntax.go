@@ -15,5 +15,8 @@ func (harmonyDialect) Syntax() dialects.Syntax {
 		Quotes:    `"`,
 		// The prompt may end inside a header: " to=functions.f<|channel|>…".
 		MarkedStart: true,
+		// The model writes its own analysis channel header; an <|end|>
+		// alone ends no block.
+		ReasoningClosed: true,
 	}
 }

@@ -43,7 +43,13 @@ func (hermes) Markers() []string { return []string{"<tool_call>", "</tool_call>"
 // Syntax describes the dialect to the stream engine: each <tool_call> block
 // is a region; the other tags the fallback chain accepts (in any case), code
 // fences and bare JSON hold the stream back until the end.
-func (hermes) Syntax() dialects.Syntax {
+func (hermes) Syntax() dialects.Syntax { return syntax() }
+
+// start is the syntax an output's reasoning start is read from
+// (dialects.ImplicitReasoningIn).
+var start = syntax()
+
+func syntax() dialects.Syntax {
 	return dialects.Syntax{
 		Starts:    []string{"<tool_call>"},
 		Ends:      []string{"</tool_call>"},
@@ -58,13 +64,14 @@ func (hermes) Syntax() dialects.Syntax {
 // A call shown in inline code or in a fence presented as an example is
 // not read (dialects.ExtractShown).
 func (hermes) Extract(text string, opts *dialects.Options) *dialects.Extraction {
-	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return hermes{}.extract(text, opts) })
+	implicit := dialects.ImplicitReasoningIn(text, &start, opts)
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return hermes{}.extract(text, opts, implicit) })
 }
 
 // extract is Extract on text whose shown parts are held out.
-func (hermes) extract(text string, opts *dialects.Options) *dialects.Extraction {
+func (hermes) extract(text string, opts *dialects.Options, implicit bool) *dialects.Extraction {
 	x := &extractor{Reader: textcall.MakeReader(text, opts)}
-	for _, sg := range segments(x.segs[:0], text, x.Opts.ReasoningOpen, dialects.ImplicitReasoning(x.Opts)) {
+	for _, sg := range segments(x.segs[:0], text, x.Opts.ReasoningOpen, implicit) {
 		if sg.reasoning {
 			x.reasoningSegment(sg)
 		} else {

@@ -25,7 +25,9 @@ var (
 			IDSep:       []string{"[CALL_ID]"},
 		}},
 		Reasoning: []dialects.ReasoningTags{{Open: "[THINK]", Close: "[/THINK]"}},
-		Strip:     []string{"</s>"},
+		// Not ReasoningClosed: Ministral 3's reasoning template may open
+		// [THINK] itself (Ollama's parser reads "…[/THINK]" so).
+		Strip: []string{"</s>"},
 	})
 
 	// Llama3JSON is Llama 3.1–3.3 (and Llama 4) JSON tool calling: bare
@@ -50,8 +52,10 @@ var (
 			{Start: []string{"<tool_call>"}, Opener: "[", Shared: true, Values: true},
 		},
 		Reasoning: []dialects.ReasoningTags{dialects.Think},
-		Strip:     []string{"<|end_of_text|>", "<response>", "</response>"},
-		Bare:      true,
+		// Granite's templates open no reasoning block.
+		ReasoningClosed: true,
+		Strip:           []string{"<|end_of_text|>", "<response>", "</response>"},
+		Bare:            true,
 	})
 
 	// Granite20bFC is granite-20b-functioncalling: <function_call> before
@@ -108,7 +112,9 @@ var (
 		Envelopes:        []string{"tool_calls"},
 		ContentKey:       "thought",
 		Reasoning:        []dialects.ReasoningTags{dialects.Think},
-		Markers:          []string{},
+		// xLAM's templates open no reasoning block.
+		ReasoningClosed: true,
+		Markers:         []string{},
 	})
 
 	// Apertus is Swiss AI Apertus: <|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>,
@@ -158,6 +164,8 @@ var (
 			{Start: []string{"Action:"}, Values: true, Shared: true},
 		},
 		Reasoning: []dialects.ReasoningTags{{Open: "<|START_THINKING|>", Close: "<|END_THINKING|>"}},
+		// Command models write their own <|START_THINKING|>.
+		ReasoningClosed: true,
 		Strip: []string{"<|START_RESPONSE|>", "<|END_RESPONSE|>", "<|START_TEXT|>", "<|END_TEXT|>",
 			"<|END_OF_TURN_TOKEN|>"},
 	})

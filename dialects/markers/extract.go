@@ -32,15 +32,18 @@ const maxHeader = 256
 // A call shown in inline code or in a fence presented as an example is
 // not read (dialects.ExtractShown).
 func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
-	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return d.extract(text, opts) })
+	implicitBlock := dialects.ImplicitReasoningIn(text, &d.start, opts)
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return d.extract(text, opts, implicitBlock) })
 }
 
-// extract is Extract on text whose shown parts are held out.
-func (d *Dialect) extract(text string, opts *dialects.Options) *dialects.Extraction {
+// extract is Extract on text whose shown parts are held out; implicit
+// says whether a closing reasoning tag with no opening one ends a block
+// the template opened.
+func (d *Dialect) extract(text string, opts *dialects.Options, implicitBlock bool) *dialects.Extraction {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	x := &extractor{d: d, s: text, opts: opts, ext: &dialects.Extraction{}}
+	x := &extractor{d: d, s: text, opts: opts, implicitBlock: implicitBlock, ext: &dialects.Extraction{}}
 	x.find.init(text, d.openers, x.findBuf[:0])
 	implicit := x.scanMarked()
 	if d.bare && !x.ext.Marked && !implicit {
@@ -53,13 +56,16 @@ func (d *Dialect) extract(text string, opts *dialects.Options) *dialects.Extract
 
 // extractor holds the state of one Extract call.
 type extractor struct {
-	d       *Dialect
-	s       string
-	opts    *dialects.Options
-	ext     *dialects.Extraction
-	find    finder
-	findBuf [16]int // the finder's memory, for dialects with few markers
-	content []byte
+	d    *Dialect
+	s    string
+	opts *dialects.Options
+	// implicit says a closing reasoning tag with no opening one ends a
+	// block the template opened (dialects.ImplicitReasoningIn).
+	implicitBlock bool
+	ext           *dialects.Extraction
+	find          finder
+	findBuf       [16]int // the finder's memory, for dialects with few markers
+	content       []byte
 	// rawContent holds the content while it is one unchanged piece of the text
 	// (rawSet): most dialects tried on an output find nothing in it, and
 	// their content is then the text itself, not a copy of it.
@@ -228,7 +234,7 @@ func (x *extractor) finishContent() {
 }
 
 func (x *extractor) splitReasoning(text string) (content, reasoning string) {
-	reasoning, content = dialects.SplitReasoningAllFor(text, x.d.reasoning, x.opts)
+	reasoning, content = dialects.SplitReasoningAllAs(text, x.d.reasoning, x.opts.ReasoningOpen, x.implicitBlock)
 	if reasoning != "" || content != text {
 		x.changed = true
 	}

@@ -44,11 +44,16 @@ type Descriptor struct {
 	// markers. Calls are also accepted without it.
 	Section *Section
 	// Reasoning lists the reasoning wrappers the family uses. A closing tag
-	// with no opening one means the template opened reasoning. The
+	// with no opening one means the template opened reasoning, unless
+	// ReasoningClosed says the family's templates never do, or the output
+	// opens with a call (dialects.ImplicitReasoningIn). The
 	// <think>…</think> wrapper is read as reasoning in every dialect, after
 	// the family's own: call markup a model writes inside a closed think
 	// block is it thinking about a call, whatever the dialect.
 	Reasoning []dialects.ReasoningTags
+	// ReasoningClosed says no chat template of the family opens a
+	// reasoning block in its generation prompt (dialects.Syntax).
+	ReasoningClosed bool
 	// Strip lists tokens that are framing, not content, such as
 	// <|eot_id|> or Cohere's <|START_RESPONSE|>; they are dropped from the
 	// content. They are literal: spaces in them are not optional.
@@ -185,6 +190,9 @@ type Dialect struct {
 	bounds      *markerSet // markers that end a JSON value
 	markers     []string
 	triggers    []string
+	// start is the syntax an output's reasoning start is read from
+	// (dialects.ImplicitReasoningIn).
+	start dialects.Syntax
 }
 
 // form is a compiled Form.
@@ -292,6 +300,7 @@ func New(d Descriptor) (*Dialect, error) {
 			dl.markers = nil
 		}
 	}
+	dl.start = dl.Syntax()
 	return dl, nil
 }
 

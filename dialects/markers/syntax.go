@@ -8,7 +8,7 @@ import "github.com/dialectkit/toolcall/dialects"
 // output ends. Strip tokens and bare-JSON openers hold the stream back, since
 // their effect on the content is only known at the end.
 func (d *Dialect) Syntax() dialects.Syntax {
-	syn := dialects.Syntax{Reasoning: d.reasoning, Quotes: `"`}
+	syn := dialects.Syntax{Reasoning: d.reasoning, Quotes: `"`, ReasoningClosed: d.desc.ReasoningClosed}
 	for _, m := range d.secStart {
 		syn.Starts = append(syn.Starts, m.text)
 	}
@@ -27,7 +27,7 @@ func (d *Dialect) Syntax() dialects.Syntax {
 		if f.Implicit {
 			// The prompt may have written the first marker: the output can
 			// open with a bare header, any tool name.
-			return dialects.Syntax{Opaque: true}
+			return dialects.Syntax{Opaque: true, ReasoningClosed: d.desc.ReasoningClosed}
 		}
 	}
 	if !closed {

@@ -27,9 +27,15 @@ func (jsonDialect) Markers() []string { return nil }
 
 // Syntax describes the dialect to the stream engine: output from the first
 // bracket or code fence on is settled when the output ends.
-func (jsonDialect) Syntax() dialects.Syntax {
+func (jsonDialect) Syntax() dialects.Syntax { return syntax() }
+
+func syntax() dialects.Syntax {
 	return dialects.Syntax{Reasoning: []dialects.ReasoningTags{dialects.Think}, Tokens: []string{"```"}, Bare: "{["}
 }
+
+// start is the syntax an output's reasoning start is read from
+// (dialects.ImplicitReasoningIn).
+var start = syntax()
 
 // Extract finds call objects in text.
 //
@@ -46,13 +52,14 @@ func (jsonDialect) Syntax() dialects.Syntax {
 // A call shown in inline code or in a fence presented as an example is
 // not read (dialects.ExtractShown).
 func (jsonDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
-	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return jsonDialect{}.extract(text, opts) })
+	implicit := dialects.ImplicitReasoningIn(text, &start, opts)
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return jsonDialect{}.extract(text, opts, implicit) })
 }
 
 // extract is Extract on text whose shown parts are held out.
-func (jsonDialect) extract(text string, opts *dialects.Options) *dialects.Extraction {
+func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *dialects.Extraction {
 	ext := &dialects.Extraction{}
-	reasoning, rest := dialects.SplitReasoningFor(text, dialects.Think, opts, true)
+	reasoning, rest := dialects.SplitReasoningAs(text, dialects.Think, opts != nil && opts.ReasoningOpen, implicit)
 	ext.Reasoning = reasoning
 	offset := len(text) - len(rest) // rest is a suffix of text unless blocks were removed
 	if offset < 0 || !strings.HasSuffix(text, rest) {

@@ -38,6 +38,12 @@ type Dialect struct {
 	// output with "</think>" that does not itself open with "<think>"
 	// starts inside reasoning.
 	thinkOpen bool
+	// reasoningClosed: no template of the family opens a reasoning block
+	// (dialects.Syntax.ReasoningClosed).
+	reasoningClosed bool
+	// start is the syntax an output's reasoning start is read from
+	// (dialects.ImplicitReasoningIn), set by init.
+	start dialects.Syntax
 	// builtin applies Llama 3's built-in tool rules: "name.call(...)"
 	// names the tool "name", and other code after the tag is a call to the
 	// code interpreter.
@@ -80,18 +86,20 @@ var (
 	// Pythonic is the generic pythonic dialect (Llama 3.2's pythonic
 	// prompt, ToolACE, any model prompted to answer with Python calls).
 	Pythonic = &Dialect{
-		name:     "pythonic",
-		markers:  []string{"<|python_start|>", "<|python_end|>"},
-		blocks:   pythonBlocks,
-		fallback: proseCalls,
+		name:            "pythonic",
+		markers:         []string{"<|python_start|>", "<|python_end|>"},
+		blocks:          pythonBlocks,
+		fallback:        proseCalls,
+		reasoningClosed: true,
 	}
 	// Llama4Pythonic is Llama 4's pythonic dialect; its markers are
 	// optional.
 	Llama4Pythonic = &Dialect{
-		name:     "llama4_pythonic",
-		markers:  []string{"<|python_start|>", "<|python_end|>"},
-		blocks:   pythonBlocks,
-		fallback: proseCalls,
+		name:            "llama4_pythonic",
+		markers:         []string{"<|python_start|>", "<|python_end|>"},
+		blocks:          pythonBlocks,
+		fallback:        proseCalls,
+		reasoningClosed: true,
 	}
 	// Olmo3 is AI2 OLMo 3's dialect: one call per line inside
 	// <function_calls>.
@@ -120,13 +128,21 @@ var (
 	// Llama3Builtin is Llama 3.1/3.3's built-in tool dialect:
 	// <|python_tag|>brave_search.call(query="…").
 	Llama3Builtin = &Dialect{
-		name:     "llama3_builtin",
-		markers:  []string{"<|python_tag|>", "<|eom_id|>"},
-		blocks:   []blockKind{{open: "<|python_tag|>", closes: []string{"<|eom_id|>", "<|eot_id|>"}, evidence: true}},
-		fallback: builtinCalls,
-		builtin:  true,
+		name:            "llama3_builtin",
+		markers:         []string{"<|python_tag|>", "<|eom_id|>"},
+		blocks:          []blockKind{{open: "<|python_tag|>", closes: []string{"<|eom_id|>", "<|eot_id|>"}, evidence: true}},
+		fallback:        builtinCalls,
+		builtin:         true,
+		reasoningClosed: true,
 	}
 )
+
+func init() {
+	for _, d := range All() {
+		d := d.(*Dialect)
+		d.start = d.Syntax()
+	}
+}
 
 // All returns every dialect of the family.
 func All() []dialects.Dialect {
@@ -144,9 +160,10 @@ func (d *Dialect) Markers() []string { return append([]string(nil), d.markers...
 // are read when the output ends.
 func (d *Dialect) Syntax() dialects.Syntax {
 	syn := dialects.Syntax{
-		Reasoning: []dialects.ReasoningTags{dialects.Think},
-		Tokens:    append([]string{"```"}, d.markers...),
-		Quotes:    `"'`,
+		ReasoningClosed: d.reasoningClosed,
+		Reasoning:       []dialects.ReasoningTags{dialects.Think},
+		Tokens:          append([]string{"```"}, d.markers...),
+		Quotes:          `"'`,
 	}
 	closed := true
 	for _, b := range d.blocks {
@@ -179,15 +196,19 @@ func (d *Dialect) Syntax() dialects.Syntax {
 // A call shown in inline code or in a fence presented as an example is
 // not read (dialects.ExtractShown).
 func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
-	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return d.extract(text, opts) })
+	implicit := dialects.ImplicitReasoningIn(text, &d.start, opts)
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return d.extract(text, opts, implicit) })
 }
 
-// extract is Extract on text whose shown parts are held out.
-func (d *Dialect) extract(text string, opts *dialects.Options) *dialects.Extraction {
+// extract is Extract on text whose shown parts are held out; implicit
+// says whether a closing reasoning tag with no opening one ends a block
+// the template opened.
+func (d *Dialect) extract(text string, opts *dialects.Options, implicit bool) *dialects.Extraction {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
 	x := newExtractor(d, opts)
+	x.implicit = implicit
 	ext := &dialects.Extraction{}
 	regions, marked, found := x.findBlocks(text)
 	ext.Marked = marked
@@ -223,6 +244,7 @@ func (d *Dialect) extract(text string, opts *dialects.Options) *dialects.Extract
 type extractor struct {
 	d        *Dialect
 	opts     *dialects.Options
+	implicit bool // a closing tag with no opening one ends a block the template opened
 	maxSize  int
 	maxDepth int
 }
@@ -245,9 +267,7 @@ func (x *extractor) splitReasoning(text string) (reasoning, rest string) {
 	if !open && !strings.Contains(text, dialects.Think.Close) && !strings.Contains(text, dialects.Think.Open) {
 		return "", text
 	}
-	o := *x.opts
-	o.ReasoningOpen = open
-	return dialects.SplitReasoningFor(text, dialects.Think, &o, true)
+	return dialects.SplitReasoningAs(text, dialects.Think, open, x.implicit || open)
 }
 
 // startsOpen reports whether the text starts inside reasoning.
@@ -255,6 +275,6 @@ func (x *extractor) startsOpen(text string) bool {
 	if x.opts.ReasoningOpen {
 		return true
 	}
-	return x.d.thinkOpen && dialects.ImplicitReasoning(x.opts) && strings.Contains(text, dialects.Think.Close) &&
+	return x.d.thinkOpen && x.implicit && strings.Contains(text, dialects.Think.Close) &&
 		!strings.HasPrefix(strings.TrimLeft(text, spaces), dialects.Think.Open)
 }

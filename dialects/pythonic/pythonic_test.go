@@ -222,8 +222,17 @@ var pythonicRows = []row{
 	{
 		name:      "reasoning opened by the template",
 		text:      "weighing options</think>[get_time()]",
+		open:      true,
 		calls:     calls("get_time", `{}`),
 		reasoning: "weighing options",
+	},
+	{
+		// No pythonic template opens a reasoning block: unless the caller
+		// says one did, a stray closing tag is text.
+		name:    "a closing tag with no opening one, the template unknown",
+		text:    "weighing options</think>[get_time()]",
+		calls:   calls("get_time", `{}`),
+		content: "weighing options</think>",
 	},
 }
 

@@ -144,6 +144,11 @@ type Descriptor struct {
 	// family's own wrapper: call markup a model writes inside a closed
 	// think block is it thinking about a call, whatever the dialect.
 	Reasoning dialects.ReasoningTags
+	// ReasoningClosed says no chat template of the family opens a
+	// reasoning block in its generation prompt (dialects.Syntax): a
+	// closing tag with no opening one is then text unless the caller says
+	// the template opened one.
+	ReasoningClosed bool
 	// EndOfTurn are literals that end the model's turn: text after the first
 	// one is not part of the answer (GLM's <|observation|>).
 	EndOfTurn []string
@@ -187,6 +192,9 @@ type Dialect struct {
 	markers []string
 	lits    [litCount]string
 	frames  []Wrapper // the framing tags that apply (see callFrames)
+	// start is the syntax an output's reasoning start is read from
+	// (dialects.ImplicitReasoningIn).
+	start dialects.Syntax
 }
 
 var (
@@ -232,6 +240,7 @@ func New(d Descriptor) (*Dialect, error) {
 			}
 		}
 	}
+	t.start = t.Syntax()
 	return t, nil
 }
 

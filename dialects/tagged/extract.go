@@ -25,11 +25,14 @@ type frameFunc func(t *Dialect, text string, opts *dialects.Options) *dialects.E
 // A call shown in inline code or in a fence presented as an example is
 // not read (dialects.ExtractShown).
 func (t *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
-	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return t.extractShown(text, opts) })
+	implicit := dialects.ImplicitReasoningIn(text, &t.start, opts)
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return t.extractShown(text, opts, implicit) })
 }
 
-// extractShown is Extract on text whose shown parts are held out.
-func (t *Dialect) extractShown(text string, opts *dialects.Options) *dialects.Extraction {
+// extractShown is Extract on text whose shown parts are held out; implicit
+// says whether a closing reasoning tag with no opening one ends a block
+// the template opened.
+func (t *Dialect) extractShown(text string, opts *dialects.Options, implicit bool) *dialects.Extraction {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
@@ -38,7 +41,7 @@ func (t *Dialect) extractShown(text string, opts *dialects.Options) *dialects.Ex
 	if t.desc.frame != nil {
 		ext = t.desc.frame(t, text, opts)
 	} else {
-		ext = t.extract(text, 0, opts, opts.ReasoningOpen)
+		ext = t.extract(text, 0, opts, opts.ReasoningOpen, implicit)
 	}
 	if after = strings.TrimSpace(after); after != "" {
 		// What follows the end of the turn is not read for calls, but it
@@ -52,7 +55,7 @@ func (t *Dialect) extractShown(text string, opts *dialects.Options) *dialects.Ex
 }
 
 // extract runs the engine on text, which starts at base in the output.
-func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoningOpen bool) *dialects.Extraction {
+func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoningOpen, implicit bool) *dialects.Extraction {
 	var p parser
 	if t.desc.normalize != nil {
 		if norm, back, ok := t.desc.normalize(text); ok {
@@ -81,9 +84,7 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoni
 			rest = strings.ReplaceAll(rest, pre+tg.Open, tg.Open)
 		}
 	}
-	o := *opts
-	o.ReasoningOpen = reasoningOpen
-	ext.Reasoning, ext.Content = dialects.SplitReasoningAllFor(rest, tags, &o)
+	ext.Reasoning, ext.Content = dialects.SplitReasoningAllAs(rest, tags, reasoningOpen, implicit)
 	if len(p.calls) == 0 && t.desc.TrailingJSONCall {
 		if rc, content, ok := trailingJSONCall(ext.Content, opts); ok {
 			if i := strings.LastIndex(text, strings.TrimSpace(ext.Content[len(content):])); i >= 0 {

@@ -96,7 +96,7 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options) *dialects.
 				reasoning = append(reasoning, r)
 			}
 		default:
-			sub := t.extract(body, bodyStart, opts, false)
+			sub := t.extract(body, bodyStart, opts, false, dialects.ImplicitReasoning(opts))
 			ext.Marked = ext.Marked || sub.Marked
 			if !extracted(sub.Calls) {
 				if _, ok := glimmerJSONCall(recipient, body, bodyStart, false); !ok || len(sub.Calls) > 0 {

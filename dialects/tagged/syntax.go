@@ -7,13 +7,13 @@ import "github.com/dialectkit/toolcall/dialects"
 // loose wrappers and a trailing JSON call hold the stream back.
 func (t *Dialect) Syntax() dialects.Syntax {
 	d := &t.desc
-	var syn dialects.Syntax
+	syn := dialects.Syntax{ReasoningClosed: d.ReasoningClosed}
 	syn.Reasoning = d.reasoningTags()
 	switch {
 	case d.frame != nil:
 		// Messages framed by recipient headers, which need no marker:
 		// nothing is certain before the end.
-		return dialects.Syntax{Opaque: true}
+		return dialects.Syntax{Opaque: true, ReasoningClosed: d.ReasoningClosed}
 	case d.ScopeStart != "" && d.ScopeOptional:
 		syn.Starts = []string{d.ScopeStart, d.ToolStart}
 		syn.Ends = []string{d.ScopeEnd, d.ToolEnd}
