@@ -163,6 +163,7 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 			s.guess()
 			s.rec.add(toolcall.RepairMissingComma, s.pos)
 		}
+		prevComma := commaAt
 		commaAt = -1
 		mark := len(s.out)
 		if members {
@@ -170,6 +171,11 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 		}
 		if !s.key() {
 			s.out = s.out[:mark]
+			if s.skipAt(s.pos) < len(s.src) {
+				// Stray text where a key should be was dropped: the
+				// comma before it stands before the key that follows.
+				commaAt = prevComma
+			}
 			continue
 		}
 		kind := s.memberValue()

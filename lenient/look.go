@@ -268,7 +268,9 @@ func (s *scanner) properClose(after int, ctx context, inner, bal int) bool {
 			return false
 		}
 		if j > after {
-			return s.valueStartAt(j)
+			// A string that is itself a key ("" "lorem": 1) is not the
+			// value: the quotes before it were no key.
+			return s.valueStartAt(j) && !s.keyPattern(j, false)
 		}
 		return isDigit(c) || c == '-' || c == '{' || c == '['
 

@@ -166,6 +166,11 @@ var peerCases = []peerCase{
 	{"word after a nested string", `{"a": {"b": "c" d}, "e": 1}`, `{"a":{"b":"c"},"e":1}`},
 	{"inner quotes then a word keep the text", `{"a": "He said "hi" there}`, `{"a":"He said \"hi\" there"}`},
 
+	// Quotes where a key should be.
+	{"stray quotes before a key", `{"id": 7, """" "name": "x"}`, `{"id":7,"name":"x"}`},
+	{"stray string before a key", `{"a": 1, "note" "b": 2}`, `{"a":1,"b":2}`},
+	{"doubled quotes around a key stay a key", `{""name"": "x"}`, `{"name":"x"}`},
+
 	// Unescaped quotes inside strings.
 	{"inches mark", `{"size": "a 24" screen"}`, `{"size":"a 24\" screen"}`},
 	{"quoted word in the middle", `{"q": "the "best" one", "n": 1}`, `{"q":"the \"best\" one","n":1}`},

@@ -247,6 +247,16 @@ func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal
 		return true
 	}
 	s.guess()
+	// {"a": 1, """" "b": 2}: quotes where a key should be, then a space and
+	// a key with its colon. What was read is no key: it is dropped and the
+	// key after it read instead.
+	if ctx == ctxKey {
+		if j := s.skipAt(after); j > after && j < len(s.src) && quoteWidth(s.src, j) > 0 && s.keyPattern(j, false) {
+			s.rec.add(toolcall.RepairStrayText, st.open)
+			st.dropped, st.next = true, j
+			return true
+		}
+	}
 	// {"b": "x" true}, {"v": "data" AAAA }: one stray word between a
 	// string with no inner quote and the object's closer; the string ends
 	// here and the word is dropped (see objectBody), one change where
@@ -908,4 +918,10 @@ func (s *scanner) writeQuoteChar(i, w int) int {
 		s.out = append(s.out, s.src[i:i+w]...)
 	}
 	return i + w
+}
+
+// quoteWidth returns the width of a quote at i, or 0.
+func quoteWidth(src []byte, i int) int {
+	_, w := quoteAt(src, i)
+	return w
 }
