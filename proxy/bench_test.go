@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dialectkit/toolcall/internal/cputime"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 	"github.com/dialectkit/toolcall/proxy"
 )
@@ -33,7 +34,7 @@ func BenchmarkHandler(b *testing.B) {
 			for _, target := range []struct{ name, url string }{{"direct", up.URL}, {"proxy", srv.URL}} {
 				b.Run(string(api)+"/"+mode+"/"+target.name, func(b *testing.B) {
 					b.ReportAllocs()
-					cpu := cpuTime()
+					cpu := cputime.Process()
 					for b.Loop() {
 						resp, err := http.Post(target.url+chatPath(api), "application/json", strings.NewReader(body))
 						if err != nil {
@@ -43,7 +44,7 @@ func BenchmarkHandler(b *testing.B) {
 						resp.Body.Close()
 					}
 					if cpu > 0 {
-						b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/op")
+						b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/float64(b.N), "cpu-µs/op")
 					}
 				})
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/hermes"
+	"github.com/dialectkit/toolcall/internal/cputime"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/stream"
 )
@@ -46,7 +47,7 @@ func BenchmarkStream(b *testing.B) {
 		b.Run(fmt.Sprintf("oneshot/%dKB", size>>10), func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(text)))
-			start := cpuTime()
+			start := cputime.Process()
 			for b.Loop() {
 				oneShot(b, text)
 			}
@@ -90,7 +91,7 @@ func BenchmarkStreamDetect(b *testing.B) {
 	b.Run("oneshot", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(text)))
-		start := cpuTime()
+		start := cputime.Process()
 		for b.Loop() {
 			registry.Parse(text, opts)
 		}
@@ -121,16 +122,16 @@ func BenchmarkStreamDetect(b *testing.B) {
 type pairTimer struct{ streamCPU, baseCPU time.Duration }
 
 func (pt *pairTimer) stream(b *testing.B, f func()) {
-	start := cpuTime()
+	start := cputime.Process()
 	f()
-	pt.streamCPU += cpuTime() - start
+	pt.streamCPU += cputime.Process() - start
 }
 
 func (pt *pairTimer) baseline(b *testing.B, f func()) {
 	b.StopTimer()
-	start := cpuTime()
+	start := cputime.Process()
 	f()
-	pt.baseCPU += cpuTime() - start
+	pt.baseCPU += cputime.Process() - start
 	b.StartTimer()
 }
 
@@ -149,7 +150,7 @@ func (pt *pairTimer) report(b *testing.B) {
 // load as much as the code; run with -cpu 1 so that it is the code's.
 func reportCPU(b *testing.B, start time.Duration) {
 	if start > 0 && b.N > 0 {
-		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 	}
 }
 

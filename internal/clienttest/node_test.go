@@ -53,7 +53,7 @@ func nodeClients(t *testing.T) string {
 			return
 		}
 		jsDir = dir
-		for _, f := range []string{"package.json", "package-lock.json", "openai.mjs", "ollama.mjs"} {
+		for _, f := range []string{"package.json", "package-lock.json", "harness.mjs", "openai.mjs", "ollama.mjs"} {
 			data, err := os.ReadFile(filepath.Join("js", f))
 			if err == nil {
 				err = os.WriteFile(filepath.Join(dir, f), data, 0o644)

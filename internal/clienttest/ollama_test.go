@@ -11,7 +11,6 @@ import (
 
 	"github.com/ollama/ollama/api"
 
-	"github.com/dialectkit/toolcall/internal/fakeserver"
 	"github.com/dialectkit/toolcall/proxy"
 )
 
@@ -66,61 +65,8 @@ func ollamaChatPrompt(t *testing.T, base string, hc *http.Client, stream bool, p
 
 // TestOllamaGoClient drives ollama/api through the proxy Handler and
 // through the Transport, streaming and not, in every scenario.
-func TestOllamaGoClient(t *testing.T) {
-	for _, sc := range Scenarios {
-		for _, stream := range []bool{false, true} {
-			for _, via := range []string{"handler", "transport"} {
-				name := sc.Name + "/" + map[bool]string{false: "whole", true: "stream"}[stream] + "/" + via
-				t.Run(name, func(t *testing.T) {
-					got := runOllama(t, sc.Script, stream, via)
-					if d := sc.Want.Check(proxy.Ollama, got); d != "" {
-						t.Errorf("%s\ngot %+v", d, got)
-					}
-				})
-			}
-		}
-	}
-}
+func TestOllamaGoClient(t *testing.T) { RunScenarios(t, proxy.Ollama, ollamaChat) }
 
-// runOllama runs one ollama/api chat through the proxy, as a Handler or a
-// Transport, in front of a fake upstream answering with script.
-func runOllama(t *testing.T, script fakeserver.Script, stream bool, via string) Got {
-	t.Helper()
-	if via == "handler" {
-		s, err := NewStack(proxy.Ollama, script)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		return ollamaChat(t, s.Proxy.URL, http.DefaultClient, stream)
-	}
-	up := fakeserver.NewServer(script, nil)
-	defer up.Close()
-	tr, err := proxy.NewTransport(Options(proxy.Ollama, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ollamaChat(t, up.URL, &http.Client{Transport: tr}, stream)
-}
-
-// TestOllamaGoClientDirect checks the harness against the upstream alone:
-// native calls read as the scenario says, and a leaked call does not read
-// as a call, so the proxy is what makes the other scenarios pass.
-func TestOllamaGoClientDirect(t *testing.T) {
-	for _, stream := range []bool{false, true} {
-		for _, sc := range Named("native", "hermes") {
-			t.Run(sc.Name+"/"+map[bool]string{false: "whole", true: "stream"}[stream], func(t *testing.T) {
-				up := fakeserver.NewServer(sc.Script, nil)
-				defer up.Close()
-				got := ollamaChat(t, up.URL, http.DefaultClient, stream)
-				d := sc.Want.Check(proxy.Ollama, got)
-				switch {
-				case sc.Name == "native" && d != "":
-					t.Errorf("%s\ngot %+v", d, got)
-				case sc.Name != "native" && d == "":
-					t.Errorf("the leaked call reads as a native call without the proxy: %+v", got)
-				}
-			})
-		}
-	}
-}
+// TestOllamaGoClientDirect checks the harness against the upstream alone
+// (RunDirect).
+func TestOllamaGoClientDirect(t *testing.T) { RunDirect(t, proxy.Ollama, ollamaChat) }

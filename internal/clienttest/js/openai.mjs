@@ -1,45 +1,27 @@
 // Runs chat completions with the official OpenAI SDK and prints, as one
 // JSON array, what the SDK's own parsing made of each answer.
 //
-// Input on stdin: a JSON array of cases
-//   {name, baseURL, model, prompt, tools, mode: "whole" | "stream" | "stream_helper" | "models"}
-// Output on stdout: a JSON array, one object per case, in order:
-//   {name, status?, error?, calls: [{id, name, arguments}], content, reasoning, finish, events?, models?}
+// The input and output are harness.mjs's, with mode "whole" | "stream" | "stream_helper" | "models",
+// and events? and models? in the output.
 // "stream" accumulates the deltas of create({stream: true}) by index;
 // "stream_helper" takes finalChatCompletion() of chat.completions.stream();
 // "models" lists the models (models.list()).
 import OpenAI from 'openai';
+import { callsOf as reportCalls, params, runCases } from './harness.mjs';
 
-const input = JSON.parse(await new Promise((resolve, reject) => {
-  let data = '';
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (c) => { data += c; });
-  process.stdin.on('end', () => resolve(data));
-  process.stdin.on('error', reject);
-}));
-
-function callsOf(toolCalls) {
-  return (toolCalls || []).map((tc) => ({
-    id: tc.id || '',
-    name: tc.function?.name || '',
-    arguments: tc.function?.arguments ?? '',
-  }));
-}
+// Arguments are the string the SDK holds.
+const callsOf = (toolCalls) => reportCalls(toolCalls, (a) => a ?? '');
 
 async function run(c) {
   const client = new OpenAI({ baseURL: c.baseURL + '/v1', apiKey: 'unused', maxRetries: 0, timeout: 30000 });
-  const params = {
-    model: c.model,
-    messages: [{ role: 'user', content: c.prompt }],
-    tools: c.tools,
-  };
+  const p = params(c);
   if (c.mode === 'whole') {
-    const r = await client.chat.completions.create(params);
+    const r = await client.chat.completions.create(p);
     const ch = r.choices[0];
     return { calls: callsOf(ch.message.tool_calls), content: ch.message.content || '', reasoning: ch.message.reasoning_content || '', finish: ch.finish_reason || '' };
   }
   if (c.mode === 'stream') {
-    const stream = await client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({ ...p, stream: true, stream_options: { include_usage: true } });
     const calls = [];
     let content = '';
     let reasoning = '';
@@ -64,7 +46,7 @@ async function run(c) {
     return { calls: calls.filter(Boolean), content, reasoning, finish, usage };
   }
   if (c.mode === 'stream_helper') {
-    const runner = client.chat.completions.stream(params);
+    const runner = client.chat.completions.stream(p);
     const done = [];
     runner.on('tool_calls.function.arguments.done', (e) => done.push(e.name));
     // The helper's snapshot keeps the last delta of a field it does not
@@ -87,12 +69,4 @@ async function run(c) {
   throw new Error('unknown mode ' + c.mode);
 }
 
-const out = [];
-for (const c of input) {
-  try {
-    out.push({ name: c.name, ...(await run(c)) });
-  } catch (e) {
-    out.push({ name: c.name, status: e instanceof OpenAI.APIError ? (e.status ?? -1) : -1, error: String(e?.message || e), calls: [], content: '', finish: '' });
-  }
-}
-process.stdout.write(JSON.stringify(out) + '\n');
+await runCases(run, (e) => ({ status: e instanceof OpenAI.APIError ? (e.status ?? -1) : -1, error: String(e?.message || e) }));

@@ -133,62 +133,13 @@ func extraString(fields map[string]respjson.Field, key string) string {
 	return v
 }
 
-var modes = map[bool]string{false: "whole", true: "stream"}
-
 // TestOpenAIGoClient drives openai-go through the proxy Handler and
 // through the Transport, streaming and not, in every scenario.
-func TestOpenAIGoClient(t *testing.T) {
-	for _, sc := range clienttest.Scenarios {
-		for _, stream := range []bool{false, true} {
-			for _, via := range []string{"handler", "transport"} {
-				t.Run(sc.Name+"/"+modes[stream]+"/"+via, func(t *testing.T) {
-					var got clienttest.Got
-					if via == "handler" {
-						s, err := clienttest.NewStack(proxy.OpenAI, sc.Script)
-						if err != nil {
-							t.Fatal(err)
-						}
-						defer s.Close()
-						got = chat(t, s.Proxy.URL, http.DefaultClient, stream)
-					} else {
-						up := fakeserver.NewServer(sc.Script, nil)
-						defer up.Close()
-						tr, err := proxy.NewTransport(clienttest.Options(proxy.OpenAI, ""))
-						if err != nil {
-							t.Fatal(err)
-						}
-						got = chat(t, up.URL, &http.Client{Transport: tr}, stream)
-					}
-					if d := sc.Want.Check(proxy.OpenAI, got); d != "" {
-						t.Errorf("%s\ngot %+v", d, got)
-					}
-				})
-			}
-		}
-	}
-}
+func TestOpenAIGoClient(t *testing.T) { clienttest.RunScenarios(t, proxy.OpenAI, chat) }
 
-// TestOpenAIGoClientDirect checks the harness against the upstream alone:
-// native calls read as the scenario says, and a leaked call does not read
-// as a call.
-func TestOpenAIGoClientDirect(t *testing.T) {
-	for _, stream := range []bool{false, true} {
-		for _, sc := range clienttest.Named("native", "hermes") {
-			t.Run(sc.Name+"/"+modes[stream], func(t *testing.T) {
-				up := fakeserver.NewServer(sc.Script, nil)
-				defer up.Close()
-				got := chat(t, up.URL, http.DefaultClient, stream)
-				d := sc.Want.Check(proxy.OpenAI, got)
-				switch {
-				case sc.Name == "native" && d != "":
-					t.Errorf("%s\ngot %+v", d, got)
-				case sc.Name != "native" && d == "":
-					t.Errorf("the leaked call reads as a native call without the proxy: %+v", got)
-				}
-			})
-		}
-	}
-}
+// TestOpenAIGoClientDirect checks the harness against the upstream alone
+// (clienttest.RunDirect).
+func TestOpenAIGoClientDirect(t *testing.T) { clienttest.RunDirect(t, proxy.OpenAI, chat) }
 
 // TestOpenAIGoClientAPIKey runs openai-go against a Handler that requires
 // an API key: the client's own key option passes it, a wrong key gets the
@@ -205,7 +156,7 @@ func TestOpenAIGoClientAPIKey(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	for _, stream := range []bool{false, true} {
-		t.Run(modes[stream], func(t *testing.T) {
+		t.Run(clienttest.Modes[stream], func(t *testing.T) {
 			got := chatKey(t, srv.URL, http.DefaultClient, stream, "proxy-key")
 			if d := clienttest.Named("native")[0].Want.Check(proxy.OpenAI, got); d != "" {
 				t.Errorf("with the key: %s\ngot %+v", d, got)

@@ -1,15 +1,15 @@
 //go:build unix
 
-package proxy_test
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time the process has used, which unlike wall
-// time does not grow while the benchmark waits for a busy machine.
-func cpuTime() time.Duration {
+// Process returns the CPU time (user and system) the process has used so
+// far, or 0 when it cannot be read.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0

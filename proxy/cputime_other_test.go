@@ -1,8 +1,0 @@
-//go:build !unix
-
-package proxy_test
-
-import "time"
-
-// cpuTime is not measured here: the benchmarks report wall time only.
-func cpuTime() time.Duration { return 0 }
