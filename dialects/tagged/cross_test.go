@@ -53,10 +53,14 @@ var samples = []sample{
 //     Detection prefers seed_oss for its stronger marker.
 //   - glm45 and hy_v3 share <arg_key>: glm45 claims hy_v3 output but reads
 //     no call from it (the <tool_sep> makes its call malformed).
+//   - qwen3_coder reads a JSON object in place of its parameter elements,
+//     so it reads (and claims) Functionary v3.1's <function=NAME>{…}: the
+//     same call.
 var overlap = map[[2]string]struct{ call, marked bool }{
-	{"glm45", "hermes"}:         {call: true},
-	{"qwen3_coder", "seed_oss"}: {call: true, marked: true},
-	{"glm45", "hy_v3"}:          {marked: true},
+	{"glm45", "hermes"}:                 {call: true},
+	{"qwen3_coder", "seed_oss"}:         {call: true, marked: true},
+	{"glm45", "hy_v3"}:                  {marked: true},
+	{"qwen3_coder", "functionary_v3_1"}: {call: true, marked: true},
 }
 
 // TestOwnSyntaxOnly checks that no dialect turns another dialect's output

@@ -11,6 +11,12 @@ const qwenWeather = "<tool_call>\n<function=get_weather>\n<parameter=city>\nToky
 
 var qwenRows = []row{
 	{
+		name:   "a JSON object in place of the parameters is the arguments",
+		text:   "<tool_call>\n<function=get_weather>\n{\"city\": \"Paris\", \"days\": 2}\n</function>\n</tool_call>",
+		chunks: []string{"<tool_call>\n<function=get_we", "ather>\n{\"city\": \"Par", "is\", \"days\": 2}\n</function>\n</tool_call>"},
+		calls:  []want{call("get_weather", `{"city":"Paris","days":2}`)},
+	},
+	{
 		name:   "single call",
 		text:   qwenWeather,
 		chunks: []string{"<tool_", "call>\n<function=get_", "weather>\n<parameter=city>\nTok", "yo\n</parameter>\n</function>\n</tool_call>"},

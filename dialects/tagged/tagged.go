@@ -41,6 +41,11 @@ var (
 		ToolStart: "<function", ToolName: NameShorthand, ToolEnd: "</function>",
 		KeyStart: "<parameter", Key: NameShorthand, ValEnd: "</parameter>",
 		Reasoning: dialects.Think,
+		// A JSON object in place of the parameter elements (the body
+		// Functionary and Hermes write after <function=NAME>) is read as
+		// the arguments rather than failed: peers read the call, and
+		// detection reads it as Hermes.
+		JSONArguments: true,
 	})
 
 	// SeedOSS is ByteDance Seed-OSS: Qwen3-Coder's calls inside
@@ -52,7 +57,8 @@ var (
 		ScopeStart: "<seed:tool_call>", ScopeEnd: "</seed:tool_call>",
 		ToolStart: "<function", ToolName: NameShorthand, ToolEnd: "</function>",
 		KeyStart: "<parameter", Key: NameShorthand, ValEnd: "</parameter>",
-		Reasoning: dialects.ReasoningTags{Open: "<seed:think>", Close: "</seed:think>"},
+		Reasoning:     dialects.ReasoningTags{Open: "<seed:think>", Close: "</seed:think>"},
+		JSONArguments: true, // as Qwen3Coder
 	})
 
 	// GLM45 is Zhipu GLM-4.5/4.6/4.7/5 and Poolside Laguna:
