@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/dialectkit/toolcall"
@@ -118,6 +119,12 @@ func (r *Registry) decideIn(ctx context.Context, seen *present, n int, opts *Opt
 	if best.Calls == 0 || best.Errors > 0 {
 		return det, false
 	}
+	if d, ok := r.Lookup(best.Dialect); ok && inOpenReasoning(seen.text[:n], dialects.SyntaxOf(d).Reasoning) {
+		// A reasoning block the prefix opened and has not closed may
+		// close later, and the calls in it are then reasoning, not calls:
+		// nothing is decided inside one.
+		return det, false
+	}
 	for _, c := range det.Candidates[1:] {
 		// A tie decides only when the tied readings are the same calls:
 		// the first registered then stands, as in Detect.
@@ -126,6 +133,28 @@ func (r *Registry) decideIn(ctx context.Context, seen *present, n int, opts *Opt
 		}
 	}
 	return det, true
+}
+
+// inOpenReasoning reports whether prefix ends inside a reasoning block it
+// opened itself, of one of tags or <think>: its last opening tag has no
+// closing one after it.
+func inOpenReasoning(prefix string, tags []dialects.ReasoningTags) bool {
+	open := func(t dialects.ReasoningTags) bool {
+		if t.Open == "" || t.Close == "" {
+			return false
+		}
+		i := strings.LastIndex(prefix, t.Open)
+		return i >= 0 && !strings.Contains(prefix[i+len(t.Open):], t.Close)
+	}
+	if open(dialects.Think) {
+		return true
+	}
+	for _, t := range tags {
+		if open(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameCalls reports whether two results hold the same calls, by name and
