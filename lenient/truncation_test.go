@@ -17,6 +17,8 @@ var cutDocuments = []string{
 	`{'path': 'a.txt', 'lines': (1, 2), 'ok': True, 'note': False, 'text': "it's"}`,
 	"{path: \"a.txt\", mode: 'w', tags: [x, y], n: .5, // comment\n last: \"z\",}",
 	"```json\n{\"a\": \"b\", \"c\": [1, 2]}\n```",
+	"{\"rows\": [{\"id\": 1, \"name\": \"a, b\"}, {\"id\": 2, \"name\": \"c: d\"}], \"total\": 2, \"next\": null}",
+	"{\n  \"path\": \"notes.md\",\n  \"content\": \"# Notes\\n\\n- one\\n- two\\n\",\n  \"append\": false\n}",
 	`{"a": 1, "b": 2.5, "c": -3, "d": true, "e": false, "f": null, "g": "h", "i": [true, false, null, 0, "j"]}`,
 	`{"q": "it's \"quoted\" {braces} [brackets], commas: colons", "n": [1, [2, [3, {"k": "v"}]]], "e": {}, "f": [], "u": "\u00e9\ud83d\ude00"}`,
 }
