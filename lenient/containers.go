@@ -151,9 +151,11 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 		if s.elidedMembers() {
 			continue
 		}
-		if members && commaAt < 0 && s.strayWordThenClose(s.pos) {
+		if members && commaAt < 0 && (last == vString || last == vLiteral) && isLetter(s.src[s.pos]) && s.strayWordThenClose(s.pos) {
 			// {"b": "x" true}: a word after the last member, before the
-			// object's closer, belongs to no member.
+			// object's closer, belongs to no member. After a number it
+			// may be its unit or more digits ({"n": 5 kg}, 1 000): no
+			// guess is made there.
 			s.guess()
 			s.rec.add(toolcall.RepairStrayText, s.pos)
 			s.pos = s.strayWordEnd(s.pos)

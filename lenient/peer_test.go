@@ -162,7 +162,7 @@ var peerCases = []peerCase{
 	// A stray word before the object's closer.
 	{"literal after a string before the closer", `{"name": "report" false}`, `{"name":"report"}`},
 	{"shouted word after the last value", `{"ok": true, NOTE "msg": "done" END }`, `{"ok":true,"msg":"done"}`},
-	{"word after a number before the closer", `{"n": 3 items}`, `{"n":3}`},
+	{"word after a literal before the closer", `{"ok": true done}`, `{"ok":true}`},
 	{"word after a nested string", `{"a": {"b": "c" d}, "e": 1}`, `{"a":{"b":"c"},"e":1}`},
 	{"inner quotes then a word keep the text", `{"a": "He said "hi" there}`, `{"a":"He said \"hi\" there"}`},
 
@@ -318,5 +318,16 @@ func TestPeerCases(t *testing.T) {
 				t.Errorf("not idempotent: %s -> %s", res.Output, again.Output)
 			}
 		})
+	}
+}
+
+// TestPeerRefusals: text after a number that may be its unit or more of
+// its digits is not dropped; without a reading that keeps it, repair
+// fails.
+func TestPeerRefusals(t *testing.T) {
+	for _, in := range []string{`{"a": 1 000}`, `{"n": 5 kg}`, `{"a": 1,5}`} {
+		if res := RepairString(in, nil); res.Err == nil {
+			t.Errorf("%q: repaired to %s, want an error", in, res.Output)
+		}
 	}
 }

@@ -263,7 +263,7 @@ func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal
 	// reading the quote as text would take two (an escaped quote and a
 	// missing closing one).
 	if ctx == ctxObjectValue && st.inner == 0 {
-		if j := s.skipAt(after); j > after && s.strayWordThenClose(j) {
+		if j := s.skipAt(after); j > after && isLetter(s.src[j]) && s.strayWordThenClose(j) {
 			st.end, st.next = i, after
 			return true
 		}
