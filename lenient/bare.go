@@ -76,6 +76,9 @@ func (s *scanner) bareValue(ctx context) valueKind {
 		return s.ellipsis(ctx)
 	}
 	if ctx != ctxTop && ctx != ctxKey && isLetter(c) {
+		if kind, ok := s.prefixedString(ctx); ok {
+			return kind
+		}
 		if kind, ok := s.constructorCall(ctx); ok {
 			return kind
 		}
@@ -670,4 +673,38 @@ func plainText(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// prefixedString reads a Python string with a prefix: r'…', b"…", f'…',
+// u'…', rb'…'. The prefix is dropped (python_literal); in a raw string
+// (r) every backslash is a character.
+func (s *scanner) prefixedString(ctx context) (valueKind, bool) {
+	src, start := s.src, s.pos
+	end, raw := start, false
+	for end < len(src) && end-start < 3 {
+		switch src[end] | 0x20 {
+		case 'r':
+			raw = true
+		case 'b', 'u', 'f':
+		default:
+			goto done
+		}
+		end++
+	}
+done:
+	if end == start || end-start > 2 || end >= len(src) || src[end] != '\'' && src[end] != '"' {
+		return vNone, false
+	}
+	s.guess()
+	s.rec.add(toolcall.RepairPythonLiteral, start)
+	s.pos = end
+	q, w := quoteAt(src, end)
+	st := s.scanString(ctx, q, w)
+	if st.dropped {
+		s.pos = st.next
+		return vDropped, true
+	}
+	st.raw = st.raw || raw
+	s.emitString(st, ctx)
+	return vString, true
 }

@@ -90,6 +90,9 @@ var peerCases = []peerCase{
 	{"python capitals", `{"a": True, "b": False, "c": None}`, `{"a":true,"b":false,"c":null}`},
 	{"upper case literals", `{"a": TRUE, "b": FALSE, "c": NULL}`, `{"a":true,"b":false,"c":null}`},
 	{"python dict with tuple", `{'point': (1, 2), 'ok': True}`, `{"point":[1,2],"ok":true}`},
+	{"python raw string", `{'pattern': r'\d+\.\d+'}`, `{"pattern":"\\d+\\.\\d+"}`},
+	{"python raw string keeps a backslash n", `{'p': r'C:\new'}`, `{"p":"C:\\new"}`},
+	{"python byte, unicode and f-strings", `{'a': b'x', 'b': u"y", 'c': f'{z}'}`, `{"a":"x","b":"y","c":"{z}"}`},
 	{"undefined in an array", `[undefined, 1]`, `[null,1]`},
 	{"python list of dicts", `[{'name': 'a', 'on': False}, {'name': 'b', 'on': None}]`, `[{"name":"a","on":false},{"name":"b","on":null}]`},
 
