@@ -259,46 +259,48 @@ func (p *Parser) startLead() {
 // is the Parser's own and is reused by the next Write: consume (or copy) it
 // before writing again.
 func (p *Parser) Write(delta string) []Event {
-	if p.steady && len(p.buf.b)+len(delta) <= p.room && delta != "" {
+	if p.steady && delta != "" && len(p.buf.b)+len(delta) <= p.room {
 		// The steady path: a delta that lies wholly inside the argument
 		// string of a call whose argument text is being shown (most of a
 		// long argument) only extends that string. The region's scan and
 		// the argument tracking stand at the same place in the same
 		// string, so both move past the delta, and its text is shown as
-		// it is: nothing else can happen inside a string.
-		var end int
-		esc := p.escaped
-		if len(delta) == 1 {
-			switch c := delta[0]; {
-			case esc:
-				end, esc = -1, false
-			case c == '\\':
-				end, esc = -1, true
-			case c == '"':
-				end = 0
-			default:
-				end = -1
+		// it is: nothing else can happen inside a string. The scan's
+		// position and the arguments shown stand at the end of the buffer
+		// (leaveSteady sets them when a delta leaves this path); only the
+		// escape is kept.
+		if len(delta) == 1 && p.steadyEv && !p.escaped && len(p.buf.b) < cap(p.buf.b) {
+			// One plain byte, with room for it: the commonest case at
+			// 1-byte deltas, in a handful of instructions.
+			if c := delta[0]; c != '\\' && c != '"' {
+				p.buf.b = append(p.buf.b, c)
+				p.events[0].Text = delta // the last Write's event, rewritten in place
+				return p.events
 			}
-		} else {
-			end, esc = stringEnd(delta, '"', esc)
 		}
-		if end < 0 {
-			// The scan's position and the arguments shown stand at the
-			// end of the buffer (leaveSteady sets them when a delta
-			// leaves this path); only the escape is kept.
-			p.buf.write(delta)
-			p.escaped = esc
-			if p.steadyEv {
-				// The last Write's event, rewritten in place: one store.
-				p.events[0].Text = delta
-			} else {
-				p.events = append(p.events[:0], Event{Kind: CallArguments, Index: p.argIndex, Text: delta})
-				p.steadyEv = true
-			}
-			return p.events
+		if evs, ok := p.steadyWrite(delta); ok {
+			return evs
 		}
 	}
 	return p.write(delta)
+}
+
+// steadyWrite takes delta on the steady path (Write) when it stays inside
+// the string, and reports whether it did.
+func (p *Parser) steadyWrite(delta string) ([]Event, bool) {
+	end, esc := stringEnd(delta, '"', p.escaped)
+	if end >= 0 {
+		return nil, false
+	}
+	p.buf.write(delta)
+	p.escaped = esc
+	if p.steadyEv {
+		p.events[0].Text = delta
+	} else {
+		p.events = append(p.events[:0], Event{Kind: CallArguments, Index: p.argIndex, Text: delta})
+		p.steadyEv = true
+	}
+	return p.events, true
 }
 
 // write is Write off the steady path.
