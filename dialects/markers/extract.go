@@ -2,6 +2,7 @@ package markers
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"unicode"
@@ -675,6 +676,18 @@ func (x *extractor) arguments(f *form, at, from int, name, id string, strict boo
 			next = e
 		}
 		return piece{calls: []dialects.RawCall{rc}, next: next, ok: true}
+	case j < len(s) && s[j] == '"':
+		// Arguments encoded twice, a JSON string holding the object (as
+		// the envelope dialects accept under "arguments"): Finish
+		// unwraps it and records double_encoded.
+		if end, ok := encodedObject(s, j, x.d.bounds); ok {
+			rc.Arguments = s[j:end]
+			next := end
+			if e, ok := matchAny(f.end, s, skipBlank(s, end)); ok {
+				next = e
+			}
+			return piece{calls: []dialects.RawCall{rc}, next: next, ok: true}
+		}
 	case j >= len(s):
 		// Cut off after the name: the name itself may be cut, and the
 		// arguments were never written.
@@ -688,6 +701,34 @@ func (x *extractor) arguments(f *form, at, from int, name, id string, strict boo
 		return piece{}
 	}
 	return x.malformed(f, at, j, "the call's arguments are not JSON")
+}
+
+// encodedObject reports whether a complete JSON string opens at s[i] whose
+// text is a JSON object or array (arguments encoded twice), and where it
+// ends. The string is not looked for past a line break or a marker of the
+// dialect (bounds), so an unclosed quote costs no scan of the rest of the
+// output per call.
+func encodedObject(s string, i int, bounds *markerSet) (end int, ok bool) {
+	for k := i + 1; k < len(s); k++ {
+		switch c := s[k]; {
+		case c == '\\':
+			k++
+		case c == '"':
+			var inner string
+			if json.Unmarshal([]byte(s[i:k+1]), &inner) != nil {
+				return 0, false
+			}
+			inner = strings.TrimSpace(inner)
+			return k + 1, inner != "" && (inner[0] == '{' || inner[0] == '[')
+		case c == '\n':
+			return 0, false // a JSON string holds no raw line break
+		case bounds != nil && bounds.first[c]:
+			if _, at := bounds.matchAt(s, k); at {
+				return 0, false
+			}
+		}
+	}
+	return 0, false
 }
 
 // callObject reads the JSON of a CallObject form: a whole call object, or
