@@ -347,6 +347,9 @@ func (s *scanner) roots(afterProse bool) {
 	adjacent := true // only whitespace, commas and fences since the last value
 	proseNoted := afterProse
 	for {
+		// Each round consumes input; counting it lets the budget check
+		// see a long run of stray closers or commas.
+		s.tick(1)
 		s.space()
 		if s.pos >= len(s.src) {
 			break
