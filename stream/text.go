@@ -752,11 +752,18 @@ func (p *Parser) region(text string) {
 	want := wantRegion
 	h := hit{at: -1}
 	i := p.pos
+	// shared says the argument text being shown stands where the scan
+	// does, in the same string: when the scan finds that string goes on
+	// past the new text (stayed), the arguments shown need no scan of
+	// their own.
+	shared := p.argIndex >= 0 && p.argQuote && p.quote == '"' && p.argShown == i && p.argEscaped == p.escaped
+	stayed := false
 	for ; i < len(text); i++ {
 		if p.quote != 0 {
 			// Jump to the string's closing quote.
 			end, esc := stringEnd(text[i:], p.quote, p.escaped)
 			if end < 0 {
+				stayed = i == p.pos
 				p.escaped, i = esc, len(text)
 				break
 			}
@@ -796,7 +803,15 @@ func (p *Parser) region(text string) {
 			}
 		}
 	}
-	p.trackArguments(text, i)
+	if shared && stayed && !p.pastCallCap(p.argIndex) {
+		if i > p.argShown {
+			p.emit(Event{Kind: CallArguments, Index: p.argIndex, Text: text[p.argShown:i]})
+			p.argShown = i
+		}
+		p.argEscaped = p.escaped
+	} else {
+		p.trackArguments(text, i)
+	}
 	switch {
 	case h.at < 0 || h.partial:
 		p.pos = i
