@@ -1229,6 +1229,12 @@ func (p *Parser) probeHeld() {
 // call, a closing marker, text that would extend the call). Calls already
 // reported are skipped.
 func (p *Parser) reportSettled(base, next string, start, first int, conts []string) (work int) {
+	if openString(next, p.prof.syn.Quotes) {
+		// What has arrived opens a string it does not close: the
+		// continuations are not tried after the string's end, where text
+		// may yet change how the calls read. A later point settles them.
+		return 0
+	}
 	o := &p.opts.Parse
 	ext := p.d.Extract(base, o)
 	work = len(base)
@@ -1281,6 +1287,24 @@ func (p *Parser) reportSettled(base, next string, start, first int, conts []stri
 		p.report(index)
 	}
 	return work
+}
+
+// openString reports whether s ends inside a string opened in it: a quote
+// of quotes not closed by the same quote (a backslash escapes the byte
+// after it inside a string).
+func openString(s, quotes string) bool {
+	var q byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case q != 0 && c == '\\':
+			i++
+		case q != 0 && c == q:
+			q = 0
+		case q == 0 && strings.IndexByte(quotes, c) >= 0:
+			q = c
+		}
+	}
+	return q != 0
 }
 
 // report emits a finished call. A failed call is not reported before the
