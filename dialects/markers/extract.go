@@ -772,6 +772,12 @@ func (x *extractor) raw(f *form, at, from int, name, key string) piece {
 		return piece{calls: []dialects.RawCall{errorCall(at, x.s[at:next], toolcall.CodeMalformedCall,
 			"a raw-text call holds an object that is not valid JSON")}, next: next, ok: true}
 	}
+	if next == len(x.s) && stop == next && textcall.CodeCut(code) {
+		// The output ends inside a bracket or string the code opened:
+		// the end of the output cut it, and a prefix of code is not run.
+		return piece{calls: []dialects.RawCall{errorCall(at, x.s[at:next], toolcall.CodeTruncated,
+			"the output ends inside the code's brackets or strings: the code was cut off")}, next: next, ok: true}
+	}
 	args := rawArguments(key, code)
 	return piece{calls: []dialects.RawCall{{Name: name, Arguments: args, Offset: at, Verbatim: true}}, next: next, ok: true}
 }

@@ -68,7 +68,7 @@ func (x *extractor) block(text string, at, bodyStart, limit int, closed bool) re
 	r := region{start: at, end: limit}
 	body := text[bodyStart:limit]
 	if x.d.builtin {
-		r.calls = x.builtinBody(body, bodyStart)
+		r.calls = x.builtinBody(body, bodyStart, !closed && limit == len(text))
 		if r.calls == nil && strings.TrimSpace(body) != "" {
 			r.end = at // the tag mentioned in a sentence: all of it is content
 		}
@@ -168,8 +168,10 @@ func junkCall(raw string, off int) dialects.RawCall {
 // builtinBody reads what follows Llama 3's <|python_tag|>: built-in calls
 // (brave_search.call(query="…")) or pythonic calls when that is the whole
 // body, JSON call objects ({"name": …, "parameters": …}; …), and otherwise
-// code for the code interpreter.
-func (x *extractor) builtinBody(body string, base int) []dialects.RawCall {
+// code for the code interpreter. AtEnd says the body runs to the end of the
+// output: code cut off there inside a bracket or string is TLP-014, not code
+// to run (textcall.CodeCut).
+func (x *extractor) builtinBody(body string, base int, atEnd bool) []dialects.RawCall {
 	i := skipSpace(body, 0)
 	end := len(strings.TrimRight(body, spaces))
 	if i >= end {
@@ -204,6 +206,11 @@ func (x *extractor) builtinBody(body string, base int) []dialects.RawCall {
 	}
 	if textcall.ProseCode(body[i:end]) {
 		return nil // the tag is mentioned in a sentence: no call
+	}
+	if atEnd && textcall.CodeCut(body[i:end]) {
+		e := toolcall.NewError(toolcall.CodeTruncated, "the output ends inside the code's brackets or strings: the code was cut off")
+		e.Offset, e.Raw = base+i, body[i:end]
+		return []dialects.RawCall{{Offset: base + i, Err: e}}
 	}
 	return []dialects.RawCall{x.codeCall(body[i:end], base+i)}
 }

@@ -362,6 +362,18 @@ var builtinRows = []row{
 		chunks: []string{"<|python_tag|>import ma", "th\nprint(math.sqrt(2))<|eom_", "id|>"},
 	},
 	{
+		name:   "code cut off by the end of the output inside a string is no call",
+		text:   "<|python_tag|>import math\nprint('the root is', math.sq",
+		errs:   codes(toolcall.CodeTruncated),
+		marked: true,
+	},
+	{
+		name:   "code whose brackets are open before the closing marker is the model's code",
+		text:   "<|python_tag|>print(math.sqrt(2)<|eom_id|>",
+		calls:  calls("code_interpreter", `{"code":"print(math.sqrt(2)"}`),
+		marked: true,
+	},
+	{
 		name:   "code is a call to the declared python tool",
 		text:   "<|python_tag|>print(1 + 1)",
 		tools:  `[{"name": "python", "parameters": {"type": "object", "properties": {"code": {"type": "string"}}}}]`,

@@ -230,3 +230,33 @@ func ExampleShape() {
 	// get_weather: call=true
 	// my-app: call=false
 }
+
+func TestCodeCut(t *testing.T) {
+	for _, tt := range []struct {
+		code string
+		cut  bool
+	}{
+		{"print('hey')", false},
+		{"print('hey'", true},
+		{"print('h", true},
+		{"print(", true},
+		{"x = [1, 2,\n  3]", false},
+		{"x = [1, 2,\n  3", true},
+		{"brave_search.call(query=\"Who won the", true},
+		{"# it's a comment\nprint(1)", false},
+		{"# a comment (\nx = 1", false},
+		{"s = '''a\nb'''", false},
+		{"s = \"\"\"a\nb", true},
+		{"s = 'a\\'b'", false},
+		{"s = 'unclosed\nprint(1)", false}, // a syntax error, not a cut: the rest is there
+		{"x = 1 + \\", true},
+		{"x = 1 + \\\n  2", false},
+		{"import os", false},
+		{"d = {'a': (1, [2]", true},
+		{"", false},
+	} {
+		if got := textcall.CodeCut(tt.code); got != tt.cut {
+			t.Errorf("CodeCut(%q) = %v, want %v", tt.code, got, tt.cut)
+		}
+	}
+}
