@@ -55,6 +55,12 @@ func TestCutCorpusCallsAreNotCalls(t *testing.T) {
 			}
 			for p := step; p < len(v.Text); p += step {
 				cut := v.Text[:p]
+				if strings.Count(cut, "<think>") > strings.Count(cut, "</think>") {
+					// A reasoning block the cut leaves open is ended by
+					// a whole call in it (DESIGN: only reasoning that
+					// never closes is): the prefix means another thing.
+					continue
+				}
 				res := registry.Parse(cut, opts)
 				if err := callsPrefix(res.Calls, full.Calls); err != nil && !rawCode(res.Calls) {
 					t.Errorf("%s (%s, named %v) cut at %d/%d: %v\ncut: %q", v.ID, v.Dialect, named, p, len(v.Text), err, cut)
