@@ -367,14 +367,12 @@ func (d *Dialect) Markers() []string { return d.markers }
 // call start markers): Extract reads calls only from an opener, so a text
 // that holds none of them gives no call, no marker and no error
 // (dialects.Prefiltered). A bare dialect, which reads JSON without
-// markers, and one whose first call may come without its marker (an
-// implicit form) have none: they are always run.
+// markers, adds '{' and '[', which begin every value it reads; one whose
+// first call may come without its marker (an implicit form) has none: it
+// is always run.
 func (d *Dialect) Triggers() []string { return d.triggers }
 
 func triggerList(d *Dialect) []string {
-	if d.bare {
-		return nil
-	}
 	for _, f := range d.forms {
 		if f.Implicit {
 			return nil
@@ -386,6 +384,16 @@ func triggerList(d *Dialect) []string {
 		if t := m.parts[0]; t != "" && !seen[t] {
 			seen[t] = true
 			out = append(out, t)
+		}
+	}
+	if d.bare {
+		// Bare calls are JSON values: every one the dialect reads without
+		// a marker (whole, fenced, framed or in prose) starts with a '{'
+		// or a '[' (valueStart).
+		for _, t := range []string{"{", "["} {
+			if !seen[t] {
+				out = append(out, t)
+			}
 		}
 	}
 	return out
