@@ -1,0 +1,5 @@
+//go:build !race
+
+package lenient
+
+const raceEnabled = false
