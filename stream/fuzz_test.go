@@ -72,6 +72,9 @@ func FuzzStream(f *testing.F) {
 	f.Add("<TOOL_CALL>{\"name\": \"f\", \"arguments\": {}}</TOOL_CALL></think>y", uint64(32), pick("", 0))
 	f.Add("Let me check</think> the weather.<|tool_call|>[{\"name\": \"f\", \"arguments\": {}}]", uint64(33), pick("granite", 0))
 	f.Add("[f(a=1)] more</think>y", uint64(34), pick("olmo3", 0))
+	f.Add("Let me check.\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": 1}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>\nDone.", uint64(35), pick("deepseek_v3", 0))
+	f.Add("Write `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{}\n```<｜tool▁call▁end｜>` ok", uint64(36), pick("deepseek_v3", 0))
+	f.Add("```\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>\nok", uint64(37), pick("deepseek_v3", 0))
 	// With a fallback chain (the seed's top bit set).
 	const withFallback = 1 << 63
 	f.Add("Hi there.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call>\nbye", uint64(withFallback|17), pick("mistral", closedFlag))

@@ -418,6 +418,7 @@ func (p *Profile) learnHeld(triggers []trigger) {
 	}
 	conts := append([]string(nil), p.conts...)
 	conts = append(conts, "]", "}", ")", "}]", ")]", "\n", " x", "x", "x()", ".x()", "(", ",", "\"", "'",
+
 		"\n{\"name\": \"f\", \"arguments\": {}}", "\n[{\"name\": \"f\", \"arguments\": {}}]", "\nf()", "\n```\n")
 	conts = append(conts, words...)
 	for i := 0; i < len(p.syn.Quotes); i++ {

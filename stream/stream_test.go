@@ -180,6 +180,56 @@ func TestLiveEvents(t *testing.T) {
 			},
 		},
 		{
+			name:   "unknown template: a fence inside a call does not hold it back, its start is checked",
+			opts:   registry.Options{Dialect: "deepseek_v3"},
+			chunks: []string{"Let me check.\n", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Oslo\"}\n```<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>\nDone."},
+			want: [][]string{
+				{},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Oslo"}`},
+				{},
+				{"content:Let me check.\nDone.", "done:deepseek_v3"},
+			},
+		},
+		{
+			// Here the final parse reads a call (the backtick's code span
+			// does not run over the fence); the stream could not know it
+			// before the end.
+			name:   "unknown template: a call whose start may lie in inline code waits",
+			opts:   registry.Options{Dialect: "deepseek_v3"},
+			chunks: []string{"Write `", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Oslo\"}\n```<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>\nDone."},
+			want: [][]string{
+				{},
+				{},
+				{},
+				{"content:Write `\nDone.", "call_start:0:get_weather", `call:0:get_weather:{"city":"Oslo"}`, "done:deepseek_v3"},
+			},
+		},
+		{
+			// Hermes reads a bare list only when every element is a call:
+			// its calls are certain once the list closes.
+			name:   "hermes, a bare list: its calls are live once the list closes",
+			opts:   registry.Options{Dialect: "hermes"},
+			chunks: []string{"[" + weather + ",", " {\"name\"", ": \"get_weather\", \"arguments\": {}}]", "\nDone."},
+			want: [][]string{
+				{},
+				{},
+				{},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`, "call_start:1:get_weather", `call:1:get_weather:{}`},
+				{"content:Done.", "done:hermes"},
+			},
+		},
+		{
+			name:   "hermes, a bare list: a call waits while the next element may be no call",
+			opts:   registry.Options{Dialect: "hermes"},
+			chunks: []string{"[" + weather, "{\"\"", "\"\"}]"},
+			want: [][]string{
+				{},
+				{},
+				{},
+				{"content:[" + weather + "{\"\"\"\"}]", "done:hermes"},
+			},
+		},
+		{
 			name:   "unknown template: a call after text a closing tag would make reasoning waits (hermes keeps calls in reasoning)",
 			opts:   registry.Options{Dialect: "hermes"},
 			chunks: []string{"Let me check.\n", "<tool_call>" + weather + "</tool_call>", "\nMore", "</think>y"},

@@ -154,7 +154,10 @@ type Parser struct {
 	// A held output's probes (probeHeld).
 	hpoints *Points // where a held output is probed
 	hpoint  int     // the last point not yet probed, or 0
+	hinList bool    // that point is an element of a list still open
 	hwork   int     // bytes parsed by those probes so far
+	shownAt bool    // the point being probed may lie in inline code or a fence
+	inList  bool    // the point being probed is an element of a list still open
 	scratch []byte  // the texts probes parse (reportSettled)
 
 	// Detection.
@@ -1193,32 +1196,34 @@ func (p *Parser) probeHeld() {
 	}
 	// The last point with a byte after it: a point followed by another
 	// has (the byte that made the other a point).
-	at := 0
+	at, inList := 0, false
 	for {
 		next, ok := p.hpoints.Next(text)
 		if !ok {
 			break
 		}
 		if p.hpoint > 0 {
-			at = p.hpoint
+			at, inList = p.hpoint, p.hinList
 		}
-		p.hpoint = next
+		p.hpoint, p.hinList = next, p.hpoints.depth > 0
 	}
 	if p.hpoint > 0 && strings.TrimLeft(text[p.hpoint:], " \t\r\n") != "" {
-		at, p.hpoint = p.hpoint, 0
+		at, inList, p.hpoint = p.hpoint, p.hinList, 0
 	}
 	if at == 0 {
-		return
-	}
-	if p.shown.MayBeShown(text, at) {
-		// The calls before at may lie in inline code or a fence not yet
-		// closed: a later point settles them.
 		return
 	}
 	if at > maxHeldProbe || p.hwork > heldWork*at {
 		return
 	}
+	// The calls before at may lie in inline code or a fence not yet
+	// closed (a later point settles them); when at may, each call is
+	// reported only if its own start may not, as a region's marker is
+	// checked before the region is read (a fence inside a call, as
+	// DeepSeek writes its arguments, does not hold the call back).
+	p.shownAt, p.inList = p.shown.MayBeShown(text, at), inList
 	p.hwork += p.reportSettled(text[:at], text[at:], 0, 0, p.prof.heldConts)
+	p.shownAt, p.inList = false, false
 }
 
 // reportSettled reports the calls of base, text that begins at byte start
@@ -1250,12 +1255,29 @@ func (p *Parser) reportSettled(base, next string, start, first int, conts []stri
 	// a parse's calls are compared and dropped before the next is built.
 	buf := append(append(p.scratch[:0], base...), next...)
 	defer func() { p.scratch = buf[:0] }()
-	for k := -1; k < len(conts); k++ {
+	// Beside the fixed continuations, at an element of a list still open
+	// (a held output's probe): what was left open after the point (a
+	// string, brackets) closed as written, then the list closed, or going
+	// on with an element that is no call. A dialect that reads a list
+	// only when every element is a call reads none then, whatever the
+	// element being written turns out to be.
+	var closing [16]byte
+	var cl []byte
+	if p.inList {
+		cl = closer(closing[:0], next, p.prof.syn.Quotes)
+	}
+	for k := -1; k < len(conts)+len(listEnds); k++ {
 		if n <= done {
 			return
 		}
 		buf = buf[:len(base)+len(next)]
-		if k >= 0 {
+		switch {
+		case k >= len(conts):
+			if cl == nil {
+				continue
+			}
+			buf = append(append(buf, cl...), listEnds[k-len(conts)]...)
+		case k >= 0:
 			buf = append(buf, conts[k]...)
 		}
 		x := p.d.Extract(unsafe.String(unsafe.SliceData(buf), len(buf)), o)
@@ -1269,6 +1291,9 @@ func (p *Parser) reportSettled(base, next string, start, first int, conts []stri
 	}
 	for j := done; j < n; j++ {
 		rc := ext.Calls[j]
+		if p.shownAt && (rc.Offset < 0 || dialects.MayBeShown(base, rc.Offset)) {
+			return work
+		}
 		if rc.Offset >= 0 {
 			rc.Offset += start
 		}
@@ -1305,6 +1330,61 @@ func openString(s, quotes string) bool {
 		}
 	}
 	return q != 0
+}
+
+// listEnds follow closer's bytes in a probe: the end of a list, or of a
+// list going on with an element that is no call.
+var listEnds = [...]string{"]", ", 0]", ", {}]"}
+
+// closer appends to dst the bytes that close what next leaves open (a
+// string in one of quotes, then brackets), or returns nil when next opens
+// more than 16 brackets or closes more than it opens.
+func closer(dst []byte, next, quotes string) []byte {
+	var quote byte
+	escaped := false
+	var stack [16]byte
+	depth := 0
+	for i := 0; i < len(next); i++ {
+		c := next[i]
+		switch {
+		case quote != 0:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == quote:
+				quote = 0
+			}
+		case strings.IndexByte(quotes, c) >= 0:
+			quote = c
+		case c == '{' || c == '[' || c == '(':
+			if depth == len(stack) {
+				return nil
+			}
+			stack[depth] = c
+			depth++
+		case c == '}' || c == ']' || c == ')':
+			if depth == 0 {
+				return nil
+			}
+			depth--
+		}
+	}
+	if quote != 0 {
+		dst = append(dst, quote)
+	}
+	for i := depth - 1; i >= 0; i-- {
+		switch stack[i] {
+		case '{':
+			dst = append(dst, '}')
+		case '[':
+			dst = append(dst, ']')
+		default:
+			dst = append(dst, ')')
+		}
+	}
+	return dst
 }
 
 // report emits a finished call. A failed call is not reported before the
