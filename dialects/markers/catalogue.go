@@ -135,13 +135,16 @@ var (
 	})
 
 	// GigaChat3 is Sber GigaChat 3 (<|function_call|>{…}) and 3.1
-	// (<|message_sep|>\n\nfunction call<|role_sep|>\n{…}).
+	// (<|message_sep|>\n\nfunction call<|role_sep|>\n{…}, the separator
+	// missing when the call opens the answer).
 	GigaChat3 = MustNew(Descriptor{
 		Name: "gigachat3",
 		Forms: []Form{
 			{Start: []string{"<|function_call|>"}, Values: true},
-			{Start: []string{"<|message_sep|> function call<|role_sep|>"}, Values: true},
+			{Start: []string{"<|message_sep|> function call<|role_sep|>", "function call<|role_sep|>"}, Values: true},
 		},
+		// The tokens, not the words "function call" before <|role_sep|>.
+		Markers: []string{"<|function_call|>", "<|message_sep|>", "<|role_sep|>"},
 	})
 
 	// LongCat is Meituan LongCat-Flash:
