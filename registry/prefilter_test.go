@@ -90,3 +90,57 @@ func BenchmarkDetectRepeatedMarker(b *testing.B) {
 		}
 	}
 }
+
+// A prefiltered dialect keeps its promise (dialects.Prefiltered): in a
+// text that holds none of its triggers and none of its markers, Extract
+// finds no call, no marker and no error. The texts are the corpus and
+// random outputs built from every dialect's markers, each with the
+// dialect's triggers and markers cut out.
+func TestTriggersHold(t *testing.T) {
+	vs, err := corpustest.Dialects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"The weather in Paris will be sunny (24°C) [1].", "[a, b]", "```\nx = f\n```", `{"a": 1}`}
+	for _, v := range vs {
+		texts = append(texts, v.Text)
+	}
+	r := rand.New(rand.NewPCG(5, 7))
+	var all []string
+	for _, name := range registry.Names() {
+		d, _ := registry.Lookup(name)
+		all = append(all, fuzzcheck.MarkersOf(d)...)
+	}
+	for range 300 {
+		texts = append(texts, fuzzcheck.Build(r, all).Text)
+	}
+	tools := fuzzcheck.CorpusTools(t)
+	for _, name := range registry.Names() {
+		d, _ := registry.Lookup(name)
+		pf, ok := d.(dialects.Prefiltered)
+		if !ok || len(pf.Triggers()) == 0 {
+			continue
+		}
+		cut := pf.Triggers()
+		if m, ok := d.(dialects.Marked); ok {
+			cut = append(cut, m.Markers()...)
+		}
+		for _, text := range texts {
+			for changed := true; changed; {
+				changed = false
+				for _, lit := range cut {
+					if lit != "" && strings.Contains(text, lit) {
+						text, changed = strings.ReplaceAll(text, lit, ""), true
+					}
+				}
+			}
+			for _, opts := range []*dialects.Options{{}, {Tools: tools}} {
+				ext := d.Extract(text, opts)
+				res := dialects.Finish(name, ext, opts)
+				if len(res.Calls) > 0 || ext.Marked || len(res.Errors) > 0 {
+					t.Errorf("%s finds %d call(s), marked %v, errors %v in %q, which holds none of its triggers %q", name, len(res.Calls), ext.Marked, res.Errors, text, pf.Triggers())
+				}
+			}
+		}
+	}
+}

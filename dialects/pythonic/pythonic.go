@@ -155,6 +155,23 @@ func (d *Dialect) Name() string { return d.name }
 // Markers are the dialect's literal markers, strongest first.
 func (d *Dialect) Markers() []string { return append([]string(nil), d.markers...) }
 
+// Triggers are the literals one of which a text must hold for the
+// dialect to find anything in it (dialects.Prefiltered): its blocks'
+// opening markers, and for a dialect that reads calls without a marker,
+// '(' (no call is written without one: findProse).
+func (d *Dialect) Triggers() []string {
+	out := make([]string, 0, len(d.blocks)+1)
+	for _, b := range d.blocks {
+		if b.open != "" && !slices.Contains(out, b.open) {
+			out = append(out, b.open)
+		}
+	}
+	if d.fallback != noFallback {
+		out = append(out, "(")
+	}
+	return out
+}
+
 // Syntax describes the dialect to the stream engine: each block is a region;
 // a block without a closing marker, and calls written without any marker,
 // are read when the output ends.
