@@ -1266,12 +1266,25 @@ func (p *Parser) reportSettled(base, next string, start, first int, conts []stri
 	if p.inList {
 		cl = closer(closing[:0], next, p.prof.syn.Quotes)
 	}
-	for k := -1; k < len(conts)+len(listEnds); k++ {
+	// And the brackets open at the end of everything so far closed, with
+	// and without a stray byte before them: the points' own count of depth
+	// takes any closing bracket for the innermost one's, so the list may
+	// hold more open brackets than next shows ([{…}, {"": "")0{ needs }}]).
+	all := openClosers(unsafe.String(unsafe.SliceData(buf), len(buf)), p.prof.syn.Quotes)
+	for k := -1; k < len(conts)+len(listEnds)+2; k++ {
 		if n <= done {
 			return
 		}
 		buf = buf[:len(base)+len(next)]
 		switch {
+		case k >= len(conts)+len(listEnds):
+			if all == "" {
+				continue
+			}
+			if k > len(conts)+len(listEnds) {
+				buf = append(buf, ')')
+			}
+			buf = append(buf, all...)
 		case k >= len(conts):
 			if cl == nil {
 				continue
@@ -1330,6 +1343,41 @@ func openString(s, quotes string) bool {
 		}
 	}
 	return q != 0
+}
+
+// openClosers returns the bytes that close the brackets left open at the end
+// of s, innermost first ("}]" after `[{"a": 1`), outside strings in quotes
+// (a backslash escapes the byte after it inside a string); "" when none is.
+// A closing bracket that does not match the innermost open one closes
+// nothing.
+func openClosers(s, quotes string) string {
+	var open []byte
+	var q byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case q != 0 && c == '\\':
+			i++
+		case q != 0 && c == q:
+			q = 0
+		case q != 0:
+		case strings.IndexByte(quotes, c) >= 0:
+			q = c
+		case c == '{':
+			open = append(open, '}')
+		case c == '[':
+			open = append(open, ']')
+		case c == '(':
+			open = append(open, ')')
+		case c == '}' || c == ']' || c == ')':
+			if n := len(open); n > 0 && open[n-1] == c {
+				open = open[:n-1]
+			}
+		}
+	}
+	for i, j := 0, len(open)-1; i < j; i, j = i+1, j-1 {
+		open[i], open[j] = open[j], open[i]
+	}
+	return string(open)
 }
 
 // listEnds follow closer's bytes in a probe: the end of a list, or of a
