@@ -37,6 +37,28 @@ type Points struct {
 	inStr   bool // inside a "…" string at depth > 0
 	escaped bool // after a backslash in that string
 	asked   int  // points returned
+	// opened holds the opening brackets of a held output's open values
+	// (tags), up to maxMatched deep: there a closing bracket that does not
+	// match the one it would close ({"a": 1) closes nothing and is no
+	// point.
+	opened []byte
+}
+
+// maxMatched is the depth up to which a held output's brackets are matched.
+const maxMatched = 1 << 10
+
+// opener returns the opening bracket a closing bracket c closes, or 0
+// when c is none.
+func opener(c byte) byte {
+	switch c {
+	case '}':
+		return '{'
+	case ']':
+		return '['
+	case ')':
+		return '('
+	}
+	return 0
 }
 
 // endSet is the closing markers of a set of dialects, looked up by their
@@ -106,8 +128,17 @@ func (pt *Points) Next(text string) (int, bool) {
 			if pt.depth == 0 {
 				pt.inList = c == '['
 			}
+			if pt.tags && pt.depth < maxMatched {
+				pt.opened = append(pt.opened, c)
+			}
 			pt.depth++
+		case opener(c) != 0 && pt.tags && pt.depth > 0 && pt.depth <= maxMatched && pt.opened[pt.depth-1] != opener(c):
+			// A closing bracket of another kind than the value open:
+			// it closes nothing.
 		case c == '}' || c == ']' || c == ')':
+			if pt.tags && pt.depth > 0 && pt.depth <= maxMatched {
+				pt.opened = pt.opened[:pt.depth-1]
+			}
 			if pt.depth > 0 {
 				pt.depth--
 				// Inside a fence, a list's first element does not show
