@@ -245,7 +245,7 @@ var (
 		}},
 		Reasoning: []dialects.ReasoningTags{dialects.Think},
 		Strip:     deepseekStrip,
-		Markers:   deepseekTokens("tool▁calls▁begin", "tool▁call▁begin"),
+		Markers:   deepseekTokens("tool▁calls▁begin", "tool▁call▁begin", "tool▁sep"),
 	})
 
 	// DeepSeekV31 is DeepSeek-V3.1, V3.1-Terminus and V3.2-Exp:
@@ -260,7 +260,7 @@ var (
 		}},
 		Reasoning: []dialects.ReasoningTags{dialects.Think},
 		Strip:     deepseekStrip,
-		Markers:   deepseekTokens("tool▁calls▁begin", "tool▁call▁begin"),
+		Markers:   deepseekTokens("tool▁calls▁begin", "tool▁call▁begin", "tool▁sep"),
 	})
 
 	// KimiK2 is Moonshot Kimi-K2: <|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>

@@ -53,7 +53,7 @@ func TestAllNamesAndMarkers(t *testing.T) {
 		"xlam":             nil,
 		"internlm2":        {"<|action_start|>"},
 		"generic_json":     {`"tool_call"`, `"tool_calls"`},
-		"deepseek_v3":      {"<｜tool▁calls▁begin｜>", "<|tool▁calls▁begin|>", "<｜tool▁call▁begin｜>", "<|tool▁call▁begin|>"},
+		"deepseek_v3":      {"<｜tool▁calls▁begin｜>", "<|tool▁calls▁begin|>", "<｜tool▁call▁begin｜>", "<|tool▁call▁begin|>", "<｜tool▁sep｜>", "<|tool▁sep|>"},
 		"kimi_k2":          {"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>", "<|tool_call_begin|>"},
 		"functionary_v3_1": {"<function=", "<|python_tag|>"},
 	}
