@@ -57,3 +57,35 @@ func TestSplitReasoningAllFor(t *testing.T) {
 		})
 	}
 }
+
+// TestImplicitReasoningIn pins what settles whether a closing tag with no
+// opening one ends a block the template opened: the caller's option
+// first, then the dialect's family, then the output's first bytes.
+func TestImplicitReasoningIn(t *testing.T) {
+	open, closed, unknown := &Options{ReasoningOpen: true}, &Options{ReasoningClosed: true}, &Options{}
+	both := &Options{ReasoningOpen: true, ReasoningClosed: true}
+	marked := &Syntax{Starts: []string{"<tool_call>"}, Bare: "{["}
+	family := &Syntax{Starts: []string{"<tool_call>"}, ReasoningClosed: true}
+	for _, tt := range []struct {
+		name string
+		text string
+		syn  *Syntax
+		opts *Options
+		want bool
+	}{
+		{"the template opened one", "<tool_call>{}</tool_call></think>", family, open, true},
+		{"ReasoningOpen wins over ReasoningClosed", "a</think>b", marked, both, true},
+		{"the template opened none", "a</think>b", marked, closed, false},
+		{"unknown: text first", "a</think>b", marked, unknown, true},
+		{"unknown: nil options", "a</think>b", marked, nil, true},
+		{"unknown: a family whose templates open none", "a</think>b", family, unknown, false},
+		{"unknown: a call first", "\n <TOOL_CALL>{}</tool_call></think>b", marked, unknown, false},
+		{"unknown: a bare call first", "[{\"name\": \"f\"}]</think>b", marked, unknown, false},
+		{"unknown: text, then a call", "Sure. <tool_call>{}</tool_call></think>b", marked, unknown, true},
+		{"unknown: a marker cut short", "<tool_ca</think>b", marked, unknown, true},
+	} {
+		if got := ImplicitReasoningIn(tt.text, tt.syn, tt.opts); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
