@@ -161,6 +161,8 @@ func TestNoInventedCalls(t *testing.T) {
 		{"seed_oss", "<seed:think><seed:tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</seed:tool_call></seed:think>ok"},
 		{"lfm2", "<think><|tool_call_start|>[f(a=1)]<|tool_call_end|></think>ok"},
 		{"pythonic", "<think>[f(a=1)]</think>ok"},
+		{"glm45", "Wrap the call in <tool_call> and </tool_call> tags."},
+		{"", "Wrap the call in <tool_call> and </tool_call> tags."},
 		{"", "<think><|tool_call_start|>[f(a=1)]<|tool_call_end|></think>ok"},
 		{"", "For example:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nThat is how you call it."},
 		{"markdown_json", "For example:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nThat is how you call it."},

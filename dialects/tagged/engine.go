@@ -110,7 +110,16 @@ func (p *parser) run() {
 		case openScope:
 			end = p.scope(at)
 		case openTool:
+			before, native := len(p.calls), p.native
 			end = p.call(at, p.ownLits(), len(p.text), false)
+			if p.proseBetweenTags(at, before) {
+				// "Wrap it in <tool_call> and </tool_call> tags": a word
+				// set apart by blanks between the two tags, with nothing
+				// else, is prose about the tags, not a call to "and".
+				p.calls, p.native = p.calls[:before], native
+				pos = at + len(p.d.ToolStart)
+				continue
+			}
 			end = p.absorbAfter(end)
 			at = p.absorbBefore(at, pos)
 		case openLoose:
@@ -322,6 +331,22 @@ func (p *parser) absorbBefore(at, floor int) int {
 			return start
 		}
 	}
+}
+
+// proseBetweenTags reports whether the call just read from at (the only
+// one since before) is a NameText name with no arguments that a blank
+// sets apart from the opening tag: models write the name right after the
+// tag (<tool_call>get_time</tool_call>), prose puts words between tags.
+func (p *parser) proseBetweenTags(at, before int) bool {
+	if p.d.ToolName != NameText || len(p.calls) != before+1 {
+		return false
+	}
+	rc := p.calls[before]
+	if rc.Err != nil || len(rc.Params) > 0 || rc.Arguments != "" {
+		return false
+	}
+	i := at + len(p.d.ToolStart)
+	return i < len(p.text) && (p.text[i] == ' ' || p.text[i] == '\t')
 }
 
 // looseCall reads a call in a loose wrapper; ok is false when the wrapper

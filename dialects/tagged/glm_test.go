@@ -10,6 +10,18 @@ import (
 const glmWeather = "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n</tool_call>"
 
 var glmRows = []row{
+	{
+		name:    "a word between the tags in prose is not a call",
+		text:    "Wrap the call in <tool_call> and </tool_call> tags.",
+		chunks:  []string{"Wrap the call in <tool_", "call> and </tool", "_call> tags."},
+		content: "Wrap the call in <tool_call> and </tool_call> tags.",
+	},
+	{
+		name:   "a call without arguments right after the tag is a call",
+		text:   "<tool_call>get_time</tool_call>",
+		calls:  []want{call("get_time", `{}`)},
+		chunks: []string{"<tool_call>get_", "time</tool_call>"},
+	},
 	{name: "a call shown in inline code is content", text: "The syntax is `<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>`, but I won't call it now.", content: "The syntax is `<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>`, but I won't call it now.", chunks: []string{"The syntax is `<tool", "_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>`, but I won't call it now."}},
 	{name: "a call shown in an example fence is content", text: "For example:\n```\n<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>\n```\nbut I won't call it.", content: "For example:\n```\n<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>\n```\nbut I won't call it.", chunks: []string{"For example:\n```\n<to", "ol_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>\n```\nbut I won't call it."}},
 	{
