@@ -155,6 +155,12 @@ func TestNoInventedCalls(t *testing.T) {
 		{"functionary_v3_1", `Use <|python_tag|> to call tools in general.`},
 		{"llama3_builtin", `Use <|python_tag|> to call tools in general.`},
 		{"llama3_json", `Use <|python_tag|> to call tools in general.`},
+		// A raw-code marker listed in a sentence: what follows it starts
+		// with a byte no Python statement starts with.
+		{"", `I know the markers <tool_call>, <|python_tag|>, <function=f> and fences; I use none now.`},
+		{"functionary_v3_1", `I know the markers <tool_call>, <|python_tag|>, <function=f> and fences; I use none now.`},
+		{"llama3_builtin", `I know the markers <tool_call>, <|python_tag|>, <function=f> and fences; I use none now.`},
+		{"llama3_builtin", `The tag (<|python_tag|>) starts code.`},
 		{"hermes", `<think>maybe <tool_call>{"name": "f", "arguments": {}}</tool_call></think>ok`},
 		{"", `<think>maybe <tool_call>{"name": "f", "arguments": {}}</tool_call></think>ok`},
 		{"qwen3_coder", "<think><tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call></think>ok"},

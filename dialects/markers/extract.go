@@ -759,7 +759,7 @@ func (x *extractor) callObject(rc dialects.RawCall, offset int) dialects.RawCall
 func (x *extractor) raw(f *form, at, from int, name, key string) piece {
 	stop, next := x.regionEnd(f, from)
 	code := strings.TrimSpace(x.s[from:stop])
-	if textcall.ProseCode(code) {
+	if textcall.MentionedCode(code) {
 		return piece{} // the marker is mentioned in a sentence: no call
 	}
 	if code == "" {

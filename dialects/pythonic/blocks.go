@@ -204,7 +204,7 @@ func (x *extractor) builtinBody(body string, base int, atEnd bool) []dialects.Ra
 	if l := scanList(body[:end], i, false, false, false); l.junk < 0 && len(l.elems) > 0 && !x.anyCode(body, l.elems) {
 		return x.listCalls(body, l, base)
 	}
-	if textcall.ProseCode(body[i:end]) {
+	if textcall.MentionedCode(body[i:end]) {
 		return nil // the tag is mentioned in a sentence: no call
 	}
 	if atEnd && textcall.CodeCut(body[i:end]) {

@@ -34,6 +34,18 @@ func ProseCode(code string) bool {
 	return words >= 3
 }
 
+// MentionedCode reports whether the text after a raw-code marker shows
+// the marker mentioned, not used: it reads as a sentence (ProseCode), or
+// its first byte is one no Python statement starts with (the marker listed
+// in a sentence: "the markers <|python_tag|>, <tool_call> and …").
+func MentionedCode(code string) bool {
+	line := strings.TrimSpace(code)
+	if line != "" && strings.IndexByte(",;:)]}=<>|&^%/!?`$", line[0]) >= 0 {
+		return true
+	}
+	return ProseCode(code)
+}
+
 // OwnLine reports whether text[from:to] (a JSON value found in prose)
 // stands on lines of its own: only blanks between the start of its first
 // line and from, and between to and the end of its last line. A code fence
