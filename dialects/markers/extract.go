@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -118,7 +119,7 @@ func (x *extractor) scanMarked() (implicit bool) {
 		} else {
 			p = x.call(x.d.forms[owner], at, end, false)
 		}
-		if !p.ok {
+		if !p.ok || x.mentioned(at, p) {
 			pos = at + 1
 			continue
 		}
@@ -130,6 +131,33 @@ func (x *extractor) scanMarked() (implicit bool) {
 	}
 	x.addContent(x.s[last:])
 	return implicit
+}
+
+// mentioned reports whether a marker at at that opened only calls that
+// failed is a word of a sentence ("put the name between [TOOL_CALLS] and
+// [ARGS]"): a word and a blank stand right before it on its line. Such a
+// marker is content, not a failed call to re-ask about; a call that reads
+// stays a call wherever it stands, and a call cut off by the end of the
+// output stays an error.
+func (x *extractor) mentioned(at int, p piece) bool {
+	if len(p.calls) == 0 {
+		return false
+	}
+	for _, rc := range p.calls {
+		e := coded.As(rc.Err)
+		if e == nil || e.Code == toolcall.CodeTruncated || rc.AtEnd {
+			return false
+		}
+	}
+	j := at
+	for j > 0 && (x.s[j-1] == ' ' || x.s[j-1] == '\t') {
+		j--
+	}
+	if j == at || j == 0 {
+		return false
+	}
+	c := x.s[j-1]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // callsIn estimates the calls of the section that starts at from: the

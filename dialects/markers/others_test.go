@@ -256,6 +256,8 @@ func TestInternLM2(t *testing.T) {
 }
 
 var gigachatRows = []row{
+	{name: "a marker named in a sentence is a word", text: "The answer uses <|function_call|> and then JSON.",
+		content: "The answer uses <|function_call|> and then JSON.", chunks: []string{"The answer uses <|function_", "call|> and then JSON."}},
 	{name: "gigachat 3.0", text: `<|function_call|>{"name": "manage_user_memory", "arguments": {}}`,
 		calls: []want{c("manage_user_memory", `{}`)}},
 	{name: "gigachat 3.1", text: "<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}",
