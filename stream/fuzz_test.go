@@ -75,6 +75,9 @@ func FuzzStream(f *testing.F) {
 	f.Add("Let me check.\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": 1}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>\nDone.", uint64(35), pick("deepseek_v3", 0))
 	f.Add("Write `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{}\n```<｜tool▁call▁end｜>` ok", uint64(36), pick("deepseek_v3", 0))
 	f.Add("```\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>\nok", uint64(37), pick("deepseek_v3", 0))
+	// A held output's call inside a <think> block the dialect's syntax
+	// does not name (its parse honours it all the same).
+	f.Add("<think>I could write >>>f\n{\"a\": 1} but no.</think>I will not.", uint64(22), pick("functionary_v3_2", closedFlag))
 	// With a fallback chain (the seed's top bit set).
 	const withFallback = 1 << 63
 	f.Add("Hi there.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call>\nbye", uint64(withFallback|17), pick("mistral", closedFlag))

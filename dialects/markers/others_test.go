@@ -398,6 +398,8 @@ var functionaryV32Rows = []row{
 		calls: []want{c("get_weather", `{"city":"Tokyo"}`)}, content: "Let me check."},
 	{name: "python code", text: ">>>python\nprint(1 + 1)", calls: []want{c("python", `{"code":"print(1 + 1)"}`)}},
 	{name: "python code cut off inside a call", text: ">>>python\n# This is a program:\nprint('hey'", errs: []toolcall.Code{errTruncated}},
+	{name: "a call inside a closed think block is reasoning", text: "<think>I could write >>>f\n{\"a\": 1} but no.</think>I will not.",
+		reasoning: "I could write >>>f\n{\"a\": 1} but no.", content: "I will not."},
 	{name: "no call", text: "Hello world", content: "Hello world", chunks: []string{"Hello", " world"}},
 	{name: "two lines of prose", text: "Hello\nworld", content: "Hello\nworld"},
 	{name: "single quotes repaired", text: ">>>f\n{'a': 'b'}",
