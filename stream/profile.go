@@ -602,11 +602,20 @@ func union(candidates []*Profile) *Profile {
 	headerStart, spaceUnsure := false, false
 	bare := map[byte]bool{}
 	for _, cp := range candidates {
-		// An opaque dialect (an API response body, not model text) has
-		// nothing to watch for; it is still tried when the output ends.
+		// An opaque dialect (no streaming description: an API response
+		// body, Functionary v3.2, glimmer) is tried at the points and when
+		// the output ends; answer text stops at its markers, which it may
+		// read as a call (Functionary v3.2's ">>>" after prose).
 		syn := cp.syn
 		if syn.Opaque {
 			headerStart = headerStart || claimsHeader(cp.d)
+			if m, ok := cp.d.(dialects.Marked); ok {
+				for _, w := range m.Markers() {
+					if w != "" {
+						triggers = append(triggers, trigger{word: w, role: roleToken})
+					}
+				}
+			}
 			continue
 		}
 		// A dialect that keeps the content's leading whitespace (or keeps
