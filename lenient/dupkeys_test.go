@@ -1,6 +1,7 @@
 package lenient
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,6 +22,19 @@ func TestDuplicateKeysLastWins(t *testing.T) {
 		{`{'p': 'x', 'p': 'y',}`, `{"p":"y"}`, 1},
 		{`{"a": {"b": 1}, "b": 2}`, `{"a": {"b": 1}, "b": 2}`, 0},
 		{`{"s": "\"k\": 1, \"k\": 2"}`, `{"s": "\"k\": 1, \"k\": 2"}`, 0},
+		// Repaired input, keys repeated in every way the scanner writes
+		// them: bare, quoted, escaped, past a few dozen keys, in a tuple,
+		// in an object whose brace is missing.
+		{`{a: 1, 'a': 2,}`, `{"a":2}`, 1},
+		{`{"a": 1, b: 2, a: 3`, `{"a":3,"b":2}`, 1},
+		{`{'\u0061': 1, a: 2,}`, `{"a":2}`, 1},
+		{`{"x": ({"k": 1, 'k': 2})}`, `{"x":{"k":2}}`, 1},
+		{`{"a": [{"k": 1}, {'k': 2, "k": 3}],}`, `{"a":[{"k":1},{"k":3}]}`, 1},
+		{"{" + manyKeys(30, ": ", " ") + ", k0: 9,}", `{"k0":9,` + manyKeys(30, `":`, `"`)[len(`"k0":0,`):] + "}", 1},
+		{`{k: 1, "k" 2}`, `{"k":2}`, 1},
+		{`'a': 1, a: 2`, `{"a":2}`, 1},
+		{`"a": 1, b: 2, "a": 3`, `{"a":3,"b":2}`, 1},
+		{`{a: 1, b: 2,}`, `{"a":1,"b":2}`, 0},
 	} {
 		res := RepairString(tc.in, nil)
 		if res.Err != nil {
@@ -62,4 +76,24 @@ func TestDuplicateKeysManyKeys(t *testing.T) {
 	if len(res.Repairs) != 50000-7*26 {
 		t.Errorf("%d repairs", len(res.Repairs))
 	}
+}
+
+// manyKeys writes n members k0: 0, k1: 1, … with the given text between
+// key and value and around the key.
+func manyKeys(n int, colon, quote string) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+			if quote == " " {
+				b.WriteString(" ")
+			}
+		}
+		k := strconv.Itoa(i)
+		if quote != " " {
+			b.WriteString(quote)
+		}
+		b.WriteString("k" + k + colon + k)
+	}
+	return b.String()
 }

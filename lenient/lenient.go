@@ -282,10 +282,12 @@ func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *
 	}
 	repairs := s.rec.repairs()
 	putScanner(s)
-	// A bug guard: the scanner writes JSON by construction. The same pass
-	// checks the depth, as the scanner counts depth as it reads but the
-	// array it wraps around concatenated values is added afterwards, one
-	// level above them all, and tells whether any object repeats a key.
+	// A bug guard: the scanner is meant to write JSON, but fuzzing still
+	// finds rare structures it writes wrong, and an error is better than
+	// invalid JSON returned as a success. The same pass checks the depth,
+	// as the scanner counts depth as it reads but the array it wraps
+	// around concatenated values is added afterwards, one level above them
+	// all, and tells whether any object repeats a key.
 	if limit := p.cfg.maxDepth; limit > 0 && limit <= onePassDepth {
 		switch v, _ := validate(out, limit); v {
 		case verdictInvalid:

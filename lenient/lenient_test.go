@@ -69,6 +69,7 @@ var repairCases = []repairCase{
 	{"brace typed for a bracket", `{"a": ["x", "y"}, "b": 1}`, `{"a":["x","y"],"b":1}`, kinds(toolcall.RepairMismatchedBracket)},
 	{"extra closer", `[{"a": 1}}, {"b": 2}]`, `[{"a":1},{"b":2}]`, kinds(toolcall.RepairExtraClosing)},
 	{"object closed too early", `{"a": 1}, "b": 2}`, `{"a":1,"b":2}`, kinds(toolcall.RepairExtraClosing)},
+	{"empty object closed too early", `{}, "b": 2}`, `{"b":2}`, kinds(toolcall.RepairExtraClosing)},
 	{"array going on past its closer", `{"a": [1], [2, 3], "b": 4}`, `{"a":[1,2,3],"b":4}`, kinds(toolcall.RepairExtraClosing)},
 	{"missing comma", `{"a": 1 "b": 2}`, `{"a":1,"b":2}`, kinds(toolcall.RepairMissingComma)},
 	{"missing commas in an array", `["a" "b" 3]`, `["a","b",3]`, kinds(toolcall.RepairMissingComma)},

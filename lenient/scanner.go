@@ -368,7 +368,12 @@ func (s *scanner) roots(afterProse bool) {
 			s.rec.add(toolcall.RepairExtraClosing, s.pos)
 			s.out = s.out[:len(s.out)-1]
 			s.push('{')
-			s.objectBody(false, resumeAfterValue)
+			from := resumeAfterValue
+			if s.out[len(s.out)-1] == '{' {
+				// {}, "b": 2}: the object closed early had no member.
+				from = resumeFresh
+			}
+			s.objectBody(false, from)
 			continue
 		case c == ',':
 			s.guess()
