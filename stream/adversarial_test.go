@@ -20,7 +20,8 @@ import (
 var ownReasoning = map[string]bool{"harmony": true, "gemma4": true, "functiongemma": true}
 
 // TestAdversarialStreams generates hostile outputs around a call rendered
-// in every dialect and streams each, named and under detection, cut every
+// in every dialect and streams each, named (with and without a fallback
+// chain) and under detection, cut every
 // way: the stream must give the one-shot result and emit nothing it takes
 // back (streamtest.Compare), and where the text holds no call, no Call
 // event may come, live or at Close:
@@ -54,6 +55,7 @@ func TestAdversarialStreams(t *testing.T) {
 			optSets := []registry.Options{
 				{Dialect: name, Tools: set, ReasoningClosed: true},
 				{Dialect: name},
+				{Dialect: name, Tools: set, Fallback: []string{"json", "pythonic", "hermes"}, ReasoningClosed: true},
 				{Tools: set, ReasoningClosed: true},
 				{},
 			}
@@ -135,7 +137,7 @@ func TestAdversarialStreams(t *testing.T) {
 					// choose harmony, which reads no <think>, after the
 					// detecting stream has streamed the block as reasoning:
 					// only the named stream is checked here.
-					optSets = optSets[:2]
+					optSets = optSets[:3]
 				}
 				check(think.text, think.noCall, streamtest.Cuts(think.text, nil, true))
 			}
