@@ -106,12 +106,22 @@ func (p *parser) run() {
 			break
 		}
 		var end int
+		before, native := len(p.calls), p.native
 		switch kind {
 		case openScope:
 			end = p.scope(at)
+			if p.mentioned(at, before) {
+				p.calls, p.native = p.calls[:before], native
+				pos = at + len(p.d.ScopeStart)
+				continue
+			}
 		case openTool:
-			before, native := len(p.calls), p.native
 			end = p.call(at, p.ownLits(), len(p.text), false)
+			if p.mentioned(at, before) {
+				p.calls, p.native = p.calls[:before], native
+				pos = at + len(p.d.ToolStart)
+				continue
+			}
 			if p.proseBetweenTags(at, before) {
 				// "Wrap it in <tool_call> and </tool_call> tags": a word
 				// set apart by blanks between the two tags, with nothing
@@ -331,6 +341,33 @@ func (p *parser) absorbBefore(at, floor int) int {
 			return start
 		}
 	}
+}
+
+// mentioned reports whether the tag at at, which opened only calls that
+// failed to read (none cut off by the end of the output), is a word of a
+// sentence: a word and a blank stand right before it on its line ("the
+// <minimax:tool_call> tag opens a call"). Such a tag is content, with no
+// error to re-ask about; a call that reads stays a call wherever it
+// stands.
+func (p *parser) mentioned(at, before int) bool {
+	if len(p.calls) == before {
+		return false
+	}
+	for _, rc := range p.calls[before:] {
+		e := coded.As(rc.Err)
+		if e == nil || e.Code == toolcall.CodeTruncated || rc.AtEnd {
+			return false
+		}
+	}
+	j := at
+	for j > 0 && (p.text[j-1] == ' ' || p.text[j-1] == '\t') {
+		j--
+	}
+	if j == at || j == 0 {
+		return false
+	}
+	c := p.text[j-1]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // proseBetweenTags reports whether the call just read from at (the only

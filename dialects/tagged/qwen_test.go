@@ -214,6 +214,12 @@ var seedRows = []row{
 		content: qwenWeather,
 	},
 	{
+		name:    "tags named in a sentence are words, not a failed call",
+		text:    "The tags <seed:tool_call> and </seed:tool_call> wrap Seed calls.",
+		content: "The tags <seed:tool_call> and </seed:tool_call> wrap Seed calls.",
+		chunks:  []string{"The tags <seed:tool", "_call> and </seed:tool_call> wrap Seed calls."},
+	},
+	{
 		name:      "a call in a closed think block is reasoning",
 		text:      "<think>I could send <seed:tool_call>\n<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>\n</seed:tool_call> but no.</think>It is sunny.",
 		chunks:    []string{"<think>I could send <seed:tool", "_call>\n<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>\n</seed:tool_call> but no.</thi", "nk>It is sunny."},
