@@ -35,6 +35,10 @@ type row struct {
 const weatherTools = `[{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]`
 
 var rows = []row{
+	{name: "tags named in a sentence are words, not a failed call", text: "Wrap the call in <tool_call> and </tool_call> tags.", content: "Wrap the call in <tool_call> and </tool_call> tags.",
+		chunks: []string{"Wrap the call in <tool_", "call> and </tool_call> tags."}},
+	{name: "a call beyond repair after a word keeps its error", text: "I will use the tool <tool_call>{\"name\": \"f\", \"arguments\": {:::}}</tool_call>", content: "I will use the tool",
+		errs: []toolcall.Code{toolcall.CodeMalformedCall}},
 	{name: "a call shown in inline code is content", text: "The syntax is `<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>`, but I won't call it now.", content: "The syntax is `<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>`, but I won't call it now.", unmarked: true, chunks: []string{"The syntax is `<tool", "_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>`, but I won't call it now."}},
 	{name: "a call shown in an example fence is content", text: "For example:\n```\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>\n```\nbut I won't call it.", content: "For example:\n```\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>\n```\nbut I won't call it.", unmarked: true, chunks: []string{"For example:\n```\n<to", "ol_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>\n```\nbut I won't call it."}},
 	{name: "a bare list whose later element is no value is content, though its first element is a call", text: "[{\"name\": \"f\", \"arguments\": {}},{\"\": \"\", \"\")0{}}]", content: "[{\"name\": \"f\", \"arguments\": {}},{\"\": \"\", \"\")0{}}]", unmarked: true, chunks: []string{"[{\"name\": \"f\", \"arguments\": {}}", ",{\"\": \"\", \"\")0{", "}}]"}},

@@ -119,7 +119,7 @@ func (x *extractor) scanMarked() (implicit bool) {
 		} else {
 			p = x.call(x.d.forms[owner], at, end, false)
 		}
-		if !p.ok || x.mentioned(at, p) {
+		if !p.ok || x.mentioned(at, end, p) {
 			pos = at + 1
 			continue
 		}
@@ -135,11 +135,12 @@ func (x *extractor) scanMarked() (implicit bool) {
 
 // mentioned reports whether a marker at at that opened only calls that
 // failed is a word of a sentence ("put the name between [TOOL_CALLS] and
-// [ARGS]"): a word and a blank stand right before it on its line. Such a
+// [ARGS]"): a word and a blank stand right before it on its line, and a
+// blank and a word right after it. Such a
 // marker is content, not a failed call to re-ask about; a call that reads
 // stays a call wherever it stands, and a call cut off by the end of the
 // output stays an error.
-func (x *extractor) mentioned(at int, p piece) bool {
+func (x *extractor) mentioned(at, end int, p piece) bool {
 	if len(p.calls) == 0 {
 		return false
 	}
@@ -156,8 +157,7 @@ func (x *extractor) mentioned(at int, p piece) bool {
 	if j == at || j == 0 {
 		return false
 	}
-	c := x.s[j-1]
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+	return dialects.WordAround(x.s, j, end)
 }
 
 // callsIn estimates the calls of the section that starts at from: the

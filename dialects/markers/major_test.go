@@ -42,6 +42,8 @@ var mistralRows = []row{
 		chunks:  []string{"Put the name between [TOOL_", "CALLS] and [AR", "GS], then the JSON."}},
 	{name: "a marker opening the output that reads no call is still an error", text: "[TOOL_CALLS] and [ARGS], then the JSON.",
 		errs: []toolcall.Code{errMalformed}},
+	{name: "a call beyond repair after a word keeps its error", text: "I will check the weather [TOOL_CALLS]get_weather[ARGS]{:::}",
+		content: "I will check the weather", errs: []toolcall.Code{errRepair}},
 	{name: "a call in a closed think block is reasoning", text: "<think>Maybe [TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"} later.</think>It is sunny.",
 		reasoning: "Maybe [TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"} later.", content: "It is sunny.",
 		chunks: []string{"<think>Maybe [TOOL_", "CALLS]get_weather[ARGS]{\"city\": \"Paris\"} later.</th", "ink>It is sunny."}},

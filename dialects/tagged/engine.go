@@ -110,14 +110,14 @@ func (p *parser) run() {
 		switch kind {
 		case openScope:
 			end = p.scope(at)
-			if p.mentioned(at, before) {
+			if p.mentioned(at, at+len(p.d.ScopeStart), before) {
 				p.calls, p.native = p.calls[:before], native
 				pos = at + len(p.d.ScopeStart)
 				continue
 			}
 		case openTool:
 			end = p.call(at, p.ownLits(), len(p.text), false)
-			if p.mentioned(at, before) {
+			if p.mentioned(at, at+len(p.d.ToolStart), before) {
 				p.calls, p.native = p.calls[:before], native
 				pos = at + len(p.d.ToolStart)
 				continue
@@ -345,11 +345,11 @@ func (p *parser) absorbBefore(at, floor int) int {
 
 // mentioned reports whether the tag at at, which opened only calls that
 // failed to read (none cut off by the end of the output), is a word of a
-// sentence: a word and a blank stand right before it on its line ("the
-// <minimax:tool_call> tag opens a call"). Such a tag is content, with no
+// sentence: a word and a blank stand right before it on its line, a blank
+// and a word right after it ("the <minimax:tool_call> tag opens a call"). Such a tag is content, with no
 // error to re-ask about; a call that reads stays a call wherever it
 // stands.
-func (p *parser) mentioned(at, before int) bool {
+func (p *parser) mentioned(at, end, before int) bool {
 	if len(p.calls) == before {
 		return false
 	}
@@ -366,8 +366,7 @@ func (p *parser) mentioned(at, before int) bool {
 	if j == at || j == 0 {
 		return false
 	}
-	c := p.text[j-1]
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+	return dialects.WordAround(p.text, j, end)
 }
 
 // proseBetweenTags reports whether the call just read from at (the only
