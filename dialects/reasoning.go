@@ -98,6 +98,37 @@ func SplitReasoningAllAs(text string, tags []ReasoningTags, startsOpen, implicit
 	return r.String(), c.String()
 }
 
+// TemplateBlockEnd returns where the reasoning block the template opened
+// ends in text: just past the first closing tag, when startsOpen says the
+// template opened a block of the first of tags (Options.ReasoningOpen), or
+// when implicit says a closing tag before any opening one of its kind ends
+// such a block (ImplicitReasoningIn); the same blocks SplitReasoningAllAs
+// takes out. It returns 0 when there is none, and when no closing tag
+// follows.
+//
+// This is the one rule for calls in such a block, which every engine that
+// reads reasoning applies: everything before that first closing tag is
+// reasoning, call markup included (a call drafted there is the model
+// thinking, as in a block written with both tags); only in a block that
+// never closes does a call end the reasoning and count.
+func TemplateBlockEnd(text string, tags []ReasoningTags, startsOpen, implicit bool) int {
+	end := 0
+	for i, t := range tags {
+		if t.Open == "" || t.Close == "" {
+			continue
+		}
+		firstClose := strings.Index(text, t.Close)
+		if firstClose < 0 {
+			continue
+		}
+		firstOpen := strings.Index(text, t.Open)
+		if i == 0 && startsOpen || implicit && (firstOpen < 0 || firstClose < firstOpen) {
+			end = max(end, firstClose+len(t.Close))
+		}
+	}
+	return end
+}
+
 // ImplicitReasoning reports whether, under opts, a closing tag before any
 // opening one means the template opened reasoning.
 func ImplicitReasoning(opts *Options) bool {

@@ -122,16 +122,18 @@ func liveRate(t *testing.T, detect, unknown bool) []liveCase {
 //
 // With the reasoning start unknown (the defaults: no option, no template),
 // an output that opens with a call, or whose dialect's family never opens
-// a reasoning block, settles the start, and a call the dialect reads as a
-// call even inside a block the template opened is probed; the rest are
-// outputs that open with text, in a dialect whose template may open a
-// block, and whose call a later closing tag would make reasoning (Hermes,
-// bare JSON).
+// a reasoning block, settles the start; the rest are outputs that open
+// with text, in a dialect whose template may open a block, and whose call
+// a later closing tag would make reasoning, in every dialect (a call
+// drafted in the block the template opened is reasoning): it waits for
+// the end. That rule costs the default rows 27 points (89.6% named and
+// 89.7% detected when a marked call there was read as a call, 62.3% and
+// 62.8% since), and their floors were lowered by that much.
 const (
 	minLiveNamed           = 97.0
 	minLiveDetected        = 97.0
-	minLiveNamedDefault    = 88.0
-	minLiveDetectedDefault = 88.0
+	minLiveNamedDefault    = 61.0
+	minLiveDetectedDefault = 61.0
 )
 
 // TestLiveRates measures how often a call is reported while the output is

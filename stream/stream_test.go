@@ -167,27 +167,44 @@ func TestLiveEvents(t *testing.T) {
 			},
 		},
 		{
-			name:   "unknown template: a call a closing tag would not unmake is reported, the text around it waits",
+			// The template may have opened a block that the closing tag
+			// ends: the call before it is reasoning, so it waits for the
+			// tag or the end, and the tag makes it reasoning.
+			name:   "unknown template: a call a closing tag may follow waits, and the tag makes it reasoning",
 			opts:   registry.Options{Dialect: "deepseek_v31"},
 			chunks: []string{"Let me check.", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Oslo\"}<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>", " More</think>", "Answer."},
 			want: [][]string{
 				{},
-				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Oslo"}`},
 				{},
 				{},
 				{},
-				{"reasoning:Let me check. More", "content:Answer.", "done:deepseek_v31"},
+				{},
+				{"reasoning:Let me check.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Oslo\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜> More", "content:Answer.", "done:deepseek_v31"},
 			},
 		},
 		{
-			name:   "unknown template: a fence inside a call does not hold it back, its start is checked",
+			// With the start unknown, text before the call waits, and so
+			// does the call (a closing tag may follow and make it
+			// reasoning); with the start settled both stream.
+			name:   "no block opened: a fence inside a call does not hold it back",
+			opts:   registry.Options{Dialect: "deepseek_v3", ReasoningClosed: true},
+			chunks: []string{"Let me check.\n", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Oslo\"}\n```<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>\nDone."},
+			want: [][]string{
+				{"content:Let me check."},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Oslo"}`},
+				{},
+				{"content:\nDone.", "done:deepseek_v3"},
+			},
+		},
+		{
+			name:   "unknown template: a call after text waits for the end, which shows no closing tag follows",
 			opts:   registry.Options{Dialect: "deepseek_v3"},
 			chunks: []string{"Let me check.\n", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Oslo\"}\n```<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>\nDone."},
 			want: [][]string{
 				{},
-				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Oslo"}`},
 				{},
-				{"content:Let me check.\nDone.", "done:deepseek_v3"},
+				{},
+				{"content:Let me check.\nDone.", "call_start:0:get_weather", `call:0:get_weather:{"city":"Oslo"}`, "done:deepseek_v3"},
 			},
 		},
 		{

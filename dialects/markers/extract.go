@@ -3,7 +3,6 @@ package markers
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -23,10 +22,10 @@ const maxHeader = 256
 // them.
 //
 // Marked calls are found first, over the whole text, so that a call made
-// in reasoning the model never closed (or the template opened) is still a
-// call, and a reasoning tag inside an argument string does not split the
-// output; call markup inside a finished <think>…</think>-style block is
-// reasoning. What remains is content, minus the Strip tokens, and the
+// in reasoning the model never closed is still a call, and a reasoning tag
+// inside an argument string does not split the output; call markup inside
+// a finished <think>…</think>-style block, or before the first closing tag
+// of a block the template opened, is reasoning. What remains is content, minus the Strip tokens, and the
 // reasoning wrappers are split from it. Whitespace between content and a
 // call marker is trimmed, as peers do; interior whitespace is kept. A bare
 // dialect whose output holds none of its markers reads the output as bare
@@ -88,11 +87,15 @@ type piece struct {
 // between them. It reports whether an implicit first call was read.
 func (x *extractor) scanMarked() (implicit bool) {
 	pos, last := 0, 0
-	if p, ok := x.implicit(); ok {
-		x.add(p)
-		pos, last, implicit = p.next, p.next, true
-	}
 	hidden := x.closedReasoning()
+	// An output that opens in finished reasoning holds no call the
+	// generation prompt began at its start.
+	if len(hidden) == 0 || hidden[0].start > 0 {
+		if p, ok := x.implicit(); ok {
+			x.add(p)
+			pos, last, implicit = p.next, p.next, true
+		}
+	}
 	limit := dialects.CallLimit(x.opts)
 	for pos < len(x.s) {
 		if limit >= 0 && len(x.ext.Calls) > limit {
@@ -273,31 +276,16 @@ func (x *extractor) splitReasoning(text string) (content, reasoning string) {
 // span is a byte range of the output.
 type span struct{ start, end int }
 
-// closedReasoning finds the reasoning blocks written with both their
-// opening and closing tags, in order. Call markup inside them is the model
-// thinking about a call, not making one (vLLM's MiniMax parser agrees);
-// a call in reasoning that never closes, or that the template opened, is
-// still a call.
+// closedReasoning finds the finished reasoning blocks, in order: those
+// written with both their opening and closing tags, and the one the
+// template opened, up to its first closing tag (dialects.TemplateBlockEnd).
+// Call markup inside them is the model thinking about a call, not making
+// one (vLLM's MiniMax parser agrees); a call in reasoning that never
+// closes is still a call.
 func (x *extractor) closedReasoning() []span {
 	var spans []span
-	for _, tags := range x.d.reasoning {
-		for i := 0; i < len(x.s); {
-			o := strings.Index(x.s[i:], tags.Open)
-			if o < 0 {
-				break
-			}
-			o += i
-			c := strings.Index(x.s[o+len(tags.Open):], tags.Close)
-			if c < 0 {
-				break
-			}
-			end := o + len(tags.Open) + c + len(tags.Close)
-			spans = append(spans, span{o, end})
-			i = end
-		}
-	}
-	if len(x.d.reasoning) > 1 {
-		slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
+	for _, b := range textcall.ReasoningBlocks(x.s, x.opts.ReasoningOpen, x.implicitBlock, x.d.reasoning...) {
+		spans = append(spans, span{b.Start, b.End})
 	}
 	return spans
 }

@@ -202,7 +202,9 @@ func (d *Dialect) Syntax() dialects.Syntax {
 // them.
 //
 // The dialect's blocks are found first, anywhere in the text (a complete
-// block inside reasoning is a call too); what remains is split into
+// block in reasoning that never closes is a call too; in a finished block,
+// one written with both tags or the template's closed in the output, it is
+// reasoning); what remains is split into
 // reasoning (<think>…</think>) and content. Only when no block is present
 // does the dialect fall back to marker-less calls, looked for in the content
 // alone: for pythonic and llama4_pythonic, a call list that is the whole
@@ -229,9 +231,11 @@ func (d *Dialect) extract(text string, opts *dialects.Options, implicit bool) *d
 	ext := &dialects.Extraction{}
 	regions, marked, found := x.findBlocks(text)
 	ext.Marked = marked
-	if hidden := textcall.ClosedBlocks(text, dialects.Think); len(hidden) > 0 {
-		// A call inside a closed reasoning block is the model thinking
-		// about a call: it stays reasoning.
+	open := x.startsOpen(text)
+	if hidden := textcall.ReasoningBlocks(text, open, x.implicit || open, dialects.Think); len(hidden) > 0 {
+		// A call inside a finished reasoning block (both tags written, or
+		// the template's block closed in the output) is the model
+		// thinking about a call: it stays reasoning.
 		regions = slices.DeleteFunc(regions, func(r region) bool { return textcall.Inside(hidden, r.start) })
 	}
 	remainder := assemble(text, regions)

@@ -10,16 +10,18 @@ import (
 )
 
 // frameFunc is a hook that splits an output into messages before calls are
-// read; it returns the whole extraction.
-type frameFunc func(t *Dialect, text string, opts *dialects.Options) *dialects.Extraction
+// read; it returns the whole extraction. implicit says whether a closing
+// reasoning tag with no opening one ends a block the template opened.
+type frameFunc func(t *Dialect, text string, opts *dialects.Options, implicit bool) *dialects.Extraction
 
 // Extract finds the calls in text, and the content and reasoning around
 // them.
 //
-// Calls inside a closed reasoning block are the model thinking about a
-// call: they stay reasoning. In reasoning never closed, or opened by the
-// template, calls are read (models emit a call before closing their
-// reasoning; Ollama and llama.cpp accept it).
+// Calls inside a finished reasoning block (written with both tags, or
+// opened by the template and closed in the output) are the model thinking
+// about a call: they stay reasoning. In reasoning never closed, calls are
+// read (models emit a call before closing their reasoning; Ollama and
+// llama.cpp accept it).
 // What is left once calls and sections are taken out is split into
 // reasoning and content; whitespace between content and a call is dropped.
 // A call shown in inline code or in a fence presented as an example is
@@ -39,7 +41,7 @@ func (t *Dialect) extractShown(text string, opts *dialects.Options, implicit boo
 	text, after := cutAtEndOfTurn(text, t.desc.EndOfTurn)
 	var ext *dialects.Extraction
 	if t.desc.frame != nil {
-		ext = t.desc.frame(t, text, opts)
+		ext = t.desc.frame(t, text, opts, implicit)
 	} else {
 		ext = t.extract(text, 0, opts, opts.ReasoningOpen, implicit)
 	}
@@ -73,7 +75,7 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoni
 		p.run()
 	}
 	p.keepText(text)
-	p.hideReasoning()
+	p.hideReasoning(reasoningOpen, implicit)
 	ext := &dialects.Extraction{Calls: p.calls}
 	rest := p.rest()
 	tags := t.desc.reasoningTags()
@@ -118,10 +120,12 @@ func (p *parser) keepText(text string) {
 	}
 }
 
-// hideReasoning gives the calls found inside closed reasoning blocks back
-// to the text, where they stay reasoning.
-func (p *parser) hideReasoning() {
-	hidden := textcall.ClosedBlocks(p.text, p.d.reasoningTags()...)
+// hideReasoning gives the calls found inside finished reasoning blocks
+// back to the text, where they stay reasoning: blocks written with both
+// tags, and the one the template opened, up to its first closing tag
+// (textcall.ReasoningBlocks, under the flags the reasoning is split with).
+func (p *parser) hideReasoning(reasoningOpen, implicit bool) {
+	hidden := textcall.ReasoningBlocks(p.text, reasoningOpen, implicit, p.d.reasoningTags()...)
 	if len(hidden) == 0 {
 		return
 	}

@@ -27,7 +27,7 @@ const (
 // "self" is reasoning; to "user" or "all", or without a recipient, content;
 // to anything else, a tool message whose <atem:…> calls are read by the
 // engine (a bare JSON body is the arguments of a call to the recipient).
-func glimmerMessages(t *Dialect, text string, opts *dialects.Options) *dialects.Extraction {
+func glimmerMessages(t *Dialect, text string, opts *dialects.Options, implicit bool) *dialects.Extraction {
 	ext := &dialects.Extraction{}
 	var content, reasoning []string
 	addContent := func(s string) {
@@ -36,9 +36,10 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options) *dialects.
 		}
 	}
 	msg, eom, eot, start := newFinder(glimmerMessage), newFinder(glimmerEOM), newFinder(glimmerEOT), newFinder(glimmerStart)
-	// A closed <think> block is reasoning wherever it stands, and what it
-	// holds is not read for messages: it ends the text before it.
-	think := textcall.ClosedBlocks(text, dialects.Think)
+	// A finished <think> block is reasoning wherever it stands, and what it
+	// holds is not read for messages: it ends the text before it. So is
+	// the block the template opened, up to its first closing tag.
+	think := textcall.ReasoningBlocks(text, opts.ReasoningOpen, implicit, dialects.Think)
 	pos := 0
 	for pos < len(text) {
 		m := msg.next(text, pos)
@@ -51,7 +52,10 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options) *dialects.
 		if len(think) > 0 && (m < 0 || think[0].Start < m) {
 			b := think[0]
 			addContent(text[pos:b.Start])
-			if r := strings.TrimSpace(text[b.Start+len(dialects.Think.Open) : b.End-len(dialects.Think.Close)]); r != "" {
+			// The template's block has no opening tag; a written one is
+			// dropped.
+			r := strings.TrimSpace(text[b.Start : b.End-len(dialects.Think.Close)])
+			if r = strings.TrimSpace(strings.TrimPrefix(r, dialects.Think.Open)); r != "" {
 				reasoning = append(reasoning, r)
 			}
 			pos, think = b.End, think[1:]

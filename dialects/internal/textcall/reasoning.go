@@ -14,7 +14,8 @@ type Span struct{ Start, End int }
 // opening and closing tags, in order. Call markup inside them is the model
 // thinking about a call, not making one (llama.cpp and vLLM agree): it
 // stays reasoning. A block never closed, or one the template opened (only
-// its closing tag is in the output), is not returned.
+// its closing tag is in the output), is not returned: ReasoningBlocks adds
+// the latter.
 func ClosedBlocks(text string, tags ...dialects.ReasoningTags) []Span {
 	var spans []Span
 	for _, t := range tags {
@@ -40,6 +41,29 @@ func ClosedBlocks(text string, tags ...dialects.ReasoningTags) []Span {
 		slices.SortFunc(spans, func(a, b Span) int { return a.Start - b.Start })
 	}
 	return spans
+}
+
+// ReasoningBlocks is ClosedBlocks with the block the template opened
+// (dialects.TemplateBlockEnd, under the same startsOpen and implicit the
+// engine splits its reasoning with) first: call markup before the first
+// closing tag of such a block is reasoning too. The spans are sorted and
+// do not overlap.
+func ReasoningBlocks(text string, startsOpen, implicit bool, tags ...dialects.ReasoningTags) []Span {
+	spans := ClosedBlocks(text, tags...)
+	end := dialects.TemplateBlockEnd(text, tags, startsOpen, implicit)
+	if end == 0 {
+		return spans
+	}
+	k := 0
+	for k < len(spans) && spans[k].Start < end {
+		end = max(end, spans[k].End)
+		k++
+	}
+	if k > 0 {
+		spans[k-1] = Span{0, end}
+		return spans[k-1:]
+	}
+	return append([]Span{{0, end}}, spans...)
 }
 
 // Inside reports whether offset falls inside one of spans, which are sorted.
