@@ -89,3 +89,33 @@ func TestImplicitReasoningIn(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateBlockEnd pins where the block the template opened ends: past
+// the first closing tag, when the template opened it (startsOpen) or a
+// closing tag comes before any opening one (implicit); nowhere when no
+// closing tag follows, or when the text's first block is written whole.
+func TestTemplateBlockEnd(t *testing.T) {
+	think := []ReasoningTags{Think}
+	own := []ReasoningTags{{Open: "[THINK]", Close: "[/THINK]"}, Think}
+	tests := []struct {
+		name               string
+		in                 string
+		tags               []ReasoningTags
+		startsOpen, implic bool
+		want               int
+	}{
+		{"open, closed", "draft <call/> no.</think>answer", think, true, true, len("draft <call/> no.</think>")},
+		{"implicit, closed", "draft <call/> no.</think>answer", think, false, true, len("draft <call/> no.</think>")},
+		{"open, never closed", "draft <call/>", think, true, true, 0},
+		{"settled outside", "draft <call/> no.</think>answer", think, false, false, 0},
+		{"explicit block first", "<think>a</think> <call/> b</think>", think, false, true, 0},
+		{"open, explicit tag repeated", "<think>a <call/></think>b", think, true, true, len("<think>a <call/></think>")},
+		{"the later of the wrappers' first closes", "a</think> b[/THINK] c", own, false, true, len("a</think> b[/THINK]")},
+		{"own wrapper opened by the template", "a [/THINK] b", own, true, false, len("a [/THINK]")},
+	}
+	for _, tt := range tests {
+		if got := TemplateBlockEnd(tt.in, tt.tags, tt.startsOpen, tt.implic); got != tt.want {
+			t.Errorf("%s: TemplateBlockEnd(%q) = %d, want %d", tt.name, tt.in, got, tt.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package textcall_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -258,5 +259,26 @@ func TestCodeCut(t *testing.T) {
 		if got := textcall.CodeCut(tt.code); got != tt.cut {
 			t.Errorf("CodeCut(%q) = %v, want %v", tt.code, got, tt.cut)
 		}
+	}
+}
+
+// TestReasoningBlocks: the block the template opened comes first and
+// swallows the written blocks that start inside it; the spans stay sorted
+// and apart, so Inside finds them.
+func TestReasoningBlocks(t *testing.T) {
+	text := "a <think>b</think> c</think> d <think>e</think> f"
+	got := textcall.ReasoningBlocks(text, true, true, dialects.Think)
+	want := []textcall.Span{{0, strings.Index(text, "b</think>") + len("b</think>")}, {strings.Index(text, "<think>e"), strings.Index(text, " f")}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("ReasoningBlocks = %v, want %v", got, want)
+	}
+	if got := textcall.ReasoningBlocks("x <call/>", true, true, dialects.Think); len(got) != 0 {
+		t.Errorf("a block never closed: %v, want none", got)
+	}
+	two := []dialects.ReasoningTags{{Open: "[THINK]", Close: "[/THINK]"}, dialects.Think}
+	text = "a [THINK]b</think> c[/THINK] d"
+	got = textcall.ReasoningBlocks(text, false, true, two...)
+	if want := []textcall.Span{{0, strings.Index(text, " d")}}; !slices.Equal(got, want) || !textcall.Inside(got, strings.Index(text, "c")) {
+		t.Errorf("overlapping blocks: %v, want %v", got, want)
 	}
 }
