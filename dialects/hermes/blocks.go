@@ -6,7 +6,6 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
-	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // tagPass finds the tag blocks in text[start:end]. It also returns the
@@ -75,7 +74,7 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 	default:
 		calls, used, ok = x.Framed(open.end, bodyEnd, closed)
 	}
-	if !ok || open.kind == kindToolCall && x.mentioned(open.start, open.end, calls) {
+	if !ok || open.kind == kindToolCall && dialects.Mentioned(x.Text, open.start, open.end, calls) {
 		return region{}, false
 	}
 	keep := x.keep
@@ -95,32 +94,6 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 		}
 	}
 	return region{start: open.start, end: blockEnd, calls: calls, keep: keep}, true
-}
-
-// mentioned reports whether a <tool_call> tag at at, whose block holds only
-// calls that failed to read (none cut off by the end of the output), is a
-// word of a sentence: a word and a blank stand right before it on its
-// line, a blank and a word right after it ("wrap it in <tool_call> and
-// </tool_call> tags"). Its text is content,
-// with no error to re-ask about; a call that reads stays a call.
-func (x *extractor) mentioned(at, end int, calls []dialects.RawCall) bool {
-	if len(calls) == 0 {
-		return false
-	}
-	for _, rc := range calls {
-		e := coded.As(rc.Err)
-		if e == nil || e.Code == toolcall.CodeTruncated || rc.AtEnd {
-			return false
-		}
-	}
-	j := at
-	for j > 0 && (x.Text[j-1] == ' ' || x.Text[j-1] == '\t') {
-		j--
-	}
-	if j == at || j == 0 {
-		return false
-	}
-	return dialects.WordAround(x.Text, j, end)
 }
 
 // closingTag returns the index of the tag that closes the block opened by

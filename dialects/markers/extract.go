@@ -9,7 +9,6 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
-	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -122,7 +121,7 @@ func (x *extractor) scanMarked() (implicit bool) {
 		} else {
 			p = x.call(x.d.forms[owner], at, end, false)
 		}
-		if !p.ok || x.mentioned(at, end, p) {
+		if !p.ok || dialects.Mentioned(x.s, at, end, p.calls) {
 			pos = at + 1
 			continue
 		}
@@ -134,33 +133,6 @@ func (x *extractor) scanMarked() (implicit bool) {
 	}
 	x.addContent(x.s[last:])
 	return implicit
-}
-
-// mentioned reports whether a marker at at that opened only calls that
-// failed is a word of a sentence ("put the name between [TOOL_CALLS] and
-// [ARGS]"): a word and a blank stand right before it on its line, and a
-// blank and a word right after it. Such a
-// marker is content, not a failed call to re-ask about; a call that reads
-// stays a call wherever it stands, and a call cut off by the end of the
-// output stays an error.
-func (x *extractor) mentioned(at, end int, p piece) bool {
-	if len(p.calls) == 0 {
-		return false
-	}
-	for _, rc := range p.calls {
-		e := coded.As(rc.Err)
-		if e == nil || e.Code == toolcall.CodeTruncated || rc.AtEnd {
-			return false
-		}
-	}
-	j := at
-	for j > 0 && (x.s[j-1] == ' ' || x.s[j-1] == '\t') {
-		j--
-	}
-	if j == at || j == 0 {
-		return false
-	}
-	return dialects.WordAround(x.s, j, end)
 }
 
 // callsIn estimates the calls of the section that starts at from: the

@@ -38,7 +38,7 @@ func (x *extractor) findBlocks(text string) (regions []region, marked, found boo
 			}
 		}
 		r := x.block(text, at, bodyStart, limit, closeAt >= 0)
-		if r.end == at && len(r.calls) == 0 {
+		if r.end == at && len(r.calls) == 0 || dialects.Mentioned(text, at, bodyStart, r.calls) {
 			// The opener was mentioned, not used: its text stays content.
 			pos = bodyStart
 			continue

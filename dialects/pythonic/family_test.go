@@ -115,6 +115,12 @@ func TestOlmo3(t *testing.T) { runRows(t, pythonic.Olmo3, olmo3Rows) }
 
 var lfm2Rows = []row{
 	{
+		name:    "tokens named in a sentence are words, not a failed call",
+		text:    "In LFM2 the tokens <|tool_call_start|> and <|tool_call_end|> surround calls.",
+		content: "In LFM2 the tokens <|tool_call_start|> and <|tool_call_end|> surround calls.",
+		marked:  true,
+	},
+	{
 		name:    "single call",
 		text:    `Checking.<|tool_call_start|>[get_weather(city="Paris")]<|tool_call_end|>`,
 		calls:   calls("get_weather", `{"city":"Paris"}`),

@@ -110,14 +110,14 @@ func (p *parser) run() {
 		switch kind {
 		case openScope:
 			end = p.scope(at)
-			if p.mentioned(at, at+len(p.d.ScopeStart), before) {
+			if dialects.Mentioned(p.text, at, at+len(p.d.ScopeStart), p.calls[before:]) {
 				p.calls, p.native = p.calls[:before], native
 				pos = at + len(p.d.ScopeStart)
 				continue
 			}
 		case openTool:
 			end = p.call(at, p.ownLits(), len(p.text), false)
-			if p.mentioned(at, at+len(p.d.ToolStart), before) {
+			if dialects.Mentioned(p.text, at, at+len(p.d.ToolStart), p.calls[before:]) {
 				p.calls, p.native = p.calls[:before], native
 				pos = at + len(p.d.ToolStart)
 				continue
@@ -341,32 +341,6 @@ func (p *parser) absorbBefore(at, floor int) int {
 			return start
 		}
 	}
-}
-
-// mentioned reports whether the tag at at, which opened only calls that
-// failed to read (none cut off by the end of the output), is a word of a
-// sentence: a word and a blank stand right before it on its line, a blank
-// and a word right after it ("the <minimax:tool_call> tag opens a call"). Such a tag is content, with no
-// error to re-ask about; a call that reads stays a call wherever it
-// stands.
-func (p *parser) mentioned(at, end, before int) bool {
-	if len(p.calls) == before {
-		return false
-	}
-	for _, rc := range p.calls[before:] {
-		e := coded.As(rc.Err)
-		if e == nil || e.Code == toolcall.CodeTruncated || rc.AtEnd {
-			return false
-		}
-	}
-	j := at
-	for j > 0 && (p.text[j-1] == ' ' || p.text[j-1] == '\t') {
-		j--
-	}
-	if j == at || j == 0 {
-		return false
-	}
-	return dialects.WordAround(p.text, j, end)
 }
 
 // proseBetweenTags reports whether the call just read from at (the only
