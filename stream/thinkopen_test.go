@@ -83,30 +83,12 @@ func TestCallDraftedInTemplateOpenedReasoning(t *testing.T) {
 						t.Errorf("one-shot: the drafted call left the reasoning %q (content %q)", res.Reasoning, res.Content)
 					}
 				}
-				p := registry.Stream(&o)
-				var calls []toolcall.Call
-				for i, c := range tc.chunks {
-					for _, ev := range p.Write(c) {
-						if ev.Kind == stream.CallStart || ev.Kind == stream.Call {
-							if i < tc.quiet {
-								t.Errorf("streamed: %s event after chunk %d %q, before the stream could know the call stands", ev.Kind, i, c)
-							}
-							if ev.Kind == stream.Call {
-								calls = append(calls, *ev.Call)
-							}
-						}
+				for _, detect := range []bool{false, true} {
+					so := o
+					if detect {
+						so.Dialect = "" // the same holds under detection
 					}
-				}
-				for _, ev := range p.Close() {
-					if ev.Kind == stream.Call {
-						calls = append(calls, *ev.Call)
-					}
-				}
-				if got := paths(t, calls); !slices.Equal(got, tc.want) {
-					t.Errorf("streamed: calls %v, want %v", got, tc.want)
-				}
-				if d := p.Disagreement(); d != "" {
-					t.Errorf("disagreement: %s", d)
+					streamed(t, &so, tc.chunks, tc.quiet, tc.want)
 				}
 				d, _ := registry.Lookup(name)
 				do := dialects.Options{ReasoningOpen: o.ReasoningOpen}
@@ -115,6 +97,37 @@ func TestCallDraftedInTemplateOpenedReasoning(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// streamed streams chunks with o and checks that no call is reported after
+// the first quiet chunks and that the calls are want, by path.
+func streamed(t *testing.T, o *registry.Options, chunks []string, quiet int, want []string) {
+	t.Helper()
+	p := registry.Stream(o)
+	var calls []toolcall.Call
+	for i, c := range chunks {
+		for _, ev := range p.Write(c) {
+			if ev.Kind == stream.CallStart || ev.Kind == stream.Call {
+				if i < quiet {
+					t.Errorf("dialect %q: streamed: %s event after chunk %d %q, before the stream could know the call stands", o.Dialect, ev.Kind, i, c)
+				}
+				if ev.Kind == stream.Call {
+					calls = append(calls, *ev.Call)
+				}
+			}
+		}
+	}
+	for _, ev := range p.Close() {
+		if ev.Kind == stream.Call {
+			calls = append(calls, *ev.Call)
+		}
+	}
+	if got := paths(t, calls); !slices.Equal(got, want) {
+		t.Errorf("dialect %q: streamed: calls %v, want %v", o.Dialect, got, want)
+	}
+	if d := p.Disagreement(); d != "" {
+		t.Errorf("dialect %q: disagreement: %s", o.Dialect, d)
 	}
 }
 
