@@ -47,6 +47,10 @@ type trigger struct {
 	// exact says the word matches only as written: the dialect's parse
 	// does not read it in another case.
 	exact bool
+	// cut says the word is the part of a marker before its first space
+	// (a space in a dialect marker stands for optional whitespace): it
+	// holds text back, but a match is not the whole marker.
+	cut bool
 }
 
 // matcher finds triggers in text, comparing ASCII letters without regard to
@@ -67,7 +71,7 @@ func newMatcher(triggers []trigger, bare string) *matcher {
 		// In dialect markers a space stands for optional whitespace: watch
 		// for the part before it.
 		if i := strings.IndexByte(t.word, ' '); i >= 0 {
-			t.word = t.word[:i]
+			t.word, t.cut = t.word[:i], true
 		}
 		if t.word == "" {
 			continue

@@ -596,7 +596,9 @@ func (p *Parser) settles(text string, h hit) bool {
 	}
 	switch h.t.role {
 	case roleStart:
-		return p.prof.startSettles
+		// Only a whole marker opens a call (dialects.OpensCall): the part
+		// of one before its space may go on as anything.
+		return p.prof.startSettles && !h.t.cut
 	case roleBare:
 		switch text[h.at] {
 		case '{':
