@@ -861,14 +861,7 @@ func (p *Parser) region(text string) {
 	case len(p.prof.syn.Ends) == 0:
 		// No closing marker in this dialect: the next call's marker ends
 		// this one.
-		p.mixed = true
-		p.closeRegion(text[p.regionStart:h.at])
-		if p.shown.MayBeShown(text, h.at) {
-			p.state = stBetween
-			p.hold(text)
-			return
-		}
-		p.openRegion(h.at, h.at+len(h.t.word))
+		p.splitRegion(text, h)
 	case p.prof.startSplits && p.rdepth == 0 && p.quote == 0 && p.closedAt > p.regionBody && blank(text[p.closedAt:h.at]):
 		// A call marker right after a value that closed at the region's
 		// top level, in a dialect whose start marker ends the call before
@@ -876,18 +869,26 @@ func (p *Parser) region(text string) {
 		// the marker opens the next part of the section as a region of
 		// its own. Close parses the whole output (the section is not one
 		// region read whole).
-		p.mixed = true
-		p.closeRegion(text[p.regionStart:h.at])
-		if p.shown.MayBeShown(text, h.at) {
-			p.state = stBetween
-			p.hold(text)
-			return
-		}
-		p.openRegion(h.at, h.at+len(h.t.word))
+		p.splitRegion(text, h)
 	default:
 		// A call marker inside a section: the section's end closes both.
 		p.pos = h.at + len(h.t.word)
 	}
+}
+
+// splitRegion ends the call region at the call marker h and opens the
+// next region there, unless the marker may be shown as an example, which
+// holds the output. Close then parses the whole output (the section was
+// not one region read whole).
+func (p *Parser) splitRegion(text string, h hit) {
+	p.mixed = true
+	p.closeRegion(text[p.regionStart:h.at])
+	if p.shown.MayBeShown(text, h.at) {
+		p.state = stBetween
+		p.hold(text)
+		return
+	}
+	p.openRegion(h.at, h.at+len(h.t.word))
 }
 
 // between watches the text after a call region for the next one.
