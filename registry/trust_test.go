@@ -286,3 +286,30 @@ func TestEnvelopeAfterSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonicListInSentence: a call list with a word and a blank before it
+// and a blank and a word after it on its line is an example in a sentence,
+// its text kept whole in the content, named and detected; a list alone on
+// its line, or after prose that ends a sentence, stays a call.
+func TestPythonicListInSentence(t *testing.T) {
+	for _, tc := range []struct {
+		dialect, text string
+		call          bool
+	}{
+		{"pythonic", `You can try it like [get_weather(city="Paris")] to see the weather.`, false},
+		{"llama4_pythonic", `You can try it like [get_weather(city="Paris")] to see the weather.`, false},
+		{"", `You can try it like [get_weather(city="Paris")] to see the weather.`, false},
+		{"pythonic", "I will check.\n[get_weather(city=\"Paris\")]", true},
+		{"", "I will check.\n[get_weather(city=\"Paris\")]", true},
+		{"pythonic", `Let me check: [get_weather(city="Paris")]`, true},
+		{"", `[get_weather(city="Paris")]`, true},
+	} {
+		res := registry.Parse(tc.text, &registry.Options{Dialect: tc.dialect})
+		if got := len(res.Calls) > 0; got != tc.call {
+			t.Errorf("%q (dialect %q): call %v, want %v (content %q)", tc.text, tc.dialect, got, tc.call, res.Content)
+		}
+		if !tc.call && (res.Content != tc.text || len(res.Errors) > 0) {
+			t.Errorf("%q (dialect %q): content %q, errors %v; want the text whole, no error", tc.text, tc.dialect, res.Content, res.Errors)
+		}
+	}
+}

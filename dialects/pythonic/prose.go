@@ -13,9 +13,11 @@ import (
 //
 //   - the whole output (outside reasoning) is a call list, bracketed or
 //     bare: [f(a=1), g()] or f(a=1)\ng();
-//   - a bracketed call list in a sentence, [f(a=1), g()], whose elements
+//   - a bracketed call list after prose, [f(a=1), g()], whose elements
 //     are all calls with keyword arguments or none, as these models write
-//     them ("[Smith(2020)]" and a markdown link [f()](url) are prose);
+//     them ("[Smith(2020)]" and a markdown link [f()](url) are prose); a
+//     list with a word and a blank before it and a blank and a word after
+//     it on its line is an example in a sentence, not a call;
 //   - a code fence (no language, python, py, text, plaintext, tool_code…)
 //     that holds nothing but calls;
 //   - a declared tool called on a line of its own.
@@ -174,6 +176,11 @@ func (p *prose) bracketed(at int) (region, bool, int) {
 	}
 	if l.closed && l.next < len(s) && s[l.next] == '(' {
 		return region{}, false, l.next // a markdown link, [f()](url)
+	}
+	if l.closed && dialects.InSentence(s, at, l.next) {
+		// Prose on both sides on its line: an example in a sentence
+		// ("try it like [f(a=1)] to see"), not a call.
+		return region{}, false, l.next
 	}
 	if !p.namesOK(l.elems, whole, !whole) {
 		return region{}, false, l.next

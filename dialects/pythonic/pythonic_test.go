@@ -61,10 +61,30 @@ var pythonicRows = []row{
 	},
 	{
 		name:    "positional call in a sentence is prose unless declared",
-		text:    "As [Smith(2020)] shows, and [get_weather('Oslo')] too.",
+		text:    "As [Smith(2020)] shows, checking: [get_weather('Oslo')] now.",
 		tools:   weatherTools,
 		calls:   calls("get_weather", `{"city":"Oslo"}`),
-		content: "As [Smith(2020)] shows, and too.",
+		content: "As [Smith(2020)] shows, checking: now.",
+	},
+	{
+		name:    "a list with prose on both sides on its line is an example",
+		text:    `You can try it like [get_weather(city="Paris")] to see the weather.`,
+		content: `You can try it like [get_weather(city="Paris")] to see the weather.`,
+		chunks:  []string{"You can try it like [get_we", `ather(city="Paris")]`, " to see the weather."},
+	},
+	{
+		name:    "an example in a sentence with tools declared",
+		text:    "Call it as [get_weather(city='Oslo'), get_time()] and read the answer.",
+		tools:   weatherTools,
+		content: "Call it as [get_weather(city='Oslo'), get_time()] and read the answer.",
+		chunks:  []string{"Call it as [get_weather(city='Oslo'), get_time()]", " and read the answer."},
+	},
+	{
+		name:    "a list after a sentence ending the output is a call",
+		text:    "Let me check: [get_weather(city='Oslo')]",
+		calls:   calls("get_weather", `{"city":"Oslo"}`),
+		content: "Let me check:",
+		chunks:  []string{"Let me check: [get_weather(", "city='Oslo')]"},
 	},
 	{
 		name:    "list between paragraphs",
@@ -239,6 +259,19 @@ var pythonicRows = []row{
 func TestPythonic(t *testing.T) { runRows(t, pythonic.Pythonic, pythonicRows) }
 
 var llama4Rows = []row{
+	{
+		name:    "a bare list with prose on both sides on its line is an example",
+		text:    `You can try it like [get_weather(city="Paris")] to see the weather.`,
+		content: `You can try it like [get_weather(city="Paris")] to see the weather.`,
+		chunks:  []string{"You can try it like [", `get_weather(city="Paris")] to`, " see the weather."},
+	},
+	{
+		name:    "the same list in its markers is a call",
+		text:    `You can try it like <|python_start|>[get_weather(city="Paris")]<|python_end|> now.`,
+		calls:   calls("get_weather", `{"city":"Paris"}`),
+		content: "You can try it like now.",
+		marked:  true,
+	},
 	{
 		name:   "single call with markers",
 		text:   "<|python_start|>[get_weather(city='LA', metric='C')]<|python_end|>",
