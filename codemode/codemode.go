@@ -314,3 +314,15 @@ func score(st stats) int {
 
 // tenths returns n/10 as the float nearest to it.
 func tenths(n int) float64 { return float64(n) / 10 }
+
+// IsPython reports whether code, as a whole, is a Python program by the
+// statement grammar: every logical line is a statement that parses. Text
+// that is not (a sentence, a call followed by prose, a program with a
+// syntax error) is not code to hand to an interpreter.
+func IsPython(code string) bool {
+	if strings.TrimSpace(code) == "" {
+		return false
+	}
+	budget := 16*len(code) + 4096
+	return newParser(code, &budget).file() < 0
+}

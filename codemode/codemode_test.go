@@ -345,3 +345,21 @@ func TestFenceInListItem(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 }
+
+func TestIsPython(t *testing.T) {
+	for _, tc := range []struct {
+		code string
+		want bool
+	}{
+		{"import math\nprint(math.sqrt(2))", true},
+		{"x = 1\nfor i in range(3):\n    x += i", true},
+		{"brave_search.call(query=\"a\")\nI will tell you the result soon.", false},
+		{"print(1", false},
+		{"I will check the weather for you.", false},
+		{"", false},
+	} {
+		if got := codemode.IsPython(tc.code); got != tc.want {
+			t.Errorf("IsPython(%q) = %v, want %v", tc.code, got, tc.want)
+		}
+	}
+}

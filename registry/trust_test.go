@@ -313,3 +313,27 @@ func TestPythonicListInSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestProseIsNeverCode: text after a raw-code marker that is not a Python
+// program is never handed to the code interpreter, named or detected; a
+// built-in call followed by prose is that call, the prose content.
+func TestProseIsNeverCode(t *testing.T) {
+	for _, dialect := range []string{"llama3_builtin", "functionary_v3_1", ""} {
+		for _, text := range []string{
+			"<|python_tag|>import math\nI will tell you the result soon.",
+			"<|python_tag|>print(1<|eom_id|>",
+		} {
+			res := registry.Parse(text, &registry.Options{Dialect: dialect})
+			if len(res.Calls) > 0 {
+				t.Errorf("%q (dialect %q): call %s %s", text, dialect, res.Calls[0].Name, res.Calls[0].Arguments)
+			}
+		}
+	}
+	for _, dialect := range []string{"llama3_builtin", ""} {
+		text := "<|python_tag|>brave_search.call(query=\"weather Paris\")\nI will tell you the result soon."
+		res := registry.Parse(text, &registry.Options{Dialect: dialect})
+		if len(res.Calls) != 1 || res.Calls[0].Name != "brave_search" || res.Content != "I will tell you the result soon." {
+			t.Errorf("%q (dialect %q): calls %v content %q errors %v", text, dialect, res.Calls, res.Content, res.Errors)
+		}
+	}
+}

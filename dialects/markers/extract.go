@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/codemode"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/lenient"
@@ -540,7 +541,9 @@ func (x *extractor) header(f *form, at, end int, strict bool) piece {
 	}
 	if key, ok := f.RawNames[name]; ok {
 		p := x.raw(f, at, body, name, key)
-		p.calls[0].ID = id
+		if len(p.calls) > 0 {
+			p.calls[0].ID = id
+		}
 		return p
 	}
 	return x.arguments(f, at, body, name, id, strict)
@@ -765,6 +768,13 @@ func (x *extractor) raw(f *form, at, from int, name, key string) piece {
 		// the end of the output cut it, and a prefix of code is not run.
 		return piece{calls: []dialects.RawCall{errorCall(at, x.s[at:next], toolcall.CodeTruncated,
 			"the output ends inside the code's brackets or strings: the code was cut off")}, next: next, ok: true}
+	}
+	if code[0] != '{' && !codemode.IsPython(code) {
+		// Raw-text calls hand code to an interpreter: text that is not
+		// a Python program is never handed over, and stays the error's
+		// raw text.
+		return piece{calls: []dialects.RawCall{errorCall(at, x.s[at:next], toolcall.CodeMalformedCall,
+			"a raw-text call holds text that is not a Python program")}, next: next, ok: true}
 	}
 	args := rawArguments(key, code)
 	return piece{calls: []dialects.RawCall{{Name: name, Arguments: args, Offset: at, Verbatim: true}}, next: next, ok: true}

@@ -3,6 +3,8 @@ package pythonic
 import (
 	"strings"
 
+	"github.com/dialectkit/toolcall/codemode"
+
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
@@ -68,7 +70,16 @@ func (x *extractor) block(text string, at, bodyStart, limit int, closed bool) re
 	r := region{start: at, end: limit}
 	body := text[bodyStart:limit]
 	if x.d.builtin {
-		r.calls = x.builtinBody(body, bodyStart, !closed && limit == len(text))
+		var stop int
+		r.calls, stop = x.builtinBody(body, bodyStart, !closed && limit == len(text))
+		if stop >= 0 {
+			if !closed {
+				r.end = bodyStart + stop // an open block ends where its calls end
+			} else {
+				rest := strings.TrimSpace(body[stop:])
+				r.calls = append(r.calls, junkCall(rest, bodyStart+stop+strings.Index(body[stop:], rest)))
+			}
+		}
 		if r.calls == nil && strings.TrimSpace(body) != "" {
 			r.end = at // the tag mentioned in a sentence: all of it is content
 		}
@@ -171,14 +182,17 @@ func junkCall(raw string, off int) dialects.RawCall {
 // code for the code interpreter. AtEnd says the body runs to the end of the
 // output: code cut off there inside a bracket or string is TLP-014, not code
 // to run (textcall.CodeCut).
-func (x *extractor) builtinBody(body string, base int, atEnd bool) []dialects.RawCall {
+//
+// Built-in calls followed by text on a later line are those calls, and
+// stop is where they end in body (the text after them is content); stop is
+// -1 when the calls cover the whole body.
+func (x *extractor) builtinBody(body string, base int, atEnd bool) (calls []dialects.RawCall, stop int) {
 	i := skipSpace(body, 0)
 	end := len(strings.TrimRight(body, spaces))
 	if i >= end {
-		return nil
+		return nil, -1
 	}
 	if body[i] == '{' || body[i] == '[' {
-		var calls []dialects.RawCall
 		lists := 0
 		for j := i; j < end; {
 			got, next, ok := x.sequence(body[:end], j, base, true)
@@ -186,33 +200,58 @@ func (x *extractor) builtinBody(body string, base int, atEnd bool) []dialects.Ra
 				if lists == 0 && body[i] == '{' {
 					// An object after the tag is a JSON call gone wrong,
 					// not code to run: report it, never run it as code.
-					return []dialects.RawCall{junkCall(body[i:end], base+i)}
+					return []dialects.RawCall{junkCall(body[i:end], base+i)}, -1
 				}
 				if lists == 0 {
 					break // not calls at all: code
 				}
-				return append(calls, junkCall(body[j:end], base+j))
+				return append(calls, junkCall(body[j:end], base+j)), -1
 			}
 			lists++
 			calls = append(calls, got...)
 			j = skipSpace(body, next)
 		}
 		if lists > 0 {
-			return calls
+			return calls, -1
 		}
 	}
-	if l := scanList(body[:end], i, false, false, false); l.junk < 0 && len(l.elems) > 0 && !x.anyCode(body, l.elems) {
-		return x.listCalls(body, l, base)
+	l := scanList(body[:end], i, false, false, false)
+	if l.junk < 0 && len(l.elems) > 0 && !x.anyCode(body, l.elems) {
+		return x.listCalls(body, l, base), -1
+	}
+	if l.junk >= 0 && len(l.elems) > 0 && x.builtinCalls(body, l.elems) && strings.Contains(body[l.next:l.junk], "\n") {
+		// Built-in calls, then text on a line of its own: the calls are
+		// calls, and the text after them is the model's prose.
+		return x.listCalls(body, l, base), l.next
 	}
 	if textcall.MentionedCode(body[i:end]) {
-		return nil // the tag is mentioned in a sentence: no call
+		return nil, -1 // the tag is mentioned in a sentence: no call
 	}
 	if atEnd && textcall.CodeCut(body[i:end]) {
 		e := toolcall.NewError(toolcall.CodeTruncated, "the output ends inside the code's brackets or strings: the code was cut off")
 		e.Offset, e.Raw = base+i, body[i:end]
-		return []dialects.RawCall{{Offset: base + i, Err: e}}
+		return []dialects.RawCall{{Offset: base + i, Err: e}}, -1
 	}
-	return []dialects.RawCall{x.codeCall(body[i:end], base+i)}
+	if !codemode.IsPython(body[i:end]) {
+		// Text that is not a Python program is never handed to the code
+		// interpreter: it is kept as the error's raw text.
+		e := toolcall.NewError(toolcall.CodeMalformedCall, "the text after <|python_tag|> is neither a call nor a Python program")
+		e.Offset, e.Raw = base+i, body[i:end]
+		return []dialects.RawCall{{Offset: base + i, Err: e}}, -1
+	}
+	return []dialects.RawCall{x.codeCall(body[i:end], base+i)}, -1
+}
+
+// builtinCalls reports whether elems are all complete calls of Llama 3's
+// built-in tools (name.call(…)) or of declared tools.
+func (x *extractor) builtinCalls(s string, elems []element) bool {
+	for _, el := range elems {
+		name := s[el.start:el.nameEnd]
+		if !el.complete || !strings.HasSuffix(name, ".call") && !x.declared(name) {
+			return false
+		}
+	}
+	return true
 }
 
 // anyCode reports whether a call in elems is program code (print(…),
