@@ -337,3 +337,21 @@ func TestProseIsNeverCode(t *testing.T) {
 		}
 	}
 }
+
+// TestFramingTokensInSentence: harmony's and glimmer's special tokens
+// named in prose are words of the sentence, the text kept whole, named
+// and detected.
+func TestFramingTokensInSentence(t *testing.T) {
+	for _, text := range []string{
+		"In harmony, the <|channel|> token names the channel and <|message|> starts the text.",
+		"Use <|start|> and <|end|> tokens to frame messages.",
+		"Hello <|constrain|> world",
+	} {
+		for _, dialect := range []string{"harmony", "glimmer", ""} {
+			res := registry.Parse(text, &registry.Options{Dialect: dialect})
+			if res.Content != text || len(res.Calls) > 0 || len(res.Errors) > 0 {
+				t.Errorf("%q (dialect %q): content %q, calls %v, errors %v; want the text whole", text, dialect, res.Content, res.Calls, res.Errors)
+			}
+		}
+	}
+}

@@ -116,7 +116,9 @@ func (s *scanner) run() {
 }
 
 // next finds the first marker of want at or after from, skipping other
-// markers as text. It returns len(text) and noMarker when there is none.
+// markers as text. A token named in a sentence (a word and a blank before
+// it, a blank and a word after it: "the <|channel|> token names it") is a
+// word of the sentence, not a marker (dialects.InSentence). It returns len(text) and noMarker when there is none.
 func (s *scanner) next(from int, want markerSet) (int, marker) {
 	for from < len(s.text) {
 		j := strings.Index(s.text[from:], "<|")
@@ -124,7 +126,7 @@ func (s *scanner) next(from int, want markerSet) (int, marker) {
 			break
 		}
 		i := from + j
-		if m := markerAt(s.text, i); m != noMarker {
+		if m := markerAt(s.text, i); m != noMarker && !dialects.InSentence(s.text, i, i+len(markerText[m])) {
 			s.ext.Marked = true
 			if want.has(m) {
 				return i, m

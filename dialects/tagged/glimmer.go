@@ -42,7 +42,7 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, implicit b
 	think := textcall.ReasoningBlocks(text, opts.ReasoningOpen, implicit, dialects.Think)
 	pos := 0
 	for pos < len(text) {
-		m := msg.next(text, pos)
+		m := glimmerNext(&msg, text, pos)
 		for len(think) > 0 && think[0].End <= pos {
 			think = think[1:]
 		}
@@ -62,7 +62,7 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, implicit b
 			continue
 		}
 		header := text[pos:m]
-		if s := strings.LastIndex(header, glimmerStart); s >= 0 {
+		if s := glimmerLastStart(header); s >= 0 {
 			addContent(header[:s])
 			header = header[s+len(glimmerStart):]
 		}
@@ -78,7 +78,7 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, implicit b
 		bodyStart := m + len(glimmerMessage)
 		bodyEnd, next := len(text), len(text)
 		for _, f := range []*finder{&eom, &eot, &start} {
-			if i := f.next(text, bodyStart); i >= 0 && i < bodyEnd {
+			if i := glimmerNext(f, text, bodyStart); i >= 0 && i < bodyEnd {
 				bodyEnd, next = i, i
 				if f != &start {
 					next = i + len(f.lit)
@@ -179,9 +179,50 @@ func stripFraming(s string) string {
 		return s
 	}
 	for _, tok := range []string{glimmerStart, glimmerEOM, glimmerEOT, glimmerMessage} {
-		s = strings.ReplaceAll(s, tok, "")
+		var b strings.Builder
+		from := 0
+		for {
+			i := strings.Index(s[from:], tok)
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(tok)
+			b.WriteString(s[from:i])
+			if dialects.InSentence(s, i, end) {
+				b.WriteString(tok) // a token named in a sentence is a word
+			}
+			from = end
+		}
+		b.WriteString(s[from:])
+		s = b.String()
 	}
 	return s
+}
+
+// glimmerNext is f.next skipping tokens named in a sentence (a word and a
+// blank before, a blank and a word after: "the <|message|> token starts
+// it"), which are words of the sentence, not framing.
+func glimmerNext(f *finder, text string, from int) int {
+	for {
+		i := f.next(text, from)
+		if i < 0 || !dialects.InSentence(text, i, i+len(f.lit)) {
+			return i
+		}
+		from = i + len(f.lit)
+	}
+}
+
+// glimmerLastStart is the last <|start|> in header that is not named in a
+// sentence, or -1.
+func glimmerLastStart(header string) int {
+	for end := len(header); ; {
+		s := strings.LastIndex(header[:end], glimmerStart)
+		if s < 0 || !dialects.InSentence(header, s, s+len(glimmerStart)) {
+			return s
+		}
+		end = s
+	}
 }
 
 // extracted reports whether one of calls was extracted without an error.

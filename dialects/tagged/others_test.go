@@ -423,6 +423,13 @@ var glimmerRows = []row{
 		calls: []want{call("get_weather", `{"city":"SF"}`), call("get_weather", `{"city":"LA"}`)},
 	},
 	{name: "final answer", text: " to=user<|message|>Hello", content: "Hello"},
+	{name: "framing tokens named in a sentence are words",
+		text:    "Use <|start|> and <|end|> tokens; the <|message|> token starts the text and <|eom|> ends it.",
+		content: "Use <|start|> and <|end|> tokens; the <|message|> token starts the text and <|eom|> ends it.",
+		chunks:  []string{"Use <|start|> and <|end|> tokens; the <|mess", "age|> token starts the text and <|eom", "|> ends it."}},
+	{name: "a token named in a sentence beside a real message",
+		text:    " to=user<|message|>The <|message|> token starts a body.<|eot|>",
+		content: "The <|message|> token starts a body."},
 	{name: "self is reasoning", text: " to=self<|message|>Check the facts.", reasoning: "Check the facts."},
 	{name: "no framing", text: "Just text.", content: "Just text."},
 	{
