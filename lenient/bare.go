@@ -211,7 +211,7 @@ func (s *scanner) endsToken(i int, ctx context) bool {
 		return true
 	}
 	switch c := s.src[i]; c {
-	case ' ', '\t', '\n', '\r', ',', '}', ']', ')':
+	case ' ', '\t', '\n', '\r', '\f', '\v', ',', '}', ']', ')':
 		return true
 	case 0xC2, 0xE1, 0xE2, 0xE3:
 		if uspaceAt(s.src, i) > 0 {

@@ -11,7 +11,9 @@ import (
 // Look-ahead never writes and never records; every byte it reads is counted
 // as work.
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
 
 // uspaceAt returns the width of a Unicode space character at i, or 0:
 // U+00A0, U+1680, U+180E, U+2000 to U+200B, U+2028, U+2029, U+202F,
