@@ -128,12 +128,14 @@ func liveRate(t *testing.T, detect, unknown bool) []liveCase {
 // drafted in the block the template opened is reasoning): it waits for
 // the end. That rule costs the default rows 27 points (89.6% named and
 // 89.7% detected when a marked call there was read as a call, 62.3% and
-// 62.8% since), and their floors were lowered by that much.
+// 62.8% since), and their floors were lowered by that much; marking the
+// Functionary family as one that opens no block brought them to 63.6%
+// and 64.1%.
 const (
 	minLiveNamed           = 97.0
 	minLiveDetected        = 97.0
-	minLiveNamedDefault    = 61.0
-	minLiveDetectedDefault = 61.0
+	minLiveNamedDefault    = 63.0
+	minLiveDetectedDefault = 63.0
 )
 
 // TestLiveRates measures how often a call is reported while the output is

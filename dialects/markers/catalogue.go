@@ -25,8 +25,11 @@ var (
 			IDSep:       []string{"[CALL_ID]"},
 		}},
 		Reasoning: []dialects.ReasoningTags{{Open: "[THINK]", Close: "[/THINK]"}},
-		// Not ReasoningClosed: Ministral 3's reasoning template may open
-		// [THINK] itself (Ollama's parser reads "…[/THINK]" so).
+		// Not ReasoningClosed: the dialect covers Magistral and Ministral 3,
+		// whose output may begin inside [THINK]: Ollama's Ministral parser
+		// starts a thinking-capable model in its thinking state and reads
+		// "thinking here[/THINK]" as reasoning. No distinct dialect name
+		// separates the older models, whose templates open nothing.
 		Strip: []string{"</s>"},
 	})
 
@@ -38,6 +41,11 @@ var (
 		Forms: []Form{{Start: []string{"<|python_tag|>"}, Values: true}},
 		Strip: []string{"<|eom_id|>", "<|eot_id|>"},
 		Bare:  true,
+		// Llama 3.x and 4 templates end the generation prompt with the
+		// assistant header and open no reasoning block (Ollama's
+		// llama3-instruct template; no Ollama renderer or parser for Llama
+		// starts in reasoning), as for llama3_builtin and llama4_pythonic.
+		ReasoningClosed: true,
 	})
 
 	// Granite is IBM Granite 3.x: <|tool_call|>[…] (3.0) or the literal
@@ -64,6 +72,12 @@ var (
 		Name:  "granite_20b_fc",
 		Forms: []Form{{Start: []string{"<function_call>"}, End: []string{"</function_call>"}, Values: true}},
 		Strip: []string{"<|endoftext|>"},
+		// granite-20b-functioncalling and the Granite and Gemma prompts
+		// that use the same form: their templates open no reasoning block
+		// (Ollama's granite-instruct, gemma-instruct and gemma3-instruct
+		// templates end with the model's turn header, "Answer:" or
+		// "<start_of_turn>model").
+		ReasoningClosed: true,
 	})
 
 	// Functools is Phi-4-mini and FireFunction v2: functools[{…}].
@@ -71,6 +85,10 @@ var (
 		Name:  "functools",
 		Forms: []Form{{Start: []string{"functools"}, Opener: "[", Shared: true, Values: true}},
 		Strip: []string{"<|eot_id|>", "<|end|>"},
+		// Phi-4-mini (Ollama's phi-3 template: "<|assistant|>") and
+		// FireFunction v2 (a Llama 3 template) open no reasoning block; the
+		// functools[ prefix is theirs alone.
+		ReasoningClosed: true,
 	})
 
 	// ToolCallsArray is <tool_calls>[…]</tool_calls>: AI21 Jamba, Tencent
@@ -199,6 +217,13 @@ var (
 			{Start: []string{"<|python_tag|>"}, RawName: "python", RawKey: "code", End: []string{"<|eom_id|>", "<|eot_id|>"}},
 		},
 		Strip: []string{"<|eom_id|>", "<|eot_id|>"},
+		// Functionary v3.1 is a Llama 3.1 fine-tune on Llama 3.1's template
+		// (the one template rule that names the dialect wants both
+		// "<function=" and <|python_tag|>), which opens no reasoning block.
+		// Reasoning families that write <function=NAME> (Qwen3-Coder,
+		// Qwen3.5, Seed-OSS) write parameters, not a JSON body: they are
+		// qwen3_coder and seed_oss.
+		ReasoningClosed: true,
 	})
 
 	// FunctionaryV32 is functionary-medium-v3.2: >>>NAME\n{…} repeated,
@@ -215,6 +240,9 @@ var (
 			Implicit:     true,
 		}},
 		Strip: []string{"<|eot_id|>"},
+		// The generation prompt writes the first ">>>", not a reasoning
+		// block (Llama 3.1's template with functionary's turn header).
+		ReasoningClosed: true,
 	})
 
 	// Inkling is <|message_model|>NAME<|content_invoke_tool_json|>{"name": …, "args": {…}}<|end_message|>.
