@@ -171,6 +171,7 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 		if members {
 			s.out = append(s.out, ',')
 		}
+		quoted := quoteWidth(s.src, s.pos) > 0
 		if !s.key() {
 			s.out = s.out[:mark]
 			if s.skipAt(s.pos) < len(s.src) {
@@ -180,7 +181,7 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 			}
 			continue
 		}
-		kind := s.memberValue()
+		kind := s.memberValue(members && quoted)
 		if kind == vDropped {
 			s.out = s.out[:mark]
 			continue
@@ -197,8 +198,10 @@ func (s *scanner) closeObject() valueKind {
 }
 
 // memberValue parses the ':' and the value after a key, and writes them.
-// It reports vDropped when the input ended before the value.
-func (s *scanner) memberValue() valueKind {
+// It reports vDropped when the input ended before the value. valueless
+// allows a key with no value before the object's closer ({"a": 1, "b"}):
+// a quoted key after another member, whose value is taken as empty.
+func (s *scanner) memberValue(valueless bool) valueKind {
 	s.space()
 	if s.atEnd() {
 		s.guess()
@@ -212,6 +215,12 @@ func (s *scanner) memberValue() valueKind {
 		s.guess()
 		s.rec.add(toolcall.RepairMissingColon, s.pos)
 		s.pos++
+	case c == '}' && valueless:
+		// {"a": 1, "b"}: the value is missing, as in {"a": 1, "b": }.
+		s.guess()
+		s.rec.addRisky(toolcall.RepairMissingValue, s.pos, true)
+		s.out = append(s.out, ':', '"', '"')
+		return vString
 	case c == ',' || c == '}' || c == ']' || c == ')':
 		// {invalid json}, {"a", "b"}: with neither a colon nor a value this
 		// is no member; a value would be invented twice over.

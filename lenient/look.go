@@ -262,6 +262,11 @@ func (s *scanner) properClose(after int, ctx context, inner, bal int) bool {
 		if c == ':' || inner == 0 && equalsColon(s.src, j) {
 			return true
 		}
+		// {"a": 1, "b"}: a key with no value before the closer (see
+		// memberValue).
+		if c == '}' && inner == 0 {
+			return true
+		}
 		// "key" "value", "key" 1: the colon is missing — unless the key
 		// already had stray quotes, and nothing about it is certain. With
 		// no space, only a number, an object or an array may follow:
@@ -274,8 +279,12 @@ func (s *scanner) properClose(after int, ctx context, inner, bal int) bool {
 			// value: the quotes before it were no key.
 			return s.valueStartAt(j) && !s.keyPattern(j, false)
 		}
-		return isDigit(c) || c == '-' || c == '{' || c == '['
-
+		if isDigit(c) || c == '-' || c == '{' || c == '[' {
+			return true
+		}
+		// {"a"true}: a literal. A letter that starts none ({"k"e"y": 1})
+		// stays in the key; for a quote see quoteEnds.
+		return s.literalAt(j)
 	}
 	switch c {
 	case ',':
@@ -428,6 +437,13 @@ func (s *scanner) junkThenKey(k int) bool {
 // container in which a value stands in ctx.
 func (s *scanner) fitsAfterComma(k int, ctx context, inner int) bool {
 	k = s.skipAt(k)
+	if inner == 0 {
+		// "x",, "b": 1 — a doubled comma, read as one (see objectBody and
+		// arrayBody), in a string that had no stray quote so far.
+		for k < len(s.src) && s.src[k] == ',' {
+			k = s.skipAt(k + 1)
+		}
+	}
 	if k >= len(s.src) || s.fenceAt(k) {
 		return true
 	}
@@ -435,9 +451,62 @@ func (s *scanner) fitsAfterComma(k int, ctx context, inner int) bool {
 	if ctx == ctxObjectValue {
 		// A bracket after the comma is structure too, if odd: the object
 		// parser decides what it means.
-		return c == '}' || c == '{' || c == '[' || s.keyPattern(k, false) || s.junkThenKey(k) || inner == 0 && s.cutKeyAt(k)
+		return c == '}' || c == '{' || c == '[' || s.keyPattern(k, false) || s.junkThenKey(k) || inner == 0 && (s.cutKeyAt(k) || s.brokenMemberAt(k))
 	}
 	return c != ',' && c != ':' && c != '}'
+}
+
+// brokenMemberAt reports whether a member with a broken key starts at k:
+// a quoted key whose colon is missing ("b" 2, "b"2, "b" "x"), a quoted key
+// with no value before the object's closer ("b"}), or a key whose closing
+// quote is missing before its colon ("b: 2). It is the weaker evidence a
+// quote with no stray quote before it may take for its string's end.
+func (s *scanner) brokenMemberAt(k int) bool {
+	src := s.src
+	q, w := quoteAt(src, k)
+	if w == 0 {
+		return false
+	}
+	i := k + w
+	for i < len(src) && isKeyByte(src[i]) {
+		i++
+	}
+	s.tick(i - k)
+	if i >= len(src) || i == k+w {
+		return false
+	}
+	if src[i] == ':' {
+		// "b: 2, "b:"x" — the colon right after the name, then a value.
+		m := s.skipWS(i + 1)
+		return m < len(src) && s.valueAfterKey(m, m > i+1)
+	}
+	cw := closerAt(q, src, i)
+	if cw == 0 {
+		return false
+	}
+	m := s.skipWS(i + cw)
+	if m >= len(src) {
+		return false
+	}
+	return src[m] == '}' || s.valueAfterKey(m, m > i+cw)
+}
+
+// valueAfterKey reports whether a value starts at m, right after a key
+// whose colon is missing or misplaced. With no space before it, a string
+// must close cleanly as a value: "b""x" is not a doubled quote.
+func (s *scanner) valueAfterKey(m int, spaced bool) bool {
+	c := s.src[m]
+	switch {
+	case isDigit(c) || c == '-' || c == '{' || c == '[':
+		return true
+	case s.literalAt(m):
+		return true
+	}
+	q, w := quoteAt(s.src, m)
+	if w == 0 {
+		return false
+	}
+	return spaced || s.cleanValueAt(m, q)
 }
 
 // maxCutKey bounds the key cutKeyAt recognises.

@@ -2,6 +2,8 @@ package lenient
 
 import (
 	"testing"
+
+	"github.com/dialectkit/toolcall"
 )
 
 // peerCase is an input of a category other repair projects test, written
@@ -301,6 +303,26 @@ var peerCases = []peerCase{
 	{"string with a raw newline then missing brace", "{\"a\": \"one\ntwo\"", `{"a":"one\ntwo"}`},
 	{"empty key and empty value", `{"": "", "a": '',}`, `{"":"","a":""}`},
 	{"nested quotes in a single quoted value", `{'cmd': 'echo "it''s"'}`, `{"cmd":"echo \"it''s\""}`},
+
+	// Found by damaging valid tool arguments (benchmarks/hunt_test.go):
+	// what follows a comma after a string decides whether its quote
+	// closed it, and a broken next member is evidence too.
+	{"doubled comma after a string", `{"a": "x",, "b": 1}`, `{"a":"x","b":1}`},
+	{"doubled comma after a string on lines", "{\n  \"path\": \"a.txt\",,\n  \"n\": 2\n}", `{"path":"a.txt","n":2}`},
+	{"doubled comma in an array of strings", `["a",, "b"]`, `["a","b"]`},
+	{"missing colon before a string after a string", `{"path": "a.txt", "content" "hello"}`, `{"path":"a.txt","content":"hello"}`},
+	{"missing colon with no space before a string", `{"path":"a.txt","content""hello"}`, `{"path":"a.txt","content":"hello"}`},
+	{"missing colon with no space in the first member", `{"path""a.txt", "n": 1}`, `{"path":"a.txt","n":1}`},
+	{"missing colon before a number after a string", `{"cmd":"ls","timeout"30}`, `{"cmd":"ls","timeout":30}`},
+	{"missing colon before a literal after a string", `{"q": "x", "hourly"true}`, `{"q":"x","hourly":true}`},
+	{"missing colon before an escaped json string", `{"p""{\"a\": 1}", "n": 2}`, `{"p":"{\"a\": 1}","n":2}`},
+	{"key missing its closing quote after a string", `{"a": "x", "b: "y"}`, `{"a":"x","b":"y"}`},
+	{"key missing its closing quote with no space", `{"a":"x","b:"y","c":1}`, `{"a":"x","b":"y","c":1}`},
+	{"key missing its closing quote before a number", `{"a": "x", "n:30}`, `{"a":"x","n":30}`},
+	{"key missing its closing quote before a literal", `{"a":"x","ok:false}`, `{"a":"x","ok":false}`},
+	{"key with no value after a string", `{"a":"b","c"}`, `{"a":"b","c":""}`},
+	{"key with no value after a number", `{"a": 1, "b"}`, `{"a":1,"b":""}`},
+	{"key with no value on its own line", "{\n  \"a\": \"b\",\n  \"c\"\n}", `{"a":"b","c":""}`},
 }
 
 func TestPeerCases(t *testing.T) {
@@ -321,6 +343,26 @@ func TestPeerCases(t *testing.T) {
 				t.Errorf("not idempotent: %s -> %s", res.Output, again.Output)
 			}
 		})
+	}
+}
+
+// TestValuelessKeyIsRisky: a key with no value gets an empty one, and the
+// repair says it invented it.
+func TestValuelessKeyIsRisky(t *testing.T) {
+	for _, in := range []string{`{"a":"b","c"}`, `{"a": 1, "b"}`, `{"a": 1, "b": }`} {
+		res := RepairString(in, nil)
+		risky := false
+		for _, r := range res.Repairs {
+			risky = risky || r.Kind == toolcall.RepairMissingValue && r.Risky
+		}
+		if res.Err != nil || !risky {
+			t.Errorf("%q: %s %v %v, want a risky missing_value", in, res.Output, res.Err, res.Repairs)
+		}
+	}
+	for _, in := range []string{`{"a"}`, `{invalid json}`, `{"a", "b"}`} {
+		if res := RepairString(in, nil); res.Err == nil {
+			t.Errorf("%q: repaired to %s, want an error", in, res.Output)
+		}
 	}
 }
 

@@ -671,7 +671,7 @@ func (s *scanner) implicitObject(start int) {
 	s.out[start] = '{'
 	s.push('{')
 	from := resumeAfterValue
-	if s.memberValue() == vDropped {
+	if s.memberValue(false) == vDropped {
 		s.out = s.out[:start+1]
 		from = resumeFresh
 	}

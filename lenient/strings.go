@@ -276,6 +276,17 @@ func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal
 		st.start = after
 		return false
 	}
+	// {"a""x"}: a key, then a string with no space and no colon between,
+	// that closes cleanly as a value — unless a colon follows the second
+	// quote: {""key"": 1} is a key in doubled quotes.
+	if ctx == ctxKey && st.inner == 0 && i > st.start && after < len(s.src) {
+		if q2, w2 := quoteAt(s.src, after); w2 > 0 {
+			if k := s.skipAt(after + w2); k < len(s.src) && s.src[k] != ':' && s.cleanValueAt(after, q2) {
+				st.end, st.next = i, after
+				return true
+			}
+		}
+	}
 	// "value"": the closing quote was doubled (in a string with no quote
 	// inside; "said "hi"" ends with an inner quote and the closing one).
 	if after < len(s.src) && st.inner == 0 {
