@@ -275,10 +275,15 @@ func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *
 	}
 	s := getScannerInto(input, 0, p.cfg, p.deadline, p.out)
 	p.out = nil
-	out, err, _ := s.run()
-	if err != nil {
-		putScanner(s)
-		return nil, nil, err
+	var out []byte
+	if s.fast() {
+		out = s.out
+	} else {
+		var err *toolcall.Error
+		if out, err, _ = s.run(); err != nil {
+			putScanner(s)
+			return nil, nil, err
+		}
 	}
 	repairs := s.rec.repairs()
 	putScanner(s)
