@@ -273,7 +273,7 @@ func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *
 			return out, unwrapped(reps), nil
 		}
 	}
-	s := getScannerInto(input, 0, p.cfg, p.deadline, p.out)
+	s := getScannerInto(trimFinalBreak(input), 0, p.cfg, p.deadline, p.out)
 	p.out = nil
 	var out []byte
 	if s.fast() {
@@ -311,6 +311,22 @@ func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *
 		return nil, nil, tooDeep(-1)
 	}
 	return p.finish(out, repairs, level)
+}
+
+// trimFinalBreak drops the one line break at the very end of the input:
+// the one a terminal or a file adds after the last line. After a whole
+// value it is layout anyway; in a text that the end of the input cut off
+// it is no content of the string, key or word the cut fell inside
+// ({"path": "notes.txt⏎, {"a": 1, "b⏎, {"ok": t⏎).
+func trimFinalBreak(b []byte) []byte {
+	n := len(b)
+	if n > 0 && b[n-1] == '\n' {
+		n--
+		if n > 0 && b[n-1] == '\r' {
+			n--
+		}
+	}
+	return b[:n]
 }
 
 // finish takes valid output and unwraps it when it is a JSON string whose

@@ -323,6 +323,22 @@ var peerCases = []peerCase{
 	{"key with no value after a string", `{"a":"b","c"}`, `{"a":"b","c":""}`},
 	{"key with no value after a number", `{"a": 1, "b"}`, `{"a":1,"b":""}`},
 	{"key with no value on its own line", "{\n  \"a\": \"b\",\n  \"c\"\n}", `{"a":"b","c":""}`},
+
+	// Cuts: what the cut fell inside is no content, and the line break a
+	// terminal or a file adds after the cut is not either.
+	{"cut after the opening quote of a value", `{"a": "x", "b": "`, `{"a":"x","b":""}`},
+	{"cut after the opening quote of a first value", `{"query":"`, `{"query":""}`},
+	{"cut after the opening quote of an element", `["a", "`, `["a"]`},
+	{"cut inside a two-byte character", "{\"city\": \"Z\xc3", `{"city":"Z"}`},
+	{"cut inside a three-byte character", "{\"jp\": \"東京\xe3\x82", `{"jp":"東京"}`},
+	{"cut inside a character then a line break", "{\"q\": \"S\xc3\n", `{"q":"S"}`},
+	{"cut inside a key then a line break", "{\"a\": \"x\", \"d\n", `{"a":"x"}`},
+	{"cut inside an indented key then a line break", "{\n  \"a\": \"x\",\n  \"uni\n", `{"a":"x"}`},
+	{"cut inside a literal then a line break", "{\"a\": \"x\", \"ok\": t\n", `{"a":"x","ok":true}`},
+	{"cut after a backslash then a line break", "{\"s\": \"say \\\n", `{"s":"say "}`},
+	{"cut after an opening quote then a line break", "{\"path\": \"\n", `{"path":""}`},
+	{"cut inside a key then a carriage return and line break", "{\"a\": 1, \"b\r\n", `{"a":1}`},
+	{"a closed string keeps its final line break", "{\"content\": \"line\n\"", `{"content":"line\n"}`},
 }
 
 func TestPeerCases(t *testing.T) {

@@ -406,8 +406,11 @@ func (s *scanner) stringAtEOF(st *stringScan, ctx context, colon int) {
 		st.end, st.next, st.trimRight = end, end, true
 		return
 	}
+	// A member's value cut off right after its opening quote is the empty
+	// string ({"a": "), as jsonrepair reads it: the model wrote a string.
+	// An array element there is dropped (["), as json_repair does.
 	st.end, st.next = truncatedEnd(s.src, st.start), n
-	if st.end == st.start && ctx != ctxTop {
+	if st.end == st.start && ctx == ctxArrayValue {
 		s.rec.add(toolcall.RepairTruncatedValue, st.open)
 		st.dropped = true
 		return
@@ -435,19 +438,20 @@ func cutEscape(src []byte, i int) bool {
 }
 
 // truncatedEnd returns where the content of a string that the input cut
-// off ends, the input ending at len(src). Two things at the very end are
-// not content: an escape the cut fell inside ("x\u00"), and the line
-// break a terminal or a file adds after the last line ("notes.txt⏎").
+// off ends, the input ending at len(src). What the cut fell inside is not
+// content: an escape ("x\u00") or a character's UTF-8 bytes ("Z\xc3"). The
+// line break a terminal or a file adds after the last line is not in src
+// (see trimFinalBreak).
 func truncatedEnd(src []byte, start int) int {
 	end := len(src)
-	switch {
-	case end-start >= 2 && src[end-2] == '\r' && src[end-1] == '\n':
-		end -= 2
-	case end-start >= 1 && src[end-1] == '\n':
-		end--
-	}
-	if end < len(src) {
-		return end
+	// A character the cut fell inside: its first bytes are no character.
+	for b := end - 1; b >= start && b >= end-3; b-- {
+		if c := src[b]; c < 0x80 || c >= 0xC0 {
+			if c >= 0xC0 && !utf8.FullRune(src[b:end]) {
+				end = b
+			}
+			break
+		}
 	}
 	for b := end - 1; b >= start && b >= end-5; b-- {
 		if src[b] != '\\' {
