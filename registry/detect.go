@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -461,6 +462,14 @@ func (r *Registry) parseDetect(ctx context.Context, text string, opts *Options) 
 	}
 	if res.Dialect == "" {
 		res.Dialect = det.Dialect
+	}
+	if _, named := r.Lookup(opts.Dialect); !named {
+		// Whether a dialect keeps the content's leading whitespace differs
+		// between dialects, and output no dialect recognised is trimmed:
+		// under detection the content never starts with whitespace, so a
+		// detecting stream can show the answer before the dialect is known
+		// (stream.NewDetecting trims the same).
+		res.Content = strings.TrimLeftFunc(res.Content, unicode.IsSpace)
 	}
 	return res, det
 }

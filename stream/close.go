@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -59,6 +60,11 @@ func (p *Parser) closeInner() []Event {
 		p.diverge("text %q %q streamed before the dialect was decided is not in the result", p.skip[0], p.skip[1])
 	}
 	res := done.Result
+	if p.det != nil {
+		// Under detection the content never starts with whitespace
+		// (Detector), whatever the dialect's own reading.
+		res.Content = strings.TrimLeftFunc(res.Content, unicode.IsSpace)
+	}
 	p.addCut(res, p.textLen())
 	p.emit(Event{Kind: Done, Dialect: res.Dialect, Result: res})
 	return p.events

@@ -50,6 +50,11 @@ func FuzzStream(f *testing.F) {
 	f.Add("[TOOL_CALLS] [{\"name\": \"f\", \"arguments\": {\"a\": 1}}]}>x", uint64(9), pick("mistral", 0))
 	f.Add("<function_calls>f(a=1).x(b=2)</function_calls>", uint64(10), pick("olmo3", 0))
 	f.Add("<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>x</think>y", uint64(11), pick("hermes", 0))
+	// Leading whitespace under detection: the detected content is trimmed,
+	// whatever the dialect keeps.
+	f.Add("\n\nSure!\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>", uint64(20), pick("", closedFlag))
+	f.Add(" \u00a0Sure!\n<tool_call>\n<function=f>\n</function>\n</tool_call>", uint64(21), pick("", 0))
+	f.Add("Hello\u00a0world(a=1)", uint64(22), pick("pythonic", closedFlag))
 	// Sections read part by part, at each start marker after a call.
 	f.Add("[TOOL_CALLS]f[ARGS]{\"a\": 1}[TOOL_CALLS]g[ARGS]{\"b\": \"[TOOL_CALLS]\"}[TOOL_CALLS]\"[/TOOL_CALLS]", uint64(17), pick("mistral", closedFlag))
 	f.Add("[TOOL_CALLS]f[ARGS]{\"a\": 1} [TOOL_CALLS][{\"name\": \"g\", \"arguments\": {}}]x[TOOL_CALLS]h[ARGS]{", uint64(18), pick("mistral", closedFlag))

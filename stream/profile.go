@@ -599,7 +599,7 @@ func unionOf(candidates []*Profile) *Profile {
 // rest trimmed).
 func union(candidates []*Profile) *Profile {
 	var triggers []trigger
-	headerStart, spaceUnsure := false, false
+	headerStart := false
 	bare := map[byte]bool{}
 	for _, cp := range candidates {
 		// An opaque dialect (no streaming description: an API response
@@ -618,9 +618,6 @@ func union(candidates []*Profile) *Profile {
 			}
 			continue
 		}
-		// A dialect that keeps the content's leading whitespace (or keeps
-		// it only sometimes) makes it unknown until the dialect is.
-		spaceUnsure = spaceUnsure || cp.plain && (!cp.trimLead || cp.spaceUnsure)
 		words := append(append(append([]string(nil), syn.Starts...), syn.Ends...), syn.Tokens...)
 		for _, tags := range syn.Reasoning {
 			if tags != dialects.Think {
@@ -650,7 +647,9 @@ func union(candidates []*Profile) *Profile {
 		m:           newMatcher(triggers, string(bs)),
 		plain:       true,
 		headerStart: headerStart,
-		spaceUnsure: spaceUnsure,
+		// The detector trims the content's leading whitespace, whatever
+		// the dialect's reading (Detector.Parse): it is never unsure.
+		spaceUnsure: false,
 		nameBare:    bare['('],
 		trimLead:    true,
 		pairs:       []pairRules{{tags: dialects.Think, live: true, implicit: true}},

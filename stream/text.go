@@ -87,6 +87,10 @@ type Detector interface {
 	// with that prefix reads the output in that dialect.
 	Decide(prefix string) (*Profile, string)
 	// Parse is the one-shot parse of a whole output, detection included.
+	// Its content never starts with whitespace (unicode.IsSpace): the
+	// dialect Decide names is read with its leading whitespace trimmed,
+	// so that the answer can stream before the dialect is known, whether
+	// that dialect keeps the whitespace or not.
 	Parse(text string) *toolcall.Result
 }
 
@@ -170,6 +174,10 @@ type Parser struct {
 	// skip holds what was emitted (content, reasoning) before the dialect
 	// was decided and the inner parser has not yet emitted again.
 	skip [2]string
+	// trimLead says the detected dialect's content is relayed less its
+	// leading whitespace, until its first other character: under
+	// detection the content never starts with whitespace (Detector).
+	trimLead bool
 
 	events   []Event
 	steady   bool // the next delta may take the steady path (Write)
@@ -1507,6 +1515,7 @@ func (p *Parser) decide() {
 		p.emit(Event{Kind: Detected, Dialect: prof.d.Name(), Text: reason})
 		p.inner = prof.NewParser(&Options{Parse: p.opts.Parse, MaxBytes: p.opts.MaxBytes})
 		p.skip = [2]string{p.contentOut.String(), p.reasonOut.String()}
+		p.trimLead = true
 		p.relay(p.inner.Write(text))
 		p.buf = textBuf{} // the inner parser holds the text from now on
 		return
@@ -1517,6 +1526,12 @@ func (p *Parser) decide() {
 // the dialect was decided.
 func (p *Parser) relay(evs []Event) {
 	for _, ev := range evs {
+		if ev.Kind == Content && p.trimLead {
+			if ev.Text = strings.TrimLeftFunc(ev.Text, unicode.IsSpace); ev.Text == "" {
+				continue
+			}
+			p.trimLead = false
+		}
 		if ev.Kind == Content || ev.Kind == Reasoning {
 			k := 0
 			if ev.Kind == Reasoning {
@@ -1546,14 +1561,24 @@ func (p *Parser) maxBytes() int {
 }
 
 // backOverName returns the start of the name-like run (letters, digits,
-// '_', '$', '.', '-') that ends text[from:limit] at limit, or limit.
+// '_', '$', '.', '-', and any character but a space beyond ASCII) that
+// ends text[from:limit] at limit, or limit.
 func backOverName(text string, from, limit int) int {
 	i := limit
 	for i > from {
-		if !nameByte(text[i-1]) {
+		if c := text[i-1]; c < utf8.RuneSelf {
+			if !nameByte(c) {
+				break
+			}
+			i--
+			continue
+		}
+		r, n := utf8.DecodeLastRuneInString(text[from:i])
+		if unicode.IsSpace(r) {
+			// A space such as U+00A0 ends the word, as ' ' does.
 			break
 		}
-		i--
+		i -= n
 	}
 	return i
 }
