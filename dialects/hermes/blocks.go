@@ -85,6 +85,13 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 		}
 	} else {
 		blockEnd = used
+		// Closing brackets too many right after the calls of a block
+		// left open are their syntax, as in a closed block: dropped, not
+		// silently.
+		if rest := x.Text[used:bodyEnd]; len(calls) > 0 && strings.ContainsAny(rest, "}])") && strings.Trim(rest, "}]) \t\r\n") == "" {
+			noteLeftover(calls, x.Text, used, bodyEnd)
+			blockEnd = used + len(strings.TrimRight(rest, " \t\r\n"))
+		}
 	}
 	if open.id != "" {
 		for i := range calls {

@@ -211,6 +211,13 @@ var rows = []row{
 		calls:   []call{{"a", `{"q":"x >= 1"}`}},
 		repairs: []toolcall.RepairKind{toolcall.RepairSurroundingText},
 	},
+	{
+		name:    "a brace too many after the call of a block left open",
+		text:    `<tool_call>{"name": "a", "arguments": {}}}`,
+		chunks:  []string{`<tool_call>{"name": "a", "arguments": {}}`, `}`},
+		calls:   []call{{"a", `{}`}},
+		repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing},
+	},
 	// Alternative wrappers.
 	{name: "tools wrapper", text: "<tools>\n{\"name\": \"a\", \"arguments\": {}}\n</tools>", calls: []call{{"a", `{}`}}, unmarked: true},
 	{name: "tool wrapper", text: `<tool>{"name": "a", "arguments": {}}</tool>`, calls: []call{{"a", `{}`}}, unmarked: true},

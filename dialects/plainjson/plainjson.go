@@ -85,9 +85,12 @@ func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *
 			continue
 		}
 		end, _ := dialects.ValueEnd(rest, i)
+		// Closing brackets too many right after the value are its
+		// punctuation, not prose on its line; they go with the calls.
+		stray := strayAfter(rest, end)
 		var calls []dialects.RawCall
 		tools := opts.Tools != nil && opts.Tools.Len() > 0
-		if (!tools || textcall.OwnLine(rest, i, end)) && !textcall.PresentedAsExample(rest, i) {
+		if (!tools || textcall.OwnLine(rest, i, stray)) && !textcall.PresentedAsExample(rest, i) {
 			// With tools declared, prose on the object's line mentions
 			// it; prose that presents it as an example shows it: neither
 			// calls it.
@@ -100,6 +103,7 @@ func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *
 			i = end - 1
 			continue
 		}
+		end = stray
 		// A code fence around nothing but the calls goes with them: an
 		// emptied fence left in content would be markup, not answer.
 		from, to := fenceAround(rest, last, i, end)
@@ -147,6 +151,14 @@ func wholeOutput(text string, offset int, opts *dialects.Options) ([]dialects.Ra
 			i++
 			continue
 		case '{', '[':
+		case ']', '}':
+			// A closing bracket too many after the last value (the
+			// model closed its array twice) ends the output: it is the
+			// values' punctuation, as the separators are.
+			if len(calls) > 0 && strayClosers(trimmed[i:]) {
+				return calls, true
+			}
+			return nil, false
 		default:
 			return nil, false
 		}
@@ -159,6 +171,36 @@ func wholeOutput(text string, offset int, opts *dialects.Options) ([]dialects.Ra
 		i = end
 	}
 	return calls, len(calls) > 0
+}
+
+// strayAfter returns the end of the closing brackets that follow s[:end]
+// on its line, blanks between them allowed, or end when none do.
+func strayAfter(s string, end int) int {
+	after := end
+	for j := end; j < len(s); j++ {
+		switch s[j] {
+		case ' ', '\t':
+			continue
+		case ']', '}':
+			after = j + 1
+			continue
+		}
+		break
+	}
+	return after
+}
+
+// strayClosers reports whether s holds nothing but closing brackets and
+// blanks.
+func strayClosers(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ']', '}', ' ', '\t', '\r', '\n':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // valueCalls reads the calls a JSON value describes: a call object, or an

@@ -345,8 +345,9 @@ func (p *parser) absorbBefore(at, floor int) int {
 
 // proseBetweenTags reports whether the call just read from at (the only
 // one since before) is a NameText name with no arguments that a blank
-// sets apart from the opening tag: models write the name right after the
-// tag (<tool_call>get_time</tool_call>), prose puts words between tags.
+// sets apart from the opening tag on the tag's own line: models write the
+// name right after the tag (<tool_call>get_time</tool_call>) or on a line
+// of its own, prose puts words between tags.
 func (p *parser) proseBetweenTags(at, before int) bool {
 	if p.d.ToolName != NameText || len(p.calls) != before+1 {
 		return false
@@ -356,7 +357,15 @@ func (p *parser) proseBetweenTags(at, before int) bool {
 		return false
 	}
 	i := at + len(p.d.ToolStart)
-	return i < len(p.text) && (p.text[i] == ' ' || p.text[i] == '\t')
+	if i >= len(p.text) || (p.text[i] != ' ' && p.text[i] != '\t') {
+		return false
+	}
+	for i < len(p.text) && (p.text[i] == ' ' || p.text[i] == '\t') {
+		i++
+	}
+	// Blanks that run to a line break are layout: the name stands on a
+	// line of its own.
+	return i >= len(p.text) || (p.text[i] != '\n' && p.text[i] != '\r')
 }
 
 // looseCall reads a call in a loose wrapper; ok is false when the wrapper

@@ -41,6 +41,12 @@ var glmRows = []row{
 		calls: []want{call("get_weather", `{"city":"Beijing"}`), call("get_time", `{"zone":"CST"}`)},
 	},
 	{
+		name:   "a call without arguments on a line of its own, blanks around",
+		text:   "<tool_call>  \n  get_time  \n  </tool_call>",
+		calls:  []want{call("get_time", `{}`)},
+		chunks: []string{"<tool_call>  ", "\n  get_time  \n", "  </tool_call>"},
+	},
+	{
 		name:  "call without arguments",
 		text:  "<tool_call>get_time</tool_call>",
 		calls: []want{call("get_time", `{}`)},
