@@ -12,28 +12,42 @@ import (
 	"github.com/dialectkit/toolcall/schema"
 )
 
-// TestCorpusNamed runs every dev vector through the default registry with
-// its dialect named: calls, content and reasoning must match.
+// TestCorpusNamed runs every peer vector (each file of
+// corpustest.PeerFiles) through the default registry with its dialect
+// named: calls, content and reasoning must match.
 func TestCorpusNamed(t *testing.T) {
-	vs, err := corpustest.Dialects()
-	if err != nil {
-		t.Fatal(err)
+	for _, file := range corpustest.PeerFiles {
+		t.Run(file, func(t *testing.T) {
+			vs, err := corpustest.Load(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			passed := corpustest.Run(t, vs, func(v corpustest.Vector, tools *schema.Set) *toolcall.Result {
+				opts := &registry.Options{Dialect: v.Dialect}
+				opts.Tools = tools
+				return registry.Parse(v.Text, opts)
+			})
+			t.Logf("%s named: %d/%d vectors pass", file, passed, len(vs))
+		})
 	}
-	passed := corpustest.Run(t, vs, func(v corpustest.Vector, tools *schema.Set) *toolcall.Result {
-		opts := &registry.Options{Dialect: v.Dialect}
-		opts.Tools = tools
-		return registry.Parse(v.Text, opts)
-	})
-	t.Logf("named: %d/%d vectors pass", passed, len(vs))
 }
 
-// TestCorpusDetected runs every dev vector with no dialect named. Calls must
-// match for every vector, and no call may be invented on a negative vector.
+// TestCorpusDetected runs every peer vector with no dialect named. Calls
+// must match for every vector, and no call may be invented on a negative
+// vector.
 func TestCorpusDetected(t *testing.T) {
-	vs, err := corpustest.Dialects()
-	if err != nil {
-		t.Fatal(err)
+	for _, file := range corpustest.PeerFiles {
+		t.Run(file, func(t *testing.T) {
+			vs, err := corpustest.Load(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			testDetected(t, file, vs)
+		})
 	}
+}
+
+func testDetected(t *testing.T, file string, vs []corpustest.Vector) {
 	errata, err := corpustest.Errata()
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +93,7 @@ func TestCorpusDetected(t *testing.T) {
 		pass += per[n].pass
 		total += per[n].total
 	}
-	t.Logf("detected: %d/%d vectors pass, %d calls invented on negatives\n%s", pass, total, invented, b.String())
+	t.Logf("%s detected: %d/%d vectors pass, %d calls invented on negatives\n%s", file, pass, total, invented, b.String())
 	if invented > 0 {
 		t.Errorf("%d negative vectors got invented calls", invented)
 	}

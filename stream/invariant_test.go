@@ -8,12 +8,17 @@ import (
 	"github.com/dialectkit/toolcall/registry"
 )
 
-// TestCorpusInvariant streams every corpus vector, cut every way, with its
-// dialect named and with detection, and requires the one-shot answer.
+// TestCorpusInvariant streams every peer corpus vector (each file of
+// corpustest.PeerFiles), cut every way, with its dialect named and with
+// detection, and requires the one-shot answer.
 func TestCorpusInvariant(t *testing.T) {
-	vs, err := corpustest.Dialects()
-	if err != nil {
-		t.Fatal(err)
+	var vs []corpustest.Vector
+	for _, file := range corpustest.PeerFiles {
+		more, err := corpustest.Load(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, more...)
 	}
 	failures := map[string]int{}
 	for _, v := range vs {

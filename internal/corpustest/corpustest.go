@@ -91,6 +91,11 @@ func Load(file string) ([]Vector, error) {
 // Dialects loads the dev dialect corpus.
 func Dialects() ([]Vector, error) { return Load("dialects.dev.jsonl") }
 
+// PeerFiles are the corpus files of vectors taken from peers' test suites:
+// the dev sample, and every remaining case of Ollama's parser tests that is
+// a model output with the calls it expects.
+var PeerFiles = []string{"dialects.dev.jsonl", "dialects.ollama.jsonl"}
+
 // ForDialect returns the vectors of one dialect.
 func ForDialect(vs []Vector, dialect string) []Vector {
 	var out []Vector
