@@ -189,7 +189,8 @@ func TestParseToolsTypeAliases(t *testing.T) {
 
 // TestParseJSONLEvents: a line with chunks and "events": true carries the
 // streamed events, in order, as parse --stream prints them; without it, or
-// without chunks, there is no "events" key.
+// without chunks, there is no "events" key; under detection, the detected
+// event comes before the first call.
 func TestParseJSONLEvents(t *testing.T) {
 	chunks := `["Let me check.\n<tool", "_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>", "\nDone."]`
 	in := strings.Join([]string{
@@ -197,13 +198,14 @@ func TestParseJSONLEvents(t *testing.T) {
 		`{"id": 2, "dialect": "hermes", "chunks": ` + chunks + `}`,
 		`{"id": 3, "dialect": "hermes", "text": "hi", "events": true}`,
 		`{"id": 4, "dialect": "hermes", "chunks": [], "events": true}`,
+		`{"id": 5, "chunks": ` + chunks + `, "events": true}`,
 	}, "\n")
 	stdout, stderr, code := runCLI(t, in, "parse", "--jsonl", "--reasoning-closed")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines := jsonLines(t, stdout)
-	if len(lines) != 4 {
+	if len(lines) != 5 {
 		t.Fatalf("got %d lines:\n%s", len(lines), stdout)
 	}
 	evs, ok := lines[0]["events"].([]any)
@@ -233,5 +235,16 @@ func TestParseJSONLEvents(t *testing.T) {
 	}
 	if evs, ok := lines[3]["events"].([]any); !ok || len(evs) != 1 {
 		t.Errorf("empty chunks: events %v", lines[3]["events"])
+	}
+	// Under detection the dialect is announced once the first call decides
+	// it, with the call right after.
+	kinds = nil
+	evs, _ = lines[4]["events"].([]any)
+	for _, e := range evs {
+		kinds = append(kinds, e.(map[string]any)["event"].(string))
+	}
+	want = []string{"content", "detected", "call_start", "call", "content", "done"}
+	if strings.Join(kinds, ",") != strings.Join(want, ",") {
+		t.Errorf("detected: events %v, want %v", kinds, want)
 	}
 }
