@@ -35,10 +35,14 @@ func (r *Registry) Stream(opts *Options) *stream.Parser {
 			return r.profile(d).NewParser(sopts)
 		}
 		// An unknown name: the final parse reports it.
-		return stream.NewDetecting(nameless{r: r, opts: &o}, sopts)
+		return stream.NewDetecting(nameless{r: r, opts: heapOptions(o)}, sopts)
 	}
-	return stream.NewDetecting(detector{r: r, opts: &o}, sopts)
+	return stream.NewDetecting(detector{r: r, opts: heapOptions(o)}, sopts)
 }
+
+// heapOptions returns a copy of o that a detecting stream keeps: taken
+// only there, so that a stream with its dialect named allocates no copy.
+func heapOptions(o Options) *Options { return &o }
 
 // Stream returns a parser of the default registry (see Registry.Stream).
 func Stream(opts *Options) *stream.Parser { return defaultRegistry.Stream(opts) }

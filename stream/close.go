@@ -21,7 +21,7 @@ func (p *Parser) Close() []Event {
 	}
 	p.leaveSteady()
 	p.closed = true
-	p.events = make([]Event, 0, 1) // Close's events outlive the Parser's reuse; most often Done alone
+	p.events = p.closeEvents[:0] // Close's events are not reused: most often Done alone
 	if p.alts != nil {
 		return p.closeAlts()
 	}
@@ -187,9 +187,10 @@ func (p *Parser) composed(text string) *toolcall.Result {
 		}
 	}
 	plain := true
+	var memo standInMemo
 	for i := range p.spans {
 		sp := &p.spans[i]
-		si, ok := p.prof.standInFor(text[sp.start:sp.body], text[sp.endAt:sp.end])
+		si, ok := memo.standInFor(p.prof, text[sp.start:sp.body], text[sp.endAt:sp.end])
 		if !ok || !plainName(p.slots[sp.base].raw.Name) {
 			return nil
 		}
@@ -206,7 +207,7 @@ func (p *Parser) composed(text string) *toolcall.Result {
 	from := 0
 	for i := range p.spans {
 		sp := &p.spans[i]
-		si, _ := p.prof.standInFor(text[sp.start:sp.body], text[sp.endAt:sp.end])
+		si, _ := memo.standInFor(p.prof, text[sp.start:sp.body], text[sp.endAt:sp.end])
 		b.WriteString(text[from:sp.body])
 		b.WriteString(strings.Replace(si.body, standInName, p.slots[sp.base].raw.Name, 1))
 		b.WriteString(text[sp.endAt:sp.end])
@@ -227,10 +228,38 @@ func (p *Parser) composed(text string) *toolcall.Result {
 	return p.slotsResult(ext.Content, ext.Reasoning)
 }
 
+// standInMemo keeps the stand-in of the last pair of markers asked for:
+// the regions of one output are most often written with the same markers.
+type standInMemo struct {
+	start, end string
+	si         standIn
+	ok, set    bool
+}
+
+func (m *standInMemo) standInFor(prof *Profile, start, end string) (standIn, bool) {
+	if !m.set || start != m.start || end != m.end {
+		m.si, m.ok = prof.standInFor(start, end)
+		m.start, m.end, m.set = start, end, true
+	}
+	return m.si, m.ok
+}
+
 // slotsResult is the result holding the stream's calls, all valid, with
 // the given content and reasoning.
 func (p *Parser) slotsResult(content, reasoning string) *toolcall.Result {
-	res := &toolcall.Result{Dialect: p.d.Name(), Calls: make([]toolcall.Call, 0, len(p.slots)), Content: content, Reasoning: reasoning}
+	var res *toolcall.Result
+	if len(p.slots) == 1 {
+		// The result and its one call in one allocation.
+		one := &struct {
+			res   toolcall.Result
+			calls [1]toolcall.Call
+		}{}
+		res = &one.res
+		res.Calls = one.calls[:0]
+	} else {
+		res = &toolcall.Result{Calls: make([]toolcall.Call, 0, len(p.slots))}
+	}
+	res.Dialect, res.Content, res.Reasoning = p.d.Name(), content, reasoning
 	for i := range p.slots {
 		s := &p.slots[i]
 		res.Repairs = append(res.Repairs, s.repairs...)

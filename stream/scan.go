@@ -51,6 +51,8 @@ type trigger struct {
 	// (a space in a dialect marker stands for optional whitespace): it
 	// holds text back, but a match is not the whole marker.
 	cut bool
+	// strict says the word is compared byte for byte (equalWord).
+	strict bool
 }
 
 // matcher finds triggers in text, comparing ASCII letters without regard to
@@ -63,6 +65,25 @@ type matcher struct {
 	first    [256]bool // bytes that begin some trigger word
 	bare     [256]bool // bytes that begin an unmarked call
 	stop     [256]bool // first or bare: the bytes next looks at
+	// byFirst holds, per byte, the triggers whose word begins with it in
+	// either case, by their second byte, so that at compares only the few
+	// that may match there.
+	byFirst [256]*firstByte
+}
+
+// firstByte is the triggers whose word begins with one byte.
+type firstByte struct {
+	all []candidate // every one, for a text that ends after the byte
+	// bySecond maps a second byte (in lower case) to the index in groups
+	// of the words with that second byte, and the words of one byte.
+	bySecond [256]uint8
+	groups   [][]candidate // groups[0] holds the words of one byte only
+}
+
+// candidate is a trigger that may begin at a byte.
+type candidate struct {
+	role role
+	k    uint16 // the trigger's index
 }
 
 func newMatcher(triggers []trigger, bare string) *matcher {
@@ -76,11 +97,36 @@ func newMatcher(triggers []trigger, bare string) *matcher {
 		if t.word == "" {
 			continue
 		}
+		t.strict = t.role == roleEnd || t.exact
 		m.triggers = append(m.triggers, t)
 		c := t.word[0]
 		m.first[c], m.first[lower(c)], m.first[upper(c)] = true, true, true
 		// (A closing marker's first byte in the other case is a harmless
 		// extra candidate: equal rejects it.)
+	}
+	for k, t := range m.triggers {
+		c := lower(t.word[0])
+		f := m.byFirst[c]
+		if f == nil {
+			f = &firstByte{groups: [][]candidate{nil}}
+			m.byFirst[c], m.byFirst[upper(c)] = f, f
+		}
+		cd := candidate{role: t.role, k: uint16(k)}
+		f.all = append(f.all, cd)
+		if len(t.word) == 1 {
+			// A word of one byte is a candidate whatever follows it.
+			for g := range f.groups {
+				f.groups[g] = append(f.groups[g], cd)
+			}
+			continue
+		}
+		sc := lower(t.word[1])
+		if f.bySecond[sc] == 0 {
+			f.groups = append(f.groups, append([]candidate(nil), f.groups[0]...))
+			f.bySecond[sc] = uint8(len(f.groups) - 1)
+		}
+		g := f.bySecond[sc]
+		f.groups[g] = append(f.groups[g], cd)
 	}
 	for i := 0; i < len(bare); i++ {
 		m.bare[bare[i]] = true
@@ -124,16 +170,24 @@ func (m *matcher) at(text string, i int, want roles) (hit, bool) {
 	if want.has(roleBare) && m.bare[c] {
 		return hit{at: i, t: trigger{word: text[i : i+1], role: roleBare}}, true
 	}
-	if !m.first[c] {
+	f := m.byFirst[c]
+	if f == nil {
 		return hit{}, false
 	}
 	best, partial := -1, 0
-	lc, rest := lower(c), text[i:]
-	for k := range m.triggers {
-		t := &m.triggers[k]
-		if !want.has(t.role) || lower(t.word[0]) != lc {
+	rest := text[i:]
+	cands := f.all
+	if len(rest) > 1 {
+		// The second byte rules out most candidates at once (compared in
+		// lower case: a strict word is compared exactly below).
+		cands = f.groups[f.bySecond[lower(rest[1])]]
+	}
+	for _, cd := range cands {
+		if !want.has(cd.role) {
 			continue
 		}
+		k := int(cd.k)
+		t := &m.triggers[k]
 		switch n := len(t.word); {
 		case len(rest) >= n:
 			if equalWord(rest[:n], t.word, t) && (best < 0 || n > len(m.triggers[best].word) ||
@@ -177,7 +231,7 @@ func (m *matcher) prefixOf(s string, r role) bool {
 // strict about (closing a region early would cut a call in two), and with
 // ASCII case folded for the others, which only hold text back.
 func equalWord(text, word string, t *trigger) bool {
-	if t.role == roleEnd || t.exact {
+	if t.strict {
 		return text == word
 	}
 	return foldEqual(text, word)

@@ -108,7 +108,10 @@ type Parser struct {
 	// shown tells whether a marker may lie in inline code or an example
 	// fence (dialects.ShownScan), reading each line of buf once.
 	shown dialects.ShownScan
-	state state
+	// plainTo is a length of buf whose bytes hold no backtick: nothing in
+	// it is shown as code.
+	plainTo int
+	state   state
 
 	// Lead and reasoning text.
 	held       [2]string // whitespace held back, for content and for reasoning
@@ -121,8 +124,8 @@ type Parser struct {
 	blockShown bool      // some of the current block's text was emitted
 	afterBlock bool      // no content emitted since the last block
 	preBlock   string    // the content held back when that block began
-	contentOut strings.Builder
-	reasonOut  strings.Builder
+	contentOut textBuf   // the content emitted so far
+	reasonOut  textBuf   // the reasoning emitted so far
 
 	// Call regions.
 	regionStart int
@@ -179,6 +182,15 @@ type Parser struct {
 	// detection the content never starts with whitespace (Detector).
 	trimLead bool
 
+	// The first storage of a short output's buffer, events, content,
+	// calls and Close's events, in the Parser's own allocation: a stream
+	// of a few hundred bytes allocates its state once.
+	firstBuf     [256]byte
+	firstContent [64]byte
+	firstEvents  [2]Event
+	closeEvents  [1]Event
+	firstSlots   [1]slot
+
 	events   []Event
 	steady   bool // the next delta may take the steady path (Write)
 	steadyEv bool // events holds the steady path's one CallArguments event
@@ -223,6 +235,10 @@ func newParser(opts *Options) *Parser {
 	if opts != nil {
 		p.opts = *opts
 	}
+	p.buf.b = p.firstBuf[:0]
+	p.contentOut.b = p.firstContent[:0]
+	p.events = p.firstEvents[:0]
+	p.slots = p.firstSlots[:0]
 	return p
 }
 
@@ -408,7 +424,9 @@ func (p *Parser) step() {
 		case stHeld:
 			p.pos = len(text)
 		}
-		if p.pos == before && p.state == st {
+		if p.state == st && (p.pos == before || p.pos == len(text)) {
+			// Nothing moved, or all is read in the same state: a state
+			// reads nothing more at the end of the text.
 			return
 		}
 	}
@@ -563,7 +581,7 @@ func (p *Parser) lead(text string) {
 			p.beginDetect(h.at)
 			return
 		}
-		if p.shown.MayBeShown(text, h.at) {
+		if p.mayBeShown(text, h.at) {
 			// A call shown in inline code or an example fence is not a
 			// call: settled at the end.
 			p.hold(text)
@@ -575,7 +593,7 @@ func (p *Parser) lead(text string) {
 			p.beginDetect(h.at)
 			return
 		}
-		if p.shown.MayBeShown(text, h.at) {
+		if p.mayBeShown(text, h.at) {
 			p.hold(text)
 			return
 		}
@@ -726,19 +744,27 @@ func (p *Parser) emit(ev Event) {
 	}
 	switch ev.Kind {
 	case Content:
-		if p.contentOut.Cap() == 0 {
-			// Room for a short answer at once, rather than growing.
-			p.contentOut.Grow(max(64, 2*len(ev.Text)))
-		}
-		p.contentOut.WriteString(ev.Text)
+		p.contentOut.write(ev.Text)
 	case Reasoning:
-		p.reasonOut.WriteString(ev.Text)
-	}
-	if cap(p.events) == 0 {
-		// Room for a Write's usual events at once, rather than growing.
-		p.events = make([]Event, 0, 2)
+		p.reasonOut.write(ev.Text)
 	}
 	p.events = append(p.events, ev)
+}
+
+// mayBeShown reports whether the marker at text[at] may lie in inline code
+// or an example fence (dialects.MayBeShown). Text with no backtick up to
+// the marker shows none: the line scan waits for the first backtick.
+func (p *Parser) mayBeShown(text string, at int) bool {
+	if p.plainTo <= at {
+		k := strings.IndexByte(text[p.plainTo:at+1], '`')
+		if k < 0 {
+			p.plainTo = at + 1
+			return false
+		}
+		p.plainTo += k
+		return p.shown.MayBeShown(text, at)
+	}
+	return false
 }
 
 // hold gives up on streaming: the rest is settled at the end.
@@ -891,7 +917,7 @@ func (p *Parser) region(text string) {
 func (p *Parser) splitRegion(text string, h hit) {
 	p.mixed = true
 	p.closeRegion(text[p.regionStart:h.at])
-	if p.shown.MayBeShown(text, h.at) {
+	if p.mayBeShown(text, h.at) {
 		p.state = stBetween
 		p.hold(text)
 		return
@@ -913,7 +939,7 @@ func (p *Parser) between(text string) {
 		// A token between calls (an end of turn, a stray wrapper) may
 		// change what follows: settle the rest at the end.
 		p.hold(text)
-	case p.shown.MayBeShown(text, h.at):
+	case p.mayBeShown(text, h.at):
 		p.hold(text)
 	default:
 		p.openRegion(h.at, h.at+len(h.t.word))
@@ -1232,7 +1258,7 @@ func (p *Parser) probeHeld() {
 	// reported only if its own start may not, as a region's marker is
 	// checked before the region is read (a fence inside a call, as
 	// DeepSeek writes its arguments, does not hold the call back).
-	p.shownAt, p.inList = p.shown.MayBeShown(text, at), inList
+	p.shownAt, p.inList = p.mayBeShown(text, at), inList
 	p.hwork += p.reportSettled(text[:at], text[at:], 0, 0, p.prof.heldConts)
 	p.shownAt, p.inList = false, false
 }
@@ -1456,8 +1482,10 @@ func (p *Parser) report(index int) {
 	}
 	s.reported = true
 	p.start(index, s.call.Name)
-	c := s.call
-	p.emit(Event{Kind: Call, Index: index, Call: &c})
+	// The event points to the slot's call, which is never written again
+	// (a slot's later readings change its raw call and repairs only), and
+	// stays valid when the slots grow: the old array keeps it.
+	p.emit(Event{Kind: Call, Index: index, Call: &s.call})
 }
 
 // start emits CallStart for a call, once.
