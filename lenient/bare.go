@@ -695,10 +695,14 @@ done:
 	if end == start || end-start > 2 || end >= len(src) || src[end] != '\'' && src[end] != '"' {
 		return vNone, false
 	}
+	q, w := quoteAt(src, end)
+	if !s.prefixedCloses(end, q, w, ctx) {
+		// {"a": b"}: a word whose opening quote is missing, not a prefix.
+		return vNone, false
+	}
 	s.guess()
 	s.rec.add(toolcall.RepairPythonLiteral, start)
 	s.pos = end
-	q, w := quoteAt(src, end)
 	st := s.scanString(ctx, q, w)
 	if st.dropped {
 		s.pos = st.next
@@ -707,4 +711,27 @@ done:
 	st.raw = st.raw || raw
 	s.emitString(st, ctx)
 	return vString, true
+}
+
+// prefixedCloses reports whether the string a Python prefix stands before
+// (opening at i) reads as one: its first closing quote closes it properly
+// in ctx, or the input ends before any (a cut-off string).
+func (s *scanner) prefixedCloses(i int, q quoteKind, w int, ctx context) bool {
+	src := s.src
+	k := i + w
+	for k < len(src) {
+		if src[k] == '\\' {
+			k += 2
+			continue
+		}
+		if cw := closerAt(q, src, k); cw > 0 {
+			s.tick(k - i)
+			return ctx == ctxTop || ctx == ctxKey || s.properClose(k+cw, ctx, 0, 0)
+		}
+		k++
+	}
+	s.tick(k - i)
+	// No closing quote: a cut-off string, unless what follows the quote
+	// is the structure closing the value ({"a": b"}).
+	return s.structuralTail(i+w, len(src)) >= len(src)
 }

@@ -130,6 +130,14 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 		case ':':
 			s.fail(s.pos, "unexpected : where an object key should be")
 		case '[':
+			if commaAt >= 0 && last != vArray && s.contextAt(len(s.stack)-2) == ctxArrayValue {
+				// [{"a": 1, [2]]: the next element starts; this
+				// object's '}' is missing.
+				s.guess()
+				s.pos = commaAt
+				s.rec.add(toolcall.RepairMissingClosingBrace, s.pos)
+				return s.closeObject()
+			}
 			// "key": [1], [2] — the array went on after its closer.
 			if last != vArray || len(s.out) == 0 || s.out[len(s.out)-1] != ']' {
 				s.fail(s.pos, "unexpected [ where an object key should be")

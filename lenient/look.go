@@ -325,6 +325,14 @@ func (s *scanner) properClose(after int, ctx context, inner, bal int) bool {
 	if ctx == ctxObjectValue && j > after && isKeyStart(c) && (inner == 0 || s.lineBreakIn(after, j)) && s.bareKeyAt(j) {
 		return true
 	}
+	// ["a", "b"⏎1], ["a" [1]]: a number or literal on the next line, or a
+	// container, after a string that had no inner quote is the next
+	// element, its comma missing.
+	if ctx == ctxArrayValue && inner == 0 && j > after {
+		if c == '[' || c == '{' || (isDigit(c) || c == '-' || s.literalAt(j)) && s.lineBreakIn(after, j) {
+			return true
+		}
+	}
 	// ["a" b", "c"], ["a" b]: a word after a string that had no inner
 	// quote is the next element, its comma (and quote) missing.
 	if ctx == ctxArrayValue && inner == 0 && j > after && s.wordElementAt(j) {

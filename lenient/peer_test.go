@@ -339,6 +339,19 @@ var peerCases = []peerCase{
 	{"cut after an opening quote then a line break", "{\"path\": \"\n", `{"path":""}`},
 	{"cut inside a key then a carriage return and line break", "{\"a\": 1, \"b\r\n", `{"a":1}`},
 	{"a closed string keeps its final line break", "{\"content\": \"line\n\"", `{"content":"line\n"}`},
+
+	// Missing quotes where the structure around says where they belong.
+	{"word missing its opening quote before a brace", `{"a": b"}`, `{"a":"b"}`},
+	{"word missing its opening quote in an array", `["a",b","c",1]`, `["a","b","c",1]`},
+	{"key missing its closing quote before a quoted value", `{"Action: "3"}`, `{"Action":"3"}`},
+	{"key missing its closing quote, no space, then a member", `{"key:"1/3","foo":"bar"}`, `{"key":"1/3","foo":"bar"}`},
+	{"key missing its closing quote before a brace in the value", `{"a:"{ b"}`, `{"a":"{ b"}`},
+	{"key ending with a colon stays", `{"note:": 1}`, `{"note:":1}`},
+	{"element missing its closing quote before the array closer", `{"labels": ["bug", "p1], "assignee": null}`, `{"labels":["bug","p1"],"assignee":null}`},
+	{"object missing its brace before an array element", `[{"key":"value",[1,2,3,true]]`, `[{"key":"value"},[1,2,3,true]]`},
+	{"missing comma before a number on the next line", "[\"a\", \"b\"\n  1\n]", `["a","b",1]`},
+	{"missing comma before a literal on the next line", "[\n  \"a\"\n  true\n]", `["a",true]`},
+	{"missing comma before an array after a string", `["a","b" [4,5,6]]`, `["a","b",[4,5,6]]`},
 }
 
 func TestPeerCases(t *testing.T) {

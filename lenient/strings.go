@@ -242,6 +242,17 @@ func hexRun(src []byte, at, n int) bool {
 // when the quote belongs to the content.
 func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal, colon int, doubled *int) bool {
 	after := i + cw
+	// {"key: "value"}: the key's closing quote is missing before its
+	// colon, and the quote is the value's opening one — not the key's
+	// end before a value with its colon missing ({"key: " 3}).
+	if ctx == ctxKey && st.inner == 0 && colon >= st.start && trimSpaceEnd(s.src, colon+1, i) == colon+1 {
+		if k := s.skipAt(after); k < len(s.src) && s.src[k] != ':' && !equalsColon(s.src, k) && s.keyNameBefore(st.start, colon) {
+			s.guess()
+			s.rec.add(toolcall.RepairMissingQuote, colon)
+			st.end, st.next, st.trimRight = colon, colon, true
+			return true
+		}
+	}
 	if s.properClose(after, ctx, st.inner, bal) {
 		st.end, st.next = i, after
 		return true
@@ -308,6 +319,9 @@ func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal
 		}
 	case ctxArrayValue:
 		comma = s.elementBoundary(st.start, i, q)
+		if comma < 0 && bal < 0 {
+			comma = s.closerBoundary(st.start, i)
+		}
 	}
 	if comma >= 0 {
 		s.rec.add(toolcall.RepairMissingQuote, comma)
@@ -650,6 +664,36 @@ func (s *scanner) elementBoundary(start, i int, q quoteKind) int {
 		return -1
 	}
 	return j
+}
+
+// closerBoundary returns the array closer of `], "key":` that ends just
+// before the quote at i, or -1: {"tags": ["a", "b], "n": 1} — the last
+// element's closing quote is missing before the array's closer, and the
+// next member of the object around the array follows.
+func (s *scanner) closerBoundary(start, i int) int {
+	src := s.src
+	j := skipSpaceBack(src, start, i-1)
+	if j < start || src[j] != ',' {
+		return -1
+	}
+	k := skipSpaceBack(src, start, j-1)
+	if k < start || src[k] != ']' || !s.inObjectMember() || !s.keyPattern(i, false) {
+		return -1
+	}
+	return k
+}
+
+// keyNameBefore reports whether src[start:colon] reads as a key's name:
+// no quote, bracket or line break in it.
+func (s *scanner) keyNameBefore(start, colon int) bool {
+	s.tick(colon - start)
+	for _, c := range s.src[start:colon] {
+		switch c {
+		case '"', '\'', '{', '}', '[', ']', '\n', ',':
+			return false
+		}
+	}
+	return colon > start
 }
 
 // cleanElementAt reports whether the string opening at i closes at its
