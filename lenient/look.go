@@ -11,9 +11,28 @@ import (
 // Look-ahead never writes and never records; every byte it reads is counted
 // as work.
 
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
+func isSpace(c byte) bool { return spaceClass[c] == spaceASCII }
+
+// spaceClass sorts bytes for the loops that skip whitespace: the ASCII
+// spaces (the space, \t, \n, \r, \f, \v), the bytes that may start
+// something else to skip or look at (a comment, a Unicode space, a BOM,
+// \v, which is a repair), and the rest, which end the whitespace.
+var spaceClass = func() (t [256]uint8) {
+	for _, c := range []byte{' ', '\t', '\n', '\r', '\f', '\v'} {
+		t[c] = spaceASCII
+	}
+	for c := 0xC2; c < 256; c++ {
+		t[c] = spaceMaybe
+	}
+	t['/'], t['#'] = spaceMaybe, spaceMaybe
+	return t
+}()
+
+const (
+	spaceNone  = 0
+	spaceASCII = 1
+	spaceMaybe = 2
+)
 
 // uspaceAt returns the width of a Unicode space character at i, or 0:
 // U+00A0, U+1680, U+180E, U+2000 to U+200B, U+2028, U+2029, U+202F,
@@ -52,13 +71,15 @@ func uspaceAt(src []byte, i int) int {
 // spaceWidth returns the width of the whitespace character at i, ASCII or
 // Unicode, or 0.
 func spaceWidth(src []byte, i int) int {
-	if c := src[i]; c < 0x80 {
-		if isSpace(c) {
-			return 1
+	switch c := src[i]; spaceClass[c] {
+	case spaceASCII:
+		return 1
+	case spaceMaybe:
+		if c >= 0xC2 {
+			return uspaceAt(src, i)
 		}
-		return 0
 	}
-	return uspaceAt(src, i)
+	return 0
 }
 
 // skipSpaceBack returns the last position at or after start, moving back
@@ -103,7 +124,10 @@ func (s *scanner) space() {
 	start := s.pos
 	for s.pos < len(s.src) {
 		c := s.src[s.pos]
-		switch {
+		switch cl := spaceClass[c]; {
+		case cl == spaceNone:
+			s.tick(s.pos - start)
+			return
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
 			s.pos++
 		case c == '/' || c == '#':
@@ -141,7 +165,11 @@ func (s *scanner) skipAt(i int) int {
 	start := i
 	for i < len(s.src) {
 		c := s.src[i]
-		if isSpace(c) || c == '\f' || c == '\v' {
+		cl := spaceClass[c]
+		if cl == spaceNone {
+			break
+		}
+		if cl == spaceASCII {
 			i++
 			continue
 		}

@@ -2,6 +2,7 @@ package lenient
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
@@ -834,6 +835,10 @@ func (s *scanner) writeContent(start, end int, raw, broken bool) {
 	noted := false
 	for i := start; i < end; {
 		j := i
+		// Eight bytes at a time while all of them are safe as they are.
+		for j+8 <= end && plain8(binary.LittleEndian.Uint64(src[j:])) {
+			j += 8
+		}
 		for j < end && safeInJSON[src[j]] {
 			j++
 		}
