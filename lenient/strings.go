@@ -94,16 +94,27 @@ func closerAt(q quoteKind, src []byte, i int) int {
 	return 0
 }
 
-// plainInString marks the bytes the first pass over a string can skip.
-var plainInString = func() (t [256]bool) {
+// inString sorts bytes for the first pass over a string: the ones it
+// stops at (strStop), the ones it skips that JSON holds as they are
+// (strSafe), and the ones it skips that the second pass must write with
+// care (strCare: control characters and non-ASCII bytes).
+var inString = func() (t [256]uint8) {
 	for i := range t {
-		t[i] = true
+		if !safeInJSON[i] {
+			t[i] = strCare
+		}
 	}
 	for _, c := range []byte{'\\', '"', '\'', '{', '[', '}', ']', '\n', ':', 0xE2, '`', 0xC2} {
-		t[c] = false
+		t[c] = strStop
 	}
 	return t
 }()
+
+const (
+	strSafe = 0
+	strCare = 1
+	strStop = 2
+)
 
 // safeInJSON marks the bytes a JSON string holds as they are.
 var safeInJSON = func() (t [256]bool) {
@@ -125,6 +136,7 @@ type stringScan struct {
 	trimRight  bool // the end was inferred: trailing whitespace is layout, not content
 	layoutEnd  bool // closed by a quote whose own line was layout; see emitString
 	dropped    bool // cut off by the end of the input with nothing worth keeping
+	safe       bool // every byte read is one JSON holds as it is: one copy writes the content
 }
 
 // scanString reads the string that opens at s.pos with quote q of width w.
@@ -141,9 +153,15 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 	i := st.start
 	bal, colon := 0, -1
 	doubled := -1 // the offset of a doubled opening quote; -2 once decided against
+	care := uint8(0)
 	for {
 		j := i
-		for j < len(src) && plainInString[src[j]] {
+		for j < len(src) {
+			k := inString[src[j]]
+			if k == strStop {
+				break
+			}
+			care |= k
 			j++
 		}
 		s.tick(j - i + 1)
@@ -154,6 +172,7 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 		}
 		c := src[i]
 		if c == '\\' {
+			care = strCare
 			n, invalid := escapeLen(src, i)
 			if invalid && !cutEscape(src, i) {
 				st.raw = true
@@ -165,6 +184,7 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 			if s.quoteEnds(&st, ctx, q, i, cw, bal, colon, &doubled) {
 				break
 			}
+			care = strCare
 			i += cw
 			continue
 		}
@@ -177,12 +197,15 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 			if colon < 0 {
 				colon = i
 			}
+		case '"', '\n', 0xE2, 0xC2:
+			care = strCare
 		}
 		i++
 	}
 	if doubled >= 0 {
 		s.rec.add(toolcall.RepairStrayText, doubled)
 	}
+	st.safe = care == strSafe
 	return st
 }
 
@@ -808,7 +831,12 @@ func (s *scanner) emitString(st stringScan, ctx context) {
 		}
 	}
 	s.out = append(s.out, '"')
-	s.writeContent(st.start, end, st.raw, st.inner > 0)
+	if st.safe {
+		s.out = append(s.out, s.src[st.start:end]...)
+		s.tick(end - st.start)
+	} else {
+		s.writeContent(st.start, end, st.raw, st.inner > 0)
+	}
 	s.out = append(s.out, '"')
 }
 
