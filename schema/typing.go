@@ -22,7 +22,9 @@ import (
 //     [Tool.PropertyTypes]: type, $ref, anyOf/oneOf, enum), the declared
 //     type decides. A property that admits null takes "null" (or Python's
 //     "None") as null. A property that admits a string keeps the text as it
-//     is, so "00123" stays "00123" and "true" stays "true". Otherwise an
+//     is, so "00123" stays "00123" and "true" stays "true", unless the
+//     property also admits an object or array and the text is exactly that
+//     container in valid JSON ("[1,2]" → [1,2]). Otherwise an
 //     integer or number property takes text that spells a decimal number
 //     ("5", "+5", "5.0", "007", "1e3"; an integer property gets the plain
 //     digits, and a fractional value stays a number so that validation
@@ -66,6 +68,12 @@ func TypeText(t *Tool, key, text string, isString, isJSON bool) (json []byte, r 
 		return []byte("null"), note("null")
 	}
 	if has("string") {
+		// A union of a string with an object or array takes text that is
+		// exactly that JSON container as the container: the model wrote
+		// the structure the schema offers, not a string holding it.
+		if c := containerType(trimmed); c != "" && has(c) && lenient.ValidString(trimmed) {
+			return []byte(trimmed), note(c)
+		}
 		return quote(text), nil
 	}
 	if has("integer") || has("number") {
@@ -119,4 +127,16 @@ func escapePointer(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// containerType names the JSON container text starts with ("object" or
+// "array"), or "" when it starts with neither.
+func containerType(text string) string {
+	switch {
+	case strings.HasPrefix(text, "{"):
+		return "object"
+	case strings.HasPrefix(text, "["):
+		return "array"
+	}
+	return ""
 }

@@ -22,6 +22,9 @@ const typingSchema = `{"type":"object","properties":{
 
 func TestTypeText(t *testing.T) {
 	tool := mustTool(t, "t", typingSchema)
+	unions := mustTool(t, "u", `{"type":"object","properties":{
+	"todos":{"anyOf":[{"type":"array"},{"type":"string"}]},
+	"filter":{"type":["string","object"]}}}`)
 	tests := []struct {
 		name             string
 		tool             *Tool
@@ -58,6 +61,11 @@ func TestTypeText(t *testing.T) {
 		{name: "$ref string", tool: tool, key: "unit", text: "5", want: `"5"`},
 		{name: "enum infers integer", tool: tool, key: "size", text: "2", want: `2`, repaired: true},
 		{name: "anyOf union", tool: tool, key: "mixed", text: "false", want: `false`, repaired: true},
+		{name: "array or string takes a JSON array", tool: unions, key: "todos", text: ` [{"id": "1"}] `, want: `[{"id": "1"}]`, repaired: true},
+		{name: "array or string keeps other text", tool: unions, key: "todos", text: `buy milk`, want: `"buy milk"`},
+		{name: "array or string keeps an object", tool: unions, key: "todos", text: `{"a":1}`, want: `"{\"a\":1}"`},
+		{name: "array or string keeps broken JSON", tool: unions, key: "todos", text: `[1, 2`, want: `"[1, 2"`},
+		{name: "string or object takes a JSON object", tool: unions, key: "filter", text: `{"a":1}`, want: `{"a":1}`, repaired: true},
 
 		// Marks from the dialect win.
 		{name: "isString", tool: tool, key: "count", text: "5", isString: true, want: `"5"`},
