@@ -10,11 +10,11 @@ import (
 	"github.com/dialectkit/toolcall/render"
 )
 
-// ownReasoningOnly are the dialects whose models reason in a syntax of
-// their own and never write <think>: their engines read only that syntax
-// (harmony's analysis channel, Gemma 4's thought channel; FunctionGemma
-// does not reason).
-var ownReasoningOnly = map[string]bool{"harmony": true, "gemma4": true, "functiongemma": true}
+// ownReasoningOnly are the dialects whose templates open reasoning in a
+// syntax of their own (harmony's analysis channel, Gemma 4's thought
+// channel): ReasoningOpen opens that, not a <think> block. A <think> block
+// they read as every dialect does.
+var ownReasoningOnly = map[string]bool{"harmony": true, "gemma4": true}
 
 // TestCallInClosedThinkIsNotACall renders a call in every dialect and puts
 // it inside a closed <think> block: it is reasoning, named and detected,
@@ -24,9 +24,6 @@ func TestCallInClosedThinkIsNotACall(t *testing.T) {
 	call := toolcall.Call{ID: "call_1", Name: "delete_file", Arguments: json.RawMessage(`{"force":true,"path":"build/out"}`)}
 	for _, name := range registry.Names() {
 		t.Run(name, func(t *testing.T) {
-			if ownReasoningOnly[name] {
-				t.Skip("reasons in a syntax of its own")
-			}
 			r, ok := render.For(name)
 			if !ok {
 				t.Skip("no renderer")

@@ -83,6 +83,12 @@ func FuzzStream(f *testing.F) {
 	// A held output's call inside a <think> block the dialect's syntax
 	// does not name (its parse honours it all the same).
 	f.Add("<think>I could write >>>f\n{\"a\": 1} but no.</think>I will not.", uint64(22), pick("functionary_v3_2", closedFlag))
+	// Channel dialects read a closed <think> block as every dialect does;
+	// under detection, reasoning streamed from the block stays reasoning.
+	f.Add("<think>I could write <|start|>assistant<|channel|>commentary to=functions.f<|message|>{}<|call|> but no.</think>I will not.", uint64(23), pick("", 0))
+	f.Add("<think>I could write <|start|>assistant<|channel|>commentary to=functions.f<|message|>{}<|call|> but no.</think>I will not.", uint64(24), pick("harmony", openFlag))
+	f.Add("<think>a <|tool_call>call:f{}<tool_call|> b</think>\n<|tool_call>call:g{}<tool_call|>", uint64(25), pick("gemma4", 0))
+	f.Add("x <start_function_call>call:f{}<end_function_call></think>y", uint64(26), pick("functiongemma", openFlag))
 	// With a fallback chain (the seed's top bit set).
 	const withFallback = 1 << 63
 	f.Add("Hi there.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call>\nbye", uint64(withFallback|17), pick("mistral", closedFlag))

@@ -263,15 +263,17 @@ func (p *Parser) startLead() {
 		return
 	}
 	if p.opts.Parse.ReasoningOpen {
-		for i, r := range p.prof.pairs {
-			if r.live {
-				p.pair = i
-				p.state = stReason
-				// A block the template opened keeps its leading
-				// whitespace where the dialect keeps it.
-				p.dropSpace, p.blockShown = !r.keepLead, false
-				return
-			}
+		// The template opened a block of the dialect's own wrapper, the
+		// first (dialects.SplitReasoningAllFor): a <think> beside it is
+		// not the block the option speaks of.
+		if len(p.prof.pairs) > 0 && p.prof.pairs[0].live {
+			r := p.prof.pairs[0]
+			p.pair = 0
+			p.state = stReason
+			// A block the template opened keeps its leading
+			// whitespace where the dialect keeps it.
+			p.dropSpace, p.blockShown = !r.keepLead, false
+			return
 		}
 		p.state = stHeld
 		return

@@ -48,6 +48,7 @@ type Dialect struct {
 	// The markers each scanner state looks for, set once by newDialect.
 	inContent   []string
 	inReasoning []string
+	inOpenThink []string
 	blockEnds   []string
 	// start is the syntax an output's reasoning start is read from
 	// (dialects.ImplicitReasoningIn).
@@ -56,9 +57,11 @@ type Dialect struct {
 
 func newDialect(name, open, close string, delims []string, reasoning bool) *Dialect {
 	d := &Dialect{name: name, open: open, close: close, delims: delims, reasoning: reasoning}
-	d.inContent = []string{open, close}
+	// A <think> block is reasoning, as in every dialect (dialects.Think).
+	d.inContent = []string{open, close, dialects.Think.Open}
 	d.inReasoning = []string{channelClose, open, channelOpen}
 	d.blockEnds = []string{close, open}
+	d.inOpenThink = []string{open}
 	if reasoning {
 		d.inContent = append(d.inContent, channelOpen, channelClose)
 		// A block that lost its close ends where reasoning starts or stops.
@@ -109,7 +112,8 @@ func (d *Dialect) Markers() []string {
 // Extract finds the call blocks, the reasoning channels and the content
 // around them. A block holds one call, or several written one after the
 // other; a block whose closing token is missing ends at the next block or
-// at the end of the output.
+// at the end of the output. A closed <think> block is reasoning, call
+// blocks inside it included, as in every dialect.
 // A call shown in inline code or in a fence presented as an example is
 // not read (dialects.ExtractShown).
 func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
@@ -163,6 +167,12 @@ type scanner struct {
 	// inReasoning is set while reading a call block that stands inside
 	// reasoning.
 	inReasoning bool
+	// thinkClosed finds the </think> tags: the last search, where it
+	// started and what it found (-1: none after).
+	thinkClosed struct {
+		from, at int
+		valid    bool
+	}
 }
 
 // hasWord reports whether s holds an ASCII letter or digit.
@@ -177,10 +187,23 @@ func hasWord(s string) bool {
 
 func (s *scanner) run() {
 	state := lexContent
+	switch end := dialects.TemplateBlockEnd(s.text, []dialects.ReasoningTags{dialects.Think}, false, s.implicit); {
+	case !s.d.reasoning && s.opts.ReasoningOpen:
+		// The template opened a <think> block, FunctionGemma's only
+		// reasoning wrapper: the output starts in it.
+		state = s.think(0)
+	case end > 0:
+		// A </think> before any <think>: it ends a block the template
+		// opened, and all before it is reasoning, call blocks included
+		// (dialects.TemplateBlockEnd).
+		s.addThought(s.text[:end-len(dialects.Think.Close)])
+		s.pos = end
+	}
 	if s.d.reasoning {
 		// A close before any open means the template opened the channel.
-		c := strings.Index(s.text, channelClose)
-		o := strings.Index(s.text, channelOpen)
+		rest := s.text[s.pos:]
+		c := strings.Index(rest, channelClose)
+		o := strings.Index(rest, channelOpen)
 		if s.opts.ReasoningOpen || (s.implicit && c >= 0 && (o < 0 || c < o)) {
 			state, s.labelled = lexReasoning, true
 		}
@@ -201,7 +224,8 @@ func (s *scanner) next(from int, markers []string) (int, string) {
 		i := from + j
 		for _, m := range markers {
 			if strings.HasPrefix(s.text[i:], m) {
-				s.ext.Marked = true
+				// A <think> tag is every dialect's, no evidence of this one.
+				s.ext.Marked = s.ext.Marked || m != dialects.Think.Open
 				return i, m
 			}
 		}
@@ -223,10 +247,58 @@ func lexContent(s *scanner) stateFn {
 	case channelOpen:
 		s.pos, s.labelled = i+len(m), true
 		return lexReasoning
+	case dialects.Think.Open:
+		return s.think(i + len(m))
 	}
 	// A stray closing token closes nothing; the token is markup.
 	s.pos = i + len(m)
 	return lexContent
+}
+
+// think reads a <think> block whose text starts at from. A closed block is
+// reasoning, whatever it holds: a call block inside it is the model
+// thinking, not calling (the rule of every dialect; Gemma 4's own thought
+// channel, a syntax of its own, is read as Ollama reads it). Its text is
+// trimmed and joined to the reasoning before it as a split at <think>
+// joins it (dialects.SplitReasoning); the content around the block is
+// joined as around any markup (joiner). In a block that never closes, the rest of the output is
+// reasoning, and a call block there still counts.
+func (s *scanner) think(from int) stateFn {
+	if !s.thinkClosed.valid || s.thinkClosed.from > from || s.thinkClosed.at >= 0 && s.thinkClosed.at < from {
+		s.thinkClosed.from, s.thinkClosed.valid = from, true
+		if s.thinkClosed.at = strings.Index(s.text[from:], dialects.Think.Close); s.thinkClosed.at >= 0 {
+			s.thinkClosed.at += from
+		}
+	}
+	c := s.thinkClosed.at
+	if c < 0 {
+		s.pos, s.labelled = from, false
+		return lexOpenThink
+	}
+	s.addThought(s.text[from:c])
+	s.pos = c + len(dialects.Think.Close)
+	return lexContent
+}
+
+// addThought adds the text of a <think> block to the reasoning, trimmed
+// and with nothing between it and the reasoning before it.
+func (s *scanner) addThought(text string) {
+	if t := strings.TrimSpace(text); t != "" {
+		s.reasoning.gap = 0
+		s.reasoning.add(t)
+	}
+}
+
+// lexOpenThink reads a <think> block that never closes: reasoning, with
+// the call blocks in it read as calls.
+func lexOpenThink(s *scanner) stateFn {
+	i, m := s.next(s.pos, s.d.inOpenThink)
+	s.addThought(s.text[s.pos:i])
+	if m == "" {
+		return nil
+	}
+	s.pos, s.resume, s.inReasoning = i, lexOpenThink, true
+	return lexCall
 }
 
 // lexReasoning reads a reasoning channel up to its close.

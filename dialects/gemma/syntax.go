@@ -9,10 +9,15 @@ func (d *Dialect) Syntax() dialects.Syntax {
 		Starts: []string{d.open},
 		Ends:   []string{d.close},
 		Tokens: []string{d.delims[0]},
+		// A <think> block is reasoning too (Extract).
+		Reasoning: []dialects.ReasoningTags{dialects.Think},
+		// FunctionGemma does not reason: no template opens a block.
+		ReasoningClosed: !d.reasoning,
 	}
 	if d.reasoning {
-		// The channel names itself ("thought") after its opening token.
-		syn.Reasoning = []dialects.ReasoningTags{{Open: channelOpen + "thought", Close: channelClose}}
+		// The channel names itself ("thought") after its opening token;
+		// it is the family's own wrapper, first.
+		syn.Reasoning = []dialects.ReasoningTags{{Open: channelOpen + "thought", Close: channelClose}, dialects.Think}
 		syn.Tokens = append(syn.Tokens, channelOpen)
 	}
 	return syn

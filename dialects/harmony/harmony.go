@@ -49,7 +49,8 @@ func (h harmonyDialect) Triggers() []string { return h.Markers() }
 // as their name, without the "functions." namespace and mapped back to a
 // declared tool when the model wrote a sanitised form of its name.
 // A call shown in inline code or in a fence presented as an example is
-// not read (dialects.ExtractShown).
+// not read (dialects.ExtractShown), and neither is harmony markup inside a
+// closed <think> block, which is reasoning as in every dialect.
 func (harmonyDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return harmonyDialect{}.extract(text, opts) })
 }
@@ -59,7 +60,8 @@ func (h harmonyDialect) extract(text string, opts *dialects.Options) *dialects.E
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	s := &scanner{text: text, opts: opts, ext: &dialects.Extraction{}}
+	s := &scanner{text: text, opts: opts, ext: &dialects.Extraction{},
+		thinkOpen: finder{lit: dialects.Think.Open}, thinkClose: finder{lit: dialects.Think.Close}}
 	s.run()
 	s.ext.Content = strings.Join(s.content, "\n")
 	s.ext.Reasoning = strings.Join(s.reasoning, "\n")

@@ -30,6 +30,9 @@ const (
 	endMarker
 	callMarker
 	returnMarker
+	// thinkMarker is a <think> tag: not harmony's, but a block written
+	// with it is reasoning, as in every dialect (dialects.Think).
+	thinkMarker
 )
 
 var markerText = [...]string{
@@ -40,6 +43,7 @@ var markerText = [...]string{
 	endMarker:       mEnd,
 	callMarker:      mCall,
 	returnMarker:    mReturn,
+	thinkMarker:     "<think>",
 }
 
 // markerSet is a set of markers, one bit each.
@@ -60,6 +64,7 @@ var (
 	// A body ends at an end token, or where the next message's header
 	// starts when the model left the end token out.
 	bodyEnds = setOf(endMarker, callMarker, returnMarker, startMarker, channelMarker)
+	think    = setOf(thinkMarker)
 )
 
 // markerAt returns the marker that starts at s[i], which holds "<|".
@@ -88,6 +93,8 @@ type scanner struct {
 	content   []string
 	reasoning []string
 	msg       message
+	// thinkOpen and thinkClose find the <think> tags.
+	thinkOpen, thinkClose finder
 }
 
 // message is the header of the message being read.
@@ -118,14 +125,24 @@ func (s *scanner) run() {
 // next finds the first marker of want at or after from, skipping other
 // markers as text. A token named in a sentence (a word and a blank before
 // it, a blank and a word after it: "the <|channel|> token names it") is a
-// word of the sentence, not a marker (dialects.InSentence). It returns len(text) and noMarker when there is none.
+// word of the sentence, not a marker (dialects.InSentence). When want
+// holds thinkMarker, a <think> tag before the next marker is returned
+// first, so that no marker inside a think block is read. It returns
+// len(text) and noMarker when there is none.
 func (s *scanner) next(from int, want markerSet) (int, marker) {
+	t := -1
+	if want.has(thinkMarker) {
+		t = s.thinkOpen.next(s.text, from)
+	}
 	for from < len(s.text) {
 		j := strings.Index(s.text[from:], "<|")
 		if j < 0 {
 			break
 		}
 		i := from + j
+		if t >= 0 && t < i {
+			return t, thinkMarker
+		}
 		if m := markerAt(s.text, i); m != noMarker && !dialects.InSentence(s.text, i, i+len(markerText[m])) {
 			s.ext.Marked = true
 			if want.has(m) {
@@ -134,14 +151,70 @@ func (s *scanner) next(from int, want markerSet) (int, marker) {
 		}
 		from = i + 2
 	}
+	if t >= 0 {
+		return t, thinkMarker
+	}
 	return len(s.text), noMarker
+}
+
+// thinkBlock reads the <think> block whose opening tag is at i and returns
+// where the text goes on after it. Its text is reasoning, and harmony
+// markup inside it, a call included, is the model thinking: a closed
+// block ends after its closing tag. A block that never closes runs to the
+// next marker of ends (a message the model went on to write), or to the
+// end of the output.
+func (s *scanner) thinkBlock(i int, ends markerSet) int {
+	from := i + len(dialects.Think.Open)
+	if c := s.thinkClose.next(s.text, from); c >= 0 {
+		s.addReasoning(s.text[from:c])
+		return c + len(dialects.Think.Close)
+	}
+	j, _ := s.next(from, ends)
+	s.addReasoning(s.text[from:j])
+	return j
+}
+
+// closedThinkEnd returns the end of the closed <think> block whose opening
+// tag is at i, or -1 when it never closes.
+func (s *scanner) closedThinkEnd(i int) int {
+	c := s.thinkClose.next(s.text, i+len(dialects.Think.Open))
+	if c < 0 {
+		return -1
+	}
+	return c + len(dialects.Think.Close)
+}
+
+// finder finds a literal in a text, remembering the last answer: asked
+// at positions that only grow, it reads the text once in all.
+type finder struct {
+	lit   string
+	from  int // the position the last search started at
+	at    int // what it found, or -1
+	valid bool
+}
+
+// next returns the first occurrence of f.lit in text at or after from,
+// or -1.
+func (f *finder) next(text string, from int) int {
+	if f.valid && f.from <= from && (f.at < 0 || f.at >= from) {
+		return f.at
+	}
+	f.from, f.valid = from, true
+	if f.at = strings.Index(text[from:], f.lit); f.at >= 0 {
+		f.at += from
+	}
+	return f.at
 }
 
 // lexBetween reads text outside any message, up to the next message.
 func lexBetween(s *scanner) stateFn {
-	i, m := s.next(s.pos, anyMarker)
+	i, m := s.next(s.pos, anyMarker|think)
 	before := s.text[s.pos:i]
 	switch m {
+	case thinkMarker:
+		s.addContent(before)
+		s.pos = s.thinkBlock(i, anyMarker)
+		return lexBetween
 	case noMarker:
 		s.addContent(before)
 		s.pos = len(s.text)
@@ -174,7 +247,8 @@ func lexBetween(s *scanner) stateFn {
 // lexHeader reads a header up to <|message|>.
 func lexHeader(s *scanner) stateFn {
 	for {
-		i, m := s.next(s.pos, anyMarker)
+		// A think block ends the header: what it holds is not read.
+		i, m := s.next(s.pos, anyMarker|think)
 		s.msg.words(s.text[s.pos:i])
 		switch m {
 		case channelMarker, constrainMarker:
@@ -215,15 +289,40 @@ func (s *scanner) brokenHeader(i int, m marker) stateFn {
 		return nil
 	}
 	s.pos = i
-	if m != startMarker {
+	if m != startMarker && m != thinkMarker {
 		s.pos += len(markerText[m])
 	}
 	return lexBetween
 }
 
 // lexBody reads a message body and routes it: a call, reasoning or content.
+//
+// A <think> block in the body of a message that is not a call is
+// reasoning, and no marker inside a closed one ends the body: in content
+// (a final answer, a preamble) the block is taken out as reasoning; in an
+// analysis body, which is reasoning already, it stays as written. A call's
+// body is its arguments, where a tag is argument text.
 func lexBody(s *scanner) stateFn {
-	i, m := s.next(s.pos, bodyEnds)
+	want := bodyEnds
+	if !s.msg.isCall() {
+		want |= think
+	}
+	from := s.pos
+	i, m := s.next(from, want)
+	for m == thinkMarker && s.msg.channelName() == "analysis" {
+		if end := s.closedThinkEnd(i); end >= 0 {
+			from = end
+		} else {
+			want &^= think
+			from = i + len(dialects.Think.Open)
+		}
+		i, m = s.next(from, want)
+	}
+	if m == thinkMarker {
+		s.emit(s.text[s.pos:i], true)
+		s.pos = s.thinkBlock(i, bodyEnds)
+		return lexBody
+	}
 	s.emit(s.text[s.pos:i], m != noMarker)
 	switch m {
 	case noMarker:
@@ -237,12 +336,19 @@ func lexBody(s *scanner) stateFn {
 	return lexBetween
 }
 
+// channelName is the message's channel; "analysis<|message|>" names it
+// in the role slot.
+func (m *message) channelName() string {
+	if m.channel == "" && isChannel(m.role) {
+		return m.role
+	}
+	return m.channel
+}
+
 // emit routes one body by its header.
 func (s *scanner) emit(body string, terminated bool) {
 	msg := &s.msg
-	if msg.channel == "" && isChannel(msg.role) {
-		msg.channel = msg.role // "analysis<|message|>": the role slot held the channel
-	}
+	msg.channel = msg.channelName()
 	if !msg.isCall() {
 		if msg.channel == "analysis" {
 			s.addReasoning(body)

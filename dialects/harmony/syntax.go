@@ -8,9 +8,10 @@ import "github.com/dialectkit/toolcall/dialects"
 // reader settles it.
 func (harmonyDialect) Syntax() dialects.Syntax {
 	return dialects.Syntax{
-		Starts:    []string{mChannel + "commentary", mStart + "assistant to="},
-		Ends:      []string{mCall},
-		Reasoning: []dialects.ReasoningTags{{Open: mChannel + "analysis" + mMessage, Close: mEnd}},
+		Starts: []string{mChannel + "commentary", mStart + "assistant to="},
+		Ends:   []string{mCall},
+		// A <think> block is reasoning too (Extract).
+		Reasoning: []dialects.ReasoningTags{{Open: mChannel + "analysis" + mMessage, Close: mEnd}, dialects.Think},
 		Tokens:    []string{mChannel, mConstrain, mCall, mMessage, mStart, mReturn, mEnd},
 		Quotes:    `"`,
 		// The prompt may end inside a header: " to=functions.f<|channel|>…".
