@@ -55,6 +55,9 @@ func FuzzStream(f *testing.F) {
 	f.Add("\n\nSure!\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>", uint64(20), pick("", closedFlag))
 	f.Add(" \u00a0Sure!\n<tool_call>\n<function=f>\n</function>\n</tool_call>", uint64(21), pick("", 0))
 	f.Add("Hello\u00a0world(a=1)", uint64(22), pick("pythonic", closedFlag))
+	f.Add(" \n Sure!  \n[TOOL_CALLS] [{\"name\": \"f\", \"arguments\": {}}]", uint64(23), pick("mistral", 0))
+	f.Add("\n\n Hi \n\n[f(a=1)]\n", uint64(24), pick("pythonic", closedFlag))
+	f.Add("  \u00a0Hi", uint64(25), pick("llama3_json", 0))
 	// Sections read part by part, at each start marker after a call.
 	f.Add("[TOOL_CALLS]f[ARGS]{\"a\": 1}[TOOL_CALLS]g[ARGS]{\"b\": \"[TOOL_CALLS]\"}[TOOL_CALLS]\"[/TOOL_CALLS]", uint64(17), pick("mistral", closedFlag))
 	f.Add("[TOOL_CALLS]f[ARGS]{\"a\": 1} [TOOL_CALLS][{\"name\": \"g\", \"arguments\": {}}]x[TOOL_CALLS]h[ARGS]{", uint64(18), pick("mistral", closedFlag))

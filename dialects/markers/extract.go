@@ -72,7 +72,6 @@ type extractor struct {
 	// their content is then the text itself, not a copy of it.
 	rawContent string
 	rawSet     bool
-	changed    bool // something was taken out of the text: calls, markers, reasoning
 }
 
 // piece is what reading a marked region produced.
@@ -165,7 +164,6 @@ func (x *extractor) starts(from, end int) int {
 }
 
 func (x *extractor) add(p piece) {
-	x.changed = true
 	if x.ext.Calls == nil {
 		if rest := x.startsFrom(p.next); rest > 0 {
 			// Room for the calls the rest of the text may hold.
@@ -188,7 +186,6 @@ func (x *extractor) add(p piece) {
 func (x *extractor) addContent(s string) {
 	if x.d.strip != nil && x.d.hasStripToken(s) {
 		s = x.d.strip.Replace(s)
-		x.changed = true
 	}
 	if len(x.content) == 0 && !x.rawSet {
 		x.rawContent, x.rawSet = s, true
@@ -229,20 +226,18 @@ func (x *extractor) contentString() string {
 	return string(x.content)
 }
 
-// finishContent splits reasoning from the collected content.
+// finishContent splits reasoning from the collected content. The content
+// is trimmed whether or not anything was taken out of the text, so that
+// whether it keeps its outer whitespace does not depend on what follows:
+// a stream shows answer text after leading whitespace at once.
 func (x *extractor) finishContent() {
 	content, reasoning := x.splitReasoning(x.contentString())
-	if x.changed {
-		content = strings.TrimSpace(content)
-	}
+	content = strings.TrimSpace(content)
 	x.ext.Content, x.ext.Reasoning = content, reasoning
 }
 
 func (x *extractor) splitReasoning(text string) (content, reasoning string) {
 	reasoning, content = dialects.SplitReasoningAllAs(text, x.d.reasoning, x.opts.ReasoningOpen, x.implicitBlock)
-	if reasoning != "" || content != text {
-		x.changed = true
-	}
 	return content, reasoning
 }
 

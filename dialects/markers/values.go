@@ -399,10 +399,7 @@ func (x *extractor) scanBare() {
 	} else {
 		x.addContent(content)
 	}
-	x.ext.Content = x.contentString()
-	if x.changed {
-		x.ext.Content = strings.TrimSpace(x.ext.Content)
-	}
+	x.ext.Content = strings.TrimSpace(x.contentString())
 }
 
 // whole reads s as nothing but JSON call values (after an optional bare
@@ -540,7 +537,6 @@ func (x *extractor) framed(s string, base int) bool {
 	}
 	x.addContent(s[last:])
 	x.ext.Calls = append(x.ext.Calls, calls...)
-	x.changed = true
 	return true
 }
 
@@ -596,7 +592,6 @@ func (x *extractor) embedded(s string, base int) {
 				x.trimContentRight()
 			}
 			x.ext.Calls = append(x.ext.Calls, cs...)
-			x.changed = true
 			last, run = to, to
 		} else {
 			run = -1

@@ -257,7 +257,10 @@ func (d *Dialect) extract(text string, opts *dialects.Options, implicit bool) *d
 			rest = assemble(rest, prose)
 		}
 	}
-	ext.Content = rest
+	// The content never starts with whitespace, whether or not a call was
+	// taken out before it (assemble trims it then): what it keeps does not
+	// depend on what follows, so a stream shows the answer at once.
+	ext.Content = strings.TrimLeft(rest, spaces)
 	return ext
 }
 
