@@ -335,17 +335,18 @@ func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal
 		return s.endWithStray(st, i, after)
 	}
 	comma := -1
-	switch ctx {
-	case ctxObjectValue:
+	if ctx != ctxKey {
+		comma = s.closerBoundary(st.start, i, q, bal)
+	}
+	switch {
+	case comma >= 0:
+	case ctx == ctxObjectValue:
 		comma = s.memberBoundary(st.start, i, q)
 		if comma < 0 && st.inner == 0 && bal == 0 {
 			comma = s.lineBoundary(st.start, i)
 		}
-	case ctxArrayValue:
+	case ctx == ctxArrayValue:
 		comma = s.elementBoundary(st.start, i, q)
-		if comma < 0 && bal < 0 {
-			comma = s.closerBoundary(st.start, i)
-		}
 	}
 	if comma >= 0 {
 		s.rec.add(toolcall.RepairMissingQuote, comma)
@@ -690,18 +691,49 @@ func (s *scanner) elementBoundary(start, i int, q quoteKind) int {
 	return j
 }
 
-// closerBoundary returns the array closer of `], "key":` that ends just
-// before the quote at i, or -1: {"tags": ["a", "b], "n": 1} — the last
-// element's closing quote is missing before the array's closer, and the
-// next member of the object around the array follows.
-func (s *scanner) closerBoundary(start, i int) int {
+// closerBoundary returns the closer of the innermost container in
+// `}, "key":` or `], {"key":` that ends just before the quote at i, or -1:
+// the string's closing quote is missing before its container's closer,
+// and what follows the comma is the next item of the container around
+// it: {"a": {"b": "x}, "c": 1}, [{"k": "v}, {"k": "w"}], {"tags": ["a",
+// "b], "n": 1}. bal is the balance of the brackets read in the content;
+// the closer must be one the content did not open.
+func (s *scanner) closerBoundary(start, i int, q quoteKind, bal int) int {
 	src := s.src
+	n := len(s.stack)
+	if n < 2 {
+		return -1
+	}
 	j := skipSpaceBack(src, start, i-1)
-	if j < start || src[j] != ',' {
+	opener := byte(0)
+	if j >= start && (src[j] == '{' || src[j] == '[') {
+		opener = src[j]
+		bal--
+		j = skipSpaceBack(src, start, j-1)
+	}
+	if bal >= 0 || j < start || src[j] != ',' {
 		return -1
 	}
 	k := skipSpaceBack(src, start, j-1)
-	if k < start || src[k] != ']' || !s.inObjectMember() || !s.keyPattern(i, false) {
+	closer := byte(']')
+	if s.stack[n-1] == '{' {
+		closer = '}'
+	}
+	if k < start || src[k] != closer {
+		return -1
+	}
+	var fits bool
+	switch {
+	case s.stack[n-2] == '{':
+		fits = opener == 0 && s.keyPattern(i, false)
+	case opener == '{':
+		fits = s.keyPattern(i, false)
+	case opener == '[':
+		fits = s.cleanElementAt(i, q)
+	default:
+		fits = s.cleanElementAt(i, q)
+	}
+	if !fits {
 		return -1
 	}
 	return k
