@@ -23,20 +23,34 @@ import (
 // goes to the scanner, which enforces the depth limit.
 const fastMaxDepth = 32
 
+// fastKeys is how many keys the fast path keeps to tell that no object
+// repeats one; past it, the output is checked.
+const fastKeys = 16
+
+// fastKey is a key the fast path wrote: its text in s.out, quotes
+// included, and the object it belongs to.
+type fastKey struct {
+	start, end, object int32
+}
+
 // fast reads s.src on the fast path into s.out and s.rec, which must be
-// fresh. It reports false when the input needs the scanner; s.out,
-// s.stack and the record are then reset for it.
-func (s *scanner) fast() bool {
-	if s.fastRead() {
-		return true
+// fresh. It reports taken false when the input needs the scanner; s.out,
+// s.stack and the record are then reset for it. What the fast path writes
+// is valid JSON, nested no deeper than the depth limit, by construction
+// (TestFastPathAgrees checks it); unique reports that it also compared
+// every key with the others of its object and found none repeated, so
+// that the output needs no check.
+func (s *scanner) fast() (taken, unique bool) {
+	if ok, unique := s.fastRead(); ok {
+		return true, unique
 	}
 	s.out = s.out[:0]
 	s.stack = s.stack[:0]
 	s.rec.reset(s.rec.base)
-	return false
+	return false, false
 }
 
-func (s *scanner) fastRead() bool {
+func (s *scanner) fastRead() (ok, unique bool) {
 	src := s.src
 	n := len(src)
 	limit := fastMaxDepth
@@ -45,22 +59,32 @@ func (s *scanner) fastRead() bool {
 	}
 	var stack [fastMaxDepth]byte
 	depth := 0
+	// The keys written so far, in s.fastKeys, and the object each open
+	// container is (its ordinal).
+	var object [fastMaxDepth]int32
+	objects := int32(0)
+	nkeys := 0
+	checked := true // every key so far is kept, with no escape in it
+	keyStart := 0
+	plain := false
 	commaAt := -1 // a comma whose member or element has not come yet
 	i := jsonSpace(src, 0)
 	if i >= n || src[i] != '{' && src[i] != '[' {
-		return false
+		return false, false
 	}
 
 value:
 	if i >= n {
-		return false
+		return false, false
 	}
 	switch c := src[i]; c {
 	case '{', '[':
 		if depth >= limit {
-			return false
+			return false, false
 		}
 		stack[depth] = c
+		objects++
+		object[depth] = objects
 		depth++
 		s.out = append(s.out, c)
 		i = jsonSpace(src, i+1)
@@ -84,15 +108,15 @@ value:
 		}
 		goto key
 	case '"', '\'':
-		end, ok := s.fastString(i)
+		end, _, ok := s.fastString(i)
 		if !ok {
-			return false
+			return false, false
 		}
 		i = end
 	case 't', 'f', 'n', 'T', 'F', 'N':
 		end, lit := literalWord(src, i)
 		if lit == "" {
-			return false
+			return false, false
 		}
 		if c == 'T' || c == 'F' || c == 'N' {
 			s.rec.add(toolcall.RepairPythonLiteral, i)
@@ -102,7 +126,7 @@ value:
 	default:
 		end, ok := validNumber(src, i)
 		if !ok || end < n && !fastDelimiter[src[end]] {
-			return false
+			return false, false
 		}
 		s.out = append(s.out, src[i:end]...)
 		i = end
@@ -111,7 +135,7 @@ value:
 after:
 	i = jsonSpace(src, i)
 	if depth == 0 {
-		return i == n
+		return i == n, checked && s.fastUnique(nkeys)
 	}
 	if i >= n {
 		goto eof
@@ -125,7 +149,7 @@ after:
 		}
 		if c := src[i]; c == '}' || c == ']' {
 			if c != closerOf(stack[depth-1]) {
-				return false
+				return false, false
 			}
 			s.rec.add(toolcall.RepairTrailingComma, commaAt)
 			commaAt = -1
@@ -146,17 +170,18 @@ after:
 		i++
 		goto after
 	}
-	return false
+	return false, false
 
 key:
 	// i is at a byte that is neither whitespace nor '}'.
+	keyStart = len(s.out)
 	switch c := src[i]; {
 	case c == '"' || c == '\'':
-		end, ok := s.fastString(i)
+		end, p, ok := s.fastString(i)
 		if !ok {
-			return false
+			return false, false
 		}
-		i = end
+		i, plain = end, p
 	case isLetter(c) || c == '_' || c == '$':
 		end := i + 1
 		for end < n && (isLetter(src[end]) || isDigit(src[end]) || src[end] == '_' || src[end] == '$') {
@@ -166,13 +191,19 @@ key:
 		s.out = append(s.out, '"')
 		s.out = append(s.out, src[i:end]...)
 		s.out = append(s.out, '"')
-		i = end
+		i, plain = end, true
 	default:
-		return false
+		return false, false
+	}
+	if checked && plain && nkeys < fastKeys {
+		s.fastKeys[nkeys] = fastKey{int32(keyStart), int32(len(s.out)), object[depth-1]}
+		nkeys++
+	} else {
+		checked = false
 	}
 	i = jsonSpace(src, i)
 	if i >= n || src[i] != ':' {
-		return false
+		return false, false
 	}
 	s.out = append(s.out, ':')
 	i = jsonSpace(src, i+1)
@@ -194,6 +225,21 @@ eof:
 			s.out = append(s.out, ']')
 		}
 	}
+	return true, checked && s.fastUnique(nkeys)
+}
+
+// fastUnique reports whether no two of the first n keys in s.fastKeys
+// belong to one object and have the same text.
+func (s *scanner) fastUnique(n int) bool {
+	keys := s.fastKeys[:n]
+	for i, k := range keys {
+		for _, m := range keys[:i] {
+			if m.object == k.object && m.end-m.start == k.end-k.start &&
+				string(s.out[m.start:m.end]) == string(s.out[k.start:k.end]) {
+				return false
+			}
+		}
+	}
 	return true
 }
 
@@ -202,15 +248,15 @@ eof:
 // string the fast path does not read: one the input cuts off, one with a
 // control character or invalid UTF-8, a double-quoted one with an escape
 // JSON does not know, a single-quoted one with any backslash.
-func (s *scanner) fastString(i int) (int, bool) {
+func (s *scanner) fastString(i int) (end int, plain, ok bool) {
 	src := s.src
 	if src[i] == '"' {
-		end, _, ok := validString(src, i)
+		end, escaped, ok := validString(src, i)
 		if !ok {
-			return 0, false
+			return 0, false, false
 		}
 		s.out = append(s.out, src[i:end]...)
-		return end, true
+		return end, !escaped, true
 	}
 	start := i + 1
 	j := start
@@ -232,23 +278,23 @@ func (s *scanner) fastString(i int) (int, bool) {
 				}
 			}
 			s.out = append(s.out, '"')
-			return j + 1, true
+			return j + 1, quotes == 0, true
 		case c == '"':
 			quotes++
 			j++
 		case c == '\\' || c < 0x20:
-			return 0, false
+			return 0, false, false
 		case c < utf8.RuneSelf:
 			j++
 		default:
 			r, size := utf8.DecodeRune(src[j:])
 			if r == utf8.RuneError && size == 1 {
-				return 0, false
+				return 0, false, false
 			}
 			j += size
 		}
 	}
-	return 0, false
+	return 0, false, false
 }
 
 // literalWord returns the JSON literal spelled at i — true, false, null,

@@ -16,7 +16,8 @@ import (
 func fastAgainstScanner(in []byte) (taken bool, problem string) {
 	cfg := (*Options)(nil).config()
 	f := newScanner(in, 0, cfg, zeroTime)
-	if !f.fast() {
+	taken, unique := f.fast()
+	if !taken {
 		if len(f.out) != 0 || len(f.stack) != 0 || len(f.rec.list) != 0 || len(f.rec.counts) != 0 {
 			return false, "the fast path gave up but left state behind"
 		}
@@ -34,8 +35,11 @@ func fastAgainstScanner(in []byte) (taken bool, problem string) {
 	if reps := s.rec.repairs(); !sameRepairs(reps, fastReps) {
 		return true, fmt.Sprintf("fast path recorded %v, the scanner %v", fastReps, reps)
 	}
-	if !validJSON(fastOut) {
-		return true, fmt.Sprintf("fast path wrote invalid JSON %s", fastOut)
+	switch v, _ := validate(fastOut, cfg.maxDepth); {
+	case v == verdictInvalid || v == verdictTooDeep:
+		return true, fmt.Sprintf("fast path wrote %s, not JSON within the depth limit", fastOut)
+	case unique && v != verdictValid:
+		return true, fmt.Sprintf("fast path wrote %s and found no repeated key", fastOut)
 	}
 	return true, ""
 }
@@ -63,6 +67,8 @@ var fastDocuments = []string{
 	`{"": "", '': '', "k": ""}`,
 	`[1,2,3,]`,
 	`{"a": 1, "a": 2, b: 'x', b: 'y'}`,
+	`{"a": {"a": 1, "b": 2}, "b": [{"a": 1}, {"a": 2}], 'a': 3}`,
+	`{"\u0061": 1, "a": 2, 'x"y': 3, "x\"y": 4}`,
 }
 
 // fastInputs are the documents, each cut at every byte, and the unit-test,
@@ -93,7 +99,8 @@ func fastInputs(t testing.TB) []string {
 }
 
 // TestFastPathAgrees holds the fast path to the scanner: on every input it
-// takes, the same output and the same repairs.
+// takes, the same output and the same repairs; and its output is JSON
+// within the depth limit, with no repeated key when it says so.
 func TestFastPathAgrees(t *testing.T) {
 	taken := 0
 	ins := fastInputs(t)

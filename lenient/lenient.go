@@ -276,8 +276,16 @@ func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *
 	s := getScannerInto(trimFinalBreak(input), 0, p.cfg, p.deadline, p.out)
 	p.out = nil
 	var out []byte
-	if s.fast() {
+	if taken, unique := s.fast(); taken {
 		out = s.out
+		if unique {
+			// Valid, within the depth limit and with no repeated key by
+			// construction: no check to make.
+			repairs := s.rec.repairs()
+			putScanner(s)
+			p.unique = out
+			return p.finish(out, repairs, level)
+		}
 	} else {
 		var err *toolcall.Error
 		if out, err, _ = s.run(); err != nil {

@@ -84,6 +84,9 @@ type scanner struct {
 
 	// Room for the common case, so that small inputs allocate little.
 	stackBuf [16]byte
+
+	// fastKeys holds the keys the fast path wrote (see fast.go).
+	fastKeys [fastKeys]fastKey
 }
 
 // bailout carries a coded error out of the recursive descent.
