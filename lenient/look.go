@@ -501,7 +501,7 @@ func (s *scanner) brokenMemberAt(k int) bool {
 	src := s.src
 	q, w := quoteAt(src, k)
 	if w == 0 {
-		return false
+		return s.bareKeyNoColonAt(k)
 	}
 	i := k + w
 	for i < len(src) && isKeyByte(src[i]) {
@@ -525,6 +525,34 @@ func (s *scanner) brokenMemberAt(k int) bool {
 		return false
 	}
 	return src[m] == '}' || s.valueAfterKey(m, m > i+cw)
+}
+
+// bareKeyNoColonAt reports whether an unquoted key whose colon is missing
+// starts a line at k: ⏎  content "text", ⏎  qty 1, ⏎  flags["a"]. The key
+// must start its line, so that a word and a quoted phrase in a sentence
+// (, then "bye") are not taken for a member.
+func (s *scanner) bareKeyNoColonAt(k int) bool {
+	src := s.src
+	if !isKeyStart(src[k]) {
+		return false
+	}
+	b := skipSpaceBack(src, 0, k-1)
+	if b < 0 || src[b] != ',' || !s.lineBreakIn(b, k) {
+		return false
+	}
+	i := k
+	for i < len(src) && isKeyByte(src[i]) {
+		i++
+	}
+	s.tick(i - k)
+	if i >= len(src) {
+		return false
+	}
+	if src[i] == '[' || src[i] == '{' {
+		return true
+	}
+	m := s.skipWS(i)
+	return m > i && m < len(src) && src[m] != '\n' && s.valueAfterKey(m, true)
 }
 
 // valueAfterKey reports whether a value starts at m, right after a key

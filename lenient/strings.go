@@ -435,6 +435,10 @@ func (s *scanner) stringAtEOF(st *stringScan, ctx context, colon int) {
 	// closing quote was missing, not the rest of the text.
 	if tail := s.structuralTail(st.start, n); tail < n {
 		end := tail
+		// "en,} — the comma before the closers was a trailing one.
+		if e := trimSpaceEnd(s.src, st.start, end); e > st.start && s.src[e-1] == ',' {
+			end = e - 1
+		}
 		if ctx == ctxObjectValue && s.eofScans < maxEOFSplits {
 			if b := s.firstBoundary(st.start, tail); b >= 0 {
 				s.eofScans++
@@ -646,7 +650,7 @@ func (s *scanner) firstBoundary(start, end int) int {
 // opens a key ("a": "x, "b": 1) or it opens the value of a key that stands
 // in the content ("a": "x, b: "y"). It returns -1 otherwise.
 func (s *scanner) memberBoundary(start, i int, q quoteKind) int {
-	j := skipSpaceBack(s.src, start, i-1)
+	j := s.commaBefore(start, i)
 	if j >= start && s.src[j] == ',' && s.keyPattern(i, false) {
 		return j
 	}
@@ -654,6 +658,47 @@ func (s *scanner) memberBoundary(start, i int, q quoteKind) int {
 		return comma
 	}
 	return -1
+}
+
+// commaBefore returns the last byte before i, in src[start:i], that is no
+// whitespace and no comment between a comma and i: "x, // note⏎"b": 1 and
+// "x, /* note */ "b": 1 give the comma, as "x, "b": 1 does. The caller
+// checks whether it is a comma.
+func (s *scanner) commaBefore(start, i int) int {
+	src := s.src
+	j := skipSpaceBack(src, start, i-1)
+	if j < start {
+		return j
+	}
+	if j > start && src[j] == '/' && src[j-1] == '*' {
+		// a block comment ends here: the comma stands before it
+		if o := bytes.LastIndex(src[start:j-1], []byte("/*")); o >= 0 {
+			s.tick(j - start - o)
+			return skipSpaceBack(src, start, start+o-1)
+		}
+		return j
+	}
+	if !s.lineBreakIn(j, i) {
+		return j
+	}
+	// a line comment runs to the end of j's line: find where it starts
+	ls := j
+	for ls > start && src[ls-1] != '\n' {
+		ls--
+	}
+	s.tick(j - ls)
+	line := src[ls : j+1]
+	o := bytes.Index(line, []byte("//"))
+	if h := bytes.IndexByte(line, '#'); h >= 0 && (o < 0 || h < o) {
+		o = h
+	}
+	if o < 0 {
+		return j
+	}
+	if c := skipSpaceBack(src, start, ls+o-1); c >= start && src[c] == ',' {
+		return c
+	}
+	return j
 }
 
 // lineBoundary reports the line break where a one-line string value
@@ -684,7 +729,7 @@ func (s *scanner) lineBoundary(start, i int) int {
 // ("a, "b"] — the first element's closing quote is missing before the
 // comma). It returns the comma, or -1.
 func (s *scanner) elementBoundary(start, i int, q quoteKind) int {
-	j := skipSpaceBack(s.src, start, i-1)
+	j := s.commaBefore(start, i)
 	if j < start || s.src[j] != ',' || !s.cleanElementAt(i, q) {
 		return -1
 	}
