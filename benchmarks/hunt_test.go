@@ -120,9 +120,11 @@ var huntSeeds = []string{
 // of the value the damaged text means.
 type huntRenderer struct {
 	kind   string
-	layout int // 0 compact, 1 spaced, 2 pretty
-	target int // the damaged site, -1 none, -2 every site
-	sites  int // the sites counted so far
+	base   string // a second kind applied at every site, or ""
+	cur    string // the kind whose site is being asked about
+	layout int    // 0 compact, 1 spaced, 2 pretty
+	target int    // the damaged site, -1 none, -2 every site
+	sites  int    // the sites counted so far
 	out    strings.Builder
 	exp    strings.Builder
 	rng    *rand.Rand
@@ -131,6 +133,9 @@ type huntRenderer struct {
 
 // site reports whether the current damage site is the damaged one.
 func (r *huntRenderer) site() bool {
+	if r.cur != "" && r.cur == r.base {
+		return true
+	}
 	i := r.sites
 	r.sites++
 	return r.target == -2 || r.target == i
@@ -152,7 +157,7 @@ func (r *huntRenderer) sp() {
 var unicodeSpaces = []string{"\u00a0", "\u2003", "\u2009", "\u202f", "\u3000", "\u200b", "\u205f", "\u2002"}
 
 func (r *huntRenderer) space() string {
-	if r.kind == "unicode_space" && r.site() {
+	if r.kind == "unicode_space" && r.site() || r.base == "unicode_space" {
 		return unicodeSpaces[r.rng.IntN(len(unicodeSpaces))]
 	}
 	return " "
@@ -177,51 +182,61 @@ func identifier(s string) bool {
 
 // quoted writes s as a string token in the damaged text.
 func (r *huntRenderer) quoted(s string, isKey bool) {
-	switch r.kind {
+	if r.quotedAs(r.kind, s, isKey) || r.base != "" && r.quotedAs(r.base, s, isKey) {
+		return
+	}
+	r.out.WriteString(jsonString(s))
+}
+
+// quotedAs writes s with the damage of kind, if it applies here.
+func (r *huntRenderer) quotedAs(kind, s string, isKey bool) bool {
+	r.cur = kind
+	defer func() { r.cur = "" }()
+	switch kind {
 	case "single_quotes":
 		if r.site() {
 			q := strings.ReplaceAll(jsonString(s), `\"`, `"`)
 			q = strings.ReplaceAll(q[1:len(q)-1], `'`, `\'`)
 			r.out.WriteString("'" + q + "'")
-			return
+			return true
 		}
 	case "python":
 		if r.site() {
 			r.out.WriteString(pyRepr(s))
-			return
+			return true
 		}
 	case "smart_quotes":
 		if !strings.ContainsAny(s, "“”\"\\\n") && r.site() {
 			r.out.WriteString("“" + s + "”")
-			return
+			return true
 		}
 	case "backticks":
 		if !strings.ContainsAny(s, "`\\\n\"") && r.site() {
 			r.out.WriteString("`" + s + "`")
-			return
+			return true
 		}
 	case "bare_keys":
 		if isKey && identifier(s) && r.site() {
 			r.out.WriteString(s)
-			return
+			return true
 		}
 	case "unescaped_quotes":
 		if !isKey && strings.Contains(s, `"`) && r.site() {
 			q := jsonString(s)
 			r.out.WriteString(`"` + strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`) + `"`)
-			return
+			return true
 		}
 	case "raw_controls":
 		if !isKey && strings.ContainsAny(s, "\n\t") && r.site() {
 			q := jsonString(s)
 			q = strings.ReplaceAll(strings.ReplaceAll(q, `\n`, "\n"), `\t`, "\t")
 			r.out.WriteString(q)
-			return
+			return true
 		}
 	case "escaped_apostrophe":
 		if !isKey && strings.Contains(s, "'") && r.site() {
 			r.out.WriteString(strings.ReplaceAll(jsonString(s), "'", `\'`))
-			return
+			return true
 		}
 	case "concat_plus":
 		if !isKey && utf8.RuneCountInString(s) >= 4 && r.site() {
@@ -232,23 +247,23 @@ func (r *huntRenderer) quoted(s string, isKey bool) {
 				sep = " +\n    "
 			}
 			r.out.WriteString(jsonString(string(rs[:cut])) + sep + jsonString(string(rs[cut:])))
-			return
+			return true
 		}
 	case "missing_open_quote":
 		if !isKey && s != "" && !strings.ContainsAny(s, `"\`+"\n") && r.site() {
 			q := jsonString(s)
 			r.out.WriteString(q[1:])
-			return
+			return true
 		}
 	case "missing_close_quote":
 		// the closing quote missing before a member or element boundary
 		if !strings.ContainsAny(s, `"\`+"\n,") && s != "" && r.site() {
 			q := jsonString(s)
 			r.out.WriteString(q[:len(q)-1])
-			return
+			return true
 		}
 	}
-	r.out.WriteString(jsonString(s))
+	return false
 }
 
 func pyRepr(s string) string {
@@ -278,23 +293,34 @@ func pyRepr(s string) string {
 
 func (r *huntRenderer) comma(last bool) {
 	if last {
-		if r.kind == "trailing_commas" && r.site() {
+		if r.kind == "trailing_commas" && r.site() || r.base == "trailing_commas" {
 			r.out.WriteByte(',')
 		}
 		return
 	}
-	switch r.kind {
+	if r.commaAs(r.kind) || r.base != "" && r.commaAs(r.base) {
+		return
+	}
+	r.out.WriteByte(',')
+}
+
+// commaAs writes the comma between two items with the damage of kind, if
+// it applies here.
+func (r *huntRenderer) commaAs(kind string) bool {
+	r.cur = kind
+	defer func() { r.cur = "" }()
+	switch kind {
 	case "missing_comma":
 		if r.site() {
 			if r.layout == 0 {
 				r.out.WriteByte(' ')
 			}
-			return
+			return true
 		}
 	case "doubled_comma":
 		if r.site() {
 			r.out.WriteString(",,")
-			return
+			return true
 		}
 	case "comments":
 		if r.site() {
@@ -306,10 +332,10 @@ func (r *huntRenderer) comma(last bool) {
 			default:
 				r.out.WriteString(", # next\n")
 			}
-			return
+			return true
 		}
 	}
-	r.out.WriteByte(',')
+	return false
 }
 
 func (r *huntRenderer) afterComma() {
@@ -411,7 +437,7 @@ func (r *huntRenderer) render(n *node, noClose bool) {
 		r.exp.WriteString(n.text)
 	case 'l':
 		w := n.text
-		if r.kind == "python" && r.site() {
+		if r.kind == "python" && r.site() || r.base == "python" {
 			w = map[string]string{"true": "True", "false": "False", "null": "None"}[w]
 		}
 		if r.kind == "undefined" && w == "null" && r.site() {
@@ -454,6 +480,9 @@ var huntKinds = []struct {
 	{"unicode_space", false},
 }
 
+// comboBases are the kinds the combinations apply at every site.
+var comboBases = []string{"single_quotes", "python", "bare_keys", "trailing_commas", "comments", "unicode_space", "raw_controls"}
+
 type huntCase struct {
 	kind, in, want string
 	alt            []string // other readings of the same text that count as right
@@ -461,7 +490,12 @@ type huntCase struct {
 
 // damage renders n with kind at target, in the layout.
 func damage(n *node, kind string, layout, target int, rng *rand.Rand) (string, string, int) {
-	r := &huntRenderer{kind: kind, layout: layout, target: target, rng: rng}
+	return damage2(n, kind, "", layout, target, rng)
+}
+
+// damage2 is damage with a second kind, base, applied at every site.
+func damage2(n *node, kind, base string, layout, target int, rng *rand.Rand) (string, string, int) {
+	r := &huntRenderer{kind: kind, base: base, layout: layout, target: target, rng: rng}
 	r.render(n, false)
 	return r.out.String(), r.exp.String(), r.sites
 }
@@ -651,6 +685,24 @@ func huntCases(seeds []*node, sitesPerKind, every int) []huntCase {
 					in, want, _ := damage(n, k.name, lay, t, rng)
 					cs = append(cs, huntCase{kind: k.name, in: in, want: want})
 				}
+			}
+		}
+		// two kinds at once: one applied everywhere, one at a site
+		for _, base := range comboBases {
+			for _, k := range huntKinds {
+				if !k.one {
+					continue
+				}
+				lay := rng.IntN(3)
+				if base == "unicode_space" {
+					lay = 1 + rng.IntN(2)
+				}
+				_, _, sites := damage2(n, k.name, base, lay, -1, rng)
+				if sites == 0 {
+					continue
+				}
+				in, want, _ := damage2(n, k.name, base, lay, rng.IntN(sites), rng)
+				cs = append(cs, huntCase{kind: "combo:" + base, in: in, want: want})
 			}
 		}
 		for lay := 0; lay < 3; lay++ {
