@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/longtest"
+	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/render"
 	"github.com/dialectkit/toolcall/schema"
@@ -339,18 +340,33 @@ func TestProseIsNeverCode(t *testing.T) {
 }
 
 // TestFramingTokensInSentence: harmony's and glimmer's special tokens
-// named in prose are words of the sentence, the text kept whole, named
-// and detected.
+// named in prose (with blanks around them, or written as a group or a list
+// in a sentence: dialects.TokenNamed) are words of the sentence, the text
+// kept whole, named, detected and streamed.
 func TestFramingTokensInSentence(t *testing.T) {
 	for _, text := range []string{
 		"In harmony, the <|channel|> token names the channel and <|message|> starts the text.",
 		"Use <|start|> and <|end|> tokens to frame messages.",
 		"Hello <|constrain|> world",
+		// Without blanks around the tokens: a group in a sentence, a list.
+		"The format is <|channel|>final<|message|> then the answer.",
+		"Use <|start|>assistant<|channel|>final<|message|>Hello<|end|> to answer.",
+		"In harmony, a reply looks like <|channel|>analysis<|message|>...<|end|>, then a final one.",
+		"Tokens: <|start|>, <|channel|>, <|message|>, <|end|>.",
+		"Glimmer frames a reply as <|start|>assistant<|message|>Hi<|eom|> in one line.",
 	} {
 		for _, dialect := range []string{"harmony", "glimmer", ""} {
 			res := registry.Parse(text, &registry.Options{Dialect: dialect})
 			if res.Content != text || len(res.Calls) > 0 || len(res.Errors) > 0 {
 				t.Errorf("%q (dialect %q): content %q, calls %v, errors %v; want the text whole", text, dialect, res.Content, res.Calls, res.Errors)
+			}
+			opts := registry.Options{Dialect: dialect}
+			for _, cut := range streamtest.Cuts(text, nil, true) {
+				p := registry.Stream(&opts)
+				if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
+					t.Errorf("%q (dialect %q), %d deltas: %v", text, dialect, len(cut), err)
+					break
+				}
 			}
 		}
 	}

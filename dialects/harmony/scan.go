@@ -123,9 +123,11 @@ func (s *scanner) run() {
 }
 
 // next finds the first marker of want at or after from, skipping other
-// markers as text. A token named in a sentence (a word and a blank before
-// it, a blank and a word after it: "the <|channel|> token names it") is a
-// word of the sentence, not a marker (dialects.InSentence). When want
+// markers as text. A token named in prose (a word and a blank before it,
+// a blank and a word after it: "the <|channel|> token names it"; a group
+// of tokens in a sentence: "the format is <|channel|>final<|message|> then
+// the answer"; a list: "<|start|>, <|channel|>") is a word of the
+// sentence, not a marker (dialects.TokenNamed). When want
 // holds thinkMarker, a <think> tag before the next marker is returned
 // first, so that no marker inside a think block is read. It returns
 // len(text) and noMarker when there is none.
@@ -143,7 +145,7 @@ func (s *scanner) next(from int, want markerSet) (int, marker) {
 		if t >= 0 && t < i {
 			return t, thinkMarker
 		}
-		if m := markerAt(s.text, i); m != noMarker && !dialects.InSentence(s.text, i, i+len(markerText[m])) {
+		if m := markerAt(s.text, i); m != noMarker && !dialects.TokenNamed(s.text, i, i+len(markerText[m])) {
 			s.ext.Marked = true
 			if want.has(m) {
 				return i, m

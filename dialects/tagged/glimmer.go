@@ -189,7 +189,7 @@ func stripFraming(s string) string {
 			i += from
 			end := i + len(tok)
 			b.WriteString(s[from:i])
-			if dialects.InSentence(s, i, end) {
+			if dialects.TokenNamed(s, i, end) {
 				b.WriteString(tok) // a token named in a sentence is a word
 			}
 			from = end
@@ -200,13 +200,14 @@ func stripFraming(s string) string {
 	return s
 }
 
-// glimmerNext is f.next skipping tokens named in a sentence (a word and a
+// glimmerNext is f.next skipping tokens named in prose (a word and a
 // blank before, a blank and a word after: "the <|message|> token starts
-// it"), which are words of the sentence, not framing.
+// it"; a group of tokens in a sentence, a list: dialects.TokenNamed),
+// which are words of the sentence, not framing.
 func glimmerNext(f *finder, text string, from int) int {
 	for {
 		i := f.next(text, from)
-		if i < 0 || !dialects.InSentence(text, i, i+len(f.lit)) {
+		if i < 0 || !dialects.TokenNamed(text, i, i+len(f.lit)) {
 			return i
 		}
 		from = i + len(f.lit)
@@ -218,7 +219,7 @@ func glimmerNext(f *finder, text string, from int) int {
 func glimmerLastStart(header string) int {
 	for end := len(header); ; {
 		s := strings.LastIndex(header[:end], glimmerStart)
-		if s < 0 || !dialects.InSentence(header, s, s+len(glimmerStart)) {
+		if s < 0 || !dialects.TokenNamed(header, s, s+len(glimmerStart)) {
 			return s
 		}
 		end = s
