@@ -52,6 +52,14 @@ type Syntax struct {
 	// reads a closing tag with no opening one as Options.ReasoningClosed
 	// does, as text (ImplicitReasoningIn).
 	ReasoningClosed bool
+	// Body says the dialect reads a server's whole response body (a JSON
+	// value, or a stream of them), not model text. Under detection it is
+	// no candidate for output that opens, after whitespace, with anything
+	// but '{' or '[': text before a body is model text, which such a
+	// dialect would drop as a line it cannot read, so neither an answer
+	// streamed before the dialect is known nor a JSON example written
+	// after prose is ever read as a response.
+	Body bool
 	// Opaque says the dialect's output cannot be streamed before it ends
 	// (a whole-response format such as an API response body): everything
 	// is held back and parsed once at the end.

@@ -238,6 +238,10 @@ func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Opt
 		if marked && marker == "" {
 			continue
 		}
+		if e.body && !opensValue(text) {
+			// Model text, not a response body (dialects.Syntax.Body).
+			continue
+		}
 		if prefilter && len(priors[d.Name()]) == 0 && !seen.any(e) {
 			// None of its markers is in the text: it would find nothing,
 			// and a dialect that finds nothing is no candidate.
@@ -417,6 +421,13 @@ func explain(c Candidate) string {
 }
 
 func quote(s string) string { return fmt.Sprintf("%q", s) }
+
+// opensValue reports whether text opens, after whitespace, with a JSON
+// object or array, as a response body does.
+func opensValue(text string) bool {
+	text = strings.TrimLeft(text, " \t\r\n")
+	return text != "" && (text[0] == '{' || text[0] == '[')
+}
 
 // plain is the result for output no dialect recognised: reasoning split
 // off, the rest is content.

@@ -127,3 +127,37 @@ func TestFirstCallWaitsForDecision(t *testing.T) {
 		}
 	}
 }
+
+// TestResponseBodyAfterProse: an Ollama response body is detected as one
+// only when the output opens with it. After prose it is model text (an
+// example of a response, say): read as a body, the prose would be a line
+// it drops, contradicting the answer streamed before the dialect was
+// known, and the example's call would be run.
+func TestResponseBodyAfterProse(t *testing.T) {
+	body := `{"model": "qwen3", "message": {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "Paris"}}}]}, "done": true}`
+	res, det := registry.Default().ParseDetect(body, &registry.Options{})
+	if det.Dialect != "ollama" || len(res.Calls) != 1 {
+		t.Fatalf("a body alone: dialect %q, calls %v, errors %v", det.Dialect, res.Calls, res.Errors)
+	}
+	res, det = registry.Default().ParseDetect("\n "+body, &registry.Options{})
+	if det.Dialect != "ollama" || len(res.Calls) != 1 {
+		t.Fatalf("a body after whitespace: dialect %q, calls %v, errors %v", det.Dialect, res.Calls, res.Errors)
+	}
+	text := "Sure, here it is!\n" + body
+	opts := &registry.Options{}
+	opts.ReasoningClosed = true
+	want, det := registry.Default().ParseDetect(text, opts)
+	if det.Dialect == "ollama" || len(want.Calls) != 0 || !strings.HasPrefix(want.Content, "Sure, here it is!") {
+		t.Errorf("after prose: dialect %q, calls %v, content %q", det.Dialect, want.Calls, want.Content)
+	}
+	for _, size := range []int{1, 7, 18, 64} {
+		var pieces []string
+		for i := 0; i < len(text); i += size {
+			pieces = append(pieces, text[i:min(len(text), i+size)])
+		}
+		p := registry.Stream(opts)
+		if err := streamtest.Compare(want, p, streamtest.Feed(p, pieces)); err != nil {
+			t.Errorf("pieces of %d: %v", size, err)
+		}
+	}
+}

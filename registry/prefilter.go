@@ -27,6 +27,8 @@ type detectEntry struct {
 	triggers []int
 	// markers are its non-empty markers, strongest first.
 	markers []int
+	// body: the dialect reads response bodies (dialects.Syntax.Body).
+	body bool
 }
 
 // table returns the registry's detection table, built on first use after
@@ -55,7 +57,7 @@ func (r *Registry) table() *detectTable {
 		return len(t.literals) - 1
 	}
 	for _, name := range r.order {
-		e := detectEntry{d: r.byName[name], always: true}
+		e := detectEntry{d: r.byName[name], always: true, body: dialects.SyntaxOf(r.byName[name]).Body}
 		if pf, ok := e.d.(dialects.Prefiltered); ok {
 			if triggers := pf.Triggers(); len(triggers) > 0 {
 				e.always = false

@@ -204,9 +204,7 @@ func TestLeadingSpace(t *testing.T) {
 	c := toolcall.Call{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}
 	for _, name := range registry.Names() {
 		r, ok := render.For(name)
-		if !ok || name == "ollama" {
-			// A server's response body, not model output: prose before
-			// it is read as a failed line, not as content.
+		if !ok {
 			continue
 		}
 		d, _ := registry.Lookup(name)

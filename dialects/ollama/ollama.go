@@ -46,9 +46,10 @@ func (Dialect) Markers() []string {
 }
 
 // Syntax declares the dialect opaque to the text stream engine: its input is
-// an API response body, parsed whole; streamed responses go through
-// Decode, and streamed native calls through stream.Accumulator.
-func (Dialect) Syntax() dialects.Syntax { return dialects.Syntax{Opaque: true} }
+// an API response body (dialects.Syntax.Body), parsed whole; streamed
+// responses go through Decode, and streamed native calls through
+// stream.Accumulator.
+func (Dialect) Syntax() dialects.Syntax { return dialects.Syntax{Opaque: true, Body: true} }
 
 // Extract reads the raw JSON of an /api/chat response (one object, an NDJSON
 // stream, or a JSON array of responses) and returns its calls, content and
