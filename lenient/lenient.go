@@ -567,7 +567,25 @@ func pythonish(text []byte) bool {
 	if len(text) > maxGrammarInput {
 		return false
 	}
-	return bytes.Contains(text, []byte("'''")) || bytes.Contains(text, []byte(`"""`))
+	return hasTripleQuote(text)
+}
+
+// hasTripleQuote reports whether b holds three single or three double
+// quotes in a row. It looks at every third byte first: where that is no
+// quote, no run of three covers it.
+func hasTripleQuote(b []byte) bool {
+	for i := 2; i < len(b); {
+		c := b[i]
+		if c != '\'' && c != '"' {
+			i += 3
+			continue
+		}
+		if b[i-1] == c && b[i-2] == c {
+			return true
+		}
+		i++
+	}
+	return false
 }
 
 // naiveDepth is the deepest bracket nesting of text, counting brackets

@@ -2,6 +2,7 @@ package lenient
 
 import (
 	"strconv"
+	"unsafe"
 
 	"github.com/dialectkit/toolcall"
 )
@@ -77,7 +78,9 @@ func (r *recorder) addRisky(kind toolcall.RepairKind, offset int, risky bool) {
 
 func (r *recorder) index(kind toolcall.RepairKind) int {
 	for i := range r.counts {
-		if r.counts[i].kind == kind {
+		// Kinds are constants: the same kind is the same bytes in memory,
+		// and most kinds differ in length.
+		if k := r.counts[i].kind; len(k) == len(kind) && (unsafe.StringData(string(k)) == unsafe.StringData(string(kind)) || k == kind) {
 			return i
 		}
 	}
