@@ -260,10 +260,12 @@ func (p *Parser) slotsResult(content, reasoning string) *toolcall.Result {
 		res = &toolcall.Result{Calls: make([]toolcall.Call, 0, len(p.slots))}
 	}
 	res.Dialect, res.Content, res.Reasoning = p.d.Name(), content, reasoning
+	p.fromSlots = true
 	for i := range p.slots {
 		s := &p.slots[i]
 		res.Repairs = append(res.Repairs, s.repairs...)
 		res.Calls = append(res.Calls, s.call)
+		p.fromSlots = p.fromSlots && s.reported
 	}
 	return res
 }
@@ -366,6 +368,14 @@ func (p *Parser) settle(res *toolcall.Result) {
 		p.emit(Event{Kind: Content, Text: rest})
 	} else {
 		p.diverge("content %q is not a prefix of %q", p.contentOut.String(), res.Content)
+	}
+	if p.fromSlots {
+		// The result's calls are the stream's own, every one reported
+		// (composed): nothing is left to report or to compare.
+		if len(p.started) > len(res.Calls) {
+			p.diverge("%d calls started, %d in the result", len(p.started), len(res.Calls))
+		}
+		return
 	}
 	type entry struct {
 		call *toolcall.Call

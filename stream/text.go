@@ -138,6 +138,7 @@ type Parser struct {
 	firstSpan  [1]span // the first span, without an allocation
 	mixed      bool
 	reused     bool // Close parsed stand-ins for the spans, not the regions
+	fromSlots  bool // the final result's calls are the slots' (slotsResult)
 	rdepth     int  // bracket depth in the region, outside quotes
 	probeAt    int  // a value closed here: the region may hold finished calls
 	closedAt   int  // a value closed here back at the region's top level
@@ -338,7 +339,11 @@ func (p *Parser) write(delta string) []Event {
 	if p.closed || delta == "" || p.cut {
 		return nil
 	}
-	if room := p.maxBytes() - p.textLen(); len(delta) > room {
+	n := len(p.buf.b)
+	if p.alts != nil || p.inner != nil {
+		n = p.textLen()
+	}
+	if room := p.maxBytes() - n; len(delta) > room {
 		delta, p.cut = delta[:room], true
 	}
 	p.events = p.events[:0]
