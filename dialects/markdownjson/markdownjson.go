@@ -106,7 +106,10 @@ func fenceCalls(r *textcall.Reader, f textcall.Fence) ([]dialects.RawCall, bool)
 	if !textcall.IsJSONLang(f.Lang) || textcall.PresentedAsExample(r.Text, f.Start) {
 		return nil, false // a fence that prose presents as an example is shown, not called
 	}
-	calls, _, ok := r.Framed(f.BodyStart, f.BodyEnd, true)
+	calls, used, ok := r.Framed(f.BodyStart, f.BodyEnd, true)
+	if ok && textcall.SkipSpace(r.Text, used, f.BodyEnd) != f.BodyEnd {
+		textcall.NoteStrayClosers(calls)
+	}
 	return calls, ok
 }
 

@@ -40,6 +40,14 @@ var rows = []row{
 		chunks:  []string{"I'll use the tool.\n\n``", "`js", "on\n{\"name\": \"test_tool\", \"arguments\": {\"param\": \"value\"}}\n`", "``\n"},
 	},
 	{
+		name:    "a call closed twice in its fence",
+		text:    "Sure.\n```json\n{\"name\": \"a\", \"arguments\": {\"x\": 1}}}\n```\nDone.",
+		calls:   []call{{"a", `{"x":1}`}},
+		content: "Sure.\nDone.",
+		repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing},
+		chunks:  []string{"Sure.\n```json\n{\"name\": \"a\", \"arguments\": {\"x\": 1}}", "}\n```\nDone."},
+	},
+	{
 		name:  "array of calls in one fence",
 		text:  "```json\n[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1}}]\n```",
 		calls: []call{{"a", `{}`}, {"b", `{"x":1}`}},

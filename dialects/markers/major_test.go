@@ -264,6 +264,11 @@ var cohereRows = []row{
 func TestCohere(t *testing.T) { runTable(t, markers.Cohere, cohereRows); checkChunks(t, cohereRows) }
 
 var llama3Rows = []row{
+	{name: "bare object closed twice", text: `{"name": "get_weather", "parameters": {"city": "Tokyo"}}}`,
+		calls: []want{c("get_weather", `{"city":"Tokyo"}`)}, unmarked: true, repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing},
+		chunks: []string{`{"name": "get_weather", "parameters": {"city": "Tokyo"}}`, `}`}},
+	{name: "bare object closed twice, then prose", text: `{"name": "get_weather", "parameters": {"city": "Tokyo"}}} Sure.`,
+		content: `{"name": "get_weather", "parameters": {"city": "Tokyo"}}} Sure.`},
 	{name: "bare object", text: `{"name": "get_weather", "parameters": {"city": "Tokyo"}}`,
 		calls: []want{c("get_weather", `{"city":"Tokyo"}`)}, unmarked: true},
 	{name: "python tag", text: `<|python_tag|>{"name": "search", "parameters": {"query": "weather"}}`,

@@ -159,6 +159,8 @@ func TestNemotronV2(t *testing.T) {
 }
 
 var xlamRows = []row{
+	{name: "array closed twice in a fence", text: "```json\n[{\"name\": \"f\", \"arguments\": {\"a\": 1}}]]\n```",
+		calls: []want{c("f", `{"a":1}`)}, unmarked: true, repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing}},
 	{name: "bare array", text: `[{"name": "get_current_weather", "arguments": {"city": "Seattle"}}]`,
 		calls: []want{c("get_current_weather", `{"city":"Seattle"}`)}, unmarked: true},
 	{name: "parallel", text: `[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x": 1}}]`,

@@ -438,6 +438,13 @@ func (x *extractor) whole(s string, base int) (calls []dialects.RawCall, content
 			if strings.TrimSpace(s[i:]) == "" { // trailing non-ASCII blanks
 				break
 			}
+			if j := strayEnd(s, i); n > 0 && j > i && (j == len(s) || fenced && strings.HasPrefix(s[j:], "```")) {
+				// Closing brackets too many after the last value ({…}})
+				// are its punctuation, dropped and recorded.
+				textcall.NoteStrayClosers(calls)
+				i = j
+				continue
+			}
 			return nil, "", false
 		}
 		ext := scanValue(s, i, nil)
@@ -671,4 +678,17 @@ const maxFenceInfo = 32
 
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// strayEnd returns the end of the closing brackets and blanks at s[i:], i
+// when there are none.
+func strayEnd(s string, i int) int {
+	j := i
+	for j < len(s) && (s[j] == ']' || s[j] == '}' || s[j] == ' ' || s[j] == '\t' || s[j] == '\r' || s[j] == '\n') {
+		j++
+	}
+	if !textcall.StrayClosers(s[i:j]) {
+		return i
+	}
+	return j
 }

@@ -103,7 +103,10 @@ func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *
 			i = end - 1
 			continue
 		}
-		end = stray
+		if stray > end {
+			textcall.NoteStrayClosers(calls)
+			end = stray
+		}
 		// A code fence around nothing but the calls goes with them: an
 		// emptied fence left in content would be markup, not answer.
 		from, to := fenceAround(rest, last, i, end)
@@ -155,7 +158,8 @@ func wholeOutput(text string, offset int, opts *dialects.Options) ([]dialects.Ra
 			// A closing bracket too many after the last value (the
 			// model closed its array twice) ends the output: it is the
 			// values' punctuation, as the separators are.
-			if len(calls) > 0 && strayClosers(trimmed[i:]) {
+			if len(calls) > 0 && textcall.StrayClosers(trimmed[i:]) {
+				textcall.NoteStrayClosers(calls)
 				return calls, true
 			}
 			return nil, false
@@ -188,19 +192,6 @@ func strayAfter(s string, end int) int {
 		break
 	}
 	return after
-}
-
-// strayClosers reports whether s holds nothing but closing brackets and
-// blanks.
-func strayClosers(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ']', '}', ' ', '\t', '\r', '\n':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // valueCalls reads the calls a JSON value describes: a call object, or an

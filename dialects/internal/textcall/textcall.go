@@ -107,7 +107,8 @@ func within(s, outer string) bool {
 // Text[start:end]: JSON objects, arrays of them, or a fence holding them,
 // separated by whitespace, commas or semicolons. It is claimed (ok) only
 // when every object is shaped like a call (Accepts with Framed evidence)
-// and, when closed, nothing else is there. Objects wrapped as
+// and, when closed, nothing else is there but closing brackets too many
+// (StrayClosers; used then ends before them). Objects wrapped as
 // {"tool_call": {…}} or {"tool_calls": […]} are unwrapped. used is where the
 // text read ends.
 func (r *Reader) Framed(start, end int, closed bool) (calls []dialects.RawCall, used int, ok bool) {
@@ -140,10 +141,39 @@ func (r *Reader) Framed(start, end int, closed bool) (calls []dialects.RawCall, 
 		}
 		q = SkipSeparators(r.Text, e, end)
 	}
-	if len(calls) == 0 || closed && SkipSpace(r.Text, q, end) != end {
+	if len(calls) == 0 || closed && SkipSpace(r.Text, q, end) != end && !StrayClosers(r.Text[q:end]) {
 		return nil, q, false
 	}
 	return calls, q, true
+}
+
+// NoteStrayClosers records on the last call that closing brackets too
+// many after it were dropped (StrayClosers).
+func NoteStrayClosers(calls []dialects.RawCall) {
+	if len(calls) == 0 {
+		return
+	}
+	last := &calls[len(calls)-1]
+	last.Repairs = append(last.Repairs, toolcall.Repair{Kind: toolcall.RepairExtraClosing, Offset: -1, CallIndex: -1,
+		Detail: "closing brackets too many after the call dropped"})
+}
+
+// StrayClosers reports whether s holds one or more closing brackets and
+// nothing else but blanks: what a model that closed its value once too
+// often leaves after it ({…}}, [{…}]]). Such text is the value's
+// punctuation, not prose.
+func StrayClosers(s string) bool {
+	seen := false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ']', '}':
+			seen = true
+		case ' ', '\t', '\r', '\n':
+		default:
+			return false
+		}
+	}
+	return seen
 }
 
 // framedValue reads one JSON value of a fence or wrapper. A value that
