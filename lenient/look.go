@@ -528,16 +528,16 @@ func (s *scanner) brokenMemberAt(k int) bool {
 }
 
 // bareKeyNoColonAt reports whether an unquoted key whose colon is missing
-// starts a line at k: ⏎  content "text", ⏎  qty 1, ⏎  flags["a"]. The key
-// must start its line, so that a word and a quoted phrase in a sentence
-// (, then "bye") are not taken for a member.
+// starts at k: ⏎  content "text", ⏎  flags["a"], ,key2 "text". The key must
+// start its line or follow its comma with no space, so that a word and a
+// quoted phrase in a sentence (, then "bye") are not taken for a member.
 func (s *scanner) bareKeyNoColonAt(k int) bool {
 	src := s.src
 	if !isKeyStart(src[k]) {
 		return false
 	}
 	b := skipSpaceBack(src, 0, k-1)
-	if b < 0 || src[b] != ',' || !s.lineBreakIn(b, k) {
+	if b < 0 || src[b] != ',' || b+1 < k && !s.lineBreakIn(b, k) {
 		return false
 	}
 	i := k
@@ -550,6 +550,9 @@ func (s *scanner) bareKeyNoColonAt(k int) bool {
 	}
 	if src[i] == '[' || src[i] == '{' {
 		return true
+	}
+	if quoteWidth(src, i) > 0 {
+		return s.valueAfterKey(i, false) // b"y": the string must close cleanly
 	}
 	m := s.skipWS(i)
 	return m > i && m < len(src) && src[m] != '\n' && s.valueAfterKey(m, true)
