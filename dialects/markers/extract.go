@@ -454,6 +454,13 @@ func (x *extractor) values(f *form, i int) piece {
 			i = e
 			break
 		}
+		if e, ok := x.strayBeforeEnd(f, s, j); ok && len(p.calls) > 0 {
+			// Closing brackets too many after the values ([{…}]]) are
+			// their punctuation, up to the end literal or the output's end.
+			textcall.NoteStrayClosers(p.calls)
+			i = e
+			break
+		}
 		if e, ok := matchAny(f.start, s, j); ok && x.valueAhead(skipBlank(s, e)) {
 			i = e
 			continue
@@ -654,14 +661,24 @@ func (x *extractor) arguments(f *form, at, from int, name, id string, strict boo
 		}
 		next := ext.end
 		k := skipBlank(s, next)
+		calls := []dialects.RawCall{rc}
+		if j := strayEnd(s, k); fenced && j > k && strings.HasPrefix(s[skipBlank(s, j):], "```") {
+			textcall.NoteStrayClosers(calls) // {…}} inside the fence
+			k = skipBlank(s, j)
+		}
 		if fenced && strings.HasPrefix(s[k:], "```") {
 			next = k + 3
 			k = skipBlank(s, next)
 		}
 		if e, ok := matchAny(f.end, s, k); ok {
 			next = e
+		} else if e, ok := x.strayBeforeEnd(f, s, k); ok {
+			// {…}} before the end literal or the output's end: the
+			// bracket too many is the arguments' punctuation.
+			textcall.NoteStrayClosers(calls)
+			next = e
 		}
-		return piece{calls: []dialects.RawCall{rc}, next: next, ok: true}
+		return piece{calls: calls, next: next, ok: true}
 	case j < len(s) && s[j] == '"':
 		// Arguments encoded twice, a JSON string holding the object (as
 		// the envelope dialects accept under "arguments"): Finish
@@ -825,4 +842,19 @@ func truncation(ext extent, at int) []toolcall.Repair {
 		detail = "closed before the next marker"
 	}
 	return []toolcall.Repair{{Kind: kind, Offset: at, CallIndex: -1, Detail: detail}}
+}
+
+// strayBeforeEnd reports whether s[i:] starts with closing brackets too
+// many (StrayClosers) followed by one of the form's end literals or by the
+// end of the output, and returns where that end ends.
+func (x *extractor) strayBeforeEnd(f *form, s string, i int) (int, bool) {
+	j := strayEnd(s, i)
+	if j == i {
+		return 0, false
+	}
+	k := skipBlank(s, j)
+	if k == len(s) {
+		return j, true
+	}
+	return matchAny(f.end, s, k)
 }

@@ -14,6 +14,13 @@ const (
 )
 
 var mistralRows = []row{
+	{name: "call list closed twice", text: `[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]]`,
+		calls: []want{c("get_weather", `{"city":"Paris"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing},
+		chunks: []string{`[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]`, `]`}},
+	{name: "v11 arguments closed twice", text: `[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}}`,
+		calls: []want{c("get_weather", `{"city":"Paris"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing}},
+	{name: "a brace too many before prose stays content", text: `[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}} and then`,
+		calls: []want{c("get_weather", `{"city":"Paris"}`)}, content: "} and then"},
 	{name: "a call shown in inline code is content", text: "The syntax is `[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}`, but I won't call it now.", content: "The syntax is `[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}`, but I won't call it now."},
 	{name: "a call shown in an example fence is content", text: "For example:\n```\n[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}\n```\nbut I won't call it.", content: "For example:\n```\n[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}\n```\nbut I won't call it."},
 	{name: "single v11", text: `[TOOL_CALLS]get_weather[ARGS]{"city": "Tokyo"}`,
@@ -112,6 +119,8 @@ func dsV3(name, args string) string {
 func dsV31(name, args string) string { return dsCall + name + dsSep + args + dsCallEnd }
 
 var deepseekV3Rows = []row{
+	{name: "arguments closed twice in their fence", text: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\"}}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+		calls: []want{c("get_weather", `{"city":"Paris"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing}},
 	{name: "single", text: dsCalls + dsV3("get_weather", `{"city": "Tokyo"}`) + dsCallsEnd,
 		calls:  []want{c("get_weather", `{"city":"Tokyo"}`)},
 		chunks: cut(dsCalls+dsV3("get_weather", `{"city": "Tokyo"}`)+dsCallsEnd, 5, 40, 70)},
@@ -153,6 +162,8 @@ func TestDeepSeekV3(t *testing.T) {
 }
 
 var deepseekV31Rows = []row{
+	{name: "arguments closed twice", text: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+		calls: []want{c("get_weather", `{"city":"Paris"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing}},
 	{name: "single", text: dsCalls + dsV31("get_weather", `{"city": "Tokyo"}`) + dsCallsEnd,
 		calls:  []want{c("get_weather", `{"city":"Tokyo"}`)},
 		chunks: cut(dsCalls+dsV31("get_weather", `{"city": "Tokyo"}`)+dsCallsEnd, 3, 30, 60)},

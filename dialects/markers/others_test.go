@@ -87,6 +87,8 @@ func TestFunctools(t *testing.T) {
 }
 
 var toolCallsArrayRows = []row{
+	{name: "list closed twice", text: `<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}}]]</tool_calls>`,
+		calls: []want{c("get_weather", `{"city":"Paris"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing}},
 	{name: "single", text: `<tool_calls>[{"name": "get_weather", "arguments": {"city": "Boston"}}]</tool_calls>`,
 		calls: []want{c("get_weather", `{"city":"Boston"}`)}},
 	{name: "parallel", text: `<tool_calls>[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x": 1}}]</tool_calls>`,
@@ -355,6 +357,8 @@ var geminiRows = []row{
 func TestGemini(t *testing.T) { runTable(t, markers.Gemini, geminiRows); checkChunks(t, geminiRows) }
 
 var functionaryV31Rows = []row{
+	{name: "arguments closed twice", text: `<function=get_weather>{"city": "Paris"}}</function>`,
+		calls: []want{c("get_weather", `{"city":"Paris"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing}},
 	{name: "single", text: `<function=get_weather>{"city": "Tokyo"}</function>`,
 		calls: []want{c("get_weather", `{"city":"Tokyo"}`)}},
 	{name: "parallel", text: `<function=a>{}</function><function=b>{"x": 1}</function>`,
