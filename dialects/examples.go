@@ -22,6 +22,7 @@ type Span struct{ Start, End int }
 // presented fence that is never closed runs to the end of the text.
 func Shown(text string) []Span {
 	var out []Span
+	var across acrossFence
 	lineStart, para := 0, 0
 	for lineStart < len(text) {
 		lineEnd := strings.IndexByte(text[lineStart:], '\n')
@@ -31,6 +32,17 @@ func Shown(text string) []Span {
 			lineEnd += lineStart
 		}
 		if at, ok := fenceOpen(text, lineStart, lineEnd); ok {
+			if sp, ok := across.find(text, para, lineStart); ok {
+				// Inline code that holds the fence (a call whose own
+				// syntax has one, written in backticks): the paragraph
+				// goes on through it, and the code ends the span.
+				out = append(inlineCode(text, para, sp.Start, out), sp)
+				para, lineStart = sp.End, len(text)
+				if e := strings.IndexByte(text[sp.End:], '\n'); e >= 0 {
+					lineStart = sp.End + e + 1
+				}
+				continue
+			}
 			out = inlineCode(text, para, lineStart, out)
 			end := fenceClose(text, lineEnd)
 			if PresentedAsExample(text, at) || DisownedAfter(text, end) {
@@ -47,6 +59,60 @@ func Shown(text string) []Span {
 		lineStart = lineEnd + 1
 	}
 	return inlineCode(text, para, len(text), out)
+}
+
+// acrossFence finds inline code that opens in a paragraph before a fence
+// line and closes after it, in the paragraph that goes on through the
+// fence to the next blank line: "write `<｜tool▁call▁begin｜>…\n```json\n
+// {…}\n```<｜tool▁call▁end｜>` here". A paragraph whose backtick runs are
+// all closed before the fence ends there, as a fence ends a paragraph.
+//
+// It reads each stretch of text once: the spans of the paragraph read on
+// from a fence are kept for the next fence of that paragraph (reading
+// on from a span's end pairs the backticks as reading from the start
+// did), and after a fence no span crosses, the next try waits for the
+// next paragraph.
+type acrossFence struct {
+	end   int    // the end of the paragraph read (its blank line)
+	spans []Span // the inline code read in it (nil: none read yet)
+	next  int    // the first span not yet looked at
+}
+
+// find returns the inline code that crosses the fence line at fence, in
+// the paragraph that begins at para.
+func (a *acrossFence) find(text string, para, fence int) (Span, bool) {
+	if backtickRuns(text[para:fence])%2 == 0 {
+		return Span{}, false
+	}
+	if a.spans == nil || fence >= a.end {
+		end := len(text)
+		for i := fence; i < len(text); {
+			e := strings.IndexByte(text[i:], '\n')
+			if e < 0 {
+				break
+			}
+			e += i
+			if strings.TrimSpace(text[i:e]) == "" {
+				end = i
+				break
+			}
+			i = e + 1
+		}
+		a.end, a.spans, a.next = end, inlineCode(text, para, end, []Span{}), 0
+	}
+	for a.next < len(a.spans) {
+		sp := a.spans[a.next]
+		if sp.Start >= fence {
+			break
+		}
+		a.next++
+		if sp.Start >= para && sp.End > fence {
+			return sp, true
+		}
+	}
+	// No span crosses this fence: none will, in this paragraph.
+	a.spans, a.next = a.spans[:0], len(a.spans)
+	return Span{}, false
 }
 
 // MayBeShown reports whether a call marker at text[at], with text all that
@@ -81,7 +147,13 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 		for s.pos < lineStart {
 			le := s.pos + strings.IndexByte(text[s.pos:lineStart], '\n')
 			if _, ok := fenceOpen(text, s.pos, le); ok || s.inFence && isFenceClose(text[s.pos:le]) {
-				s.inFence, s.runs = !s.inFence, 0
+				// A fence ends the paragraph, unless inline code opened
+				// in it is still open: that code may hold the fence
+				// (acrossFence), and its count goes on after it.
+				s.inFence = !s.inFence
+				if s.runs%2 == 0 {
+					s.runs = 0
+				}
 			} else if strings.TrimSpace(text[s.pos:le]) == "" {
 				s.runs = 0
 			} else if !s.inFence {

@@ -32,6 +32,14 @@ func TestShownSpans(t *testing.T) {
 		{"```\nx\n```\nNothing to run yet.", nil},
 		{"```\nx\n```", nil},
 		{"Here it is:\n```\nx\nbut I won't call it.", nil}, // the fence is not closed: no line after it
+		// Inline code that holds a fence line (DeepSeek V3's arguments in
+		// backticks): the paragraph goes on through the fence.
+		{"Write `f\n```json\n{}\n```g` here.", []string{"`f\n```json\n{}\n```g`"}},
+		{"Write `f\n```json\n{}\n```\ng` here.", []string{"`f\n```json\n{}\n```\ng`"}},
+		{"Write `a` b\n```json\n{}\n```", []string{"`a`"}}, // closed before the fence
+		{"Write `f\n```json\n\n{}\n```g` here.", nil},      // a blank line ends the paragraph
+		{"Write `f\n```json\n{}\n```g` and `h`.", []string{"`f\n```json\n{}\n```g`", "`h`"}},
+		{"Write `f\n```\nx\n```g`, then `h\n```\ny\n```i` ok", []string{"`f\n```\nx\n```g`", "`h\n```\ny\n```i`"}},
 	} {
 		var got []string
 		for _, sp := range Shown(tc.text) {
@@ -68,6 +76,19 @@ func TestShownLinear(t *testing.T) {
 	small, large := measure(10000), measure(160000)
 	if large > 64*small+50*time.Millisecond {
 		t.Errorf("16x the input took %v against %v: not linear", large, small)
+	}
+	// Fences in a paragraph with inline code open: crossing the fences,
+	// and not (acrossFence).
+	fences := func(n int) time.Duration {
+		start := time.Now()
+		Shown(strings.Repeat("a `f\n```\nx\n```g` b\n", n))
+		Shown(strings.Repeat("a `f\n```\nx\n```\n", n))
+		Shown(strings.Repeat("a `f\n```\n", n))
+		return time.Since(start)
+	}
+	small, large = fences(4000), fences(64000)
+	if large > 64*small+50*time.Millisecond {
+		t.Errorf("fences: 16x the input took %v against %v: not linear", large, small)
 	}
 }
 

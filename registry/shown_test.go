@@ -37,6 +37,9 @@ func TestShownCallsAreNotCalls(t *testing.T) {
 		{"gemma4", `<|tool_call>call:f{a:1}<tool_call|>`, true},
 		{"json", `{"name": "f", "arguments": {"a": 1}}`, true},
 		{"markdown_json", "```json\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n```", true},
+		// A call whose own syntax holds a fence: inline code goes on
+		// through the fence line (dialects.Shown).
+		{"deepseek_v3", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": 1}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", false},
 	} {
 		d, ok := registry.Lookup(tc.dialect)
 		if !ok {

@@ -116,11 +116,11 @@ func TestAdversarialStreams(t *testing.T) {
 				{"I know delete_file(path) and the markers <tool_call>, [TOOL_CALLS], <|python_tag|>, <function=delete_file> and ```json fences; I use none now.", true},
 				{full + "\nAnd also " + full[:window], false},
 			}
-			if !strings.Contains(full, "```") {
-				// A call whose own syntax holds a fence (DeepSeek V3's
-				// arguments, markdown_json) cannot stand in inline code:
-				// the fence line interrupts the paragraph, and such text
-				// shows no code span.
+			if !strings.HasPrefix(full, "```") {
+				// Inline code, also when the call's own syntax holds a
+				// fence line (DeepSeek V3's arguments): the paragraph goes
+				// on through it (dialects.Shown). A call that is a fence
+				// (markdown_json) cannot open inline code.
 				hostile = append(hostile, hostileText{"You could write `" + full + "` here, but I will not.", true})
 			}
 			think := hostileText{"<think>I could write " + full + " but the file is needed.</think>I will keep the file.", true}
