@@ -3,6 +3,7 @@ package lenient
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
@@ -940,8 +941,13 @@ func (s *scanner) writeContent(start, end int, raw, broken bool) {
 	noted := false
 	for i := start; i < end; {
 		j := i
-		// Eight bytes at a time while all of them are safe as they are.
-		for j+8 <= end && plain8(binary.LittleEndian.Uint64(src[j:])) {
+		// Eight bytes at a time while all of them are safe as they are;
+		// the lowest mark of special8 is the first byte that is not.
+		for j+8 <= end {
+			if m := special8(binary.LittleEndian.Uint64(src[j:])); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			j += 8
 		}
 		for j < end && safeInJSON[src[j]] {

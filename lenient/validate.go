@@ -3,6 +3,7 @@ package lenient
 import (
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -192,24 +193,8 @@ key:
 				keys = append(keys, k)
 			}
 		default:
-			// Many keys: a set of their texts, made once.
-			if !f.set {
-				f.set = true
-				for len(sets) < len(frames) {
-					sets = append(sets, nil)
-				}
-				set := make(map[string]struct{}, 2*len(mine))
-				for _, m := range mine {
-					set[m.text(b)] = struct{}{}
-				}
-				sets[len(frames)-1] = set
-			}
-			set := sets[len(frames)-1]
-			text := k.text(b)
-			if _, ok := set[text]; ok {
+			if keyInSet(b, &sets, f, len(frames), mine, k) {
 				dup = true
-			} else {
-				set[text] = struct{}{}
 			}
 		}
 		i = end
@@ -222,6 +207,30 @@ key:
 	}
 	i++
 	goto value
+}
+
+// keyInSet is validate's check of key k in an object with many keys,
+// frame f at depth depth, whose keys so far are mine: it keeps their texts
+// in a set, made once, and reports whether k is in it already.
+func keyInSet(b []byte, sets *[]map[string]struct{}, f *vframe, depth int, mine []vkey, k vkey) bool {
+	if !f.set {
+		f.set = true
+		for len(*sets) < depth {
+			*sets = append(*sets, nil)
+		}
+		set := make(map[string]struct{}, 2*len(mine))
+		for _, m := range mine {
+			set[m.text(b)] = struct{}{}
+		}
+		(*sets)[depth-1] = set
+	}
+	set := (*sets)[depth-1]
+	text := k.text(b)
+	if _, ok := set[text]; ok {
+		return true
+	}
+	set[text] = struct{}{}
+	return false
 }
 
 // maxCompactOffset bounds the text validate reads with 32-bit offsets;
@@ -301,13 +310,14 @@ func validString(b []byte, i int) (end int, escaped, ok bool) {
 	for {
 		// Eight bytes at a time while none of them needs a look: no
 		// quote, backslash, control character or non-ASCII byte.
+		// The lowest byte the test marks is the first that needs a look,
+		// which ends the run without a byte loop.
 		for i+8 <= n {
-			x := binary.LittleEndian.Uint64(b[i:])
-			if plain8(x) {
-				i += 8
-				continue
+			if m := special8(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
 			}
-			break
+			i += 8
 		}
 		for i < n && strPlain[b[i]] {
 			i++
@@ -348,7 +358,13 @@ func validString(b []byte, i int) (end int, escaped, ok bool) {
 
 // plain8 reports whether none of the eight bytes of x is a quote, a
 // backslash, below 0x20 or above 0x7F.
-func plain8(x uint64) bool {
+func plain8(x uint64) bool { return special8(x) == 0 }
+
+// special8 marks the high bit of each byte of x that is a quote, a
+// backslash, below 0x20 or above 0x7F. A byte above a marked one may be
+// marked wrongly (a borrow runs up from the marked byte); the lowest mark
+// is always right.
+func special8(x uint64) uint64 {
 	const (
 		lo   = 0x0101010101010101
 		hi   = 0x8080808080808080
@@ -363,7 +379,7 @@ func plain8(x uint64) bool {
 	t |= (s - lo) &^ s
 	t |= (x - lo*0x20) &^ x
 	t |= x
-	return t&hi == 0
+	return t & hi
 }
 
 // validNumber checks the JSON number at b[i] and returns the offset after

@@ -3,6 +3,7 @@ package lenient
 import (
 	"bufio"
 	"encoding/json"
+	"math/bits"
 	"os"
 	"strings"
 	"testing"
@@ -156,6 +157,44 @@ func TestCheckKeys(t *testing.T) {
 		}
 		if (Check([]byte(tt.in), nil) == nil) != tt.ok {
 			t.Errorf("Check(%s) disagrees", tt.in)
+		}
+	}
+}
+
+// TestSpecial8FirstMark checks that the lowest byte special8 marks is the
+// first byte the byte loop stops at, whatever bytes follow it.
+func TestSpecial8FirstMark(t *testing.T) {
+	fill := []byte{'a', ' ', '~', 0x7F, 0x01, 0x00, '"', '\\', 0x80, 0xFF, 0x21, 0x1F, 0x5B, 0x5D}
+	for c := range 256 {
+		for pos := range 8 {
+			for _, f := range fill {
+				var b [8]byte
+				for i := range b {
+					b[i] = 'a'
+					if i > pos {
+						b[i] = f
+					}
+				}
+				b[pos] = byte(c)
+				x := uint64(0)
+				for i := 7; i >= 0; i-- {
+					x = x<<8 | uint64(b[i])
+				}
+				want := 8
+				for i, c := range b {
+					if !strPlain[c] {
+						want = i
+						break
+					}
+				}
+				got := 8
+				if m := special8(x); m != 0 {
+					got = bits.TrailingZeros64(m) >> 3
+				}
+				if got != want {
+					t.Fatalf("% x: first mark at %d, want %d", b, got, want)
+				}
+			}
 		}
 	}
 }
