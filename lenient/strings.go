@@ -138,6 +138,7 @@ type stringScan struct {
 	layoutEnd  bool // closed by a quote whose own line was layout; see emitString
 	dropped    bool // cut off by the end of the input with nothing worth keeping
 	safe       bool // every byte read is one JSON holds as it is: one copy writes the content
+	json       int8 // holdsJSON's answer: 0 not asked yet, 1 yes, -1 no
 }
 
 // scanString reads the string that opens at s.pos with quote q of width w.
@@ -340,6 +341,9 @@ func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal
 		comma = s.closerBoundary(st.start, i, q, bal)
 	}
 	switch {
+	case comma < 0 && bal > 0 && ctx != ctxKey && s.holdsJSON(st, q, ctx):
+		// {"p": "{"a": 1, "b": 2}", "n": 1}: the string holds JSON
+		// written with its quotes unescaped; its members are text.
 	case comma >= 0:
 	case ctx == ctxObjectValue:
 		comma = s.memberBoundary(st.start, i, q)
@@ -735,6 +739,45 @@ func (s *scanner) elementBoundary(start, i int, q quoteKind) int {
 		return -1
 	}
 	return j
+}
+
+// holdsJSON reports whether the string st, opened with q, holds a JSON
+// object or array written with its quotes unescaped: its content starts
+// with '{' or '[', the brackets from there balance at a closer, and right
+// after that closer a quote closes the string properly in ctx. The answer
+// is kept in st: it is one look over the content.
+func (s *scanner) holdsJSON(st *stringScan, q quoteKind, ctx context) bool {
+	if st.json != 0 {
+		return st.json > 0
+	}
+	st.json = -1
+	src := s.src
+	if st.start >= len(src) || src[st.start] != '{' && src[st.start] != '[' {
+		return false
+	}
+	depth := 0
+	k := st.start
+loop:
+	for ; k < len(src); k++ {
+		switch src[k] {
+		case '\\':
+			k++
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				break loop
+			}
+		}
+	}
+	s.tick(k - st.start)
+	if k+1 >= len(src) {
+		return false
+	}
+	if cw := closerAt(q, src, k+1); cw > 0 && s.properClose(k+1+cw, ctx, 0, 0) {
+		st.json = 1
+	}
+	return st.json > 0
 }
 
 // closerBoundary returns the closer of the innermost container in
