@@ -231,10 +231,8 @@ func (m *matcher) prefixOf(s string, r role) bool {
 // strict about (closing a region early would cut a call in two), and with
 // ASCII case folded for the others, which only hold text back.
 func equalWord(text, word string, t *trigger) bool {
-	if t.strict {
-		return text == word
-	}
-	return foldEqual(text, word)
+	// Most text writes a marker as the dialect does: compared whole first.
+	return text == word || !t.strict && foldEqual(text, word)
 }
 
 // foldEqual compares a and b, equal in length, ignoring the case of ASCII
