@@ -1,6 +1,8 @@
 package benchmarks
 
 import (
+	"os"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -38,5 +40,35 @@ func TestThroughputRatio(t *testing.T) {
 		}
 		t.Logf("%d inputs under %d bytes: lenient %v, kaptinlin/jsonrepair %v for 20 passes: %.2fx its throughput",
 			len(inputs), limit, best[0], best[1], float64(best[1])/float64(best[0]))
+	}
+}
+
+// TestRepairPasses runs one repairer over the malformed corpus inputs
+// under 100 bytes, REPAIR_PASSES times (REPAIR_WITH: 0 lenient, 1
+// kaptinlin/jsonrepair), and nothing else; without REPAIR_PASSES it is
+// skipped. It is for counting instructions, which a loaded machine does
+// not change as it changes time: the instructions of a run with N passes,
+// less those of a run with none, divided by N × 173, are the instructions
+// of one repair. With valgrind:
+//
+//	go test -c -o /tmp/b.test && for n in 0 50; do GOGC=off REPAIR_PASSES=$n \
+//	  valgrind --tool=cachegrind --cache-sim=no /tmp/b.test -test.run TestRepairPasses; done
+func TestRepairPasses(t *testing.T) {
+	passes, err := strconv.Atoi(os.Getenv("REPAIR_PASSES"))
+	if err != nil {
+		t.Skip("REPAIR_PASSES not set")
+	}
+	with, _ := strconv.Atoi(os.Getenv("REPAIR_WITH"))
+	var inputs []string
+	for _, in := range malformed(loadCorpus(t)) {
+		if len(in) < 100 {
+			inputs = append(inputs, in)
+		}
+	}
+	repair := repairers[with].repair
+	for range passes {
+		for _, in := range inputs {
+			repair(in)
+		}
 	}
 }
