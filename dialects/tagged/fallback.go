@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -37,19 +38,39 @@ func trailingJSONCall(content string, opts *dialects.Options) (dialects.RawCall,
 			continue
 		}
 		tries++
-		candidate := body[i:]
+		candidate, stray := body[i:], false
 		if !lenient.ValidString(candidate) {
-			continue
+			// A brace too many after the object ({…}}) is its
+			// punctuation: drop closing brackets while that makes it JSON.
+			for n := 0; n < maxStrayClosers && !lenient.ValidString(candidate); n++ {
+				trimmed := strings.TrimRight(candidate[:len(candidate)-1], " \t\r\n")
+				if last := candidate[len(candidate)-1]; last != '}' && last != ']' || trimmed == "" {
+					break
+				}
+				candidate, stray = trimmed, true
+			}
+			if !lenient.ValidString(candidate) {
+				continue
+			}
 		}
 		rc, ok := jsonCall(gjson.Parse(candidate), opts.Tools)
 		if !ok {
 			return dialects.RawCall{}, "", false
+		}
+		if stray {
+			calls := []dialects.RawCall{rc}
+			textcall.NoteStrayClosers(calls)
+			rc = calls[0]
 		}
 		rc.Offset = i
 		return rc, strings.TrimRight(body[:i], " \t\r\n"), true
 	}
 	return dialects.RawCall{}, "", false
 }
+
+// maxStrayClosers bounds the closing brackets too many dropped after a
+// trailing call object.
+const maxStrayClosers = 3
 
 // jsonCall reads a call object that has a name and an arguments object.
 func jsonCall(obj gjson.Result, tools *schema.Set) (dialects.RawCall, bool) {

@@ -147,6 +147,14 @@ var glmRows = []row{
 		content: "Let me call the weather tool.",
 	},
 	{
+		name:    "a JSON call ending the output closed twice",
+		text:    "Let me call the weather tool.\n{\"name\":\"get_weather\",\"arguments\":{\"location\":\"Paris\"}}}\n",
+		calls:   []want{call("get_weather", `{"location":"Paris"}`)},
+		content: "Let me call the weather tool.",
+		repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing},
+		chunks:  []string{"Let me call the weather tool.\n{\"name\":\"get_weather\",\"arguments\":{\"location\":\"Paris\"}}", "}\n"},
+	},
+	{
 		name:    "a trailing JSON call to an undeclared tool is content",
 		tools:   weatherTool,
 		text:    "Example:\n{\"name\":\"delete_all\",\"arguments\":{}}",
