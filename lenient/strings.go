@@ -547,7 +547,9 @@ func (s *scanner) structuralTail(start, end int) int {
 	t := end
 	for t > start {
 		c := src[t-1]
-		if isSpace(c) || c == '`' || c == '}' || c == ']' || c == ')' {
+		// A comma counts when closers follow it: "Peter,],} — the
+		// trailing commas of the containers the cut string closes.
+		if isSpace(c) || c == '`' || c == '}' || c == ']' || c == ')' || c == ',' && t < end {
 			t--
 			continue
 		}
@@ -593,6 +595,12 @@ func (s *scanner) structuralTail(start, end int) int {
 				tail = -1
 			}
 			i = run - 1
+		case c == ',':
+			if depth > 0 {
+				tail = -1
+			} else if tail < 0 {
+				tail = i
+			}
 		case depth > 0:
 			depth--
 			tail = -1
