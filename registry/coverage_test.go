@@ -137,3 +137,19 @@ func TestReasonSaysWhatDecided(t *testing.T) {
 		t.Errorf("one call: %d calls, reason %q; want no note when the evidence counted every call", len(res.Calls), det.Reason)
 	}
 }
+
+// When the output's first bytes decide the dialect but the whole output
+// reads otherwise (a pythonic list the prefix ended on, which the rest of
+// the sentence makes an example), the reason says what the parse
+// returned: no call, not the prefix's "1 valid call(s)" alone.
+func TestReasonSaysWhatTheParseReturned(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{`You can try it like [get_weather(city="Paris")] to see the result.`, "the whole output: no call"},
+		{"<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call>\n<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 2}}</tool_call>", "the whole output: 2 valid call(s)"},
+	} {
+		res, det := registry.Default().ParseDetect(tc.text, &registry.Options{})
+		if !strings.Contains(det.Reason, tc.want) || !strings.Contains(det.Reason, "decided by the first") {
+			t.Errorf("%q: %d calls, reason %q; want it to say %q", tc.text, len(res.Calls), det.Reason, tc.want)
+		}
+	}
+}

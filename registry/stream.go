@@ -197,15 +197,34 @@ func (r *Registry) decideEarly(ctx context.Context, seen *present, opts *Options
 			do := opts.DialectOptions()
 			det.result = dialects.Parse(d, text, &do)
 			// The evidence counted the calls of the prefix: when the whole
-			// output has more, say so, or "1 valid call(s)" reads wrong
-			// beside the two calls returned.
-			if len(det.Candidates) > 0 && len(det.result.Calls) != det.Candidates[0].Calls {
-				det.Reason += fmt.Sprintf("; decided by the first %d of %d bytes", at, len(text))
+			// output reads otherwise (more calls, or none: a list the
+			// prefix ended on that the rest of the sentence makes an
+			// example), the reason scopes that evidence to the prefix and
+			// says what the parse returned, or "1 valid call(s)" reads
+			// wrong beside the calls returned.
+			if len(det.Candidates) > 0 && !sameCalls(det.Candidates[0].result, det.result) {
+				det.Reason = fmt.Sprintf("decided by the first %d of %d bytes (%s); the whole output: %s", at, len(text), det.Reason, summary(det.result))
 			}
 		}
 		det.decided = true
 		return det, true
 	}
+}
+
+// summary says in a few words what a parse returned: its valid calls and
+// its failed ones, or no call.
+func summary(res *toolcall.Result) string {
+	var parts []string
+	if n := len(res.Calls); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d valid call(s)", n))
+	}
+	if n := len(res.Errors); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d error(s)", n))
+	}
+	if len(parts) == 0 {
+		return "no call"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // rankAll replaces the candidates of a detection the output's first calls
