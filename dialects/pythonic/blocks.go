@@ -99,6 +99,14 @@ func (x *extractor) block(text string, at, bodyStart, limit int, closed bool) re
 				r.end = bodyStart + i
 				return r
 			}
+			if closed && len(r.calls) > 0 && r.calls[len(r.calls)-1].Err == nil && strings.Trim(body[i:], ")]}"+spaces) == "" {
+				// Closing brackets too many after the calls ([f()]],
+				// f())) are their punctuation: dropped, not silently.
+				last := &r.calls[len(r.calls)-1]
+				last.Repairs = append(last.Repairs, toolcall.Repair{Kind: toolcall.RepairExtraClosing, Offset: bodyStart + i, CallIndex: -1,
+					Detail: "closing brackets too many after the calls dropped"})
+				return r
+			}
 			r.calls = append(r.calls, junkCall(strings.TrimRight(body[i:], spaces), bodyStart+i))
 			return r
 		}

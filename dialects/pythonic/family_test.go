@@ -9,6 +9,13 @@ import (
 
 var olmo3Rows = []row{
 	{
+		name:    "a call closed twice",
+		text:    `<function_calls>get_weather(city="Paris"))</function_calls>`,
+		calls:   calls("get_weather", `{"city":"Paris"}`),
+		repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing},
+		marked:  true,
+	},
+	{
 		name:   "single call",
 		text:   `<function_calls>get_weather(location="San Francisco")</function_calls>`,
 		calls:  calls("get_weather", `{"location":"San Francisco"}`),
@@ -216,6 +223,13 @@ var lfm2Rows = []row{
 		calls:  calls("get_time", `{}`),
 		errs:   codes(toolcall.CodeTruncated),
 		marked: true,
+	},
+	{
+		name:    "a call list closed twice",
+		text:    `<|tool_call_start|>[get_weather(city="Paris")]]<|tool_call_end|>`,
+		calls:   calls("get_weather", `{"city":"Paris"}`),
+		repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing},
+		marked:  true,
 	},
 	{
 		name:   "text in the block that is not a call",
