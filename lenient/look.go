@@ -189,10 +189,50 @@ func (s *scanner) skipAt(i int) int {
 	return i
 }
 
+// hashValueAt reports whether the '#' at i starts a value, not a comment:
+// it stands where a value does (after ':', ',' or '['), a word follows it
+// with no space, and the word ends the value on its line, at a comma, a
+// closer, a quote or the end of the input: {"color": #ff0000}, ["#a", #b],
+// {"tag": #x-y", …}. "# note" and "#note⏎" stay comments.
+func (s *scanner) hashValueAt(i int) bool {
+	src := s.src
+	if i+1 >= len(src) || spaceClass[src[i+1]] != spaceNone || src[i+1] == '#' {
+		return false
+	}
+	b := skipSpaceBack(src, 0, i-1)
+	if b < 0 || src[b] != ':' && src[b] != ',' && src[b] != '[' {
+		return false
+	}
+	k := i + 1
+	for k < len(src) && spaceClass[src[k]] == spaceNone {
+		switch src[k] {
+		case ',', '}', ']', ')', '"', '\'':
+			s.tick(k - i)
+			return true
+		}
+		k++
+	}
+	s.tick(k - i)
+	for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+		k++
+	}
+	if k >= len(src) {
+		return true
+	}
+	switch src[k] {
+	case ',', '}', ']', ')':
+		return true
+	}
+	return false
+}
+
 // commentEnd returns the end of the comment starting at i: //, /* */ or #.
 func (s *scanner) commentEnd(i int) (int, bool) {
 	src := s.src
 	if src[i] == '#' {
+		if s.hashValueAt(i) {
+			return 0, false
+		}
 		return s.lineCommentEnd(i + 1), true
 	}
 	if i+1 >= len(src) {
