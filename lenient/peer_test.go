@@ -360,6 +360,7 @@ var peerCases = []peerCase{
 	{"last element missing its closing quote before trailing commas and closers", `{"employees": ["John", "Anna", "Peter,],}`, `{"employees":["John","Anna","Peter"]}`},
 	{"last value missing its closing quote before trailing commas on lines", "{\n  \"tags\": [\n    \"a\",\n    \"b,\n  ],\n}", `{"tags":["a","b"]}`},
 	{"a cut after a comma keeps the comma", `{"a": "x,`, `{"a":"x,"}`},
+	{"a cut after a comma and a space keeps both", `{"sql": "SELECT name, `, `{"sql":"SELECT name, "}`},
 	{"hex color value is no comment", `{"color": #ff0000, "x": 1}`, `{"color":"#ff0000","x":1}`},
 	{"hashtags in an array are no comments", `[#a, #b]`, `["#a","#b"]`},
 	{"hash value missing its opening quote", `{"tag": #foo-bar-baz", "x": 1}`, `{"tag":"#foo-bar-baz","x":1}`},

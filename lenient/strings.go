@@ -545,11 +545,13 @@ func highSurrogateEscape(e []byte) bool {
 func (s *scanner) structuralTail(start, end int) int {
 	src := s.src
 	t := end
+	closers := false
 	for t > start {
 		c := src[t-1]
 		// A comma counts when closers follow it: "Peter,],} — the
 		// trailing commas of the containers the cut string closes.
-		if isSpace(c) || c == '`' || c == '}' || c == ']' || c == ')' || c == ',' && t < end {
+		if isSpace(c) || c == '`' || c == '}' || c == ']' || c == ')' || c == ',' && closers {
+			closers = closers || c == '}' || c == ']' || c == ')'
 			t--
 			continue
 		}
