@@ -92,6 +92,12 @@ func FuzzStream(f *testing.F) {
 	f.Add("<think>I could write <|start|>assistant<|channel|>commentary to=functions.f<|message|>{}<|call|> but no.</think>I will not.", uint64(24), pick("harmony", openFlag))
 	f.Add("<think>a <|tool_call>call:f{}<tool_call|> b</think>\n<|tool_call>call:g{}<tool_call|>", uint64(25), pick("gemma4", 0))
 	f.Add("x <start_function_call>call:f{}<end_function_call></think>y", uint64(26), pick("functiongemma", openFlag))
+	// Inline code that holds a fence line: the marker after it may lie in
+	// the code until the closing backtick comes.
+	f.Add("Write `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>` here.", uint64(27), pick("deepseek_v3", 0))
+	f.Add("Write `x\n```\ny\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>` here.", uint64(28), pick("", closedFlag))
+	// Framing tokens prose names without blanks around them.
+	f.Add("The format is <|channel|>final<|message|> then the answer.", uint64(29), pick("", 0))
 	// With a fallback chain (the seed's top bit set).
 	const withFallback = 1 << 63
 	f.Add("Hi there.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call>\nbye", uint64(withFallback|17), pick("mistral", closedFlag))
