@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -218,6 +219,7 @@ func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Opt
 	}
 
 	var cands []Candidate
+	var drafted drafts
 	tab := seen.tab
 	// A dialect that saw none of its markers is dropped when another saw
 	// one (dropUnmarked): it is not worth running then.
@@ -255,6 +257,12 @@ func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Opt
 		// syntax without its optional markers, and an Extract that finds
 		// none of its markers returns quickly.
 		ext := d.Extract(text, &do)
+		if drafted.draftedCall(text, ext, tab.wrappers, e.reasoning) {
+			// It reads a call another family's reasoning holds: a drafted
+			// call, not a reading of the output (when in doubt, not a
+			// call, and no error to re-ask about a draft).
+			continue
+		}
 		res := dialects.Finish(d.Name(), ext, &do)
 		c := Candidate{Dialect: d.Name(), Evidence: ev, Calls: len(res.Calls), Errors: len(res.Errors), result: res,
 			marker: marker, owns: own.owns(lit, rank)}
@@ -295,6 +303,73 @@ func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Opt
 	det.result = best.result
 	det.Reason = explain(best)
 	return det
+}
+
+// drafts are the blocks of an output written with both tags of a
+// reasoning wrapper, per wrapper, found once per output for draftedCall.
+type drafts struct {
+	done   bool
+	blocks map[dialects.ReasoningTags][][2]int // sorted, not overlapping
+}
+
+// find finds the closed blocks of every wrapper in text.
+func (d *drafts) find(text string, wrappers []dialects.ReasoningTags) {
+	d.done = true
+	for _, w := range wrappers {
+		for i := 0; i < len(text); {
+			o := strings.Index(text[i:], w.Open)
+			if o < 0 {
+				break
+			}
+			o += i
+			c := strings.Index(text[o+len(w.Open):], w.Close)
+			if c < 0 {
+				break
+			}
+			end := o + len(w.Open) + c + len(w.Close)
+			if d.blocks == nil {
+				d.blocks = map[dialects.ReasoningTags][][2]int{}
+			}
+			d.blocks[w] = append(d.blocks[w], [2]int{o, end})
+			i = end
+		}
+	}
+}
+
+// draftedCall reports whether ext holds a call (read or failed) that
+// stands inside a block of text written with both tags of a reasoning
+// wrapper of some registered dialect that the reading dialect does not
+// read (own): Qwen3-Coder reading a Seed-OSS call drafted in
+// <seed:think>…</seed:think>. Every dialect that reads a wrapper keeps a
+// call inside its closed blocks as reasoning; a dialect that shares the
+// call syntax but not the wrapper would run it.
+func (d *drafts) draftedCall(text string, ext *dialects.Extraction, wrappers, own []dialects.ReasoningTags) bool {
+	if ext == nil || len(ext.Calls) == 0 {
+		return false
+	}
+	if !d.done {
+		d.find(text, wrappers)
+	}
+	for w, blocks := range d.blocks {
+		if slices.Contains(own, w) {
+			continue
+		}
+		for _, rc := range ext.Calls {
+			k, _ := slices.BinarySearchFunc(blocks, rc.Offset, func(b [2]int, off int) int {
+				if b[1] <= off {
+					return -1
+				}
+				if b[0] > off {
+					return 1
+				}
+				return 0
+			})
+			if k < len(blocks) && blocks[k][0] <= rc.Offset && rc.Offset < blocks[k][1] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // prefilter turns the marker prefilter of detection on (see present and

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
@@ -15,6 +16,8 @@ type detectTable struct {
 	gen      uint64
 	entries  []detectEntry
 	literals []string
+	// wrappers are the reasoning wrappers of every dialect, each once.
+	wrappers []dialects.ReasoningTags
 }
 
 // detectEntry is one dialect of the table; triggers and markers hold
@@ -29,6 +32,8 @@ type detectEntry struct {
 	markers []int
 	// body: the dialect reads response bodies (dialects.Syntax.Body).
 	body bool
+	// reasoning are the wrappers the dialect reads.
+	reasoning []dialects.ReasoningTags
 }
 
 // table returns the registry's detection table, built on first use after
@@ -57,7 +62,13 @@ func (r *Registry) table() *detectTable {
 		return len(t.literals) - 1
 	}
 	for _, name := range r.order {
-		e := detectEntry{d: r.byName[name], always: true, body: dialects.SyntaxOf(r.byName[name]).Body}
+		syn := dialects.SyntaxOf(r.byName[name])
+		e := detectEntry{d: r.byName[name], always: true, body: syn.Body, reasoning: syn.Reasoning}
+		for _, w := range syn.Reasoning {
+			if w.Open != "" && w.Close != "" && !slices.Contains(t.wrappers, w) {
+				t.wrappers = append(t.wrappers, w)
+			}
+		}
 		if pf, ok := e.d.(dialects.Prefiltered); ok {
 			if triggers := pf.Triggers(); len(triggers) > 0 {
 				e.always = false

@@ -123,7 +123,7 @@ func (r *Registry) decideIn(ctx context.Context, seen *present, n int, opts *Opt
 	if best.Calls == 0 || best.Errors > 0 {
 		return det, false
 	}
-	if d, ok := r.Lookup(best.Dialect); ok && inOpenReasoning(seen.text[:n], dialects.SyntaxOf(d).Reasoning) {
+	if inOpenReasoning(seen.text[:n], seen.tab.wrappers) {
 		// A reasoning block the prefix opened and has not closed may
 		// close later, and the calls in it are then reasoning, not calls:
 		// nothing is decided inside one.
@@ -140,8 +140,9 @@ func (r *Registry) decideIn(ctx context.Context, seen *present, n int, opts *Opt
 }
 
 // inOpenReasoning reports whether prefix ends inside a reasoning block it
-// opened itself, of one of tags or <think>: its last opening tag has no
-// closing one after it.
+// opened itself, of one of tags (every registered dialect's wrappers: a
+// call in another family's block may turn out drafted, see draftedCall)
+// or <think>: its last opening tag has no closing one after it.
 func inOpenReasoning(prefix string, tags []dialects.ReasoningTags) bool {
 	open := func(t dialects.ReasoningTags) bool {
 		if t.Open == "" || t.Close == "" {

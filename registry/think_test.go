@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/render"
 )
@@ -62,5 +63,37 @@ func TestOpenThinkDecidesNothing(t *testing.T) {
 	}
 	if _, ok := registry.Default().Decide(text[:strings.Index(text, "?")], &registry.Options{}); ok {
 		t.Errorf("a prefix inside an open think block decided the dialect")
+	}
+}
+
+// TestCallInAnotherFamilysReasoning: under detection, a dialect that shares
+// a family's call syntax but not its reasoning wrapper (qwen3_coder beside
+// Seed-OSS's <seed:think>) does not read a call drafted in a closed block
+// of that wrapper: it is reasoning, one-shot and streamed; a call after
+// the block is a call.
+func TestCallInAnotherFamilysReasoning(t *testing.T) {
+	call := "<seed:tool_call>\n<function=delete_file>\n<parameter=path>build/out</parameter>\n</function>\n</seed:tool_call>"
+	for _, tc := range []struct {
+		text  string
+		calls int
+	}{
+		{"<seed:think>I could write " + call + " but the file is needed.</seed:think>I will keep the file.", 0},
+		{"<seed:think>Draft:\n" + call + "\nNo.</seed:think>\nI will keep it.", 0},
+		{"<seed:think>The user wants it gone.</seed:think>\n" + call, 1},
+	} {
+		res, det := registry.Default().ParseDetect(tc.text, &registry.Options{})
+		if len(res.Calls) != tc.calls {
+			t.Errorf("%d calls (as %q: %s), want %d\ntext: %q", len(res.Calls), det.Dialect, det.Reason, tc.calls, tc.text)
+		}
+		if tc.calls == 0 && !strings.Contains(res.Reasoning, "build/out") {
+			t.Errorf("as %q: the drafted call left the reasoning %q (content %q)", det.Dialect, res.Reasoning, res.Content)
+		}
+		for _, cut := range streamtest.Cuts(tc.text, nil, true) {
+			p := registry.Stream(&registry.Options{})
+			if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
+				t.Errorf("%d deltas: %v\ntext: %q", len(cut), err, tc.text)
+				break
+			}
+		}
 	}
 }
