@@ -534,6 +534,14 @@ func (s *scanner) key() bool {
 			}
 		}
 		s.rec.add(toolcall.RepairUnquotedKey, start)
+		if sp := keyThenNumber(text); sp > 0 && (s.src[j] == ',' || s.src[j] == '}') {
+			// {qty 1, …}: a key and a number or literal with the colon
+			// missing between; the value is read next (see memberValue).
+			s.guess()
+			s.writeText(bytes.TrimRight(text[:sp], " \t"), start)
+			s.pos = start + sp + 1
+			return true
+		}
 		s.writeText(text, start)
 		s.pos = end
 		return true
@@ -734,4 +742,19 @@ func (s *scanner) prefixedCloses(i int, q quoteKind, w int, ctx context) bool {
 	// No closing quote: a cut-off string, unless what follows the quote
 	// is the structure closing the value ({"a": b"}).
 	return s.structuralTail(i+w, len(src)) >= len(src)
+}
+
+// keyThenNumber returns the offset of the last space in an unquoted key's
+// text when the word after it is a number or a literal (qty 1, on true),
+// or -1.
+func keyThenNumber(text []byte) int {
+	sp := bytes.LastIndexByte(text, ' ')
+	if sp <= 0 || sp+1 >= len(text) {
+		return -1
+	}
+	w := text[sp+1:]
+	if c := w[0]; (isDigit(c) || c == '-') && validJSON(w) || literalFor(w) != "" {
+		return sp
+	}
+	return -1
 }
