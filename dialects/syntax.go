@@ -44,6 +44,13 @@ type Syntax struct {
 	// dialect's markers (after whitespace) may have begun inside a header
 	// the prompt wrote: it is held back to the end.
 	MarkedStart bool
+	// Header, with MarkedStart, tells whether text read before one of the
+	// dialect's markers can be the rest of a header the prompt began (a
+	// few words on one line). Before a dialect is detected, the output's
+	// opening text is held while it can, so that answer text streamed
+	// early is never read as a header later. It must hold for every
+	// prefix of any text it holds for, short of a line break inside it.
+	Header func(text string) bool
 	// ReasoningClosed says no chat template of the dialect's family opens
 	// a reasoning block in its generation prompt: a model of the family
 	// that reasons writes its own opening tag (Mistral's [THINK], Llama's

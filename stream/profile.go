@@ -28,6 +28,10 @@ type Profile struct {
 	// (a header the prompt opened): the first line is held until the next
 	// one shows it is not such a header.
 	headerStart bool
+	// headerLike, before a dialect is detected, tells whether the output's
+	// opening text can be the rest of a header a candidate reads before
+	// its markers (dialects.Syntax.Header): it is held while it can.
+	headerLike func(string) bool
 	// spaceUnsure says whether content keeps its leading whitespace depends
 	// on what follows: output that starts with whitespace is settled at the
 	// end.
@@ -600,8 +604,12 @@ func unionOf(candidates []*Profile) *Profile {
 func union(candidates []*Profile) *Profile {
 	var triggers []trigger
 	headerStart := false
+	var headers []func(string) bool
 	bare := map[byte]bool{}
 	for _, cp := range candidates {
+		if cp.syn.MarkedStart && cp.syn.Header != nil {
+			headers = append(headers, cp.syn.Header)
+		}
 		// An opaque dialect (no streaming description: an API response
 		// body, Functionary v3.2, glimmer) is tried at the points and when
 		// the output ends; answer text stops at its markers, which it may
@@ -647,12 +655,29 @@ func union(candidates []*Profile) *Profile {
 		m:           newMatcher(triggers, string(bs)),
 		plain:       true,
 		headerStart: headerStart,
+		headerLike:  anyHeader(headers),
 		// The detector trims the content's leading whitespace, whatever
 		// the dialect's reading (Detector.Parse): it is never unsure.
 		spaceUnsure: false,
 		nameBare:    bare['('],
 		trimLead:    true,
 		pairs:       []pairRules{{tags: dialects.Think, live: true, implicit: true}},
+	}
+}
+
+// anyHeader returns a test that holds when any of headers does, or nil
+// when there are none.
+func anyHeader(headers []func(string) bool) func(string) bool {
+	if len(headers) == 0 {
+		return nil
+	}
+	return func(text string) bool {
+		for _, h := range headers {
+			if h(text) {
+				return true
+			}
+		}
+		return false
 	}
 }
 

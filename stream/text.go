@@ -256,7 +256,7 @@ func (p *Parser) use(prof *Profile) {
 // startLead enters the answer text at the start of the output.
 func (p *Parser) startLead() {
 	p.state = stLead
-	p.opened = len(p.prof.syn.Openings) == 0 && !p.prof.spaceUnsure && !p.prof.syn.MarkedStart && !p.prof.headerStart
+	p.opened = len(p.prof.syn.Openings) == 0 && !p.prof.spaceUnsure && !p.prof.syn.MarkedStart && !p.prof.headerStart && p.prof.headerLike == nil
 	if p.opts.Parse.ReasoningOpen && p.d == nil {
 		// Which text a template-opened block holds is the dialect's to say
 		// (a channel format ignores the option): wait for the dialect.
@@ -439,6 +439,10 @@ func (p *Parser) step() {
 	}
 }
 
+// maxHeader bounds the opening text a detecting stream holds as a possible
+// header (dialects.Syntax.Header): past it, it holds to the end.
+const maxHeader = 256
+
 // lead streams answer text until a trigger.
 func (p *Parser) lead(text string) {
 	if !p.opened {
@@ -446,6 +450,16 @@ func (p *Parser) lead(text string) {
 		// not answer text; neither is anything after it.
 		rest := strings.TrimLeft(text, " \t\r\n")
 		if rest == "" {
+			return
+		}
+		if p.prof.headerLike != nil && p.prof.headerLike(text) {
+			// It may be the rest of a header a candidate reads before
+			// its marker ("analysis<|message|>"): wait until it cannot.
+			// A header is a few words; text that still reads as one past
+			// that has its marker, and waits for the end.
+			if len(text) > maxHeader {
+				p.hold(text)
+			}
 			return
 		}
 		if p.prof.headerStart && !wordy(rest) {

@@ -230,7 +230,7 @@ func lexBetween(s *scanner) stateFn {
 		// A header without <|start|>: the template wrote it, or the model
 		// left it out. Words before the marker are the rest of the header
 		// ("assistant", " to=functions.x") unless they read as prose.
-		if headerLike(before) {
+		if headerLike(before) && headerOpening(before) {
 			lead := len(before) - len(strings.TrimLeft(before, " \t\r\n"))
 			s.msg = message{start: s.pos + lead, headerFrom: s.pos, part: startMarker}
 			return lexHeader
@@ -515,6 +515,17 @@ func headerLike(text string) bool {
 		if !headerWord(w) {
 			return false
 		}
+	}
+	return true
+}
+
+// headerOpening reports whether text's first word is a header's own (a
+// role, a channel, a recipient: vocabularyWord), as the rest of a header a
+// template began opens ("analysis", "assistant", " to=functions.f");
+// prose that happens to be a few words ("Let me search") is not a header.
+func headerOpening(text string) bool {
+	for w := range strings.FieldsSeq(text) {
+		return vocabularyWord(w)
 	}
 	return true
 }
