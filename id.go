@@ -1,6 +1,9 @@
 package toolcall
 
-import "crypto/rand"
+import (
+	"crypto/rand"
+	"sync"
+)
 
 const idAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -26,8 +29,37 @@ func randomString(n int) string {
 
 // randomChars fills b with random characters of idAlphabet.
 func randomChars(b []byte) {
-	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
+	randomBytes(b)
 	for i := range b {
 		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
 	}
+}
+
+// entropy holds bytes read from crypto/rand ahead of need: one read serves
+// many ids (a call id takes 8 bytes), where a read per id costs a system
+// call. Each byte is handed out once.
+var entropy struct {
+	sync.Mutex
+	buf  [512]byte
+	next int // buf[next:] is unused; len(buf) when empty
+}
+
+func init() { entropy.next = len(entropy.buf) }
+
+// randomBytes fills b with bytes from crypto/rand, through entropy when b
+// is small.
+func randomBytes(b []byte) {
+	if len(b) > len(entropy.buf)/4 {
+		_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
+		return
+	}
+	entropy.Lock()
+	if len(entropy.buf)-entropy.next < len(b) {
+		_, _ = rand.Read(entropy.buf[:])
+		entropy.next = 0
+	}
+	n := copy(b, entropy.buf[entropy.next:])
+	clear(entropy.buf[entropy.next : entropy.next+n])
+	entropy.next += n
+	entropy.Unlock()
 }

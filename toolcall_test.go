@@ -131,6 +131,16 @@ func TestNewCallID(t *testing.T) {
 	if !re.MatchString(a) || a == b {
 		t.Errorf("ids %q %q", a, b)
 	}
+	// Ids drawn from randomness read ahead of need, across several
+	// refills, never repeat.
+	seen := map[string]bool{}
+	for range 2000 {
+		id := toolcall.NewCallID()
+		if !re.MatchString(id) || seen[id] {
+			t.Fatalf("id %q malformed or repeated", id)
+		}
+		seen[id] = true
+	}
 	// An id is made for every call a model wrote without one: it costs
 	// one allocation, the id itself. (The race detector's build counts
 	// differently; allocation bounds are checked without it.)

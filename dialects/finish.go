@@ -137,7 +137,7 @@ func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 			args = inner
 			repairs = append(repairs, more...)
 		}
-		out, coerced, err := opts.Tools.Check(tool, args, opts.Validation)
+		out, coerced, err := opts.Tools.CheckStrict(tool, args, opts.Validation)
 		repairs = append(repairs, coerced...)
 		if verr := coded.As(err); verr != nil {
 			verr.Tool = name

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/internal/longtest"
+	"github.com/dialectkit/toolcall/lenient"
 )
 
 // slowTool is t without its fast path: the library decides alone.
@@ -32,6 +33,15 @@ func agree(tb testing.TB, t *Tool, args []byte, opts Options) fastResult {
 	_, _, fastErr := t.validate(args, opts)
 	if (slowErr == nil) != (fastErr == nil) {
 		tb.Fatalf("tool %s, args %s, opts %+v: with the fast path %v, without %v", t.Name, args, opts, fastErr, slowErr)
+	}
+	// Told that strict JSON is strict (as Finish tells Set.CheckStrict),
+	// the validation answers the same.
+	if lenient.Valid(args) {
+		out, _, knownErr := t.validateKnown(args, opts, true)
+		out2, _, _ := t.validate(args, opts)
+		if fmt.Sprint(knownErr) != fmt.Sprint(fastErr) || !bytes.Equal(out, out2) {
+			tb.Fatalf("tool %s, args %s, opts %+v: known strict %v, checked %v", t.Name, args, opts, knownErr, fastErr)
+		}
 	}
 	if t.fast == nil || !argsValid(args) {
 		return fastUnsure

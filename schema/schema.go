@@ -244,7 +244,7 @@ func (s *Set) validate(name string, args json.RawMessage, opts Options) (json.Ra
 	if err != nil {
 		return args, nil, err
 	}
-	return s.check(t, args, opts)
+	return s.check(t, args, opts, false)
 }
 
 // Len is the number of tools.

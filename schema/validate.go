@@ -49,10 +49,16 @@ func (t *Tool) Validate(args json.RawMessage, opts Options) (json.RawMessage, []
 
 // validate is Validate with the concrete error.
 func (t *Tool) validate(args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
+	return t.validateKnown(args, opts, false)
+}
+
+// validateKnown is validate; strict says that args is known to be strict
+// JSON (RFC 8259, UTF-8), which the fast path then need not check again.
+func (t *Tool) validateKnown(args json.RawMessage, opts Options, strict bool) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
 	if t == nil {
 		return args, nil, toolcall.NewError(toolcall.CodeInvalidTool, "no tool to validate against")
 	}
-	if t.fast != nil && !opts.Coerce && lenient.Valid(args) && t.validFast(args, opts) {
+	if t.fast != nil && !opts.Coerce && (strict || lenient.Valid(args)) && t.validFast(args, opts) {
 		return args, nil, nil
 	}
 	root, e := parseObject(args)

@@ -200,13 +200,23 @@ func (s *Set) selectVersion(name string, opts Options) (*Tool, *toolcall.Error) 
 // of the previous major are accepted as they are, with a
 // toolcall.RepairSchemaMigration repair naming both versions.
 func (s *Set) Check(t *Tool, args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, error) {
-	out, repairs, e := s.check(t, args, opts)
+	out, repairs, e := s.check(t, args, opts, false)
 	return out, repairs, coded.Err(e)
 }
 
-// check is Check with the concrete error.
-func (s *Set) check(t *Tool, args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
-	out, repairs, err := t.validate(args, opts)
+// CheckStrict is Check for args known to be strict JSON (RFC 8259, UTF-8
+// encoded), as dialects.Finish produces them: the validity is not checked
+// again before the schema is. Arguments that break the schema, or are not
+// an object, get the same errors as from Check; args that are not strict
+// JSON must go through Check.
+func (s *Set) CheckStrict(t *Tool, args json.RawMessage, opts Options) (json.RawMessage, []toolcall.Repair, error) {
+	out, repairs, e := s.check(t, args, opts, true)
+	return out, repairs, coded.Err(e)
+}
+
+// check is Check with the concrete error; strict is validate's.
+func (s *Set) check(t *Tool, args json.RawMessage, opts Options, strict bool) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
+	out, repairs, err := t.validateKnown(args, opts, strict)
 	if err == nil || err.Code != toolcall.CodeSchema || t.Version == "" || opts.Versions == nil || !inTransition(opts.Versions.Transition, t.Name) {
 		return out, repairs, err
 	}
@@ -214,7 +224,7 @@ func (s *Set) check(t *Tool, args json.RawMessage, opts Options) (json.RawMessag
 	if prev == nil {
 		return out, repairs, err
 	}
-	pout, prepairs, perr := prev.validate(args, opts)
+	pout, prepairs, perr := prev.validateKnown(args, opts, strict)
 	if perr != nil {
 		return out, repairs, err
 	}
