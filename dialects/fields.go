@@ -168,6 +168,24 @@ func parseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *to
 	return gjson.ParseBytes(r.Output), r.Repairs, nil, Strict
 }
 
+// CheckStrict reports, for text that is strict JSON (no surrounding
+// whitespace) within the depth a value holding calls may reach, what
+// ParseCheckedJSON would know of it (Strict or StrictUnique) and ok; ok is
+// false for any other text, which ParseCheckedJSON must read. A dialect
+// that checks a value this way, to measure it in the same pass, hands the
+// Checked on instead of parsing the value again.
+func CheckStrict(text string, opts *Options) (Checked, bool) {
+	check := lenient.Options{MaxSize: -1, MaxDepth: valueDepthLimit(opts)}
+	unique, err := lenient.CheckKeys(unsafeBytes(text), &check)
+	switch {
+	case err != nil:
+		return Unchecked, false
+	case unique:
+		return StrictUnique, true
+	}
+	return Strict, true
+}
+
 // unsafeBytes views s as bytes, for reading only.
 func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 

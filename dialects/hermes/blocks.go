@@ -3,6 +3,8 @@ package hermes
 import (
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
@@ -123,6 +125,16 @@ func (x *extractor) closingTag(tags []tag, k, lim int) int {
 	p := textcall.SkipSpace(x.Text, open.end, lim)
 	if p == lim || x.Text[p] != '{' && x.Text[p] != '[' {
 		return first
+	}
+	// Most blocks hold one strict JSON value and space up to the first
+	// closing tag: one check of that text both measures the value (a
+	// valid value ends with its last byte, where ValueEnd would find its
+	// end) and spares its parse the check (valueCalls).
+	if q := p + len(strings.TrimRight(x.Text[p:tags[first].start], " \t\r\n")); q > p {
+		if chk, ok := dialects.CheckStrict(x.Text[p:q], x.Opts); ok {
+			x.lastValue = measured{start: p, end: q, complete: true, chk: chk}
+			return first
+		}
 	}
 	valueEnd, complete := x.valueEnd(p, lim)
 	if !complete || valueEnd <= tags[first].start {
@@ -341,7 +353,16 @@ func (x *extractor) values(p, end int) (calls []dialects.RawCall, used int) {
 // one call, an array holds calls. Anything unreadable is a malformed call.
 func (x *extractor) valueCalls(start, end int) []dialects.RawCall {
 	raw := x.Text[start:end]
-	v, repairs, err := x.Parse(raw)
+	var (
+		v       gjson.Result
+		repairs []toolcall.Repair
+		err     *toolcall.Error
+	)
+	if m := x.lastValue; m.chk != dialects.Unchecked && m.start == start && m.end == end {
+		v = x.ParseChecked(raw, m.chk) // checked when its block was measured
+	} else {
+		v, repairs, err = x.Parse(raw)
+	}
 	if err != nil {
 		return []dialects.RawCall{textcall.Malformed(start, raw, textcall.PeekName(raw), "the call is not JSON that can be repaired", err)}
 	}
@@ -373,4 +394,7 @@ func (x *extractor) valueEnd(p, limit int) (int, bool) {
 type measured struct {
 	start, end int
 	complete   bool
+	// chk is what is known of the value's text when closingTag checked
+	// it; Unchecked when only measured.
+	chk dialects.Checked
 }

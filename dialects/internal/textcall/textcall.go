@@ -72,6 +72,13 @@ func (r *Reader) Parse(raw string) (gjson.Result, []toolcall.Repair, *toolcall.E
 	return gjson.Parse(v), repairs, nil
 }
 
+// ParseChecked is Parse for raw, trimmed, that dialects.CheckStrict found
+// strict (chk): it is not checked again, and needs no repair.
+func (r *Reader) ParseChecked(raw string, chk dialects.Checked) gjson.Result {
+	r.checked, r.chk = raw, chk
+	return gjson.Parse(raw)
+}
+
 // Call turns a parsed object found at offset into a raw call, or into a
 // malformed call when it names no call. repairs are those made to read it.
 // An object read out of the last value Parse returned is not checked
