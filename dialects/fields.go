@@ -362,15 +362,14 @@ func skipJSONSpace(s string, i int) int {
 // a \u escape that could spell one, it is not a call object, and reading
 // its members (unescaping every string) is left undone.
 func mayNameCall(obj string) bool {
-	if strings.Contains(obj, `\u`) {
-		return true
-	}
+	// The name fields first: a call object names its call near its start,
+	// and then the rest of it is not searched.
 	for _, q := range quotedNameFields {
 		if strings.Contains(obj, q) {
 			return true
 		}
 	}
-	return false
+	return strings.Contains(obj, `\u`)
 }
 
 // mayNameCallRaw is mayNameCall for text before repair, whose keys may be
