@@ -204,8 +204,11 @@ const (
 // already wrote; it is skipped. The segments are appended to segs.
 func segments(segs []segment, text string, startsOpen, implicit bool) []segment {
 	pos := 0
-	firstClose := strings.Index(text, thinkClose)
 	firstOpen := strings.Index(text, thinkOpen)
+	firstClose := -1 // looked for only when a leading block may lack its opening tag
+	if startsOpen || implicit {
+		firstClose = strings.Index(text, thinkClose)
+	}
 	if startsOpen || (implicit && firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
 		start := 0
 		if startsOpen {
@@ -220,11 +223,17 @@ func segments(segs []segment, text string, startsOpen, implicit bool) []segment 
 		pos = firstClose + len(thinkClose)
 	}
 	for {
-		i := strings.Index(text[pos:], thinkOpen)
+		// The first opening tag at or after pos: the one found first while
+		// it lies ahead (none anywhere when none was found).
+		i := firstOpen
+		if i >= 0 && i < pos {
+			if i = strings.Index(text[pos:], thinkOpen); i >= 0 {
+				i += pos
+			}
+		}
 		if i < 0 {
 			return append(segs, segment{start: pos, end: len(text)})
 		}
-		i += pos
 		segs = append(segs, segment{start: pos, end: i})
 		body := i + len(thinkOpen)
 		j := strings.Index(text[body:], thinkClose)
