@@ -131,8 +131,7 @@ func TestNewCallID(t *testing.T) {
 	if !re.MatchString(a) || a == b {
 		t.Errorf("ids %q %q", a, b)
 	}
-	// Ids drawn from randomness read ahead of need, across several
-	// refills, never repeat.
+	// Ids never repeat.
 	seen := map[string]bool{}
 	for range 2000 {
 		id := toolcall.NewCallID()
