@@ -19,8 +19,16 @@ type Span struct{ Start, End int }
 // one that holds for JSON in prose), and closed fenced blocks that the
 // prose right after them disowns ("but I won't call it"; DisownedAfter). A
 // fence with no such prose around it is not listed: it may be the call. A
-// presented fence that is never closed runs to the end of the text.
+// presented fence that is never closed runs to the end of the text. It
+// also lists quoted text that holds a call's syntax inside a sentence
+// (quoted):
+// `Write "<tool_call>…</tool_call>" to call f.` shows the call.
 func Shown(text string) []Span {
+	return withQuoted(text, code(text))
+}
+
+// code lists the inline code and example fences of text, as Shown says.
+func code(text string) []Span {
 	if strings.IndexByte(text, '`') < 0 {
 		return nil // every span is a fence or inline code: backticks
 	}
@@ -136,6 +144,11 @@ type ShownScan struct {
 	pos, runs    int // the start of the line being read; backtick runs in the paragraph's lines before it
 	inFence      bool
 	cur, curRuns int // how far the line at pos is read (never inside a backtick run); its runs so far
+	// The quotes of the line at qLine, read up to qPos: qClose is the
+	// closing quote awaited ("" when no quote is open).
+	// qDepth counts the brackets left open since the quote opened.
+	qLine, qPos, qDepth int
+	qClose              string
 }
 
 // MayBeShown is the package's MayBeShown; text must extend the text of the
@@ -178,7 +191,204 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 	if f, ok := fenceOpen(text, lineStart, len(text)); ok && f <= at && PresentedAsExample(text, f) {
 		return true
 	}
-	return (s.runs+s.curRuns+backtickRuns(text[p:at]))%2 == 1
+	return (s.runs+s.curRuns+backtickRuns(text[p:at]))%2 == 1 || s.quoteOpen(text, lineStart, at)
+}
+
+// quoteOpen reports whether a quote that quoted may pair opens before at
+// on the line that starts at lineStart and is not closed before at. It
+// reads the line once across calls.
+func (s *ShownScan) quoteOpen(text string, lineStart, at int) bool {
+	if s.qLine != lineStart || s.qPos < lineStart || s.qPos > at {
+		s.qLine, s.qPos, s.qClose = lineStart, lineStart, ""
+	}
+	for s.qPos < at {
+		if s.qClose != "" {
+			c := strings.Index(text[s.qPos:at], s.qClose)
+			if c < 0 {
+				s.qDepth += brackets(text[s.qPos:at])
+				s.qPos = at
+				break
+			}
+			s.qDepth += brackets(text[s.qPos : s.qPos+c])
+			e := s.qPos + c + len(s.qClose)
+			if s.qDepth <= 0 && quoteCloses(text, e) {
+				s.qClose = ""
+			}
+			s.qPos = e
+			continue
+		}
+		i := nextQuote(text, s.qPos, at)
+		if i < 0 {
+			s.qPos = at
+			break
+		}
+		cq, n := openQuote(text, i)
+		s.qPos = i + max(n, 1)
+		if n > 0 && quoteOpens(text, lineStart, i) {
+			s.qClose, s.qDepth = cq, 0
+		}
+	}
+	return s.qClose != ""
+}
+
+// withQuoted adds to the sorted spans of code the quoted parts of text
+// that hold a call's syntax inside a sentence, except those that meet a
+// span of code.
+//
+// A quoted part opens with a quote ('"', '“' or '‘') that a word and a
+// blank stand right before on its line, and closes at the first matching
+// quote ('"', '”' or '’') of the same line that a blank and a word follow,
+// or closing punctuation other than ':' and then a blank and a word or the
+// end of the line, with as many '{' and '[' as '}' and ']' closed between
+// the quotes (a quote inside a value of the quoted call does not close
+// it): the shape of InSentence around the whole quotation ("Write
+// "<tool_call>…</tool_call>" to call f."). It is listed when it holds a
+// '<', '[' or '{', as every call syntax does. A quote inside a value of a
+// call follows ':' or '=' or a backslash, not a word and a blank, and a
+// string of JSON closes before ',', '}' or ':', not before prose: neither
+// opens nor closes one.
+func withQuoted(text string, code []Span) []Span {
+	if strings.IndexByte(text, '"') < 0 && strings.IndexByte(text, 0xE2) < 0 {
+		return code // no quote
+	}
+	var quoted []Span
+	for lineStart := 0; lineStart < len(text); {
+		lineEnd := strings.IndexByte(text[lineStart:], '\n')
+		if lineEnd < 0 {
+			lineEnd = len(text)
+		} else {
+			lineEnd += lineStart
+		}
+		quoted = quotedInLine(text, lineStart, lineEnd, quoted)
+		lineStart = lineEnd + 1
+	}
+	if len(quoted) == 0 {
+		return code
+	}
+	out := make([]Span, 0, len(code)+len(quoted))
+	k := 0
+	for _, q := range quoted {
+		for k < len(code) && code[k].End <= q.Start {
+			out = append(out, code[k])
+			k++
+		}
+		if k < len(code) && code[k].Start < q.End {
+			continue // it meets code: the code is what is shown
+		}
+		out = append(out, q)
+	}
+	return append(out, code[k:]...)
+}
+
+// quotedInLine appends the quoted parts of the line text[start:end] that
+// withQuoted lists.
+func quotedInLine(text string, start, end int, out []Span) []Span {
+	// none[k] records that a quote of kind k found no closer up to end: a
+	// later one cannot either, so the line is read a bounded number of
+	// times.
+	var none [3]bool
+	for i := start; i < end; {
+		q := nextQuote(text, i, end)
+		if q < 0 {
+			break
+		}
+		cq, n := openQuote(text, q)
+		i = q + max(n, 1)
+		kind := 0
+		if n == 3 {
+			kind = 1 + int(text[q+2]-0x98)/4 // ‘ is 0x98, “ is 0x9C
+		}
+		if n == 0 || none[kind] || !quoteOpens(text, start, q) {
+			continue
+		}
+		found, depth := false, 0
+		for k := i; k < end; {
+			c := strings.Index(text[k:end], cq)
+			if c < 0 {
+				break
+			}
+			c += k
+			depth += brackets(text[k:c])
+			e := c + len(cq)
+			if depth <= 0 && quoteCloses(text, e) {
+				if strings.ContainsAny(text[i:e], "<[{") {
+					out = append(out, Span{q, e})
+				}
+				i, found = e, true
+				break
+			}
+			k = e
+		}
+		none[kind] = !found
+	}
+	return out
+}
+
+// brackets returns the count of '{' and '[' in s less that of '}' and ']'.
+func brackets(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{', '[':
+			n++
+		case '}', ']':
+			n--
+		}
+	}
+	return n
+}
+
+// nextQuote returns the offset of the first byte in text[from:to] that may
+// start a quote ('"' or the lead byte of a typographic one), or -1.
+func nextQuote(text string, from, to int) int {
+	for i := from; i < to; i++ {
+		if text[i] == '"' || text[i] == 0xE2 {
+			return i
+		}
+	}
+	return -1
+}
+
+// openQuote returns the closing quote for an opening quote at text[i] and
+// the opening quote's length, or "", 0.
+func openQuote(text string, i int) (string, int) {
+	switch {
+	case text[i] == '"':
+		return `"`, 1
+	case strings.HasPrefix(text[i:], "\u201C"):
+		return "\u201D", 3
+	case strings.HasPrefix(text[i:], "\u2018"):
+		return "\u2019", 3
+	}
+	return "", 0
+}
+
+// quoteOpens reports whether a word and a blank stand right before the
+// quote at text[i], on the line that starts at lineStart.
+func quoteOpens(text string, lineStart, i int) bool {
+	j := i
+	for j > lineStart && (text[j-1] == ' ' || text[j-1] == '\t') {
+		j--
+	}
+	return j < i && j > lineStart && proseWordByte(text[j-1])
+}
+
+// quoteCloses reports whether the text after a closing quote that ends at
+// text[e] goes on with prose: a blank and a word, or closing punctuation
+// and then a blank and a word or the end of the line.
+func quoteCloses(text string, e int) bool {
+	p := e
+	for p < len(text) && p-e < 8 && strings.IndexByte(".,;!?)", text[p]) >= 0 {
+		p++
+	}
+	if p > e && atLineEnd(text, p) {
+		return true
+	}
+	b := p
+	for b < len(text) && (text[b] == ' ' || text[b] == '\t') {
+		b++
+	}
+	return b > p && b < len(text) && proseWordByte(text[b])
 }
 
 // backtickRuns counts the runs of one or two backticks in s.

@@ -55,10 +55,17 @@ func TestShownCallsAreNotCalls(t *testing.T) {
 			"For example:\n" + fence + "\nbut I won't call it.",
 			"Here is an example of the format:\n\n" + fence,
 		}
-		if !strings.Contains(tc.call, "\n") {
-			shown = append(shown, "You could write `"+tc.call+"` yourself.")
-		}
 		called := []string{tc.call}
+		if !strings.Contains(tc.call, "\n") {
+			shown = append(shown, "You could write `"+tc.call+"` yourself.",
+				// Quoted inside a sentence (dialects.Shown).
+				`Write "`+tc.call+`" to call f.`,
+				"The model answers \u201C"+tc.call+"\u201D here.",
+				"Say \u2018"+tc.call+"\u2019, then stop.",
+				`I would write "`+tc.call+`".`)
+			// A quoted phrase before the call, or after it, leaves it a call.
+			called = append(called, "I will look up \"f\" now.\n"+tc.call, tc.call+"\nThat was \"f\" for you.")
+		}
 		if tc.fenced {
 			called = append(called, fence)
 		}

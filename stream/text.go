@@ -105,11 +105,12 @@ type Parser struct {
 
 	buf textBuf
 	pos int // bytes the state machine has consumed
-	// shown tells whether a marker may lie in inline code or an example
-	// fence (dialects.ShownScan), reading each line of buf once.
+	// shown tells whether a marker may lie in inline code, an example
+	// fence or a quotation (dialects.ShownScan), reading each line of buf
+	// once.
 	shown dialects.ShownScan
-	// plainTo is a length of buf whose bytes hold no backtick: nothing in
-	// it is shown as code.
+	// plainTo is a length of buf whose bytes hold no backtick and no
+	// quote: nothing in it is shown.
 	plainTo int
 	state   state
 
@@ -772,12 +773,13 @@ func (p *Parser) emit(ev Event) {
 	p.events = append(p.events, ev)
 }
 
-// mayBeShown reports whether the marker at text[at] may lie in inline code
-// or an example fence (dialects.MayBeShown). Text with no backtick up to
-// the marker shows none: the line scan waits for the first backtick.
+// mayBeShown reports whether the marker at text[at] may lie in inline code,
+// an example fence or a quotation (dialects.MayBeShown). Text with no
+// backtick and no quote up to the marker shows none: the line scan waits
+// for the first of them.
 func (p *Parser) mayBeShown(text string, at int) bool {
 	if p.plainTo <= at {
-		k := strings.IndexByte(text[p.plainTo:at+1], '`')
+		k := strings.IndexFunc(text[p.plainTo:at+1], func(r rune) bool { return r == '`' || r == '"' || r == '\u201C' || r == '\u2018' })
 		if k < 0 {
 			p.plainTo = at + 1
 			return false
