@@ -43,6 +43,9 @@ func FuzzStream(f *testing.F) {
 	f.Add("A(", uint64(1), pick("llama4_pythonic", closedFlag))
 	f.Add("Hello(x", uint64(2), pick("pythonic", closedFlag))
 	f.Add("xf(a=1)", uint64(5), pick("pythonic", closedFlag))
+	// Calls quoted inside a sentence are shown, not made.
+	f.Add("Write \"<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": [\"x\", 1]}}</tool_call>\" to call f.", uint64(4), pick("hermes", 0))
+	f.Add("The model answers \u201C[TOOL_CALLS]f[ARGS]{}\u201D here.\n[TOOL_CALLS]f[ARGS]{}", uint64(6), pick("", 0))
 	f.Add("<start_function_call>call:f{a:1}<end_function_call> and <start_function_call>", uint64(4), pick("functiongemma", 0))
 	f.Add("thinking here</think>answer <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>", uint64(6), pick("", openFlag))
 	f.Add("  \n[{\"name\": \"f\", \"arguments\": {}}]", uint64(7), pick("xlam", 0))
