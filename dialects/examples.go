@@ -144,11 +144,9 @@ type ShownScan struct {
 	pos, runs    int // the start of the line being read; backtick runs in the paragraph's lines before it
 	inFence      bool
 	cur, curRuns int // how far the line at pos is read (never inside a backtick run); its runs so far
-	// The quotes of the line at qLine, read up to qPos: qClose is the
-	// closing quote awaited ("" when no quote is open).
-	// qDepth counts the brackets left open since the quote opened.
-	qLine, qPos, qDepth int
-	qClose              string
+	// The quotes of the line at qLine, read up to qPos.
+	qLine, qPos int
+	q           quoteState
 }
 
 // MayBeShown is the package's MayBeShown; text must extend the text of the
@@ -194,59 +192,33 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 	return (s.runs+s.curRuns+backtickRuns(text[p:at]))%2 == 1 || s.quoteOpen(text, lineStart, at)
 }
 
-// quoteOpen reports whether a quote that quoted may pair opens before at
-// on the line that starts at lineStart and is not closed before at. It
-// reads the line once across calls.
+// quoteOpen reports whether a quotation (quoteState) opened before at on
+// the line that starts at lineStart is not closed before at. It reads the
+// line once across calls.
 func (s *ShownScan) quoteOpen(text string, lineStart, at int) bool {
 	if s.qLine != lineStart || s.qPos < lineStart || s.qPos > at {
-		s.qLine, s.qPos, s.qClose = lineStart, lineStart, ""
+		s.qLine, s.qPos, s.q = lineStart, lineStart, quoteState{}
 	}
-	for s.qPos < at {
-		if s.qClose != "" {
-			c := strings.Index(text[s.qPos:at], s.qClose)
-			if c < 0 {
-				s.qDepth += brackets(text[s.qPos:at])
-				s.qPos = at
-				break
-			}
-			s.qDepth += brackets(text[s.qPos : s.qPos+c])
-			e := s.qPos + c + len(s.qClose)
-			if s.qDepth <= 0 && quoteCloses(text, e) {
-				s.qClose = ""
-			}
-			s.qPos = e
-			continue
-		}
-		i := nextQuote(text, s.qPos, at)
-		if i < 0 {
-			s.qPos = at
-			break
-		}
-		cq, n := openQuote(text, i)
-		s.qPos = i + max(n, 1)
-		if n > 0 && quoteOpens(text, lineStart, i) {
-			s.qClose, s.qDepth = cq, 0
-		}
-	}
-	return s.qClose != ""
+	s.q.advance(text, lineStart, s.qPos, at, nil)
+	s.qPos = at
+	return s.q.close != ""
 }
 
 // withQuoted adds to the sorted spans of code the quoted parts of text
 // that hold a call's syntax inside a sentence, except those that meet a
 // span of code.
 //
-// A quoted part opens with a quote ('"', '“' or '‘') that a word and a
-// blank stand right before on its line, and closes at the first matching
-// quote ('"', '”' or '’') of the same line that a blank and a word follow,
-// or closing punctuation other than ':' and then a blank and a word or the
-// end of the line, with as many '{' and '[' as '}' and ']' closed between
-// the quotes (a quote inside a value of the quoted call does not close
-// it): the shape of InSentence around the whole quotation ("Write
-// "<tool_call>…</tool_call>" to call f."). It is listed when it holds a
-// '<', '[' or '{', as every call syntax does. A quote inside a value of a
-// call follows ':' or '=' or a backslash, not a word and a blank, and a
-// string of JSON closes before ',', '}' or ':', not before prose: neither
-// opens nor closes one.
+// A quotation opens with a quote ('"', '“' or '‘') that a word and a blank
+// stand right before on its line, and closes at the first matching quote
+// ('"', '”' or '’') of the same line that is not inside a string of the
+// quoted text, with as many '{' and '[' as '}' and ']' before it since the
+// opening quote (quoteState). It is listed when a blank and a word follow
+// it, or closing punctuation and then a blank and a word or the end of
+// the line (the shape of InSentence around the whole quotation: "Write
+// "<tool_call>…</tool_call>" to call f."), and it holds a '<', '[' or '{',
+// as every call syntax does. A quote inside a value of a call follows ':',
+// '=', '[', ',' or a backslash, not a word and a blank: it opens no
+// quotation.
 func withQuoted(text string, code []Span) []Span {
 	if strings.IndexByte(text, '"') < 0 && strings.IndexByte(text, 0xE2) < 0 {
 		return code // no quote
@@ -259,7 +231,12 @@ func withQuoted(text string, code []Span) []Span {
 		} else {
 			lineEnd += lineStart
 		}
-		quoted = quotedInLine(text, lineStart, lineEnd, quoted)
+		var q quoteState
+		q.advance(text, lineStart, lineStart, lineEnd, func(start, end int) {
+			if quoteCloses(text, end) && strings.ContainsAny(text[start:end], "<[{") {
+				quoted = append(quoted, Span{start, end})
+			}
+		})
 		lineStart = lineEnd + 1
 	}
 	if len(quoted) == 0 {
@@ -280,73 +257,66 @@ func withQuoted(text string, code []Span) []Span {
 	return append(out, code[k:]...)
 }
 
-// quotedInLine appends the quoted parts of the line text[start:end] that
-// withQuoted lists.
-func quotedInLine(text string, start, end int, out []Span) []Span {
-	// none[k] records that a quote of kind k found no closer up to end: a
-	// later one cannot either, so the line is read a bounded number of
-	// times.
-	var none [3]bool
-	for i := start; i < end; {
-		q := nextQuote(text, i, end)
-		if q < 0 {
-			break
-		}
-		cq, n := openQuote(text, q)
-		i = q + max(n, 1)
-		kind := 0
-		if n == 3 {
-			kind = 1 + int(text[q+2]-0x98)/4 // ‘ is 0x98, “ is 0x9C
-		}
-		if n == 0 || none[kind] || !quoteOpens(text, start, q) {
-			continue
-		}
-		found, depth := false, 0
-		for k := i; k < end; {
-			c := strings.Index(text[k:end], cq)
-			if c < 0 {
-				break
-			}
-			c += k
-			depth += brackets(text[k:c])
-			e := c + len(cq)
-			if depth <= 0 && quoteCloses(text, e) {
-				if strings.ContainsAny(text[i:e], "<[{") {
-					out = append(out, Span{q, e})
-				}
-				i, found = e, true
-				break
-			}
-			k = e
-		}
-		none[kind] = !found
-	}
-	return out
+// quoteState reads the quotations of a line, byte by byte, so that the
+// one-shot reading (withQuoted) and a stream's (ShownScan) take the same
+// steps. Inside a quotation, an ASCII quote that follows '{', '[', ',',
+// ':', '=' or '(' (blanks aside) opens a string of the quoted text (a JSON
+// key or value, an attribute, an argument), which the next ASCII quote
+// not escaped by a backslash closes; the quotation's own closing quote is
+// one outside such strings with no bracket left open since the quotation
+// opened (an apostrophe '’' inside a word closes nothing). A closing quote
+// closes the quotation whatever follows it.
+type quoteState struct {
+	open  int    // the offset of the opening quote, while close != ""
+	close string // the closing quote awaited; "" when none is open
+	inner bool   // inside a string of the quoted text
+	depth int    // brackets opened less brackets closed since open
 }
 
-// brackets returns the count of '{' and '[' in s less that of '}' and ']'.
-func brackets(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '{', '[':
-			n++
-		case '}', ']':
-			n--
-		}
-	}
-	return n
-}
-
-// nextQuote returns the offset of the first byte in text[from:to] that may
-// start a quote ('"' or the lead byte of a typographic one), or -1.
-func nextQuote(text string, from, to int) int {
+// advance reads text[from:to] of the line that starts at lineStart, and
+// calls closed (when not nil) with the span of each quotation it closes.
+func (q *quoteState) advance(text string, lineStart, from, to int, closed func(start, end int)) {
 	for i := from; i < to; i++ {
-		if text[i] == '"' || text[i] == 0xE2 {
-			return i
+		c := text[i]
+		switch {
+		case q.close == "":
+			if c != '"' && c != 0xE2 {
+				continue
+			}
+			cq, n := openQuote(text, i)
+			if n > 0 && quoteOpens(text, lineStart, i) {
+				*q = quoteState{open: i, close: cq}
+			}
+			i += max(n, 1) - 1
+		case q.inner:
+			if c == '"' && text[i-1] != '\\' {
+				q.inner = false
+			}
+		case c == '{' || c == '[':
+			q.depth++
+		case c == '}' || c == ']':
+			q.depth--
+		case c == '"':
+			if innerOpens(text, lineStart, i) {
+				q.inner = true
+			} else if q.close == `"` && q.depth <= 0 {
+				q.close = ""
+				if closed != nil {
+					closed(q.open, i+1)
+				}
+			}
+		case c == 0xE2 && q.depth <= 0 && strings.HasPrefix(text[i:], q.close):
+			if q.close == "\u2019" && i+3 < len(text) && proseWordByte(text[i+3]) {
+				i += 2 // an apostrophe inside a word
+				continue
+			}
+			q.close = ""
+			if closed != nil {
+				closed(q.open, i+3)
+			}
+			i += 2
 		}
 	}
-	return -1
 }
 
 // openQuote returns the closing quote for an opening quote at text[i] and
@@ -371,6 +341,17 @@ func quoteOpens(text string, lineStart, i int) bool {
 		j--
 	}
 	return j < i && j > lineStart && proseWordByte(text[j-1])
+}
+
+// innerOpens reports whether the ASCII quote at text[i], inside a
+// quotation, opens a string of the quoted text: '{', '[', ',', ':', '='
+// or '(' stands before it, blanks aside.
+func innerOpens(text string, lineStart, i int) bool {
+	j := i
+	for j > lineStart && (text[j-1] == ' ' || text[j-1] == '\t') {
+		j--
+	}
+	return j > lineStart && strings.IndexByte("{[,:=(", text[j-1]) >= 0
 }
 
 // quoteCloses reports whether the text after a closing quote that ends at
