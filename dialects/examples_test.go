@@ -40,6 +40,17 @@ func TestShownSpans(t *testing.T) {
 		{"Write `f\n```json\n\n{}\n```g` here.", nil},      // a blank line ends the paragraph
 		{"Write `f\n```json\n{}\n```g` and `h`.", []string{"`f\n```json\n{}\n```g`", "`h`"}},
 		{"Write `f\n```\nx\n```g`, then `h\n```\ny\n```i` ok", []string{"`f\n```\nx\n```g`", "`h\n```\ny\n```i`"}},
+		// A call quoted inside a sentence.
+		{`Write "<tool_call>{"a": ["x", 1]}</tool_call>" to call f.`, []string{`"<tool_call>{"a": ["x", 1]}</tool_call>"`}},
+		{"It answers \u201C[T]f{}\u201D here.", []string{"\u201C[T]f{}\u201D"}},
+		{"Say \u2018[f(a='don\u2019t')]\u2019, then stop.", []string{"\u2018[f(a='don\u2019t')]\u2019"}},
+		{`I would write "<t>".`, []string{`"<t>"`}},
+		{`Write "<t>"`, nil},                     // no prose after it
+		{`"<t>" is the tag`, nil},                // no word before it
+		{`Write "Paris" now <t>`, nil},           // no call syntax inside
+		{`{"a": "<t>" b}`, nil},                  // a string of JSON opens no quotation
+		{`<p k="It's "x"<c>a k="n" t="s">`, nil}, // a quoted phrase in a value closes before the syntax goes on
+		{`Write "<t>` + "\n" + `x" to`, nil},     // a quotation ends with its line
 	} {
 		var got []string
 		for _, sp := range Shown(tc.text) {
@@ -95,7 +106,8 @@ func TestShownLinear(t *testing.T) {
 // A ShownScan asked about growing positions answers as a fresh reading of
 // the whole text does.
 func TestShownScanAgrees(t *testing.T) {
-	pieces := []string{"`", "``", "```", "\n", "\n\n", "For example:\n", "x ", "<tool_call>", " `y` ", "```json\n"}
+	pieces := []string{"`", "``", "```", "\n", "\n\n", "For example:\n", "x ", "<tool_call>", " `y` ", "```json\n",
+		" \"", "\" ", "{\"", "\u201C", "\u201D ", "]", "[", "x"}
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 2000 {
 		var b strings.Builder
@@ -108,6 +120,14 @@ func TestShownScanAgrees(t *testing.T) {
 			fresh := func() bool { var f ShownScan; return f.MayBeShown(text, at) }()
 			if got := s.MayBeShown(text, at); got != fresh {
 				t.Fatalf("MayBeShown(%q, %d): incremental %v, fresh %v", text, at, got, fresh)
+			}
+		}
+		// A marker inside a part Shown lists may be shown, on every prefix.
+		for _, sp := range Shown(text) {
+			for at := sp.Start + 1; at < sp.End; at++ {
+				if text[at] == '<' && !MayBeShown(text[:at+1], at) {
+					t.Fatalf("MayBeShown(%q, %d) = false inside %q", text[:at+1], at, text[sp.Start:sp.End])
+				}
 			}
 		}
 	}
