@@ -50,9 +50,14 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 	x.keep = nil
 	// A block never runs past the next opening tag of its family: two
 	// opening tags in a row mean the first block was not closed.
+	// An opening tag inside a string of the block's JSON value is
+	// argument text ("wrap it in <tool_call> tags"), not the next block.
 	lim := limit
 	for m := k + 1; m < len(tags); m++ {
 		if tags[m].family == open.family && !tags[m].closing {
+			if x.inValue(open.end, tags[m].start, limit) {
+				continue
+			}
 			lim = tags[m].start
 			break
 		}
@@ -87,6 +92,15 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 		}
 	} else {
 		blockEnd = used
+		if lim < limit && len(calls) > 0 && calls[len(calls)-1].Err == nil && endsInString(x.Text[open.end:bodyEnd]) {
+			// The next block begins where this one's value is still inside
+			// a string: the model broke off its arguments mid-string, and
+			// what it meant to write is lost. Cut off, never a call.
+			last := &calls[len(calls)-1]
+			e := toolcall.NewError(toolcall.CodeTruncated, "the call is cut off inside a string of its arguments, where the next <tool_call> begins")
+			e.Offset, e.Raw, e.Tool = last.Offset, strings.TrimSpace(x.Text[open.end:bodyEnd]), last.Name
+			*last = dialects.RawCall{Name: last.Name, Offset: last.Offset, Err: e}
+		}
 		// Closing brackets too many right after the calls of a block
 		// left open are their syntax, as in a closed block: dropped, not
 		// silently.
@@ -397,4 +411,42 @@ type measured struct {
 	// chk is what is known of the value's text when closingTag checked
 	// it; Unchecked when only measured.
 	chk dialects.Checked
+}
+
+// inValue reports whether offset at lies inside a string of the JSON value
+// that opens the body at from: the text up to at ends inside a string, and
+// the value, read on past at, is strict JSON. A value cut off inside a
+// string, with a call after it, is no such value: the tag then opens the
+// next block.
+func (x *extractor) inValue(from, at, limit int) bool {
+	p := textcall.SkipSpace(x.Text, from, at)
+	if p == at || x.Text[p] != '{' && x.Text[p] != '[' || !endsInString(x.Text[p:at]) {
+		return false
+	}
+	end, complete := dialects.ValueEnd(x.Text[:limit], p)
+	if !complete || end <= at {
+		return false
+	}
+	_, ok := dialects.CheckStrict(x.Text[p:end], x.Opts)
+	return ok
+}
+
+// endsInString reports whether s, the start of a JSON value, ends inside
+// one of its strings.
+func endsInString(s string) bool {
+	in := false
+	for i := 0; i < len(s); i++ {
+		j := strings.IndexAny(s[i:], `"\`)
+		if j < 0 {
+			break
+		}
+		i += j
+		switch {
+		case s[i] == '\\' && in:
+			i++
+		case s[i] == '"':
+			in = !in
+		}
+	}
+	return in
 }

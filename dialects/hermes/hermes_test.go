@@ -199,6 +199,25 @@ var rows = []row{
 		errs: []toolcall.Code{toolcall.CodeTruncated},
 	},
 	{
+		name:   "an opening tag inside an argument string is argument text",
+		text:   `<tool_call>{"name": "write_file", "arguments": {"content": "wrap it in <tool_call> tags"}}</tool_call>`,
+		calls:  []call{{"write_file", `{"content":"wrap it in <tool_call> tags"}`}},
+		chunks: []string{`<tool_call>{"name": "write_file", "arguments": {"content": "wrap it in <tool`, `_call> tags"}}</tool_call>`},
+	},
+	{
+		name:   "both tags inside an argument string are argument text",
+		text:   `<tool_call>{"name": "write_file", "arguments": {"content": "use <tool_call> and </tool_call>, \"q\""}}</tool_call>`,
+		calls:  []call{{"write_file", `{"content":"use <tool_call> and </tool_call>, \"q\""}`}},
+		chunks: []string{`<tool_call>{"name": "write_file", "arguments": {"content": "use <tool_call> and </tool_`, `call>, \"q\""}}</tool_call>`},
+	},
+	{
+		name:   "a call broken off inside a string where the next block begins is cut off",
+		text:   "<tool_call>{\"name\": \"a\", \"arguments\": {\"x\": \"abc\n<tool_call>{\"name\": \"b\", \"arguments\": {}}</tool_call>",
+		calls:  []call{{"b", `{}`}},
+		errs:   []toolcall.Code{toolcall.CodeTruncated},
+		chunks: []string{"<tool_call>{\"name\": \"a\", \"arguments\": {\"x\": \"ab", "c\n<tool_call>{\"name\": \"b\", \"arguments\": {}}</tool_call>"},
+	},
+	{
 		name:      "missing opening tag after reasoning",
 		text:      "<think>ok</think>\n{\"name\": \"a\", \"arguments\": {\"x\": 1}}\n</tool_call>",
 		calls:     []call{{"a", `{"x":1}`}},
