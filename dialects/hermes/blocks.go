@@ -52,10 +52,15 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 	// opening tags in a row mean the first block was not closed.
 	// An opening tag inside a string of the block's JSON value is
 	// argument text ("wrap it in <tool_call> tags"), not the next block.
-	lim := limit
+	lim, valueEnd := limit, -1
 	for m := k + 1; m < len(tags); m++ {
 		if tags[m].family == open.family && !tags[m].closing {
-			if x.inValue(open.end, tags[m].start, limit) {
+			if tags[m].start < valueEnd {
+				continue
+			}
+			if end, ok := x.inValue(open.end, tags[m].start, limit); ok {
+				// Every tag up to the value's end is in it: measured once.
+				valueEnd = end
 				continue
 			}
 			lim = tags[m].start
@@ -414,21 +419,21 @@ type measured struct {
 }
 
 // inValue reports whether offset at lies inside a string of the JSON value
-// that opens the body at from: the text up to at ends inside a string, and
+// that opens the body at from, and where that value ends: the text up to at ends inside a string, and
 // the value, read on past at, is strict JSON. A value cut off inside a
 // string, with a call after it, is no such value: the tag then opens the
 // next block.
-func (x *extractor) inValue(from, at, limit int) bool {
+func (x *extractor) inValue(from, at, limit int) (end int, ok bool) {
 	p := textcall.SkipSpace(x.Text, from, at)
 	if p == at || x.Text[p] != '{' && x.Text[p] != '[' || !endsInString(x.Text[p:at]) {
-		return false
+		return 0, false
 	}
 	end, complete := dialects.ValueEnd(x.Text[:limit], p)
 	if !complete || end <= at {
-		return false
+		return 0, false
 	}
-	_, ok := dialects.CheckStrict(x.Text[p:end], x.Opts)
-	return ok
+	_, ok = dialects.CheckStrict(x.Text[p:end], x.Opts)
+	return end, ok
 }
 
 // endsInString reports whether s, the start of a JSON value, ends inside

@@ -547,3 +547,15 @@ func toolSet(t testing.TB, js string) *schema.Set {
 	}
 	return set
 }
+
+// TestManyTagsInOneArgumentString: an argument string holding many opening
+// tags is read as one call with the tags as its text (the value is measured
+// once for all of them, not once per tag).
+func TestManyTagsInOneArgumentString(t *testing.T) {
+	inner := strings.Repeat("<tool_call> ", 20000)
+	text := `<tool_call>{"name": "write_file", "arguments": {"content": "` + inner + `"}}</tool_call>`
+	ext := hermes.Dialect.Extract(text, &dialects.Options{})
+	if len(ext.Calls) != 1 || ext.Calls[0].Err != nil || ext.Calls[0].Name != "write_file" {
+		t.Fatalf("got %d calls (%+v), want the one write_file call", len(ext.Calls), ext.Calls)
+	}
+}
