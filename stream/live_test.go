@@ -130,12 +130,16 @@ func liveRate(t *testing.T, detect, unknown bool) []liveCase {
 // 89.7% detected when a marked call there was read as a call, 62.3% and
 // 62.8% since), and their floors were lowered by that much; marking the
 // Functionary family as one that opens no block brought them to 63.6%
-// and 64.1%.
+// and 64.1%, and Kimi-K2, Seed-OSS, MiniMax-M1, Apertus and GigaChat 3,
+// on their templates' text, to 66.2% and 66.7% (the two Kimi-K2 outputs).
+// None of the 24 outputs still late for the reasoning start holds bytes
+// that settle it before its end (an opening tag, an end of turn after
+// the call): each is text, a call, and more text or calls.
 const (
 	minLiveNamed           = 97.0
 	minLiveDetected        = 97.0
-	minLiveNamedDefault    = 63.0
-	minLiveDetectedDefault = 63.0
+	minLiveNamedDefault    = 66.0
+	minLiveDetectedDefault = 66.0
 )
 
 // TestLiveRates measures how often a call is reported while the output is

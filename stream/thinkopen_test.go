@@ -31,6 +31,14 @@ func TestCallDraftedInTemplateOpenedReasoning(t *testing.T) {
 			t.Fatalf("no renderer for %s", name)
 		}
 		drafted, made := r.Calls([]toolcall.Call{draft}), r.Calls([]toolcall.Call{real})
+		d, _ := registry.Lookup(name)
+		// A family whose templates never open a block (Kimi-K2, Seed-OSS)
+		// reads a closing tag alone as text: both calls are calls there,
+		// the first as soon as it closes.
+		alone, aloneQuiet := []string{"tmp/x"}, 4
+		if dialects.SyntaxOf(d).ReasoningClosed {
+			alone, aloneQuiet = []string{"build/out", "tmp/x"}, 1
+		}
 		for _, tc := range []struct {
 			name   string
 			opts   registry.Options
@@ -48,7 +56,7 @@ func TestCallDraftedInTemplateOpenedReasoning(t *testing.T) {
 			{
 				name:   "closing tag alone: drafted, closed, then called",
 				chunks: []string{"I could write ", drafted, " but not that one.", "</think>", "\n\n", made},
-				quiet:  4, want: []string{"tmp/x"},
+				quiet:  aloneQuiet, want: alone,
 			},
 			{
 				name:   "template opened: drafted and closed, no call",
@@ -78,7 +86,6 @@ func TestCallDraftedInTemplateOpenedReasoning(t *testing.T) {
 					t.Errorf("one-shot: calls %v, want %v (errors %v, reasoning %q)\ntext: %q", got, tc.want, res.Errors, res.Reasoning, text)
 				}
 				if tc.want == nil || tc.quiet > 3 {
-					// Nothing of the draft is lost: its markup stays in the reasoning.
 					if !strings.Contains(res.Reasoning, "build/out") {
 						t.Errorf("one-shot: the drafted call left the reasoning %q (content %q)", res.Reasoning, res.Content)
 					}
@@ -90,7 +97,6 @@ func TestCallDraftedInTemplateOpenedReasoning(t *testing.T) {
 					}
 					streamed(t, &so, tc.chunks, tc.quiet, tc.want)
 				}
-				d, _ := registry.Lookup(name)
 				do := dialects.Options{ReasoningOpen: o.ReasoningOpen}
 				if err := streamtest.Check(d, text, tc.chunks, &do); err != nil {
 					t.Errorf("stream invariant: %v", err)

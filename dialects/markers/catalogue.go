@@ -107,6 +107,11 @@ var (
 		Name:      "minimax_m1",
 		Forms:     []Form{{Start: []string{"<tool_calls>"}, End: []string{"</tool_calls>"}, Values: true}},
 		Reasoning: []dialects.ReasoningTags{dialects.Think},
+		// MiniMax-M1's chat template ends the generation prompt with
+		// "<beginning_of_sentence>ai name=assistant\n" and writes no
+		// reasoning tag (M1 writes its own <think>); MiniMax-Text-01 does
+		// not reason.
+		ReasoningClosed: true,
 	})
 
 	// NemotronV2 is NVIDIA Nemotron Nano v2: <TOOLCALL>[…]</TOOLCALL>.
@@ -142,6 +147,9 @@ var (
 		Forms:     []Form{{Start: []string{"<|tools_prefix|>"}, End: []string{"<|tools_suffix|>"}, Values: true}},
 		NameIsKey: true,
 		Reasoning: []dialects.ReasoningTags{{Open: "<|inner_prefix|>", Close: "<|inner_suffix|>"}},
+		// Apertus-8B-Instruct's chat template ends the generation prompt
+		// with <|assistant_start|>; <|inner_prefix|> is the model's own.
+		ReasoningClosed: true,
 	})
 
 	// InternLM2 is InternLM2/2.5 and Intern-S1:
@@ -163,6 +171,10 @@ var (
 		},
 		// The tokens, not the words "function call" before <|role_sep|>.
 		Markers: []string{"<|function_call|>", "<|message_sep|>", "<|role_sep|>"},
+		// GigaChat3-10B-A1.8B's and GigaChat3.1-10B-A1.8B's chat templates
+		// end the generation prompt with "assistant<|role_sep|>" and write
+		// no reasoning tag anywhere.
+		ReasoningClosed: true,
 	})
 
 	// LongCat is Meituan LongCat-Flash:
@@ -308,6 +320,12 @@ var (
 		}},
 		Reasoning: []dialects.ReasoningTags{dialects.Think},
 		Strip:     []string{"<|im_end|>"},
+		// Kimi-K2's, Kimi-K2-Instruct's and Kimi-K2-Thinking's chat
+		// templates end the generation prompt with
+		// <|im_assistant|>assistant<|im_middle|>: K2 Thinking writes its
+		// own <think> (llama.cpp's Kimi-K2 parser reads an optional <think>
+		// after that prompt).
+		ReasoningClosed: true,
 	})
 )
 

@@ -59,6 +59,10 @@ var (
 		KeyStart: "<parameter", Key: NameShorthand, ValEnd: "</parameter>",
 		Reasoning:     dialects.ReasoningTags{Open: "<seed:think>", Close: "</seed:think>"},
 		JSONArguments: true, // as Qwen3Coder
+		// Seed-OSS's chat template ends the generation prompt with
+		// "assistant\n"; only with a thinking budget of 0 does it write a
+		// block, and it closes it (<seed:think>…</seed:think>).
+		ReasoningClosed: true,
 	})
 
 	// GLM45 is Zhipu GLM-4.5/4.6/4.7/5 and Poolside Laguna:
