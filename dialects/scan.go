@@ -1,6 +1,10 @@
 package dialects
 
-import "github.com/dialectkit/toolcall/internal/jsonscan"
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/internal/jsonscan"
+)
 
 // ValueEnd finds the end of the JSON (or almost-JSON) value that starts
 // with the '{' or '[' at s[start]. It matches brackets, skipping over
@@ -56,4 +60,40 @@ func ValueEnd(s string, start int) (end int, complete bool) {
 
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// EndsInString reports whether s, the start of a JSON value, ends inside
+// one of its double-quoted strings.
+func EndsInString(s string) bool {
+	in := false
+	for i := 0; i < len(s); i++ {
+		j := strings.IndexAny(s[i:], `"\`)
+		if j < 0 {
+			break
+		}
+		i += j
+		switch {
+		case s[i] == '\\' && in:
+			i++
+		case s[i] == '"':
+			in = !in
+		}
+	}
+	return in
+}
+
+// JSONRunsPast reports whether the JSON value that opens at s[p] holds
+// offset at inside one of its strings and reads on past it, up to limit,
+// as strict JSON: a marker found at at is then text of an argument, not
+// markup. It returns where the value ends.
+func JSONRunsPast(s string, p, at, limit int, opts *Options) (end int, ok bool) {
+	if p >= at || s[p] != '{' && s[p] != '[' || !EndsInString(s[p:at]) {
+		return 0, false
+	}
+	end, complete := ValueEnd(s[:limit], p)
+	if !complete || end <= at {
+		return 0, false
+	}
+	_, ok = CheckStrict(s[p:end], opts)
+	return end, ok
 }

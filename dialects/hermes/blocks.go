@@ -419,39 +419,14 @@ type measured struct {
 }
 
 // inValue reports whether offset at lies inside a string of the JSON value
-// that opens the body at from, and where that value ends: the text up to at ends inside a string, and
-// the value, read on past at, is strict JSON. A value cut off inside a
-// string, with a call after it, is no such value: the tag then opens the
-// next block.
+// that opens the body at from, and where that value ends: the text up to
+// at ends inside a string, and the value, read on past at, is strict JSON
+// (dialects.JSONRunsPast). A value cut off inside a string, with a call
+// after it, is no such value: the tag then opens the next block.
 func (x *extractor) inValue(from, at, limit int) (end int, ok bool) {
-	p := textcall.SkipSpace(x.Text, from, at)
-	if p == at || x.Text[p] != '{' && x.Text[p] != '[' || !endsInString(x.Text[p:at]) {
-		return 0, false
-	}
-	end, complete := dialects.ValueEnd(x.Text[:limit], p)
-	if !complete || end <= at {
-		return 0, false
-	}
-	_, ok = dialects.CheckStrict(x.Text[p:end], x.Opts)
-	return end, ok
+	return dialects.JSONRunsPast(x.Text, textcall.SkipSpace(x.Text, from, at), at, limit, x.Opts)
 }
 
 // endsInString reports whether s, the start of a JSON value, ends inside
 // one of its strings.
-func endsInString(s string) bool {
-	in := false
-	for i := 0; i < len(s); i++ {
-		j := strings.IndexAny(s[i:], `"\`)
-		if j < 0 {
-			break
-		}
-		i += j
-		switch {
-		case s[i] == '\\' && in:
-			i++
-		case s[i] == '"':
-			in = !in
-		}
-	}
-	return in
-}
+func endsInString(s string) bool { return dialects.EndsInString(s) }

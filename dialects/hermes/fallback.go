@@ -5,6 +5,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 )
@@ -15,9 +16,17 @@ import (
 // in order; those in the gap are consumed from the front.
 func (x *extractor) gapPass(start, end int, orphans *[]tag) []region {
 	var regs []region
+	x.gapEnd = end
 	for pos := start; pos < end; {
 		for len(*orphans) > 0 && (*orphans)[0].start < pos {
 			*orphans = (*orphans)[1:]
+		}
+		if n := len(regs); n > 0 && regs[n-1].end == pos && len(*orphans) > 0 && textcall.SkipSpace(x.Text, pos, end) == (*orphans)[0].start {
+			// A stray closing tag right after a call read whole goes with it.
+			pos = (*orphans)[0].end
+			regs[n-1].end = pos
+			*orphans = (*orphans)[1:]
+			continue
 		}
 		to, orphanEnd := end, -1
 		if len(*orphans) > 0 && (*orphans)[0].start < end {
@@ -98,8 +107,25 @@ func (x *extractor) bare(from, to, orphanEnd int) []region {
 		pos = e // a call, or a value that is not one: skip it whole
 	}
 	if orphanEnd >= 0 && unclosed >= 0 && (len(regs) == 0 || regs[len(regs)-1].start < unclosed) {
+		if e, ok := x.inValue(unclosed, to, x.gapEnd); ok {
+			// The stray tag lies inside a string of a value that reads on
+			// past it as strict JSON ("wrap it in </tool_call> tags"): it
+			// is argument text, and the value is read as a whole.
+			if calls, ok := x.proseCalls(unclosed, e); ok {
+				regs = append(regs, region{start: unclosed, end: e, calls: calls})
+			}
+			return regs
+		}
 		// A call cut short before the stray closing tag.
 		calls, _ := x.values(unclosed, to)
+		if n := len(calls); n > 0 && calls[n-1].Err == nil && endsInString(x.Text[unclosed:to]) {
+			// Cut off inside a string of its arguments: what the model
+			// meant to write is lost. Never a call.
+			last := &calls[n-1]
+			e := toolcall.NewError(toolcall.CodeTruncated, "the call is cut off inside a string of its arguments, where a closing </tool_call> stands")
+			e.Offset, e.Raw, e.Tool = last.Offset, strings.TrimSpace(x.Text[unclosed:to]), last.Name
+			*last = dialects.RawCall{Name: last.Name, Offset: last.Offset, Err: e}
+		}
 		regs = append(regs, region{start: unclosed, end: orphanEnd, calls: calls})
 	}
 	return regs

@@ -99,6 +99,9 @@ type extractor struct {
 	keep []string
 	// lastValue is the value valueEnd measured last.
 	lastValue measured
+	// gapEnd is the end of the gap gapPass reads: a bare value may run
+	// past a stray closing tag up to it.
+	gapEnd int
 }
 
 // region is a span of the text taken out as calls: a tag block, a fence, a

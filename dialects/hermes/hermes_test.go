@@ -218,6 +218,22 @@ var rows = []row{
 		chunks: []string{"<tool_call>{\"name\": \"a\", \"arguments\": {\"x\": \"ab", "c\n<tool_call>{\"name\": \"b\", \"arguments\": {}}</tool_call>"},
 	},
 	{
+		name:   "a closing tag inside an argument string of a bare call is argument text",
+		text:   `{"name": "note", "arguments": {"text": "end it with </tool_call> then"}}`,
+		calls:  []call{{"note", `{"text":"end it with </tool_call> then"}`}},
+		chunks: []string{`{"name": "note", "arguments": {"text": "end it with </tool`, `_call> then"}}`},
+	},
+	{
+		name:  "a closing tag inside an argument string of a call that lost its opening tag",
+		text:  "{\"name\": \"note\", \"arguments\": {\"text\": \"a </tool_call> b\"}}\n</tool_call>",
+		calls: []call{{"note", `{"text":"a </tool_call> b"}`}},
+	},
+	{
+		name: "a call that lost its opening tag, broken off inside a string before a stray closing tag, is cut off",
+		text: `{"name": "note", "arguments": {"text": "a </tool_call>`,
+		errs: []toolcall.Code{toolcall.CodeTruncated},
+	},
+	{
 		name:      "missing opening tag after reasoning",
 		text:      "<think>ok</think>\n{\"name\": \"a\", \"arguments\": {\"x\": 1}}\n</tool_call>",
 		calls:     []call{{"a", `{"x":1}`}},
