@@ -167,6 +167,9 @@ type scanner struct {
 	// inReasoning is set while reading a call block that stands inside
 	// reasoning.
 	inReasoning bool
+	// nextClose is one past the offset of the next <channel|> found by
+	// channelCloses; 0 before any search, -1 when there is none after.
+	nextClose int
 	// thinkClosed finds the </think> tags: the last search, where it
 	// started and what it found (-1: none after).
 	thinkClosed struct {
@@ -301,9 +304,16 @@ func lexOpenThink(s *scanner) stateFn {
 	return lexCall
 }
 
-// lexReasoning reads a reasoning channel up to its close.
+// lexReasoning reads a reasoning channel up to its close. In a channel
+// that closes, a call block is the model thinking, not calling, as in a
+// closed <think> block: its text stays in the reasoning. Only in a channel
+// that never closes does a call block count (the model forgot to close it).
 func lexReasoning(s *scanner) stateFn {
-	i, m := s.next(s.pos, s.d.inReasoning)
+	markers := s.d.inReasoning
+	if s.channelCloses(s.pos) {
+		markers = channelTokens
+	}
+	i, m := s.next(s.pos, markers)
 	piece := s.text[s.pos:i]
 	if s.labelled {
 		piece = stripLabel(piece)
@@ -322,6 +332,32 @@ func lexReasoning(s *scanner) stateFn {
 	}
 	s.pos, s.resume, s.inReasoning = i, lexReasoning, true
 	return lexCall
+}
+
+// openString reports whether text[from:end] leaves a string open: it holds
+// an odd number of one of the dialect's string delimiters.
+func (s *scanner) openString(from, end int) bool {
+	for _, q := range s.d.delims {
+		if strings.Count(s.text[from:end], q)%2 == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// channelTokens are the markers of a channel that closes.
+var channelTokens = []string{channelClose, channelOpen}
+
+// channelCloses reports whether a <channel|> stands at or after from. The
+// last one found is kept, so that the search stays linear over the text.
+func (s *scanner) channelCloses(from int) bool {
+	if s.nextClose == 0 || s.nextClose > 0 && s.nextClose-1 < from {
+		s.nextClose = -1
+		if j := strings.Index(s.text[from:], channelClose); j >= 0 {
+			s.nextClose = from + j + 1
+		}
+	}
+	return s.nextClose > 0
 }
 
 // stripLabel removes the channel name Gemma 4 writes first: "thought\n".
@@ -345,6 +381,15 @@ func lexCall(s *scanner) stateFn {
 	s.unclosed = m == ""
 	n := len(s.ext.Calls)
 	s.block(start, from, end)
+	if k := len(s.ext.Calls) - 1; m != "" && m != s.d.close && k >= n && s.ext.Calls[k].Err == nil && s.openString(from, end) {
+		// The block lost its close where a string of its arguments is
+		// still open: the model broke off mid-string, and what it meant
+		// to write is lost. Cut off, never a call.
+		last := &s.ext.Calls[k]
+		e := toolcall.NewError(toolcall.CodeTruncated, s.d.name+" call is cut off inside a string of its arguments, where "+m+" stands")
+		e.Offset, e.Raw, e.Tool = last.Offset, s.text[start:end], last.Name
+		*last = dialects.RawCall{Name: last.Name, Offset: last.Offset, Err: e}
+	}
 	s.unclosed = false
 	s.pos = end
 	if m == s.d.close {

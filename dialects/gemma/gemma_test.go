@@ -106,6 +106,14 @@ func sameKinds(got, want []toolcall.RepairKind) bool {
 
 func TestGemma4(t *testing.T) {
 	run(t, gemma.Gemma4, []row{
+		{name: "a block broken off inside a string where the next block begins is cut off",
+			text:  "<|tool_call>call:note{text:<|\"|>wrap it in <|tool_call>call:get_weather{city:<|\"|>Rome<|\"|>}<tool_call|>",
+			calls: []wantCall{{"get_weather", `{"city":"Rome"}`}},
+			codes: []toolcall.Code{toolcall.CodeTruncated}},
+		{name: "a string left open where a thought channel begins is cut off",
+			text:      "<|tool_call>call:note{text:<|\"|>half<|channel>thought\nhm<channel|>Done.",
+			reasoning: "hm", content: "Done.",
+			codes: []toolcall.Code{toolcall.CodeTruncated}},
 		{name: "a call shown in inline code is content", text: "The syntax is `<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|>`, but I won't call it now.", content: "The syntax is `<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|>`, but I won't call it now."},
 		{name: "a call shown in an example fence is content", text: "For example:\n```\n<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|>\n```\nbut I won't call it.", content: "For example:\n```\n<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|>\n```\nbut I won't call it."},
 		{name: "single call",
@@ -144,10 +152,17 @@ func TestGemma4(t *testing.T) {
 			text:      "<|channel>thought\nI need the weather.<channel|><|tool_call>call:get_weather{city:<|\"|>Rome<|\"|>}<tool_call|>",
 			calls:     []wantCall{{"get_weather", `{"city":"Rome"}`}},
 			reasoning: "I need the weather."},
-		{name: "call inside thinking",
+		{name: "a call drafted in a closed thought channel is reasoning",
 			text:      "<|channel>thought\nChecking <|tool_call>call:get_weather{city:<|\"|>Rome<|\"|>}<tool_call|> now.<channel|>Answer.",
+			reasoning: "Checking <|tool_call>call:get_weather{city:<|\"|>Rome<|\"|>}<tool_call|> now.", content: "Answer."},
+		{name: "a call drafted in a channel the template opened is reasoning",
+			text:          "Checking <|tool_call>call:get_weather{city:<|\"|>Rome<|\"|>}<tool_call|> now.<channel|>Answer.",
+			reasoningOpen: true,
+			reasoning:     "Checking <|tool_call>call:get_weather{city:<|\"|>Rome<|\"|>}<tool_call|> now.", content: "Answer."},
+		{name: "a call in a thought channel that never closes is a call",
+			text:      "<|channel>thought\nChecking <|tool_call>call:get_weather{city:<|\"|>Rome<|\"|>}<tool_call|>",
 			calls:     []wantCall{{"get_weather", `{"city":"Rome"}`}},
-			reasoning: "Checking now.", content: "Answer."},
+			reasoning: "Checking"},
 		{name: "template opened thinking",
 			text:          "Still thinking.<channel|>Answer.",
 			reasoningOpen: true,
@@ -273,6 +288,10 @@ func TestGemma4(t *testing.T) {
 
 func TestFunctionGemma(t *testing.T) {
 	run(t, gemma.FunctionGemma, []row{
+		{name: "a block broken off inside a string where the next block begins is cut off",
+			text:  `<start_function_call>call:note{text:<escape>wrap it in <start_function_call>call:get_weather{city:<escape>Rome<escape>}<end_function_call>`,
+			calls: []wantCall{{"get_weather", `{"city":"Rome"}`}},
+			codes: []toolcall.Code{toolcall.CodeTruncated}},
 		{name: "single call",
 			text:   `<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>`,
 			chunks: []string{"<start_func", "tion_call>call:get_weather{city:<esc", "ape>Paris<escape>}<end_function_call>"},
