@@ -461,6 +461,13 @@ func (x *extractor) values(f *form, i int) piece {
 			i = e
 			break
 		}
+		if e := strayOnLine(s, i); e > i && len(p.calls) > 0 {
+			// [{…}]] and then prose: the brackets too many on the last
+			// value's line are its punctuation, the prose content.
+			textcall.NoteStrayClosers(p.calls)
+			i = e
+			break
+		}
 		if e, ok := matchAny(f.start, s, j); ok && x.valueAhead(skipBlank(s, e)) {
 			i = e
 			continue
@@ -677,6 +684,11 @@ func (x *extractor) arguments(f *form, at, from int, name, id string, strict boo
 			// bracket too many is the arguments' punctuation.
 			textcall.NoteStrayClosers(calls)
 			next = e
+		} else if e := strayOnLine(s, next); e > next {
+			// {…}} and then prose: the bracket too many on the
+			// arguments' line is their punctuation, the prose content.
+			textcall.NoteStrayClosers(calls)
+			next = e
 		}
 		return piece{calls: calls, next: next, ok: true}
 	case j < len(s) && s[j] == '"':
@@ -842,6 +854,25 @@ func truncation(ext extent, at int) []toolcall.Repair {
 		detail = "closed before the next marker"
 	}
 	return []toolcall.Repair{{Kind: kind, Offset: at, CallIndex: -1, Detail: detail}}
+}
+
+// strayOnLine returns the end of the closing brackets too many that
+// follow a value ending at s[i] on its own line, blanks between allowed,
+// or i when none do: {…}} followed by prose on the line. Such brackets are
+// the value's punctuation whatever follows them, as in the json dialect.
+func strayOnLine(s string, i int) int {
+	end := i
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case ' ', '\t':
+			continue
+		case ']', '}':
+			end = j + 1
+			continue
+		}
+		break
+	}
+	return end
 }
 
 // strayBeforeEnd reports whether s[i:] starts with closing brackets too

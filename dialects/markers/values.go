@@ -507,15 +507,21 @@ func (x *extractor) framed(s string, base int) bool {
 			// object after prose is more often an example than a call.
 			ext := scanValue(s, i, nil)
 			measured = ext.end
-			end = skipBlank(s, ext.end)
+			// Closing brackets too many on the value's line ([{…}]]) are
+			// its punctuation.
+			stray := strayOnLine(s, ext.end)
+			end = skipBlank(s, stray)
 			closed := f.end == "" || strings.HasPrefix(s[end:], f.end) || strings.TrimSpace(s[end:]) == ""
 			if closed && ext.status != extentSwallowed {
 				var cs []dialects.RawCall
 				if cs, _, ok = x.jsonValue(s, i, ext, offsetIn(base, i), true); ok && len(cs) > 0 && wellFormed(cs) {
+					if stray > ext.end {
+						textcall.NoteStrayClosers(cs)
+					}
 					if f.end != "" && strings.HasPrefix(s[end:], f.end) {
 						end += len(f.end)
 					} else {
-						end = ext.end
+						end = stray
 					}
 					calls = append(calls, cs...)
 					pieces = append(pieces, span{at, end})
@@ -584,7 +590,10 @@ func (x *extractor) embedded(s string, base int) {
 		// but separators between ("{…}; {…}") continues that run of calls,
 		// as the dialect's separated calls do at the start of an output.
 		continues := run >= 0 && skipSeparators(s, run) == i
-		if !continues && (textcall.PresentedAsExample(s, i) || x.tools() && !textcall.OwnLine(s, i, ext.end) || !x.tools() && !afterSentence(s, i)) {
+		// Closing brackets too many right after the value ({…}}) are its
+		// punctuation, not prose on its line.
+		stray := strayOnLine(s, ext.end)
+		if !continues && (textcall.PresentedAsExample(s, i) || x.tools() && !textcall.OwnLine(s, i, stray) || !x.tools() && !afterSentence(s, i)) {
 			// One that prose presents as an example is shown; with tools
 			// declared, an object with prose on its line is mentioned in
 			// a sentence; without, a value a sentence does not end right
@@ -593,7 +602,10 @@ func (x *extractor) embedded(s string, base int) {
 			continue
 		}
 		if cs, _, ok := x.jsonValue(s, i, ext, offsetIn(base, i), true); ok && x.declared(cs) {
-			from, to := widenFence(s, i, ext.end)
+			if stray > ext.end {
+				textcall.NoteStrayClosers(cs)
+			}
+			from, to := widenFence(s, i, stray)
 			if !continues { // separators between calls are syntax
 				x.addContent(s[last:from])
 				x.trimContentRight()

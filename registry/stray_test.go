@@ -1,0 +1,52 @@
+package registry_test
+
+import (
+	"testing"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/streamtest"
+	"github.com/dialectkit/toolcall/registry"
+)
+
+// TestStrayClosersBeforeProseDetected: closing brackets too many right
+// after a call's arguments or call list, followed by prose on their line,
+// are the call's punctuation (extra_closing) under detection as with the
+// dialect named, and the stream gives the one-shot answer both ways.
+func TestStrayClosersBeforeProseDetected(t *testing.T) {
+	for _, tc := range []struct{ dialect, text, content string }{
+		{"mistral", `[TOOL_CALLS]f[ARGS]{"a":1}} and then more text`, "and then more text"},
+		{"mistral", `[TOOL_CALLS][{"name":"f","arguments":{"a":1}}]] and then more text`, "and then more text"},
+		{"llama3_json", `<|python_tag|>{"name":"f","parameters":{"a":1}}} and then text`, "and then text"},
+		{"granite", `<|tool_call|>[{"name":"f","arguments":{"a":1}}]] and then text`, "and then text"},
+		{"functools", `functools[{"name":"f","arguments":{"a":1}}]] and then text`, "and then text"},
+		{"gigachat3", `<|function_call|>{"name":"f","arguments":{"a":1}}} and then text`, "and then text"},
+		{"functionary_v3_1", `<function=f>{"a":1}} and then text`, "and then text"},
+		{"gemini", `Sure. {"function_call":{"name":"f","args":{"a":1}}}} Done.`, "Sure. Done."},
+	} {
+		for _, named := range []string{tc.dialect, ""} {
+			opts := &registry.Options{Dialect: named}
+			res := registry.Parse(tc.text, opts)
+			if res.Dialect != tc.dialect || len(res.Calls) != 1 || res.Calls[0].Name != "f" || string(res.Calls[0].Arguments) != `{"a":1}` ||
+				res.Content != tc.content || len(res.Errors) > 0 || !repaired(res, toolcall.RepairExtraClosing) {
+				t.Errorf("%q (named %q): dialect %s, calls %v, content %q, repairs %v, errors %v; want one call f, content %q, extra_closing",
+					tc.text, named, res.Dialect, res.Calls, res.Content, res.Repairs, res.Errors, tc.content)
+			}
+			for i, cut := range streamtest.Cuts(tc.text, nil, false) {
+				p := registry.Stream(opts)
+				if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
+					t.Errorf("%q (named %q), cut %d: %v", tc.text, named, i, err)
+					break
+				}
+			}
+		}
+	}
+}
+
+func repaired(res *toolcall.Result, k toolcall.RepairKind) bool {
+	for _, r := range res.Repairs {
+		if r.Kind == k {
+			return true
+		}
+	}
+	return false
+}
