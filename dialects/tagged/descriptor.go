@@ -152,6 +152,10 @@ type Descriptor struct {
 	// EndOfTurn are literals that end the model's turn: text after the first
 	// one is not part of the answer (GLM's <|observation|>).
 	EndOfTurn []string
+	// Strip are framing literals deleted from the content (Kimi-K3's
+	// <|open|>response<|sep|> and the message's close): the text they
+	// frame is the answer.
+	Strip []string
 
 	// JSONArguments accepts a JSON object in place of the parameters:
 	// <tool_call>get_weather\n{"city": "Paris"}</tool_call>.
@@ -328,6 +332,7 @@ func (t *Dialect) Descriptor() Descriptor {
 	d.ToolSep = slices.Clone(d.ToolSep)
 	d.IgnoreChildren = slices.Clone(d.IgnoreChildren)
 	d.EndOfTurn = slices.Clone(d.EndOfTurn)
+	d.Strip = slices.Clone(d.Strip)
 	d.LooseWrappers = slices.Clone(d.LooseWrappers)
 	return d
 }

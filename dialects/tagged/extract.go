@@ -87,6 +87,7 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoni
 		}
 	}
 	ext.Reasoning, ext.Content = dialects.SplitReasoningAllAs(rest, tags, reasoningOpen, implicit)
+	ext.Content = stripLiterals(ext.Content, t.desc.Strip)
 	if len(p.calls) == 0 && t.desc.TrailingJSONCall {
 		if rc, content, ok := trailingJSONCall(ext.Content, opts); ok {
 			if i := strings.LastIndex(text, strings.TrimSpace(ext.Content[len(content):])); i >= 0 {
@@ -219,6 +220,18 @@ func widerSep(a, b string) string {
 		return " "
 	}
 	return ""
+}
+
+// stripLiterals deletes the literals of strip from content, and nothing
+// else: whether the content keeps its outer whitespace never depends on a
+// literal further on.
+func stripLiterals(content string, strip []string) string {
+	for _, s := range strip {
+		if strings.Contains(content, s) {
+			content = strings.ReplaceAll(content, s, "")
+		}
+	}
+	return content
 }
 
 // cutAtEndOfTurn splits text at the first end-of-turn literal: the model's

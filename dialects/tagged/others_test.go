@@ -307,6 +307,9 @@ func TestDeepSeekV4(t *testing.T) {
 
 const kimiWeather = `<|open|>tools<|sep|><|open|>call tool="get_weather" index="0"<|sep|><|open|>argument key="city" type="string"<|sep|>Beijing<|close|>argument<|sep|><|open|>argument key="days" type="integer"<|sep|>3<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`
 
+// kimiDraft is a call the model drafts while it thinks.
+const kimiDraft = `<|open|>call tool="delete_file" index="0"<|sep|><|open|>argument key="path" type="string"<|sep|>build<|close|>argument<|sep|><|close|>call<|sep|>`
+
 var kimiRows = []row{
 	{
 		name:   "single call",
@@ -326,6 +329,37 @@ var kimiRows = []row{
 		chunks:    []string{"<think>need data</think>Looking.\n<|op", "en|>" + kimiWeather[len("<|open|>"):] + "\nDone."},
 		calls:     []want{call("get_weather", `{"city":"Beijing","days":3}`)},
 		reasoning: "need data", content: "Looking.\nDone.",
+	},
+	{
+		// The whole assistant turn as Kimi-K3's template writes it.
+		name:      "reasoning and answer in Kimi-K3's own sections",
+		text:      "<|open|>think<|sep|>need data<|close|>think<|sep|><|open|>response<|sep|>Looking.<|close|>response<|sep|>" + kimiWeather + "<|close|>message<|sep|><|end_of_msg|>",
+		chunks:    []string{"<|open|>think<|sep|>need da", "ta<|close|>think<|s", "ep|><|open|>response<|sep|>Looking.<|close|>resp", "onse<|sep|>" + kimiWeather + "<|close|>message<|sep|>", "<|end_of_msg|>"},
+		calls:     []want{call("get_weather", `{"city":"Beijing","days":3}`)},
+		reasoning: "need data", content: "Looking.",
+	},
+	{
+		// The generation prompt opened the think section: a call drafted
+		// before its close is the model thinking.
+		name:      "template-opened think section with a drafted call",
+		text:      "I could call " + kimiDraft + " but not yet.<|close|>think<|sep|><|open|>response<|sep|>Checking.<|close|>response<|sep|>" + kimiWeather,
+		chunks:    []string{"I could call ", kimiDraft, " but not yet.", "<|close|>think<|sep|>", "<|open|>response<|sep|>Checking.<|close|>response<|sep|>", kimiWeather},
+		calls:     []want{call("get_weather", `{"city":"Beijing","days":3}`)},
+		reasoning: "I could call " + kimiDraft + " but not yet.", content: "Checking.",
+	},
+	{
+		name:      "template-opened think section, ReasoningOpen",
+		text:      "I could call " + kimiDraft + " but not yet.<|close|>think<|sep|><|open|>response<|sep|>Checking.<|close|>response<|sep|>" + kimiWeather,
+		open:      true,
+		calls:     []want{call("get_weather", `{"city":"Beijing","days":3}`)},
+		reasoning: "I could call " + kimiDraft + " but not yet.", content: "Checking.",
+	},
+	{
+		// Thinking off: the generation prompt opened the response section.
+		name:    "template-opened response section",
+		text:    "Checking.<|close|>response<|sep|>" + kimiWeather + "<|close|>message<|sep|>",
+		calls:   []want{call("get_weather", `{"city":"Beijing","days":3}`)},
+		content: "Checking.",
 	},
 	{
 		name:  "type=string keeps numbers as text",

@@ -184,8 +184,16 @@ var (
 		ScopeStart: "<|open|>tools<|sep|>", ScopeEnd: "<|close|>tools<|sep|>", ScopeOptional: true,
 		ToolStart: "<|open|>call", ToolName: "tool", ToolEnd: "<|close|>call<|sep|>",
 		KeyStart: "<|open|>argument", Key: "key", ValEnd: "<|close|>argument<|sep|>",
-		TypeAttr:  "type",
-		Reasoning: dialects.Think,
+		TypeAttr: "type",
+		// Kimi-K3's chat template (as llama.cpp's models/templates and its
+		// Kimi-K3 parser have it) writes reasoning as
+		// <|open|>think<|sep|>…<|close|>think<|sep|> and the answer as
+		// <|open|>response<|sep|>…<|close|>response<|sep|>, and ends the
+		// generation prompt with the opening of one of the two: with
+		// thinking on the output starts inside reasoning and holds only its
+		// close.
+		Reasoning: dialects.ReasoningTags{Open: "<|open|>think<|sep|>", Close: "<|close|>think<|sep|>"},
+		Strip:     []string{"<|open|>response<|sep|>", "<|close|>response<|sep|>", "<|close|>message<|sep|>", "<|end_of_msg|>"},
 	})
 
 	// MiroThinker is MiroThinker's MCP call: <use_mcp_tool><server_name>SRV
