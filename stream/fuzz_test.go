@@ -53,6 +53,11 @@ func FuzzStream(f *testing.F) {
 	f.Add("[TOOL_CALLS] [{\"name\": \"f\", \"arguments\": {\"a\": 1}}]}>x", uint64(9), pick("mistral", 0))
 	f.Add("<function_calls>f(a=1).x(b=2)</function_calls>", uint64(10), pick("olmo3", 0))
 	f.Add("<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>x</think>y", uint64(11), pick("hermes", 0))
+	// Families whose templates open no reasoning block: a call after text
+	// is live, and a later closing tag is text.
+	f.Add("Sure.\n<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|> ok</think> x", uint64(12), pick("kimi_k2", 0))
+	f.Add("Sure.\n<seed:tool_call>\n<function=f>\n</function>\n</seed:tool_call> ok</seed:think> x", uint64(13), pick("", 0))
+	f.Add("Sure. <|tools_prefix|>[{\"f\": {}}]<|tools_suffix|> ok<|inner_suffix|> x", uint64(14), pick("apertus", 0))
 	// Leading whitespace under detection: the detected content is trimmed,
 	// whatever the dialect keeps.
 	f.Add("\n\nSure!\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>", uint64(20), pick("", closedFlag))
