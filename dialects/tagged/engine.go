@@ -263,6 +263,27 @@ func (p *parser) scope(at int) int {
 	bodyEnd, end, closed := len(p.text), len(p.text), false
 	e := p.find[litScopeEnd].next(p.text, bodyStart)
 	n := p.find[litScopeStart].next(p.text, bodyStart)
+	for d.JSONArguments || d.JSONEnvelope {
+		k := e
+		if e < 0 || n >= 0 && n < e {
+			k = n
+		}
+		if k < 0 {
+			break
+		}
+		ve, ok := p.inCallJSON(bodyStart, k)
+		if !ok {
+			break
+		}
+		// The literal lies inside a string of a call's JSON arguments
+		// ("wrap it in </tool_call>"): argument text. Look past the value.
+		if e >= 0 && e < ve {
+			e = p.find[litScopeEnd].next(p.text, ve)
+		}
+		if n >= 0 && n < ve {
+			n = p.find[litScopeStart].next(p.text, ve)
+		}
+	}
 	switch {
 	case e >= 0 && (n < 0 || e < n):
 		bodyEnd, end, closed = e, e+len(d.ScopeEnd), true
@@ -286,6 +307,27 @@ func (p *parser) scope(at int) int {
 		p.fail(pos, next, "", toolcall.CodeMalformedCall, "text in the tool-call section is not a call")
 		pos = next
 	}
+}
+
+// inCallJSON reports whether offset at, in a section whose body starts at
+// from, lies inside a string of the JSON arguments of the last call that
+// opens before it, and that value reads on past at as strict JSON
+// (jsonPast); it returns where the value ends.
+func (p *parser) inCallJSON(from, at int) (int, bool) {
+	d := p.d
+	i := strings.LastIndex(p.text[from:at], d.ToolStart)
+	if i < 0 {
+		return 0, false
+	}
+	pos := from + i + len(d.ToolStart)
+	if d.ToolName != NameText {
+		te := p.tagEnd(pos, at)
+		if te < 0 {
+			return 0, false
+		}
+		pos = te + len(d.TagEnd)
+	}
+	return p.jsonPast(pos, at, len(p.text))
 }
 
 func (p *parser) isToolStart(pos int) bool {
@@ -399,6 +441,12 @@ func (p *parser) region(from, limit int, limitCloses bool, lits callLits) (bodyE
 	search := from
 	for {
 		bodyEnd, end, status = p.regionFrom(search, limit, limitCloses, lits)
+		if e, ok := p.jsonPast(from, bodyEnd, limit); ok && status != truncatedCall && status != closedByScope {
+			// The literal lies inside a string of the call's JSON
+			// arguments ("wrap it in </function>"): argument text.
+			search = e
+			continue
+		}
 		if !p.d.CDATA {
 			return bodyEnd, end, status
 		}
@@ -420,6 +468,29 @@ func (p *parser) region(from, limit int, limitCloses bool, lits callLits) (bodyE
 		}
 		search = c + e + len(cdataClose)
 	}
+}
+
+// jsonPast reports whether the call whose body starts at from holds JSON
+// (arguments, or a call object, where the dialect accepts them) that opens
+// the body, holds at inside one of its strings, and reads on past it as
+// strict JSON; it returns where that value ends (dialects.JSONRunsPast).
+func (p *parser) jsonPast(from, at, limit int) (int, bool) {
+	d := p.d
+	if !d.JSONArguments && !d.JSONEnvelope || at >= limit {
+		return 0, false
+	}
+	pos := skipSpace(p.text, from, at)
+	if d.ToolName == NameText && pos < at && p.text[pos] != '{' {
+		end := nameEnd(p.text, pos, at)
+		if end < 0 {
+			return 0, false
+		}
+		pos = skipSpace(p.text, end, at)
+	}
+	if pos >= at || p.text[pos] != '{' {
+		return 0, false
+	}
+	return dialects.JSONRunsPast(p.text, pos, at, limit, p.opts)
 }
 
 // regionFrom is region with the search for literals starting at from.
@@ -527,6 +598,9 @@ func (p *parser) body(rc *dialects.RawCall, from, to int, loose bool) (native bo
 	pos := skipSpace(p.text, from, to)
 	if d.ToolName == NameText {
 		if pos < to && p.text[pos] == '{' && d.JSONEnvelope {
+			if err := cutInString(p.text[pos:to]); err != nil {
+				return false, err
+			}
 			return false, p.envelope(rc, pos, to)
 		}
 		end := nameEnd(p.text, pos, to)
@@ -538,7 +612,7 @@ func (p *parser) body(rc *dialects.RawCall, from, to int, loose bool) (native bo
 	}
 	if d.JSONArguments && pos < to && p.text[pos] == '{' {
 		rc.Arguments = strings.TrimSpace(p.text[pos:to])
-		return true, nil
+		return true, cutInString(rc.Arguments)
 	}
 	params := []dialects.Param{}
 	for {
@@ -566,6 +640,17 @@ func (p *parser) body(rc *dialects.RawCall, from, to int, loose bool) (native bo
 	}
 	rc.Params = params
 	return true, nil
+}
+
+// cutInString reports a JSON body that ends inside one of its strings,
+// unclosed: the call's end came where the model was still writing a
+// string, and what it meant to write is lost. Cut off, never a call whose
+// string repair closed.
+func cutInString(body string) *toolcall.Error {
+	if _, complete := dialects.ValueEnd(body, 0); complete || !dialects.EndsInString(body) {
+		return nil
+	}
+	return toolcall.NewError(toolcall.CodeTruncated, "the call is cut off inside a string of its JSON arguments")
 }
 
 // envelope reads a JSON call object written inside the call literals.

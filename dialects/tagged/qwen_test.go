@@ -17,6 +17,17 @@ var qwenRows = []row{
 		calls:  []want{call("get_weather", `{"city":"Paris","days":2}`)},
 	},
 	{
+		name:   "closing tags inside a string of the JSON arguments are argument text",
+		text:   "<tool_call>\n<function=note>\n{\"text\": \"end it with </function> and </tool_call>\"}\n</function>\n</tool_call>",
+		chunks: []string{"<tool_call>\n<function=note>\n{\"text\": \"end it with </func", "tion> and </tool_call>\"}\n</function>\n</tool_call>"},
+		calls:  []want{call("note", `{"text":"end it with </function> and </tool_call>"}`)},
+	},
+	{
+		name: "JSON arguments broken off inside a string at the call's end are cut off",
+		text: "<tool_call>\n<function=note>\n{\"text\": \"end it with </function>\n</tool_call>",
+		errs: []toolcall.Code{toolcall.CodeTruncated},
+	},
+	{
 		name:   "single call",
 		text:   qwenWeather,
 		chunks: []string{"<tool_", "call>\n<function=get_", "weather>\n<parameter=city>\nTok", "yo\n</parameter>\n</function>\n</tool_call>"},
