@@ -553,6 +553,12 @@ func (p *Parser) lead(text string) {
 	}
 	switch h.t.role {
 	case roleStrip:
+		if p.mayBeShown(text, h.at) {
+			// Shown in inline code or an example fence, the token is
+			// content as written: settled at the end.
+			p.hold(text)
+			return
+		}
 		// A token the dialect deletes from the content: the content goes
 		// on after it.
 		p.pos = h.at + len(h.t.word)
@@ -964,9 +970,30 @@ func (p *Parser) between(text string) {
 		p.hold(text)
 	case p.mayBeShown(text, h.at):
 		p.hold(text)
+	case p.textIsCall(text, h.at):
+		// The text between the calls is read as a call of its own (text
+		// in a section left open is a TLP-019 error there): the calls
+		// after it would take other indexes than the stream gives them.
+		p.hold(text)
 	default:
 		p.openRegion(h.at, h.at+len(h.t.word))
 	}
+}
+
+// textIsCall reports whether the text from the end of the region just
+// closed up to at, which is not blank, may be read as a call (an error
+// entry) of its own: the region read whole with that text after it holds
+// more calls than the region alone. Blank text, and text after a region
+// that did not read whole, are settled as before.
+func (p *Parser) textIsCall(text string, at int) bool {
+	if len(p.spans) == 0 || p.mixed {
+		return false
+	}
+	sp := &p.spans[len(p.spans)-1]
+	if sp.base+sp.n != len(p.slots) || strings.TrimLeft(text[sp.end:at], " \t\r\n") == "" {
+		return false
+	}
+	return len(p.d.Extract(text[sp.start:at], &p.opts.Parse).Calls) != sp.n
 }
 
 // extendRegion takes a closing marker that follows the region just closed,
