@@ -912,7 +912,12 @@ func (p *Parser) region(text string) {
 		}
 	case h.t.role == roleEnd:
 		end := h.at + len(h.t.word)
-		if p.closeRegion(text[p.regionStart:end]) && p.regionBody > p.regionStart {
+		whole, settled := p.closeRegion(text[p.regionStart:end])
+		if !settled {
+			p.hold(text)
+			return
+		}
+		if whole && p.regionBody > p.regionStart {
 			if p.spans == nil {
 				p.spans = p.firstSpan[:0]
 			}
@@ -945,7 +950,11 @@ func (p *Parser) region(text string) {
 // not one region read whole).
 func (p *Parser) splitRegion(text string, h hit) {
 	p.mixed = true
-	p.closeRegion(text[p.regionStart:h.at])
+	if _, settled := p.closeRegion(text[p.regionStart:h.at]); !settled {
+		p.state = stBetween
+		p.hold(text)
+		return
+	}
 	if p.mayBeShown(text, h.at) {
 		p.state = stBetween
 		p.hold(text)
@@ -1192,8 +1201,19 @@ func (p *Parser) trackArguments(text string, end int) {
 // closeRegion parses a finished region and reports its calls. It returns
 // whether the region read as valid calls and nothing else: no text, no
 // reasoning, no error, no repair to the calls' framing.
-func (p *Parser) closeRegion(region string) (whole bool) {
+//
+// A region whose parse closed a value that lacked its closing tag
+// (toolcall.RepairUnclosedTag) is not settled: the marker that ended it
+// may stand inside that value, which the text after it can still close
+// (a raw value holding "</function>"). Nothing is reported then, and
+// settled is false: the caller holds the output for the final parse.
+func (p *Parser) closeRegion(region string) (whole, settled bool) {
 	ext := p.d.Extract(region, &p.opts.Parse)
+	for j := range ext.Calls {
+		if valueLeftOpen(&ext.Calls[j]) {
+			return false, false
+		}
+	}
 	whole = len(ext.Calls) > 0 && ext.Content == "" && ext.Reasoning == "" && len(ext.Errors) == 0
 	for j := range ext.Calls {
 		if rc := &ext.Calls[j]; rc.Err != nil || len(rc.Repairs) > 0 || rc.AtEnd || rc.Name == "" {
@@ -1234,7 +1254,19 @@ func (p *Parser) closeRegion(region string) (whole bool) {
 		p.slots = append(p.slots, s)
 		p.report(index)
 	}
-	return whole
+	return whole, true
+}
+
+// valueLeftOpen reports whether the parse closed a value or call of rc that
+// lacked its closing tag (toolcall.RepairUnclosedTag): the text after the
+// point parsed may yet close it further on, so the call is not settled.
+func valueLeftOpen(rc *dialects.RawCall) bool {
+	for _, r := range rc.Repairs {
+		if r.Kind == toolcall.RepairUnclosedTag {
+			return true
+		}
+	}
+	return false
 }
 
 // Probing an open region.
@@ -1331,7 +1363,7 @@ func (p *Parser) reportSettled(base, next string, start, first int, conts []stri
 	ext := p.d.Extract(base, o)
 	work = len(base)
 	n := 0
-	for n < len(ext.Calls) && ext.Calls[n].Err == nil && ext.Calls[n].Name != "" {
+	for n < len(ext.Calls) && ext.Calls[n].Err == nil && ext.Calls[n].Name != "" && !valueLeftOpen(&ext.Calls[n]) {
 		n++
 	}
 	done := len(p.slots) - first

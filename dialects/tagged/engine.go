@@ -263,7 +263,7 @@ func (p *parser) scope(at int) int {
 	bodyEnd, end, closed := len(p.text), len(p.text), false
 	e := p.find[litScopeEnd].next(p.text, bodyStart)
 	n := p.find[litScopeStart].next(p.text, bodyStart)
-	for d.JSONArguments || d.JSONEnvelope {
+	for {
 		k := e
 		if e < 0 || n >= 0 && n < e {
 			k = n
@@ -272,6 +272,9 @@ func (p *parser) scope(at int) int {
 			break
 		}
 		ve, ok := p.inCallJSON(bodyStart, k)
+		if !ok {
+			ve, ok = p.inOpenValue(bodyStart, k, len(p.text))
+		}
 		if !ok {
 			break
 		}
@@ -307,6 +310,39 @@ func (p *parser) scope(at int) int {
 		p.fail(pos, next, "", toolcall.CodeMalformedCall, "text in the tool-call section is not a call")
 		pos = next
 	}
+}
+
+// inOpenValue reports whether offset at, in a call body that starts at
+// from, lies inside a parameter value opened in text[from:at] and not yet
+// closed there, whose closing literal follows at before limit with no
+// call or parameter opened in between: a literal at at is then text of
+// the value, which a raw value cannot escape. It returns where the value's
+// closing literal ends.
+func (p *parser) inOpenValue(from, at, limit int) (int, bool) {
+	d := p.d
+	open := d.KeyStart
+	switch d.Params {
+	case PairParams:
+		open = d.ValStart
+	case ChildParams:
+		return 0, false
+	}
+	if open == "" || d.ValEnd == "" || at >= limit {
+		return 0, false
+	}
+	k := strings.LastIndex(p.text[from:at], open)
+	if k < 0 || strings.Contains(p.text[from+k:at], d.ValEnd) {
+		return 0, false
+	}
+	ve := strings.Index(p.text[at:limit], d.ValEnd)
+	if ve < 0 {
+		return 0, false
+	}
+	between := p.text[at : at+ve]
+	if strings.Contains(between, d.ToolStart) || d.KeyStart != "" && strings.Contains(between, d.KeyStart) {
+		return 0, false
+	}
+	return at + ve + len(d.ValEnd), true
 }
 
 // inCallJSON reports whether offset at, in a section whose body starts at
@@ -444,6 +480,12 @@ func (p *parser) region(from, limit int, limitCloses bool, lits callLits) (bodyE
 		if e, ok := p.jsonPast(from, bodyEnd, limit); ok && status != truncatedCall && status != closedByScope {
 			// The literal lies inside a string of the call's JSON
 			// arguments ("wrap it in </function>"): argument text.
+			search = e
+			continue
+		}
+		if e, ok := p.inOpenValue(from, bodyEnd, limit); ok && status != truncatedCall {
+			// The literal lies inside a parameter value whose own closing
+			// tag comes after it ("end it with </function>"): value text.
 			search = e
 			continue
 		}

@@ -11,6 +11,12 @@ const glmWeather = "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>
 
 var glmRows = []row{
 	{
+		name:   "the section's closing tag inside a raw value is value text",
+		text:   "<tool_call>note\n<arg_key>text</arg_key>\n<arg_value>end it with </tool_call> here</arg_value>\n</tool_call>",
+		chunks: []string{"<tool_call>note\n<arg_key>text</arg_key>\n<arg_value>end it with </tool_call>", " here</arg_value>\n</tool_call>"},
+		calls:  []want{call("note", `{"text":"end it with </tool_call> here"}`)},
+	},
+	{
 		name:    "a word between the tags in prose is not a call",
 		text:    "Wrap the call in <tool_call> and </tool_call> tags.",
 		chunks:  []string{"Wrap the call in <tool_", "call> and </tool", "_call> tags."},

@@ -12,6 +12,12 @@ const m2Weather = "<minimax:tool_call>\n<invoke name=\"get_weather\">\n<paramete
 
 var m2Rows = []row{
 	{
+		name:   "the call's closing tag inside a raw value is value text",
+		text:   "<minimax:tool_call>\n<invoke name=\"note\">\n<parameter name=\"text\">end it with </invoke> here</parameter>\n</invoke>\n</minimax:tool_call>",
+		chunks: []string{"<minimax:tool_call>\n<invoke name=\"note\">\n<parameter name=\"text\">end it with </invoke>", " here</parameter>\n</invoke>\n</minimax:tool_call>"},
+		calls:  []want{call("note", `{"text":"end it with </invoke> here"}`)},
+	},
+	{
 		name:   "single call",
 		text:   m2Weather,
 		chunks: []string{"<minimax:tool", "_call>\n<invoke name=\"get_", "weather\">\n<parameter name=\"city\">Tokyo</parameter>\n</invoke>\n</minimax:tool_call>"},

@@ -11,6 +11,12 @@ const qwenWeather = "<tool_call>\n<function=get_weather>\n<parameter=city>\nToky
 
 var qwenRows = []row{
 	{
+		name:   "the call's and the section's closing tags inside a raw value are value text",
+		text:   "<tool_call>\n<function=note>\n<parameter=text>\nend it with </function> and </tool_call>\n</parameter>\n</function>\n</tool_call>",
+		chunks: []string{"<tool_call>\n<function=note>\n<parameter=text>\nend it with </function>", " and </tool_call>\n</parameter>\n</function>\n</tool_call>"},
+		calls:  []want{call("note", `{"text":"end it with </function> and </tool_call>"}`)},
+	},
+	{
 		name:   "a JSON object in place of the parameters is the arguments",
 		text:   "<tool_call>\n<function=get_weather>\n{\"city\": \"Paris\", \"days\": 2}\n</function>\n</tool_call>",
 		chunks: []string{"<tool_call>\n<function=get_we", "ather>\n{\"city\": \"Par", "is\", \"days\": 2}\n</function>\n</tool_call>"},
