@@ -50,3 +50,37 @@ func repaired(res *toolcall.Result, k toolcall.RepairKind) bool {
 	}
 	return false
 }
+
+// TestLeadingEnvelopeBeforeProseDetected: an object that opens the output
+// in a bare dialect's own envelope, followed by prose, is a call under
+// detection as with the dialect named, as the json dialect reads a leading
+// object; after a word it is content. The stream gives the one-shot answer
+// both ways.
+func TestLeadingEnvelopeBeforeProseDetected(t *testing.T) {
+	for _, tc := range []struct {
+		dialect, text, content string
+		calls                  int
+	}{
+		{"gemini", `{"function_call": {"name": "f", "args": {"a": 1}}} and then text`, "and then text", 1},
+		{"gemini", "{\"function_call\": {\"name\": \"f\", \"args\": {\"a\": 1}}}\nDone.", "Done.", 1},
+		{"generic_json", "{\"tool_call\": {\"name\": \"f\", \"arguments\": {\"a\": 1}}}\nDone.", "Done.", 1},
+		{"gemini", `Use {"function_call": {"name": "f", "args": {"a": 1}}} to call f.`, `Use {"function_call": {"name": "f", "args": {"a": 1}}} to call f.`, 0},
+	} {
+		for _, named := range []string{tc.dialect, ""} {
+			opts := &registry.Options{Dialect: named}
+			res := registry.Parse(tc.text, opts)
+			if len(res.Calls) != tc.calls || tc.calls > 0 && (res.Dialect != tc.dialect || res.Calls[0].Name != "f" || string(res.Calls[0].Arguments) != `{"a":1}`) ||
+				res.Content != tc.content || len(res.Errors) > 0 {
+				t.Errorf("%q (named %q): dialect %s, calls %v, content %q, errors %v; want %d call(s), content %q",
+					tc.text, named, res.Dialect, res.Calls, res.Content, res.Errors, tc.calls, tc.content)
+			}
+			for i, cut := range streamtest.Cuts(tc.text, nil, false) {
+				p := registry.Stream(opts)
+				if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
+					t.Errorf("%q (named %q), cut %d: %v", tc.text, named, i, err)
+					break
+				}
+			}
+		}
+	}
+}

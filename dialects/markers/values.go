@@ -593,11 +593,13 @@ func (x *extractor) embedded(s string, base int) {
 		// Closing brackets too many right after the value ({…}}) are its
 		// punctuation, not prose on its line.
 		stray := strayOnLine(s, ext.end)
-		if !continues && (textcall.PresentedAsExample(s, i) || x.tools() && !textcall.OwnLine(s, i, stray) || !x.tools() && !afterSentence(s, i)) {
+		if !continues && (textcall.PresentedAsExample(s, i) || x.tools() && !textcall.OwnLine(s, i, stray) ||
+			!x.tools() && !afterSentence(s, i) && !x.enveloped(s, i, ext.end)) {
 			// One that prose presents as an example is shown; with tools
 			// declared, an object with prose on its line is mentioned in
 			// a sentence; without, a value a sentence does not end right
-			// before is inside one. None is called.
+			// before is inside one, unless it opens the text in one of
+			// the dialect's envelopes. None is called.
 			i = ext.end
 			continue
 		}
@@ -618,6 +620,26 @@ func (x *extractor) embedded(s string, base int) {
 		i = ext.end
 	}
 	x.addContent(s[last:])
+}
+
+// enveloped reports whether the value s[i:end] opens s (nothing but
+// blanks before it) and is an object wrapped in one of the dialect's
+// envelopes ({"function_call": {…}}, {"tool_call": {…}}): the envelope
+// names it a call, so prose after it is the answer around a call, as the
+// json dialect reads a leading object followed by text. An object without
+// an envelope there ({"name": …, "parameters": {…}} Some follow-up text)
+// stays content, as llama.cpp and smg read Llama 3's.
+func (x *extractor) enveloped(s string, i, end int) bool {
+	if len(x.d.envelopes) == 0 || s[i] != '{' || strings.TrimSpace(s[:i]) != "" {
+		return false
+	}
+	v := gjson.Parse(s[i:end])
+	for _, key := range x.d.envelopes {
+		if inner := field(v, key); inner.IsObject() || inner.IsArray() {
+			return true
+		}
+	}
+	return false
 }
 
 // declared reports whether calls found in prose are calls: every one is
