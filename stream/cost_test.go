@@ -2,6 +2,7 @@ package stream_test
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -161,5 +162,75 @@ func TestDetectedStreamTextAndLimit(t *testing.T) {
 	}
 	if len(res.Errors) != 1 || !errors.Is(res.Errors[0], toolcall.ErrTooLarge) || res.Errors[0].Offset != limit {
 		t.Errorf("errors %v", res.Errors)
+	}
+}
+
+// TestSteadyBytes writes every byte value one at a time inside a long
+// argument string, where Write's fast path shows each as a string of its
+// own: each event's text is the byte written, and the result is the
+// one-shot parse's.
+func TestSteadyBytes(t *testing.T) {
+	var arg strings.Builder
+	for c := 0; c < 256; c++ {
+		switch c {
+		case '"', '\\':
+			arg.WriteString(`\` + string(rune(c)))
+		default:
+			arg.WriteByte(byte(c))
+		}
+		arg.WriteString(`\\`) // an escape between each, as a long string has
+	}
+	head := "<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"notes.txt\", \"text\": \"" + strings.Repeat("x", 300)
+	text := head + arg.String() + strings.Repeat("y", 40<<10) + "\"}}\n</tool_call>"
+	opts := dialects.Options{ReasoningClosed: true}
+	p := stream.Learn(hermes.Dialect).NewParser(&stream.Options{Parse: opts})
+	var evs []stream.Event
+	for _, c := range split(head, 16) {
+		evs = append(evs, p.Write(c)...)
+	}
+	body := text[len(head):]
+	for i := 0; i < len(body); i++ {
+		got := p.Write(body[i : i+1])
+		evs = append(evs, got...)
+		if i < arg.Len() && (len(got) != 1 || got[0].Kind != stream.CallArguments || got[0].Text != body[i:i+1]) {
+			t.Fatalf("byte %d (%q) of the argument gives %+v", i, body[i], got)
+		}
+	}
+	if err := streamtest.Compare(dialects.Parse(hermes.Dialect, text, &opts), p, append(evs, p.Close()...)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStreamAllocatesOnce holds a long argument streamed in small deltas
+// to about one copy of the text beyond what the one-shot parse allocates:
+// the buffer grows in chunks joined once rather than by doubling, which
+// allocated four times the text (warm: the chunks are used again).
+func TestStreamAllocatesOnce(t *testing.T) {
+	text := bigCall(256 << 10)
+	opts := dialects.Options{ReasoningClosed: true}
+	prof := stream.Learn(hermes.Dialect)
+	allocated := func(f func()) uint64 {
+		f() // warm
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		const runs = 4
+		for range runs {
+			f()
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / runs
+	}
+	oneShot := allocated(func() { dialects.Parse(hermes.Dialect, text, &opts) })
+	for _, delta := range []int{1, 16, 1024} {
+		streamed := allocated(func() {
+			p := prof.NewParser(&stream.Options{Parse: opts})
+			for i := 0; i < len(text); i += delta {
+				p.Write(text[i:min(i+delta, len(text))])
+			}
+			p.Close()
+		})
+		if limit := oneShot + 2*uint64(len(text)); streamed > limit {
+			t.Errorf("%d-byte deltas: the stream allocates %d bytes, the one-shot parse %d (limit %d)", delta, streamed, oneShot, limit)
+		}
 	}
 }

@@ -37,7 +37,7 @@ func checkStringEnd(t *testing.T, s string) {
 // byte at a time, with quotes and backslash runs at every place of short
 // and longer strings.
 func TestStringEnd(t *testing.T) {
-	for n := 0; n <= 40; n++ {
+	for n := 0; n <= 72; n++ {
 		base := strings.Repeat("a", n)
 		checkStringEnd(t, base)
 		for i := 0; i < n; i++ {

@@ -2,7 +2,9 @@ package stream
 
 import (
 	"math"
+	"math/bits"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -196,6 +198,7 @@ type Parser struct {
 	events   []Event
 	steady   bool // the next delta may take the steady path (Write)
 	steadyEv bool // events holds the steady path's one CallArguments event
+	fastTo   int  // the length of buf.b Write's fast path may reach (setFast), or 0
 	room     int  // the buffer length the steady path may reach (MaxBytes)
 	closed   bool
 	cut      bool   // output past MaxBytes was dropped
@@ -290,7 +293,36 @@ func (p *Parser) startLead() {
 // is the Parser's own and is reused by the next Write: consume (or copy) it
 // before writing again.
 func (p *Parser) Write(delta string) []Event {
-	if p.steady && delta != "" && len(p.buf.b)+len(delta) <= p.room {
+	if n := len(p.buf.b); n+len(delta) <= p.fastTo && delta != "" {
+		// The steady path's commonest case, in a few instructions: a
+		// delta inside a long argument string, with room for it in the
+		// buffer's last array and the steady path's event set (fastTo).
+		// The last Write's event is rewritten in place.
+		if len(delta) == 1 {
+			if c := delta[0]; c != '"' || p.escaped {
+				p.escaped = c == '\\' && !p.escaped
+				// (Slicing p.buf.b in place stores its length alone:
+				// storing its pointer would cost a write barrier.)
+				p.buf.b = p.buf.b[:n+1]
+				p.buf.b[n] = c
+				// The byte's own string (byteString), not the caller's.
+				p.events[0].Text = byteString(c)
+				return p.events
+			}
+		} else if end, esc := stringEnd(delta, '"', p.escaped); end < 0 {
+			p.escaped = esc
+			p.buf.b = p.buf.b[:n+len(delta)]
+			copy(p.buf.b[n:], delta)
+			p.events[0].Text = delta
+			return p.events
+		}
+	}
+	return p.writeAny(delta)
+}
+
+// writeAny is Write but for its fast path.
+func (p *Parser) writeAny(delta string) []Event {
+	if p.steady && delta != "" && p.buf.Len()+len(delta) <= p.room {
 		// The steady path: a delta that lies wholly inside the argument
 		// string of a call whose argument text is being shown (most of a
 		// long argument) only extends that string. The region's scan and
@@ -300,38 +332,29 @@ func (p *Parser) Write(delta string) []Event {
 		// position and the arguments shown stand at the end of the buffer
 		// (leaveSteady sets them when a delta leaves this path); only the
 		// escape is kept.
-		if len(delta) == 1 && p.steadyEv && !p.escaped && len(p.buf.b) < cap(p.buf.b) {
-			// One plain byte, with room for it: the commonest case at
-			// 1-byte deltas, in a handful of instructions.
-			if c := delta[0]; c != '\\' && c != '"' {
-				p.buf.b = append(p.buf.b, c)
-				p.events[0].Text = delta // the last Write's event, rewritten in place
-				return p.events
+		if end, esc := stringEnd(delta, '"', p.escaped); end < 0 {
+			p.escaped = esc
+			p.buf.add(delta)
+			if !p.steadyEv {
+				p.events = append(p.events[:0], Event{Kind: CallArguments, Index: p.argIndex})
+				p.steadyEv = true
 			}
-		}
-		if evs, ok := p.steadyWrite(delta); ok {
-			return evs
+			p.events[0].Text = delta
+			p.setFast()
+			return p.events
 		}
 	}
 	return p.write(delta)
 }
 
-// steadyWrite takes delta on the steady path (Write) when it stays inside
-// the string, and reports whether it did.
-func (p *Parser) steadyWrite(delta string) ([]Event, bool) {
-	end, esc := stringEnd(delta, '"', p.escaped)
-	if end >= 0 {
-		return nil, false
+// setFast sets how far the buffer's last array may grow on Write's fast
+// path: to its capacity, within the stream's limit, while the steady path
+// stands with its event set; else 0, which turns the fast path off.
+func (p *Parser) setFast() {
+	p.fastTo = 0
+	if p.steady && p.steadyEv {
+		p.fastTo = min(cap(p.buf.b), p.room-p.buf.n0)
 	}
-	p.buf.write(delta)
-	p.escaped = esc
-	if p.steadyEv {
-		p.events[0].Text = delta
-	} else {
-		p.events = append(p.events[:0], Event{Kind: CallArguments, Index: p.argIndex, Text: delta})
-		p.steadyEv = true
-	}
-	return p.events, true
 }
 
 // write is Write off the steady path.
@@ -340,7 +363,7 @@ func (p *Parser) write(delta string) []Event {
 	if p.closed || delta == "" || p.cut {
 		return nil
 	}
-	n := len(p.buf.b)
+	n := p.buf.Len()
 	if p.alts != nil || p.inner != nil {
 		n = p.textLen()
 	}
@@ -379,7 +402,7 @@ func (p *Parser) leaveSteady() {
 		p.steady = false
 		p.pos, p.argShown, p.argEscaped = p.buf.Len(), p.buf.Len(), p.escaped
 	}
-	p.steadyEv = false
+	p.steadyEv, p.fastTo = false, 0
 }
 
 // steadyNow tells whether the next delta may take the steady path (in
@@ -399,7 +422,11 @@ func (p *Parser) Text() string {
 	if p.inner != nil {
 		return p.inner.Text()
 	}
-	return p.buf.String()
+	text := p.buf.String()
+	if p.fastTo > 0 {
+		p.setFast() // the chunks were joined into a new array
+	}
+	return text
 }
 
 // textLen is the length of the output received so far.
@@ -1112,19 +1139,26 @@ func (p *Parser) showArguments(region string, rc dialects.RawCall, index int) {
 // the backslashes before each, so each byte is read a bounded number of
 // times however the string is cut.
 func stringEnd(s string, q byte, escaped bool) (end int, esc bool) {
-	if len(s) <= 4 {
-		// A few bytes: read them one by one rather than pay for a search.
-		for i := 0; i < len(s); i++ {
-			switch c := s[i]; {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == q:
+	if len(s) <= 64 {
+		// A delta's few bytes: look for the quote eight bytes at a time,
+		// rather than pay for a call to a search.
+		i := 0
+		for ; i+8 <= len(s); i += 8 {
+			m := bytesOf(word(s, i), q)
+			for m != 0 {
+				j := i + bits.TrailingZeros64(m)>>3
+				if !escapedAt(s, j, escaped) {
+					return j, false
+				}
+				m &= m - 1
+			}
+		}
+		for ; i < len(s); i++ {
+			if s[i] == q && !escapedAt(s, i, escaped) {
 				return i, false
 			}
 		}
-		return -1, escaped
+		return -1, escapedAt(s, len(s), escaped)
 	}
 	for from := 0; ; {
 		k := strings.IndexByte(s[from:], q)
@@ -1137,6 +1171,24 @@ func stringEnd(s string, q byte, escaped bool) (end int, esc bool) {
 		}
 		from = j + 1
 	}
+}
+
+// word returns the eight bytes of s from i on as a little-endian word.
+func word(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// bytesOf returns a mask of the bytes of w that are c: the high bit of each
+// such byte.
+func bytesOf(w uint64, c byte) uint64 {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	v := w ^ (lo * uint64(c))
+	// A byte of v is zero when adding 0x7f to its low seven bits carries
+	// nothing into its high bit and that bit is clear: exact for every
+	// byte, as no carry crosses a byte.
+	return ^(((v &^ hi) + ^uint64(hi)) | v) & hi
 }
 
 // escapedAt reports whether s[j] (or, at j = len(s), the byte after s) is
@@ -1696,9 +1748,34 @@ func backOverName(text string, from, limit int) int {
 // textBuf is the output received so far: bytes appended and never
 // changed, so that String's strings (which share its memory, as a
 // strings.Builder's do) stay valid.
-type textBuf struct{ b []byte }
+//
+// The text is one array, grown by doubling, except on the steady path
+// (Parser.Write): there a long argument string arrives in many deltas and
+// nothing reads the text until the string ends, so the text past the
+// array's capacity goes to chunks of a fixed size (add), copied into one
+// array when the text is next read (String), and the chunks are then used
+// again, by this stream or another. A long output is so copied once more
+// and allocated about once, where doubling alone copies it once more and
+// allocates up to four times its length.
+type textBuf struct {
+	b []byte // the text, or its last chunk while done is not empty
+	// done are the full arrays before b, in order: the first is the
+	// array before the chunks, the others chunks.
+	done [][]byte
+	n0   int // the length of the text in done
+}
 
+// chunkSize is the size of a chunk (textBuf.add).
+const chunkSize = 16 << 10
+
+// chunkPool keeps the chunks that joined texts no longer use.
+var chunkPool = sync.Pool{New: func() any { return new([chunkSize]byte) }}
+
+// write appends s to the text, as one array.
 func (t *textBuf) write(s string) {
+	if t.done != nil {
+		t.join(len(s))
+	}
 	if len(t.b)+len(s) > cap(t.b) {
 		// Double: append grows a large slice by a quarter at a time,
 		// copying a long output several times over.
@@ -1713,9 +1790,47 @@ func (t *textBuf) write(s string) {
 	t.b = append(t.b, s...)
 }
 
-func (t *textBuf) Len() int { return len(t.b) }
+// add appends s to the text, filling the last array and then chunks.
+func (t *textBuf) add(s string) {
+	for {
+		k := min(len(s), cap(t.b)-len(t.b))
+		t.b = append(t.b, s[:k]...)
+		if s = s[k:]; s == "" {
+			return
+		}
+		t.done = append(t.done, t.b)
+		t.n0 += len(t.b)
+		t.b = chunkPool.Get().(*[chunkSize]byte)[:0]
+	}
+}
 
-func (t *textBuf) String() string { return unsafe.String(unsafe.SliceData(t.b), len(t.b)) }
+// join copies the chunks into one array, with room for more bytes: at
+// least the first array's capacity again, so that joins, like doubling,
+// copy a long output about once more in all. The chunks go back to the
+// pool: no string shares their memory (String joins first).
+func (t *textBuf) join(more int) {
+	n := t.Len()
+	nb := make([]byte, 0, max(n+max(more, 512), 2*cap(t.done[0])))
+	nb = append(nb, t.done[0]...)
+	for _, c := range t.done[1:] {
+		nb = append(nb, c...)
+		chunkPool.Put((*[chunkSize]byte)(c[:chunkSize]))
+	}
+	nb = append(nb, t.b...)
+	chunkPool.Put((*[chunkSize]byte)(t.b[:chunkSize]))
+	t.b, t.done, t.n0 = nb, nil, 0
+}
+
+// Len returns the length of the text.
+func (t *textBuf) Len() int { return t.n0 + len(t.b) }
+
+// String returns the text.
+func (t *textBuf) String() string {
+	if t.done != nil {
+		t.join(0)
+	}
+	return unsafe.String(unsafe.SliceData(t.b), len(t.b))
+}
 
 // wordy reports whether the first line of text holds two words: a space
 // or tab between two other bytes.
