@@ -199,10 +199,16 @@ type Parser struct {
 	steady   bool // the next delta may take the steady path (Write)
 	steadyEv bool // events holds the steady path's one CallArguments event
 	fastTo   int  // the length of buf.b Write's fast path may reach (setFast), or 0
-	room     int  // the buffer length the steady path may reach (MaxBytes)
-	closed   bool
-	cut      bool   // output past MaxBytes was dropped
-	diverged string // what streamed output disagreed with the result, if any
+	// byteEvents are the fast path's events of one ASCII byte each, by
+	// byte, made once a stream has read a long argument one byte at a
+	// time (byteEventsAfter): returning one stores no pointer, where
+	// rewriting the text of events[0] does, and while the collector
+	// marks each pointer stored costs a write barrier.
+	byteEvents *[128]Event
+	room       int // the buffer length the steady path may reach (MaxBytes)
+	closed     bool
+	cut        bool   // output past MaxBytes was dropped
+	diverged   string // what streamed output disagreed with the result, if any
 }
 
 // NewParser returns a Parser for output in dialect d. It learns d's
@@ -290,8 +296,8 @@ func (p *Parser) startLead() {
 }
 
 // Write feeds the next delta and returns the events it settled. The slice
-// is the Parser's own and is reused by the next Write: consume (or copy) it
-// before writing again.
+// is the Parser's own, to read and not to change, and is reused by the
+// next Write: consume (or copy) it before writing again.
 func (p *Parser) Write(delta string) []Event {
 	if n := len(p.buf.b); n+len(delta) <= p.fastTo && delta != "" {
 		// The steady path's commonest case, in a few instructions: a
@@ -305,6 +311,10 @@ func (p *Parser) Write(delta string) []Event {
 				// storing its pointer would cost a write barrier.)
 				p.buf.b = p.buf.b[:n+1]
 				p.buf.b[n] = c
+				if t := p.byteEvents; t != nil && c < byte(len(t)) {
+					// The byte's own event: nothing is stored.
+					return t[c : c+1 : c+1]
+				}
 				// The byte's own string (byteString), not the caller's.
 				p.events[0].Text = byteString(c)
 				return p.events
@@ -340,12 +350,20 @@ func (p *Parser) writeAny(delta string) []Event {
 				p.steadyEv = true
 			}
 			p.events[0].Text = delta
+			if len(delta) == 1 && p.byteEvents == nil && p.buf.n0 >= byteEventsAfter {
+				p.byteEvents = new([128]Event)
+			}
 			p.setFast()
 			return p.events
 		}
 	}
 	return p.write(delta)
 }
+
+// byteEventsAfter is the length of text a stream reads in 1-byte deltas
+// on the steady path before it makes its table of one-byte events
+// (Parser.byteEvents).
+const byteEventsAfter = 16 << 10
 
 // setFast sets how far the buffer's last array may grow on Write's fast
 // path: to its capacity, within the stream's limit, while the steady path
@@ -354,6 +372,11 @@ func (p *Parser) setFast() {
 	p.fastTo = 0
 	if p.steady && p.steadyEv {
 		p.fastTo = min(cap(p.buf.b), p.room-p.buf.n0)
+		if t := p.byteEvents; t != nil && (t[0].Kind != CallArguments || t[0].Index != p.argIndex) {
+			for c := range t {
+				t[c] = Event{Kind: CallArguments, Index: p.argIndex, Text: byteString(byte(c))}
+			}
+		}
 	}
 }
 
