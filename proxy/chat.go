@@ -123,10 +123,14 @@ func (q *chatCtx) run(ctx context.Context) *toolcall.Error {
 	if q.tools != nil && q.cfg.Dialect == "" {
 		q.ropts.Template = c.template(ctx, c.baseURL(q.out), q.model, q.in.Header)
 	}
-	// Without a template that opens a reasoning block, the output starts
-	// outside one, and answer text streams at once.
-	q.ropts.ReasoningOpen = q.ropts.Template != "" && c.reg.TemplateOpensReasoning(q.ropts.Template)
-	q.ropts.ReasoningClosed = !q.ropts.ReasoningOpen
+	// Without a template, the output starts outside a reasoning block, and
+	// answer text streams at once; with one, the template says where it
+	// starts, or, when that depends on its variables (thinking on or off),
+	// the output's first closing tag does (registry.TemplateReasoningStart).
+	q.ropts.ReasoningOpen, q.ropts.ReasoningClosed = false, true
+	if q.ropts.Template != "" {
+		q.ropts.ReasoningOpen, q.ropts.ReasoningClosed = c.reg.TemplateReasoningStart(q.ropts.Template)
+	}
 
 	begin := time.Now()
 	retries := 0

@@ -11,15 +11,13 @@ import (
 const generationTail = 400
 
 // TemplateOpensReasoning reports whether a chat template opens a
-// reasoning block for the model: its generation prompt (the text after
-// the last add_generation_prompt of a Jinja template, or the last few
-// hundred bytes of any other) writes an opening reasoning tag of some
-// registered dialect (<think>, <seed:think>, [THINK], …) that it does not
-// close. A stream of such a model's output starts inside reasoning
-// (Options.ReasoningOpen); of any other template's, outside it
-// (Options.ReasoningClosed). Qwen3's hybrid template, which writes
-// <think>\n\n</think> only when thinking is off, opens nothing: the
-// model writes its own <think>.
+// reasoning block for the model: its generation prompt (the add_generation_prompt
+// block of a Jinja template, or the last few hundred bytes of any other)
+// writes an opening reasoning tag of some registered dialect (<think>,
+// <seed:think>, [THINK], …) that it does not close, whatever the
+// template's variables say. A stream of such a model's output starts inside
+// reasoning (Options.ReasoningOpen). See TemplateReasoningStart for the
+// templates that open nothing, and for those where it depends.
 func TemplateOpensReasoning(template string) bool {
 	return defaultRegistry.TemplateOpensReasoning(template)
 }
@@ -27,25 +25,60 @@ func TemplateOpensReasoning(template string) bool {
 // TemplateOpensReasoning is the package's TemplateOpensReasoning over the
 // reasoning tags of r's dialects.
 func (r *Registry) TemplateOpensReasoning(template string) bool {
-	tail := template
-	if i := strings.LastIndex(tail, "add_generation_prompt"); i >= 0 {
-		tail = tail[i:]
-	} else if len(tail) > generationTail {
-		tail = tail[len(tail)-generationTail:]
-	}
+	open, _ := r.TemplateReasoningStart(template)
+	return open
+}
+
+// TemplateReasoningStart reads where a chat template's generation prompt
+// leaves the model's output: open says it opens a reasoning block it does
+// not close on every path through the prompt (DeepSeek-R1's
+// "<｜Assistant｜><think>\n"), closed that it opens none on any path
+// (Llama 3; Qwen3's hybrid template, whose only block, written when
+// thinking is off, is closed: the model writes its own <think>). They are
+// the values of Options.ReasoningOpen and ReasoningClosed for its output.
+//
+// Neither is set when it depends: a Jinja generation prompt that opens the
+// block only under a condition (if enable_thinking), or opens it and closes
+// it under one (if not enable_thinking: </think>), or writes something the
+// reading cannot resolve (a macro that builds the tag, as Kimi-K3's
+// open_tag('think'), or a variable set outside the template). The
+// output's first closing tag then decides, as with no template: setting
+// either option there would read a thinking model's reasoning as its
+// answer, and a call it drafted while thinking as a call to run, or an
+// answer as reasoning. Variables the template sets to a string literal
+// ({% set think_begin_token = '<seed:think>' %}) are resolved. A template
+// that is not Jinja is read from its last few hundred bytes, as written.
+func TemplateReasoningStart(template string) (open, closed bool) {
+	return defaultRegistry.TemplateReasoningStart(template)
+}
+
+// TemplateReasoningStart is the package's TemplateReasoningStart over the
+// reasoning tags of r's dialects.
+func (r *Registry) TemplateReasoningStart(template string) (open, closed bool) {
+	var tags []dialects.ReasoningTags
 	seen := map[dialects.ReasoningTags]bool{}
 	for _, d := range r.Dialects() {
-		for _, tags := range dialects.SyntaxOf(d).Reasoning {
-			if seen[tags] || tags.Open == "" || tags.Close == "" {
-				continue
-			}
-			seen[tags] = true
-			if open := strings.LastIndex(tail, tags.Open); open >= 0 && strings.LastIndex(tail, tags.Close) < open {
-				return true
+		for _, t := range dialects.SyntaxOf(d).Reasoning {
+			if !seen[t] && t.Open != "" && t.Close != "" {
+				seen[t] = true
+				tags = append(tags, t)
 			}
 		}
 	}
-	return false
+	if i := strings.LastIndex(template, "add_generation_prompt"); i >= 0 {
+		if pieces, ok := generationPrompt(template, i); ok {
+			return readStart(pieces, tags)
+		}
+		template = template[i:]
+	} else if len(template) > generationTail {
+		template = template[len(template)-generationTail:]
+	}
+	for _, t := range tags {
+		if open := strings.LastIndex(template, t.Open); open >= 0 && strings.LastIndex(template, t.Close) < open {
+			return true, false
+		}
+	}
+	return false, true
 }
 
 // reasoningStart sets the reasoning start of d from the template, when the
@@ -54,6 +87,5 @@ func (r *Registry) reasoningStart(o *Options, d *dialects.Options) {
 	if o.Template == "" || o.ReasoningOpen || o.ReasoningClosed {
 		return
 	}
-	open := r.TemplateOpensReasoning(o.Template)
-	d.ReasoningOpen, d.ReasoningClosed = open, !open
+	d.ReasoningOpen, d.ReasoningClosed = r.TemplateReasoningStart(o.Template)
 }

@@ -56,10 +56,16 @@ type TemplateDetection struct {
 	// calls ("<tool_call>", "[TOOL_CALLS] [", "{" when there is none).
 	CallTag string `json:"call_tag,omitempty"`
 	// OpensReasoning reports that the template's generation prompt opens a
-	// reasoning block the model's output continues (TemplateOpensReasoning):
-	// stream and parse its output with ReasoningOpen, and any other
-	// template's with ReasoningClosed.
+	// reasoning block the model's output continues, on every path
+	// (TemplateOpensReasoning): stream and parse its output with
+	// ReasoningOpen.
 	OpensReasoning bool `json:"opens_reasoning,omitempty"`
+	// ReasoningDepends reports that whether it opens one depends on the
+	// template's variables (thinking on or off), or on what a reading of
+	// its source cannot resolve (TemplateReasoningStart): set neither
+	// reasoning option, and the output's first closing tag decides. With
+	// neither field set, the template opens no block: ReasoningClosed.
+	ReasoningDepends bool `json:"reasoning_depends,omitempty"`
 	// Matches are the dialects the template names, strongest first, with
 	// the evidence for each.
 	Matches []TemplateMatch `json:"matches"`
@@ -130,7 +136,8 @@ func (r *Registry) detectTemplate(template string, full bool) TemplateDetection 
 	if full || len(det.Matches) == 0 {
 		det.Kind, tree = templateKind(template)
 		det.Tools, det.ToolCalls = templateMentions(template, det.Kind, tree)
-		det.OpensReasoning = r.TemplateOpensReasoning(template)
+		open, closed := r.TemplateReasoningStart(template)
+		det.OpensReasoning, det.ReasoningDepends = open, !open && !closed
 	}
 	if tree != nil {
 		if tag, ok := callTag(tree); ok {

@@ -138,6 +138,9 @@ func printDetect(w io.Writer, r *detectReport) error {
 	if r.Template.CallTag != "" {
 		fmt.Fprintf(&b, "; call tag %q", r.Template.CallTag)
 	}
+	if r.Template.ReasoningDepends {
+		b.WriteString("; may open a reasoning block (thinking on: --reasoning-open; off: --reasoning-closed)")
+	}
 	if r.Template.OpensReasoning {
 		b.WriteString("; opens a reasoning block (parse with --reasoning-open)")
 	}
