@@ -236,3 +236,32 @@ func splitReasoning(text string, tags ReasoningTags, startsOpen, implicit bool) 
 	}
 	return r.String(), c.String()
 }
+
+// ClosedBlocks returns the blocks of text written with both tags of the
+// reasoning wrapper t, in order: an opening tag and the first closing tag
+// after it, the next block looked for after that close. An opening tag
+// never closed ends the search. A wrapper with an empty tag has no
+// blocks. Call markup inside such a block is the model thinking about a
+// call, not making one; the dialect engines and detection read the blocks
+// with it.
+func ClosedBlocks(text string, t ReasoningTags) []Span {
+	if t.Open == "" || t.Close == "" {
+		return nil
+	}
+	var spans []Span
+	for i := 0; i < len(text); {
+		o := strings.Index(text[i:], t.Open)
+		if o < 0 {
+			break
+		}
+		o += i
+		c := strings.Index(text[o+len(t.Open):], t.Close)
+		if c < 0 {
+			break
+		}
+		end := o + len(t.Open) + c + len(t.Close)
+		spans = append(spans, Span{o, end})
+		i = end
+	}
+	return spans
+}

@@ -309,29 +309,19 @@ func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Opt
 // reasoning wrapper, per wrapper, found once per output for draftedCall.
 type drafts struct {
 	done   bool
-	blocks map[dialects.ReasoningTags][][2]int // sorted, not overlapping
+	blocks map[dialects.ReasoningTags][]dialects.Span // sorted, not overlapping
 }
 
-// find finds the closed blocks of every wrapper in text.
+// find finds the closed blocks of every wrapper in text
+// (dialects.ClosedBlocks).
 func (d *drafts) find(text string, wrappers []dialects.ReasoningTags) {
 	d.done = true
 	for _, w := range wrappers {
-		for i := 0; i < len(text); {
-			o := strings.Index(text[i:], w.Open)
-			if o < 0 {
-				break
-			}
-			o += i
-			c := strings.Index(text[o+len(w.Open):], w.Close)
-			if c < 0 {
-				break
-			}
-			end := o + len(w.Open) + c + len(w.Close)
+		if b := dialects.ClosedBlocks(text, w); len(b) > 0 {
 			if d.blocks == nil {
-				d.blocks = map[dialects.ReasoningTags][][2]int{}
+				d.blocks = map[dialects.ReasoningTags][]dialects.Span{}
 			}
-			d.blocks[w] = append(d.blocks[w], [2]int{o, end})
-			i = end
+			d.blocks[w] = b
 		}
 	}
 }
@@ -355,16 +345,16 @@ func (d *drafts) draftedCall(text string, ext *dialects.Extraction, wrappers, ow
 			continue
 		}
 		for _, rc := range ext.Calls {
-			k, _ := slices.BinarySearchFunc(blocks, rc.Offset, func(b [2]int, off int) int {
-				if b[1] <= off {
+			k, _ := slices.BinarySearchFunc(blocks, rc.Offset, func(b dialects.Span, off int) int {
+				if b.End <= off {
 					return -1
 				}
-				if b[0] > off {
+				if b.Start > off {
 					return 1
 				}
 				return 0
 			})
-			if k < len(blocks) && blocks[k][0] <= rc.Offset && rc.Offset < blocks[k][1] {
+			if k < len(blocks) && blocks[k].Start <= rc.Offset && rc.Offset < blocks[k].End {
 				return true
 			}
 		}

@@ -2,40 +2,23 @@ package textcall
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
 )
 
 // Span is a byte range [Start, End) of a text.
-type Span struct{ Start, End int }
+type Span = dialects.Span
 
 // ClosedBlocks finds the reasoning blocks of text written with both their
-// opening and closing tags, in order. Call markup inside them is the model
-// thinking about a call, not making one (llama.cpp and vLLM agree): it
-// stays reasoning. A block never closed, or one the template opened (only
-// its closing tag is in the output), is not returned: ReasoningBlocks adds
-// the latter.
+// opening and closing tags, in order (dialects.ClosedBlocks for each
+// wrapper). Call markup inside them is the model thinking about a call,
+// not making one (llama.cpp and vLLM agree): it stays reasoning. A block
+// never closed, or one the template opened (only its closing tag is in the
+// output), is not returned: ReasoningBlocks adds the latter.
 func ClosedBlocks(text string, tags ...dialects.ReasoningTags) []Span {
 	var spans []Span
 	for _, t := range tags {
-		if t.Open == "" || t.Close == "" {
-			continue
-		}
-		for i := 0; i < len(text); {
-			o := strings.Index(text[i:], t.Open)
-			if o < 0 {
-				break
-			}
-			o += i
-			c := strings.Index(text[o+len(t.Open):], t.Close)
-			if c < 0 {
-				break
-			}
-			end := o + len(t.Open) + c + len(t.Close)
-			spans = append(spans, Span{o, end})
-			i = end
-		}
+		spans = append(spans, dialects.ClosedBlocks(text, t)...)
 	}
 	if len(tags) > 1 {
 		slices.SortFunc(spans, func(a, b Span) int { return a.Start - b.Start })
@@ -60,10 +43,10 @@ func ReasoningBlocks(text string, startsOpen, implicit bool, tags ...dialects.Re
 		k++
 	}
 	if k > 0 {
-		spans[k-1] = Span{0, end}
+		spans[k-1] = Span{Start: 0, End: end}
 		return spans[k-1:]
 	}
-	return append([]Span{{0, end}}, spans...)
+	return append([]Span{{Start: 0, End: end}}, spans...)
 }
 
 // Inside reports whether offset falls inside one of spans, which are sorted.
