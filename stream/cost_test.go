@@ -253,3 +253,41 @@ func TestStreamAllocatesOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxBytesInLongArgument cuts a long argument at the stream's limit,
+// inside the parser's first array, a chunk and the one after, at several
+// delta sizes: the steady path reads no byte past the limit, the call
+// streamed so far is the one-shot parse's of what was read, and the result
+// says where the output was cut.
+func TestMaxBytesInLongArgument(t *testing.T) {
+	text := bigCall(64 << 10)
+	opts := dialects.Options{ReasoningClosed: true}
+	prof := stream.Learn(hermes.Dialect)
+	for _, limit := range []int{200, 300, 16 << 10, 16<<10 + 256, 40000} {
+		for _, delta := range []int{1, 16, 1000} {
+			p := prof.NewParser(&stream.Options{Parse: opts, MaxBytes: limit})
+			var args strings.Builder
+			for i := 0; i < len(text); i += delta {
+				for _, ev := range p.Write(text[i:min(i+delta, len(text))]) {
+					if ev.Kind == stream.CallArguments {
+						args.WriteString(ev.Text)
+					}
+				}
+			}
+			if got := p.Text(); got != text[:limit] {
+				t.Fatalf("limit %d, %d-byte deltas: %d bytes read", limit, delta, len(got))
+			}
+			evs := p.Close()
+			res := evs[len(evs)-1].Result
+			if n := len(res.Errors); n == 0 || !errors.Is(res.Errors[n-1], toolcall.ErrTooLarge) || res.Errors[n-1].Offset != limit {
+				t.Errorf("limit %d, %d-byte deltas: errors %v", limit, delta, res.Errors)
+			}
+			if at := strings.Index(text, `"arguments": `) + len(`"arguments": `); limit > at && args.String() != text[at:limit] {
+				t.Errorf("limit %d, %d-byte deltas: %d bytes of arguments shown, want %d", limit, delta, args.Len(), limit-at)
+			}
+			if d := p.Disagreement(); d != "" {
+				t.Errorf("limit %d, %d-byte deltas: %s", limit, delta, d)
+			}
+		}
+	}
+}
