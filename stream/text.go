@@ -1333,11 +1333,12 @@ func (p *Parser) closeRegion(region string) (whole, settled bool) {
 }
 
 // valueLeftOpen reports whether the parse closed a value or call of rc that
-// lacked its closing tag (toolcall.RepairUnclosedTag): the text after the
-// point parsed may yet close it further on, so the call is not settled.
+// lacked its closing tag or delimiter (toolcall.RepairUnclosedTag,
+// RepairTruncatedString): the text after the point parsed may yet close it
+// further on, so the call is not settled.
 func valueLeftOpen(rc *dialects.RawCall) bool {
 	for _, r := range rc.Repairs {
-		if r.Kind == toolcall.RepairUnclosedTag {
+		if r.Kind == toolcall.RepairUnclosedTag || r.Kind == toolcall.RepairTruncatedString {
 			return true
 		}
 	}

@@ -345,6 +345,11 @@ func (s *scanner) openString(from, end int) bool {
 	return false
 }
 
+// maxInnerCloses is how many close tokens inside a string of a block's
+// arguments are read as text before the block is taken to end at the
+// first: it keeps the scan linear.
+const maxInnerCloses = 4
+
 // channelTokens are the markers of a channel that closes.
 var channelTokens = []string{channelClose, channelOpen}
 
@@ -378,6 +383,24 @@ func lexCall(s *scanner) stateFn {
 	start := s.pos
 	from := start + len(s.d.open)
 	end, m := s.next(from, s.d.blockEnds)
+	if m == s.d.close && s.openString(from, end) {
+		// The close token stands inside a string of the arguments: when
+		// a later close token ends the block with every string closed,
+		// and no block or channel opens before it, the token is string
+		// text ("end it with <tool_call|>"). A few close tokens are tried.
+		at := end
+		for range maxInnerCloses {
+			e2, m2 := s.next(at+len(m), s.d.blockEnds)
+			if m2 != s.d.close {
+				break
+			}
+			if !s.openString(from, e2) {
+				end = e2
+				break
+			}
+			at = e2
+		}
+	}
 	s.unclosed = m == ""
 	n := len(s.ext.Calls)
 	s.block(start, from, end)

@@ -106,6 +106,10 @@ func sameKinds(got, want []toolcall.RepairKind) bool {
 
 func TestGemma4(t *testing.T) {
 	run(t, gemma.Gemma4, []row{
+		{name: "a close token inside a string the block closes later is string text",
+			text:   "<|tool_call>call:note{text:<|\"|>end it with <tool_call|> here<|\"|>}<tool_call|>",
+			chunks: []string{"<|tool_call>call:note{text:<|\"|>end it with <tool_call|>", " here<|\"|>}<tool_call|>"},
+			calls:  []wantCall{{"note", `{"text":"end it with <tool_call|> here"}`}}},
 		{name: "a block broken off inside a string where the next block begins is cut off",
 			text:  "<|tool_call>call:note{text:<|\"|>wrap it in <|tool_call>call:get_weather{city:<|\"|>Rome<|\"|>}<tool_call|>",
 			calls: []wantCall{{"get_weather", `{"city":"Rome"}`}},
