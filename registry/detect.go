@@ -257,7 +257,7 @@ func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Opt
 		// syntax without its optional markers, and an Extract that finds
 		// none of its markers returns quickly.
 		ext := d.Extract(text, &do)
-		if drafted.draftedCall(text, ext, tab.wrappers, e.reasoning) {
+		if drafted.draftedCall(text, ext, tab.wrappers, e.reasoning) || drafted.implicitCall(text, ext, tab.wrappers, e, &do) {
 			// It reads a call another family's reasoning holds: a drafted
 			// call, not a reading of the output (when in doubt, not a
 			// call, and no error to re-ask about a draft).
@@ -310,6 +310,10 @@ func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Opt
 type drafts struct {
 	done   bool
 	blocks map[dialects.ReasoningTags][]dialects.Span // sorted, not overlapping
+	// implicit: per wrapper whose closing tag comes before any opening
+	// one, where that first closing tag ends (the block a template
+	// opened, dialects.TemplateBlockEnd).
+	implicit map[dialects.ReasoningTags]int
 }
 
 // find finds the closed blocks of every wrapper in text
@@ -317,6 +321,12 @@ type drafts struct {
 func (d *drafts) find(text string, wrappers []dialects.ReasoningTags) {
 	d.done = true
 	for _, w := range wrappers {
+		if end := dialects.TemplateBlockEnd(text, []dialects.ReasoningTags{w}, false, true); end > 0 {
+			if d.implicit == nil {
+				d.implicit = map[dialects.ReasoningTags]int{}
+			}
+			d.implicit[w] = end
+		}
 		if b := dialects.ClosedBlocks(text, w); len(b) > 0 {
 			if d.blocks == nil {
 				d.blocks = map[dialects.ReasoningTags][]dialects.Span{}
@@ -355,6 +365,36 @@ func (d *drafts) draftedCall(text string, ext *dialects.Extraction, wrappers, ow
 				return 0
 			})
 			if k < len(blocks) && blocks[k].Start <= rc.Offset && rc.Offset < blocks[k].End {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// implicitCall reports whether ext, the reading of the dialect of entry
+// e, holds a call (read or failed) before the lone closing tag of a
+// reasoning wrapper of some registered dialect, in the block a template
+// opened (a closing tag before any opening one), when the dialect does
+// not read that block: the wrapper is not its own, or its family's
+// templates open no block (dialects.Syntax.ReasoningClosed) and the
+// caller did not say one was opened. Every dialect that reads such a block
+// keeps a call in it as reasoning (dialects.TemplateBlockEnd); one that
+// shares the call syntax but not the block would run it. Nothing is
+// excluded when the caller says the output starts outside reasoning.
+func (d *drafts) implicitCall(text string, ext *dialects.Extraction, wrappers []dialects.ReasoningTags, e *detectEntry, opts *dialects.Options) bool {
+	if ext == nil || len(ext.Calls) == 0 || !dialects.ImplicitReasoning(opts) {
+		return false
+	}
+	if !d.done {
+		d.find(text, wrappers)
+	}
+	for w, end := range d.implicit {
+		if slices.Contains(e.reasoning, w) && (!e.reasoningClosed || opts.ReasoningOpen) {
+			continue
+		}
+		for _, rc := range ext.Calls {
+			if rc.Offset >= 0 && rc.Offset < end {
 				return true
 			}
 		}

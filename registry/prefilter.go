@@ -34,6 +34,10 @@ type detectEntry struct {
 	body bool
 	// reasoning are the wrappers the dialect reads.
 	reasoning []dialects.ReasoningTags
+	// reasoningClosed: the family's templates open no reasoning block
+	// (dialects.Syntax.ReasoningClosed), so a lone closing tag is text in
+	// it unless the caller says one was opened.
+	reasoningClosed bool
 }
 
 // table returns the registry's detection table, built on first use after
@@ -63,7 +67,7 @@ func (r *Registry) table() *detectTable {
 	}
 	for _, name := range r.order {
 		syn := dialects.SyntaxOf(r.byName[name])
-		e := detectEntry{d: r.byName[name], always: true, body: syn.Body, reasoning: syn.Reasoning}
+		e := detectEntry{d: r.byName[name], always: true, body: syn.Body, reasoning: syn.Reasoning, reasoningClosed: syn.ReasoningClosed}
 		for _, w := range syn.Reasoning {
 			if w.Open != "" && w.Close != "" && !slices.Contains(t.wrappers, w) {
 				t.wrappers = append(t.wrappers, w)

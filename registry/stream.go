@@ -123,6 +123,13 @@ func (r *Registry) decideIn(ctx context.Context, seen *present, n int, opts *Opt
 	if best.Calls == 0 || best.Errors > 0 {
 		return det, false
 	}
+	if opts.ReasoningOpen && !closesReasoning(seen.text[:n], seen.tab.wrappers) {
+		// The template opened a reasoning block and the prefix has not
+		// closed one: a call in it may turn out drafted in that block
+		// (of whichever family's wrapper closes it later), and is then
+		// reasoning, not a call.
+		return det, false
+	}
 	if inOpenReasoning(seen.text[:n], seen.tab.wrappers) {
 		// A reasoning block the prefix opened and has not closed may
 		// close later, and the calls in it are then reasoning, not calls:
@@ -156,6 +163,20 @@ func inOpenReasoning(prefix string, tags []dialects.ReasoningTags) bool {
 	}
 	for _, t := range tags {
 		if open(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// closesReasoning reports whether prefix holds the closing tag of one of
+// tags (every registered dialect's wrappers) or of <think>.
+func closesReasoning(prefix string, tags []dialects.ReasoningTags) bool {
+	if strings.Contains(prefix, dialects.Think.Close) {
+		return true
+	}
+	for _, t := range tags {
+		if t.Close != "" && strings.Contains(prefix, t.Close) {
 			return true
 		}
 	}

@@ -97,3 +97,28 @@ func TestCallInAnotherFamilysReasoning(t *testing.T) {
 		}
 	}
 }
+
+// TestCallInAnotherFamilysTemplateOpenedBlock: under detection, when the
+// template opened reasoning (ReasoningOpen), a call before the lone
+// closing tag of some family's wrapper is drafted in that block: a dialect
+// that shares the call syntax but not the wrapper does not run it, and no
+// prefix before the closing tag decides the dialect. One-shot and
+// streamed.
+func TestCallInAnotherFamilysTemplateOpenedBlock(t *testing.T) {
+	for _, text := range []string{
+		"Maybe <seed:tool_call>\n<function=get_weather>\n<parameter=location>Rome</parameter>\n</function>\n</seed:tool_call> no.\n</seed:think>\n\nNo call needed.",
+		"Maybe <function=get_weather>\n<parameter=location>Rome</parameter>\n</function> no.\n</seed:think>\n\nNo call needed.",
+	} {
+		opts := &registry.Options{ReasoningOpen: true}
+		res := registry.Parse(text, opts)
+		if len(res.Calls) > 0 {
+			t.Errorf("%q: call %s %s (dialect %s)", text, res.Calls[0].Name, res.Calls[0].Arguments, res.Dialect)
+		}
+		for i, cut := range streamtest.Cuts(text, nil, false) {
+			p := registry.Stream(opts)
+			if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
+				t.Fatalf("%q cut %d: %v", text, i, err)
+			}
+		}
+	}
+}
