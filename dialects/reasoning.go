@@ -139,10 +139,15 @@ func ImplicitReasoning(opts *Options) bool {
 // syntax syn: whether a closing tag before any opening one in text ends a
 // block the template opened. ReasoningOpen says it does and ReasoningClosed
 // that it does not. With neither, the start is settled outside reasoning
-// when the dialect's family never opens a block (syn.ReasoningClosed), or
-// when text opens with a call (OpensCall): a model that reasons writes its
+// when the dialect's family never opens a block (syn.ReasoningClosed), when
+// text opens with a call (OpensCall): a model that reasons writes its
 // reasoning first, so an output whose first bytes begin a call did not
-// start inside a block. Otherwise a closing tag decides, as before.
+// start inside a block; or when the first reasoning tag in text, of any of
+// the dialect's wrappers (FirstTagOpens), is an opening one: the model
+// opened a block of its own before closing any, so the template opened
+// none, and a closing tag of another wrapper later on is text (Mistral's
+// "<think>…</think> … [/THINK]"). Otherwise a closing tag decides, as
+// before.
 // Dialects read their whole output's reasoning with this, and the stream
 // engine learns it from them, so a stream and a one-shot parse settle the
 // same question on the same bytes.
@@ -153,7 +158,39 @@ func ImplicitReasoningIn(text string, syn *Syntax, opts *Options) bool {
 	case opts != nil && opts.ReasoningClosed, syn.ReasoningClosed:
 		return false
 	}
-	return !OpensCall(text, syn)
+	return !OpensCall(text, syn) && !FirstTagOpens(text, syn)
+}
+
+// FirstTagOpens reports whether the first reasoning tag in text, of any
+// of syn.Reasoning's wrappers or <think>…</think> (which every dialect
+// reads), is an opening tag, in a dialect that reads two wrappers or more.
+// (With one, a closing tag before any opening one of its own kind is what
+// decides, as the dialect reads it.)
+func FirstTagOpens(text string, syn *Syntax) bool {
+	own := false
+	for _, t := range syn.Reasoning {
+		own = own || t != Think && t.Open != "" && t.Close != ""
+	}
+	if !own {
+		return false
+	}
+	first, opens := -1, false
+	look := func(t ReasoningTags) {
+		if t.Open == "" || t.Close == "" {
+			return
+		}
+		if i := strings.Index(text, t.Open); i >= 0 && (first < 0 || i < first) {
+			first, opens = i, true
+		}
+		if i := strings.Index(text, t.Close); i >= 0 && (first < 0 || i < first) {
+			first, opens = i, false
+		}
+	}
+	for _, t := range syn.Reasoning {
+		look(t)
+	}
+	look(Think)
+	return opens
 }
 
 // OpensCall reports whether text, after leading spaces, tabs and line

@@ -66,6 +66,7 @@ func TestImplicitReasoningIn(t *testing.T) {
 	both := &Options{ReasoningOpen: true, ReasoningClosed: true}
 	marked := &Syntax{Starts: []string{"<tool_call>"}, Bare: "{["}
 	family := &Syntax{Starts: []string{"<tool_call>"}, ReasoningClosed: true}
+	ownWrapper := &Syntax{Starts: []string{"[TOOL_CALLS]"}, Reasoning: []ReasoningTags{{Open: "[THINK]", Close: "[/THINK]"}, Think}}
 	for _, tt := range []struct {
 		name string
 		text string
@@ -83,6 +84,8 @@ func TestImplicitReasoningIn(t *testing.T) {
 		{"unknown: a bare call first", "[{\"name\": \"f\"}]</think>b", marked, unknown, false},
 		{"unknown: text, then a call", "Sure. <tool_call>{}</tool_call></think>b", marked, unknown, true},
 		{"unknown: a marker cut short", "<tool_ca</think>b", marked, unknown, true},
+		{"unknown: another wrapper's opening tag first", "<think>a</think>b [/THINK]c", ownWrapper, unknown, false},
+		{"unknown: another wrapper's closing tag first", "a[/THINK]b <think>c</think>", ownWrapper, unknown, true},
 	} {
 		if got := ImplicitReasoningIn(tt.text, tt.syn, tt.opts); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)

@@ -101,3 +101,52 @@ func TestFamiliesThatOpenNoBlock(t *testing.T) {
 		t.Errorf("only %d dialects read a call after answer text: the test checks too little", checked)
 	}
 }
+
+// TestOwnBlockFirstSettlesEveryWrapper: in a dialect that reads a wrapper
+// of its family's beside <think>…</think> (Mistral's [THINK], Kimi-K3's
+// think section, MiniMax-M3's <mm:think>), an output whose first
+// reasoning tag opens a block was not started inside one by the template:
+// the stream reports its reasoning and its call as they come, and a lone
+// closing tag of the other wrapper later on does not make them reasoning
+// after all, one-shot or streamed (it did: the call was reported, then the
+// final result read everything before [/THINK] as reasoning).
+func TestOwnBlockFirstSettlesEveryWrapper(t *testing.T) {
+	call := toolcall.Call{ID: "call_1", Name: "delete_file", Arguments: json.RawMessage(`{"path":"tmp/x"}`)}
+	checked := 0
+	for _, name := range registry.Names() {
+		d, _ := registry.Lookup(name)
+		syn := dialects.SyntaxOf(d)
+		r, ok := render.For(name)
+		if !ok || syn.ReasoningClosed || syn.Opaque {
+			continue
+		}
+		for _, own := range syn.Reasoning {
+			for _, other := range syn.Reasoning {
+				if own == other {
+					continue
+				}
+				chunks := []string{own.Open + "I will delete it.", own.Close + "Sure.\n", r.Calls([]toolcall.Call{call}), "\nDone.", " " + other.Close + " ok"}
+				text := strings.Join(chunks, "")
+				o := &registry.Options{Dialect: name}
+				res := registry.Parse(text, o)
+				if len(res.Calls) != 1 || !strings.HasSuffix(res.Reasoning, "I will delete it.") {
+					t.Errorf("%s: %q: %d calls, reasoning %q; want the call, and the first block as the reasoning", name, text, len(res.Calls), res.Reasoning)
+					continue
+				}
+				checked++
+				p := registry.Stream(o)
+				var all []stream.Event
+				for _, c := range chunks {
+					all = append(all, p.Write(c)...)
+				}
+				all = append(all, p.Close()...)
+				if err := streamtest.Compare(res, p, all); err != nil {
+					t.Errorf("%s: %q: %v", name, text, err)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no dialect reads two wrappers: the test checks nothing")
+	}
+}
