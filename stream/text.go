@@ -404,6 +404,22 @@ func (p *Parser) write(delta string) []Event {
 		return p.events
 	}
 	p.buf.write(delta)
+	p.read()
+	return p.events
+}
+
+// adopt takes buf, the text a detecting parser read before it decided
+// the dialect, as one Write of that text would, without copying it: the
+// detecting parser keeps no text from then on (decide).
+func (p *Parser) adopt(buf textBuf) []Event {
+	p.events = p.events[:0]
+	p.buf = buf
+	p.read()
+	return p.events
+}
+
+// read runs the parser over the text written to its buffer.
+func (p *Parser) read() {
 	p.step()
 	if p.points != nil {
 		p.decide()
@@ -414,7 +430,6 @@ func (p *Parser) write(delta string) []Event {
 	if p.steady = p.steadyNow(); p.steady {
 		p.room = p.maxBytes()
 	}
-	return p.events
 }
 
 // leaveSteady brings the state the steady path leaves behind up to date:
@@ -1702,8 +1717,9 @@ func (p *Parser) decide() {
 		p.inner = prof.NewParser(&Options{Parse: p.opts.Parse, MaxBytes: p.opts.MaxBytes})
 		p.skip = [2]string{p.contentOut.String(), p.reasonOut.String()}
 		p.trimLead = true
-		p.relay(p.inner.Write(text))
-		p.buf = textBuf{} // the inner parser holds the text from now on
+		// The inner parser holds the text from now on, in this buffer.
+		p.relay(p.inner.adopt(p.buf))
+		p.buf = textBuf{}
 		return
 	}
 }

@@ -4,6 +4,11 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/hermes"
 )
 
 // TestTextBuf writes, adds and reads a text in random steps, against a
@@ -48,5 +53,46 @@ func TestTextBuf(t *testing.T) {
 				t.Fatalf("run %d: read %d changed after it was read", run, i)
 			}
 		}
+	}
+}
+
+// hermesAt decides Hermes at its first closing marker.
+type hermesAt struct{ prof *Profile }
+
+func (h hermesAt) Candidates() []*Profile { return []*Profile{h.prof} }
+func (h hermesAt) Points() *PointSet      { return NewPointSet(h.Candidates()) }
+func (h hermesAt) Decide(prefix string) (*Profile, string) {
+	if strings.Contains(prefix, "</tool_call>") {
+		return h.prof, "a Hermes call"
+	}
+	return nil, ""
+}
+func (h hermesAt) Parse(text string) *toolcall.Result {
+	return dialects.Parse(hermes.Dialect, text, &dialects.Options{})
+}
+
+// TestDecidedKeepsBuffer checks that the parser of the dialect a detecting
+// parser decides takes the text read so far in the buffer it was read
+// into, rather than a copy of it.
+func TestDecidedKeepsBuffer(t *testing.T) {
+	text := "Let me check.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": \"" + strings.Repeat("x", 5000) + "\"}}\n</tool_call>"
+	last := len(text) - 4
+	p := NewDetecting(hermesAt{Learn(hermes.Dialect)}, nil)
+	for i := 0; i < last; i += 16 {
+		p.Write(text[i:min(i+16, last)])
+	}
+	if p.inner != nil || cap(p.buf.b)-len(p.buf.b) < len(text)-last {
+		t.Fatal("decided early, or no room left for the last delta")
+	}
+	array := unsafe.SliceData(p.buf.b)
+	p.Write(text[last:])
+	if p.inner == nil {
+		t.Fatal("not decided at the closing marker")
+	}
+	if unsafe.SliceData(p.inner.buf.b) != array {
+		t.Error("the text was copied into the decided dialect's parser")
+	}
+	if p.Text() != text {
+		t.Errorf("Text() = %q", p.Text())
 	}
 }
