@@ -58,6 +58,10 @@ func FuzzStream(f *testing.F) {
 	f.Add("Sure.\n<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|> ok</think> x", uint64(12), pick("kimi_k2", 0))
 	f.Add("Sure.\n<seed:tool_call>\n<function=f>\n</function>\n</seed:tool_call> ok</seed:think> x", uint64(13), pick("", 0))
 	f.Add("Sure. <|tools_prefix|>[{\"f\": {}}]<|tools_suffix|> ok<|inner_suffix|> x", uint64(14), pick("apertus", 0))
+	// Reasoning the template opened, after whitespace, under detection:
+	// every candidate trims it (Hermes kept it, after the stream had shown
+	// it trimmed).
+	f.Add(" 0</think> <tool_call>", uint64(336), pick("", 0))
 	// Leading whitespace under detection: the detected content is trimmed,
 	// whatever the dialect keeps.
 	f.Add("\n\nSure!\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>", uint64(20), pick("", closedFlag))

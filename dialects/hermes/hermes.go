@@ -71,6 +71,9 @@ func (hermes) Extract(text string, opts *dialects.Options) *dialects.Extraction 
 // extract is Extract on text whose shown parts are held out.
 func (hermes) extract(text string, opts *dialects.Options, implicit bool) *dialects.Extraction {
 	x := &extractor{Reader: textcall.MakeReader(text, opts)}
+	// Reasoning is trimmed like every block's, the one the template opened
+	// at the start of the output too (dialects.SplitReasoning).
+	x.reasoning.Cut()
 	for _, sg := range segments(x.segs[:0], text, x.Opts.ReasoningOpen, implicit) {
 		if sg.reasoning {
 			x.reasoningSegment(sg)

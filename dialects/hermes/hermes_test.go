@@ -143,6 +143,23 @@ var rows = []row{
 		chunks:    []string{"The user wants the weather.\n</th", "ink>\n\nSure.\n<", "tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"},
 	},
 	{
+		// Trimmed as a block written whole is: whitespace that opens the
+		// output is no reasoning.
+		name:      "reasoning opened by the template, after whitespace",
+		text:      " \n The user wants the weather. </think> Sure.",
+		content:   "Sure.",
+		reasoning: "The user wants the weather.",
+		unmarked:  true,
+	},
+	{
+		name:      "template-opened reasoning repeated by the model, after whitespace",
+		text:      "<think> Hmm.</think>Answer.",
+		open:      true,
+		content:   "Answer.",
+		reasoning: "Hmm.",
+		unmarked:  true,
+	},
+	{
 		name:      "template-opened reasoning repeated by the model",
 		text:      "<think>Hmm.</think>Answer.",
 		open:      true,
