@@ -144,9 +144,9 @@ type ShownScan struct {
 	pos, runs    int // the start of the line being read; backtick runs in the paragraph's lines before it
 	inFence      bool
 	cur, curRuns int // how far the line at pos is read (never inside a backtick run); its runs so far
-	// The quotes of the line at qLine, read up to qPos.
-	qLine, qPos int
-	q           quoteState
+	// The quotations of the text, read up to qPos.
+	qPos int
+	q    quoteState
 }
 
 // MayBeShown is the package's MayBeShown; text must extend the text of the
@@ -189,17 +189,16 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 	if f, ok := fenceOpen(text, lineStart, len(text)); ok && f <= at && PresentedAsExample(text, f) {
 		return true
 	}
-	return (s.runs+s.curRuns+backtickRuns(text[p:at]))%2 == 1 || s.quoteOpen(text, lineStart, at)
+	return (s.runs+s.curRuns+backtickRuns(text[p:at]))%2 == 1 || s.quoteOpen(text, at)
 }
 
-// quoteOpen reports whether a quotation (quoteState) opened before at on
-// the line that starts at lineStart is not closed before at. It reads the
-// line once across calls.
-func (s *ShownScan) quoteOpen(text string, lineStart, at int) bool {
-	if s.qLine != lineStart || s.qPos < lineStart || s.qPos > at {
-		s.qLine, s.qPos, s.q = lineStart, lineStart, quoteState{}
+// quoteOpen reports whether a quotation (quoteState) opened before at is
+// not closed before at. It reads the text once across calls.
+func (s *ShownScan) quoteOpen(text string, at int) bool {
+	if s.qPos > at {
+		s.qPos, s.q = 0, quoteState{}
 	}
-	s.q.advance(text, lineStart, s.qPos, at, nil)
+	s.q.advance(text, s.qPos, at, nil)
 	s.qPos = at
 	return s.q.close != ""
 }
@@ -208,37 +207,29 @@ func (s *ShownScan) quoteOpen(text string, lineStart, at int) bool {
 // that hold a call's syntax inside a sentence, except those that meet a
 // span of code.
 //
-// A quotation opens with a quote ('"', '“' or '‘') that a word and a blank
-// stand right before on its line, and closes at the first matching quote
-// ('"', '”' or '’') of the same line that is not inside a string of the
+// A quotation opens with a quote ('"', '“', '‘' or an ASCII '\”) that a
+// word and a blank stand right before on its line, and closes at the first
+// matching quote ('"', '”', '’' or '\”) that is not inside a string of the
 // quoted text, with as many '{' and '[' as '}' and ']' before it since the
 // opening quote (quoteState). It is listed when a blank and a word follow
-// it, or closing punctuation and then a blank and a word or the end of
-// the line (the shape of InSentence around the whole quotation: "Write
-// "<tool_call>…</tool_call>" to call f."), and it holds a '<', '[' or '{',
-// as every call syntax does. A quote inside a value of a call follows ':',
+// it, closing punctuation and then a blank and a word or the end of the
+// line, or the end of the line itself (the shape of InSentence around the
+// whole quotation: "Write "<tool_call>…</tool_call>" to call f.", "I would
+// write "<tool_call>…</tool_call>""), and it holds a '<', '[' or '{', as
+// every call syntax does. A quote inside a value of a call follows ':',
 // '=', '[', ',' or a backslash, not a word and a blank: it opens no
 // quotation.
 func withQuoted(text string, code []Span) []Span {
-	if strings.IndexByte(text, '"') < 0 && strings.IndexByte(text, 0xE2) < 0 {
+	if strings.IndexByte(text, '"') < 0 && strings.IndexByte(text, '\'') < 0 && strings.IndexByte(text, 0xE2) < 0 {
 		return code // no quote
 	}
 	var quoted []Span
-	for lineStart := 0; lineStart < len(text); {
-		lineEnd := strings.IndexByte(text[lineStart:], '\n')
-		if lineEnd < 0 {
-			lineEnd = len(text)
-		} else {
-			lineEnd += lineStart
+	var q quoteState
+	q.advance(text, 0, len(text), func(start, end int) {
+		if quoteCloses(text, end) && strings.ContainsAny(text[start:end], "<[{") {
+			quoted = append(quoted, Span{start, end})
 		}
-		var q quoteState
-		q.advance(text, lineStart, lineStart, lineEnd, func(start, end int) {
-			if quoteCloses(text, end) && strings.ContainsAny(text[start:end], "<[{") {
-				quoted = append(quoted, Span{start, end})
-			}
-		})
-		lineStart = lineEnd + 1
-	}
+	})
 	if len(quoted) == 0 {
 		return code
 	}
@@ -257,49 +248,83 @@ func withQuoted(text string, code []Span) []Span {
 	return append(out, code[k:]...)
 }
 
-// quoteState reads the quotations of a line, byte by byte, so that the
+// quoteState reads the quotations of a text, byte by byte, so that the
 // one-shot reading (withQuoted) and a stream's (ShownScan) take the same
 // steps. Inside a quotation, an ASCII quote that follows '{', '[', ',',
 // ':', '=' or '(' (blanks aside) opens a string of the quoted text (a JSON
-// key or value, an attribute, an argument), which the next ASCII quote
-// not escaped by a backslash closes; the quotation's own closing quote is
-// one outside such strings with no bracket left open since the quotation
-// opened (an apostrophe '’' inside a word closes nothing). A closing quote
+// key or value, an attribute, an argument), which the next such quote not
+// escaped by a backslash closes; the quotation's own closing quote is one
+// outside such strings with no bracket left open since the quotation
+// opened (an apostrophe inside a word closes nothing). A closing quote
 // closes the quotation whatever follows it.
+//
+// A quotation ends with its line, unless it is tight: its quoted text
+// begins with '<', '[' or '{' right after the opening quote, as a call's
+// syntax does. A tight quotation goes on over line breaks (a call whose
+// syntax spans lines, quoted whole) up to a blank line, and closes on a
+// later line only right after a '>', ']', '}' or ')' that ends the call's
+// syntax; any other closing quote there abandons it, unlisted. An ASCII
+// single quote, which prose also writes as an apostrophe or around a
+// phrase, opens only a tight quotation and closes it only right after
+// such a bracket, on any line: `Write '<tool_call>…</tool_call>' to call
+// f.` is a quotation, `the users' <tool_call>…` and `it's` open none.
 type quoteState struct {
 	open  int    // the offset of the opening quote, while close != ""
 	close string // the closing quote awaited; "" when none is open
-	inner bool   // inside a string of the quoted text
+	inner byte   // the quote of the string of the quoted text read, 0 outside one
 	depth int    // brackets opened less brackets closed since open
+	tight bool   // the quoted text begins with '<', '[' or '{'
+	line  int    // the start of the line being read
+	text  bool   // the line being read holds more than blanks
 }
 
-// advance reads text[from:to] of the line that starts at lineStart, and
-// calls closed (when not nil) with the span of each quotation it closes.
-func (q *quoteState) advance(text string, lineStart, from, to int, closed func(start, end int)) {
+// advance reads text[from:to], and calls closed (when not nil) with the
+// span of each quotation it closes.
+func (q *quoteState) advance(text string, from, to int, closed func(start, end int)) {
 	for i := from; i < to; i++ {
 		c := text[i]
+		switch c {
+		case '\n':
+			if q.close != "" && (!q.tight || !q.text) {
+				q.reset() // a quotation ends with its line, a tight one with its paragraph
+			}
+			q.line, q.text = i+1, false
+			continue
+		case ' ', '\t', '\r':
+		default:
+			q.text = true
+		}
 		switch {
 		case q.close == "":
-			if c != '"' && c != 0xE2 {
+			if c != '"' && c != '\'' && c != 0xE2 {
 				continue
 			}
 			cq, n := openQuote(text, i)
-			if n > 0 && quoteOpens(text, lineStart, i) {
-				*q = quoteState{open: i, close: cq}
+			if n > 0 && quoteOpens(text, q.line, i) {
+				tight := i+n < len(text) && strings.IndexByte("<[{", text[i+n]) >= 0
+				if cq != "'" || tight {
+					q.open, q.close, q.inner, q.depth, q.tight = i, cq, 0, 0, tight
+				}
 			}
 			i += max(n, 1) - 1
-		case q.inner:
-			if c == '"' && text[i-1] != '\\' {
-				q.inner = false
+		case q.inner != 0:
+			if c == q.inner && text[i-1] != '\\' {
+				q.inner = 0
 			}
 		case c == '{' || c == '[':
 			q.depth++
 		case c == '}' || c == ']':
 			q.depth--
-		case c == '"':
-			if innerOpens(text, lineStart, i) {
-				q.inner = true
-			} else if q.close == `"` && q.depth <= 0 {
+		case c == '"' || c == '\'':
+			switch {
+			case (c == '"' || q.close == "'") && innerOpens(text, q.open+1, i):
+				q.inner = c
+			case q.close != string(c) || q.depth > 0:
+			case c == '\'' && i > 0 && i+1 < len(text) && proseWordByte(text[i-1]) && proseWordByte(text[i+1]):
+				// an apostrophe inside a word
+			case !q.closesAt(text, i):
+				q.reset()
+			default:
 				q.close = ""
 				if closed != nil {
 					closed(q.open, i+1)
@@ -310,13 +335,31 @@ func (q *quoteState) advance(text string, lineStart, from, to int, closed func(s
 				i += 2 // an apostrophe inside a word
 				continue
 			}
-			q.close = ""
-			if closed != nil {
-				closed(q.open, i+3)
+			if !q.closesAt(text, i) {
+				q.reset()
+			} else {
+				q.close = ""
+				if closed != nil {
+					closed(q.open, i+3)
+				}
 			}
 			i += 2
 		}
 	}
+}
+
+// reset abandons the open quotation, unlisted.
+func (q *quoteState) reset() { q.close, q.inner, q.depth = "", 0, 0 }
+
+// closesAt reports whether the closing quote at text[i] may close the
+// open quotation: on the line it opened (but for an ASCII single quote),
+// any may; on a later line, or for an ASCII single quote, only one right
+// after the bracket that ends a call's syntax.
+func (q *quoteState) closesAt(text string, i int) bool {
+	if q.open >= q.line && q.close != "'" {
+		return true
+	}
+	return i > 0 && strings.IndexByte(">]})", text[i-1]) >= 0
 }
 
 // openQuote returns the closing quote for an opening quote at text[i] and
@@ -325,6 +368,8 @@ func openQuote(text string, i int) (string, int) {
 	switch {
 	case text[i] == '"':
 		return `"`, 1
+	case text[i] == '\'':
+		return "'", 1
 	case strings.HasPrefix(text[i:], "\u201C"):
 		return "\u201D", 3
 	case strings.HasPrefix(text[i:], "\u2018"):
@@ -344,20 +389,24 @@ func quoteOpens(text string, lineStart, i int) bool {
 }
 
 // innerOpens reports whether the ASCII quote at text[i], inside a
-// quotation, opens a string of the quoted text: '{', '[', ',', ':', '='
-// or '(' stands before it, blanks aside.
-func innerOpens(text string, lineStart, i int) bool {
+// quotation whose text starts at from, opens a string of the quoted text:
+// '{', '[', ',', ':', '=' or '(' stands before it, blanks and line breaks
+// aside.
+func innerOpens(text string, from, i int) bool {
 	j := i
-	for j > lineStart && (text[j-1] == ' ' || text[j-1] == '\t') {
+	for j > from && isSpaceByte(text[j-1]) {
 		j--
 	}
-	return j > lineStart && strings.IndexByte("{[,:=(", text[j-1]) >= 0
+	return j > from && strings.IndexByte("{[,:=(", text[j-1]) >= 0
 }
 
 // quoteCloses reports whether the text after a closing quote that ends at
 // text[e] goes on with prose: a blank and a word, or closing punctuation
 // and then a blank and a word or the end of the line.
 func quoteCloses(text string, e int) bool {
+	if atLineEnd(text, e) {
+		return true
+	}
 	p := e
 	for p < len(text) && p-e < 8 && strings.IndexByte(".,;!?)", text[p]) >= 0 {
 		p++

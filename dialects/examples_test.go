@@ -45,12 +45,29 @@ func TestShownSpans(t *testing.T) {
 		{"It answers \u201C[T]f{}\u201D here.", []string{"\u201C[T]f{}\u201D"}},
 		{"Say \u2018[f(a='don\u2019t')]\u2019, then stop.", []string{"\u2018[f(a='don\u2019t')]\u2019"}},
 		{`I would write "<t>".`, []string{`"<t>"`}},
-		{`Write "<t>"`, nil},                     // no prose after it
+		{`Write "<t>"`, []string{`"<t>"`}}, // the end of the line ends the sentence
+		{"Write \"<t>\"  \nNext", []string{`"<t>"`}},
+		{`Write "<t>"x`, nil},                    // a word right after it: no quotation's end
 		{`"<t>" is the tag`, nil},                // no word before it
 		{`Write "Paris" now <t>`, nil},           // no call syntax inside
 		{`{"a": "<t>" b}`, nil},                  // a string of JSON opens no quotation
 		{`<p k="It's "x"<c>a k="n" t="s">`, nil}, // a quoted phrase in a value closes before the syntax goes on
 		{`Write "<t>` + "\n" + `x" to`, nil},     // a quotation ends with its line
+		// A tight quotation (a call's syntax right inside the quote) spans lines.
+		{"Write \"<t>\n{\"a\": 1}\n</t>\" to call f.", []string{"\"<t>\n{\"a\": 1}\n</t>\""}},
+		{"Write \u201C<t>\nx</t>\u201D here.", []string{"\u201C<t>\nx</t>\u201D"}},
+		{"Write \"<t>\n\n</t>\" to call f.", nil},     // a blank line ends it
+		{"Write \"<t>\nI said \"hi\" to you", nil},    // a later quote not after the call's end abandons it
+		{"Write \"Paris\n<t>x</t>\" to call f.", nil}, // not tight: it ends with its line
+		{"I look up \"<t>\n<t>{\"q\": 1}</t>\nThat was \"f\" for you.", nil},
+		// ASCII single quotes: only around a call's syntax.
+		{`Write '<t>{"a": "it's"}</t>' to call f.`, []string{`'<t>{"a": "it's"}</t>'`}},
+		{`Say '[f(a='x', b="y")]', then stop.`, []string{`'[f(a='x', b="y")]'`}},
+		{`Say '[f(a=1)]'`, []string{`'[f(a=1)]'`}},
+		{`It's the users' <t>{"a": 1}</t> now`, nil}, // apostrophes open nothing
+		{`I'd say 'hello' <t>{"a": 1}</t> now`, nil}, // not tight
+		{`Say '<t>x</t> it's' now`, nil},             // closes only after the call's end
+		{"Write '<t>\n{}\n</t>' now.", []string{"'<t>\n{}\n</t>'"}},
 	} {
 		var got []string
 		for _, sp := range Shown(tc.text) {
@@ -107,7 +124,7 @@ func TestShownLinear(t *testing.T) {
 // the whole text does.
 func TestShownScanAgrees(t *testing.T) {
 	pieces := []string{"`", "``", "```", "\n", "\n\n", "For example:\n", "x ", "<tool_call>", " `y` ", "```json\n",
-		" \"", "\" ", "{\"", "\u201C", "\u201D ", "]", "[", "x"}
+		" \"", "\" ", "{\"", "\u201C", "\u201D ", "]", "[", "x", " '", "' ", "'", ">", " \"<", " '<"}
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 2000 {
 		var b strings.Builder

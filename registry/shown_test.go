@@ -66,6 +66,18 @@ func TestShownCallsAreNotCalls(t *testing.T) {
 			// A quoted phrase before the call, or after it, leaves it a call.
 			called = append(called, "I will look up \"f\" now.\n"+tc.call, tc.call+"\nThat was \"f\" for you.")
 		}
+		if strings.IndexByte("<[{", tc.call[0]) >= 0 {
+			// A call's syntax right inside the quotes: a quotation that
+			// may span lines, end its line, or use ASCII single quotes.
+			shown = append(shown, `Write "`+tc.call+`" to call f.`,
+				`I would write "`+tc.call+`"`,
+				"I would write \u201C"+tc.call+"\u201D\nThen I stop.",
+				`Write '`+tc.call+`' to call f.`,
+				`I would write '`+tc.call+`'`)
+		}
+		// Apostrophes and quoted phrases around a call on its own line
+		// leave it a call.
+		called = append(called, "It's time, let's look up 'Paris'.\n"+tc.call, tc.call+"\nThat's it: the users' call is done.")
 		if tc.fenced {
 			called = append(called, fence)
 		}

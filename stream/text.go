@@ -850,7 +850,7 @@ func (p *Parser) emit(ev Event) {
 // for the first of them.
 func (p *Parser) mayBeShown(text string, at int) bool {
 	if p.plainTo <= at {
-		k := strings.IndexFunc(text[p.plainTo:at+1], func(r rune) bool { return r == '`' || r == '"' || r == '\u201C' || r == '\u2018' })
+		k := strings.IndexFunc(text[p.plainTo:at+1], func(r rune) bool { return r == '`' || r == '"' || r == '\'' || r == '\u201C' || r == '\u2018' })
 		if k < 0 {
 			p.plainTo = at + 1
 			return false
