@@ -72,10 +72,11 @@ every event is printed the moment it is settled, one JSON object per line:
   {"event": "done", "result": <the --json result>}
 Text that could still be the start of a marker is held back; the final
 result is the one parsing the whole output at once gives. Where the output
-starts is settled at once when it opens with a call or with <think>, or
-when the dialect's templates never open a reasoning block (Llama,
-Functionary, Granite, xLAM, Command, Kimi-K2, Seed-OSS, MiniMax-M1, Apertus,
-GigaChat 3); otherwise say it (--reasoning-closed, --reasoning-open or
+starts is settled at once when it opens with a call or with <think> (in a
+dialect with a wrapper of its own, such as Mistral's [THINK], when its first
+reasoning tag of either kind opens a block), or when the dialect's
+templates never open a reasoning block (Llama, Functionary, Granite, xLAM,
+Command, Kimi-K2, Seed-OSS, MiniMax-M1, Apertus, GigaChat 3); otherwise say it (--reasoning-closed, --reasoning-open or
 --template): until it is known, a closing tag later in the output
 (</think>) could make the text before it reasoning, so that text waits for
 the end, and so do calls the dialect would then read as reasoning
