@@ -112,6 +112,10 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 		if rest := x.Text[used:bodyEnd]; len(calls) > 0 && strings.ContainsAny(rest, "}])") && strings.Trim(rest, "}]) \t\r\n") == "" {
 			noteLeftover(calls, x.Text, used, bodyEnd)
 			blockEnd = used + len(strings.TrimRight(rest, " \t\r\n"))
+		} else if e := textcall.StrayOnLine(x.Text[:bodyEnd], used, "}])"); len(calls) > 0 && e > used {
+			// And before prose on their line: the prose is content.
+			noteLeftover(calls, x.Text, used, e)
+			blockEnd = e
 		}
 	}
 	if open.id != "" {

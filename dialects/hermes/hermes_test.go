@@ -280,6 +280,22 @@ var rows = []row{
 		calls:   []call{{"a", `{}`}},
 		repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing},
 	},
+	{
+		// On the value's line, brackets too many are its punctuation
+		// whatever follows them: the prose is content.
+		name:    "braces too many after the call of a block left open, then prose",
+		text:    "Sure <tool_call>{\"name\": \"a\", \"arguments\": {}}} } and more\n<tool_call>{\"name\": \"b\", \"arguments\": {}}]",
+		chunks:  []string{`Sure <tool_call>{"name": "a", "arguments": {}}`, `} } and`, " more\n<tool_call>{\"name\": \"b\", \"arguments\": {}}]"},
+		calls:   []call{{"a", `{}`}, {"b", `{}`}},
+		content: "Sure and more",
+		repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing},
+	},
+	{
+		name:    "a brace on the next line after a block left open is prose",
+		text:    "<tool_call>{\"name\": \"a\", \"arguments\": {}}\n} and more",
+		calls:   []call{{"a", `{}`}},
+		content: "} and more",
+	},
 	// Alternative wrappers.
 	{name: "tools wrapper", text: "<tools>\n{\"name\": \"a\", \"arguments\": {}}\n</tools>", calls: []call{{"a", `{}`}}, unmarked: true},
 	{name: "tool wrapper", text: `<tool>{"name": "a", "arguments": {}}</tool>`, calls: []call{{"a", `{}`}}, unmarked: true},

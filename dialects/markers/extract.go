@@ -857,23 +857,8 @@ func truncation(ext extent, at int) []toolcall.Repair {
 }
 
 // strayOnLine returns the end of the closing brackets too many that
-// follow a value ending at s[i] on its own line, blanks between allowed,
-// or i when none do: {…}} followed by prose on the line. Such brackets are
-// the value's punctuation whatever follows them, as in the json dialect.
-func strayOnLine(s string, i int) int {
-	end := i
-	for j := i; j < len(s); j++ {
-		switch s[j] {
-		case ' ', '\t':
-			continue
-		case ']', '}':
-			end = j + 1
-			continue
-		}
-		break
-	}
-	return end
-}
+// follow a value ending at s[i] on its own line (textcall.StrayOnLine).
+func strayOnLine(s string, i int) int { return textcall.StrayOnLine(s, i, "]}") }
 
 // strayBeforeEnd reports whether s[i:] starts with closing brackets too
 // many (StrayClosers) followed by one of the form's end literals or by the

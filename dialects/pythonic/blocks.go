@@ -114,6 +114,12 @@ func (x *extractor) block(text string, at, bodyStart, limit int, closed bool) re
 		i = skipSpace(body, next)
 		if !closed {
 			r.end = bodyStart + next
+			if e := textcall.StrayOnLine(body, next, "]"); e > next && body[next-1] == ']' {
+				// Brackets too many after the list ([f()]]) on its line
+				// are its punctuation; the prose after them is content.
+				textcall.NoteStrayClosers(r.calls)
+				r.end = bodyStart + e
+			}
 			return r
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 )
 
 // Marker-less calls. Without markers a call has to be told apart from
@@ -162,7 +163,14 @@ func (p *prose) bracketed(at int) (region, bool, int) {
 		return region{}, false, at + 1
 	}
 	l := scanList(s, at+1, true, false, false)
-	whole := at == p.wholeStart && (l.next == p.wholeEnd || !l.closed)
+	// Closing brackets too many right after a closed list on its line
+	// ([f()]]) are its punctuation, not prose; a parenthesis after it is
+	// the prose's ("(see [f()])").
+	end := l.next
+	if l.closed && l.junk < 0 {
+		end = textcall.StrayOnLine(s, l.next, "]")
+	}
+	whole := at == p.wholeStart && (end == p.wholeEnd || !l.closed)
 	if l.junk >= 0 {
 		end, _, _ := matchClose(s, at)
 		if at != p.wholeStart || end != p.wholeEnd || !p.namesOK(l.elems, true, false) {
@@ -177,19 +185,22 @@ func (p *prose) bracketed(at int) (region, bool, int) {
 	if l.closed && l.next < len(s) && s[l.next] == '(' {
 		return region{}, false, l.next // a markdown link, [f()](url)
 	}
-	if l.closed && dialects.InSentence(s, at, l.next) {
+	if l.closed && dialects.InSentence(s, at, end) {
 		// Prose on both sides on its line: an example in a sentence
 		// ("try it like [f(a=1)] to see"), not a call.
-		return region{}, false, l.next
+		return region{}, false, end
 	}
 	if !p.namesOK(l.elems, whole, !whole) {
-		return region{}, false, l.next
+		return region{}, false, end
 	}
 	calls := p.x.listCalls(s, l, 0)
 	if !l.closed {
 		missingBracket(calls, len(s))
 	}
-	return region{start: at, end: l.next, calls: calls}, true, l.next
+	if end > l.next {
+		textcall.NoteStrayClosers(calls)
+	}
+	return region{start: at, end: end, calls: calls}, true, end
 }
 
 // fence tries the code fence whose first backtick is at s[at].

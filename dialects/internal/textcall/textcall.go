@@ -165,6 +165,25 @@ func NoteStrayClosers(calls []dialects.RawCall) {
 		Detail: "closing brackets too many after the call dropped"})
 }
 
+// StrayOnLine returns the end of the closing brackets (any of closers)
+// that follow a call value ending at s[i] on its own line, blanks between
+// allowed, or i when none do: {…}} followed by prose on the line. Such
+// brackets are the value's punctuation whatever follows them, as the json
+// dialect reads them.
+func StrayOnLine(s string, i int, closers string) int {
+	end := i
+	for j := i; j < len(s); j++ {
+		switch c := s[j]; {
+		case c == ' ' || c == '\t':
+		case strings.IndexByte(closers, c) >= 0:
+			end = j + 1
+		default:
+			return end
+		}
+	}
+	return end
+}
+
 // StrayClosers reports whether s holds one or more closing brackets and
 // nothing else but blanks: what a model that closed its value once too
 // often leaves after it ({…}}, [{…}]]). Such text is the value's
