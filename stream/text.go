@@ -327,10 +327,13 @@ func (p *Parser) Write(delta string) []Event {
 			return p.events
 		}
 	}
+	if !p.steady {
+		return p.write(delta)
+	}
 	return p.writeAny(delta)
 }
 
-// writeAny is Write but for its fast path.
+// writeAny is Write on the steady path but for its fast path.
 func (p *Parser) writeAny(delta string) []Event {
 	if p.steady && delta != "" && p.buf.Len()+len(delta) <= p.room {
 		// The steady path: a delta that lies wholly inside the argument
@@ -1811,23 +1814,28 @@ const chunkSize = 16 << 10
 // chunkPool keeps the chunks that joined texts no longer use.
 var chunkPool = sync.Pool{New: func() any { return new([chunkSize]byte) }}
 
-// write appends s to the text, as one array.
+// write appends s to the text, in one array when it must grow.
 func (t *textBuf) write(s string) {
-	if t.done != nil {
-		t.join(len(s))
-	}
+	// While the text is in chunks, b is the last: appending to it
+	// extends the text as well.
 	if len(t.b)+len(s) > cap(t.b) {
-		// Double: append grows a large slice by a quarter at a time,
-		// copying a long output several times over.
-		nb := make([]byte, len(t.b), max(2*cap(t.b), len(t.b)+len(s), 256))
+		t.grow(len(s))
+	}
+	t.b = append(t.b, s...)
+}
+
+// grow makes room in one array for n more bytes: it joins the chunks, or
+// doubles the array (append grows a large slice by a quarter at a time,
+// copying a long output several times over).
+func (t *textBuf) grow(n int) {
+	if t.done != nil {
+		t.join(n)
+	}
+	if len(t.b)+n > cap(t.b) {
+		nb := make([]byte, len(t.b), max(2*cap(t.b), len(t.b)+n, 256))
 		copy(nb, t.b)
 		t.b = nb
 	}
-	if len(s) == 1 {
-		t.b = append(t.b, s[0])
-		return
-	}
-	t.b = append(t.b, s...)
 }
 
 // add appends s to the text, filling the last array and then chunks.
