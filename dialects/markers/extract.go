@@ -117,7 +117,7 @@ func (x *extractor) scanMarked() (implicit bool) {
 		}
 		var p piece
 		if owner := x.d.openerOwner[k]; owner < 0 {
-			p = x.section(end)
+			p = x.section(at, end)
 		} else {
 			p = x.call(x.d.forms[owner], at, end, false)
 		}
@@ -296,15 +296,22 @@ func (x *extractor) formAt(i int) (*form, int) {
 	return nil, 0
 }
 
-// section reads the calls inside a calls section that starts at from
-// (just after its start marker), up to the section's end marker.
-func (x *extractor) section(from int) piece {
+// section reads the calls inside a calls section whose start marker is
+// at at and whose body starts at from, up to the section's end marker. A
+// section the output ends in with no call written is TLP-014.
+func (x *extractor) section(at, from int) piece {
 	s := x.s
 	p := piece{ok: true, calls: make([]dialects.RawCall, 0, x.callsIn(from))}
 	i := from
 	for {
 		i = skipBlank(s, i)
 		if i >= len(s) {
+			if len(p.calls) == 0 {
+				// The output ends in a section it opened and wrote no
+				// call in: cut off inside the envelope, never nothing.
+				p.calls = append(p.calls, errorCall(at, s[at:], toolcall.CodeTruncated,
+					"the output ends inside a calls section, before its first call"))
+			}
 			break
 		}
 		if e, ok := matchAny(x.d.secEnd, s, i); ok {

@@ -129,6 +129,8 @@ func dsV3(name, args string) string {
 func dsV31(name, args string) string { return dsCall + name + dsSep + args + dsCallEnd }
 
 var deepseekV3Rows = []row{
+	{name: "the output ending in a section it opened is cut off", text: "Let me check. <｜tool▁calls▁begin｜>",
+		content: "Let me check.", errs: []toolcall.Code{toolcall.CodeTruncated}},
 	{name: "arguments closed twice in their fence", text: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\"}}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
 		calls: []want{c("get_weather", `{"city":"Paris"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing}},
 	{name: "single", text: dsCalls + dsV3("get_weather", `{"city": "Tokyo"}`) + dsCallsEnd,
@@ -219,6 +221,8 @@ func kimi(id, args string) string {
 }
 
 var kimiRows = []row{
+	{name: "the output ending in a section it opened is cut off", text: "Let me check.\n<|tool_calls_section_begin|>\n",
+		content: "Let me check.", errs: []toolcall.Code{toolcall.CodeTruncated}},
 	{name: "single", text: kimiSection + kimi("functions.get_weather:0", `{"city": "Beijing"}`) + kimiSectionEnd,
 		calls:  []want{cid("get_weather", `{"city":"Beijing"}`, "functions.get_weather:0")},
 		chunks: cut(kimiSection+kimi("functions.get_weather:0", `{"city": "Beijing"}`)+kimiSectionEnd, 10, 45, 80)},

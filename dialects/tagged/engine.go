@@ -294,9 +294,15 @@ func (p *parser) scope(at int) int {
 		bodyEnd, end = n, n
 	}
 	pos := bodyStart
+	before := len(p.calls)
 	for {
 		pos = p.skipFiller(pos, bodyEnd)
 		if pos >= bodyEnd {
+			if !closed && end == len(p.text) && len(p.calls) == before {
+				// The output ends in a section it opened and wrote no
+				// call in: cut off inside the envelope, never nothing.
+				p.fail(at, end, "", toolcall.CodeTruncated, "the output ends inside a tool-call section, before its first call")
+			}
 			return end
 		}
 		if p.isToolStart(pos) {

@@ -11,6 +11,12 @@ const qwenWeather = "<tool_call>\n<function=get_weather>\n<parameter=city>\nToky
 
 var qwenRows = []row{
 	{
+		name:    "the output ending in a section it opened is cut off",
+		text:    "Let me check.\n<tool_call>\n",
+		content: "Let me check.",
+		errs:    []toolcall.Code{toolcall.CodeTruncated},
+	},
+	{
 		name:   "the call's and the section's closing tags inside a raw value are value text",
 		text:   "<tool_call>\n<function=note>\n<parameter=text>\nend it with </function> and </tool_call>\n</parameter>\n</function>\n</tool_call>",
 		chunks: []string{"<tool_call>\n<function=note>\n<parameter=text>\nend it with </function>", " and </tool_call>\n</parameter>\n</function>\n</tool_call>"},
