@@ -92,6 +92,17 @@ func TestShownCallsAreNotCalls(t *testing.T) {
 					if named != "" && res.Content != text {
 						t.Errorf("%s (tools %v): %q: content %q, want the text whole", tc.dialect, tools != nil, text, res.Content)
 					}
+					if named == "" {
+						// Under detection the stream agrees too.
+						dopts := &registry.Options{Tools: tools}
+						for i, cut := range streamtest.Cuts(text, nil, true) {
+							p := registry.Stream(dopts)
+							if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
+								t.Errorf("%s detected stream %q, cut %d: %v", tc.dialect, text, i, err)
+								break
+							}
+						}
+					}
 				}
 				if err := streamtest.Check(d, text, nil, opts); err != nil {
 					t.Errorf("%s stream %q: %v", tc.dialect, text, err)
