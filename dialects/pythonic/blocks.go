@@ -69,6 +69,14 @@ func (d *Dialect) kind(open string) blockKind {
 func (x *extractor) block(text string, at, bodyStart, limit int, closed bool) region {
 	r := region{start: at, end: limit}
 	body := text[bodyStart:limit]
+	if !closed && limit == len(text) && skipSpace(body, 0) == len(body) {
+		// The output ends right after the opener: cut off inside the
+		// envelope, never nothing.
+		e := toolcall.NewError(toolcall.CodeTruncated, "the output ends right after the call marker, before any call")
+		e.Offset, e.Raw = at, text[at:limit]
+		r.calls = []dialects.RawCall{{Offset: at, Err: e}}
+		return r
+	}
 	if x.d.builtin {
 		var stop int
 		r.calls, stop = x.builtinBody(body, bodyStart, !closed && limit == len(text))

@@ -9,6 +9,13 @@ import (
 
 var olmo3Rows = []row{
 	{
+		name:    "the output ending right after the opener is cut off",
+		text:    "Let me check.\n<function_calls>\n",
+		content: "Let me check.",
+		errs:    codes(toolcall.CodeTruncated),
+		marked:  true,
+	},
+	{
 		name:    "a call closed twice",
 		text:    `<function_calls>get_weather(city="Paris"))</function_calls>`,
 		calls:   calls("get_weather", `{"city":"Paris"}`),
@@ -121,6 +128,13 @@ var olmo3Rows = []row{
 func TestOlmo3(t *testing.T) { runRows(t, pythonic.Olmo3, olmo3Rows) }
 
 var lfm2Rows = []row{
+	{
+		name:    "the output ending right after the opener is cut off",
+		text:    "Let me check.\n<|tool_call_start|>\n",
+		content: "Let me check.",
+		errs:    codes(toolcall.CodeTruncated),
+		marked:  true,
+	},
 	{
 		name:    "tokens named in a sentence are words, not a failed call",
 		text:    "In LFM2 the tokens <|tool_call_start|> and <|tool_call_end|> surround calls.",
@@ -349,6 +363,13 @@ var sarashinaRows = []row{
 func TestSarashina(t *testing.T) { runRows(t, pythonic.Sarashina, sarashinaRows) }
 
 var builtinRows = []row{
+	{
+		name:    "the output ending right after the opener is cut off",
+		text:    "Let me check.\n<|python_tag|>\n",
+		content: "Let me check.",
+		errs:    codes(toolcall.CodeTruncated),
+		marked:  true,
+	},
 	{
 		name:   "python tool",
 		text:   `<|python_tag|>python.call(code="print('hey')")`,
