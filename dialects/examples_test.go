@@ -95,6 +95,13 @@ func TestShownLinear(t *testing.T) {
 		for at := 2; at < len(lines); at += 18 {
 			s2.MayBeShown(lines, at)
 		}
+		// Quotations that may span lines and never close, apostrophes.
+		quotes := strings.Repeat("say \"<t>\n{x 'it's' '<b>\n", n/6)
+		Shown(quotes)
+		var s3 ShownScan
+		for at := 5; at < len(quotes); at += 26 {
+			s3.MayBeShown(quotes, at)
+		}
 		return time.Since(start)
 	}
 	// Sixteen times the input: linear work takes about 16 times as long,
