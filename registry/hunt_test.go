@@ -56,6 +56,8 @@ type huntCase struct {
 	// family's wrapper as text); open: the template opened reasoning
 	// (Options.ReasoningOpen).
 	detected, open bool
+	// dialect is the dialect a case of no corpus vector is written in.
+	dialect string
 }
 
 // huntFinding is one violation.
@@ -100,7 +102,7 @@ func huntMarkers() []string {
 var lookalikes = strings.NewReplacer("a", "\u0430", "c", "\u0441", "e", "\u0435", "o", "\u043e", "p", "\u0440", "x", "\u0445", "i", "\u0456", "T", "\u0422", "O", "\u041e", "C", "\u0421")
 
 // huntCases writes the mutations of one output in dialect d.
-func huntCases(text, dialect string, whole []toolcall.Call, wrappers []dialects.ReasoningTags, markers []string, step, seq int) []huntCase {
+func huntCases(text, dialect string, whole []toolcall.Call, tools bool, wrappers []dialects.ReasoningTags, markers []string, step, seq int) []huntCase {
 	var out []huntCase
 	add := func(c huntCase) { out = append(out, c) }
 	syn := dialects.SyntaxOf(mustLookup(dialect))
@@ -160,6 +162,15 @@ func huntCases(text, dialect string, whole []toolcall.Call, wrappers []dialects.
 			add(huntCase{class: "lookalike-marker", text: strings.ReplaceAll(text, m, l), expect: huntSubset, whole: whole, stream: true})
 		}
 	}
+	// A lookalike letter in a declared tool's name: no call to a tool the
+	// output did not name exactly.
+	if tools && len(whole) > 0 {
+		if n := whole[0].Name; strings.Contains(text, n) {
+			if l := lookalikeOne(n); l != n {
+				add(huntCase{class: "lookalike-name", text: strings.ReplaceAll(text, n, l), expect: huntSubset, whole: whole, stream: true})
+			}
+		}
+	}
 	// A second dialect's markers inside an argument string: the call reads
 	// back whole, or is no call.
 	if r, ok := render.For(dialect); ok && len(markers) > 0 {
@@ -174,6 +185,33 @@ func huntCases(text, dialect string, whole []toolcall.Call, wrappers []dialects.
 			args, _ := json.Marshal(map[string]string{"text": value})
 			add(huntCase{class: "marker-in-argument", text: strings.Replace(written, "QVSLOTQV", value, 1), expect: huntExact,
 				whole: []toolcall.Call{{Name: "note", Arguments: args}}, words: []string{"qvb", "qvc"}, stream: true})
+		}
+	}
+	return out
+}
+
+// lookalikeOne swaps the first letter of s that has a lookalike.
+func lookalikeOne(s string) string {
+	for i := 0; i < len(s); i++ {
+		if l := lookalikes.Replace(s[i : i+1]); l != s[i:i+1] {
+			return s[:i] + l + s[i+1:]
+		}
+	}
+	return s
+}
+
+// loneOpeners are outputs that end right after a dialect's call marker:
+// cut off inside the envelope, they hold no call, and neither the prose
+// nor the marker vanishes (it is content, or the raw text of an error).
+func loneOpeners() []huntCase {
+	var out []huntCase
+	for _, name := range registry.Names() {
+		for _, m := range dialects.SyntaxOf(mustLookup(name)).Starts {
+			if strings.TrimSpace(m) == "" {
+				continue
+			}
+			out = append(out, huntCase{class: "lone-opener", text: "qvb let me check.\n" + m, expect: huntNoCall,
+				words: []string{"qvb", strings.TrimSpace(m)}, stream: true, dialect: name})
 		}
 	}
 	return out
@@ -289,7 +327,7 @@ func runHunt(t *testing.T, stride, step int, cuts func(string) [][]string) []hun
 				continue
 			}
 			how := map[bool]string{true: "named", false: "detected"}[named]
-			for _, c := range huntCases(v.Text, v.Dialect, full.Calls, wrappers, markers, step, i) {
+			for _, c := range huntCases(v.Text, v.Dialect, full.Calls, tools != nil, wrappers, markers, step, i) {
 				if c.detected && named {
 					continue
 				}
@@ -322,6 +360,25 @@ func runHunt(t *testing.T, stride, step int, cuts func(string) [][]string) []hun
 			}
 		}
 	}
+	for _, c := range loneOpeners() {
+		for _, o := range []*registry.Options{{Dialect: c.dialect}, {}} {
+			how := map[bool]string{true: "named", false: "detected"}[o.Dialect != ""]
+			res := registry.Parse(c.text, o)
+			cases++
+			if what := huntCheck(c, res, o); what != "" {
+				found = append(found, huntFinding{c.class, c.dialect, how, c.text, what})
+				continue
+			}
+			streamed++
+			for ci, cut := range cuts(c.text) {
+				p := registry.Stream(o)
+				if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
+					found = append(found, huntFinding{c.class + "/stream", c.dialect, how, c.text, fmt.Sprintf("cut %d: %v", ci, err)})
+					break
+				}
+			}
+		}
+	}
 	return found
 }
 
@@ -339,6 +396,11 @@ var huntOpen = []struct{ class, dialect, how, why string }{
 	// (Decide), as it does for a stream that emitted it: Functionary's
 	// family opens no block, so a lone </think> later is text to it.
 	{"implicit-own", "hermes", "detected", "the first call decided a family that opens no reasoning block"},
+	// A message header the output ends in is framing the dialect drops
+	// (harmony's channel and recipient, Inkling's model turn), not a call
+	// marker with nothing after it.
+	{"lone-opener", "harmony", "", "a message header at the end is framing"},
+	{"lone-opener", "inkling", "", "a message header at the end is framing"},
 	// With the markers spoilt, what is left is a call object on a line of
 	// its own, which the bare-JSON dialects read as a call.
 	{"lookalike-marker", "glm45", "detected", "a bare call object on a line of its own"},
