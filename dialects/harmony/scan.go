@@ -107,6 +107,9 @@ type message struct {
 	recipient  string
 	constrain  string
 	pendingTo  bool // a bare "to=" was read; the next word is the recipient
+	// recipients counts the recipients that differ from the first: a
+	// header that names two is ambiguous (TLP-019), never a guess.
+	recipients int
 }
 
 func (s *scanner) run() {
@@ -364,7 +367,14 @@ func (s *scanner) emit(body string, terminated bool) {
 	if end := s.pos + len(body); msg.start >= 0 && msg.start <= s.pos && end <= len(s.text) {
 		rc.Text = s.text[msg.start:end] // the header too: the error keeps it
 	}
-	if !terminated && rc.Arguments == "" {
+	if msg.recipients > 0 {
+		// Two recipients in one header: which tool the arguments are for
+		// is a guess, and an agent runs what it is given.
+		e := toolcall.NewError(toolcall.CodeMalformedCall, "harmony call header names more than one recipient")
+		e.Offset = msg.start
+		e.Raw = s.text[msg.start:min(s.pos+len(body), len(s.text))]
+		rc.Err = e
+	} else if !terminated && rc.Arguments == "" {
 		e := toolcall.NewError(toolcall.CodeTruncated, "harmony call message ends with the output, before its arguments")
 		e.Offset = msg.start
 		e.Raw = s.text[msg.start:]
@@ -397,17 +407,13 @@ func (m *message) word(w string) {
 	switch {
 	case m.pendingTo:
 		m.pendingTo = false
-		if m.recipient == "" {
-			m.recipient = w
-		}
+		m.to(w)
 		return
 	case w == "to=":
 		m.pendingTo = true
 		return
 	case strings.HasPrefix(w, "to="):
-		if m.recipient == "" {
-			m.recipient = w[len("to="):]
-		}
+		m.to(w[len("to="):])
 		return
 	}
 	switch m.part {
@@ -425,6 +431,16 @@ func (m *message) word(w string) {
 		if m.constrain == "" {
 			m.constrain = w
 		}
+	}
+}
+
+// to records a recipient: the first, and whether a later one differs.
+func (m *message) to(w string) {
+	switch {
+	case m.recipient == "":
+		m.recipient = w
+	case w != m.recipient:
+		m.recipients++
 	}
 }
 
