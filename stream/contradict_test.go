@@ -21,6 +21,13 @@ func TestNoContradictedEvents(t *testing.T) {
 				"<tool_call><function=second><parameter=b>2</parameter></function></tool call>",
 		},
 		{
+			// Read alone, the marker the prose mentions is a failed call;
+			// in the whole output it is prose, and the call after it is
+			// call 0.
+			"a call marker named in prose before a call", "functionary_v3_1",
+			"the <function= marker is not mine.\n\n<function=special_function>{\"arg1\": 1}</function>",
+		},
+		{
 			"a lookalike closing tag between calls", "minimax_m2",
 			"<minimax:tool_call>\n<invoke name=\"search\">\n<parameter name=\"query\">rust</parameter>\n</invoke>\n</m\u0456n\u0456max:tool_call>\n" +
 				"<minimax:tool_call>\n<invoke name=\"translate\">\n<parameter name=\"text\">Hello</parameter>\n</invoke>\n</minimax:tool_call>",

@@ -1295,6 +1295,9 @@ func (p *Parser) trackArguments(text string, end int) {
 // whether the region read as valid calls and nothing else: no text, no
 // reasoning, no error, no repair to the calls' framing.
 //
+// A region that reads a failed call is not settled either: read alone,
+// a marker the prose before it mentions fails as a call, while the whole
+// output reads it as prose and gives its index to the next call.
 // A region whose parse closed a value that lacked its closing tag
 // (toolcall.RepairUnclosedTag) is not settled: the marker that ended it
 // may stand inside that value, which the text after it can still close
@@ -1303,7 +1306,11 @@ func (p *Parser) trackArguments(text string, end int) {
 func (p *Parser) closeRegion(region string) (whole, settled bool) {
 	ext := p.d.Extract(region, &p.opts.Parse)
 	for j := range ext.Calls {
-		if valueLeftOpen(&ext.Calls[j]) {
+		if valueLeftOpen(&ext.Calls[j]) || ext.Calls[j].Err != nil {
+			// A failed call read from the region alone may be no call
+			// at all in the whole output (a marker the prose before it
+			// mentions): it would take an index the final result gives
+			// to the next call. Settled by the final parse.
 			return false, false
 		}
 	}
