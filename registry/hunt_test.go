@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -42,6 +43,9 @@ const (
 	huntSubset
 	// huntExact: exactly the one call given, or no call (an error).
 	huntExact
+	// huntNames: only calls to tools the whole output calls (their
+	// arguments may read otherwise).
+	huntNames
 )
 
 // huntCase is one mutated output.
@@ -162,6 +166,17 @@ func huntCases(text, dialect string, whole []toolcall.Call, tools bool, wrappers
 			add(huntCase{class: "lookalike-marker", text: strings.ReplaceAll(text, m, l), expect: huntSubset, whole: whole, stream: true})
 		}
 	}
+	// Another dialect's marker named in the prose before the calls, and a
+	// lookalike letter in the envelope's "name" key: no call the output
+	// does not hold.
+	if len(markers) > 0 {
+		m := markers[(seq*3+1)%len(markers)]
+		add(huntCase{class: "foreign-marker-prose", text: "qvb the " + m + " marker is not mine, qvc.\n\n" + text, expect: huntSubset, whole: whole,
+			words: []string{"qvb", "qvc"}, stream: true})
+	}
+	if strings.Contains(text, `"name"`) {
+		add(huntCase{class: "lookalike-key", text: strings.ReplaceAll(text, `"name"`, `"n\u0430me"`), expect: huntNames, whole: whole, stream: true})
+	}
 	// A lookalike letter in a declared tool's name: no call to a tool the
 	// output did not name exactly.
 	if tools && len(whole) > 0 {
@@ -250,6 +265,12 @@ func huntCheck(c huntCase, res *toolcall.Result, opts *registry.Options) string 
 		// leave open (see rawCode).
 		if err := callsPrefixOrdered(res.Calls, c.whole); err != nil && !(c.class == "cut" && rawCode(res.Calls)) {
 			return err.Error()
+		}
+	case huntNames:
+		for _, got := range res.Calls {
+			if !slices.ContainsFunc(c.whole, func(w toolcall.Call) bool { return w.Name == got.Name }) {
+				return fmt.Sprintf("call %s %s, a tool the whole output does not call", got.Name, got.Arguments)
+			}
 		}
 	case huntExact:
 		if len(res.Calls) > 1 {
@@ -401,6 +422,15 @@ var huntOpen = []struct{ class, dialect, how, why string }{
 	// marker with nothing after it.
 	{"lone-opener", "harmony", "", "a message header at the end is framing"},
 	{"lone-opener", "inkling", "", "a message header at the end is framing"},
+	// With the envelope's name key spoilt, the object after <|python_tag|>
+	// names no tool; Functionary v3.1 takes a JSON object there as the
+	// python tool's arguments (as llama.cpp does), and detection prefers
+	// that reading to llama3_json's error.
+	{"lookalike-key", "llama3_json", "detected", "functionary_v3_1 reads the object as the python tool's arguments"},
+	// Prose naming <|python_start|> before a Llama 3 built-in call makes
+	// detection read the call as pythonic, whose names may hold dots:
+	// code_interpreter.call, a name no declared tool has.
+	{"foreign-marker-prose", "llama3_builtin", "detected", "pythonic reads the built-in call with its dotted name"},
 	// With the markers spoilt, what is left is a call object on a line of
 	// its own, which the bare-JSON dialects read as a call.
 	{"lookalike-marker", "glm45", "detected", "a bare call object on a line of its own"},
