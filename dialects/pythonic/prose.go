@@ -17,8 +17,10 @@ import (
 //   - a bracketed call list after prose, [f(a=1), g()], whose elements
 //     are all calls with keyword arguments or none, as these models write
 //     them ("[Smith(2020)]" and a markdown link [f()](url) are prose); a
-//     list with a word and a blank before it and a blank and a word after
-//     it on its line is an example in a sentence, not a call;
+//     list inside a sentence on its line, the sentence running up to it
+//     and going on after it or holding it in an aside or a quotation
+//     ("try it like [f(a=1)] to see", "(see [f(a=1)]) later"), is shown,
+//     not made (dialects.ListInSentence);
 //   - a code fence (no language, python, py, text, plaintext, tool_code…)
 //     that holds nothing but calls;
 //   - a declared tool called on a line of its own.
@@ -185,9 +187,10 @@ func (p *prose) bracketed(at int) (region, bool, int) {
 	if l.closed && l.next < len(s) && s[l.next] == '(' {
 		return region{}, false, l.next // a markdown link, [f()](url)
 	}
-	if l.closed && dialects.InSentence(s, at, end) {
-		// Prose on both sides on its line: an example in a sentence
-		// ("try it like [f(a=1)] to see"), not a call.
+	if l.closed && dialects.ListInSentence(s, at, end) {
+		// Inside a sentence on its line, the sentence running up to it
+		// and going on after it: an example ("try it like [f(a=1)] to
+		// see", "(see [f(a=1)]) later"), not a call.
 		return region{}, false, end
 	}
 	if !p.namesOK(l.elems, whole, !whole) {
