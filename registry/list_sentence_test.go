@@ -9,7 +9,7 @@ import (
 
 // TestPythonicListInAside: a call list written inside a sentence (in an
 // aside, a quotation, or followed by the rest of the sentence after
-// punctuation) is shown, not made: named in each dialect that reads
+// punctuation) or in a cell of a markdown table is shown, not made: named in each dialect that reads
 // marker-less lists and detected, in one piece and streamed, the text
 // stays content, whole, with no call and no error. The same list on its
 // own line stays a call.
@@ -23,6 +23,7 @@ func TestPythonicListInAside(t *testing.T) {
 		{`You can call [get_weather(city="Paris")], then read the result.`, false},
 		{`I will call [get_weather(city="Paris")]. Then I will answer.`, false},
 		{`He typed “[get_weather(city="Paris")]”.`, false},
+		{"| Tool | Example |\n|---|---|\n| weather | [get_weather(city=\"Paris\")] |", false},
 		{"I would run it:\n[get_weather(city=\"Paris\")]\nthen answer.", true},
 		{`Let me check: [get_weather(city="Paris")]`, true},
 	} {

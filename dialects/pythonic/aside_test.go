@@ -9,7 +9,8 @@ import (
 
 // TestListInSentence: a call list without markers that sits inside a
 // sentence on its line (the sentence runs up to it and goes on after it,
-// or it stands in an aside or a quotation the sentence opened) is shown,
+// or it stands in an aside or a quotation the sentence opened) or in a cell
+// of a markdown table is shown,
 // its text kept whole in the content with no error; a list alone on its
 // line, opening the output, after a colon at the end of the line or
 // followed by nothing more on its line stays a call. Every dialect that
@@ -29,6 +30,8 @@ func TestListInSentence(t *testing.T) {
 		`He typed “[get_weather(city="Paris")]” into the box.`,
 		`He typed “[get_weather(city="Paris")]”.`,
 		`He typed "[get_weather(city="Paris")]" into the box.`,
+		"| Tool | Example |\n|---|---|\n| weather | [get_weather(city=\"Paris\")] |",
+		"| [get_weather(city=\"Paris\")] | the weather |",
 		"Note:\nI would run it (see [get_weather(city=\"Paris\"), get_time()]) later.\nDone.",
 	}
 	made := []row{

@@ -20,7 +20,8 @@ import (
 //     list inside a sentence on its line, the sentence running up to it
 //     and going on after it or holding it in an aside or a quotation
 //     ("try it like [f(a=1)] to see", "(see [f(a=1)]) later"), is shown,
-//     not made (dialects.ListInSentence);
+//     not made (dialects.ListInSentence), and so is a list in a cell of a
+//     markdown table;
 //   - a code fence (no language, python, py, text, plaintext, tool_code…)
 //     that holds nothing but calls;
 //   - a declared tool called on a line of its own.
@@ -187,7 +188,7 @@ func (p *prose) bracketed(at int) (region, bool, int) {
 	if l.closed && l.next < len(s) && s[l.next] == '(' {
 		return region{}, false, l.next // a markdown link, [f()](url)
 	}
-	if l.closed && dialects.ListInSentence(s, at, end) {
+	if l.closed && (dialects.ListInSentence(s, at, end) || inTableCell(s, at)) {
 		// Inside a sentence on its line, the sentence running up to it
 		// and going on after it: an example ("try it like [f(a=1)] to
 		// see", "(see [f(a=1)]) later"), not a call.
@@ -265,6 +266,19 @@ func (p *prose) ownLine(at int) (region, bool, int) {
 	}
 	el := element{start: i, end: end, nameEnd: ne, complete: closed, depth: depth}
 	return region{start: i, end: end, calls: []dialects.RawCall{p.x.rawCall(s, el, 0)}}, true, end
+}
+
+// inTableCell reports whether the list whose '[' is at s[at] stands in a
+// cell of a markdown table: a '|' before it on its line, blanks between
+// ("| weather | [f(a=1)] |"). A table shows calls; none is made in one.
+// What follows the list does not matter, so a stream that has read up to
+// the list reads it as the whole output does.
+func inTableCell(s string, at int) bool {
+	j := at
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	return j > 0 && s[j-1] == '|'
 }
 
 // keywordStyle reports whether a call's first argument is a keyword
