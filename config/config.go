@@ -60,6 +60,19 @@ const (
 	TruncationFail = "fail"
 )
 
+// Where a model's output starts (Config.Reasoning).
+const (
+	// ReasoningAuto lets the chat template say, and without one the
+	// output's first reasoning tag; the empty string means the same.
+	ReasoningAuto = "auto"
+	// ReasoningOpen says the template opened a reasoning block: the output
+	// starts inside it, up to the first closing tag.
+	ReasoningOpen = "open"
+	// ReasoningClosed says the output starts outside reasoning: a closing
+	// tag with no opening one is text.
+	ReasoningClosed = "closed"
+)
+
 // DefaultRetryPromptTemplate is the text sent back as a failed call's tool
 // result. Placeholders are replaced as plain text (see RenderReflection); a
 // line whose placeholders all come out empty is left out.
@@ -126,6 +139,12 @@ type Config struct {
 	// call and no error (fallback; registry.Options.Fallback).
 	// It is used with Dialect, when the Loop's parse options name neither.
 	Fallback []string
+	// Reasoning says where the model's output starts (reasoning):
+	// ReasoningOpen inside a reasoning block its chat template opened,
+	// ReasoningClosed outside any; empty or ReasoningAuto lets the chat
+	// template decide, and without one the output's own bytes. The proxy
+	// (dialect-probe serve) reads it; it wins over the template.
+	Reasoning string
 
 	// ModelHTTPRetries is how many times a request the server rejected
 	// with HTTP 400 is answered by telling the model and asking again
@@ -449,6 +468,8 @@ var settings = []setting{
 	boolSetting("require_tool_call", func(c *Config) *bool { return &c.RequireToolCall }),
 	stringSetting("dialect", func(c *Config) *string { return &c.Dialect }, nil, true),
 	fallbackSetting(),
+	stringSetting("reasoning", func(c *Config) *string { return &c.Reasoning },
+		[]string{ReasoningAuto, ReasoningOpen, ReasoningClosed}, true),
 	intSetting("model_http_retries", func(c *Config) *int { return &c.ModelHTTPRetries }, 0, 10),
 	msSetting("model_http_retry_delay_ms", func(c *Config) *time.Duration { return &c.ModelHTTPRetryDelay }, 0, 60_000),
 	intSetting("transport_retries", func(c *Config) *int { return &c.TransportRetries }, 0, 10),
@@ -578,7 +599,10 @@ func boolSetting(key string, field func(*Config) *bool) setting {
 // stringSetting reads a string; allowed, when set, lists its only values.
 func stringSetting(key string, field func(*Config) *string, allowed []string, emptyOK bool) setting {
 	check := func(s string) string {
-		if s == "" && !emptyOK {
+		if s == "" {
+			if emptyOK {
+				return ""
+			}
 			return "must not be empty"
 		}
 		if allowed != nil && !slices.Contains(allowed, s) {

@@ -184,6 +184,8 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{section + "        enable_auto_repair: maybe\n", "model.providers.ollama.tool_call.enable_auto_repair", "expected true or false"},
 		{section + "        model_http_retries: 20\n", "model.providers.ollama.tool_call.model_http_retries", "out of range 0–10"},
 		{section + "        on_truncation: retry\n", "model.providers.ollama.tool_call.on_truncation", `"retry" is not one of more_tokens, shorter, fail`},
+		{section + "        reasoning: thinking\n", "model.providers.ollama.tool_call.reasoning", `"thinking" is not one of auto, open, closed`},
+		{section + "        reasoning: true\n", "model.providers.ollama.tool_call.reasoning", "expected a string, got a boolean"},
 		{section + "        backoff_jitter: 1.5\n", "model.providers.ollama.tool_call.backoff_jitter", "out of range"},
 		{section + "        backoff_initial_ms: 5000\n        backoff_max_ms: 1000\n", "model.providers.ollama.tool_call.backoff_max_ms", "less than backoff_initial_ms"},
 		{section + "        retry_prompt_template: \"\"\n", "model.providers.ollama.tool_call.retry_prompt_template", "must not be empty"},

@@ -123,6 +123,7 @@ func TestModelsErrors(t *testing.T) {
 		{section + "    m:\n      fallback: [json, json]\n", "tool_call.models.m.fallback", `"json" is listed twice`},
 		{section + "    m:\n      fallback: {a: 1}\n", "tool_call.models.m.fallback", "expected a sequence"},
 		{section + "    m:\n      models: {}\n", "tool_call.models.m.models", "unknown setting"},
+		{section + "    m:\n      reasoning: opened\n", "tool_call.models.m.reasoning", `"opened" is not one of auto, open, closed`},
 		{section + "    m: 3\n", "tool_call.models.m", "expected a mapping"},
 		{section + "    \"**\":\n      dialect: hermes\n", "tool_call.models.**", "other than *"},
 		{"tool_call:\n  models: [a]\n", "tool_call.models", "expected a mapping"},
@@ -164,6 +165,21 @@ func TestServe(t *testing.T) {
 		_, err := config.ParseServe([]byte(tt.doc))
 		if !errors.Is(err, toolcall.ErrInvalidConfig) || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("ParseServe(%q) = %v, want …%s", tt.doc, err, tt.msg)
+		}
+	}
+}
+
+// TestReasoningSetting: where the output starts is set per model, over the
+// section's value, and an entry can give it back to the template (auto).
+func TestReasoningSetting(t *testing.T) {
+	doc := "tool_call:\n  reasoning: closed\n  models:\n    \"deepseek-r1*\":\n      reasoning: open\n    qwq:\n      reasoning: auto\n"
+	ms, err := config.ParseModels([]byte(doc), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for model, want := range map[string]string{"deepseek-r1:8b": config.ReasoningOpen, "qwq": config.ReasoningAuto, "llama3.2": config.ReasoningClosed} {
+		if cfg, _, _ := ms.For(model); cfg.Reasoning != want {
+			t.Errorf("%s: reasoning %q, want %q", model, cfg.Reasoning, want)
 		}
 	}
 }

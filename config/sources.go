@@ -264,6 +264,8 @@ func (c *Config) value(key string) any {
 		return c.Dialect
 	case "fallback":
 		return append([]string{}, c.Fallback...)
+	case "reasoning":
+		return c.Reasoning
 	case "model_http_retries":
 		return c.ModelHTTPRetries
 	case "model_http_retry_delay_ms":
