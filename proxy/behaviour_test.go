@@ -68,7 +68,7 @@ func (c *counting) count(path string) int {
 }
 
 // TestTemplateEvidence: the model's template is asked of the upstream once
-// per model, and a configured dialect needs none.
+// per model, its dialect configured or not.
 func TestTemplateEvidence(t *testing.T) {
 	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
 		info := map[string]fakeserver.ModelInfo{"qwen3:8b": {Template: "{{- if .Tools }}<tool_call>{{ .ToolCalls }}</tool_call>{{ end }}"}}
@@ -99,12 +99,16 @@ func TestTemplateEvidence(t *testing.T) {
 		if n := cnt.count(evidencePath); n != 1 {
 			t.Errorf("%s: %s asked %d times for one model, want once", api, evidencePath, n)
 		}
+		// A configured dialect still needs the template: it says where
+		// the output starts (inside a reasoning block or not).
 		body := strings.Replace(chatBody(api, false, ""), "qwen3:8b", "other", 1)
-		if a := post(t, nil, srv.URL+chatPath(api), api, body, nil); len(a.Calls) != 1 {
-			t.Fatalf("%s: %s", api, a.Raw)
+		for range 2 {
+			if a := post(t, nil, srv.URL+chatPath(api), api, body, nil); len(a.Calls) != 1 {
+				t.Fatalf("%s: %s", api, a.Raw)
+			}
 		}
-		if n := cnt.count(evidencePath); n != 1 {
-			t.Errorf("%s: the template was asked for a model whose dialect is configured", api)
+		if n := cnt.count(evidencePath); n != 2 {
+			t.Errorf("%s: %s asked %d times for two models, one with its dialect configured; want twice", api, evidencePath, n)
 		}
 	}
 }
@@ -157,11 +161,12 @@ func TestLive(t *testing.T) {
 	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
 		for _, dialect := range []string{"", "hermes"} {
 			text := "First part of the answer. " + leakedHermes + " And then a long tail that takes its time."
+			// The fake upstream has no template: the setting says the
+			// output starts outside reasoning.
 			_, srv := setup(t, api, fakeserver.Script{{Content: text, ChunkSize: 4, Delay: 5 * time.Millisecond}}, func(o *proxy.Options) {
-				if dialect != "" {
-					o.Config = config.Default()
-					o.Config.Dialect = dialect
-				}
+				o.Config = config.Default()
+				o.Config.MaxRetries = 0
+				o.Config.Dialect, o.Config.Reasoning = dialect, config.ReasoningClosed
 			})
 			start := time.Now()
 			resp, err := http.Post(srv.URL+chatPath(api), "application/json", strings.NewReader(chatBody(api, true, "")))
@@ -230,7 +235,7 @@ func TestTransportCancel(t *testing.T) {
 	defer fake.Release()
 	tr, err := proxy.NewTransport(proxy.Options{API: proxy.Ollama, Logger: quiet, Config: func() config.Config {
 		c := config.Default()
-		c.Dialect = "hermes"
+		c.Dialect, c.Reasoning = "hermes", config.ReasoningClosed
 		return c
 	}()})
 	if err != nil {

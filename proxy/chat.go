@@ -120,17 +120,7 @@ func (q *chatCtx) run(ctx context.Context) *toolcall.Error {
 	}
 	defer c.release()
 
-	if q.tools != nil && q.cfg.Dialect == "" {
-		q.ropts.Template = c.template(ctx, c.baseURL(q.out), q.model, q.in.Header)
-	}
-	// Without a template, the output starts outside a reasoning block, and
-	// answer text streams at once; with one, the template says where it
-	// starts, or, when that depends on its variables (thinking on or off),
-	// the output's first closing tag does (registry.TemplateReasoningStart).
-	q.ropts.ReasoningOpen, q.ropts.ReasoningClosed = false, true
-	if q.ropts.Template != "" {
-		q.ropts.ReasoningOpen, q.ropts.ReasoningClosed = c.reg.TemplateReasoningStart(q.ropts.Template)
-	}
+	q.readingStart(ctx)
 
 	begin := time.Now()
 	retries := 0
@@ -157,6 +147,32 @@ func (q *chatCtx) run(ctx context.Context) *toolcall.Error {
 		return q.streamOllama(ctx, resp)
 	}
 	return q.whole(ctx, resp)
+}
+
+// readingStart sets where the output is read as starting, inside a
+// reasoning block the chat template opened or outside any. The template
+// says, when it does (registry.TemplateReasoningStart); when there is
+// none, or its variables decide (thinking on or off), the model's
+// reasoning setting does; without one, neither is set, and the output's
+// own bytes decide (its first reasoning tag; a dialect whose family never
+// opens a block starts outside). Never outside by default: text before a
+// lone closing tag is reasoning, and a call drafted there is no call.
+// The template is asked for whenever tools are declared, a dialect
+// configured or not: it is the evidence of where the output starts, and
+// of the dialect when none is configured.
+func (q *chatCtx) readingStart(ctx context.Context) {
+	if q.tools == nil {
+		return
+	}
+	q.ropts.Template = q.c.template(ctx, q.c.baseURL(q.out), q.model, q.in.Header)
+	q.ropts.ReasoningOpen, q.ropts.ReasoningClosed = false, false
+	if q.ropts.Template != "" {
+		q.ropts.ReasoningOpen, q.ropts.ReasoningClosed = q.c.reg.TemplateReasoningStart(q.ropts.Template)
+	}
+	if !q.ropts.ReasoningOpen && !q.ropts.ReasoningClosed {
+		q.ropts.ReasoningOpen = q.cfg.Reasoning == config.ReasoningOpen
+		q.ropts.ReasoningClosed = q.cfg.Reasoning == config.ReasoningClosed
+	}
 }
 
 // readRequest reads what the proxy needs of the request: model, stream,

@@ -63,6 +63,12 @@ The settings per model (dialect, fallback, repair, coercion, max_retries;
 recovery is off unless max_retries is set) and the serve settings come from
 --config FILE (see docs/configuration.md); flags win over the file.
 
+Where a model's output starts, inside a reasoning block or not, comes from
+its chat template, asked of the server (/api/show, /props). Without one (as
+with vLLM), text before a lone </think> is reasoning, never a call, and the
+text waits until that is settled: set the model's reasoning (open or closed)
+to say where its output starts.
+
 When it is ready it prints one line "listening on http://HOST:PORT" to
 standard error. SIGINT or SIGTERM stop it accepting; requests in flight get
 --shutdown-grace to finish, then it exits 0.

@@ -468,6 +468,8 @@ func TestServeUsage(t *testing.T) {
 		{"serve value out of range", []string{"--config", file("b.yml", "serve:\n  max_concurrent: -2\n")}, []string{"TLP-024", "serve.max_concurrent"}},
 		{"unknown model setting", []string{"--upstream", "http://127.0.0.1:1", "--config", file("c.yml", "tool_call:\n  models:\n    m:\n      max_retrys: 2\n")},
 			[]string{"TLP-024", "tool_call.models.m.max_retrys: unknown setting"}},
+		{"bad model reasoning", []string{"--upstream", "http://127.0.0.1:1", "--config", file("f.yml", "tool_call:\n  models:\n    m:\n      reasoning: thinking\n")},
+			[]string{"TLP-024", `tool_call.models.m.reasoning: "thinking" is not one of auto, open, closed`}},
 		{"unknown model dialect", []string{"--upstream", "http://127.0.0.1:1", "--config", file("d.yml", "tool_call:\n  models:\n    m:\n      dialect: hermez\n")},
 			[]string{"TLP-018", `models.m.dialect "hermez"`, "hermes"}},
 		{"unknown fallback", []string{"--upstream", "http://127.0.0.1:1", "--config", file("e.yml", "tool_call:\n  fallback: [jsn]\n")},

@@ -186,10 +186,13 @@ func Named(names ...string) []Scenario {
 
 // Config is the proxy configuration of the tests: the defaults with one
 // recovery attempt and a short transport backoff. The scripts repeat their
-// last turn, so a recovery gets the same answer again.
+// last turn, so a recovery gets the same answer again. The fake server
+// has no chat template: the output is said to start outside reasoning, as
+// for a model that opens no block, so its text streams as it comes.
 func Config() config.Config {
 	cfg := config.Default()
 	cfg.MaxRetries = 1
+	cfg.Reasoning = config.ReasoningClosed
 	cfg.Backoff = config.Backoff{Initial: 5 * time.Millisecond, Max: 20 * time.Millisecond, Multiplier: 2}
 	return cfg
 }
