@@ -232,6 +232,25 @@ func loneOpeners() []huntCase {
 	return out
 }
 
+// proseBetween are two calls rendered in each dialect with prose between
+// them: no call but those two, and the prose stays.
+func proseBetween() []huntCase {
+	a := toolcall.Call{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Rome"}`)}
+	b := toolcall.Call{Name: "get_time", Arguments: json.RawMessage(`{"zone":"CET"}`)}
+	var out []huntCase
+	for _, name := range registry.Names() {
+		r, ok := render.For(name)
+		if !ok || name == "ollama" {
+			continue
+		}
+		for _, between := range []string{"\nqvb then the time, qvc.\n", " qvb and qvc "} {
+			out = append(out, huntCase{class: "prose-between", text: r.Calls([]toolcall.Call{a}) + between + r.Calls([]toolcall.Call{b}),
+				expect: huntSubset, whole: []toolcall.Call{a, b}, words: []string{"qvb", "qvc"}, stream: true, dialect: name})
+		}
+	}
+	return out
+}
+
 // openBlock reports whether text leaves a block of any wrapper open.
 func openBlock(text string, wrappers []dialects.ReasoningTags) bool {
 	for _, w := range wrappers {
@@ -381,7 +400,7 @@ func runHunt(t *testing.T, stride, step int, cuts func(string) [][]string) []hun
 			}
 		}
 	}
-	for _, c := range loneOpeners() {
+	for _, c := range append(loneOpeners(), proseBetween()...) {
 		for _, o := range []*registry.Options{{Dialect: c.dialect}, {}} {
 			how := map[bool]string{true: "named", false: "detected"}[o.Dialect != ""]
 			res := registry.Parse(c.text, o)
