@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/retry"
 )
 
@@ -87,7 +88,8 @@ func (q *chatCtx) fix(ctx context.Context, m *message, truncated bool) *fixed {
 	if q.tools == nil || strings.TrimSpace(m.content) == "" {
 		return f
 	}
-	res, _ := q.c.reg.ParseDetectContext(ctx, m.content, &q.ropts)
+	opts := q.contentOptions(m.reasoning)
+	res, _ := q.c.reg.ParseDetectContext(ctx, m.content, &opts)
 	q.original, q.originalReasoning = m.content, m.reasoning
 	if len(res.Calls) == 0 && len(res.Errors) == 0 && res.Reasoning == "" {
 		return f
@@ -102,6 +104,19 @@ func (q *chatCtx) fix(ctx context.Context, m *message, truncated bool) *fixed {
 	f.count(fixLeaked, len(res.Calls))
 	f.changed = true
 	return f
+}
+
+// contentOptions are the options the content is read with. After
+// reasoning the upstream split off itself (Ollama's message.thinking,
+// reasoning_content), the content starts outside reasoning: the server
+// ended the block the template opened, and what it sent as content
+// follows it.
+func (q *chatCtx) contentOptions(serverReasoning string) registry.Options {
+	o := q.ropts
+	if serverReasoning != "" {
+		o.ReasoningOpen, o.ReasoningClosed = false, true
+	}
+	return o
 }
 
 // takeCalls moves a parse's calls and errors into f: valid calls get an id

@@ -93,14 +93,18 @@ func TestDraftedCallInReasoning(t *testing.T) {
 }
 
 // TestServerReasoningKept: reasoning the upstream split off itself passes
-// as it came, before the content's own, with no template and no setting.
+// as it came, and the content after it starts outside reasoning, even
+// where the template opened a block (the server ended it): its text stays
+// content, with no template and no setting too.
 func TestServerReasoningKept(t *testing.T) {
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
-		for _, stream := range []bool{false, true} {
-			url := reasoningSetup(t, api, "", fakeserver.Turn{Thinking: "The server split this.", Content: "Sure.\n" + leakedHermes, ChunkSize: 5}, config.Config{})
-			a := post(t, nil, url+chatPath(api), api, chatBody(api, stream, ""), nil)
-			if a.names() != "get_weather "+parisArgs || a.Reasoning != "The server split this." || strings.TrimSpace(a.Content) != "Sure." {
-				t.Errorf("%s stream=%v: calls %q, reasoning %q, content %q", api, stream, a.names(), a.Reasoning, a.Content)
+	for _, template := range []string{"", templateOpens} {
+		for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+			for _, stream := range []bool{false, true} {
+				url := reasoningSetup(t, api, template, fakeserver.Turn{Thinking: "The server split this.", Content: "Sure.\n" + leakedHermes, ChunkSize: 5}, config.Config{})
+				a := post(t, nil, url+chatPath(api), api, chatBody(api, stream, ""), nil)
+				if a.names() != "get_weather "+parisArgs || a.Reasoning != "The server split this." || strings.TrimSpace(a.Content) != "Sure." {
+					t.Errorf("template %v, %s stream=%v: calls %q, reasoning %q, content %q", template != "", api, stream, a.names(), a.Reasoning, a.Content)
+				}
 			}
 		}
 	}
@@ -108,26 +112,28 @@ func TestServerReasoningKept(t *testing.T) {
 
 // TestPlainOutputStreams: where the output is known to start outside
 // reasoning (a template that opens no block, or the reasoning setting
-// closed), its text reaches the client while the upstream still writes;
-// a template that opens a block is read as such even so.
+// closed, or content after reasoning the upstream split off), its text
+// reaches the client while the upstream still writes.
 func TestPlainOutputStreams(t *testing.T) {
 	if o, c := registry.TemplateReasoningStart(templateNone); o || !c {
 		t.Fatalf("the template that opens no block reads as open %v, closed %v", o, c)
 	}
 	text := "First part of the answer, and then a long tail that takes its time to come."
 	for _, tc := range []struct {
-		name, template, reasoning string
+		name, template, reasoning, thinking string
 	}{
-		{"template opens none", templateNone, ""},
-		{"no template, reasoning closed", "", config.ReasoningClosed},
-		{"template depends, reasoning closed", templateDepends, config.ReasoningClosed},
+		{"template opens none", templateNone, "", ""},
+		{"no template, reasoning closed", "", config.ReasoningClosed, ""},
+		{"template depends, reasoning closed", templateDepends, config.ReasoningClosed, ""},
+		{"no template, reasoning split off by the server", "", "", "Thought."},
+		{"template opens a block, reasoning split off by the server", templateOpens, "", "Thought."},
 	} {
 		for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
 			for _, dialect := range []string{"", "hermes"} {
 				cfg := config.Default()
 				cfg.MaxRetries = 0
 				cfg.Dialect, cfg.Reasoning = dialect, tc.reasoning
-				url := reasoningSetup(t, api, tc.template, fakeserver.Turn{Content: text, ChunkSize: 4, Delay: 5 * time.Millisecond}, cfg)
+				url := reasoningSetup(t, api, tc.template, fakeserver.Turn{Thinking: tc.thinking, Content: text, ChunkSize: 4, Delay: 5 * time.Millisecond}, cfg)
 				start := time.Now()
 				resp, err := http.Post(url+chatPath(api), "application/json", strings.NewReader(chatBody(api, true, "")))
 				if err != nil {
@@ -152,7 +158,7 @@ func TestPlainOutputStreams(t *testing.T) {
 				if first == 0 || first > end-40*time.Millisecond {
 					t.Errorf("%s, %s, dialect %q: the text waited: first content at %v, end %v", tc.name, api, dialect, first, end)
 				}
-				if strings.Contains(content.String(), "reasoning_content") || strings.Contains(content.String(), `"thinking"`) {
+				if tc.thinking == "" && (strings.Contains(content.String(), "reasoning_content") || strings.Contains(content.String(), `"thinking"`)) {
 					t.Errorf("%s, %s, dialect %q: plain text went to reasoning:\n%s", tc.name, api, dialect, content.String())
 				}
 			}

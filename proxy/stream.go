@@ -15,6 +15,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/retry"
 	"github.com/dialectkit/toolcall/stream"
 )
@@ -26,7 +27,8 @@ type streamer struct {
 	q      *chatCtx
 	w      http.ResponseWriter
 	fl     http.Flusher
-	parser *stream.Parser
+	parser *stream.Parser // nil until the first content delta
+	popts  registry.Options
 	do     dialects.Options
 	f      *fixed
 
@@ -61,7 +63,6 @@ func (q *chatCtx) newStreamer(resp *http.Response, contentType string) *streamer
 	s.fl, _ = q.w.(http.Flusher)
 	s.do = q.ropts.DialectOptions()
 	s.recover = q.cfg.MaxRetries > 0 && q.top != nil
-	s.parser = q.c.reg.Stream(&q.ropts)
 	copyHeader(q.w.Header(), resp.Header, true)
 	q.w.Header().Set("Content-Type", contentType)
 	q.w.Header().Set(CorrelationHeader, q.st.CorrelationID)
@@ -69,6 +70,17 @@ func (q *chatCtx) newStreamer(resp *http.Response, contentType string) *streamer
 	q.st.Status = resp.StatusCode
 	s.flush()
 	return s
+}
+
+// contentParser returns the stream engine that reads the content, made
+// at the first content delta (or the end): content that follows reasoning
+// the upstream split off itself starts outside reasoning (contentOptions).
+func (s *streamer) contentParser() *stream.Parser {
+	if s.parser == nil {
+		s.popts = s.q.contentOptions(s.reasoning)
+		s.parser = s.q.c.reg.Stream(&s.popts)
+	}
+	return s.parser
 }
 
 func (s *streamer) flush() {
@@ -271,12 +283,12 @@ func (s *streamer) nativeCall(n *nativeCall, e emitter) {
 // end settles the parser and, when a call failed with recovery on, asks
 // again and sends what the recovered answer adds.
 func (s *streamer) end(ctx context.Context, e emitter, doneReason string) {
-	s.events(s.parser.Close(), e)
+	s.events(s.contentParser().Close(), e)
 	if !s.held {
 		return
 	}
 	s.held = false
-	m := &message{content: s.parser.Text(), reasoning: s.reasoning, calls: s.native}
+	m := &message{content: s.contentParser().Text(), reasoning: s.reasoning, calls: s.native}
 	rf, _ := s.q.recoverAnswer(ctx, m, doneReason)
 	if rf == nil {
 		for _, ev := range s.heldEvs {
@@ -370,7 +382,7 @@ func (q *chatCtx) streamOllama(ctx context.Context, resp *http.Response) *toolca
 			e.reasoning(m.reasoning)
 		}
 		if m.content != "" {
-			s.events(s.parser.Write(m.content), e)
+			s.events(s.contentParser().Write(m.content), e)
 		}
 		for i := range m.calls {
 			s.openNative[len(s.openNative)] = &m.calls[i]
@@ -547,7 +559,7 @@ func (q *chatCtx) streamOpenAI(ctx context.Context, resp *http.Response) *toolca
 			e.reasoning(m.reasoning)
 		}
 		if m.content != "" {
-			s.events(s.parser.Write(m.content), e)
+			s.events(s.contentParser().Write(m.content), e)
 		}
 		for _, frag := range delta.list("tool_calls") {
 			s.fragment(frag)
