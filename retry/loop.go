@@ -392,9 +392,9 @@ func (l *Loop) newRun(ctx context.Context, req *client.Request) (*run, error) {
 			return nil, e
 		}
 	}
-	reasoningOpen, versions := r.opts.ReasoningOpen, r.opts.Validation.Versions
+	reasoningOpen, reasoningClosed, versions := r.opts.ReasoningOpen, r.opts.ReasoningClosed, r.opts.Validation.Versions
 	r.opts.SetDialectOptions(cfg.DialectOptions(r.tools))
-	r.opts.ReasoningOpen = reasoningOpen
+	r.opts.ReasoningOpen, r.opts.ReasoningClosed = reasoningOpen, reasoningClosed
 	// The tool versions the caller pins (schema.VersionOptions) are not
 	// settings of the configuration: they come with the parse options.
 	r.opts.Validation.Versions = versions
@@ -633,7 +633,7 @@ func (r *run) parse(ctx context.Context, resp *client.Response, att *Attempt) *t
 		t.res = dialects.Finish(NativeDialect, ext, &do)
 		t.native = true
 	} else {
-		t.res = r.parseText(ctx, resp.Content)
+		t.res = r.parseText(ctx, resp.Content, resp.Reasoning != "")
 		switch {
 		case t.res.Reasoning == "":
 			t.res.Reasoning = resp.Reasoning
@@ -659,12 +659,21 @@ func (r *run) parse(ctx context.Context, resp *client.Response, att *Attempt) *t
 // prose is not mistaken for a call; when nothing was found, a reading
 // that calls a declared tool is taken as the call the model meant, and
 // parsed again under that dialect so that its errors can be sent back.
-func (r *run) parseText(ctx context.Context, content string) *toolcall.Result {
-	res, _ := r.reg.ParseDetectContext(ctx, content, &r.opts)
+//
+// After reasoning the server split off itself (split: Ollama's thinking,
+// reasoning_content), the content starts outside reasoning: the server
+// ended the block the template opened, and what it sent as content
+// follows it.
+func (r *run) parseText(ctx context.Context, content string, split bool) *toolcall.Result {
+	opts := r.opts
+	if split {
+		opts.ReasoningOpen, opts.ReasoningClosed = false, true
+	}
+	res, _ := r.reg.ParseDetectContext(ctx, content, &opts)
 	if ctx.Err() != nil || len(res.Calls) > 0 || len(res.Errors) > 0 || r.opts.Dialect != "" || !mentionsTool(content, r.tools) {
 		return res
 	}
-	probe := r.opts
+	probe := opts
 	probe.Tools = nil
 	probe.Template, probe.Model = "", "" // the output alone decides here
 	probe.Validation = schema.Options{AllowAdditional: true}
@@ -672,7 +681,7 @@ func (r *run) parseText(ctx context.Context, content string) *toolcall.Result {
 	if ctx.Err() != nil || loose.Dialect == "" || !callsDeclaredTool(loose.Calls, r.tools) {
 		return res
 	}
-	named := r.opts
+	named := opts
 	named.Dialect, named.Fallback = loose.Dialect, nil
 	again, _ := r.reg.ParseDetectContext(ctx, content, &named)
 	return again
