@@ -1,6 +1,7 @@
 package dialects
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -24,11 +25,13 @@ type Span struct{ Start, End int }
 // (quoted):
 // `Write "<tool_call>…</tool_call>" to call f.` shows the call.
 func Shown(text string) []Span {
-	return withQuoted(text, code(text))
+	return withQuoted(text, code(text, nil))
 }
 
-// code lists the inline code and example fences of text, as Shown says.
-func code(text string) []Span {
+// code lists the inline code and example fences of text, as Shown says,
+// with the backticks inside calls (inCall) opening no inline code: calls
+// are the regions that a dialect reads as calls, sorted and apart.
+func code(text string, calls []Span) []Span {
 	if strings.IndexByte(text, '`') < 0 {
 		return nil // every span is a fence or inline code: backticks
 	}
@@ -43,18 +46,18 @@ func code(text string) []Span {
 			lineEnd += lineStart
 		}
 		if at, ok := fenceOpen(text, lineStart, lineEnd); ok {
-			if sp, ok := across.find(text, para, lineStart); ok {
+			if sp, ok := across.find(text, calls, lastEnd(out), para, lineStart); ok {
 				// Inline code that holds the fence (a call whose own
 				// syntax has one, written in backticks): the paragraph
 				// goes on through it, and the code ends the span.
-				out = append(inlineCode(text, para, sp.Start, out), sp)
+				out = append(inlineCode(text, calls, para, sp.Start, out), sp)
 				para, lineStart = sp.End, len(text)
 				if e := strings.IndexByte(text[sp.End:], '\n'); e >= 0 {
 					lineStart = sp.End + e + 1
 				}
 				continue
 			}
-			out = inlineCode(text, para, lineStart, out)
+			out = inlineCode(text, calls, para, lineStart, out)
 			end := fenceClose(text, lineEnd)
 			if PresentedAsExample(text, at) || DisownedAfter(text, end) {
 				out = append(out, Span{at, end})
@@ -64,12 +67,20 @@ func code(text string) []Span {
 			continue
 		}
 		if strings.TrimSpace(text[lineStart:lineEnd]) == "" {
-			out = inlineCode(text, para, lineStart, out)
+			out = inlineCode(text, calls, para, lineStart, out)
 			para = lineEnd
 		}
 		lineStart = lineEnd + 1
 	}
-	return inlineCode(text, para, len(text), out)
+	return inlineCode(text, calls, para, len(text), out)
+}
+
+// lastEnd returns the end of the last span of out, or 0.
+func lastEnd(out []Span) int {
+	if len(out) == 0 {
+		return 0
+	}
+	return out[len(out)-1].End
 }
 
 // acrossFence finds inline code that opens in a paragraph before a fence
@@ -90,8 +101,9 @@ type acrossFence struct {
 }
 
 // find returns the inline code that crosses the fence line at fence, in
-// the paragraph that begins at para.
-func (a *acrossFence) find(text string, para, fence int) (Span, bool) {
+// the paragraph that begins at para; floor is the end of the last span
+// listed before it (inCall).
+func (a *acrossFence) find(text string, calls []Span, floor, para, fence int) (Span, bool) {
 	if backtickRuns(text[para:fence])%2 == 0 {
 		return Span{}, false
 	}
@@ -109,7 +121,7 @@ func (a *acrossFence) find(text string, para, fence int) (Span, bool) {
 			}
 			i = e + 1
 		}
-		a.end, a.spans, a.next = end, inlineCode(text, para, end, []Span{}), 0
+		a.end, a.spans, a.next = end, inlineCode(text, calls, para, end, []Span{{floor, floor}})[1:], 0
 	}
 	for a.next < len(a.spans) {
 		sp := a.spans[a.next]
@@ -147,13 +159,64 @@ type ShownScan struct {
 	// The quotations of the text, read up to qPos.
 	qPos int
 	q    quoteState
+	// calls are the call regions of the text not yet read past (Call),
+	// in order: the backticks in them open no inline code.
+	calls []Span
+}
+
+// Call tells s that text[start:end] is a call, from its opening marker to
+// its end, as the dialect reads it: a backtick run that opens inside it
+// counts for no inline code, as in ExtractShown. Calls come in order, each
+// before the next marker s is asked about.
+func (s *ShownScan) Call(start, end int) {
+	if end > start+1 {
+		s.calls = append(s.calls, Span{start, end})
+	}
+}
+
+// CallsIn tells s where the calls of ext, the reading of text, lie (Call
+// for each, as ExtractShown finds them), for a scan of text from its
+// start.
+func (s *ShownScan) CallsIn(text string, ext *Extraction) {
+	for _, c := range callSpans(text, ext) {
+		s.Call(c.Start, c.End)
+	}
+}
+
+// runsIn counts the backtick runs of text[from:to] (backtickRuns) that do
+// not open inside a call.
+func (s *ShownScan) runsIn(text string, from, to int) int {
+	if len(s.calls) == 0 || s.calls[0].Start+1 >= to {
+		return backtickRuns(text[from:to])
+	}
+	n := 0
+	for _, c := range s.calls {
+		if c.Start+1 >= to {
+			break
+		}
+		if c.Start+1 > from {
+			n += backtickRuns(text[from : c.Start+1])
+		}
+		from = max(from, c.Start+1)
+		// Skip the runs that open inside the call: a run that goes on
+		// past its end opened inside it.
+		e := min(c.End, to)
+		for e < to && text[e] == '`' && e > from && text[e-1] == '`' {
+			e++
+		}
+		from = max(from, e)
+		if from >= to {
+			return n
+		}
+	}
+	return n + backtickRuns(text[from:to])
 }
 
 // MayBeShown is the package's MayBeShown; text must extend the text of the
 // previous call (an at before the last one reads again from the start).
 func (s *ShownScan) MayBeShown(text string, at int) bool {
 	if at < s.cur || s.cur < s.pos {
-		*s = ShownScan{}
+		*s = ShownScan{calls: s.calls}
 	}
 	lineStart := s.pos
 	if nl := strings.LastIndexByte(text[s.cur:at], '\n'); nl >= 0 {
@@ -171,17 +234,22 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 			} else if strings.TrimSpace(text[s.pos:le]) == "" {
 				s.runs = 0
 			} else if !s.inFence {
-				s.runs += backtickRuns(text[s.pos:le])
+				s.runs += s.runsIn(text, s.pos, le)
 			}
 			s.pos = le + 1
 		}
 		s.cur, s.curRuns = lineStart, 0
+		k := 0
+		for k < len(s.calls) && s.calls[k].End <= s.pos {
+			k++ // a call in lines read: never read again
+		}
+		s.calls = s.calls[k:]
 	}
 	p := at
 	for p > s.cur && text[p-1] == '`' {
 		p--
 	}
-	s.curRuns += backtickRuns(text[s.cur:p])
+	s.curRuns += s.runsIn(text, s.cur, p)
 	s.cur = p
 	if s.inFence {
 		return true
@@ -189,7 +257,7 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 	if f, ok := fenceOpen(text, lineStart, len(text)); ok && f <= at && PresentedAsExample(text, f) {
 		return true
 	}
-	return (s.runs+s.curRuns+backtickRuns(text[p:at]))%2 == 1 || s.quoteOpen(text, at)
+	return (s.runs+s.curRuns+s.runsIn(text, p, at))%2 == 1 || s.quoteOpen(text, at)
 }
 
 // quoteOpen reports whether a quotation (quoteState) opened before at is
@@ -478,7 +546,8 @@ func fenceClose(text string, from int) int {
 }
 
 // inlineCode appends the inline code spans of the paragraph text[start:end].
-func inlineCode(text string, start, end int, out []Span) []Span {
+// A backtick run inside a call (inCall) opens none.
+func inlineCode(text string, calls []Span, start, end int, out []Span) []Span {
 	// none[n] records that a run of n backticks found no closer up to end:
 	// a later one cannot either, so each paragraph is read a bounded number
 	// of times.
@@ -495,7 +564,7 @@ func inlineCode(text string, start, end int, out []Span) []Span {
 			n++
 		}
 		i = open + n
-		if n > 2 || none[n] || (open > start && !openerBefore(text[open-1])) {
+		if n > 2 || none[n] || (open > start && !openerBefore(text[open-1])) || inCall(calls, open, lastEnd(out)) {
 			continue
 		}
 		run := text[open : open+n]
@@ -529,6 +598,17 @@ func inlineCode(text string, start, end int, out []Span) []Span {
 	return out
 }
 
+// inCall reports whether text[at] lies inside one of calls (sorted and
+// apart) that starts at floor or after: between a call's opening marker
+// and its end, as the dialect reads the text, where a backtick is the
+// call's (a value's "use `ls"), not prose's inline code. A call that
+// starts before floor starts inside code listed already: it is shown, not
+// made, and the backticks in it are the code's.
+func inCall(calls []Span, at, floor int) bool {
+	k := sort.Search(len(calls), func(i int) bool { return calls[i].Start >= at })
+	return k > 0 && calls[k-1].Start >= floor && at < calls[k-1].End
+}
+
 // openerBefore reports whether c may come right before inline code: a blank
 // or opening punctuation.
 func openerBefore(c byte) bool {
@@ -551,10 +631,26 @@ const shownMark, shownEnd = "\uE000", "\uE001"
 // verbatim wherever they landed (content, reasoning, a value, an error's raw
 // text): the text stays whole. Offsets are those of text. Every dialect
 // engine reads its output through it.
+//
+// Inline code is prose's: a backtick inside a call, between its opening
+// marker and its end as the dialect reads the text (a value's "use `ls"),
+// opens none. When Shown lists inline code, extract first reads text
+// whole to learn where its calls lie (callSpans), and the spans are listed
+// again with the backticks inside those calls left out (inCall): at most
+// one more reading, and only when a backtick may open inline code.
 func ExtractShown(text string, extract func(string) *Extraction) *Extraction {
 	spans := Shown(text)
 	if len(spans) == 0 || strings.Contains(text, shownMark) {
 		return extract(text)
+	}
+	if hasInline(text, spans) {
+		whole := extract(text)
+		if calls := callSpans(text, whole); len(calls) > 0 {
+			spans = withQuoted(text, code(text, calls))
+			if len(spans) == 0 {
+				return whole
+			}
+		}
 	}
 	var b strings.Builder
 	b.Grow(len(text))
@@ -642,6 +738,62 @@ func ExtractShown(text string, extract func(string) *Extraction) *Extraction {
 	}
 	return ext
 }
+
+// hasInline reports whether spans, listed by Shown, hold inline code: a
+// span that opens with one or two backticks.
+func hasInline(text string, spans []Span) bool {
+	for _, sp := range spans {
+		if text[sp.Start] == '`' && !strings.HasPrefix(text[sp.Start:], "```") {
+			return true
+		}
+	}
+	return false
+}
+
+// callSpans returns where the calls of ext, read from text, lie in text,
+// sorted and apart: the span of each call's whole text (RawCall.Text, set
+// by KeepText) found at or before its offset, or, for a call with no such
+// text, from its offset to the end of its arguments found right after it
+// (argsSlack). A call whose text is not found there gives none; the calls
+// of one region (their offsets inside the span found for an earlier call)
+// give it once.
+func callSpans(text string, ext *Extraction) []Span {
+	if ext == nil {
+		return nil
+	}
+	var out []Span
+	end := 0
+	for _, rc := range ext.Calls {
+		if rc.Offset < end || rc.Offset > len(text) {
+			continue
+		}
+		if rc.Text == "" {
+			if rc.Arguments == "" {
+				continue
+			}
+			win := text[rc.Offset:min(len(text), rc.Offset+len(rc.Arguments)+argsSlack)]
+			if k := strings.Index(win, rc.Arguments); k >= 0 {
+				out = append(out, Span{rc.Offset, rc.Offset + k + len(rc.Arguments)})
+				end = out[len(out)-1].End
+			}
+			continue
+		}
+		lo := max(end, rc.Offset-len(rc.Text))
+		hi := min(len(text), rc.Offset+len(rc.Text))
+		k := strings.Index(text[lo:hi], rc.Text)
+		if k < 0 || lo+k > rc.Offset {
+			continue
+		}
+		sp := Span{lo + k, lo + k + len(rc.Text)}
+		out = append(out, sp)
+		end = sp.End
+	}
+	return out
+}
+
+// argsSlack bounds how far after a call's offset its arguments are looked
+// for (callSpans): the call's name and the keys around them.
+const argsSlack = 1024
 
 // exampleWords are what prose says when it shows a call rather than makes
 // one.

@@ -980,6 +980,7 @@ func (p *Parser) region(text string) {
 		}
 	case h.t.role == roleEnd:
 		end := h.at + len(h.t.word)
+		p.shown.Call(p.regionStart, end)
 		whole, settled := p.closeRegion(text[p.regionStart:end])
 		if !settled {
 			p.hold(text)
@@ -1018,6 +1019,7 @@ func (p *Parser) region(text string) {
 // not one region read whole).
 func (p *Parser) splitRegion(text string, h hit) {
 	p.mixed = true
+	p.shown.Call(p.regionStart, h.at)
 	if _, settled := p.closeRegion(text[p.regionStart:h.at]); !settled {
 		p.state = stBetween
 		p.hold(text)
@@ -1441,7 +1443,9 @@ func (p *Parser) probeHeld() {
 	// reported only if its own start may not, as a region's marker is
 	// checked before the region is read (a fence inside a call, as
 	// DeepSeek writes its arguments, does not hold the call back).
-	p.shownAt, p.inList = p.mayBeShown(text, at), inList
+	// A backtick in a call before at counts for no inline code: the
+	// calls that the output so far reads as tell (reportSettled).
+	p.shownAt, p.inList = p.mayBeShown(text, at) || strings.IndexByte(text[:at], '`') >= 0, inList
 	p.hwork += p.reportSettled(text[:at], text[at:], 0, 0, p.prof.heldConts)
 	p.shownAt, p.inList = false, false
 }
@@ -1475,6 +1479,16 @@ func (p *Parser) reportSettled(base, next string, start, first int, conts []stri
 	// a parse's calls are compared and dropped before the next is built.
 	buf := append(append(p.scratch[:0], base...), next...)
 	defer func() { p.scratch = buf[:0] }()
+	// Shown parts are read with the backticks inside the calls of base
+	// left out, as the one-shot parse reads them (dialects.ExtractShown).
+	shownAt := false
+	var shown dialects.ShownScan
+	if p.shownAt {
+		var s dialects.ShownScan
+		s.CallsIn(base, ext)
+		shownAt = s.MayBeShown(unsafe.String(unsafe.SliceData(buf), len(buf)), len(base))
+		shown.CallsIn(base, ext)
+	}
 	// Beside the fixed continuations, at an element of a list still open
 	// (a held output's probe): what was left open after the point (a
 	// string, brackets) closed as written, then the list closed, or going
@@ -1524,7 +1538,7 @@ func (p *Parser) reportSettled(base, next string, start, first int, conts []stri
 	}
 	for j := done; j < n; j++ {
 		rc := ext.Calls[j]
-		if p.shownAt && (rc.Offset < 0 || dialects.MayBeShown(base, rc.Offset)) {
+		if shownAt && (rc.Offset < 0 || shown.MayBeShown(base, rc.Offset)) {
 			return work
 		}
 		if rc.Offset >= 0 {
