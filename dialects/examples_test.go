@@ -156,3 +156,106 @@ func TestShownScanAgrees(t *testing.T) {
 		}
 	}
 }
+
+// Backticks inside a call open no inline code (inCall), a call that
+// starts inside code is the code's, as if it were not a call, and a
+// ShownScan told of the calls as they end answers as a fresh reading.
+func TestShownLeavesCallsOut(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"<c>use `ls</c>\n<c>p` here</c>", nil},
+		{"Run `ls`.\n<c>use `ls</c> and `pwd` then", []string{"`ls`", "`pwd`"}},
+		{"Write `<c>a `b</c>` to call", []string{"`<c>a `b</c>`"}},
+		{"Write `<c>x` y</c>` to call", []string{"`<c>x`"}},
+	} {
+		var calls []Span
+		for i := 0; ; {
+			s := strings.Index(tc.text[i:], "<c>")
+			if s < 0 {
+				break
+			}
+			e := strings.Index(tc.text[i+s:], "</c>")
+			calls = append(calls, Span{i + s, i + s + e + 4})
+			i += s + e + 4
+		}
+		var got []string
+		for _, sp := range code(tc.text, calls) {
+			got = append(got, tc.text[sp.Start:sp.End])
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("code(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+
+	pieces := []string{"`", "``", "\n", "\n\n", "x ", " `y` ", "<m>", " <m>", "```json\n", "```\n", " `b"}
+	inner := []string{"`", "``", "a", " ", "\n", "x` ", " `y"}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 3000 {
+		var b strings.Builder
+		var calls []Span
+		for range 1 + r.IntN(12) {
+			if r.IntN(3) == 0 {
+				start := b.Len()
+				b.WriteString("<c>")
+				for range r.IntN(4) {
+					b.WriteString(inner[r.IntN(len(inner))])
+				}
+				b.WriteString("</c>")
+				calls = append(calls, Span{start, b.Len()})
+				continue
+			}
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		spans := code(text, calls)
+		// The calls a stream enters: those that start in no listed part.
+		var real []Span
+		for _, c := range calls {
+			in := false
+			for _, sp := range spans {
+				in = in || sp.Start < c.Start && c.Start < sp.End
+			}
+			if !in {
+				real = append(real, c)
+			}
+		}
+		if again := code(text, real); !equalSpans(again, spans) {
+			t.Fatalf("code(%q): %v with every call, %v with the calls a stream enters", text, spans, again)
+		}
+		// Told of the calls as they end, a scan answers as a fresh one
+		// told of the same calls; as a stream, it is asked about no
+		// point inside a call.
+		var s ShownScan
+		k := 0
+		for at := 0; at <= len(text); at += 1 + r.IntN(5) {
+			if k < len(real) && real[k].Start < at && at < real[k].End {
+				continue
+			}
+			for k < len(real) && real[k].End <= at {
+				s.Call(real[k].Start, real[k].End)
+				k++
+			}
+			var f ShownScan
+			for _, c := range real[:k] {
+				f.Call(c.Start, c.End)
+			}
+			if got, want := s.MayBeShown(text, at), f.MayBeShown(text, at); got != want {
+				t.Fatalf("MayBeShown(%q, %d) with calls %v: incremental %v, fresh %v", text, at, real[:k], got, want)
+			}
+		}
+	}
+}
+
+func equalSpans(a, b []Span) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
