@@ -46,7 +46,8 @@ func (q *chatCtx) recoverAnswer(ctx context.Context, m *message, doneReason stri
 	cfg.BreakerThreshold = 0 // one run per request: a breaker would never open
 	loop := &retry.Loop{Model: model, Tools: q.tools, Registry: q.c.reg, Config: &cfg}
 	loop.Parse.Dialect, loop.Parse.Template, loop.Parse.Model = q.ropts.Dialect, q.ropts.Template, q.ropts.Model
-	loop.Parse.Fallback, loop.Parse.ReasoningOpen = q.ropts.Fallback, q.ropts.ReasoningOpen
+	loop.Parse.Fallback = q.ropts.Fallback
+	loop.Parse.ReasoningOpen, loop.Parse.ReasoningClosed = q.ropts.ReasoningOpen, q.ropts.ReasoningClosed
 	req := &client.Request{Model: q.model, Messages: historyOf(rawMsgs), Tools: q.toolList}
 	out, err := loop.Run(ctx, req)
 	q.upstreamTime += model.upstream
