@@ -190,7 +190,9 @@ func (s *ShownScan) runsIn(text string, from, to int) int {
 		return backtickRuns(text[from:to])
 	}
 	n := 0
-	for _, c := range s.calls {
+	// The calls are sorted and apart: the first that ends after from.
+	k := sort.Search(len(s.calls), func(i int) bool { return s.calls[i].End > from })
+	for _, c := range s.calls[k:] {
 		if c.Start+1 >= to {
 			break
 		}

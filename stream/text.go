@@ -1486,8 +1486,9 @@ func (p *Parser) reportSettled(base, next string, start, first int, conts []stri
 	if p.shownAt {
 		var s dialects.ShownScan
 		s.CallsIn(base, ext)
-		shownAt = s.MayBeShown(unsafe.String(unsafe.SliceData(buf), len(buf)), len(base))
-		shown.CallsIn(base, ext)
+		if shownAt = s.MayBeShown(unsafe.String(unsafe.SliceData(buf), len(buf)), len(base)); shownAt {
+			shown.CallsIn(base, ext)
+		}
 	}
 	// Beside the fixed continuations, at an element of a list still open
 	// (a held output's probe): what was left open after the point (a
