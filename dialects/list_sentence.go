@@ -26,6 +26,49 @@ import "strings"
 // and a word after) it keeps, to lists written in brackets, parentheses or
 // quotes, or followed by the rest of the sentence after punctuation.
 func ListInSentence(text string, at, end int) bool {
+	in, _ := inSentence(text, at, end)
+	return in
+}
+
+// ValueInSentence reports whether text[at:end], a JSON call value (an
+// object or a list of them) written without a marker, sits inside a
+// sentence, so that it is shown, not made. It is ListInSentence, with one
+// more condition when the value is not held in an aside or a quotation:
+// the sentence that goes on after it must end as a sentence does, with
+// '.', '!', '?' or ':' before a blank line or the end of the text (within
+// maxAside bytes). "You can call {…} to see the weather." is shown;
+// "explanation text and then {…} more text" ends nowhere, reads as text
+// around an output value rather than as a sentence about it, and leaves
+// the value a call, as bare-JSON parsers read leading and trailing text.
+func ValueInSentence(text string, at, end int) bool {
+	in, aside := inSentence(text, at, end)
+	return in && (aside || sentenceEnds(text, end))
+}
+
+// sentenceEnds reports whether sentence-ending punctuation ('.', '!', '?',
+// ':') stands after text[end] before a blank line, the end of the text, or
+// maxAside bytes.
+func sentenceEnds(text string, end int) bool {
+	for k := end; k < len(text) && k-end <= maxAside; k++ {
+		switch text[k] {
+		case '.', '!', '?', ':':
+			return true
+		case '\n':
+			r := k + 1
+			for r < len(text) && (text[r] == ' ' || text[r] == '\t' || text[r] == '\r') {
+				r++
+			}
+			if r == len(text) || text[r] == '\n' {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// inSentence is ListInSentence, and whether the list stands in an aside or
+// a quotation the sentence opened before it.
+func inSentence(text string, at, end int) (in, aside bool) {
 	j := at
 	for j > 0 {
 		if c := text[j-1]; c == ' ' || c == '\t' || strings.IndexByte(`("'*_`, c) >= 0 {
@@ -39,10 +82,10 @@ func ListInSentence(text string, at, end int) bool {
 		break
 	}
 	if j == at || j == 0 {
-		return false
+		return false, false
 	}
 	if c := text[j-1]; !proseWordByte(c) && c != ',' && c != ';' && c != ')' {
-		return false
+		return false, false
 	}
 	k := end
 	for k < len(text) {
@@ -57,19 +100,19 @@ func ListInSentence(text string, at, end int) bool {
 		break
 	}
 	if enclosed(text, at, end, k) {
-		return true
+		return true, true
 	}
 	b := k
 	for b < len(text) && (text[b] == ' ' || text[b] == '\t') {
 		b++
 	}
 	if b == k {
-		return false
+		return false, false
 	}
 	for b < len(text) && strings.IndexByte(`("'*_`, text[b]) >= 0 {
 		b++
 	}
-	return b < len(text) && proseWordByte(text[b])
+	return b < len(text) && proseWordByte(text[b]), false
 }
 
 // maxAside bounds how far before a list enclosed looks for the opener of

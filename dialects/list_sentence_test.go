@@ -90,3 +90,40 @@ func TestListInSentenceLinear(t *testing.T) {
 		t.Errorf("16x the lists cost %v against %v: not linear", big, small)
 	}
 }
+
+// TestValueInSentence: a JSON call value inside a sentence is shown when
+// the sentence ends as a sentence does, or holds the value in an aside or
+// a quotation; text after it that ends no sentence leaves it a call. The
+// value looked at runs from the "^" mark to the end of the last "}" or "]"
+// of its line.
+func TestValueInSentence(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		shown bool
+	}{
+		{`You can call ^{"name": "f"} to see the weather.`, true},
+		{`I would run it (see ^{"name": "f"}) later.`, true},
+		{`I checked it (see ^{"name": "f"})`, true},
+		{`He typed “^{"name": "f"}” into it`, true},
+		{`You can call ^[{"name": "f"}], then read it!`, true},
+		{"You can call ^{\"name\": \"f\"} to see the weather\nin Paris.", true},
+		// Not in a sentence, or in one that never ends.
+		{`Here is some text and then ^{"name": "f"} more text`, false},
+		{"You can call ^{\"name\": \"f\"} to see the weather\n\nDone.", false},
+		{`Let me check: ^{"name": "f"}`, false},
+		{`Sure: ^{"name": "f"} coming up.`, false},
+		{`I will check ^{"name": "f"}.`, false},
+		{`^{"name": "f"} is the call.`, false},
+	} {
+		i := strings.Index(tc.text, "^")
+		text := tc.text[:i] + tc.text[i+1:]
+		line := text[i:]
+		if n := strings.IndexByte(line, '\n'); n >= 0 {
+			line = line[:n]
+		}
+		end := i + strings.LastIndexAny(line, "}]") + 1
+		if got := dialects.ValueInSentence(text, i, end); got != tc.shown {
+			t.Errorf("%q: shown %v, want %v", tc.text, got, tc.shown)
+		}
+	}
+}

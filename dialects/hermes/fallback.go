@@ -139,7 +139,8 @@ func (x *extractor) proseCalls(start, end int) ([]dialects.RawCall, bool) {
 	if !textcall.OpensWithName(raw) {
 		return nil, false // cheap refusal for the braces of ordinary prose
 	}
-	if x.Opts.Tools != nil && x.Opts.Tools.Len() > 0 && !textcall.OwnLine(x.Text, start, end) || textcall.PresentedAsExample(x.Text, start) {
+	if x.Opts.Tools != nil && x.Opts.Tools.Len() > 0 && !textcall.OwnLine(x.Text, start, end) || textcall.PresentedAsExample(x.Text, start) ||
+		dialects.ValueInSentence(x.Text, start, end) {
 		return nil, false // mentioned in a sentence, or shown as an example
 	}
 	v, repairs, err := x.Parse(raw)

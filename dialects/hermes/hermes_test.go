@@ -350,11 +350,52 @@ var rows = []row{
 		calls: []call{{"a", `{}`}, {"b", `{"y":2}`}},
 	},
 	// Bare JSON in prose.
+	// A bare value inside a sentence is shown, not made
+	// (dialects.ValueInSentence); one the text around ends no sentence
+	// with, or that ends its sentence, stays a call.
 	{
-		name:     "bare call in prose",
+		name:     "bare call inside a sentence is shown",
 		text:     `Here is the call {"name": "test", "arguments": {}} as promised.`,
+		content:  `Here is the call {"name": "test", "arguments": {}} as promised.`,
+		unmarked: true,
+	},
+	{
+		name:     "bare call in an aside is shown",
+		text:     `I would run it (see {"name": "test", "arguments": {}}) later.`,
+		content:  `I would run it (see {"name": "test", "arguments": {}}) later.`,
+		unmarked: true,
+	},
+	{
+		name:     "bare call list inside a sentence is shown",
+		text:     `You can call [{"name": "test", "arguments": {}}], then read the result.`,
+		content:  `You can call [{"name": "test", "arguments": {}}], then read the result.`,
+		unmarked: true,
+	},
+	{
+		name:     "bare call in a quotation is shown",
+		text:     `He typed “{"name": "test", "arguments": {}}”.`,
+		content:  `He typed “{"name": "test", "arguments": {}}”.`,
+		unmarked: true,
+	},
+	{
+		name:     "bare call after leading text that ends no sentence",
+		text:     `Here is some explanation text and then {"name": "test", "arguments": {}} more text`,
 		calls:    []call{{"test", `{}`}},
-		content:  "Here is the call as promised.",
+		content:  "Here is some explanation text and then more text",
+		unmarked: true,
+	},
+	{
+		name:     "bare call ending its sentence",
+		text:     `I will check the weather {"name": "test", "arguments": {}}.`,
+		calls:    []call{{"test", `{}`}},
+		content:  "I will check the weather .",
+		unmarked: true,
+	},
+	{
+		name:     "bare call after a colon",
+		text:     `Sure: {"name": "test", "arguments": {}} coming up.`,
+		calls:    []call{{"test", `{}`}},
+		content:  "Sure: coming up.",
 		unmarked: true,
 	},
 	{

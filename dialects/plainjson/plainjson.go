@@ -47,7 +47,12 @@ var start = syntax()
 // object must not follow prose that presents it as an example; with
 // declared tools it must stand on a line of its own (prose on its line
 // mentions it) and name one of them; without, it must have both a name and
-// an arguments field. A call object cut off by
+// an arguments field. Without a marker, a value written inside a sentence
+// on its line is shown, not made (dialects.ValueInSentence): "You can call
+// {…} to see the weather." and "(see {…}) later" call nothing, while a
+// value alone on its line, opening the output, after a colon, ending its
+// sentence, continuing a run of calls ("{…}; {…}"), or followed by text
+// that never ends as a sentence does stays a call. A call object cut off by
 // the end of the output is truncated (TLP-014), not a call.
 // A call shown in inline code or in a fence presented as an example is
 // not read (dialects.ExtractShown).
@@ -72,7 +77,7 @@ func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *
 		return ext
 	}
 	var content strings.Builder
-	last := 0
+	last, run := 0, -1
 	for i := 0; i < len(rest); i++ {
 		c := rest[i]
 		if c != '{' && c != '[' {
@@ -90,6 +95,15 @@ func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *
 		stray := strayAfter(rest, end)
 		var calls []dialects.RawCall
 		tools := opts.Tools != nil && opts.Tools.Len() > 0
+		// A value that follows calls taken from the prose with nothing
+		// but separators between ("{…}; {…}") continues that run of
+		// calls; any other value written inside a sentence is shown, not
+		// made, and nothing inside it is a call either.
+		continues := run >= 0 && skipSeparators(rest, run) == i
+		if !continues && dialects.ValueInSentence(rest, i, end) {
+			i = end - 1
+			continue
+		}
 		if (!tools || textcall.OwnLine(rest, i, stray)) && !textcall.PresentedAsExample(rest, i) {
 			// With tools declared, prose on the object's line mentions
 			// it; prose that presents it as an example shows it: neither
@@ -97,6 +111,7 @@ func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *
 			calls = valueCalls(rest[i:end], offset+i, opts)
 		}
 		if !embeddedCalls(calls, opts) {
+			run = -1
 			if c == '[' {
 				continue // objects inside may still be calls; each is measured once
 			}
@@ -118,12 +133,21 @@ func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *
 		}
 		dialects.KeepText(calls, rest[from:to])
 		ext.Calls = append(ext.Calls, calls...)
-		last = to
+		last, run = to, to
 		i = end - 1
 	}
 	content.WriteString(rest[last:])
 	ext.Content = strings.TrimSpace(content.String())
 	return ext
+}
+
+// skipSeparators returns the index of the first byte at or after i that is
+// not a blank, a line break, a comma or a semicolon.
+func skipSeparators(s string, i int) int {
+	for i < len(s) && strings.IndexByte(" \t\r\n,;", s[i]) >= 0 {
+		i++
+	}
+	return i
 }
 
 // opensObject reports whether the next non-space byte at or after i is '{'.
