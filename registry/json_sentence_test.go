@@ -1,6 +1,7 @@
 package registry_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/dialectkit/toolcall/internal/streamtest"
@@ -44,7 +45,7 @@ func TestJSONValueInSentence(t *testing.T) {
 		}
 		for _, dialect := range dialects {
 			res := registry.Parse(tc.text, &registry.Options{Dialect: dialect})
-			if got := len(res.Calls) > 0; got != tc.call {
+			if got := len(res.Calls) > 0; got != tc.call || tc.call && len(res.Calls) != strings.Count(tc.text, `"name"`) {
 				t.Errorf("%q (dialect %q): call %v, want %v (content %q)", tc.text, dialect, got, tc.call, res.Content)
 			}
 			if !tc.call && (res.Content != tc.text || len(res.Errors) > 0) {

@@ -101,7 +101,10 @@ func (x *extractor) bare(from, to, orphanEnd int) []region {
 			calls, _ := x.values(i, e)
 			return append(regs, region{start: i, end: orphanEnd, calls: calls})
 		}
-		if calls, ok := x.proseCalls(i, e); ok {
+		// A value that follows a call read from the prose with nothing
+		// but separators between ("{…}; {…}") continues that run of calls.
+		continues := len(regs) > 0 && regs[len(regs)-1].end <= i && skipSeparators(x.Text, regs[len(regs)-1].end) == i
+		if calls, ok := x.proseCalls(i, e, continues); ok {
 			regs = append(regs, region{start: i, end: e, calls: calls})
 		}
 		pos = e // a call, or a value that is not one: skip it whole
@@ -111,7 +114,7 @@ func (x *extractor) bare(from, to, orphanEnd int) []region {
 			// The stray tag lies inside a string of a value that reads on
 			// past it as strict JSON ("wrap it in </tool_call> tags"): it
 			// is argument text, and the value is read as a whole.
-			if calls, ok := x.proseCalls(unclosed, e); ok {
+			if calls, ok := x.proseCalls(unclosed, e, false); ok {
 				regs = append(regs, region{start: unclosed, end: e, calls: calls})
 			}
 			return regs
@@ -133,14 +136,16 @@ func (x *extractor) bare(from, to, orphanEnd int) []region {
 
 // proseCalls reads text[start:end], a JSON object or array written bare in
 // the text, as calls if it is shaped like them (textcall.Prose): an object,
-// or an array whose every item is one.
-func (x *extractor) proseCalls(start, end int) ([]dialects.RawCall, bool) {
+// or an array whose every item is one. A value written inside a sentence
+// is shown, not made (dialects.ValueInSentence), unless it continues a run
+// of calls.
+func (x *extractor) proseCalls(start, end int, continues bool) ([]dialects.RawCall, bool) {
 	raw := x.Text[start:end]
 	if !textcall.OpensWithName(raw) {
 		return nil, false // cheap refusal for the braces of ordinary prose
 	}
 	if x.Opts.Tools != nil && x.Opts.Tools.Len() > 0 && !textcall.OwnLine(x.Text, start, end) || textcall.PresentedAsExample(x.Text, start) ||
-		dialects.ValueInSentence(x.Text, start, end) {
+		!continues && dialects.ValueInSentence(x.Text, start, end) {
 		return nil, false // mentioned in a sentence, or shown as an example
 	}
 	v, repairs, err := x.Parse(raw)
@@ -198,4 +203,13 @@ func (x *extractor) fenceRuns(regs []region, start, end int) []region {
 		i = j + 1
 	}
 	return regs
+}
+
+// skipSeparators returns the index of the first byte at or after i that is
+// not a blank, a line break, a comma or a semicolon.
+func skipSeparators(s string, i int) int {
+	for i < len(s) && strings.IndexByte(" \t\r\n,;", s[i]) >= 0 {
+		i++
+	}
+	return i
 }

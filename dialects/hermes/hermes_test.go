@@ -392,6 +392,13 @@ var rows = []row{
 		unmarked: true,
 	},
 	{
+		name:     "a run of bare calls after a colon",
+		text:     `Results: {"name": "a", "arguments": {}}; {"name": "b", "arguments": {}} Want more?`,
+		calls:    []call{{"a", `{}`}, {"b", `{}`}},
+		content:  "Results: ; Want more?",
+		unmarked: true,
+	},
+	{
 		name:     "bare call after a colon",
 		text:     `Sure: {"name": "test", "arguments": {}} coming up.`,
 		calls:    []call{{"test", `{}`}},
