@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/dialectkit/toolcall"
 )
@@ -37,6 +38,7 @@ func code(text string, calls []Span) []Span {
 	}
 	var out []Span
 	var across acrossFence
+	var examples ExampleScan
 	lineStart, para := 0, 0
 	for lineStart < len(text) {
 		lineEnd := strings.IndexByte(text[lineStart:], '\n')
@@ -59,7 +61,7 @@ func code(text string, calls []Span) []Span {
 			}
 			out = inlineCode(text, calls, para, lineStart, out)
 			end := fenceClose(text, lineEnd)
-			if PresentedAsExample(text, at) || DisownedAfter(text, end) {
+			if examples.PresentedAsExample(text, at) || DisownedAfter(text, end) {
 				out = append(out, Span{at, end})
 			}
 			lineStart = min(end+1, len(text))
@@ -162,6 +164,8 @@ type ShownScan struct {
 	// calls are the call regions of the text not yet read past (Call),
 	// in order: the backticks in them open no inline code.
 	calls []Span
+	// examples answers PresentedAsExample for the fences asked about.
+	examples ExampleScan
 }
 
 // Call tells s that text[start:end] is a call, from its opening marker to
@@ -256,7 +260,7 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 	if s.inFence {
 		return true
 	}
-	if f, ok := fenceOpen(text, lineStart, len(text)); ok && f <= at && PresentedAsExample(text, f) {
+	if f, ok := fenceOpen(text, lineStart, len(text)); ok && f <= at && s.examples.PresentedAsExample(text, f) {
 		return true
 	}
 	return (s.runs+s.curRuns+s.runsIn(text, p, at))%2 == 1 || s.quoteOpen(text, at)
@@ -806,10 +810,53 @@ var exampleWords = []string{"example", "e.g.", "for instance", "such as", "forma
 // to it) presents what follows as an example ("Here is an example of the
 // format:"). A call shown as an example is not a call.
 func PresentedAsExample(text string, at int) bool {
+	var s ExampleScan
+	return s.PresentedAsExample(text, at)
+}
+
+// ExampleScan answers PresentedAsExample for one text, asked at offsets
+// that mostly grow, walking each run of blank lines and fence lines once:
+// the walk up from a fence to the prose above it passes the lines of the
+// fences before it, and every line it passes leads to the same prose, so
+// it is remembered (as inlineCode remembers where no closer is). Without
+// it a text of n fence lines costs n²/2 lines read. The zero value is
+// ready; a scan is for one text at a time (asked of another, it starts
+// over).
+type ExampleScan struct {
+	text string
+	// [lo, hi] hold the starts of the lines the last walks went up from
+	// (each blank, a fence line, or the line at the asked offset up to
+	// it): all lead to the same prose, and shown is its verdict. The
+	// prose line's own start is not among them. hi < 0: none yet.
+	lo, hi int
+	shown  bool
+}
+
+// PresentedAsExample is PresentedAsExample(text, at).
+func (s *ExampleScan) PresentedAsExample(text string, at int) bool {
+	if len(s.text) != len(text) || unsafe.StringData(s.text) != unsafe.StringData(text) {
+		*s = ExampleScan{text: text, hi: -1}
+	}
 	line, end, whole := lineBefore(text, at)
+	first := end
 	for whole && (line == "" || strings.HasPrefix(line, "```")) && end > 0 {
+		if s.hi >= 0 && end >= s.lo && end <= s.hi {
+			s.hi = max(s.hi, first)
+			return s.shown
+		}
 		line, end, whole = lineBefore(text, end-1)
 	}
+	shown := presentsExample(line)
+	if first > end {
+		// The walk went up from first to end: lines between lead here.
+		s.lo, s.hi, s.shown = end+1, first, shown
+	}
+	return shown
+}
+
+// presentsExample reports whether line, the prose above a value, presents
+// it as an example.
+func presentsExample(line string) bool {
 	if len(line) > exampleProse {
 		line = line[len(line)-exampleProse:]
 	}

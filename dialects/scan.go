@@ -90,10 +90,49 @@ func JSONRunsPast(s string, p, at, limit int, opts *Options) (end int, ok bool) 
 	if p >= at || s[p] != '{' && s[p] != '[' || !EndsInString(s[p:at]) {
 		return 0, false
 	}
-	end, complete := ValueEnd(s[:limit], p)
+	end, complete := strictValueEnd(s[:limit], p)
 	if !complete || end <= at {
 		return 0, false
 	}
 	_, ok = CheckStrict(s[p:end], opts)
 	return end, ok
 }
+
+// strictValueEnd is ValueEnd for a value that must be strict JSON: it
+// stops, incomplete, at the first byte outside a string that strict JSON
+// never has there (a single quote, a backtick, a letter of no literal, a
+// '<'), where the value is already known not to be strict. ValueEnd reads
+// such a text on to its end; asked at each of n openings (one per tag, as
+// JSONRunsPast is), it made n readings of the rest of the text.
+func strictValueEnd(s string, start int) (end int, complete bool) {
+	depth := 0
+	for i := start; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth == 0 {
+				return i + 1, true
+			}
+		case c == '"':
+			j := jsonscan.StringEnd(unsafeBytes(s), i)
+			if j >= len(s) {
+				return len(s), false
+			}
+			i = j
+		case !strictOutside[c]:
+			return len(s), false
+		}
+	}
+	return len(s), false
+}
+
+// strictOutside holds the bytes strict JSON may have outside its strings:
+// punctuation, space, numbers and the letters of true, false and null.
+var strictOutside = func() (t [256]bool) {
+	for _, c := range []byte(",: \t\r\n0123456789+-.eEtrufalsn") {
+		t[c] = true
+	}
+	return t
+}()

@@ -144,7 +144,7 @@ func (x *extractor) proseCalls(start, end int, continues bool) ([]dialects.RawCa
 	if !textcall.OpensWithName(raw) {
 		return nil, false // cheap refusal for the braces of ordinary prose
 	}
-	if x.Opts.Tools != nil && x.Opts.Tools.Len() > 0 && !textcall.OwnLine(x.Text, start, end) || textcall.PresentedAsExample(x.Text, start) ||
+	if x.Opts.Tools != nil && x.Opts.Tools.Len() > 0 && !textcall.OwnLine(x.Text, start, end) || x.PresentedAsExample(start) ||
 		!continues && dialects.ValueInSentence(x.Text, start, end) {
 		return nil, false // mentioned in a sentence, or shown as an example
 	}
@@ -171,7 +171,7 @@ func (x *extractor) proseCalls(start, end int, continues bool) ([]dialects.RawCa
 // xml as llama.cpp's Hermes parser accepts) and it holds nothing but
 // call-shaped JSON.
 func (x *extractor) fenceRegion(f textcall.Fence) (region, bool) {
-	if !textcall.IsJSONLang(f.Lang) && f.Lang != "xml" || textcall.PresentedAsExample(x.Text, f.Start) {
+	if !textcall.IsJSONLang(f.Lang) && f.Lang != "xml" || x.PresentedAsExample(f.Start) {
 		return region{}, false
 	}
 	calls, _, ok := x.Framed(f.BodyStart, f.BodyEnd, true)

@@ -103,7 +103,7 @@ func (markdownJSON) extract(text string, opts *dialects.Options) *dialects.Extra
 // fenceCalls reads a fence as calls: its language must announce JSON (or be
 // absent), and it must hold nothing but call-shaped JSON.
 func fenceCalls(r *textcall.Reader, f textcall.Fence) ([]dialects.RawCall, bool) {
-	if !textcall.IsJSONLang(f.Lang) || textcall.PresentedAsExample(r.Text, f.Start) {
+	if !textcall.IsJSONLang(f.Lang) || r.PresentedAsExample(f.Start) {
 		return nil, false // a fence that prose presents as an example is shown, not called
 	}
 	calls, used, ok := r.Framed(f.BodyStart, f.BodyEnd, true)

@@ -38,6 +38,15 @@ type Reader struct {
 	// is known of it: a call object inside it is not checked again.
 	checked string
 	chk     dialects.Checked
+	// examples answers PresentedAsExample over Text.
+	examples dialects.ExampleScan
+}
+
+// PresentedAsExample is dialects.PresentedAsExample(r.Text, at), walking
+// each run of blank and fence lines of the text once over all the offsets
+// asked about (dialects.ExampleScan).
+func (r *Reader) PresentedAsExample(at int) bool {
+	return r.examples.PresentedAsExample(r.Text, at)
 }
 
 // NewReader returns a Reader of text; nil opts means the defaults.
