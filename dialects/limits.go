@@ -3,6 +3,7 @@ package dialects
 import (
 	"fmt"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/internal/coded"
@@ -62,18 +63,20 @@ func CapCalls(ext *Extraction, opts *Options) {
 	}
 	e := toolcall.NewError(toolcall.CodeTooMany, msg)
 	e.Offset = dropped[0].Offset
-	var raw []byte
+	var raw rawJoin
 	for _, rc := range dropped {
 		if e := coded.As(rc.Err); e != nil && e.Raw != "" {
-			raw = append(raw, e.Raw...)
+			if raw.add(e.Raw) {
+				raw.buf = append(raw.buf, '\n')
+			}
 		} else {
-			raw = append(raw, rc.Name...)
-			raw = append(raw, ' ')
-			raw = append(raw, rc.Arguments...)
+			raw.buf = append(raw.buf, rc.Name...)
+			raw.buf = append(raw.buf, ' ')
+			raw.buf = append(raw.buf, rc.Arguments...)
+			raw.buf = append(raw.buf, '\n')
 		}
-		raw = append(raw, '\n')
 	}
-	e.Raw = string(raw)
+	e.Raw = string(raw.buf)
 	ext.Calls = ext.Calls[:limit:limit]
 	ext.Errors = append([]*toolcall.Error{e}, ext.Errors...)
 }
@@ -95,11 +98,11 @@ func CapErrors(res *toolcall.Result, opts *Options) {
 		keep := max(limit-1, 0)
 		rest := res.Errors[keep:]
 		e := toolcall.NewError(toolcall.CodeTooMany, fmt.Sprintf("%d more errors, past the limit of %d, are not listed", len(rest), limit))
-		var raw []byte
+		var raw rawJoin
 		for _, r := range rest {
-			raw = append(raw, r.Raw...)
+			raw.add(r.Raw)
 		}
-		e.Raw = string(raw)
+		e.Raw = string(raw.buf)
 		if len(rest) > 0 {
 			e.Offset = rest[0].Offset
 		}
@@ -120,4 +123,40 @@ func cutText(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// rawJoin joins the texts of the errors a summary error stands for. The
+// texts are mostly views of the one output, and views that overlap (a
+// region's text held by each error found in it) are joined without
+// repeating what they share: appended whole, n errors that each hold the
+// rest of an output of n markers made a summary of n² bytes.
+type rawJoin struct {
+	buf []byte
+	// [lo, hi) is the memory of the texts appended last, one run of it.
+	lo, hi uintptr
+}
+
+// add appends what of s is not already in the run appended last: all of
+// it, unless s is a view that starts inside that run. It reports whether
+// it appended anything.
+func (j *rawJoin) add(s string) bool {
+	if s == "" {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	e := p + uintptr(len(s))
+	if j.hi == 0 || p < j.lo || p > j.hi {
+		// Memory apart from the run: another text.
+		j.buf = append(j.buf, s...)
+		j.lo, j.hi = p, e
+		return true
+	}
+	// s starts inside the run (two live texts share memory only when
+	// they are views of one): only its part past the run is new.
+	if e <= j.hi {
+		return false
+	}
+	j.buf = append(j.buf, s[j.hi-p:]...)
+	j.hi = e
+	return true
 }

@@ -55,3 +55,41 @@ func TestPerOutputCaps(t *testing.T) {
 		t.Errorf("message cap: %v", res.Errors)
 	}
 }
+
+// The summary error past the error cap holds the text of the errors it
+// stands for, and text they share once: errors that each hold their
+// region of the output (one region here, found wrong at every marker) made
+// a summary of n times the region before.
+func TestErrorCapJoinsSharedText(t *testing.T) {
+	text := strings.Repeat("<m>{[ ", 300)
+	errorsIn := func(raw func(i int) string) *dialects.Extraction {
+		ext := &dialects.Extraction{}
+		for i := range 300 {
+			e := toolcall.NewError(toolcall.CodeMalformedCall, "not a call")
+			e.Offset, e.Raw = 6*i, raw(i)
+			ext.Calls = append(ext.Calls, dialects.RawCall{Offset: e.Offset, Err: e})
+		}
+		return ext
+	}
+	summary := func(res *toolcall.Result) *toolcall.Error {
+		if len(res.Errors) != dialects.DefaultMaxErrors {
+			t.Fatalf("%d errors, want %d", len(res.Errors), dialects.DefaultMaxErrors)
+		}
+		return res.Errors[len(res.Errors)-1]
+	}
+	rest := dialects.DefaultMaxErrors - 1
+	// The one region, held by every error: in the summary once.
+	if got := summary(dialects.Finish(text, errorsIn(func(int) string { return text }), nil)).Raw; got != text {
+		t.Errorf("shared region: summary raw of %d bytes, want the region's %d", len(got), len(text))
+	}
+	// Each error holds the rest of the output from its marker: the rest
+	// from the first error not listed, once.
+	if got := summary(dialects.Finish(text, errorsIn(func(i int) string { return text[6*i:] }), nil)).Raw; got != text[6*rest:] {
+		t.Errorf("overlapping rests: summary raw of %d bytes, want %d", len(got), len(text)-6*rest)
+	}
+	// Texts of their own, equal or not: each in full, in order.
+	own := func(i int) string { return strings.Clone(text[:6]) }
+	if got := summary(dialects.Finish(text, errorsIn(own), nil)).Raw; got != strings.Repeat("<m>{[ ", 300-rest) {
+		t.Errorf("separate texts: summary raw %q", got)
+	}
+}
