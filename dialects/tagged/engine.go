@@ -72,6 +72,10 @@ type parser struct {
 	native  bool              // a call was read in the dialect's own syntax
 	repairs []toolcall.Repair // leniency applied to the call being read
 
+	// toolStart and keyStart are the last searches of nextToolStart and
+	// nextKeyStart.
+	toolStart, keyStart found
+
 	// cdataOpenEnd is a position after which the text holds no CDATA
 	// close, so that unclosed sections are not searched again; -1 unknown.
 	cdataOpenEnd int
@@ -79,7 +83,8 @@ type parser struct {
 
 // init readies p to read text; a parser value can stay on the stack.
 func (p *parser) init(t *Dialect, text string, base int, opts *dialects.Options) {
-	*p = parser{t: t, d: &t.desc, text: text, base: base, opts: opts, cdataOpenEnd: -1}
+	*p = parser{t: t, d: &t.desc, text: text, base: base, opts: opts, cdataOpenEnd: -1,
+		toolStart: found{from: -1}, keyStart: found{from: -1}}
 	for i, lit := range t.lits {
 		p.find[i] = newFinder(lit)
 	}
@@ -216,9 +221,14 @@ func (p *parser) ownLits() callLits {
 
 // nextToolStart returns the next ToolStart that really opens a call.
 func (p *parser) nextToolStart(from int) int {
+	if at, ok := p.toolStart.known(from); ok {
+		return at
+	}
+	start := from
 	for {
 		i := p.find[litToolStart].next(p.text, from)
 		if i < 0 || p.boundary(i+len(p.d.ToolStart), p.d.ToolName) {
+			p.toolStart = found{from: start, at: i}
 			return i
 		}
 		from = i + 1
@@ -227,13 +237,34 @@ func (p *parser) nextToolStart(from int) int {
 
 // nextKeyStart returns the next KeyStart that really opens a parameter.
 func (p *parser) nextKeyStart(from int) int {
+	if at, ok := p.keyStart.known(from); ok {
+		return at
+	}
+	start := from
 	for {
 		i := p.find[litKeyStart].next(p.text, from)
 		if i < 0 || p.d.Params != ElementParams || p.boundary(i+len(p.d.KeyStart), p.d.Key) {
+			p.keyStart = found{from: start, at: i}
 			return i
 		}
 		from = i + 1
 	}
+}
+
+// found remembers a search for the next literal that really opens
+// something (nextToolStart, nextKeyStart): the first found at or after
+// from is at, or none when at < 0. The literals passed over on the way
+// ("<function" in "<function_call>") are not passed over again: without
+// it, a text of n of them and none that opens cost n²/2 steps.
+type found struct{ from, at int }
+
+// known returns the answer for a search from from, when the search
+// remembered holds it.
+func (f found) known(from int) (int, bool) {
+	if f.from >= 0 && from >= f.from && (f.at < 0 || f.at >= from) {
+		return f.at, true
+	}
+	return 0, false
 }
 
 // boundary reports whether the text at i can follow an opening literal
