@@ -154,10 +154,29 @@ func MayBeShown(text string, at int) bool {
 
 // ShownScan answers MayBeShown for a text that only grows (a stream's
 // buffer), reading each complete line once. The zero value is ready.
+//
+// It pairs the backtick runs of a paragraph by the rule of Shown
+// (inlineScan), so that a marker that a run still open may hold is
+// reported as may be shown, and one after code already closed is not. A
+// fence line ends the paragraph, unless an odd count of runs (as
+// acrossFence counts them) leaves a run open: the code may then hold the
+// fence, and the paragraph is read on through it. The fences that the
+// prose after them disowns (DisownedAfter) are known only once the text
+// after them arrives; the backticks of a call that begins inside one are
+// counted as a call's.
 type ShownScan struct {
-	pos, runs    int // the start of the line being read; backtick runs in the paragraph's lines before it
-	inFence      bool
-	cur, curRuns int // how far the line at pos is read (never inside a backtick run); its runs so far
+	pos     int  // the start of the first line not read whole
+	at      int  // the last position asked about
+	inFence bool // a fence opened on a line read whole is not closed
+	across  bool // the paragraph is read on through the fence: code may hold it
+	shown   bool // the open fence is presented as an example
+	in      inlineScan
+	runs    int // backtick runs (backtickRuns) in the paragraph's lines read whole
+	// paraFloor is in.floor where the paragraph starts; stale says that
+	// a call told since (Call) starts in text in has read: the paragraph
+	// is read again from its start, the call's backticks left out.
+	paraFloor int
+	stale     bool
 	// The quotations of the text, read up to qPos.
 	qPos int
 	q    quoteState
@@ -175,6 +194,7 @@ type ShownScan struct {
 func (s *ShownScan) Call(start, end int) {
 	if end > start+1 {
 		s.calls = append(s.calls, Span{start, end})
+		s.stale = s.stale || start < s.in.i
 	}
 }
 
@@ -187,83 +207,86 @@ func (s *ShownScan) CallsIn(text string, ext *Extraction) {
 	}
 }
 
-// runsIn counts the backtick runs of text[from:to] (backtickRuns) that do
-// not open inside a call.
-func (s *ShownScan) runsIn(text string, from, to int) int {
-	if len(s.calls) == 0 || s.calls[0].Start+1 >= to {
-		return backtickRuns(text[from:to])
-	}
-	n := 0
-	// The calls are sorted and apart: the first that ends after from.
-	k := sort.Search(len(s.calls), func(i int) bool { return s.calls[i].End > from })
-	for _, c := range s.calls[k:] {
-		if c.Start+1 >= to {
-			break
-		}
-		if c.Start+1 > from {
-			n += backtickRuns(text[from : c.Start+1])
-		}
-		from = max(from, c.Start+1)
-		// Skip the runs that open inside the call: a run that goes on
-		// past its end opened inside it.
-		e := min(c.End, to)
-		for e < to && text[e] == '`' && e > from && text[e-1] == '`' {
-			e++
-		}
-		from = max(from, e)
-		if from >= to {
-			return n
-		}
-	}
-	return n + backtickRuns(text[from:to])
+// para starts a new paragraph at start.
+func (s *ShownScan) para(start int) {
+	s.in = inlineScan{start: start, i: start, floor: s.in.floor}
+	s.runs, s.across, s.paraFloor, s.stale = 0, false, s.in.floor, false
 }
 
 // MayBeShown is the package's MayBeShown; text must extend the text of the
 // previous call (an at before the last one reads again from the start).
 func (s *ShownScan) MayBeShown(text string, at int) bool {
-	if at < s.cur || s.cur < s.pos {
+	if at < s.at {
 		*s = ShownScan{calls: s.calls}
 	}
+	s.at = at
+	if s.stale && (!s.inFence || s.across) {
+		s.in = inlineScan{start: s.in.start, i: s.in.start, floor: s.paraFloor}
+		s.in.read(text, s.calls, s.pos, len(text), false, nil)
+	}
+	s.stale = false
 	lineStart := s.pos
-	if nl := strings.LastIndexByte(text[s.cur:at], '\n'); nl >= 0 {
-		lineStart = s.cur + nl + 1
+	if nl := strings.LastIndexByte(text[s.pos:at], '\n'); nl >= 0 {
+		lineStart = s.pos + nl + 1
 		for s.pos < lineStart {
 			le := s.pos + strings.IndexByte(text[s.pos:lineStart], '\n')
-			if _, ok := fenceOpen(text, s.pos, le); ok || s.inFence && isFenceClose(text[s.pos:le]) {
-				// A fence ends the paragraph, unless inline code opened
-				// in it is still open: that code may hold the fence
-				// (acrossFence), and its count goes on after it.
-				s.inFence = !s.inFence
-				if s.runs%2 == 0 {
-					s.runs = 0
+			f, open := fenceOpen(text, s.pos, le)
+			switch {
+			case open && !s.inFence || s.inFence && isFenceClose(text[s.pos:le]):
+				if s.inFence && !s.across {
+					// The fence closes: a new paragraph starts after it.
+					if s.shown {
+						s.in.floor = le
+					}
+					s.inFence = false
+					s.para(le + 1)
+					break
 				}
-			} else if strings.TrimSpace(text[s.pos:le]) == "" {
-				s.runs = 0
-			} else if !s.inFence {
-				s.runs += s.runsIn(text, s.pos, le)
+				if !s.inFence {
+					s.inFence, s.shown = true, PresentedAsExample(text, f)
+					if s.in.n == 0 || s.runs%2 == 0 {
+						// No code is open to hold the fence: it ends the
+						// paragraph; the next starts after it.
+						break
+					}
+					s.across = true
+				} else if s.in.n == 0 {
+					s.inFence = false // the code that held the fence closed in it
+				}
+				s.readLine(text, le)
+			case strings.TrimSpace(text[s.pos:le]) == "":
+				if s.inFence {
+					s.across = false // the paragraph read on ends: the fence is a fence
+				} else {
+					s.para(le)
+				}
+			case !s.inFence || s.across:
+				s.readLine(text, le)
 			}
 			s.pos = le + 1
 		}
-		s.cur, s.curRuns = lineStart, 0
 		k := 0
-		for k < len(s.calls) && s.calls[k].End <= s.pos {
-			k++ // a call in lines read: never read again
+		for k < len(s.calls) && s.calls[k].End <= s.in.start {
+			k++ // a call before the paragraph: never read again
 		}
 		s.calls = s.calls[k:]
 	}
-	p := at
-	for p > s.cur && text[p-1] == '`' {
-		p--
+	if !s.inFence || s.across {
+		s.in.read(text, s.calls, at, len(text), false, nil)
 	}
-	s.curRuns += s.runsIn(text, s.cur, p)
-	s.cur = p
 	if s.inFence {
 		return true
 	}
 	if f, ok := fenceOpen(text, lineStart, len(text)); ok && f <= at && s.examples.PresentedAsExample(text, f) {
 		return true
 	}
-	return (s.runs+s.curRuns+s.runsIn(text, p, at))%2 == 1 || s.quoteOpen(text, at)
+	return s.in.n > 0 || s.in.i < at || s.in.floor > at || s.quoteOpen(text, at)
+}
+
+// readLine reads the line from s.pos to le, whole, into the paragraph.
+func (s *ShownScan) readLine(text string, le int) {
+	s.runs += backtickRuns(text[s.pos:le])
+	s.in.read(text, s.calls, le+1, len(text), false, nil)
 }
 
 // quoteOpen reports whether a quotation (quoteState) opened before at is
@@ -554,54 +577,125 @@ func fenceClose(text string, from int) int {
 // inlineCode appends the inline code spans of the paragraph text[start:end].
 // A backtick run inside a call (inCall) opens none.
 func inlineCode(text string, calls []Span, start, end int, out []Span) []Span {
-	// none[n] records that a run of n backticks found no closer up to end:
-	// a later one cannot either, so each paragraph is read a bounded number
-	// of times.
-	var none [3]bool
-	i := start
-	for i < end {
-		j := strings.IndexByte(text[i:end], '`')
-		if j < 0 {
-			break
+	s := inlineScan{start: start, i: start, floor: lastEnd(out)}
+	return s.read(text, calls, end, end, true, out)
+}
+
+// inlineScan pairs the backtick runs of a paragraph into inline code, by
+// the one rule that both the one-shot reading (inlineCode) and a stream's
+// (ShownScan) follow: a run of one or two backticks opens code when it
+// starts the paragraph or follows a blank or opening punctuation
+// (openerBefore), and does not open inside a call (inCall); the first
+// later run of the same length, not part of a longer run, that the end of
+// the paragraph, a blank or punctuation follows (closerAfter) closes it,
+// and the next run is looked for after it. A run that finds no closer
+// opens nothing, and the next run is looked for right after it; none[n]
+// records that a run of n backticks found no closer up to the
+// paragraph's end: a later one cannot either, so each paragraph is read a
+// bounded number of times.
+//
+// A scan reads as far as it is told and stops where what it has read does
+// not decide yet (a run that reaches the end of the text read, a run with
+// no closer so far), to go on from there as the text grows: its state is
+// the same whatever steps it took.
+type inlineScan struct {
+	start int     // where the paragraph starts
+	i     int     // where the next opening run is looked for
+	none  [3]bool // none[n]: a run of n backticks found no closer in the paragraph
+	open  int     // where the open run starts, when n > 0
+	n     int     // the length of the open run; 0 when none is open
+	k     int     // where the open run's closer is looked for next
+	floor int     // the end of the last span listed (inCall)
+}
+
+// read pairs the runs that open before to, with closers that start before
+// to, appending the spans it closes to out. Final says that end is the
+// paragraph's end; otherwise end is the end of the text so far, and the
+// paragraph goes on past to.
+func (s *inlineScan) read(text string, calls []Span, to, end int, final bool, out []Span) []Span {
+	for {
+		if s.n > 0 {
+			if !s.closer(text, to, end, final) {
+				if !final {
+					return out // the open run may close later
+				}
+				s.none[s.n] = true
+				s.i, s.n = s.open+s.n, 0
+				continue
+			}
+			out = append(out, Span{s.open, s.k})
+			s.i, s.floor, s.n = s.k, s.k, 0
 		}
-		open := i + j
+		if s.i >= to {
+			return out
+		}
+		j := strings.IndexByte(text[s.i:to], '`')
+		if j < 0 {
+			s.i = to
+			return out
+		}
+		open := s.i + j
 		n := 1
 		for open+n < end && text[open+n] == '`' {
 			n++
 		}
-		i = open + n
-		if n > 2 || none[n] || (open > start && !openerBefore(text[open-1])) || inCall(calls, open, lastEnd(out)) {
+		if open+n == end && !final {
+			s.i = open // the run may go on
+			return out
+		}
+		s.i = open + n
+		if n > 2 || s.none[n] || (open > s.start && !openerBefore(text[open-1])) || inCall(calls, open, s.floor) {
 			continue
 		}
-		run := text[open : open+n]
-		found := false
-		for k := i; k < end; {
-			c := strings.Index(text[k:end], run)
-			if c < 0 {
-				break
-			}
-			c += k
-			after := c + n
-			if after < end && text[after] == '`' { // a longer run
-				for after < end && text[after] == '`' {
-					after++
-				}
-				k = after
-				continue
-			}
-			if after == end || closerAfter(text[after]) {
-				found = true
-				if c > i {
-					out = append(out, Span{open, after})
-					i = after
-				}
-				break
-			}
-			k = after
-		}
-		none[n] = !found
+		s.open, s.n, s.k = open, n, open+n
 	}
-	return out
+}
+
+// closer looks for the closer of the open run among the runs that start
+// before to, and reports whether it found it; s.k is then the closer's
+// end. When it does not, s.k is where to look on from.
+func (s *inlineScan) closer(text string, to, end int, final bool) bool {
+	run := text[s.open : s.open+s.n]
+	for s.k < to {
+		// A closer that starts before to ends by to+2; the window keeps
+		// a stream's reading of text past to for later.
+		lim := min(to+2, end)
+		c := strings.Index(text[s.k:lim], run)
+		if c < 0 || s.k+c >= to {
+			if !final {
+				// Go on from to, or from a run that reaches the end of
+				// the text so far.
+				k := to
+				for k > s.k && text[k-1] == '`' {
+					k--
+				}
+				s.k = k
+			}
+			return false
+		}
+		c += s.k
+		after := c + s.n
+		if after < end && text[after] == '`' { // a longer run
+			for after < end && text[after] == '`' {
+				after++
+			}
+			if after == end && !final {
+				s.k = c
+				return false
+			}
+			s.k = after
+			continue
+		}
+		if after == end && !final {
+			s.k = c // what follows decides
+			return false
+		}
+		s.k = after
+		if after == end || closerAfter(text[after]) {
+			return true
+		}
+	}
+	return false
 }
 
 // inCall reports whether text[at] lies inside one of calls (sorted and

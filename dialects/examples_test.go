@@ -128,33 +128,69 @@ func TestShownLinear(t *testing.T) {
 }
 
 // A ShownScan asked about growing positions answers as a fresh reading of
-// the whole text does.
+// the whole text does, and a marker that Shown lists in a part is may be
+// shown on every prefix: the scan pairs backtick runs as Shown does.
 func TestShownScanAgrees(t *testing.T) {
-	pieces := []string{"`", "``", "```", "\n", "\n\n", "For example:\n", "x ", "<tool_call>", " `y` ", "```json\n",
-		" \"", "\" ", "{\"", "\u201C", "\u201D ", "]", "[", "x", " '", "' ", "'", ">", " \"<", " '<"}
+	const call = `<tool_call>{"name":"f","arguments":{}}</tool_call>`
 	r := rand.New(rand.NewPCG(3, 4))
-	for range 2000 {
+	for _, text := range []string{
+		// A run glued after a word opens no code: the next run opens it.
+		"a` ``x " + call + "`` and more",
+		"a` `x " + call + "` and more",
+		"a`` `x " + call + "` and more",
+		"a`` b` c`` `x " + call + "` and more",
+		// A run of three that is no fence opens nothing.
+		"a ```b` `x " + call + "` and more",
+		"a ```b`` ``x " + call + "`` and more",
+		// A run that no blank or punctuation follows closes nothing.
+		"a `b`c d` `y " + call + "` and more",
+		"a ``b``c d`` ``y " + call + "`` and more",
+		// Runs of one and two backticks nested, and a run with no closer.
+		"a ` `` ` `x " + call + "` and more",
+		"a `` ` `` `x " + call + "` and more",
+		"a `b `c " + call + "` and more",
+		// Code closes within its paragraph only.
+		"a `b\n\nc` `x " + call + "` and more",
+		"a ``b\n\nc`` ``x " + call + "`` and more",
+	} {
+		checkShownScan(t, text, r)
+	}
+	pieces := []string{"`", "``", "```", "\n", "\n\n", "For example:\n", "x ", "<tool_call>", " `y` ", "```json\n",
+		" \"", "\" ", "{\"", "\u201C", "\u201D ", "]", "[", "x", " '", "' ", "'", ">", " \"<", " '<",
+		"a`", "a``", "b", " ", "`c"}
+	for range 3000 {
 		var b strings.Builder
 		for range 1 + r.IntN(14) {
 			b.WriteString(pieces[r.IntN(len(pieces))])
 		}
-		text := b.String()
-		var s ShownScan
-		for at := 0; at <= len(text); at += 1 + r.IntN(6) {
-			fresh := func() bool { var f ShownScan; return f.MayBeShown(text, at) }()
-			if got := s.MayBeShown(text, at); got != fresh {
-				t.Fatalf("MayBeShown(%q, %d): incremental %v, fresh %v", text, at, got, fresh)
-			}
+		if !checkShownScan(t, b.String(), r) {
+			return
 		}
-		// A marker inside a part Shown lists may be shown, on every prefix.
-		for _, sp := range Shown(text) {
-			for at := sp.Start + 1; at < sp.End; at++ {
-				if text[at] == '<' && !MayBeShown(text[:at+1], at) {
-					t.Fatalf("MayBeShown(%q, %d) = false inside %q", text[:at+1], at, text[sp.Start:sp.End])
-				}
+	}
+}
+
+// checkShownScan checks text as TestShownScanAgrees says, and reports
+// whether it held.
+func checkShownScan(t *testing.T, text string, r *rand.Rand) bool {
+	t.Helper()
+	var s ShownScan
+	for at := 0; at <= len(text); at += 1 + r.IntN(6) {
+		fresh := func() bool { var f ShownScan; return f.MayBeShown(text, at) }()
+		if got := s.MayBeShown(text, at); got != fresh {
+			t.Errorf("MayBeShown(%q, %d): incremental %v, fresh %v", text, at, got, fresh)
+			return false
+		}
+	}
+	// A marker inside a part Shown lists may be shown, on every prefix.
+	for _, sp := range Shown(text) {
+		for at := sp.Start + 1; at < sp.End; at++ {
+			if text[at] == '<' && !MayBeShown(text[:at+1], at) {
+				t.Errorf("MayBeShown(%q, %d) = false inside %q", text[:at+1], at, text[sp.Start:sp.End])
+				return false
 			}
 		}
 	}
+	return true
 }
 
 // Backticks inside a call open no inline code (inCall), a call that

@@ -136,3 +136,46 @@ func TestBacktickAroundCall(t *testing.T) {
 		}
 	}
 }
+
+// TestBacktickRunPairing pins that the stream pairs backtick runs as the
+// one-shot parse does: a run glued after a word opens no inline code, so a
+// later run that opens code showing a call is not taken for its closer,
+// and the stream announces no call the one-shot result shows. Named and
+// detected, cut at every point.
+func TestBacktickRunPairing(t *testing.T) {
+	call := `<tool_call>{"name":"f","arguments":{}}</tool_call>`
+	for _, tc := range []struct {
+		text  string
+		calls []string
+	}{
+		{"a` ``x " + call + "`` and more", nil},
+		{"a` `x " + call + "` and more", nil},
+		{"a`` b` c`` `x " + call + "` and more", nil},
+		{"a ```b` `x " + call + "` and more", nil},
+		{"a `b`c d` `y " + call + "` and more", nil},
+		{"a ` `` ` `x " + call + "` and more", nil},
+		{"a `b\n\nc` `x " + call + "` and more", nil},
+		{"a `b\n\n" + call + "` and more", []string{"f"}},
+		{"a` ``x " + call + " and more", []string{"f"}},
+		{"a `b` " + call + " and `c`", []string{"f"}},
+		{"a `b`c " + call + " and more", []string{"f"}},
+	} {
+		for _, named := range []string{"hermes", ""} {
+			res := registry.Parse(tc.text, &registry.Options{Dialect: named})
+			var got []string
+			for _, c := range res.Calls {
+				got = append(got, c.Name)
+			}
+			if strings.Join(got, ",") != strings.Join(tc.calls, ",") || len(res.Errors) > 0 {
+				t.Errorf("named %q: %q gave calls %v, errors %v; want %v", named, tc.text, got, res.Errors, tc.calls)
+			}
+			for i, cut := range streamtest.Cuts(tc.text, nil, false) {
+				p := registry.Stream(&registry.Options{Dialect: named})
+				if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
+					t.Errorf("named %q: stream %q, cut %d: %v", named, tc.text, i, err)
+					break
+				}
+			}
+		}
+	}
+}
