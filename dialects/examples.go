@@ -219,6 +219,8 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 	if at < s.at {
 		*s = ShownScan{calls: s.calls}
 	}
+	// No line break lies between pos and the last position asked about.
+	from := max(s.pos, s.at)
 	s.at = at
 	if s.stale && (!s.inFence || s.across) {
 		s.in = inlineScan{start: s.in.start, i: s.in.start, floor: s.paraFloor}
@@ -226,8 +228,8 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 	}
 	s.stale = false
 	lineStart := s.pos
-	if nl := strings.LastIndexByte(text[s.pos:at], '\n'); nl >= 0 {
-		lineStart = s.pos + nl + 1
+	if nl := strings.LastIndexByte(text[from:at], '\n'); nl >= 0 {
+		lineStart = from + nl + 1
 		for s.pos < lineStart {
 			le := s.pos + strings.IndexByte(text[s.pos:lineStart], '\n')
 			f, open := fenceOpen(text, s.pos, le)
@@ -243,7 +245,7 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 					break
 				}
 				if !s.inFence {
-					s.inFence, s.shown = true, PresentedAsExample(text, f)
+					s.inFence, s.shown = true, s.examples.PresentedAsExample(text, f)
 					if s.in.n == 0 || s.runs%2 == 0 {
 						// No code is open to hold the fence: it ends the
 						// paragraph; the next starts after it.
