@@ -64,12 +64,8 @@ func TestBacktickInsideCall(t *testing.T) {
 					}
 				}
 				if named == "" {
-					for i, cut := range streamtest.Cuts(text, nil, true) {
-						p := registry.Stream(&registry.Options{})
-						if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
-							t.Errorf("%s detected stream %q, cut %d: %v", tc.dialect, text, i, err)
-							break
-						}
+					if err := streamtest.CheckCuts(res, func() *stream.Parser { return registry.Stream(&registry.Options{}) }, text, nil, true); err != nil {
+						t.Errorf("%s detected stream %q: %v", tc.dialect, text, err)
 					}
 				}
 			}
@@ -169,12 +165,8 @@ func TestBacktickRunPairing(t *testing.T) {
 			if strings.Join(got, ",") != strings.Join(tc.calls, ",") || len(res.Errors) > 0 {
 				t.Errorf("named %q: %q gave calls %v, errors %v; want %v", named, tc.text, got, res.Errors, tc.calls)
 			}
-			for i, cut := range streamtest.Cuts(tc.text, nil, false) {
-				p := registry.Stream(&registry.Options{Dialect: named})
-				if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
-					t.Errorf("named %q: stream %q, cut %d: %v", named, tc.text, i, err)
-					break
-				}
+			if err := streamtest.CheckCuts(res, func() *stream.Parser { return registry.Stream(&registry.Options{Dialect: named}) }, tc.text, nil, false); err != nil {
+				t.Errorf("named %q: stream %q: %v", named, tc.text, err)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/registry"
+	"github.com/dialectkit/toolcall/stream"
 )
 
 // TestJSONValueInSentence: a bare JSON call object or list written inside
@@ -52,12 +53,8 @@ func TestJSONValueInSentence(t *testing.T) {
 				t.Errorf("%q (dialect %q): content %q, errors %v; want the text whole, no error", tc.text, dialect, res.Content, res.Errors)
 			}
 			opts := registry.Options{Dialect: dialect}
-			for _, cut := range streamtest.Cuts(tc.text, nil, false) {
-				p := registry.Stream(&opts)
-				if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
-					t.Errorf("%q (dialect %q), %d deltas: %v", tc.text, dialect, len(cut), err)
-					break
-				}
+			if err := streamtest.CheckCuts(res, func() *stream.Parser { return registry.Stream(&opts) }, tc.text, nil, false); err != nil {
+				t.Errorf("%q (dialect %q): %v", tc.text, dialect, err)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/registry"
+	"github.com/dialectkit/toolcall/stream"
 )
 
 // TestPythonicListInAside: a call list written inside a sentence (in an
@@ -36,12 +37,8 @@ func TestPythonicListInAside(t *testing.T) {
 				t.Errorf("%q (dialect %q): content %q, errors %v; want the text whole, no error", tc.text, dialect, res.Content, res.Errors)
 			}
 			opts := registry.Options{Dialect: dialect}
-			for _, cut := range streamtest.Cuts(tc.text, nil, true) {
-				p := registry.Stream(&opts)
-				if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
-					t.Errorf("%q (dialect %q), %d deltas: %v", tc.text, dialect, len(cut), err)
-					break
-				}
+			if err := streamtest.CheckCuts(res, func() *stream.Parser { return registry.Stream(&opts) }, tc.text, nil, true); err != nil {
+				t.Errorf("%q (dialect %q): %v", tc.text, dialect, err)
 			}
 		}
 	}

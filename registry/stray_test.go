@@ -6,6 +6,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/registry"
+	"github.com/dialectkit/toolcall/stream"
 )
 
 // TestStrayClosersBeforeProseDetected: closing brackets too many right
@@ -34,12 +35,8 @@ func TestStrayClosersBeforeProseDetected(t *testing.T) {
 				t.Errorf("%q (named %q): dialect %s, calls %v, content %q, repairs %v, errors %v; want one call f, content %q, extra_closing",
 					tc.text, named, res.Dialect, res.Calls, res.Content, res.Repairs, res.Errors, tc.content)
 			}
-			for i, cut := range streamtest.Cuts(tc.text, nil, false) {
-				p := registry.Stream(opts)
-				if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
-					t.Errorf("%q (named %q), cut %d: %v", tc.text, named, i, err)
-					break
-				}
+			if err := streamtest.CheckCuts(res, func() *stream.Parser { return registry.Stream(opts) }, tc.text, nil, false); err != nil {
+				t.Errorf("%q (named %q): %v", tc.text, named, err)
 			}
 		}
 	}
@@ -77,12 +74,8 @@ func TestLeadingEnvelopeBeforeProseDetected(t *testing.T) {
 				t.Errorf("%q (named %q): dialect %s, calls %v, content %q, errors %v; want %d call(s), content %q",
 					tc.text, named, res.Dialect, res.Calls, res.Content, res.Errors, tc.calls, tc.content)
 			}
-			for i, cut := range streamtest.Cuts(tc.text, nil, false) {
-				p := registry.Stream(opts)
-				if err := streamtest.Compare(res, p, streamtest.Feed(p, cut)); err != nil {
-					t.Errorf("%q (named %q), cut %d: %v", tc.text, named, i, err)
-					break
-				}
+			if err := streamtest.CheckCuts(res, func() *stream.Parser { return registry.Stream(opts) }, tc.text, nil, false); err != nil {
+				t.Errorf("%q (named %q): %v", tc.text, named, err)
 			}
 		}
 	}

@@ -64,10 +64,18 @@ func Check(d dialects.Dialect, text string, chunks []string, opts *dialects.Opti
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	want := dialects.Parse(d, text, opts)
 	prof := stream.Learn(d)
-	for i, cut := range Cuts(text, chunks, false) {
-		p := prof.NewParser(&stream.Options{Parse: *opts})
+	return CheckCuts(dialects.Parse(d, text, opts), func() *stream.Parser {
+		return prof.NewParser(&stream.Options{Parse: *opts})
+	}, text, chunks, false)
+}
+
+// CheckCuts streams text, cut every way Cuts(text, chunks, few) gives,
+// each cut through a new parser from newParser (registry.Stream, say),
+// and returns the first disagreement with want, the one-shot result.
+func CheckCuts(want *toolcall.Result, newParser func() *stream.Parser, text string, chunks []string, few bool) error {
+	for i, cut := range Cuts(text, chunks, few) {
+		p := newParser()
 		if err := Compare(want, p, Feed(p, cut)); err != nil {
 			return fmt.Errorf("cut %d (%d deltas): %w", i, len(cut), err)
 		}
