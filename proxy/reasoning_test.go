@@ -165,3 +165,28 @@ func TestPlainOutputStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestRecoveryKeepsReadingStart: the answers recovery asks for are read
+// with where the output starts as the first one was, the model's
+// reasoning setting included: with reasoning closed, a stray closing tag
+// in the recovered answer is text, as it would have been in the first.
+func TestRecoveryKeepsReadingStart(t *testing.T) {
+	offSchema := "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		cfg := config.Default()
+		cfg.MaxRetries = 1
+		cfg.Reasoning = config.ReasoningClosed
+		up := httptest.NewServer(fakeserver.NewHandler(fakeserver.Script{{Content: offSchema}, {Content: "Sure.</think>\n" + leakedHermes}}, nil))
+		t.Cleanup(up.Close)
+		h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: api, Logger: quiet, Config: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		a := post(t, nil, srv.URL+chatPath(api), api, chatBody(api, false, ""), nil)
+		if a.names() != "get_weather "+parisArgs || a.Reasoning != "" || strings.TrimSpace(a.Content) != "Sure.</think>" {
+			t.Errorf("%s: calls %q, reasoning %q, content %q; want the call, no reasoning, content %q", api, a.names(), a.Reasoning, a.Content, "Sure.</think>")
+		}
+	}
+}
