@@ -1,7 +1,7 @@
 // Package client defines what a chat model is to this module: the Model
 // interface, the Request and Response of one chat turn, and the
 // TransportError behind a failed request. The adapters live in the
-// subpackages: client/ollama for Ollama's native /api/chat, client/openai
+// subpackages: client/ollamaclient for Ollama's native /api/chat, client/openaiclient
 // for OpenAI-compatible servers (llama.cpp, vLLM, LM Studio, …). Package
 // retry drives a Model in its reflection loop.
 package client

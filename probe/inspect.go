@@ -16,8 +16,8 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
-	"github.com/dialectkit/toolcall/client/ollama"
-	"github.com/dialectkit/toolcall/client/openai"
+	"github.com/dialectkit/toolcall/client/ollamaclient"
+	"github.com/dialectkit/toolcall/client/openaiclient"
 )
 
 // The protocols a Target speaks.
@@ -92,9 +92,9 @@ func (t *Target) validate() error {
 // chatModel builds the retry adapter for the target.
 func (t *Target) chatModel() (client.Model, error) {
 	if t.api() == APIOpenAI {
-		return openai.New(t.HostURL(), &openai.Options{APIKey: t.APIKey, HTTPClient: t.HTTPClient})
+		return openaiclient.New(t.HostURL(), &openaiclient.Options{APIKey: t.APIKey, HTTPClient: t.HTTPClient})
 	}
-	return ollama.NewHost(t.HostURL(), &ollama.Options{HTTPClient: t.HTTPClient})
+	return ollamaclient.NewHost(t.HostURL(), &ollamaclient.Options{HTTPClient: t.HTTPClient})
 }
 
 // ModelInfo is what the server tells about the model before it is asked
@@ -300,10 +300,10 @@ func statusFailure(status int, body []byte, what string) error {
 		fmt.Sprintf("%s answered HTTP %d", what, status))
 }
 
-// ollamaBase is the server's base URL for host, read as ollama.NewHost
+// ollamaBase is the server's base URL for host, read as ollamaclient.NewHost
 // reads it, without a trailing slash.
 func ollamaBase(host string) (string, error) {
-	u, err := ollama.BaseURL(host)
+	u, err := ollamaclient.BaseURL(host)
 	if err != nil {
 		return "", err
 	}

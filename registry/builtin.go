@@ -7,7 +7,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/hermes"
 	"github.com/dialectkit/toolcall/dialects/markdownjson"
 	"github.com/dialectkit/toolcall/dialects/markers"
-	"github.com/dialectkit/toolcall/dialects/ollama"
+	"github.com/dialectkit/toolcall/dialects/ollamawire"
 	"github.com/dialectkit/toolcall/dialects/plainjson"
 	"github.com/dialectkit/toolcall/dialects/pythonic"
 	"github.com/dialectkit/toolcall/dialects/tagged"
@@ -23,7 +23,7 @@ func builtins() []dialects.Dialect {
 	var ds []dialects.Dialect
 	// markdown_json before json: it reads only fenced calls, so when both
 	// read the same calls they stood in a fence, its own syntax.
-	ds = append(ds, ollama.Dialect{})
+	ds = append(ds, ollamawire.Dialect{})
 	ds = append(ds, markdownjson.All()...)
 	ds = append(ds, plainjson.Dialect)
 	ds = append(ds, hermes.All()...)

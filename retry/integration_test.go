@@ -10,8 +10,8 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
-	"github.com/dialectkit/toolcall/client/ollama"
-	"github.com/dialectkit/toolcall/client/openai"
+	"github.com/dialectkit/toolcall/client/ollamaclient"
+	"github.com/dialectkit/toolcall/client/openaiclient"
 	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 	"github.com/dialectkit/toolcall/registry"
@@ -25,9 +25,9 @@ func newTestModel(t *testing.T, api fakeserver.API, url string) client.Model {
 	var m client.Model
 	var err error
 	if api == fakeserver.Ollama {
-		m, err = ollama.NewHost(url, nil)
+		m, err = ollamaclient.NewHost(url, nil)
 	} else {
-		m, err = openai.New(url, nil)
+		m, err = openaiclient.New(url, nil)
 	}
 	if err != nil {
 		t.Fatal(err)

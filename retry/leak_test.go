@@ -11,8 +11,8 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
-	"github.com/dialectkit/toolcall/client/ollama"
-	"github.com/dialectkit/toolcall/client/openai"
+	"github.com/dialectkit/toolcall/client/ollamaclient"
+	"github.com/dialectkit/toolcall/client/openaiclient"
 	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 	"github.com/dialectkit/toolcall/internal/fuzzcheck"
@@ -35,9 +35,9 @@ func adapterOver(t *testing.T, api fakeserver.API, url string) (client.Model, *h
 		err error
 	)
 	if api == fakeserver.Ollama {
-		m, err = ollama.NewHost(url, &ollama.Options{HTTPClient: hc})
+		m, err = ollamaclient.NewHost(url, &ollamaclient.Options{HTTPClient: hc})
 	} else {
-		m, err = openai.New(url, &openai.Options{HTTPClient: hc})
+		m, err = openaiclient.New(url, &openaiclient.Options{HTTPClient: hc})
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -16,8 +16,8 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
-	"github.com/dialectkit/toolcall/client/ollama"
-	"github.com/dialectkit/toolcall/client/openai"
+	"github.com/dialectkit/toolcall/client/ollamaclient"
+	"github.com/dialectkit/toolcall/client/openaiclient"
 	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/redact"
 	"github.com/dialectkit/toolcall/registry"
@@ -235,7 +235,7 @@ func (f *callFlags) modelAdapter() (client.Model, string, error) {
 		if host == "" {
 			host = defaultOpenAIHost
 		}
-		m, err := openai.New(host, &openai.Options{
+		m, err := openaiclient.New(host, &openaiclient.Options{
 			APIKey:           os.Getenv(f.apiKeyEnv),
 			DisableStreaming: f.noStream,
 		})
@@ -248,7 +248,7 @@ func (f *callFlags) modelAdapter() (client.Model, string, error) {
 	if host == "" {
 		host = os.Getenv("OLLAMA_HOST")
 	}
-	m, err := ollama.NewHost(host, nil)
+	m, err := ollamaclient.NewHost(host, nil)
 	if err != nil {
 		return nil, "", err
 	}

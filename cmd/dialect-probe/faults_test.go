@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall/client"
-	"github.com/dialectkit/toolcall/client/ollama"
-	"github.com/dialectkit/toolcall/client/openai"
+	"github.com/dialectkit/toolcall/client/ollamaclient"
+	"github.com/dialectkit/toolcall/client/openaiclient"
 	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 	"github.com/dialectkit/toolcall/retry"
@@ -55,11 +55,11 @@ func TestCallServerFaultsExit3(t *testing.T) {
 func TestCallAnswerOverTheSizeCap(t *testing.T) {
 	srv := fakeserver.NewServer(fakeserver.Script{{Content: strings.Repeat("a", 8<<10)}, {Content: strings.Repeat("a", 8<<10)}}, nil)
 	defer srv.Close()
-	oa, err := openai.New(srv.URL, &openai.Options{MaxResponseBytes: 2048})
+	oa, err := openaiclient.New(srv.URL, &openaiclient.Options{MaxResponseBytes: 2048})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ol, err := ollama.NewHost(srv.URL, &ollama.Options{MaxResponseBytes: 2048})
+	ol, err := ollamaclient.NewHost(srv.URL, &ollamaclient.Options{MaxResponseBytes: 2048})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ const module = "github.com/dialectkit/toolcall"
 // types (api.Client, api.ThinkValue, api.Duration) because wrapping them is
 // its job.
 var foreignAllowed = map[string][]string{
-	module + "/client/ollama": {"github.com/ollama/ollama/api"},
+	module + "/client/ollamaclient": {"github.com/ollama/ollama/api"},
 }
 
 // listed is what `go list -export` says of one package.

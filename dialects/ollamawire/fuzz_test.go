@@ -1,4 +1,4 @@
-package ollama
+package ollamawire
 
 import (
 	"encoding/json"

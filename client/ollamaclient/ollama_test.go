@@ -1,4 +1,4 @@
-package ollama
+package ollamaclient
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package ollama
+package ollamawire
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 // ChatResponse is one /api/chat response as this package reads it: the
 // fields of Ollama's wire format that carry calls, text and status. It is
 // this package's own small type, so that reading Ollama's calls does not
-// need the ollama client; client/ollama converts its api.ChatResponse.
+// need the ollama client; client/ollamaclient converts its api.ChatResponse.
 type ChatResponse struct {
 	// Model is the model name the server reported.
 	Model string

@@ -1,4 +1,4 @@
-package ollama
+package ollamaclient
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
-	dialect "github.com/dialectkit/toolcall/dialects/ollama"
+	dialect "github.com/dialectkit/toolcall/dialects/ollamawire"
 )
 
 // chatLine is a final /api/chat response holding message.

@@ -1,10 +1,10 @@
-package ollama_test
+package ollamawire_test
 
 import (
 	"fmt"
 
 	"github.com/dialectkit/toolcall/dialects"
-	"github.com/dialectkit/toolcall/dialects/ollama"
+	"github.com/dialectkit/toolcall/dialects/ollamawire"
 )
 
 func Example() {
@@ -15,13 +15,13 @@ func Example() {
 {"model":"qwen3:8b","message":{"role":"assistant","content":"","tool_calls":[{"function":{"index":1,"name":"get_time","arguments":"{\"timezone\":\"Europe/Paris\"}"}}]},"done":false}
 {"model":"qwen3:8b","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","eval_count":42}
 `
-	res := ollama.ParseJSON([]byte(body), &dialects.Options{})
+	res := ollamawire.ParseJSON([]byte(body), &dialects.Options{})
 	for _, c := range res.Calls {
 		fmt.Printf("%d %s %s\n", c.Index, c.Name, c.Arguments)
 	}
 	fmt.Println("errors:", len(res.Errors))
 
-	s := ollama.Decode([]byte(body))
+	s := ollamawire.Decode([]byte(body))
 	fmt.Println(s.DoneReason, s.EvalCount, s.Truncated())
 	// Output:
 	// 0 get_weather {"city":"Paris","days":2}

@@ -1,4 +1,4 @@
-package ollama
+package ollamawire
 
 import (
 	"encoding/json"
@@ -139,7 +139,7 @@ func TestParseResponses(t *testing.T) {
 	checkResult(t, res, nil, "", "", []toolcall.Code{toolcall.CodeTruncated})
 }
 
-// fromAPI converts an api.ChatResponse the way client/ollama does (which
+// fromAPI converts an api.ChatResponse the way client/ollamaclient does (which
 // this package cannot import), for the tests that build responses with the
 // api types.
 func fromAPI(t testing.TB, r api.ChatResponse) ChatResponse {

@@ -1,7 +1,7 @@
-// Package openai is the client.Model of OpenAI-compatible chat servers
+// Package openaiclient is the client.Model of OpenAI-compatible chat servers
 // (/v1/chat/completions): llama.cpp's server, vLLM, LM Studio, Ollama's /v1
 // and others, streamed as server-sent events or read as one object.
-package openai
+package openaiclient
 
 import (
 	"bufio"

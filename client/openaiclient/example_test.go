@@ -1,4 +1,4 @@
-package openai_test
+package openaiclient_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
-	"github.com/dialectkit/toolcall/client/openai"
+	"github.com/dialectkit/toolcall/client/openaiclient"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 	"github.com/dialectkit/toolcall/retry"
 )
@@ -31,7 +31,7 @@ func ExampleNew() {
 	}, nil)
 	defer srv.Close()
 
-	model, err := openai.New(srv.URL, &openai.Options{APIKey: ""}) // llama.cpp, vLLM, LM Studio, …
+	model, err := openaiclient.New(srv.URL, &openaiclient.Options{APIKey: ""}) // llama.cpp, vLLM, LM Studio, …
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package openai
+package openaiclient
 
 import (
 	"bytes"

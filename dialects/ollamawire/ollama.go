@@ -1,7 +1,7 @@
-// Package ollama reads Ollama's native tool calls: the message.tool_calls of
+// Package ollamawire reads Ollama's native tool calls: the message.tool_calls of
 // an /api/chat response, given as the raw JSON the server sent (one response
 // object, or an NDJSON stream of them) or as ChatResponse values, this
-// package's own small types (client/ollama converts the ollama client's
+// package's own small types (client/ollamaclient converts the ollama client's
 // api.ChatResponse to them). It does not import the ollama client.
 //
 // The raw JSON path decodes the wire format itself instead of going through
@@ -14,7 +14,7 @@
 // Extraction only reads the wire format: names, repair and schema validation
 // are the shared dialects.Finish step, so the result is the same as for every
 // other dialect.
-package ollama
+package ollamawire
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package ollama
+package ollamaclient
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
-	dialect "github.com/dialectkit/toolcall/dialects/ollama"
+	dialect "github.com/dialectkit/toolcall/dialects/ollamawire"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -20,7 +20,7 @@ import (
 // api.ToolCallFunctionArguments, so top-level keys keep the model's order;
 // the api type decodes nested objects into Go maps and numbers into float64,
 // so nested keys come out sorted and integers beyond 2^53 lose precision.
-// Read the raw JSON with dialects/ollama.ParseJSON to keep the model's bytes
+// Read the raw JSON with dialects/ollamawire.ParseJSON to keep the model's bytes
 // exactly. Arguments that cannot be encoded are a TLP-002 error.
 func ResponseFromAPI(resp api.ChatResponse) (dialect.ChatResponse, error) {
 	out := dialect.ChatResponse{
@@ -65,7 +65,7 @@ func ResponsesFromAPI(resps []api.ChatResponse) ([]dialect.ChatResponse, error) 
 
 // ParseResponse parses the calls of one api.ChatResponse, as returned by
 // api.Client.Chat with streaming off or handed to its callback: it is
-// ResponseFromAPI followed by dialects/ollama.ParseResponse.
+// ResponseFromAPI followed by dialects/ollamawire.ParseResponse.
 func ParseResponse(resp api.ChatResponse, opts *dialects.Options) *toolcall.Result {
 	c, err := ResponseFromAPI(resp)
 	if err != nil {

@@ -1,4 +1,4 @@
-package ollama_test
+package ollamaclient_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
-	"github.com/dialectkit/toolcall/client/ollama"
+	"github.com/dialectkit/toolcall/client/ollamaclient"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 )
 
@@ -29,7 +29,7 @@ func ExampleNewHost() {
 	}}, nil)
 	defer srv.Close()
 
-	model, err := ollama.NewHost(srv.URL, nil) // "" means $OLLAMA_HOST or 127.0.0.1:11434
+	model, err := ollamaclient.NewHost(srv.URL, nil) // "" means $OLLAMA_HOST or 127.0.0.1:11434
 	if err != nil {
 		panic(err)
 	}

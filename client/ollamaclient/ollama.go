@@ -1,7 +1,7 @@
-// Package ollama is the client.Model of Ollama's native /api/chat: it sends
+// Package ollamaclient is the client.Model of Ollama's native /api/chat: it sends
 // the request through the ollama api client and decodes the streamed answer
-// with dialects/ollama, byte for byte when built with NewHost.
-package ollama
+// with dialects/ollamawire, byte for byte when built with NewHost.
+package ollamaclient
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/dialects"
-	"github.com/dialectkit/toolcall/dialects/ollama"
+	"github.com/dialectkit/toolcall/dialects/ollamawire"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/httpx"
 	"github.com/dialectkit/toolcall/lenient"
@@ -59,7 +59,7 @@ type Options struct {
 // proxies in front of Ollama send), reads nested arguments into Go maps
 // (sorted keys, float64 numbers), drops the Retry-After header, and returns
 // nil for an error status with an empty body. With a raw record the answer
-// is decoded by dialects/ollama instead, byte for byte.
+// is decoded by dialects/ollamawire instead, byte for byte.
 //
 // New wraps an api.Client you built; the adapter cannot see below it,
 // so those limits stay: string arguments end in a TLP-019 error, RetryAfter
@@ -309,11 +309,11 @@ func ollamaTools(tools []toolcall.Tool) (api.Tools, error) {
 // An error line inside the stream is the error the server would have
 // answered with a 500 had the request not been streamed, so its
 // client.TransportError says 500 (400 for a request rejection); its code is the
-// one dialects/ollama gives the message: TLP-019 when Ollama's own tool
+// one dialects/ollamawire gives the message: TLP-019 when Ollama's own tool
 // call parser failed on the model's output, TLP-020 for a capability the
 // model lacks, TLP-015 otherwise. A stream that ended early is not an
 // error: the client.Response says it is not Done.
-func streamResponse(s *ollama.Stream, status int) (*client.Response, error) {
+func streamResponse(s *ollamawire.Stream, status int) (*client.Response, error) {
 	if s.ServerError != "" {
 		return nil, inStreamError(s)
 	}
@@ -343,7 +343,7 @@ func streamResponse(s *ollama.Stream, status int) (*client.Response, error) {
 // ollamaCalls passes the stream's calls through a stream.Accumulator, the
 // one path every native call takes. Ollama streams whole calls, each once,
 // so each is one whole fragment and completes on arrival. Calls are
-// numbered in the order the stream gave them (dialects/ollama orders each
+// numbered in the order the stream gave them (dialects/ollamawire orders each
 // response's calls by function.index): function.index itself cannot
 // correlate anything across responses, since some of Ollama's parsers
 // number the calls of each response from 0 and others leave it 0. A call
@@ -388,11 +388,11 @@ func decodeAPI(resps []api.ChatResponse) (*client.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return streamResponse(ollama.DecodeResponses(cs), http.StatusOK)
+	return streamResponse(ollamawire.DecodeResponses(cs), http.StatusOK)
 }
 
 // inStreamError is the error of a stream that carried an {"error": …} line.
-func inStreamError(s *ollama.Stream) *toolcall.Error {
+func inStreamError(s *ollamawire.Stream) *toolcall.Error {
 	code, what := toolcall.CodeTransport, "the server reported an error"
 	for _, e := range s.Errors {
 		if e.Raw == s.ServerError && e.Raw != "" {
@@ -422,12 +422,12 @@ func ollamaStatusError(status int, retryAfter time.Duration, msg string) *toolca
 }
 
 // classifyOllamaMessage gives the code and a value-free message for an
-// Ollama error message, using dialects/ollama's reading of an error line,
+// Ollama error message, using dialects/ollamawire's reading of an error line,
 // so that the phrase table lives in one place.
 func classifyOllamaMessage(msg string) (toolcall.Code, string) {
 	line, err := json.Marshal(map[string]string{"error": msg})
 	if err == nil {
-		s := ollama.Decode(line)
+		s := ollamawire.Decode(line)
 		for _, e := range s.Errors {
 			if e.Raw == msg {
 				return e.Code, e.Message
@@ -514,7 +514,7 @@ func (r *recording) response(ctx context.Context) (*client.Response, error) {
 		// when the runner dies: an unfinished answer, as api.Client sees it.
 		return &client.Response{}, nil
 	}
-	return streamResponse(ollama.Decode(r.body.Bytes()), r.status)
+	return streamResponse(ollamawire.Decode(r.body.Bytes()), r.status)
 }
 
 // recordingTransport records the answer of each request whose context
