@@ -71,6 +71,9 @@ almost-JSON arguments, and validates them against the tools' JSON Schemas.`,
 		Version:       version(),
 	}
 	root.SetVersionTemplate("dialect-probe {{.Version}}\n")
+	// -v is --verbose in every command that logs; the version is -V, so
+	// that one letter never means two things.
+	root.Flags().BoolP("version", "V", false, "print the version, the revision it was built from, and the Go version")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -74,20 +74,45 @@ func TestHelpHasExitStatus(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	stdout, _, code := runCLI(t, "", "--version")
-	if code != 0 || !strings.HasPrefix(stdout, "dialect-probe ") || !strings.Contains(stdout, " go1.") {
+	if code != 0 || !strings.HasPrefix(stdout, "dialect-probe "+release+" ") || !strings.Contains(stdout, " go1.") {
 		t.Errorf("--version: exit %d, %q", code, stdout)
 	}
-	info := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.4.0"}, Settings: []debug.BuildSetting{
+	vcs := []debug.BuildSetting{
 		{Key: "vcs", Value: "git"},
 		{Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"},
 		{Key: "vcs.time", Value: "2026-11-24T05:00:00Z"},
 		{Key: "vcs.modified", Value: "true"},
-	}}
-	if got, want := versionOf(info), "v0.4.0 (revision 0123456789ab, 2026-11-24T05:00:00Z, modified) go1.26.8"; got != want {
-		t.Errorf("versionOf = %q, want %q", got, want)
 	}
-	if got, want := versionOf(&debug.BuildInfo{GoVersion: "go1.26.8"}), "(devel) go1.26.8"; got != want {
-		t.Errorf("versionOf = %q, want %q", got, want)
+	for _, tc := range []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: vcs},
+			release + " (revision 0123456789ab, 2026-11-24T05:00:00Z, modified) go1.26.8"},
+		{&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.0.0-20261124050000-0123456789ab"}},
+			release + " (module v0.0.0-20261124050000-0123456789ab) go1.26.8"},
+		{&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: release}}, release + " go1.26.8"},
+		{&debug.BuildInfo{GoVersion: "go1.26.8"}, release + " go1.26.8"},
+	} {
+		if got := versionOf(tc.info); got != tc.want {
+			t.Errorf("versionOf(%s) = %q, want %q", tc.info.Main.Version, got, tc.want)
+		}
+	}
+}
+
+// TestChangelogNamesRelease: a development version has its changes under
+// "Unreleased" in CHANGELOG.md; a release has a heading of its own.
+func TestChangelogNamesRelease(t *testing.T) {
+	data, err := os.ReadFile("../../CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	heading := "## " + release
+	if strings.HasSuffix(release, "-dev") {
+		heading = "## Unreleased"
+	}
+	if !strings.Contains(string(data), "\n"+heading+"\n") {
+		t.Errorf("CHANGELOG.md has no %q heading for version %s", heading, release)
 	}
 }
 

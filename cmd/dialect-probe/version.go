@@ -6,23 +6,28 @@ import (
 	"strings"
 )
 
-// version describes the build: the module version ("(devel)" when built
-// from a clone), the VCS revision and time it was built from (with
-// "modified" when the work tree had changes), and the Go version.
+// release is the version of dialectkit this source tree is: the next
+// release with "-dev" while its changes are listed under "Unreleased" in
+// CHANGELOG.md, the release itself in the tree that is tagged.
+const release = "v0.1.0-dev"
+
+// version describes the build: the release, the module version when the
+// go command gave it another one (a pseudo-version or a tag), the VCS
+// revision and time it was built from (with "modified" when the work tree
+// had changes), and the Go version.
 func version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "unknown (no build information)"
+		return release + " (no build information)"
 	}
 	return versionOf(info)
 }
 
 func versionOf(info *debug.BuildInfo) string {
-	v := info.Main.Version
-	if v == "" {
-		v = "(devel)"
+	var detail []string
+	if v := info.Main.Version; v != "" && v != "(devel)" && v != release {
+		detail = append(detail, "module "+v)
 	}
-	var vcs []string
 	settings := map[string]string{}
 	for _, s := range info.Settings {
 		settings[s.Key] = s.Value
@@ -31,16 +36,17 @@ func versionOf(info *debug.BuildInfo) string {
 		if len(rev) > 12 {
 			rev = rev[:12]
 		}
-		vcs = append(vcs, "revision "+rev)
+		detail = append(detail, "revision "+rev)
 	}
 	if t := settings["vcs.time"]; t != "" {
-		vcs = append(vcs, t)
+		detail = append(detail, t)
 	}
 	if settings["vcs.modified"] == "true" {
-		vcs = append(vcs, "modified")
+		detail = append(detail, "modified")
 	}
-	if len(vcs) > 0 {
-		v += " (" + strings.Join(vcs, ", ") + ")"
+	v := release
+	if len(detail) > 0 {
+		v += " (" + strings.Join(detail, ", ") + ")"
 	}
 	return fmt.Sprintf("%s %s", v, info.GoVersion)
 }
