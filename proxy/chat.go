@@ -3,13 +3,11 @@ package proxy
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dialectkit/toolcall"
@@ -22,6 +20,7 @@ import (
 // chatCtx is the state of one chat request.
 type chatCtx struct {
 	c     *core
+	cd    codec
 	st    *RequestStats
 	start time.Time
 	w     http.ResponseWriter
@@ -45,11 +44,11 @@ type chatCtx struct {
 	cancel       context.CancelFunc
 }
 
-// chat fixes one chat request: it is sent upstream as the client wrote it,
-// and the answer is fixed on its way back.
-func (c *core) chat(w http.ResponseWriter, r *http.Request, out *url.URL) {
-	q := &chatCtx{c: c, w: w, in: r, out: out, start: time.Now(), ids: map[string]bool{},
-		st: &RequestStats{CorrelationID: toolcall.NewCorrelationID(), API: c.api, Path: r.URL.Path}}
+// chat fixes one chat request of the API cd: it is sent upstream as the
+// client wrote it, and the answer is fixed on its way back.
+func (c *core) chat(w http.ResponseWriter, r *http.Request, out *url.URL, cd codec) {
+	q := &chatCtx{c: c, cd: cd, w: w, in: r, out: out, start: time.Now(), ids: map[string]bool{},
+		st: &RequestStats{CorrelationID: toolcall.NewCorrelationID(), API: cd.name(), Path: r.URL.Path}}
 	ctx, cancel := context.WithTimeout(r.Context(), c.opts.TotalTimeout)
 	defer cancel()
 	q.cancel = cancel
@@ -68,7 +67,7 @@ func (q *chatCtx) fail(status int, e *toolcall.Error) *toolcall.Error {
 	e.CorrelationID = q.st.CorrelationID
 	q.st.Outcome, q.st.Status = OutcomeError, status
 	q.st.ErrorCodes = append(q.st.ErrorCodes, string(e.Code))
-	writeError(q.w, q.c.api, status, e)
+	writeError(q.w, q.cd.name(), status, e)
 	return e
 }
 
@@ -139,12 +138,8 @@ func (q *chatCtx) run(ctx context.Context) *toolcall.Error {
 		flushCopy(q.w, io.LimitReader(resp.Body, c.opts.MaxResponseBytes))
 		return nil
 	}
-	ct := resp.Header.Get("Content-Type")
-	switch {
-	case c.api == OpenAI && strings.Contains(ct, "event-stream"):
-		return q.streamOpenAI(ctx, resp)
-	case c.api == Ollama && (strings.Contains(ct, "ndjson") || (q.stream && !strings.Contains(ct, "application/json"))):
-		return q.streamOllama(ctx, resp)
+	if q.cd.isStream(resp.Header.Get("Content-Type"), q.stream) {
+		return q.streamAnswer(ctx, resp)
 	}
 	return q.whole(ctx, resp)
 }
@@ -164,7 +159,7 @@ func (q *chatCtx) readingStart(ctx context.Context) {
 	if q.tools == nil {
 		return
 	}
-	q.ropts.Template = q.c.template(ctx, q.c.baseURL(q.out), q.model, q.in.Header)
+	q.ropts.Template = q.c.template(ctx, q.c.baseURL(q.out, q.cd), q.model, q.in.Header)
 	q.ropts.ReasoningOpen, q.ropts.ReasoningClosed = false, false
 	if q.ropts.Template != "" {
 		q.ropts.ReasoningOpen, q.ropts.ReasoningClosed = q.c.reg.TemplateReasoningStart(q.ropts.Template)
@@ -178,7 +173,7 @@ func (q *chatCtx) readingStart(ctx context.Context) {
 // readRequest reads what the proxy needs of the request: model, stream,
 // tools. A body that is not a JSON object is sent on as it is, unfixed.
 func (q *chatCtx) readRequest() {
-	q.stream = q.c.api == Ollama // Ollama streams unless told not to
+	q.stream = q.cd.streamDefault()
 	top, ok := parseObj(q.body)
 	q.cfg = q.c.configFor("")
 	if !ok {
@@ -190,7 +185,7 @@ func (q *chatCtx) readRequest() {
 	if raw, ok := top["stream"]; ok {
 		q.stream = string(bytes.TrimSpace(raw)) == "true"
 	}
-	if raw, ok := top["tools"]; ok && string(raw) != "null" {
+	if raw := q.cd.tools(top); raw != nil {
 		switch e := q.c.tools.get(raw); {
 		case e.set != nil:
 			q.tools, q.toolList = e.set, e.list
@@ -249,11 +244,7 @@ func (q *chatCtx) whole(ctx context.Context, resp *http.Response) *toolcall.Erro
 	top, ok := parseObj(data)
 	var out []byte
 	if ok {
-		if q.c.api == OpenAI {
-			out = q.fixOpenAIWhole(ctx, top)
-		} else {
-			out = q.fixOllamaWhole(ctx, top)
-		}
+		out = q.cd.whole(ctx, q, top)
 	}
 	if out == nil {
 		out = data
@@ -270,133 +261,19 @@ func (q *chatCtx) whole(ctx context.Context, resp *http.Response) *toolcall.Erro
 	return nil
 }
 
-// fixOllamaWhole fixes a whole Ollama answer; nil means send it unchanged.
-func (q *chatCtx) fixOllamaWhole(ctx context.Context, top obj) []byte {
-	msgObj, ok := top.sub("message")
-	if !ok {
-		return nil
-	}
-	m := readMessage(msgObj)
-	reason, _ := top.str("done_reason")
-	done := string(top["done"]) == "true"
-	f := q.fix(ctx, m, reason == "length" || !done)
-	if f.recoverable() {
-		if rf, raw := q.recoverWhole(ctx, m, f, top); rf != nil {
-			f = rf
-			top = raw
-			msgObj, _ = top.sub("message")
-			if msgObj == nil {
-				msgObj = obj{}
-			}
+// fixAnswer fixes one answer m (truncated: it stopped for length) and
+// records it; mayRecover lets a failed answer be asked again. last, when
+// set, is the upstream's last answer, the one recovery read the fixed
+// answer from: its envelope is the one to keep.
+func (q *chatCtx) fixAnswer(ctx context.Context, m *message, truncated, mayRecover bool) (f *fixed, last obj) {
+	f = q.fix(ctx, m, truncated)
+	if mayRecover && f.recoverable() {
+		if rf, raw := q.recoverAnswer(ctx, m, ""); rf != nil {
+			f, last = rf, raw
 		}
 	}
 	q.record(f)
-	if !f.changed {
-		return nil
-	}
-	renderOllamaMessage(msgObj, f)
-	top.setRaw("message", msgObj.bytes())
-	return top.bytes()
-}
-
-// renderOllamaMessage writes a fixed answer into an Ollama message.
-func renderOllamaMessage(msgObj obj, f *fixed) {
-	msgObj.setRaw("content", marshalString(f.content))
-	if f.reasoning != "" {
-		msgObj.setRaw("thinking", marshalString(f.reasoning))
-	} else {
-		delete(msgObj, "thinking")
-	}
-	if len(f.calls) == 0 {
-		delete(msgObj, "tool_calls")
-		return
-	}
-	calls := make([]json.RawMessage, len(f.calls))
-	for i, c := range f.calls {
-		calls[i] = ollamaCall(c.call, i, c.native)
-	}
-	msgObj.setRaw("tool_calls", rawList(calls))
-}
-
-// fixOpenAIWhole fixes a whole chat.completion; nil means send it
-// unchanged.
-func (q *chatCtx) fixOpenAIWhole(ctx context.Context, top obj) []byte {
-	choices := top.list("choices")
-	if len(choices) == 0 {
-		return nil
-	}
-	changed := false
-	for i, raw := range choices {
-		ch, ok := parseObj(raw)
-		if !ok {
-			continue
-		}
-		msgObj, ok := ch.sub("message")
-		if !ok {
-			continue
-		}
-		m := readMessage(msgObj)
-		reason, _ := ch.str("finish_reason")
-		f := q.fix(ctx, m, reason == "length")
-		if len(choices) == 1 && f.recoverable() {
-			if rf, raw := q.recoverWhole(ctx, m, f, top); rf != nil {
-				f = rf
-				top = raw
-				if cs := top.list("choices"); len(cs) > 0 {
-					ch, _ = parseObj(cs[0])
-				}
-				if ch == nil {
-					ch = obj{}
-				}
-				if msgObj, ok = ch.sub("message"); !ok {
-					msgObj = obj{}
-				}
-				reason, _ = ch.str("finish_reason")
-			}
-		}
-		q.record(f)
-		if !f.changed {
-			continue
-		}
-		changed = true
-		renderOpenAIMessage(msgObj, f)
-		ch.setRaw("message", msgObj.bytes())
-		if f.validCalls() > 0 && reason != "length" {
-			ch.setRaw("finish_reason", []byte(`"tool_calls"`))
-		} else if reason == "tool_calls" && len(f.calls) == 0 {
-			ch.setRaw("finish_reason", []byte(`"stop"`))
-		}
-		choices[i] = ch.bytes()
-	}
-	if !changed {
-		return nil
-	}
-	top.setRaw("choices", rawList(choices))
-	return top.bytes()
-}
-
-// renderOpenAIMessage writes a fixed answer into an OpenAI message.
-func renderOpenAIMessage(msgObj obj, f *fixed) {
-	if f.content == "" && len(f.calls) > 0 {
-		msgObj.setRaw("content", []byte("null"))
-	} else {
-		msgObj.setRaw("content", marshalString(f.content))
-	}
-	delete(msgObj, "reasoning")
-	if f.reasoning != "" {
-		msgObj.setRaw("reasoning_content", marshalString(f.reasoning))
-	} else {
-		delete(msgObj, "reasoning_content")
-	}
-	if len(f.calls) == 0 {
-		delete(msgObj, "tool_calls")
-		return
-	}
-	calls := make([]json.RawMessage, len(f.calls))
-	for i, c := range f.calls {
-		calls[i] = openAICall(c.call, c.native)
-	}
-	msgObj.setRaw("tool_calls", rawList(calls))
+	return f, last
 }
 
 // record adds a fixed answer to the request's statistics, and logs its

@@ -143,15 +143,14 @@ func (c *core) fetchTemplate(ctx context.Context, base *url.URL, model string, h
 }
 
 // baseURL is the upstream's base URL for a chat request's URL: the URL
-// with the chat path taken off.
-func (c *core) baseURL(chatURL *url.URL) *url.URL {
+// with the API's chat path taken off, and the /v1 of an OpenAI-style path
+// under an Ollama upstream (whose /api/show is at the root).
+func (c *core) baseURL(chatURL *url.URL, cd codec) *url.URL {
 	u := *chatURL
 	u.RawQuery, u.Fragment, u.RawPath = "", "", ""
-	switch {
-	case c.api == Ollama:
-		u.Path = strings.TrimSuffix(u.Path, "/api/chat")
-	default:
-		u.Path = strings.TrimSuffix(u.Path, "/chat/completions")
+	u.Path = strings.TrimSuffix(u.Path, cd.path())
+	if c.api == Ollama {
+		u.Path = strings.TrimSuffix(u.Path, "/v1")
 	}
 	return &u
 }

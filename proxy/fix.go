@@ -132,7 +132,7 @@ func (q *chatCtx) takeCalls(f *fixed, res *toolcall.Result, native []nativeCall)
 		oc := outCall{call: c}
 		if native != nil && c.Index < len(native) {
 			oc.native = &native[c.Index]
-			if !argsEqual(native[c.Index].rc.Arguments, c.Arguments) || !q.protocolArguments(native[c.Index].fn["arguments"]) {
+			if !argsEqual(native[c.Index].rc.Arguments, c.Arguments) || !native[c.Index].shaped {
 				// Stored differently counts only when the value changed
 				// (re-spacing is not a fix) or the protocol wants another
 				// shape (OpenAI a JSON string, Ollama an object).
@@ -230,15 +230,4 @@ func (q *chatCtx) newID() string {
 			return id
 		}
 	}
-}
-
-// protocolArguments reports whether a native call's arguments have the
-// shape the protocol's clients decode: a JSON string for OpenAI, an object
-// for Ollama.
-func (q *chatCtx) protocolArguments(raw json.RawMessage) bool {
-	t := strings.TrimSpace(string(raw))
-	if q.c.api == OpenAI {
-		return strings.HasPrefix(t, `"`)
-	}
-	return strings.HasPrefix(t, "{")
 }

@@ -133,19 +133,6 @@ func (c *core) configFor(model string) config.Config {
 	return c.opts.Config
 }
 
-// isChat reports whether a request is the chat request of the API, the
-// one the proxy fixes.
-func (c *core) isChat(r *http.Request) bool {
-	if r.Method != http.MethodPost {
-		return false
-	}
-	p := r.URL.Path
-	if c.api == OpenAI {
-		return strings.HasSuffix(p, "/chat/completions")
-	}
-	return strings.HasSuffix(p, "/api/chat")
-}
-
 // Handler is an http.Handler in front of one model server (Options.Upstream):
 // it fixes the tool calls of the API's chat requests and passes every other
 // request through unchanged. It is safe for concurrent use.
@@ -171,15 +158,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !validKey(r.Header.Get("Authorization"), c.opts.APIKey) {
 			start := time.Now()
 			e := toolcall.NewError(toolcall.CodeUnauthorized, "the request lacks the proxy's API key (Authorization: Bearer <key>)")
-			writeError(w, c.api, http.StatusUnauthorized, e)
-			c.finish(r.Context(), &RequestStats{CorrelationID: toolcall.NewCorrelationID(), API: c.api, Path: r.URL.Path,
+			api := c.errorAPI(r)
+			writeError(w, api, http.StatusUnauthorized, e)
+			c.finish(r.Context(), &RequestStats{CorrelationID: toolcall.NewCorrelationID(), API: api, Path: r.URL.Path,
 				Status: http.StatusUnauthorized, Outcome: OutcomeError, ErrorCodes: []string{string(e.Code)}, Total: time.Since(start)}, nil)
 			return
 		}
 	}
 	out := c.outgoingURL(r.URL)
-	if c.isChat(r) {
-		c.chat(w, r, out)
+	if cd := c.codecFor(r); cd != nil {
+		c.chat(w, r, out, cd)
 		return
 	}
 	c.passThrough(w, r, out)
@@ -239,7 +227,8 @@ func NewTransport(opts Options) (*Transport, error) {
 // upstream sends it; closing the body cancels the upstream request.
 func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	c := t.c
-	if !c.isChat(r) {
+	cd := c.codecFor(r)
+	if cd == nil {
 		return c.next.RoundTrip(r)
 	}
 	// The total timeout bounds the answer's body too: a client that stops
@@ -257,7 +246,7 @@ func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 				r.Body.Close()
 			}
 		}()
-		c.chat(rw, in, c.outgoingURL(r.URL))
+		c.chat(rw, in, c.outgoingURL(r.URL), cd)
 	}()
 	select {
 	case <-rw.ready:

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -31,22 +30,23 @@ type streamer struct {
 	popts  registry.Options
 	do     dialects.Options
 	f      *fixed
+	// sc reads the upstream's events and writes the client's.
+	sc streamCodec
 
-	// tmpl is the envelope of the last upstream chunk that was not final;
-	// msgTmpl its message (Ollama).
-	tmpl    obj
-	msgTmpl obj
 	// readAt is when the upstream chunk being handled was read.
 	readAt time.Time
 	// sent are the calls the client has (index = position).
 	sent []toolcall.Call
-	// native are the upstream's own calls (OpenAI: fragments by index).
+	// native are the upstream's own calls; openNative those still
+	// arriving, by index (OpenAI sends them in fragments).
 	native     []nativeCall
 	openNative map[int]*nativeCall
 	nativeSeen int
 	nativeHeld bool
 	moved      bool // reasoning was moved out of the content
-	choiceTmpl obj  // the last upstream choice (OpenAI), whose other fields are kept
+	// truncated says the answer stopped for length, or its stream ended
+	// before its last event.
+	truncated bool
 
 	// Recovery: once a call failed and recovery is on, the rest of the
 	// answer is held until the answer is complete.
@@ -341,79 +341,48 @@ func (s *streamer) finish(truncated bool) {
 	q.record(f)
 }
 
-// emitter writes settled parts of the answer in the protocol's chunks.
-type emitter interface {
-	content(text string)
-	reasoning(text string)
-	call(c toolcall.Call, index int, base *nativeCall)
-}
-
-// streamOllama rewrites an NDJSON stream from Ollama.
-func (q *chatCtx) streamOllama(ctx context.Context, resp *http.Response) *toolcall.Error {
-	s := q.newStreamer(resp, "application/x-ndjson")
-	e := &ollamaEmitter{s: s}
-	ended, truncated := false, false
+// streamAnswer rewrites a streamed answer: the codec reads the upstream's
+// events and writes the fixed answer's, the streamer settles what they
+// carry.
+func (q *chatCtx) streamAnswer(ctx context.Context, resp *http.Response) *toolcall.Error {
+	s := q.newStreamer(resp, q.cd.streamType())
+	s.sc = q.cd.newStream(s)
+	ended := false
 	err := s.lines(resp.Body, func(line []byte) bool {
-		top, ok := parseObj(line)
-		if !ok {
-			s.write(line)
-			return true
-		}
-		if _, isErr := top["error"]; isErr {
-			s.endNative(ctx, e, "")
-			s.write(ensureNewline(line))
-			ended = true
-			return false
-		}
-		msg, _ := top.sub("message")
-		if msg == nil {
-			msg = obj{}
-		}
-		m := readMessage(msg)
-		done := string(top["done"]) == "true"
-		if !done {
-			s.tmpl, s.msgTmpl = top, msg
-		} else if s.tmpl == nil {
-			s.tmpl = obj{"model": top["model"], "created_at": top["created_at"]}
-			s.msgTmpl = obj{"role": json.RawMessage(`"assistant"`)}
-		}
-		if m.reasoning != "" {
-			s.reasoning += m.reasoning
-			e.reasoning(m.reasoning)
-		}
-		if m.content != "" {
-			s.events(s.contentParser().Write(m.content), e)
-		}
-		for i := range m.calls {
-			s.openNative[len(s.openNative)] = &m.calls[i]
-		}
-		if done {
-			reason, _ := top.str("done_reason")
-			s.endNative(ctx, e, reason)
-			truncated = reason == "length"
-			// The final chunk: counts and done_reason as the upstream sent them.
-			msg = msg.clone()
-			msg.setRaw("content", []byte(`""`))
-			delete(msg, "thinking")
-			delete(msg, "tool_calls")
-			top.setRaw("message", msg.bytes())
-			s.write(append(top.bytes(), '\n'))
+		if !s.sc.line(ctx, line) {
 			ended = true
 			return false
 		}
 		return s.err == nil
 	})
 	if !ended {
-		// The upstream stopped without its final chunk: what was settled
-		// goes out, and the stream ends as the upstream's did.
-		s.endNative(ctx, e, "")
-		truncated = true
+		// The upstream stopped without its last event.
+		s.sc.cut(ctx)
 	}
-	s.finish(truncated)
+	s.finish(s.truncated)
 	if err == nil && s.err == nil {
 		drain(resp.Body)
 	}
 	return s.failure(ctx, err)
+}
+
+// reasoningDelta handles reasoning the upstream split off itself: it goes
+// out as it came, and is kept for recovery.
+func (s *streamer) reasoningDelta(text string, e emitter) {
+	if text == "" {
+		return
+	}
+	s.reasoning += text
+	e.reasoning(text)
+}
+
+// contentDelta feeds content to the stream engine and sends what it
+// settled.
+func (s *streamer) contentDelta(text string, e emitter) {
+	if text == "" {
+		return
+	}
+	s.events(s.contentParser().Write(text), e)
 }
 
 // failure codes how a stream ended when it did not end well.
@@ -447,11 +416,7 @@ func (s *streamer) failure(ctx context.Context, err error) *toolcall.Error {
 		// The stream is cut: the client is told why, in the protocol's
 		// own error shape.
 		s.readAt = time.Time{}
-		if s.q.c.api == OpenAI {
-			s.write(append(append([]byte("data: "), errorBody(OpenAI, http.StatusBadGateway, te)...), '\n', '\n'))
-		} else {
-			s.write(append(errorBody(Ollama, http.StatusBadGateway, te), '\n'))
-		}
+		s.write(s.sc.errorEvent(te))
 	}
 	return te
 }
@@ -464,164 +429,6 @@ func drain(body io.ReadCloser) {
 	t := time.AfterFunc(100*time.Millisecond, func() { body.Close() })
 	defer t.Stop()
 	io.Copy(io.Discard, io.LimitReader(body, 64<<10))
-}
-
-func ensureNewline(b []byte) []byte {
-	if len(b) > 0 && b[len(b)-1] == '\n' {
-		return b
-	}
-	return append(b, '\n')
-}
-
-type ollamaEmitter struct{ s *streamer }
-
-func (o *ollamaEmitter) chunk(set func(msg obj)) {
-	s := o.s
-	top := s.tmpl.clone()
-	msg := s.msgTmpl.clone()
-	delete(msg, "thinking")
-	delete(msg, "tool_calls")
-	msg.setRaw("content", []byte(`""`))
-	set(msg)
-	top.setRaw("message", msg.bytes())
-	top.setRaw("done", []byte("false"))
-	delete(top, "done_reason")
-	s.write(append(top.bytes(), '\n'))
-}
-
-func (o *ollamaEmitter) content(text string) {
-	o.chunk(func(m obj) { m.setRaw("content", marshalString(text)) })
-}
-
-func (o *ollamaEmitter) reasoning(text string) {
-	o.chunk(func(m obj) { m.setRaw("thinking", marshalString(text)) })
-}
-
-func (o *ollamaEmitter) call(c toolcall.Call, index int, base *nativeCall) {
-	o.chunk(func(m obj) { m.setRaw("tool_calls", rawList([]json.RawMessage{ollamaCall(c, index, base)})) })
-}
-
-// streamOpenAI rewrites an SSE stream from an OpenAI-compatible server.
-func (q *chatCtx) streamOpenAI(ctx context.Context, resp *http.Response) *toolcall.Error {
-	s := q.newStreamer(resp, "text/event-stream")
-	e := &openAIEmitter{s: s}
-	ended, finished, truncated := false, false, false
-	err := s.lines(resp.Body, func(line []byte) bool {
-		t := bytes.TrimSpace(line)
-		if !bytes.HasPrefix(t, []byte("data:")) {
-			return true // event names, comments and ids carry nothing to fix
-		}
-		payload := bytes.TrimSpace(t[len("data:"):])
-		if string(payload) == "[DONE]" {
-			if !finished {
-				s.endNative(ctx, e, "")
-			}
-			s.write([]byte("data: [DONE]\n\n"))
-			ended = true
-			return false
-		}
-		top, ok := parseObj(payload)
-		if !ok {
-			s.write(append(append([]byte("data: "), payload...), '\n', '\n'))
-			return true
-		}
-		if _, isErr := top["error"]; isErr {
-			s.endNative(ctx, e, "")
-			s.write(append(append([]byte("data: "), payload...), '\n', '\n'))
-			ended = true
-			return false
-		}
-		choices := top.list("choices")
-		if len(choices) == 0 {
-			// The usage chunk, or another without choices: as it came.
-			s.write(append(append([]byte("data: "), payload...), '\n', '\n'))
-			return true
-		}
-		ch, _ := parseObj(choices[0])
-		if ch == nil {
-			return true
-		}
-		delta, _ := ch.sub("delta")
-		if delta == nil {
-			delta = obj{}
-		}
-		if s.tmpl == nil {
-			s.tmpl = top
-		}
-		s.choiceTmpl = ch
-		if role, ok := delta["role"]; ok && !e.roleSent {
-			e.roleSent = true
-			e.chunk(func(d obj) { d.setRaw("role", role); d.setRaw("content", []byte(`""`)) }, nil)
-		}
-		m := readMessage(delta)
-		if m.reasoning != "" {
-			s.reasoning += m.reasoning
-			e.reasoning(m.reasoning)
-		}
-		if m.content != "" {
-			s.events(s.contentParser().Write(m.content), e)
-		}
-		for _, frag := range delta.list("tool_calls") {
-			s.fragment(frag)
-		}
-		if reason, ok := ch.str("finish_reason"); ok {
-			finished = true
-			truncated = reason == "length"
-			s.endNative(ctx, e, reason)
-			switch {
-			case reason != "length" && len(s.sent) > 0:
-				reason = "tool_calls"
-			case reason == "tool_calls" && len(s.sent) == 0:
-				reason = "stop"
-			}
-			fin := top.clone()
-			c := ch.clone()
-			c.setRaw("delta", []byte("{}"))
-			c.setRaw("finish_reason", marshalString(reason))
-			fin.setRaw("choices", rawList([]json.RawMessage{c.bytes()}))
-			s.write(sse(fin))
-		}
-		return s.err == nil
-	})
-	if !ended && !finished {
-		s.endNative(ctx, e, "")
-		truncated = true
-	}
-	s.finish(truncated)
-	if err == nil && s.err == nil {
-		drain(resp.Body)
-	}
-	return s.failure(ctx, err)
-}
-
-// fragment adds a native tool-call delta to the call of its index.
-func (s *streamer) fragment(raw json.RawMessage) {
-	o, ok := parseObj(raw)
-	if !ok {
-		return
-	}
-	idx := len(s.openNative)
-	if v, ok := o["index"]; ok {
-		json.Unmarshal(v, &idx)
-	}
-	n := s.openNative[idx]
-	if n == nil {
-		n = &nativeCall{obj: obj{}, fn: obj{}, rc: dialects.RawCall{Offset: -1}}
-		s.openNative[idx] = n
-	}
-	if id, ok := o.str("id"); ok && id != "" {
-		n.rc.ID = id
-	}
-	if fn, ok := o.sub("function"); ok {
-		if name, ok := fn.str("name"); ok && name != "" {
-			n.rc.Name += name
-		}
-		if args, ok := fn.str("arguments"); ok {
-			n.rc.Arguments += args
-		} else if a, ok := fn["arguments"]; ok && len(a) > 0 && a[0] == '{' {
-			n.rc.Arguments += string(a)
-		}
-	}
 }
 
 // endNative settles the text and sends the upstream's own calls, in index
@@ -651,77 +458,4 @@ func (s *streamer) endNative(ctx context.Context, e emitter, reason string) {
 		s.sendNative(e)
 	}
 	s.end(ctx, e, reason)
-}
-
-func sse(o obj) []byte {
-	return append(append([]byte("data: "), o.bytes()...), '\n', '\n')
-}
-
-type openAIEmitter struct {
-	s        *streamer
-	roleSent bool
-}
-
-func (o *openAIEmitter) chunk(set func(delta obj), toolCalls []json.RawMessage) {
-	s := o.s
-	top := s.tmpl.clone()
-	delete(top, "usage")
-	d := obj{}
-	set(d)
-	if toolCalls != nil {
-		d.setRaw("tool_calls", rawList(toolCalls))
-	}
-	c := obj{}
-	if s.choiceTmpl != nil {
-		c = s.choiceTmpl.clone()
-		if _, ok := c["logprobs"]; ok {
-			// Token log-probabilities belong to the upstream's chunk, not
-			// to what the proxy settled.
-			c.setRaw("logprobs", []byte("null"))
-		}
-	}
-	if _, ok := c["index"]; !ok {
-		c.setRaw("index", []byte("0"))
-	}
-	c.setRaw("finish_reason", []byte("null"))
-	c.setRaw("delta", d.bytes())
-	top.setRaw("choices", rawList([]json.RawMessage{c.bytes()}))
-	s.write(sse(top))
-}
-
-func (o *openAIEmitter) content(text string) {
-	o.chunk(func(d obj) { d.setRaw("content", marshalString(text)) }, nil)
-}
-
-func (o *openAIEmitter) reasoning(text string) {
-	o.chunk(func(d obj) { d.setRaw("reasoning_content", marshalString(text)) }, nil)
-}
-
-// call sends a call as OpenAI's tool-call deltas: a header with index, id,
-// type and name, then the arguments.
-func (o *openAIEmitter) call(c toolcall.Call, index int, _ *nativeCall) {
-	head := obj{}
-	head.set("index", index)
-	head.setRaw("id", marshalString(c.ID))
-	head.setRaw("type", []byte(`"function"`))
-	fn := obj{}
-	fn.setRaw("name", marshalString(c.Name))
-	fn.setRaw("arguments", []byte(`""`))
-	head.setRaw("function", fn.bytes())
-	o.chunk(func(obj) {}, []json.RawMessage{head.bytes()})
-	args := string(argumentsObject(c.Arguments))
-	const piece = 4 << 10
-	for len(args) > 0 {
-		n := min(len(args), piece)
-		for n < len(args) && n > 0 && !utf8.RuneStart(args[n]) {
-			n--
-		}
-		frag := obj{}
-		frag.set("index", index)
-		fa := obj{}
-		fa.setRaw("arguments", marshalString(args[:n]))
-		frag.setRaw("function", fa.bytes())
-		o.chunk(func(obj) {}, []json.RawMessage{frag.bytes()})
-		args = args[n:]
-	}
 }

@@ -209,11 +209,15 @@ type nativeCall struct {
 	obj obj
 	fn  obj
 	rc  dialects.RawCall
+	// shaped says the arguments came in the shape the API's clients
+	// decode (a JSON string for OpenAI, an object for Ollama).
+	shaped bool
 }
 
 // readNativeCalls reads a tool_calls array, in either protocol's shape:
-// arguments as an object (Ollama) or as a JSON string (OpenAI).
-func readNativeCalls(raw []json.RawMessage) []nativeCall {
+// arguments as an object (Ollama) or as a JSON string (OpenAI); asString
+// says which shape the API's clients decode.
+func readNativeCalls(raw []json.RawMessage, asString bool) []nativeCall {
 	out := make([]nativeCall, 0, len(raw))
 	for _, r := range raw {
 		o, ok := parseObj(r)
@@ -230,8 +234,10 @@ func readNativeCalls(raw []json.RawMessage) []nativeCall {
 		if args, ok := fn["arguments"]; ok {
 			if s, ok := fn.str("arguments"); ok {
 				n.rc.Arguments = s
+				n.shaped = asString
 			} else if string(args) != "null" {
 				n.rc.Arguments = string(args)
+				n.shaped = !asString && strings.HasPrefix(strings.TrimSpace(string(args)), "{")
 			}
 		}
 		out = append(out, n)
@@ -249,8 +255,9 @@ type message struct {
 }
 
 // readMessage reads content, reasoning (Ollama "thinking", OpenAI
-// "reasoning_content" or "reasoning") and tool_calls.
-func readMessage(o obj) *message {
+// "reasoning_content" or "reasoning") and tool_calls (asString: the API's
+// arguments are JSON strings).
+func readMessage(o obj, asString bool) *message {
 	m := &message{obj: o}
 	m.content, _ = o.str("content")
 	for _, k := range []string{"thinking", "reasoning_content", "reasoning"} {
@@ -258,7 +265,7 @@ func readMessage(o obj) *message {
 			m.reasoning += s
 		}
 	}
-	m.calls = readNativeCalls(o.list("tool_calls"))
+	m.calls = readNativeCalls(o.list("tool_calls"), asString)
 	return m
 }
 
