@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/redact"
 	"github.com/dialectkit/toolcall/registry"
 )
 
@@ -164,7 +165,8 @@ func (r *PromptResult) Succeeded() bool {
 }
 
 // ErrorInfo is an error in the report: its code and its message, which
-// never holds argument values.
+// never holds argument values, and whose credential shapes (a tool name
+// the model wrote, a server's message) are redacted.
 type ErrorInfo struct {
 	Code    toolcall.Code `json:"code"`
 	Message string        `json:"message"`
@@ -173,9 +175,9 @@ type ErrorInfo struct {
 func errorInfo(err error) *ErrorInfo {
 	var e *toolcall.Error
 	if errors.As(err, &e) {
-		return &ErrorInfo{Code: e.Code, Message: cmp.Or(e.Message, e.Code.Summary())}
+		return &ErrorInfo{Code: e.Code, Message: redact.Text(cmp.Or(e.Message, e.Code.Summary()))}
 	}
-	return &ErrorInfo{Code: toolcall.CodeTransport, Message: err.Error()}
+	return &ErrorInfo{Code: toolcall.CodeTransport, Message: redact.Text(err.Error())}
 }
 
 // Summary sums a mode's results.

@@ -56,7 +56,7 @@ func (c *core) finish(ctx context.Context, st *RequestStats, failure *toolcall.E
 			slog.Any("error_codes", st.ErrorCodes))
 	}
 	if failure != nil {
-		attrs = append(attrs, slog.String(retry.KeyErrorCode, string(failure.Code)), slog.String("error", failure.Error()))
+		attrs = append(attrs, slog.String(retry.KeyErrorCode, string(failure.Code)), slog.String("error", redact.Text(failure.Error())))
 	}
 	attrs = append(attrs,
 		slog.Float64("upstream_ms", ms(st.Upstream)),

@@ -958,8 +958,9 @@ func (r *run) exhaustedAt(last error, budget string, size, attempts int) *toolca
 	return r.tagAt(e, attempts)
 }
 
-// errorSummary lists the codes (and tool names) of an error or of joined
-// errors, never their messages, which may come from a server.
+// errorSummary lists the codes (and tool names, credential shapes
+// redacted as in the log records) of an error or of joined errors, never
+// their messages, which may come from a server.
 func errorSummary(err error) string {
 	var parts []string
 	var walk func(error)
@@ -974,7 +975,7 @@ func errorSummary(err error) string {
 		if errors.As(err, &te) {
 			s := string(te.Code)
 			if te.Tool != "" {
-				s += " (" + te.Tool + ")"
+				s += " (" + safeName(te.Tool) + ")"
 			}
 			parts = append(parts, s)
 		}

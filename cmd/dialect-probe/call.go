@@ -261,15 +261,18 @@ func (f *callFlags) modelAdapter() (client.Model, string, error) {
 // callFailure gives the exit status and the message for a run that
 // failed. The server's own message is quoted for request rejections and
 // HTTP failures, never for a tool call parser failure, which quotes the
-// model's arguments.
+// model's arguments. The error's text names the tools the model wrote and
+// may quote the server: credential shapes in it are redacted, as in the
+// log records.
 func callFailure(f *callFlags, host string, err error) (int, string) {
+	said := redact.Text(err.Error())
 	var te *client.TransportError
 	var coded *toolcall.Error
 	errors.As(err, &coded)
 	transport := errors.As(err, &te)
 	switch {
 	case coded != nil && isUsageCode(coded.Code):
-		return 2, err.Error()
+		return 2, said
 	case errors.Is(err, toolcall.ErrCanceled):
 		return exitServer, fmt.Sprintf("stopped before the model answered (interrupted, or --timeout %s passed)", f.timeout)
 	case errors.Is(err, toolcall.ErrMalformedCall) && transport:
@@ -277,13 +280,13 @@ func callFailure(f *callFlags, host string, err error) (int, string) {
 	case !transport && coded != nil && coded.Code == toolcall.CodeTooLarge:
 		// Only the model client gives a run this error: calls that are too
 		// large end in TLP-006, with the calls' errors inside.
-		return exitServer, fmt.Sprintf("the server at %s sent an answer over the size limit: %v", host, err)
+		return exitServer, fmt.Sprintf("the server at %s sent an answer over the size limit: %s", host, said)
 	case !transport && errors.Is(err, toolcall.ErrTransport):
-		return exitServer, fmt.Sprintf("the server at %s failed during the answer: %v", host, err)
+		return exitServer, fmt.Sprintf("the server at %s failed during the answer: %s", host, said)
 	case !transport:
-		return 1, "no valid tool call: " + err.Error()
+		return 1, "no valid tool call: " + said
 	}
-	said := ""
+	said = ""
 	if te.Message != "" {
 		// The server's message may quote the request, its headers
 		// included: credentials are redacted before it is printed.
@@ -386,6 +389,14 @@ type sentRecord struct {
 	Text   string        `json:"text"`
 }
 
+// redactRecord hides credential shapes in an error of the report: the
+// tool name and the message come from the model's output, and the report,
+// like a log record above DEBUG, never shows a secret.
+func redactRecord(r errorRecord) errorRecord {
+	r.Message, r.Tool, r.Path = redact.Text(r.Message), redact.Text(r.Tool), redact.Text(r.Path)
+	return r
+}
+
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func newCallReport(f *callFlags, host string, out *retry.Outcome, err error, stats retry.Snapshot) callReport {
@@ -396,7 +407,7 @@ func newCallReport(f *callFlags, host string, out *retry.Outcome, err error, sta
 		if !errors.As(err, &e) {
 			e = toolcall.Errorf(toolcall.CodeTransport, err, err.Error())
 		}
-		rec := toErrorRecord(e)
+		rec := redactRecord(toErrorRecord(e))
 		r.Error = &rec
 	}
 	if out == nil {
@@ -409,7 +420,7 @@ func newCallReport(f *callFlags, host string, out *retry.Outcome, err error, sta
 			r.Calls = append(r.Calls, callRecord{ID: c.ID, Name: c.Name, Server: c.Server, Arguments: c.Arguments})
 		}
 		for _, e := range res.Errors {
-			r.Errors = append(r.Errors, toErrorRecord(e))
+			r.Errors = append(r.Errors, redactRecord(toErrorRecord(e)))
 		}
 	}
 	for _, a := range out.Attempts {
@@ -420,10 +431,10 @@ func newCallReport(f *callFlags, host string, out *retry.Outcome, err error, sta
 			ModelMS: millis(a.ModelTime), ParseMS: millis(a.ParseTime), WaitMS: millis(a.Wait),
 		}
 		for _, e := range a.Errors {
-			ar.Errors = append(ar.Errors, toErrorRecord(e))
+			ar.Errors = append(ar.Errors, redactRecord(toErrorRecord(e)))
 		}
 		for _, s := range a.Reflections {
-			ar.SentBack = append(ar.SentBack, sentRecord{CallID: s.CallID, Tool: s.Tool, Code: s.Code, Text: s.Text})
+			ar.SentBack = append(ar.SentBack, sentRecord{CallID: s.CallID, Tool: redact.Text(s.Tool), Code: s.Code, Text: redact.Text(s.Text)})
 		}
 		r.Attempts = append(r.Attempts, ar)
 	}

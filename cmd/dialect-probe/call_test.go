@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dialectkit/toolcall/internal/fakeserver"
+	"github.com/dialectkit/toolcall/redact"
 )
 
 const callTools = `[{"type":"function","function":{"name":"get_weather","description":"Weather for a city",
@@ -251,5 +252,62 @@ func TestCallUsage(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, tt.err) {
 			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", tt.name, code, stderr, tt.err)
 		}
+	}
+}
+
+// TestCallRedactsCredentials: a tool name shaped like a credential, which
+// the model wrote and the re-asks quote, is redacted in every log record
+// above DEBUG, in the report (text and --json) and in the final message,
+// at every log format.
+func TestCallRedactsCredentials(t *testing.T) {
+	secret := "ghp_" + strings.Repeat("a1B2", 9)
+	tools, cfg := callFiles(t, fastConfig)
+	for _, tc := range []struct {
+		name string
+		args []string
+		// warn is how the WARN record gives the run's last error.
+		warn string
+	}{
+		{"text report, no log", nil, ""},
+		{"json report", []string{"--json"}, ""},
+		{"logfmt", []string{"-v"}, `last_error="TLP-005 ([REDACTED])"`},
+		{"json log", []string{"--verbose", "--log-format", "json"}, `"last_error":"TLP-005 ([REDACTED])"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := fakeserver.NewServer(fakeserver.Script{{Calls: []fakeserver.Call{{Name: secret, Arguments: `{"city":"Paris"}`}}}}, nil)
+			defer srv.Close()
+			logFile := filepath.Join(t.TempDir(), "log.jsonl")
+			args := append([]string{"call", "--host", srv.URL, "--model", "qwen3:8b", "--tools", tools, "--config", cfg,
+				"--prompt", "Weather?", "--log-file", logFile}, tc.args...)
+			stdout, stderr, code := runCLI(t, "", args...)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1\n%s\n%s", code, stdout, stderr)
+			}
+			if strings.Contains(stdout+stderr, secret) {
+				t.Errorf("the credential-shaped name was printed:\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
+			}
+			if !strings.Contains(stderr, "dialect-probe: no valid tool call: TLP-006") || !strings.Contains(stderr, "TLP-005 ([REDACTED])") {
+				t.Errorf("final message lacks the redacted summary:\n%s", stderr)
+			}
+			if !strings.Contains(stdout, "TLP-005") || !strings.Contains(stdout, redact.Redacted) {
+				t.Errorf("the report lacks the redacted error:\n%s", stdout)
+			}
+			if tc.warn != "" && !strings.Contains(stderr, tc.warn) {
+				t.Errorf("WARN record lacks %s:\n%s", tc.warn, stderr)
+			}
+			data, err := os.ReadFile(logFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for line := range strings.Lines(string(data)) {
+				var rec struct{ Level string }
+				if err := json.Unmarshal([]byte(line), &rec); err != nil {
+					t.Fatalf("log line %q: %v", line, err)
+				}
+				if rec.Level != "DEBUG" && strings.Contains(line, secret) {
+					t.Errorf("a %s record holds the credential: %s", rec.Level, line)
+				}
+			}
+		})
 	}
 }
