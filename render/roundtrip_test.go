@@ -357,6 +357,8 @@ func TestForOutputVariants(t *testing.T) {
 		{"gigachat3", "<|message_sep|>\n\nfunction call<|role_sep|>\n{}", "<|message_sep|>\n\nfunction call<|role_sep|>\n{"},
 		{"gigachat3", `<|function_call|>{}`, `<|function_call|>{"name": `},
 		{"hermes", `anything`, "<tool_call>\n{"},
+		{"longcat", `<longcat_tool_call> {"name": "f", "arguments": {}}</longcat_tool_call>`, `<longcat_tool_call>{"name": `},
+		{"longcat", "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key>", "<longcat_tool_call>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dialect+"/"+tt.output, func(t *testing.T) {

@@ -141,7 +141,6 @@ func markerSpecs() []spec {
 	apertus := form(markers.Apertus, 0)
 	intern := form(markers.InternLM2, 0)
 	giga := form(markers.GigaChat3, 0)
-	longcat := form(markers.LongCat, 0)
 	cohere := form(markers.Cohere, 0)
 	fv31 := form(markers.FunctionaryV31, 0)
 	fv32 := form(markers.FunctionaryV32, 0)
@@ -171,8 +170,6 @@ func markerSpecs() []spec {
 			internPrompt, nil),
 		m(markers.GigaChat3, framed(frame{before: lit(giga.Start), sep: "\n"}, name),
 			generic("To call a function, write <|function_call|> followed by a JSON object with its name and arguments, for example:", listFunctionLines), nil),
-		m(markers.LongCat, framed(frame{before: lit(longcat.Start), after: lit(longcat.End), sep: "\n"}, name),
-			generic("For each function call, return a JSON object with the function name and arguments within <longcat_tool_call></longcat_tool_call> tags, for example:", listLines), nil),
 		m(markers.Cohere, framed(frame{open: lit(cohere.Start) + "[\n    ", close: "\n]" + lit(cohere.End), sep: ",\n    "}, cohereCall),
 			coherePrompt, cohereResult),
 		m(markers.GenericJSON, genericJSON, genericJSONPrompt, genericResult),
@@ -208,6 +205,7 @@ func taggedSpecs() []spec {
 		taggedSpec(tagged.Qwen3Coder, taggedLayout{lines: true, padValues: true, scopePerCall: true}, qwen3CoderPrompt, qwenResult),
 		taggedSpec(tagged.SeedOSS, taggedLayout{lines: true, scopePerCall: true}, seedPrompt, nil),
 		taggedSpec(tagged.GLM45, taggedLayout{lines: true, jsonFallback: true}, glmPrompt, qwenResult),
+		longcatSpec(),
 		taggedSpec(tagged.HYV3, taggedLayout{},
 			generic("To call tools, write them inside <tool_calls></tool_calls>: each call is <tool_call>, the name, <tool_sep>, then an <arg_key>/<arg_value> pair per argument, and </tool_call>. For example:", listLines), nil),
 		taggedSpec(tagged.MiniMaxM2, taggedLayout{lines: true}, minimaxM2Prompt, wrapped("<response>", "</response>")),
@@ -263,11 +261,49 @@ func variantSpecs() []struct {
 			},
 		},
 		{
+			// LongCat-Flash-Chat: a JSON call object inside the call tags.
+			spec:    longcatJSONSpec(),
+			matches: longcatJSON,
+		},
+		{
 			// GigaChat 3.1: the call is a message of its own.
 			spec: spec{name: "gigachat3", lits: markerLits(markers.GigaChat3),
 				calls:  framed(frame{before: "<|message_sep|>\n\nfunction call<|role_sep|>\n", sep: "\n"}, name),
 				prompt: generic("To call a function, start a function call message and write a JSON object with its name and arguments, for example:", listFunctionLines)},
 			matches: func(out string) bool { return strings.Contains(out, "<|message_sep|>") },
 		},
+	}
+}
+
+// longcatSpec writes LongCat's tagged-argument form, the one its newer
+// templates ask for.
+func longcatSpec() spec {
+	return taggedSpec(tagged.LongCat, taggedLayout{lines: true, jsonFallback: true},
+		generic("For each function call, write the function name and then each argument as a <longcat_arg_key>/<longcat_arg_value> pair, within <longcat_tool_call></longcat_tool_call> tags, for example:", listLines), nil)
+}
+
+// longcatJSONSpec writes LongCat-Flash-Chat's form: one JSON call object
+// within the call tags per call.
+func longcatJSONSpec() spec {
+	s := longcatSpec()
+	d := tagged.LongCat.Descriptor()
+	s.calls = framed(frame{before: d.ToolStart, after: d.ToolEnd, sep: "\n"}, object("name", "arguments"))
+	s.prompt = generic("For each function call, return a JSON object with the function name and arguments within <longcat_tool_call></longcat_tool_call> tags, for example:", listLines)
+	return s
+}
+
+// longcatJSON reports whether a LongCat output writes its calls as JSON
+// objects inside the call tags.
+func longcatJSON(out string) bool {
+	start := tagged.LongCat.Descriptor().ToolStart
+	for {
+		i := strings.Index(out, start)
+		if i < 0 {
+			return false
+		}
+		out = strings.TrimLeft(out[i+len(start):], " \t\r\n")
+		if strings.HasPrefix(out, "{") {
+			return true
+		}
 	}
 }

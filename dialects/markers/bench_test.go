@@ -25,7 +25,6 @@ var typical = map[string]string{
 	"apertus":          `<|tools_prefix|>[{"get_weather": ` + benchArgs + `}]<|tools_suffix|>`,
 	"internlm2":        "<|action_start|><|plugin|>\n{\"name\": \"get_weather\", \"parameters\": " + benchArgs + "}<|action_end|>",
 	"gigachat3":        `<|function_call|>{"name": "get_weather", "arguments": ` + benchArgs + `}`,
-	"longcat":          `<longcat_tool_call>{"name": "get_weather", "arguments": ` + benchArgs + `}</longcat_tool_call>`,
 	"cohere":           `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "get_weather", "parameters": ` + benchArgs + `}]<|END_ACTION|>`,
 	"generic_json":     `{"tool_call": {"name": "get_weather", "arguments": ` + benchArgs + `}}`,
 	"gemini":           `{"function_call": {"name": "get_weather", "args": ` + benchArgs + `}}`,

@@ -177,14 +177,6 @@ var (
 		ReasoningClosed: true,
 	})
 
-	// LongCat is Meituan LongCat-Flash:
-	// <longcat_tool_call>{…}</longcat_tool_call> per call.
-	LongCat = MustNew(Descriptor{
-		Name:      "longcat",
-		Forms:     []Form{{Start: []string{"<longcat_tool_call>"}, End: []string{"</longcat_tool_call>"}, Values: true}},
-		Reasoning: []dialects.ReasoningTags{dialects.Think},
-	})
-
 	// Cohere is Command R7B, Command A and Cohere2MoE:
 	// <|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|>,
 	// thinking in <|START_THINKING|>…<|END_THINKING|>, the answer framed by
@@ -333,7 +325,7 @@ var (
 func All() []dialects.Dialect {
 	return []dialects.Dialect{
 		Mistral, Llama3JSON, Granite, Granite20bFC, Functools, ToolCallsArray, MiniMaxM1,
-		NemotronV2, XLAM, Apertus, InternLM2, GigaChat3, LongCat, Cohere, GenericJSON, Gemini,
+		NemotronV2, XLAM, Apertus, InternLM2, GigaChat3, Cohere, GenericJSON, Gemini,
 		FunctionaryV31, FunctionaryV32, Inkling, DeepSeekV3, DeepSeekV31, KimiK2,
 	}
 }

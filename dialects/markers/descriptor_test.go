@@ -72,8 +72,8 @@ func TestAllNamesAndMarkers(t *testing.T) {
 			t.Errorf("%s markers %q, want %q", d.Name(), m.Markers(), w)
 		}
 	}
-	if len(seen) != 22 {
-		t.Errorf("All has %d dialects, want 22", len(seen))
+	if len(seen) != 21 {
+		t.Errorf("All has %d dialects, want 21", len(seen))
 	}
 }
 

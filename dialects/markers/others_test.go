@@ -289,28 +289,6 @@ func TestGigaChat3(t *testing.T) {
 	checkChunks(t, gigachatRows)
 }
 
-var longcatRows = []row{
-	{name: "single", text: `<longcat_tool_call>{"name": "get_weather", "arguments": {"city": "Tokyo"}}</longcat_tool_call>`,
-		calls: []want{c("get_weather", `{"city":"Tokyo"}`)}},
-	{name: "repeated", text: "<longcat_tool_call>{\"name\": \"a\", \"arguments\": {}}</longcat_tool_call>\n<longcat_tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1}}</longcat_tool_call>",
-		calls:  []want{c("a", `{}`), c("b", `{"x":1}`)},
-		chunks: []string{"<longcat_tool_call>{\"name\": \"a\", \"arguments\": {}}</longcat_tool_call>\n<longcat_to", "ol_call>{\"name\": \"b\", \"arguments\": {\"x\": 1}}</longcat_tool_call>"}},
-	{name: "no call", text: "No tools needed.", content: "No tools needed.", chunks: []string{"No tools", " needed."}},
-	{name: "surrounding text", text: "Checking.\n<longcat_tool_call>{\"name\": \"f\", \"arguments\": {}}</longcat_tool_call>\nWait.",
-		calls: []want{c("f", `{}`)}, content: "Checking.\nWait."},
-	{name: "single quotes repaired", text: `<longcat_tool_call>{'name': 'f', 'arguments': {'a': 'b'}}</longcat_tool_call>`,
-		calls: []want{c("f", `{"a":"b"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairSingleQuotes}},
-	{name: "beyond repair beside a good call", text: `<longcat_tool_call>{"name": "a", "arguments": {:::}}</longcat_tool_call><longcat_tool_call>{"name": "b", "arguments": {}}</longcat_tool_call>`,
-		calls: []want{c("b", `{}`)}, errs: []toolcall.Code{errRepair}},
-	{name: "escaped strings", text: `<longcat_tool_call>{"name": "f", "arguments": {"s": "\u4e2d \"x\""}}</longcat_tool_call>`,
-		calls: []want{c("f", `{"s":"\u4e2d \"x\""}`)}},
-}
-
-func TestLongCat(t *testing.T) {
-	runTable(t, markers.LongCat, longcatRows)
-	checkChunks(t, longcatRows)
-}
-
 var genericRows = []row{
 	{name: "tool_call", text: `{"tool_call": {"name": "special_function", "arguments": {"arg1": 1}}}`,
 		calls: []want{c("special_function", `{"arg1":1}`)}},

@@ -85,6 +85,25 @@ var (
 		TrailingJSONCall: true,
 	})
 
+	// LongCat is Meituan LongCat-Flash: GLM-4.5's layout with its own tags,
+	// <longcat_tool_call>NAME\n<longcat_arg_key>KEY</longcat_arg_key>\n
+	// <longcat_arg_value>VALUE</longcat_arg_value>\n</longcat_tool_call>, or
+	// a JSON call object inside the tags (LongCat-Flash-Chat's form,
+	// <longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>);
+	// it reasons in <longcat_think>…</longcat_think>.
+	LongCat = MustNew(Descriptor{
+		Name:      "longcat",
+		Markers:   []string{"<longcat_tool_call>", "<longcat_arg_key>", "<longcat_arg_value>"},
+		Evidence:  []string{"<longcat_tool_call>", "<longcat_arg_key>"},
+		ToolStart: "<longcat_tool_call>", ToolName: NameText, ToolEnd: "</longcat_tool_call>",
+		Params:   PairParams,
+		KeyStart: "<longcat_arg_key>", KeyEnd: "</longcat_arg_key>",
+		ValStart: "<longcat_arg_value>", ValEnd: "</longcat_arg_value>",
+		Reasoning:     dialects.ReasoningTags{Open: "<longcat_think>", Close: "</longcat_think>"},
+		JSONArguments: true,
+		JSONEnvelope:  true,
+	})
+
 	// HYV3 is Tencent HY v3: <tool_calls><tool_call>NAME<tool_sep><arg_key>KEY
 	// </arg_key><arg_value>VALUE</arg_value></tool_call></tool_calls>.
 	HYV3 = MustNew(Descriptor{
@@ -249,7 +268,7 @@ func dsml(name, section string) Descriptor {
 // All returns every dialect of the package.
 func All() []dialects.Dialect {
 	return []dialects.Dialect{
-		Qwen3Coder, SeedOSS, GLM45, HYV3, MiniMaxM2, MiniMaxM3, MiniCPM5,
+		Qwen3Coder, SeedOSS, GLM45, LongCat, HYV3, MiniMaxM2, MiniMaxM3, MiniCPM5,
 		Step3, DeepSeekV32, DeepSeekV4, KimiK3, MiroThinker, Glimmer,
 	}
 }
