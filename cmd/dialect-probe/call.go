@@ -80,7 +80,14 @@ model missing, request rejected, transport retries spent).`,
       --tools tools.json --dialect hermes --prompt "Weather in Paris?" --json
   echo "Weather in Paris?" | dialect-probe call --model llama3.2 --tools tools.json --prompt -`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runCall(cmd, &f) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file, err := configFile(cmd, f.configFile)
+			if err != nil {
+				return err
+			}
+			f.configFile = file.Path
+			return runCall(cmd, &f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.host, "host", "", "server URL (default $OLLAMA_HOST or http://127.0.0.1:11434 for ollama, "+defaultOpenAIHost+" for openai)")
@@ -89,7 +96,7 @@ model missing, request rejected, transport retries spent).`,
 	fl.StringVarP(&f.toolsFile, "tools", "t", "", "JSON file with the declared tools (OpenAI/Ollama or bare shape)")
 	fl.StringVarP(&f.prompt, "prompt", "p", "", `the user message ("-" reads it from standard input)`)
 	fl.StringVar(&f.system, "system", "", "a system message sent before the prompt")
-	fl.StringVarP(&f.configFile, "config", "c", "", "YAML file with the retry settings (see docs/call.md)")
+	fl.StringVarP(&f.configFile, "config", "c", "", "YAML file with the retry settings"+configFlagHelp)
 	fl.StringVarP(&f.dialect, "dialect", "d", "", "dialect of calls written as text (default: detect)")
 	fl.StringVar(&f.template, "template", "", "chat template file, used as detection evidence")
 	fl.StringVar(&f.apiKeyEnv, "api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (openai)")

@@ -17,6 +17,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/probe"
+	"github.com/dialectkit/toolcall/redact"
 )
 
 type probeFlags struct {
@@ -82,7 +83,14 @@ when the server is the problem (unreachable, model missing, server errors).`,
   dialect-probe probe --api openai --host http://127.0.0.1:8080 --model qwen3 --json
   dialect-probe probe --model llama3.2 --prompts my-prompts.json --candidates pythonic,json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runProbe(cmd, &f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			file, err := configFile(cmd, f.configFile)
+			if err != nil {
+				return err
+			}
+			f.configFile = file.Path
+			return runProbe(cmd, &f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.host, "host", "", "server URL (default $OLLAMA_HOST or http://127.0.0.1:11434 for ollama, "+defaultOpenAIHost+" for openai)")
@@ -98,7 +106,7 @@ when the server is the problem (unreachable, model missing, server errors).`,
 	fl.BoolVar(&f.noNative, "no-native", false, "do not ask with native tools")
 	fl.BoolVar(&f.noPrompted, "no-prompted", false, "do not present the tools in the system prompt")
 	fl.StringVar(&f.templateFile, "template", "", "chat template file (Jinja, Ollama Go, GGUF, tokenizer_config.json) to use instead of the server's")
-	fl.StringVarP(&f.configFile, "config", "c", "", "YAML file with the retry settings the probe recovers with")
+	fl.StringVarP(&f.configFile, "config", "c", "", "YAML file with the retry settings the probe recovers with"+configFlagHelp)
 	fl.IntVar(&f.maxTokens, "max-tokens", 0, "output budget of each first request (0: the server's default)")
 	fl.StringArrayVarP(&f.options, "option", "o", nil, "request option KEY=VALUE, VALUE read as JSON when it is (temperature=0)")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Minute, "give up after this long")
@@ -158,7 +166,7 @@ func runProbe(cmd *cobra.Command, f *probeFlags) error {
 	}
 	code, msg := callFailure(&callFlags{api: f.api, model: f.model, timeout: f.timeout, apiKeyEnv: f.apiKeyEnv}, host, err)
 	if !probe.ServerError(err) && code != exitServer {
-		code, msg = exitServer, "the probe stopped: "+err.Error()
+		code, msg = exitServer, "the probe stopped: "+redact.Text(err.Error())
 	}
 	if rep != nil && len(rep.Modes) > 0 {
 		msg += " (the report above is partial)"

@@ -85,7 +85,7 @@ or an address it cannot listen on.`,
 	fl.StringVar(&f.upstream, "upstream", "", "base URL of the model server (required here or in the file's serve.upstream)")
 	fl.StringVar(&f.api, "api", apiOllama, "the upstream's protocol: ollama or openai")
 	fl.StringVar(&f.listen, "listen", defaultListen, "address to listen on; port 0 picks a free one")
-	fl.StringVarP(&f.configFile, "config", "c", "", "YAML file with the tool-call settings, per model, and a serve: mapping")
+	fl.StringVarP(&f.configFile, "config", "c", "", "YAML file with the tool-call settings, per model, and a serve: mapping"+configFlagHelp)
 	fl.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding a key clients must send as Authorization: Bearer KEY")
 	fl.Int64Var(&f.maxRequestBytes, "max-request-bytes", 0, "largest client request body (0: 32 MiB)")
 	fl.Int64Var(&f.maxResponseBytes, "max-response-bytes", 0, "largest upstream answer, whole or streamed (0: 64 MiB)")
@@ -98,6 +98,11 @@ or an address it cannot listen on.`,
 }
 
 func runServe(cmd *cobra.Command, f *serveFlags) error {
+	file, err := configFile(cmd, f.configFile)
+	if err != nil {
+		return err
+	}
+	f.configFile = file.Path
 	if err := f.merge(cmd); err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 )
 
@@ -493,12 +494,23 @@ func TestServeUsage(t *testing.T) {
 
 // TestMain lets a test run the test binary as dialect-probe itself, for
 // the contract scripts rely on: a process, its standard error, a signal,
-// its exit status.
+// its exit status. The tests find no configuration file of the user's:
+// the user's configuration directory is an empty one of their own.
 func TestMain(m *testing.M) {
 	if os.Getenv("DIALECT_PROBE_TEST_AS_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	home, err := os.MkdirTemp("", "dialect-probe-home")
+	if err != nil {
+		panic(err)
+	}
+	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "AppData"} {
+		os.Setenv(v, home)
+	}
+	os.Unsetenv(config.EnvFile)
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
 }
 
 // TestServeProcess: as a process, serve prints the line a script waits
