@@ -68,13 +68,19 @@ type emitter interface {
 
 // codecFor returns the codec of a chat request, or nil for a request the
 // proxy passes through: the chat API of the upstream's kind (Ollama's
-// /api/chat, OpenAI's /chat/completions).
+// /api/chat, OpenAI's /chat/completions), and under either kind the
+// OpenAI Responses API (/responses) and the Anthropic Messages API
+// (/v1/messages), which the servers speak at those same paths.
 func (c *core) codecFor(r *http.Request) codec {
 	if r.Method != http.MethodPost {
 		return nil
 	}
 	p := r.URL.Path
 	switch {
+	case strings.HasSuffix(p, responsesPath):
+		return responsesCodec{}
+	case strings.HasSuffix(p, anthropicPath):
+		return anthropicCodec{}
 	case c.api == OpenAI && strings.HasSuffix(p, openAIPath):
 		return openAICodec{}
 	case c.api == Ollama && strings.HasSuffix(p, ollamaPath):

@@ -26,6 +26,12 @@ func chatBody(api proxy.API, stream bool, extra string) string {
 		s = "true"
 	}
 	b := `{"model":"qwen3:8b","stream":` + s + `,"messages":[{"role":"user","content":"Weather in Paris?"}],"tools":[` + weatherTool + `]`
+	switch api {
+	case proxy.Responses:
+		b = `{"model":"qwen3:8b","stream":` + s + `,"input":[{"role":"user","content":"Weather in Paris?"}],"tools":[` + weatherToolFlat + `]`
+	case proxy.Anthropic:
+		b = `{"model":"qwen3:8b","max_tokens":1024,"stream":` + s + `,"messages":[{"role":"user","content":"Weather in Paris?"}],"tools":[` + weatherToolAnthropic + `]`
+	}
 	if api == proxy.OpenAI && stream {
 		b += `,"stream_options":{"include_usage":true}`
 	}
@@ -35,11 +41,35 @@ func chatBody(api proxy.API, stream bool, extra string) string {
 	return b + "}"
 }
 
+// weatherToolFlat and weatherToolAnthropic are the weather tool in the
+// Responses API's and the Anthropic Messages API's shapes.
+const (
+	weatherToolFlat      = `{"type":"function","name":"get_weather","description":"Weather of a city","parameters":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}}`
+	weatherToolAnthropic = `{"name":"get_weather","description":"Weather of a city","input_schema":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}}`
+)
+
 func chatPath(api proxy.API) string {
-	if api == proxy.OpenAI {
+	switch api {
+	case proxy.OpenAI:
 		return "/v1/chat/completions"
+	case proxy.Responses:
+		return "/v1/responses"
+	case proxy.Anthropic:
+		return "/v1/messages"
 	}
 	return "/api/chat"
+}
+
+// serverKind is the upstream kind a test serves api under: the Responses
+// API under OpenAI-compatible servers, the Messages API under Ollama.
+func serverKind(api proxy.API) proxy.API {
+	switch api {
+	case proxy.Responses:
+		return proxy.OpenAI
+	case proxy.Anthropic:
+		return proxy.Ollama
+	}
+	return api
 }
 
 // gotCall is a call as the client sees it.
@@ -82,7 +112,7 @@ func setup(t *testing.T, api proxy.API, script fakeserver.Script, mod func(*prox
 	t.Helper()
 	up := fakeserver.NewServer(script, nil)
 	t.Cleanup(up.Close)
-	opts := proxy.Options{Upstream: up.URL, API: api, Logger: quiet}
+	opts := proxy.Options{Upstream: up.URL, API: serverKind(api), Logger: quiet}
 	if mod != nil {
 		mod(&opts)
 	}
@@ -125,6 +155,14 @@ func post(t *testing.T, c *http.Client, url string, api proxy.API, body string, 
 	}
 	ct := resp.Header.Get("Content-Type")
 	switch {
+	case api == proxy.Responses && strings.Contains(ct, "event-stream"):
+		readResponsesSSE(t, &a, data)
+	case api == proxy.Responses:
+		readResponse(t, &a, data)
+	case api == proxy.Anthropic && strings.Contains(ct, "event-stream"):
+		readAnthropicSSE(t, &a, data)
+	case api == proxy.Anthropic:
+		readAnthropicMessage(t, &a, data)
 	case api == proxy.OpenAI && strings.Contains(ct, "event-stream"):
 		readSSE(t, &a, data)
 	case api == proxy.OpenAI:

@@ -22,7 +22,21 @@ const leakedHermes = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\
 // errorCode reads the TLP code of an error answer in the protocol's shape.
 func errorCode(t *testing.T, api proxy.API, raw string) string {
 	t.Helper()
-	if api == proxy.OpenAI {
+	if api == proxy.Anthropic {
+		var v struct {
+			Type  string `json:"type"`
+			Error struct {
+				Type    string `json:"type"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(raw), &v); err != nil || v.Type != "error" || v.Error.Message == "" || v.Error.Type == "" {
+			t.Fatalf("not an Anthropic error: %s", raw)
+		}
+		code, _, _ := strings.Cut(v.Error.Message, ":")
+		return code
+	}
+	if api == proxy.OpenAI || api == proxy.Responses {
 		var v struct {
 			Error struct {
 				Code    string `json:"code"`

@@ -30,6 +30,14 @@ const (
 	// Ollama's /v1): POST /v1/chat/completions is fixed, every other path
 	// passes through.
 	OpenAI API = "openai"
+	// Responses is the OpenAI Responses API (POST /v1/responses), which
+	// the proxy fixes under either upstream kind. It names a request's API
+	// in RequestStats and metrics; it is not a value of Options.API.
+	Responses API = "responses"
+	// Anthropic is the Anthropic Messages API (POST /v1/messages), which
+	// the proxy fixes under either upstream kind. It names a request's API
+	// in RequestStats and metrics; it is not a value of Options.API.
+	Anthropic API = "anthropic"
 )
 
 // Options configures a Handler or a Transport. The zero value of each limit
@@ -110,7 +118,9 @@ const (
 type RequestStats struct {
 	// CorrelationID identifies the request in logs.
 	CorrelationID string
-	// API and Path are the protocol and the request's path.
+	// API is the request's chat API (Ollama, OpenAI, Responses,
+	// Anthropic), or for a request passed through the upstream's kind;
+	// Path is the request's path.
 	API  API
 	Path string
 	// Model is the model the request named; Dialect the dialect the answer

@@ -34,9 +34,14 @@ type scenario struct {
 	requests  int // upstream chat requests; 0 means 1
 }
 
-var finishTool = map[proxy.API]string{proxy.Ollama: "stop", proxy.OpenAI: "tool_calls"}
-var finishStop = map[proxy.API]string{proxy.Ollama: "stop", proxy.OpenAI: "stop"}
-var finishLength = map[proxy.API]string{proxy.Ollama: "length", proxy.OpenAI: "length"}
+// The answer's end as each API says it: Ollama's done_reason, OpenAI's
+// finish_reason, the Responses API's status, Anthropic's stop_reason.
+var finishTool = map[proxy.API]string{proxy.Ollama: "stop", proxy.OpenAI: "tool_calls", proxy.Responses: "completed", proxy.Anthropic: "tool_use"}
+var finishStop = map[proxy.API]string{proxy.Ollama: "stop", proxy.OpenAI: "stop", proxy.Responses: "completed", proxy.Anthropic: "end_turn"}
+var finishLength = map[proxy.API]string{proxy.Ollama: "length", proxy.OpenAI: "length", proxy.Responses: "incomplete", proxy.Anthropic: "max_tokens"}
+
+// allAPIs are the chat APIs the proxy fixes.
+var allAPIs = []proxy.API{proxy.Ollama, proxy.OpenAI, proxy.Responses, proxy.Anthropic}
 
 func scenarios() []scenario {
 	hermes := "Let me check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"
@@ -139,7 +144,7 @@ func (o *observed) last(t *testing.T) *proxy.RequestStats {
 // TestFix runs every scenario through the Handler, per API, streamed and
 // not.
 func TestFix(t *testing.T) {
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		for _, stream := range []bool{false, true} {
 			for _, sc := range scenarios() {
 				name := string(api) + "/" + map[bool]string{false: "whole", true: "stream"}[stream] + "/" + sc.name

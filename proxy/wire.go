@@ -310,8 +310,9 @@ func argumentsObject(a json.RawMessage) []byte {
 }
 
 // writeError answers with the protocol's own error shape: Ollama
-// {"error": "TLP-…: …"}, OpenAI {"error": {"message", "type", "param",
-// "code"}} with the TLP code as code.
+// {"error": "TLP-…: …"}, OpenAI and Responses {"error": {"message",
+// "type", "param", "code"}} with the TLP code as code, Anthropic {"type":
+// "error", "error": {"type", "message"}}.
 func writeError(w http.ResponseWriter, api API, status int, e *toolcall.Error) {
 	body := errorBody(api, status, e)
 	h := w.Header()
@@ -325,7 +326,21 @@ func writeError(w http.ResponseWriter, api API, status int, e *toolcall.Error) {
 // errorBody is an error in the protocol's shape.
 func errorBody(api API, status int, e *toolcall.Error) []byte {
 	var body []byte
-	if api == OpenAI {
+	switch api {
+	case Anthropic:
+		typ := "api_error"
+		switch {
+		case status == http.StatusUnauthorized:
+			typ = "authentication_error"
+		case status == http.StatusRequestEntityTooLarge:
+			typ = "request_too_large"
+		case status == http.StatusServiceUnavailable:
+			typ = "overloaded_error"
+		case status < 500:
+			typ = "invalid_request_error"
+		}
+		body, _ = json.Marshal(map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": e.Error()}})
+	case OpenAI, Responses:
 		typ := "server_error"
 		switch {
 		case status == http.StatusUnauthorized:
@@ -336,7 +351,7 @@ func errorBody(api API, status int, e *toolcall.Error) []byte {
 		body, _ = json.Marshal(map[string]any{"error": map[string]any{
 			"message": e.Error(), "type": typ, "param": nil, "code": string(e.Code),
 		}})
-	} else {
+	default:
 		body, _ = json.Marshal(map[string]string{"error": e.Error()})
 	}
 	return body

@@ -1,7 +1,9 @@
 // Package fakeserver is a scripted model server. It speaks Ollama's
-// /api/chat (NDJSON streaming, or one JSON object with "stream": false) and
+// /api/chat (NDJSON streaming, or one JSON object with "stream": false),
 // the OpenAI-compatible /v1/chat/completions (SSE streaming, or one
-// chat.completion object), and answers each chat request with the next
+// chat.completion object), the OpenAI Responses API /v1/responses and the
+// Anthropic Messages API /v1/messages (typed SSE events with their event
+// lines, or one response or message object), and answers each chat request with the next
 // scripted Turn: text, reasoning, native tool calls, or one of the failures
 // real servers produce (HTTP errors with Retry-After, an error line inside
 // the stream, a stream cut before its final message, a stall until the
@@ -40,8 +42,10 @@ type API string
 
 // The protocols the server speaks.
 const (
-	Ollama API = "ollama" // POST /api/chat, NDJSON
-	OpenAI API = "openai" // POST /v1/chat/completions, SSE
+	Ollama    API = "ollama"    // POST /api/chat, NDJSON
+	OpenAI    API = "openai"    // POST /v1/chat/completions, SSE
+	Responses API = "responses" // POST /v1/responses, SSE with event lines
+	Anthropic API = "anthropic" // POST /v1/messages, SSE with event lines
 )
 
 // maxRequestBytes bounds a request body; a model server would refuse more.
@@ -251,7 +255,8 @@ func (h *Handler) Requests() []*Request {
 // Release ends every stalled stream and makes later stalls return at once.
 func (h *Handler) Release() { h.closeOnce.Do(func() { close(h.closed) }) }
 
-// ServeHTTP routes /api/chat, /v1/chat/completions, the model lists
+// ServeHTTP routes /api/chat, /v1/chat/completions, the OpenAI Responses
+// API /v1/responses, the Anthropic Messages API /v1/messages, the model lists
 // /api/tags and /v1/models, and the model descriptions /api/show (Ollama)
 // and /props (llama.cpp).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -260,6 +265,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.chat(w, r, Ollama)
 	case r.URL.Path == "/v1/chat/completions" && r.Method == http.MethodPost:
 		h.chat(w, r, OpenAI)
+	case r.URL.Path == "/v1/responses" && r.Method == http.MethodPost:
+		h.chat(w, r, Responses)
+	case r.URL.Path == "/v1/messages" && r.Method == http.MethodPost:
+		h.chat(w, r, Anthropic)
 	case r.URL.Path == "/api/tags" && r.Method == http.MethodGet:
 		h.ollamaTags(w)
 	case r.URL.Path == "/v1/models" && r.Method == http.MethodGet:
@@ -305,7 +314,7 @@ func (h *Handler) check(req *Request, decodeErr error) (int, string) {
 	if decodeErr != nil {
 		return http.StatusBadRequest, decodeErr.Error()
 	}
-	if req.API == OpenAI && h.opts.APIKey != "" && req.Header.Get("Authorization") != "Bearer "+h.opts.APIKey {
+	if req.API != Ollama && h.opts.APIKey != "" && req.Header.Get("Authorization") != "Bearer "+h.opts.APIKey {
 		return http.StatusUnauthorized, "Incorrect API key provided."
 	}
 	for _, m := range req.Messages {
@@ -332,7 +341,7 @@ func (h *Handler) check(req *Request, decodeErr error) (int, string) {
 // only an object; OpenAI-compatible servers take a string holding JSON.
 func checkArguments(api API, args json.RawMessage) string {
 	args = bytes.TrimSpace(args)
-	if api == Ollama {
+	if api == Ollama || api == Anthropic {
 		if len(args) == 0 || args[0] == '{' || string(args) == "null" {
 			return ""
 		}
@@ -415,6 +424,14 @@ func (a *answer) write() {
 		a.ollamaStream()
 	case a.req.API == Ollama:
 		a.ollamaWhole()
+	case a.req.API == Responses && a.req.Stream:
+		a.responsesStream()
+	case a.req.API == Responses:
+		a.responsesWhole()
+	case a.req.API == Anthropic && a.req.Stream:
+		a.anthropicStream()
+	case a.req.API == Anthropic:
+		a.anthropicWhole()
 	case a.req.Stream:
 		a.openAIStream()
 	default:
@@ -425,7 +442,7 @@ func (a *answer) write() {
 // writeBody sends Turn.Body verbatim, one flush per line.
 func (a *answer) writeBody() {
 	ct := "application/x-ndjson"
-	if a.req.API == OpenAI {
+	if a.req.API != Ollama {
 		ct = "text/event-stream"
 	}
 	a.w.Header().Set("Content-Type", cmp.Or(a.turn.ContentType, ct))
@@ -508,7 +525,8 @@ func (a *answer) callID(i int) string {
 }
 
 // writeError answers with an HTTP error in the endpoint's shape: Ollama's
-// {"error": "…"}, or OpenAI's {"error": {"message", "type", "code"}}. An
+// {"error": "…"}, Anthropic's {"type": "error", "error": {"type",
+// "message"}}, or OpenAI's {"error": {"message", "type", "code"}}. An
 // empty message sends an empty body, as proxies in front of servers do.
 func writeError(w http.ResponseWriter, api API, status int, msg string) {
 	if msg == "" {
@@ -517,6 +535,21 @@ func writeError(w http.ResponseWriter, api API, status int, msg string) {
 	}
 	if api == Ollama {
 		writeJSON(w, status, map[string]string{"error": msg})
+		return
+	}
+	if api == Anthropic {
+		typ := "api_error"
+		switch {
+		case status == http.StatusUnauthorized:
+			typ = "authentication_error"
+		case status == http.StatusNotFound:
+			typ = "not_found_error"
+		case status == http.StatusTooManyRequests:
+			typ = "rate_limit_error"
+		case status < 500:
+			typ = "invalid_request_error"
+		}
+		writeJSON(w, status, map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}})
 		return
 	}
 	typ := "server_error"

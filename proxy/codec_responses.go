@@ -1,0 +1,580 @@
+package proxy
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// responsesPath is the path of the OpenAI Responses API.
+const responsesPath = "/responses"
+
+// responsesCodec is the OpenAI Responses API: POST /v1/responses, whose
+// answer is a list of output items (reasoning, message, function_call,
+// …), streamed as typed server-sent events when asked.
+type responsesCodec struct{}
+
+func (responsesCodec) name() API           { return Responses }
+func (responsesCodec) path() string        { return responsesPath }
+func (responsesCodec) streamDefault() bool { return false }
+func (responsesCodec) streamType() string  { return "text/event-stream" }
+
+func (responsesCodec) isStream(ct string, _ bool) bool { return strings.Contains(ct, "event-stream") }
+
+// tools keeps the request's function tools: the built-in ones (web
+// search, file search, …) are the server's to run, never a model's call
+// in the text.
+func (responsesCodec) tools(top obj) []byte {
+	var fns []json.RawMessage
+	for _, raw := range top.list("tools") {
+		t, ok := parseObj(raw)
+		if !ok {
+			continue
+		}
+		if typ, _ := t.str("type"); typ == "function" {
+			fns = append(fns, raw)
+		}
+	}
+	if len(fns) == 0 {
+		return nil
+	}
+	return rawList(fns)
+}
+
+// inputItems is the request's input as a list of items: a string input is
+// one user message.
+func inputItems(top obj) []json.RawMessage {
+	if s, ok := top.str("input"); ok {
+		m := obj{}
+		m.setRaw("role", []byte(`"user"`))
+		m.setRaw("content", marshalString(s))
+		return []json.RawMessage{m.bytes()}
+	}
+	return top.list("input")
+}
+
+func (responsesCodec) history(top obj) []client.Message {
+	var out []client.Message
+	for _, raw := range inputItems(top) {
+		it, ok := parseObj(raw)
+		if !ok {
+			out = append(out, client.Message{})
+			continue
+		}
+		typ, _ := it.str("type")
+		switch typ {
+		case "function_call":
+			name, _ := it.str("name")
+			id, _ := it.str("call_id")
+			out = append(out, client.Message{Role: "assistant", ToolCalls: []toolcall.Call{{ID: id, Name: name, Arguments: json.RawMessage("{}")}}})
+		case "function_call_output":
+			id, _ := it.str("call_id")
+			text, _ := it.str("output")
+			out = append(out, client.Message{Role: "tool", Content: text, ToolCallID: id})
+		default:
+			role, _ := it.str("role")
+			out = append(out, client.Message{Role: role, Content: partsText(it, "content")})
+		}
+	}
+	return out
+}
+
+// partsText is a content field's text: a string, or the text of its parts.
+func partsText(o obj, key string) string {
+	if s, ok := o.str(key); ok {
+		return s
+	}
+	var b strings.Builder
+	for _, raw := range o.list(key) {
+		if p, ok := parseObj(raw); ok {
+			if t, ok := p.str("text"); ok {
+				b.WriteString(t)
+			}
+		}
+	}
+	return b.String()
+}
+
+// reask writes the loop's messages as input items: text as messages, calls
+// as function_call items, tool results as function_call_output items.
+func (responsesCodec) reask(top obj, more []client.Message) []byte {
+	t := top.clone()
+	items := inputItems(top)
+	for _, m := range more {
+		if m.Role == "tool" {
+			o := obj{}
+			o.setRaw("type", []byte(`"function_call_output"`))
+			o.setRaw("call_id", marshalString(m.ToolCallID))
+			o.setRaw("output", marshalString(m.Content))
+			items = append(items, o.bytes())
+			continue
+		}
+		if m.Content != "" || len(m.ToolCalls) == 0 {
+			o := obj{}
+			o.setRaw("role", marshalString(m.Role))
+			o.setRaw("content", marshalString(m.Content))
+			items = append(items, o.bytes())
+		}
+		for _, c := range m.ToolCalls {
+			items = append(items, responsesCall(c, nil, "completed"))
+		}
+	}
+	t.setRaw("input", rawList(items))
+	t.setRaw("stream", []byte("false"))
+	return t.bytes()
+}
+
+// responsesCall is a call as a function_call item, with arguments as a
+// JSON string; base, when set, is the upstream's own item, whose other
+// fields are kept.
+func responsesCall(c toolcall.Call, base *nativeCall, status string) json.RawMessage {
+	o := obj{}
+	if base != nil {
+		o = base.obj.clone()
+	}
+	o.setRaw("type", []byte(`"function_call"`))
+	if _, ok := o["id"]; !ok {
+		o.setRaw("id", marshalString("fc_"+strings.TrimPrefix(c.ID, "call_")))
+	}
+	o.setRaw("call_id", marshalString(c.ID))
+	o.setRaw("name", marshalString(c.Name))
+	o.setRaw("arguments", marshalString(string(argumentsObject(c.Arguments))))
+	o.setRaw("status", marshalString(status))
+	return o.bytes()
+}
+
+// respAnswer is a Responses answer read into the parts the core fixes.
+type respAnswer struct {
+	m         *message
+	reasoning obj // the first reasoning item, whose other fields are kept
+	msg       obj // the first message item
+	others    []json.RawMessage
+}
+
+// readOutput reads the output items of a response object.
+func readOutput(top obj) *respAnswer {
+	a := &respAnswer{m: &message{}}
+	for _, raw := range top.list("output") {
+		it, ok := parseObj(raw)
+		if !ok {
+			continue
+		}
+		typ, _ := it.str("type")
+		switch typ {
+		case "message":
+			if a.msg == nil {
+				a.msg = it
+			}
+			for _, p := range it.list("content") {
+				if part, ok := parseObj(p); ok {
+					if pt, _ := part.str("type"); pt == "output_text" {
+						text, _ := part.str("text")
+						a.m.content += text
+					}
+				}
+			}
+		case "reasoning":
+			if a.reasoning == nil {
+				a.reasoning = it
+			}
+			a.m.reasoning += reasoningItemText(it)
+		case "function_call":
+			a.m.calls = append(a.m.calls, responsesNative(it))
+		default:
+			a.others = append(a.others, raw)
+		}
+	}
+	return a
+}
+
+// reasoningItemText is a reasoning item's text: its summary parts and its
+// reasoning_text content parts.
+func reasoningItemText(it obj) string {
+	return joinText(partsText(it, "summary"), partsText(it, "content"))
+}
+
+// responsesNative reads a function_call item as a native call.
+func responsesNative(it obj) nativeCall {
+	n := nativeCall{obj: it, rc: dialects.RawCall{Offset: -1}}
+	n.rc.ID, _ = it.str("call_id")
+	n.rc.Name, _ = it.str("name")
+	if s, ok := it.str("arguments"); ok {
+		n.rc.Arguments, n.shaped = s, true
+	} else if a, ok := it["arguments"]; ok && string(a) != "null" {
+		n.rc.Arguments = string(a)
+	}
+	return n
+}
+
+// incomplete reports whether a response object stopped for length.
+func incomplete(top obj) bool {
+	if s, _ := top.str("status"); s != "incomplete" {
+		return false
+	}
+	d, _ := top.sub("incomplete_details")
+	r, _ := d.str("reason")
+	return r == "" || r == "max_output_tokens"
+}
+
+func (responsesCodec) whole(ctx context.Context, q *chatCtx, top obj) []byte {
+	if _, ok := top["output"]; !ok {
+		return nil
+	}
+	a := readOutput(top)
+	f, last := q.fixAnswer(ctx, a.m, incomplete(top), true)
+	if !f.changed {
+		return nil
+	}
+	if last != nil {
+		top, a = last, readOutput(last)
+	}
+	var out []json.RawMessage
+	if f.reasoning != "" {
+		out = append(out, reasoningItem(a.reasoning, f.reasoning, "completed"))
+	}
+	if f.content != "" || len(f.calls) == 0 {
+		out = append(out, messageItem(a.msg, f.content, "completed"))
+	}
+	for _, c := range f.calls {
+		out = append(out, responsesCall(c.call, c.native, "completed"))
+	}
+	out = append(out, a.others...)
+	top.setRaw("output", rawList(out))
+	if _, ok := top["output_text"]; ok {
+		top.setRaw("output_text", marshalString(f.content))
+	}
+	return top.bytes()
+}
+
+// newItemID is an output item id with the API's prefix.
+func newItemID(prefix string) string {
+	return prefix + strings.TrimPrefix(toolcall.NewCallID(), "call_")
+}
+
+// messageItem is an assistant message item holding text; base, when set,
+// is the upstream's, whose other fields are kept.
+func messageItem(base obj, text, status string) json.RawMessage {
+	o := obj{}
+	if base != nil {
+		o = base.clone()
+	}
+	o.setRaw("type", []byte(`"message"`))
+	if _, ok := o["id"]; !ok {
+		o.setRaw("id", marshalString(newItemID("msg_")))
+	}
+	o.setRaw("role", []byte(`"assistant"`))
+	o.setRaw("status", marshalString(status))
+	o.setRaw("content", rawList([]json.RawMessage{textPart(text)}))
+	return o.bytes()
+}
+
+func textPart(text string) json.RawMessage {
+	p := obj{}
+	p.setRaw("type", []byte(`"output_text"`))
+	p.setRaw("text", marshalString(text))
+	p.setRaw("annotations", []byte("[]"))
+	return p.bytes()
+}
+
+// reasoningItem is a reasoning item holding text: in the upstream item's
+// shape (reasoning_text content parts) when it used that, else as a
+// summary part.
+func reasoningItem(base obj, text, status string) json.RawMessage {
+	o := obj{}
+	if base != nil {
+		o = base.clone()
+	}
+	o.setRaw("type", []byte(`"reasoning"`))
+	if _, ok := o["id"]; !ok {
+		o.setRaw("id", marshalString(newItemID("rs_")))
+	}
+	if len(o.list("content")) > 0 && partsText(o, "summary") == "" {
+		o.setRaw("content", rawList([]json.RawMessage{reasoningPart("reasoning_text", text)}))
+		o.setRaw("summary", []byte("[]"))
+	} else {
+		o.setRaw("summary", rawList([]json.RawMessage{reasoningPart("summary_text", text)}))
+		delete(o, "content")
+	}
+	if _, ok := o["status"]; ok {
+		o.setRaw("status", marshalString(status))
+	}
+	return o.bytes()
+}
+
+func reasoningPart(typ, text string) json.RawMessage {
+	p := obj{}
+	p.setRaw("type", marshalString(typ))
+	p.setRaw("text", marshalString(text))
+	return p.bytes()
+}
+
+func (responsesCodec) read(top obj) *client.Response {
+	a := readOutput(top)
+	out := &client.Response{Done: true, DoneReason: "stop"}
+	if incomplete(top) {
+		out.DoneReason = "length"
+	}
+	readInto(out, a.m)
+	if usage, ok := top.sub("usage"); ok {
+		out.PromptTokens, out.CompletionTokens = intField(usage, "input_tokens"), intField(usage, "output_tokens")
+	}
+	return out
+}
+
+func (responsesCodec) newStream(s *streamer) streamCodec {
+	return &responsesStream{s: s, natives: map[int]*nativeCall{}}
+}
+
+// responsesStream rewrites a Responses API stream. The upstream's text and
+// reasoning deltas feed the streamer; its function_call items are native
+// calls; the events the client gets are the proxy's own, numbered in
+// order, and response.completed carries the output they built.
+type responsesStream struct {
+	s       *streamer
+	env     obj // the upstream's response object, its output left out
+	started bool
+	seq     int
+	// items are the output items sent whole, in order.
+	items []json.RawMessage
+	// The item being written: "message" or "reasoning", its id, index and
+	// text so far.
+	open      string
+	openID    string
+	openIndex int
+	openText  strings.Builder
+	// natives are the upstream's function_call items by output index.
+	natives map[int]*nativeCall
+}
+
+// ev writes one event: its type, sequence number and fields.
+func (o *responsesStream) ev(typ string, fields obj) {
+	fields.setRaw("type", marshalString(typ))
+	fields.set("sequence_number", o.seq)
+	o.seq++
+	o.s.write(sseEvent(typ, fields.bytes()))
+}
+
+// response is the envelope with status and output.
+func (o *responsesStream) response(env obj, status string, output []json.RawMessage) []byte {
+	r := obj{}
+	if env != nil {
+		r = env.clone()
+	}
+	if status != "" {
+		r.setRaw("status", marshalString(status))
+	}
+	if output == nil {
+		output = []json.RawMessage{}
+	}
+	r.setRaw("output", rawList(output))
+	return r.bytes()
+}
+
+// start sends response.created once, before any other event.
+func (o *responsesStream) start() {
+	if o.started {
+		return
+	}
+	o.started = true
+	o.ev("response.created", obj{"response": o.response(o.env, "in_progress", nil)})
+}
+
+func (o *responsesStream) line(ctx context.Context, line []byte) bool {
+	s := o.s
+	payload, ok := ssePayload(line)
+	if !ok {
+		return true // event lines: the data carries its type
+	}
+	ev, ok := parseObj(payload)
+	if !ok {
+		return true
+	}
+	typ, _ := ev.str("type")
+	idx := -1
+	if v, ok := ev["output_index"]; ok {
+		json.Unmarshal(v, &idx)
+	}
+	switch typ {
+	case "response.created":
+		o.env, _ = ev.sub("response")
+		o.start()
+	case "response.in_progress":
+		o.start()
+		env, _ := ev.sub("response")
+		o.ev(typ, obj{"response": o.response(env, "", nil)})
+	case "response.output_text.delta":
+		text, _ := ev.str("delta")
+		s.contentDelta(text, o)
+	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
+		text, _ := ev.str("delta")
+		s.reasoningDelta(text, o)
+	case "response.output_item.added":
+		it, _ := ev.sub("item")
+		if t, _ := it.str("type"); t == "function_call" {
+			n := responsesNative(it)
+			o.natives[idx] = &n
+			s.openNative[len(s.openNative)] = &n
+		}
+	case "response.function_call_arguments.delta":
+		if n := o.natives[idx]; n != nil {
+			d, _ := ev.str("delta")
+			n.rc.Arguments += d
+		}
+	case "response.output_item.done":
+		it, _ := ev.sub("item")
+		switch t, _ := it.str("type"); t {
+		case "function_call":
+			n := responsesNative(it)
+			if p := o.natives[idx]; p != nil {
+				*p = n
+			} else {
+				s.openNative[len(s.openNative)] = &n
+			}
+		case "message", "reasoning":
+		default:
+			// An item the proxy does not read (a server tool's call):
+			// as it came, at its place among the items sent.
+			o.start()
+			o.closeOpen()
+			i := len(o.items)
+			o.ev("response.output_item.added", obj{"output_index": json.RawMessage(itoa(i)), "item": ev["item"]})
+			o.ev("response.output_item.done", obj{"output_index": json.RawMessage(itoa(i)), "item": ev["item"]})
+			o.items = append(o.items, ev["item"])
+		}
+	case "response.completed", "response.incomplete", "response.failed":
+		env, _ := ev.sub("response")
+		reason := ""
+		if incomplete(env) {
+			reason = "length"
+			s.truncated = true
+		}
+		s.endNative(ctx, o, reason)
+		o.start()
+		o.closeOpen()
+		o.ev(typ, obj{"response": o.response(env, "", o.items)})
+		return false
+	case "error":
+		s.endNative(ctx, o, "")
+		o.start()
+		o.closeOpen()
+		delete(ev, "sequence_number")
+		o.ev(typ, ev)
+		return false
+	}
+	return true
+}
+
+// cut: the stream ended before its last event; what was settled goes
+// out, its items closed.
+func (o *responsesStream) cut(ctx context.Context) {
+	o.s.endNative(ctx, o, "")
+	o.s.truncated = true
+	if o.started {
+		o.closeOpen()
+	}
+}
+
+func (o *responsesStream) errorEvent(e *toolcall.Error) []byte {
+	f := obj{}
+	f.setRaw("type", []byte(`"error"`))
+	f.setRaw("code", marshalString(string(e.Code)))
+	f.setRaw("message", marshalString(e.Error()))
+	f.setRaw("param", []byte("null"))
+	f.set("sequence_number", o.seq)
+	o.seq++
+	return sseEvent("error", f.bytes())
+}
+
+// at is the fields that place an event in the open item.
+func (o *responsesStream) at(fields obj) obj {
+	fields.setRaw("item_id", marshalString(o.openID))
+	fields.set("output_index", o.openIndex)
+	return fields
+}
+
+// ensureOpen opens an item of kind unless it is the one being written.
+func (o *responsesStream) ensureOpen(kind string) {
+	o.start()
+	if o.open == kind {
+		return
+	}
+	o.closeOpen()
+	o.open, o.openIndex = kind, len(o.items)
+	o.openText.Reset()
+	idx := json.RawMessage(itoa(o.openIndex))
+	if kind == "message" {
+		o.openID = newItemID("msg_")
+		item := obj{"type": json.RawMessage(`"message"`), "id": marshalString(o.openID), "status": json.RawMessage(`"in_progress"`),
+			"role": json.RawMessage(`"assistant"`), "content": json.RawMessage("[]")}
+		o.ev("response.output_item.added", obj{"output_index": idx, "item": item.bytes()})
+		o.ev("response.content_part.added", o.at(obj{"content_index": json.RawMessage("0"), "part": textPart("")}))
+		return
+	}
+	o.openID = newItemID("rs_")
+	item := obj{"type": json.RawMessage(`"reasoning"`), "id": marshalString(o.openID), "summary": json.RawMessage("[]")}
+	o.ev("response.output_item.added", obj{"output_index": idx, "item": item.bytes()})
+	o.ev("response.reasoning_summary_part.added", o.at(obj{"summary_index": json.RawMessage("0"), "part": reasoningPart("summary_text", "")}))
+}
+
+// closeOpen ends the item being written: its done events, and the item
+// whole.
+func (o *responsesStream) closeOpen() {
+	text := o.openText.String()
+	switch o.open {
+	case "message":
+		o.ev("response.output_text.done", o.at(obj{"content_index": json.RawMessage("0"), "text": marshalString(text), "logprobs": json.RawMessage("[]")}))
+		o.ev("response.content_part.done", o.at(obj{"content_index": json.RawMessage("0"), "part": textPart(text)}))
+		item := messageItem(obj{"id": marshalString(o.openID)}, text, "completed")
+		o.ev("response.output_item.done", obj{"output_index": json.RawMessage(itoa(o.openIndex)), "item": item})
+		o.items = append(o.items, item)
+	case "reasoning":
+		o.ev("response.reasoning_summary_text.done", o.at(obj{"summary_index": json.RawMessage("0"), "text": marshalString(text)}))
+		o.ev("response.reasoning_summary_part.done", o.at(obj{"summary_index": json.RawMessage("0"), "part": reasoningPart("summary_text", text)}))
+		item := reasoningItem(obj{"id": marshalString(o.openID)}, text, "completed")
+		o.ev("response.output_item.done", obj{"output_index": json.RawMessage(itoa(o.openIndex)), "item": item})
+		o.items = append(o.items, item)
+	}
+	o.open = ""
+}
+
+func (o *responsesStream) content(text string) {
+	o.ensureOpen("message")
+	o.openText.WriteString(text)
+	o.ev("response.output_text.delta", o.at(obj{"content_index": json.RawMessage("0"), "delta": marshalString(text), "logprobs": json.RawMessage("[]")}))
+}
+
+func (o *responsesStream) reasoning(text string) {
+	o.ensureOpen("reasoning")
+	o.openText.WriteString(text)
+	o.ev("response.reasoning_summary_text.delta", o.at(obj{"summary_index": json.RawMessage("0"), "delta": marshalString(text)}))
+}
+
+// call sends a call as a function_call item: added with empty arguments,
+// the arguments in deltas, their done event, the item done.
+func (o *responsesStream) call(c toolcall.Call, _ int, base *nativeCall) {
+	o.start()
+	o.closeOpen()
+	idx := len(o.items)
+	added, _ := parseObj(responsesCall(c, base, "in_progress"))
+	added.setRaw("arguments", []byte(`""`))
+	id, _ := added.str("id")
+	o.ev("response.output_item.added", obj{"output_index": json.RawMessage(itoa(idx)), "item": added.bytes()})
+	at := func(f obj) obj {
+		f.setRaw("item_id", marshalString(id))
+		f.set("output_index", idx)
+		return f
+	}
+	for _, piece := range argumentPieces(c.Arguments) {
+		o.ev("response.function_call_arguments.delta", at(obj{"delta": marshalString(piece)}))
+	}
+	args := string(argumentsObject(c.Arguments))
+	o.ev("response.function_call_arguments.done", at(obj{"arguments": marshalString(args), "name": marshalString(c.Name)}))
+	done, _ := parseObj(responsesCall(c, base, "completed"))
+	done.setRaw("id", marshalString(id))
+	o.ev("response.output_item.done", obj{"output_index": json.RawMessage(itoa(idx)), "item": done.bytes()})
+	o.items = append(o.items, done.bytes())
+}
