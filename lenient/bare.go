@@ -88,6 +88,9 @@ func (s *scanner) bareValue(ctx context) valueKind {
 	}
 	end, quote := s.bareEnd(start, ctx)
 	text := s.src[start:trimSpaceEnd(s.src, start, end)]
+	if placeholder(text) {
+		s.fail(start, "a placeholder where a value should be")
+	}
 	s.guess()
 	s.rec.add(toolcall.RepairUnquotedString, start)
 	s.writeText(text, start)
@@ -98,6 +101,15 @@ func (s *scanner) bareValue(ctx context) valueKind {
 		s.pos += quote
 	}
 	return vBare
+}
+
+// placeholder reports whether unquoted text is a template's slot rather
+// than data: text in angle brackets (<path>, <<<binary>>>, <your key
+// here>) marks where a value was to go, in templates and in the examples
+// models copy. JSON has no use for angle brackets around a value, and a
+// call made with the slot as its argument would act on the marker.
+func placeholder(text []byte) bool {
+	return len(text) >= 2 && text[0] == '<' && text[len(text)-1] == '>'
 }
 
 // literalFor returns the JSON literal a word spells in any case (Python's
@@ -232,11 +244,13 @@ func (s *scanner) endsToken(i int, ctx context) bool {
 	return false
 }
 
-// openerAfterNumber reports whether the number ending at end is an array
-// element directly followed by the next one, an object or array whose
-// comma is missing: [1{"a": 2}], [1[2]].
+// openerAfterNumber reports whether the number ending at end, a value
+// inside a container, is directly followed by an object or array: the
+// number ends there, as it would before a space, and the container reads
+// what follows ([1{"a": 2}] is two elements whose comma is missing;
+// [{"a": 1{"b": 2}] two objects, the first missing its '}').
 func (s *scanner) openerAfterNumber(end int, ctx context) bool {
-	return ctx == ctxArrayValue && end < len(s.src) && (s.src[end] == '{' || s.src[end] == '[')
+	return (ctx == ctxArrayValue || ctx == ctxObjectValue) && end < len(s.src) && (s.src[end] == '{' || s.src[end] == '[')
 }
 
 // strayQuote drops a quote glued to the token just read when it is

@@ -1,6 +1,8 @@
 package lenient
 
 import (
+	"bytes"
+
 	"github.com/dialectkit/toolcall"
 )
 
@@ -21,6 +23,10 @@ func (s *scanner) value(ctx context) valueKind {
 		return vNone
 	}
 	if q, w := quoteAt(s.src, s.pos); w > 0 && (ctx != ctxTop || q < qBacktick) {
+		if (q == qDouble || q == qSingle) && s.tripleString(ctx) {
+			s.concatenation(ctx)
+			return vString
+		}
 		st := s.scanString(ctx, q, w)
 		if st.dropped {
 			s.pos = st.next
@@ -65,7 +71,7 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 	for {
 		s.tick(1)
 		s.space()
-		if s.pos < len(s.src) && s.src[s.pos] == '`' && s.innerFence(false) {
+		if s.pos < len(s.src) && s.src[s.pos] == '`' && s.innerFence(false, !members) {
 			continue
 		}
 		s.skipTrailingProse()
@@ -86,8 +92,17 @@ func (s *scanner) objectBody(implicit bool, from resume) valueKind {
 			}
 			s.pos++
 			for ; doubled > 0; doubled-- {
-				// The closing brace doubled like the opening one.
-				if j := s.skipAt(s.pos); j < len(s.src) && s.src[j] == '}' {
+				// The closing brace doubled like the opening one, or
+				// after the fence that closes a block opened inside it
+				// ({⏎```json⏎{"a": 1}⏎```⏎}).
+				j := s.skipAt(s.pos)
+				if s.fenceAt(j) {
+					if k := s.skipAt(fenceEnd(s.src, j)); k < len(s.src) && s.src[k] == '}' {
+						s.rec.add(toolcall.RepairCodeFence, j)
+						j = k
+					}
+				}
+				if j < len(s.src) && s.src[j] == '}' {
 					s.rec.add(toolcall.RepairStrayText, j)
 					s.pos = j + 1
 				}
@@ -239,8 +254,13 @@ func (s *scanner) memberValue(valueless bool) valueKind {
 	}
 	s.out = append(s.out, ':')
 	s.space()
-	if s.pos < len(s.src) && s.src[s.pos] == '`' && s.innerFence(true) {
-		s.space()
+	if s.pos < len(s.src) && s.src[s.pos] == '`' {
+		if s.innerFence(true, false) {
+			s.space()
+		} else if s.fencedText() {
+			s.afterMember()
+			return vString
+		}
 	}
 	if s.atEnd() {
 		s.guess()
@@ -345,7 +365,7 @@ loop:
 	for {
 		s.tick(1)
 		s.space()
-		if s.pos < len(s.src) && s.src[s.pos] == '`' && s.innerFence(true) {
+		if s.pos < len(s.src) && s.src[s.pos] == '`' && s.innerFence(true, false) {
 			continue
 		}
 		if s.atEnd() {
@@ -461,22 +481,15 @@ func (s *scanner) arrayForeignCloser(c byte) bool {
 // structure goes on after it: [⏎```json⏎{"a": 1}⏎```⏎]. After the fence
 // (and a language tag glued to it) must come a closer of an open
 // container, a comma, or what the container expects next: a value
-// (wantValue) or a key. A fence followed by prose or by another fence
-// ends the structure, as everywhere.
-func (s *scanner) innerFence(wantValue bool) bool {
+// (wantValue) or a key, or the '{' of an object doubled around a fenced
+// block (brace: the object has no member yet). A fence followed by prose
+// or by another fence ends the structure, as everywhere.
+func (s *scanner) innerFence(wantValue, brace bool) bool {
 	if len(s.stack) == 0 || !s.fenceAt(s.pos) {
 		return false
 	}
 	src := s.src
-	k := s.pos
-	for k < len(src) && src[k] == '`' {
-		k++
-	}
-	if k < len(src) && isLetter(src[k]) {
-		for k < len(src) && isTagByte(src[k]) {
-			k++
-		}
-	}
+	k := fenceEnd(src, s.pos)
 	s.tick(k - s.pos)
 	k = s.skipAt(k)
 	if k >= len(src) || s.fenceAt(k) {
@@ -490,6 +503,8 @@ func (s *scanner) innerFence(wantValue bool) bool {
 		ok = true
 	case wantValue:
 		ok = s.valueStartAt(k)
+	case c == '{' && brace:
+		ok = true
 	default:
 		ok = s.keyPattern(k, false)
 	}
@@ -499,6 +514,69 @@ func (s *scanner) innerFence(wantValue bool) bool {
 	s.guess()
 	s.rec.add(toolcall.RepairCodeFence, s.pos)
 	s.pos = k
+	return true
+}
+
+// fenceEnd returns the end of the fence at i and of a language tag glued
+// to it.
+func fenceEnd(src []byte, i int) int {
+	for i < len(src) && src[i] == '`' {
+		i++
+	}
+	if i < len(src) && isLetter(src[i]) {
+		for i < len(src) && isTagByte(src[i]) {
+			i++
+		}
+	}
+	return i
+}
+
+// fencedText reads a code block standing where a value should be,
+// {"code": ```python⏎print(1)⏎```}, as a string holding the block's lines,
+// when the structure goes on after its closing fence: a comma, or a closer
+// of an open container. Its backslashes are characters of the code. It
+// reports false, having read nothing, otherwise: the fence then ends the
+// structure, as everywhere.
+func (s *scanner) fencedText() bool {
+	src, open := s.src, s.pos
+	k := open
+	for k < len(src) && src[k] == '`' {
+		k++
+	}
+	run := src[open:k]
+	for k < len(src) && isTagByte(src[k]) {
+		k++
+	}
+	if k < len(src) && src[k] == '\r' {
+		k++
+	}
+	if k >= len(src) || src[k] != '\n' {
+		return false
+	}
+	start := k + 1
+	e := bytes.Index(src[start:], run)
+	s.tick(max(e, len(src)-start))
+	if e < 0 {
+		return false
+	}
+	e += start
+	j := s.skipAt(e + len(run))
+	if j >= len(src) || src[j] != ',' && (src[j] != '}' && src[j] != ']' || s.matchIndex(src[j]) < 0) {
+		return false
+	}
+	end := e
+	if end > start && src[end-1] == '\n' {
+		end--
+		if end > start && src[end-1] == '\r' {
+			end--
+		}
+	}
+	s.guess()
+	s.rec.add(toolcall.RepairCodeFence, open)
+	s.out = append(s.out, '"')
+	s.writeContent(start, end, true, false)
+	s.out = append(s.out, '"')
+	s.pos = e + len(run)
 	return true
 }
 

@@ -385,6 +385,17 @@ var peerCases = []peerCase{
 	{"missing comma before a number on the next line", "[\"a\", \"b\"\n  1\n]", `["a","b",1]`},
 	{"missing comma before a literal on the next line", "[\n  \"a\"\n  true\n]", `["a",true]`},
 	{"missing comma before an array after a string", `["a","b" [4,5,6]]`, `["a","b",[4,5,6]]`},
+
+	// A number glued to an opener ends there, in an object as in an array.
+	{"number glued to the next object in an array of objects", `[{"a": 5{"b": 1}]`, `[{"a":5},{"b":1}]`},
+	{"number glued to the next object, nested", `{"rows": [{"n": -1.5{"n": 2}]}`, `{"rows":[{"n":-1.5},{"n":2}]}`},
+	// Code fences inside an object.
+	{"fenced block as a value", "{\"code\": ```python\nprint(\"a\\n\")\n```, \"lang\": \"py\"}", `{"code":"print(\"a\\n\")","lang":"py"}`},
+	{"fenced block as the last value", "{\"code\": ```\nx = 1\ny = 2\n```\n}", `{"code":"x = 1\ny = 2"}`},
+	{"fenced object inside braces", "{\n```json\n{\"a\": 1}\n```\n}", `{"a":1}`},
+	// Accents as quotes, paired either way.
+	{"backtick closed by an acute accent", "{\"a\": `hello´, \"b\": 1}", `{"a":"hello","b":1}`},
+	{"acute closed by a backtick", "{´a`: ´x`}", `{"a":"x"}`},
 }
 
 func TestPeerCases(t *testing.T) {

@@ -388,6 +388,7 @@ func (s *scanner) roots(afterProse bool) {
 			s.pos++
 			continue
 		case c == '{' || c == '[':
+			at := s.pos
 			if s.concatenated(&count, start, adjacent) {
 				kind = vObject
 				if c == '[' {
@@ -395,6 +396,9 @@ func (s *scanner) roots(afterProse bool) {
 				}
 				adjacent = true
 				continue
+			}
+			if s.dataAt(at) {
+				s.fail(at, msgDroppedValue)
 			}
 		}
 		// Prose after the value: skip to the next bracket or fence.
@@ -486,6 +490,7 @@ func (s *scanner) skipProse(i int) {
 // first bracket whose contents parse without guessing, or the last one.
 func (s *scanner) prose(i int) {
 	s.guess()
+	skipped := -1 // the first value passed over that reads as data
 	for {
 		j := i
 		for j < len(s.src) && s.src[j] != '{' && s.src[j] != '[' {
@@ -503,6 +508,9 @@ func (s *scanner) prose(i int) {
 		ok, end := s.try(func() { s.rootValue() })
 		more := end < len(s.src) && bytes.IndexAny(s.src[end:], "{[") >= 0
 		if ok && (!s.rec.guessedSince(mark) || !more && s.plausible(mark, j, end)) {
+			if skipped >= 0 {
+				s.fail(skipped, msgDroppedValue)
+			}
 			// Only the text before the value counts as surrounding text here;
 			// roots notes text after it.
 			s.rec.rollback(mark)
@@ -514,12 +522,41 @@ func (s *scanner) prose(i int) {
 		}
 		s.rec.rollback(mark)
 		s.out = s.out[:0]
+		if skipped < 0 && s.dataAt(j) {
+			skipped = j
+		}
 		if end <= j {
 			end = j + 1
 		}
 		i = end
 	}
+	if skipped >= 0 {
+		s.fail(skipped, msgDroppedValue)
+	}
 	s.scalarDocument()
+}
+
+// msgDroppedValue is the error of a text holding several values, one of
+// which could not be read as it stands: returning the others would drop
+// it without a word.
+const msgDroppedValue = "several values in the text, one of them unreadable: no value is returned rather than some of them"
+
+// dataAt reports whether the bracket at i opens what reads as data, not
+// as prose with a bracket in it: an object whose first key is quoted and
+// followed by its colon ({"path": …), alone or as the first element of an
+// array.
+func (s *scanner) dataAt(i int) bool {
+	if s.src[i] == '[' {
+		i = s.skipAt(i + 1)
+		if i >= len(s.src) || s.src[i] != '{' {
+			return false
+		}
+	}
+	k := s.skipAt(i + 1)
+	if k >= len(s.src) || quoteWidth(s.src, k) == 0 {
+		return false
+	}
+	return s.keyPattern(k, false)
 }
 
 // plausible reports whether a value read out of prose at src[start:end],

@@ -57,7 +57,8 @@ func quoteAt(src []byte, i int) (quoteKind, int) {
 
 // closerAt returns the width of a quote at i that can close a string opened
 // with q, or 0. Curly strings may close with either curly quote or the
-// ASCII one: models mix them.
+// ASCII one, a backtick string with an acute accent and the reverse:
+// models mix them.
 func closerAt(q quoteKind, src []byte, i int) int {
 	c := src[i]
 	switch q {
@@ -83,11 +84,12 @@ func closerAt(q quoteKind, src []byte, i int) int {
 		if k, w := quoteAt(src, i); k == qCurlySingle {
 			return w
 		}
-	case qBacktick:
+	case qBacktick, qAcute:
+		// The grave and the acute accent both stand for a quote, and
+		// models pair them either way: `key´, ´key`.
 		if c == '`' {
 			return 1
 		}
-	case qAcute:
 		if c == 0xC2 && i+1 < len(src) && src[i+1] == 0xB4 {
 			return 2
 		}
@@ -209,6 +211,51 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 	}
 	st.safe = care == strSafe
 	return st
+}
+
+// tripleString reads a Python triple-quoted string (three double or three single quotes)
+// at s.pos and writes it, reporting whether there was one. Its content
+// runs to the first run of the same three quotes that is followed by what
+// may follow a value in ctx; a quote or a line break inside is content.
+func (s *scanner) tripleString(ctx context) bool {
+	src, open := s.src, s.pos
+	c := src[open]
+	if open+5 >= len(src) || src[open+1] != c || src[open+2] != c {
+		return false
+	}
+	start := open + 3
+	for i := start; ; {
+		e := bytes.Index(src[i:], src[open:start])
+		if e < 0 {
+			s.tick(len(src) - i)
+			return false
+		}
+		e += i
+		// The closing run is the last three quotes of a longer run:
+		// """say "hi"""" ends with the quote that is content.
+		for e+3 < len(src) && src[e+3] == c {
+			e++
+		}
+		s.tick(e + 3 - i)
+		if s.properClose(e+3, ctx, 0, 0) {
+			s.guess()
+			s.rec.add(toolcall.RepairPythonLiteral, open)
+			raw := false
+			for k := start; k < e; k++ {
+				if src[k] == '\\' {
+					n, invalid := escapeLen(src, k)
+					raw = raw || invalid
+					k += n - 1
+				}
+			}
+			s.out = append(s.out, '"')
+			s.writeContent(start, e, raw, false)
+			s.out = append(s.out, '"')
+			s.pos = e + 3
+			return true
+		}
+		i = e + 3
+	}
 }
 
 // escapeLen returns the length of the escape sequence at i (a backslash)
