@@ -33,7 +33,7 @@ func (p *parser) childBody(rc *dialects.RawCall, from, to int) *toolcall.Error {
 	props := p.parameterSchema(rc.Name)
 	pos := from
 	for {
-		pos = skipSpace(p.text, pos, to)
+		pos = p.gap(pos, to)
 		if pos >= to {
 			break
 		}
@@ -113,10 +113,10 @@ func (p *parser) child(pos, to, depth int, schema gjson.Result) (element, int, *
 		closeTag := d.ChildPrefix + "</" + key + ">"
 		c := strings.Index(p.text[contentStart:to], closeTag)
 		if c < 0 {
-			el.text = trimValue(p.text[contentStart:to], false)
+			el.text = trimValue(p.text[contentStart:to], false, p.escaped)
 			return el, to, nil
 		}
-		el.text, el.closed = trimValue(p.text[contentStart:contentStart+c], true), true
+		el.text, el.closed = trimValue(p.text[contentStart:contentStart+c], true, p.escaped), true
 		return el, contentStart + c + len(closeTag), nil
 	}
 	return p.nestedChild(el, contentStart, to, depth, schema)
@@ -129,7 +129,7 @@ func (p *parser) nestedChild(el element, from, to, depth int, parent gjson.Resul
 	schema := childSchema(parent, el.key)
 	q := p.find[litChildOpen].next(p.text, from)
 	if q < 0 || q >= to {
-		el.text = trimValue(p.text[from:to], false)
+		el.text = trimValue(p.text[from:to], false, p.escaped)
 		return el, to, nil
 	}
 	if !p.isChildOpen(q) {
@@ -137,7 +137,7 @@ func (p *parser) nestedChild(el element, from, to, depth int, parent gjson.Resul
 		if err != nil {
 			return el, q, err
 		}
-		el.text, el.closed = trimValue(p.text[from:q], true), true
+		el.text, el.closed = trimValue(p.text[from:q], true, p.escaped), true
 		return el, next, nil
 	}
 	if strings.TrimSpace(p.text[from:q]) != "" {
@@ -149,7 +149,7 @@ func (p *parser) nestedChild(el element, from, to, depth int, parent gjson.Resul
 	var kids []element
 	pos := q
 	for {
-		pos = skipSpace(p.text, pos, to)
+		pos = p.gap(pos, to)
 		if pos >= to {
 			break // left open: it ends with the call
 		}

@@ -79,6 +79,12 @@ type parser struct {
 	// cdataOpenEnd is a position after which the text holds no CDATA
 	// close, so that unclosed sections are not searched again; -1 unknown.
 	cdataOpenEnd int
+
+	// escaped says the markup being read (a section, or a call outside
+	// one) writes line breaks between its tags as the two characters \n
+	// (see skipGap): the line breaks that frame its values are then
+	// written so too.
+	escaped bool
 }
 
 // init readies p to read text; a parser value can stay on the stack.
@@ -112,6 +118,7 @@ func (p *parser) run() {
 		}
 		var end int
 		before, native := len(p.calls), p.native
+		p.escaped = false
 		switch kind {
 		case openScope:
 			end = p.scope(at)
@@ -160,7 +167,7 @@ func (p *parser) absorbFrames() {
 	out := p.spans[:0] // written at or before the index read
 	for i := 0; i < len(p.spans); {
 		j := i + 1
-		for j < len(p.spans) && skipSpace(p.text, p.spans[j-1].end, p.spans[j].start) == p.spans[j].start {
+		for j < len(p.spans) && p.skipGapOnly(p.spans[j-1].end, p.spans[j].start) == p.spans[j].start {
 			j++
 		}
 		floor := 0
@@ -168,8 +175,8 @@ func (p *parser) absorbFrames() {
 			floor = out[len(out)-1].end
 		}
 		start, end := p.spans[i].start, p.spans[j-1].end
-		before := strings.TrimRight(p.text[floor:start], " \t\r\n")
-		after := skipSpace(p.text, end, len(p.text))
+		before := trimGapRight(p.text[floor:start])
+		after := p.skipGapOnly(end, len(p.text))
 		framed := false
 		for _, f := range p.t.frames {
 			if strings.HasSuffix(before, f.Start) && strings.HasPrefix(p.text[after:], f.End) {
@@ -407,10 +414,10 @@ func (p *parser) isToolStart(pos int) bool {
 	return strings.HasPrefix(p.text[pos:], p.d.ToolStart) && p.boundary(pos+len(p.d.ToolStart), p.d.ToolName)
 }
 
-// skipFiller skips whitespace and filler literals.
+// skipFiller skips gaps (skipGap) and filler literals.
 func (p *parser) skipFiller(pos, end int) int {
 	for {
-		pos = skipSpace(p.text, pos, end)
+		pos = p.gap(pos, end)
 		moved := false
 		for _, f := range p.d.Filler {
 			if f != "" && pos+len(f) <= end && strings.HasPrefix(p.text[pos:], f) {
@@ -558,13 +565,13 @@ func (p *parser) jsonPast(from, at, limit int) (int, bool) {
 	if !d.JSONArguments && !d.JSONEnvelope || at >= limit {
 		return 0, false
 	}
-	pos := skipSpace(p.text, from, at)
+	pos := p.skipGapOnly(from, at)
 	if d.ToolName == NameText && pos < at && p.text[pos] != '{' {
 		end := nameEnd(p.text, pos, at)
 		if end < 0 {
 			return 0, false
 		}
-		pos = skipSpace(p.text, end, at)
+		pos = p.skipGapOnly(end, at)
 	}
 	if pos >= at || p.text[pos] != '{' {
 		return 0, false
@@ -674,7 +681,7 @@ func (p *parser) unclosed(pos int, what string) {
 // false when the call was a JSON envelope rather than the dialect's syntax.
 func (p *parser) body(rc *dialects.RawCall, from, to int, loose bool) (native bool, err *toolcall.Error) {
 	d := p.d
-	pos := skipSpace(p.text, from, to)
+	pos := p.gap(from, to)
 	if d.ToolName == NameText {
 		if pos < to && p.text[pos] == '{' && d.JSONEnvelope {
 			if err := cutInString(p.text[pos:to]); err != nil {
@@ -691,11 +698,14 @@ func (p *parser) body(rc *dialects.RawCall, from, to int, loose bool) (native bo
 	}
 	if d.JSONArguments && pos < to && p.text[pos] == '{' {
 		rc.Arguments = strings.TrimSpace(p.text[pos:to])
+		if p.escaped {
+			rc.Arguments = trimGapRight(rc.Arguments)
+		}
 		return true, cutInString(rc.Arguments)
 	}
 	params := []dialects.Param{}
 	for {
-		pos = skipSpace(p.text, pos, to)
+		pos = p.gap(pos, to)
 		if pos >= to {
 			break
 		}
@@ -750,19 +760,27 @@ func (p *parser) envelope(rc *dialects.RawCall, from, to int) *toolcall.Error {
 
 // peekName reads a NameText name for an error about its call.
 func (p *parser) peekName(from, to int) string {
-	from = skipSpace(p.text, from, to)
+	from = p.skipGapOnly(from, to)
 	if end := nameEnd(p.text, from, to); end >= 0 {
 		return strings.TrimSpace(p.text[from:end])
 	}
 	return ""
 }
 
-// nameEnd finds the end of a NameText name: a newline, a tag or a JSON
-// object, or the end of the call; -1 when the name runs past maxTagLen.
+// nameEnd finds the end of a NameText name: a newline (or its escape,
+// see skipGap), a tag or a JSON object, or the end of the call; -1 when
+// the name runs past maxTagLen.
 func nameEnd(text string, from, to int) int {
 	limit := min(to, from+maxTagLen)
-	if i := strings.IndexAny(text[from:limit], "\n\r<{"); i >= 0 {
-		return from + i
+	for i := from; i < limit; i++ {
+		switch text[i] {
+		case '\n', '\r', '<', '{':
+			return i
+		case '\\':
+			if gapEscape(text, i, limit) {
+				return i
+			}
+		}
 	}
 	if limit == to {
 		return to
@@ -772,7 +790,7 @@ func nameEnd(text string, from, to int) int {
 
 func (p *parser) skipToolSep(pos, to int) int {
 	for {
-		pos = skipSpace(p.text, pos, to)
+		pos = p.gap(pos, to)
 		moved := false
 		for _, s := range p.d.ToolSep {
 			if s != "" && pos+len(s) <= to && strings.HasPrefix(p.text[pos:], s) {
@@ -811,7 +829,7 @@ func (p *parser) elementParam(pos, to int) (dialects.Param, int, *toolcall.Error
 		}
 	}
 	ve, closed := p.valueEnd(vs, to)
-	prm.Value = trimValue(p.text[vs:ve], closed)
+	prm.Value = trimValue(p.text[vs:ve], closed, p.escaped)
 	if !closed {
 		p.unclosed(ve, pointer(prm.Key))
 		return prm, ve, nil
@@ -865,13 +883,13 @@ func (p *parser) pairParam(pos, to int) (dialects.Param, int, *toolcall.Error) {
 	if prm.Key == "" {
 		return prm, pos, toolcall.NewError(toolcall.CodeMalformedCall, "a parameter has no name")
 	}
-	vs := skipSpace(p.text, ks+ke+len(d.KeyEnd), to)
+	vs := p.gap(ks+ke+len(d.KeyEnd), to)
 	if !strings.HasPrefix(p.text[vs:to], d.ValStart) {
 		return prm, pos, toolcall.NewError(toolcall.CodeMalformedCall, "a parameter key is not followed by its value")
 	}
 	vs += len(d.ValStart)
 	ve, closed := p.valueEnd(vs, to)
-	prm.Value = trimValue(p.text[vs:ve], closed)
+	prm.Value = trimValue(p.text[vs:ve], closed, p.escaped)
 	if !closed {
 		p.unclosed(ve, pointer(prm.Key))
 		return prm, ve, nil
@@ -954,22 +972,112 @@ func addParam(params []dialects.Param, prm dialects.Param) []dialects.Param {
 
 // trimValue drops one leading and one trailing newline, the line breaks
 // templates put inside the tags. A value whose closing tag is missing also
-// loses the whitespace before whatever ended it.
-func trimValue(v string, closed bool) string {
+// loses the whitespace before whatever ended it. In markup that writes its
+// line breaks escaped (escaped, see skipGap), a value's framing line break
+// may be escaped too: with no newline there, one escaped newline is dropped
+// at each end. Any other escape is the value's text.
+func trimValue(v string, closed, escaped bool) string {
 	if !closed {
 		v = strings.TrimRight(v, " \t\r\n")
 	}
-	if strings.HasPrefix(v, "\r\n") {
+	switch {
+	case strings.HasPrefix(v, "\r\n"):
 		v = v[2:]
-	} else if strings.HasPrefix(v, "\n") {
+	case strings.HasPrefix(v, "\n"):
 		v = v[1:]
+	case escaped && strings.HasPrefix(v, `\r\n`):
+		v = v[4:]
+	case escaped && strings.HasPrefix(v, `\n`):
+		v = v[2:]
 	}
-	if strings.HasSuffix(v, "\r\n") {
+	switch {
+	case strings.HasSuffix(v, "\r\n"):
 		v = v[:len(v)-2]
-	} else if strings.HasSuffix(v, "\n") {
+	case strings.HasSuffix(v, "\n"):
 		v = v[:len(v)-1]
+	case escaped && strings.HasSuffix(v, `\r\n`) && !escapedBackslash(v, len(v)-4):
+		v = v[:len(v)-4]
+	case escaped && strings.HasSuffix(v, `\n`) && !escapedBackslash(v, len(v)-2):
+		v = v[:len(v)-2]
 	}
 	return v
+}
+
+// escapedBackslash reports whether the backslash at s[i] is itself escaped:
+// an odd run of backslashes ends right before it.
+func escapedBackslash(s string, i int) bool {
+	n := 0
+	for i > 0 && s[i-1] == '\\' {
+		n++
+		i--
+	}
+	return n%2 == 1
+}
+
+// skipGap skips a gap between tags: whitespace, and the escapes \n, \r and
+// \t written as two characters, a backslash and a letter. Markup allows
+// nothing else between its tags, so the escape can only stand for the line
+// break or blank it spells: models that learned their calls from escaped
+// text, or a server that escaped them, write the template's line breaks so
+// (<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>). A value
+// is not a gap: an escape inside one is its text (see trimValue for the
+// line breaks that frame it). escaped reports whether an escape was
+// skipped.
+func skipGap(s string, pos, end int) (next int, escaped bool) {
+	for pos < end {
+		switch s[pos] {
+		case ' ', '\t', '\n', '\r':
+			pos++
+		case '\\':
+			if !gapEscape(s, pos, end) {
+				return pos, escaped
+			}
+			pos += 2
+			escaped = true
+		default:
+			return pos, escaped
+		}
+	}
+	return pos, escaped
+}
+
+// gapEscape reports whether s[i], a backslash, begins one of the escapes
+// a gap may hold.
+func gapEscape(s string, i, end int) bool {
+	if i+1 >= end {
+		return false
+	}
+	switch s[i+1] {
+	case 'n', 'r', 't':
+		return true
+	}
+	return false
+}
+
+// gap skips a gap (skipGap) and notes an escaped one.
+func (p *parser) gap(pos, end int) int {
+	next, esc := skipGap(p.text, pos, end)
+	p.escaped = p.escaped || esc
+	return next
+}
+
+// skipGapOnly skips a gap without noting anything, for searches that look
+// ahead of the parse.
+func (p *parser) skipGapOnly(pos, end int) int {
+	next, _ := skipGap(p.text, pos, end)
+	return next
+}
+
+// trimGapRight drops the gap (skipGap) that ends s.
+func trimGapRight(s string) string {
+	for {
+		t := strings.TrimRight(s, " \t\r\n")
+		if len(t) >= 2 && t[len(t)-2] == '\\' && gapEscape(t, len(t)-2, len(t)) && !escapedBackslash(t, len(t)-2) {
+			s = t[:len(t)-2]
+			continue
+		}
+		return t
+	}
 }
 
 func skipSpace(s string, pos, end int) int {

@@ -188,6 +188,11 @@ func (p *parser) rest() string {
 			core, trail = t, core[len(t):]
 			prev = p.spans[i].end
 		}
+		if n, _ := skipGap(core, 0, len(core)); core != "" && n == len(core) {
+			// Nothing but escaped line breaks between calls (skipGap):
+			// markup, as whitespace would be.
+			core, trail = "", trail+"\n"
+		}
 		gap = widerSep(gap, separator(lead))
 		if core != "" {
 			if wrote {
