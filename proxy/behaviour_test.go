@@ -70,13 +70,13 @@ func (c *counting) count(path string) int {
 // TestTemplateEvidence: the model's template is asked of the upstream once
 // per model, its dialect configured or not.
 func TestTemplateEvidence(t *testing.T) {
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		info := map[string]fakeserver.ModelInfo{"qwen3:8b": {Template: "{{- if .Tools }}<tool_call>{{ .ToolCalls }}</tool_call>{{ end }}"}}
 		fake := fakeserver.NewHandler(fakeserver.Script{{Content: leakedHermes}}, &fakeserver.Options{Models: []string{"qwen3:8b", "other"}, Info: info})
 		cnt := &counting{n: map[string]int{}, inner: fake}
 		up := httptest.NewServer(cnt)
 		defer up.Close()
-		h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: api, Logger: quiet,
+		h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: serverKind(api), Logger: quiet,
 			ModelConfig: func(model string) (config.Config, bool) {
 				if model != "other" {
 					return config.Config{}, false
@@ -95,7 +95,7 @@ func TestTemplateEvidence(t *testing.T) {
 				t.Fatalf("%s: %s", api, a.Raw)
 			}
 		}
-		evidencePath := map[proxy.API]string{proxy.Ollama: "/api/show", proxy.OpenAI: "/props"}[api]
+		evidencePath := map[proxy.API]string{proxy.Ollama: "/api/show", proxy.OpenAI: "/props"}[serverKind(api)]
 		if n := cnt.count(evidencePath); n != 1 {
 			t.Errorf("%s: %s asked %d times for one model, want once", api, evidencePath, n)
 		}
@@ -116,7 +116,7 @@ func TestTemplateEvidence(t *testing.T) {
 // TestRecoveryRequest: the re-ask is the client's request, its fields
 // kept, with the failed call answered by the loop's reflection.
 func TestRecoveryRequest(t *testing.T) {
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		for _, stream := range []bool{false, true} {
 			up, srv := setup(t, api, fakeserver.Script{
 				{Content: "Checking.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>", ChunkSize: 4},
@@ -154,11 +154,15 @@ func TestRecoveryRequest(t *testing.T) {
 	}
 }
 
+// firstText finds the first text delta "F…" in any API's stream: OpenAI
+// and Ollama content, a Responses delta, an Anthropic text_delta.
+var firstText = regexp.MustCompile(`"(content|delta|text)":"F`)
+
 // TestLive: content and calls reach the client while the upstream is still
 // writing, the dialect named or detected; with it named, the text before
 // the call streams before the call closes.
 func TestLive(t *testing.T) {
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		for _, dialect := range []string{"", "hermes"} {
 			text := "First part of the answer. " + leakedHermes + " And then a long tail that takes its time."
 			// The fake upstream has no template: the setting says the
@@ -177,7 +181,7 @@ func TestLive(t *testing.T) {
 			var firstContent, firstCall time.Duration
 			for {
 				line, err := br.ReadString('\n')
-				if firstContent == 0 && strings.Contains(line, `"content":"F`) {
+				if firstContent == 0 && firstText.MatchString(line) {
 					firstContent = time.Since(start)
 				}
 				if firstCall == 0 && strings.Contains(line, `"get_weather"`) {
@@ -207,7 +211,7 @@ func TestLive(t *testing.T) {
 // TestStreamError: an error line from the upstream reaches the client
 // after what was settled.
 func TestStreamError(t *testing.T) {
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		_, srv := setup(t, api, fakeserver.Script{{Content: "Partial answer", StreamError: "model crashed"}}, nil)
 		status, raw := rawPost(t, srv.URL+chatPath(api), chatBody(api, true, ""))
 		// The content may arrive in pieces ("Partial", " answer").
@@ -266,7 +270,7 @@ func TestUpstreamErrors(t *testing.T) {
 		o.Config.TransportRetries = 1
 		o.Config.Backoff.Initial, o.Config.Backoff.Max = time.Millisecond, time.Millisecond
 	}
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		for _, stream := range []bool{false, true} {
 			up, srv := setup(t, api, fakeserver.Script{{Status: 400, Error: "invalid history"}}, fast)
 			status, raw := rawPost(t, srv.URL+chatPath(api), chatBody(api, stream, ""))
@@ -288,7 +292,7 @@ func TestUpstreamErrors(t *testing.T) {
 		}
 		dead := httptest.NewServer(http.NotFoundHandler())
 		dead.Close()
-		opts := proxy.Options{Upstream: dead.URL, API: api, Logger: quiet}
+		opts := proxy.Options{Upstream: dead.URL, API: serverKind(api), Logger: quiet}
 		fast(&opts)
 		h, err := proxy.NewHandler(opts)
 		if err != nil {
@@ -413,7 +417,7 @@ func TestTransportAbandoned(t *testing.T) {
 func TestCallIDs(t *testing.T) {
 	shape := regexp.MustCompile(`^call_[a-z0-9]{8}$`)
 	two := leakedHermes + "\n" + leakedHermes
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		for _, stream := range []bool{false, true} {
 			_, srv := setup(t, api, fakeserver.Script{{Content: two}}, nil)
 			a := post(t, nil, srv.URL+chatPath(api), api, chatBody(api, stream, ""), nil)
@@ -437,7 +441,7 @@ func TestCallIDs(t *testing.T) {
 // whole, in either protocol.
 func TestLongLines(t *testing.T) {
 	long := strings.Repeat("lorem ipsum ", 30000)
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		_, srv := setup(t, api, fakeserver.Script{{Content: long + leakedHermes}}, nil)
 		a := post(t, nil, srv.URL+chatPath(api), api, chatBody(api, true, ""), nil)
 		if a.names() != "get_weather "+parisArgs || strings.TrimSpace(a.Content) != strings.TrimSpace(long) {

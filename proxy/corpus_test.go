@@ -34,8 +34,8 @@ func TestCorpus(t *testing.T) {
 	}), nil)
 	defer up.Close()
 	servers := map[proxy.API]string{}
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
-		h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: api, Logger: quiet,
+	for _, api := range allAPIs {
+		h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: serverKind(api), Logger: quiet,
 			ModelConfig: func(model string) (config.Config, bool) {
 				cfg := config.Default()
 				if !strings.HasPrefix(model, "detect:") {

@@ -60,7 +60,7 @@ func errorCode(t *testing.T, api proxy.API, raw string) string {
 }
 
 func TestAPIKey(t *testing.T) {
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		t.Run(string(api), func(t *testing.T) {
 			up, srv := setup(t, api, fakeserver.Script{{Content: leakedHermes}}, func(o *proxy.Options) { o.APIKey = "s3cret" })
 			for _, auth := range []string{"", "Bearer wrong", "s3cret"} {
@@ -96,7 +96,7 @@ func TestAPIKey(t *testing.T) {
 }
 
 func TestRequestTooLarge(t *testing.T) {
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		up, srv := setup(t, api, fakeserver.Script{{Content: "hi"}}, func(o *proxy.Options) { o.MaxRequestBytes = 200 })
 		a := post(t, nil, srv.URL+chatPath(api), api, chatBody(api, false, `"pad":"`+strings.Repeat("x", 300)+`"`), nil)
 		if a.Status != http.StatusRequestEntityTooLarge || errorCode(t, api, a.Raw) != "TLP-027" {
@@ -109,7 +109,7 @@ func TestRequestTooLarge(t *testing.T) {
 }
 
 func TestResponseTooLarge(t *testing.T) {
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		for _, stream := range []bool{false, true} {
 			obs := &observed{}
 			_, srv := setup(t, api, fakeserver.Script{{Content: strings.Repeat("word ", 2000), ChunkSize: 100}}, func(o *proxy.Options) {
@@ -137,11 +137,11 @@ func TestResponseTooLarge(t *testing.T) {
 // TestMaxConcurrent: a request beyond the cap waits, and gets a 503 when
 // no place comes free within the idle timeout.
 func TestMaxConcurrent(t *testing.T) {
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		t.Run(string(api), func(t *testing.T) {
 			up := fakeserver.NewServer(fakeserver.Script{{Content: strings.Repeat("a", 200), ChunkSize: 1, Delay: 10 * time.Millisecond}}, nil)
 			t.Cleanup(up.Close)
-			h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: api, MaxConcurrent: 1, Logger: quiet, IdleTimeout: 150 * time.Millisecond})
+			h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: serverKind(api), MaxConcurrent: 1, Logger: quiet, IdleTimeout: 150 * time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -173,7 +173,8 @@ func TestMaxConcurrent(t *testing.T) {
 func blocking(t *testing.T) string {
 	fake := fakeserver.NewHandler(nil, nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/chat") || strings.HasSuffix(r.URL.Path, "/completions") {
+		if strings.HasSuffix(r.URL.Path, "/chat") || strings.HasSuffix(r.URL.Path, "/completions") ||
+			strings.HasSuffix(r.URL.Path, "/responses") || strings.HasSuffix(r.URL.Path, "/messages") {
 			// The server notices a client gone only once the body is read.
 			io.Copy(io.Discard, r.Body)
 			select {
@@ -189,7 +190,7 @@ func blocking(t *testing.T) string {
 }
 
 func TestTimeouts(t *testing.T) {
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		for _, tc := range []struct {
 			name   string
 			mod    func(*proxy.Options)
@@ -202,7 +203,7 @@ func TestTimeouts(t *testing.T) {
 			for _, stream := range []bool{false, true} {
 				t.Run(string(api)+"/"+tc.name+map[bool]string{false: "/whole", true: "/stream"}[stream], func(t *testing.T) {
 					obs := &observed{}
-					opts := proxy.Options{API: api, Logger: quiet, Observer: obs, Config: config.Default()}
+					opts := proxy.Options{API: serverKind(api), Logger: quiet, Observer: obs, Config: config.Default()}
 					opts.Config.TransportRetries = 0
 					tc.mod(&opts)
 					var fake *fakeserver.Server
@@ -247,7 +248,7 @@ func TestTimeouts(t *testing.T) {
 // TestClientDisconnect: a client that goes away cancels the upstream
 // request, streamed or not.
 func TestClientDisconnect(t *testing.T) {
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		for _, stream := range []bool{false, true} {
 			var upstreamDone atomic.Bool
 			fake := fakeserver.NewHandler(fakeserver.Script{{Content: "Let me think", Stall: true}}, nil)
@@ -258,7 +259,7 @@ func TestClientDisconnect(t *testing.T) {
 				}
 			}))
 			obs := &observed{}
-			h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: api, Logger: quiet, Observer: obs})
+			h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: serverKind(api), Logger: quiet, Observer: obs})
 			if err != nil {
 				t.Fatal(err)
 			}

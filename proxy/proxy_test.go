@@ -251,7 +251,7 @@ func TestPassThrough(t *testing.T) {
 // TestUnknownFieldsAndHeaders: fields the proxy does not know reach the
 // upstream and come back; headers go upstream.
 func TestUnknownFieldsAndHeaders(t *testing.T) {
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		t.Run(string(api), func(t *testing.T) {
 			up, srv := setup(t, api, fakeserver.Script{{Content: "<tool_call>{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Paris\"}}</tool_call>"}}, nil)
 			h := http.Header{"Authorization": {"Bearer upstream-key"}, "X-Custom": {"yes"}}

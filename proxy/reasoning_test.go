@@ -31,9 +31,20 @@ const draftedInReasoning = `Let me think. <tool_call>{"name":"f","arguments":{}}
 const fgTools = `{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{}}}},` +
 	`{"type":"function","function":{"name":"g","parameters":{"type":"object","properties":{}}}}`
 
+// fgTools in the Responses API's and the Anthropic Messages API's shapes.
+const (
+	fgToolsFlat = `{"type":"function","name":"f","parameters":{"type":"object","properties":{}}},` +
+		`{"type":"function","name":"g","parameters":{"type":"object","properties":{}}}`
+	fgToolsAnthropic = `{"name":"f","input_schema":{"type":"object","properties":{}}},` +
+		`{"name":"g","input_schema":{"type":"object","properties":{}}}`
+)
+
 // fgBody is a chat request declaring the tools f and g.
 func fgBody(api proxy.API, stream bool) string {
-	return strings.Replace(chatBody(api, stream, ""), weatherTool, fgTools, 1)
+	b := chatBody(api, stream, "")
+	b = strings.Replace(b, weatherTool, fgTools, 1)
+	b = strings.Replace(b, weatherToolFlat, fgToolsFlat, 1)
+	return strings.Replace(b, weatherToolAnthropic, fgToolsAnthropic, 1)
 }
 
 // reasoningSetup starts a fake upstream whose model has template (none
@@ -46,7 +57,7 @@ func reasoningSetup(t *testing.T, api proxy.API, template string, turn fakeserve
 	}
 	up := httptest.NewServer(fakeserver.NewHandler(fakeserver.Script{turn}, fo))
 	t.Cleanup(up.Close)
-	h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: api, Logger: quiet, Config: cfg})
+	h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: serverKind(api), Logger: quiet, Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +82,7 @@ func TestDraftedCallInReasoning(t *testing.T) {
 		{"no template, reasoning open", "", config.ReasoningOpen},
 		{"template opens a block, reasoning closed", templateOpens, config.ReasoningClosed},
 	} {
-		for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		for _, api := range allAPIs {
 			for _, dialect := range []string{"", "hermes"} {
 				for _, stream := range []bool{false, true} {
 					cfg := config.Default()
@@ -98,7 +109,7 @@ func TestDraftedCallInReasoning(t *testing.T) {
 // content, with no template and no setting too.
 func TestServerReasoningKept(t *testing.T) {
 	for _, template := range []string{"", templateOpens} {
-		for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		for _, api := range allAPIs {
 			for _, stream := range []bool{false, true} {
 				url := reasoningSetup(t, api, template, fakeserver.Turn{Thinking: "The server split this.", Content: "Sure.\n" + leakedHermes, ChunkSize: 5}, config.Config{})
 				a := post(t, nil, url+chatPath(api), api, chatBody(api, stream, ""), nil)
@@ -128,7 +139,7 @@ func TestPlainOutputStreams(t *testing.T) {
 		{"no template, reasoning split off by the server", "", "", "Thought."},
 		{"template opens a block, reasoning split off by the server", templateOpens, "", "Thought."},
 	} {
-		for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		for _, api := range allAPIs {
 			for _, dialect := range []string{"", "hermes"} {
 				cfg := config.Default()
 				cfg.MaxRetries = 0
@@ -144,7 +155,7 @@ func TestPlainOutputStreams(t *testing.T) {
 				var content strings.Builder
 				for {
 					line, err := br.ReadString('\n')
-					if first == 0 && strings.Contains(line, `"content":"F`) {
+					if first == 0 && firstText.MatchString(line) {
 						first = time.Since(start)
 					}
 					content.WriteString(line)
@@ -172,13 +183,13 @@ func TestPlainOutputStreams(t *testing.T) {
 // in the recovered answer is text, as it would have been in the first.
 func TestRecoveryKeepsReadingStart(t *testing.T) {
 	offSchema := "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range allAPIs {
 		cfg := config.Default()
 		cfg.MaxRetries = 1
 		cfg.Reasoning = config.ReasoningClosed
 		up := httptest.NewServer(fakeserver.NewHandler(fakeserver.Script{{Content: offSchema}, {Content: "Sure.</think>\n" + leakedHermes}}, nil))
 		t.Cleanup(up.Close)
-		h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: api, Logger: quiet, Config: cfg})
+		h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: serverKind(api), Logger: quiet, Config: cfg})
 		if err != nil {
 			t.Fatal(err)
 		}

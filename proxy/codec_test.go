@@ -1,0 +1,161 @@
+package proxy_test
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/dialectkit/toolcall/config"
+	"github.com/dialectkit/toolcall/internal/fakeserver"
+	"github.com/dialectkit/toolcall/proxy"
+)
+
+// TestAPIsUnderEitherKind: the Responses and Messages APIs are fixed under
+// either upstream kind, the upstream given with its /v1 or without, and
+// the request reaches the upstream at the API's own path.
+func TestAPIsUnderEitherKind(t *testing.T) {
+	for _, api := range []proxy.API{proxy.Responses, proxy.Anthropic} {
+		for _, kind := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+			for _, suffix := range []string{"", "/v1"} {
+				for _, stream := range []bool{false, true} {
+					name := string(api) + "/" + string(kind) + suffix + map[bool]string{false: "/whole", true: "/stream"}[stream]
+					t.Run(name, func(t *testing.T) {
+						up := fakeserver.NewServer(fakeserver.Script{{Content: "Sure. " + leakedHermes, ChunkSize: 5}}, nil)
+						t.Cleanup(up.Close)
+						obs := &observed{}
+						h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL + suffix, API: kind, Logger: quiet, Observer: obs})
+						if err != nil {
+							t.Fatal(err)
+						}
+						srv := httptest.NewServer(h)
+						t.Cleanup(srv.Close)
+						a := post(t, nil, srv.URL+chatPath(api), api, chatBody(api, stream, ""), nil)
+						if a.Status != 200 || a.names() != "get_weather "+parisArgs || strings.TrimSpace(a.Content) != "Sure." || a.Finish != finishTool[api] {
+							t.Fatalf("%+v", a)
+						}
+						reqs := up.Requests()
+						if len(reqs) != 1 || string(reqs[0].API) != string(api) {
+							t.Fatalf("upstream requests %+v", reqs)
+						}
+						if st := obs.last(t); st.API != api || st.Outcome != proxy.OutcomeFixed || st.Calls != 1 || st.Fixed["leaked"] != 1 {
+							t.Errorf("stats %+v", st)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// TestItemsKept: output items and content blocks the proxy does not read
+// (a server tool's call, redacted thinking) stay in the fixed answer,
+// whole and streamed, beside the call that leaked.
+func TestItemsKept(t *testing.T) {
+	respWhole := `{"id":"resp_1","object":"response","status":"completed","model":"m","output":[` +
+		`{"type":"web_search_call","id":"ws_1","status":"completed"},` +
+		`{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":"<tool_call>{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Paris\"}}</tool_call>","annotations":[]}]}],` +
+		`"usage":{"input_tokens":3,"output_tokens":4,"total_tokens":7}}`
+	respStream := "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"in_progress\",\"output\":[]}}\n\n" +
+		"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"sequence_number\":1,\"output_index\":0,\"item\":{\"type\":\"web_search_call\",\"id\":\"ws_1\",\"status\":\"completed\"}}\n\n" +
+		"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"sequence_number\":2,\"output_index\":1,\"item_id\":\"msg_1\",\"content_index\":0,\"delta\":\"<tool_call>{\\\"name\\\":\\\"get_weather\\\",\\\"arguments\\\":{\\\"city\\\":\\\"Paris\\\"}}</tool_call>\"}\n\n" +
+		"event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":3,\"response\":{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"completed\",\"output\":[],\"usage\":{\"input_tokens\":3,\"output_tokens\":4,\"total_tokens\":7}}}\n\n"
+	anthWhole := `{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[` +
+		`{"type":"redacted_thinking","data":"opaque"},` +
+		`{"type":"text","text":"<tool_call>{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Paris\"}}</tool_call>"}],` +
+		`"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":4}}`
+	anthStream := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"m\",\"stop_reason\":null,\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n" +
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"redacted_thinking\",\"data\":\"opaque\"}}\n\n" +
+		"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"text_delta\",\"text\":\"<tool_call>{\\\"name\\\":\\\"get_weather\\\",\\\"arguments\\\":{\\\"city\\\":\\\"Paris\\\"}}</tool_call>\"}}\n\n" +
+		"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n" +
+		"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":4}}\n\n" +
+		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+	for _, tc := range []struct {
+		api    proxy.API
+		stream bool
+		body   string
+		kept   string
+	}{
+		{proxy.Responses, false, respWhole, `"web_search_call"`},
+		{proxy.Responses, true, respStream, `"web_search_call"`},
+		{proxy.Anthropic, false, anthWhole, `"redacted_thinking"`},
+		{proxy.Anthropic, true, anthStream, `"redacted_thinking"`},
+	} {
+		ct := map[bool]string{false: "application/json", true: "text/event-stream"}[tc.stream]
+		_, srv := setup(t, tc.api, fakeserver.Script{{Body: tc.body, ContentType: ct}}, nil)
+		a := post(t, nil, srv.URL+chatPath(tc.api), tc.api, chatBody(tc.api, tc.stream, ""), nil)
+		if a.names() != "get_weather "+parisArgs || a.Finish != finishTool[tc.api] {
+			t.Errorf("%s stream=%v: %+v", tc.api, tc.stream, a)
+		}
+		if strings.Count(a.Raw, tc.kept) == 0 || (tc.stream && tc.api == proxy.Responses && strings.Count(a.Raw, tc.kept) < 3) {
+			// Streamed, the item is added, done, and in response.completed.
+			t.Errorf("%s stream=%v: %s lost:\n%s", tc.api, tc.stream, tc.kept, a.Raw)
+		}
+	}
+}
+
+// TestServerToolsOnly: a request whose only tools are the server's own
+// (the Responses API's web search, an Anthropic server tool) declares no
+// tool a model's text can call: the answer passes as it came.
+func TestServerToolsOnly(t *testing.T) {
+	for _, tc := range []struct {
+		api  proxy.API
+		body string
+	}{
+		{proxy.Responses, `{"model":"m","input":"hi","tools":[{"type":"web_search"}]}`},
+		{proxy.Anthropic, `{"model":"m","max_tokens":64,"messages":[{"role":"user","content":"hi"}],"tools":[{"type":"web_search_20250305","name":"web_search"}]}`},
+	} {
+		obs := &observed{}
+		_, srv := setup(t, tc.api, fakeserver.Script{{Content: leakedHermes}}, func(o *proxy.Options) { o.Observer = obs })
+		a := post(t, nil, srv.URL+chatPath(tc.api), tc.api, tc.body, nil)
+		if len(a.Calls) != 0 || a.Content != leakedHermes {
+			t.Errorf("%s: %+v", tc.api, a)
+		}
+		if st := obs.last(t); st.Outcome != proxy.OutcomeUnchanged {
+			t.Errorf("%s: outcome %q", tc.api, st.Outcome)
+		}
+	}
+}
+
+// TestRecoveryHistory: recovery asks again in the API's own shape: the
+// upstream reads the client's conversation, then the failed answer and
+// the reflection on it (a string input becomes its first message).
+func TestRecoveryHistory(t *testing.T) {
+	offSchema := "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"
+	for _, tc := range []struct {
+		api  proxy.API
+		body string
+	}{
+		{proxy.Responses, `{"model":"m","input":"Weather in Paris?","tools":[` + weatherToolFlat + `]}`},
+		{proxy.Anthropic, `{"model":"m","max_tokens":64,"system":"Be brief.","messages":[{"role":"user","content":[{"type":"text","text":"Weather in Paris?"}]}],"tools":[` + weatherToolAnthropic + `]}`},
+	} {
+		up, srv := setup(t, tc.api, fakeserver.Script{{Content: offSchema}, {Content: leakedHermes}}, func(o *proxy.Options) {
+			o.Config = config.Default()
+			o.Config.MaxRetries = 1
+		})
+		a := post(t, nil, srv.URL+chatPath(tc.api), tc.api, tc.body, nil)
+		if a.names() != "get_weather "+parisArgs {
+			t.Fatalf("%s: %+v", tc.api, a)
+		}
+		reqs := up.Requests()
+		if len(reqs) != 2 || reqs[1].Stream {
+			t.Fatalf("%s: %d upstream requests", tc.api, len(reqs))
+		}
+		first, again := reqs[0].Messages, reqs[1].Messages
+		if len(again) < len(first)+2 {
+			t.Fatalf("%s: the re-ask has %d messages after %d", tc.api, len(again), len(first))
+		}
+		for i, m := range first {
+			if again[i].Role != m.Role || again[i].Content != m.Content {
+				t.Errorf("%s: message %d changed: %+v, was %+v", tc.api, i, again[i], m)
+			}
+		}
+		if last := again[len(again)-1]; last.Role == "assistant" || last.Content == "" {
+			t.Errorf("%s: the re-ask does not end with the reflection: %+v", tc.api, again)
+		}
+		if !strings.Contains(string(reqs[1].Body), `"stream":false`) {
+			t.Errorf("%s: the re-ask streams: %s", tc.api, reqs[1].Body)
+		}
+	}
+}
