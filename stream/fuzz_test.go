@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dialectkit/toolcall/internal/corpustest"
+	"github.com/dialectkit/toolcall/internal/fuzzcheck"
 	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/registry"
 )
@@ -110,12 +111,21 @@ func FuzzStream(f *testing.F) {
 	f.Add("Write `x\n```\ny\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>` here.", uint64(28), pick("", closedFlag))
 	// Framing tokens prose names without blanks around them.
 	f.Add("The format is <|channel|>final<|message|> then the answer.", uint64(29), pick("", 0))
+	// Under detection, with tools declared (the seed's second bit): a
+	// closing tag before any call is text in a family whose template opens
+	// no block, and blocks are joined differently by family.
+	const withTools = 1 << 62
+	f.Add("ok then</think>ok then<|python_start|>[calculate(x=10, y=20)]<|python_end|>", uint64(withTools|40), pick("", 0))
+	f.Add("ok then</think>ok thenLet me check.\n<function=get_weather>{\"location\": \"Tokyo\"}</function>\nDone.", uint64(withTools|41), pick("", 0))
+	f.Add("a<think>r</think>b <tool_call>{\"name\": \"get_weather\", \"arguments\": {}}</tool_call>", uint64(withTools|42), pick("", closedFlag))
+	f.Add("<think>r</think><think>s</think>b <tool_call>\n<function=get_weather>\n</function>\n</tool_call>", uint64(withTools|43), pick("", closedFlag))
 	// With a fallback chain (the seed's top bit set).
 	const withFallback = 1 << 63
 	f.Add("Hi there.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call>\nbye", uint64(withFallback|17), pick("mistral", closedFlag))
 	f.Add("Hi there. {\"name\": \"f\", \"arguments\": {\"a\": 1}} bye", uint64(withFallback|1<<56|18), pick("mistral", closedFlag))
 	f.Add("Calling now: [f(a=1)] ok", uint64(withFallback|2<<56|19), pick("llama3_json", 0))
 	f.Add("<think>hm</think>Ok.\n[TOOL_CALLS] [{\"name\": \"f\", \"arguments\": {}}]", uint64(withFallback|3<<56|20), pick("hermes", 0))
+	tools := fuzzcheck.CorpusTools(f)
 	fallbacks := [][]string{{"json", "pythonic", "hermes"}, {"json"}, {"pythonic"}, {"mistral", "qwen3_coder"}, {"hermes", "markdown_json"}}
 	f.Fuzz(func(t *testing.T, text string, seed uint64, pick uint8) {
 		if len(text) > 4096 {
@@ -128,6 +138,11 @@ func FuzzStream(f *testing.F) {
 			// A fallback chain (the seed's top bit): the stream must
 			// still never contradict Parse with the same chain.
 			opts.Fallback = fallbacks[int(seed>>56&0x7f)%len(fallbacks)]
+		}
+		if seed>>62&1 != 0 {
+			// The corpus tools declared (the seed's second bit): names
+			// are checked against them, and a call to none fails.
+			opts.Tools = tools
 		}
 		want := registry.Parse(text, opts)
 		rng := rand.New(rand.NewPCG(seed, 1))

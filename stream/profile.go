@@ -231,8 +231,11 @@ type pairRules struct {
 	// before any closing one makes the text before it content (rather than
 	// reasoning the template opened).
 	openFirst bool
-	// joiner is what goes between the text of two blocks.
-	joiner string
+	// joiner is what goes between the text of two blocks; joinerOdd says
+	// it is not known (candidates differ): a second block is settled at the
+	// end.
+	joiner    string
+	joinerOdd bool
 	// spaceJoin says content on both sides of a block is joined by one
 	// space (Hermes), rather than by the whitespace the model wrote.
 	spaceJoin bool
@@ -243,6 +246,10 @@ type pairRules struct {
 	// they are matched exactly.
 	fold bool
 }
+
+// plainSample is the answer text a dialect that reads plain text as
+// content returns as it is.
+const plainSample = "Sure, here it is."
 
 // Learn builds d's Profile.
 func Learn(d dialects.Dialect) *Profile {
@@ -256,14 +263,13 @@ func Learn(d dialects.Dialect) *Profile {
 	opts := &dialects.Options{}
 	parse := func(s string) *dialects.Extraction { return d.Extract(s, opts) }
 
-	const sample = "Sure, here it is."
-	if x := parse(sample); len(x.Calls) == 0 && x.Reasoning == "" && x.Content == sample {
+	if x := parse(plainSample); len(x.Calls) == 0 && x.Reasoning == "" && x.Content == plainSample {
 		p.plain = true
-		x = parse("  " + sample)
+		x = parse("  " + plainSample)
 		switch x.Content {
-		case sample:
+		case plainSample:
 			p.trimLead = true
-		case "  " + sample:
+		case "  " + plainSample:
 			// Kept here; but some dialects trim the content when a call
 			// or a framing token follows.
 			words := append(append([]string(nil), syn.Starts...), syn.Tokens...)
@@ -271,7 +277,7 @@ func Learn(d dialects.Dialect) *Profile {
 				words = append(words, tags.Open)
 			}
 			for _, m := range words {
-				if !strings.HasPrefix(parse("  "+sample+"\n"+m).Content, "  ") {
+				if !strings.HasPrefix(parse("  "+plainSample+"\n"+m).Content, "  ") {
 					p.spaceUnsure = true
 					break
 				}
@@ -661,8 +667,43 @@ func union(candidates []*Profile) *Profile {
 		spaceUnsure: false,
 		nameBare:    bare['('],
 		trimLead:    true,
-		pairs:       []pairRules{{tags: dialects.Think, live: true, implicit: true}},
+		pairs:       []pairRules{thinkAgreed(candidates)},
 	}
+}
+
+// thinkAgreed is how <think>…</think> is read before a dialect is decided:
+// what the reading of output no dialect recognised (a block split off, an
+// implicit one too, trimmed, two blocks joined as written) and every
+// candidate that reads plain text as content agree on. Text the union
+// streams stays as streamed whichever candidate the output turns out to
+// be in; where they differ (a closing tag with no opening one is the end
+// of a block the template opened in one family, text in another), the
+// union holds, and the dialect decided, or the final parse, settles it.
+func thinkAgreed(candidates []*Profile) pairRules {
+	agreed := pairRules{tags: dialects.Think, live: true, implicit: true, openFirst: true}
+	opts := &dialects.Options{}
+	for _, cp := range candidates {
+		d := cp.d
+		parse := func(s string) *dialects.Extraction { return d.Extract(s, opts) }
+		if x := parse(plainSample); len(x.Calls) > 0 || x.Content != plainSample {
+			// A dialect that reads no plain text as content (an API
+			// response body) is decided only on output wholly its own.
+			continue
+		}
+		r := learnPair(parse, dialects.Think)
+		agreed.live = agreed.live && r.live
+		agreed.openFirst = agreed.openFirst && r.openFirst
+		if !r.implicit || r.implicitOdd || r.keepLead || r.keepTrail {
+			agreed.implicitOdd = true
+		}
+		if r.spaceJoin || r.oddJoin {
+			agreed.oddJoin = true
+		}
+		if r.joiner != agreed.joiner {
+			agreed.joinerOdd = true
+		}
+	}
+	return agreed
 }
 
 // anyHeader returns a test that holds when any of headers does, or nil

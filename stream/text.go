@@ -643,7 +643,7 @@ func (p *Parser) lead(text string) {
 			p.hold(text)
 			return
 		}
-		if r.oddJoin && (p.contentOut.Len() > 0 || p.ambiguous) {
+		if r.oddJoin && (p.contentOut.Len() > 0 || p.ambiguous) || r.joinerOdd && p.reasonOut.Len() > 0 {
 			p.hold(text)
 			return
 		}
