@@ -41,8 +41,8 @@ func (s *scanner) bareValue(ctx context) valueKind {
 			s.strayQuote(ctx)
 			return vNumber
 		}
-		if s.loneSign(start, ctx) {
-			return vDropped
+		if kind := s.loneSign(start, ctx); kind != vNone {
+			return kind
 		}
 	}
 	if isLetter(c) {
@@ -202,17 +202,33 @@ func (s *scanner) ellipsis(ctx context) valueKind {
 	return vBare
 }
 
-// loneSign handles a sign or dot with no digits: a number the input cut
-// off ("[1, -"). It reports whether it consumed one.
-func (s *scanner) loneSign(start int, ctx context) bool {
+// loneSign handles a sign or dot with no digits standing as a value. It
+// reports the kind of value read, vNone when there is no such token. At
+// the end of the input it is a number the input cut off ("[1, -"); the
+// caller drops it, or, as a member's value, gives the member null (see
+// memberValue). Before a separator it is no number at all: a member's value
+// is missing ({"a": -, "b": 1} gives "a" the empty string, risky, as
+// {"a": , "b": 1} does), an array element is a stray mark, dropped.
+func (s *scanner) loneSign(start int, ctx context) valueKind {
 	end := start + 1
 	if end < len(s.src) && !s.endsToken(end, ctx) {
-		return false
+		return vNone
 	}
 	s.guess()
-	s.rec.add(toolcall.RepairTruncatedValue, start)
 	s.pos = end
-	return true
+	switch j := s.skipAt(end); {
+	case j >= len(s.src) || s.fenceAt(j):
+		if ctx != ctxObjectValue {
+			s.rec.add(toolcall.RepairTruncatedValue, start)
+		}
+	case ctx == ctxObjectValue:
+		s.rec.addRisky(toolcall.RepairMissingValue, start, true)
+		s.out = append(s.out, '"', '"')
+		return vString
+	default:
+		s.rec.add(toolcall.RepairStrayText, start)
+	}
+	return vDropped
 }
 
 // endsToken reports whether an unquoted token ending at i ends there: the

@@ -221,15 +221,16 @@ func (s *scanner) closeObject() valueKind {
 }
 
 // memberValue parses the ':' and the value after a key, and writes them.
-// It reports vDropped when the input ended before the value. valueless
-// allows a key with no value before the object's closer ({"a": 1, "b"}):
-// a quoted key after another member, whose value is taken as empty.
+// valueless allows a key with no value before the object's closer ({"a":
+// 1, "b"}): a quoted key after another member, whose value is taken as
+// empty. A key the end of the input cut off after it, before its value or
+// inside a value with nothing to keep ({"a": 1, "b", {"a": 1, "b":,
+// {"a": -), gets null (see cutAfterKey).
 func (s *scanner) memberValue(valueless bool) valueKind {
 	s.space()
 	if s.atEnd() {
-		s.guess()
-		s.rec.add(toolcall.RepairTruncatedValue, s.pos)
-		return vDropped
+		s.out = append(s.out, ':')
+		return s.cutAfterKey(s.pos)
 	}
 	switch c := s.src[s.pos]; {
 	case c == ':':
@@ -263,10 +264,9 @@ func (s *scanner) memberValue(valueless bool) valueKind {
 		}
 	}
 	if s.atEnd() {
-		s.guess()
-		s.rec.add(toolcall.RepairTruncatedValue, s.pos)
-		return vDropped
+		return s.cutAfterKey(s.pos)
 	}
+	at := s.pos
 	kind := s.value(ctxObjectValue)
 	if kind == vNone {
 		if s.src[s.pos] == ':' {
@@ -277,10 +277,26 @@ func (s *scanner) memberValue(valueless bool) valueKind {
 		s.out = append(s.out, '"', '"')
 		return vString
 	}
+	if kind == vDropped && s.atEnd() {
+		return s.cutAfterKey(at)
+	}
 	if kind != vDropped {
 		s.afterMember()
 	}
 	return kind
+}
+
+// cutAfterKey writes null as the value of a member whose key was read
+// whole and whose value the end of the input cut off before anything of
+// it could be kept, as the other repairers do. The repair is risky: the
+// value is made up, and a required argument is null, not what the model
+// was writing. (A cut-off tool call is never a call whatever its
+// arguments read as; this is the reading of the document.)
+func (s *scanner) cutAfterKey(at int) valueKind {
+	s.guess()
+	s.rec.addRisky(toolcall.RepairTruncatedValue, at, true)
+	s.out = append(s.out, "null"...)
+	return vLiteral
 }
 
 // afterMember checks the text after an object member for what cannot be

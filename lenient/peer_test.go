@@ -61,8 +61,8 @@ var peerCases = []peerCase{
 	{"cut after opening brace", `{`, `{}`},
 	{"cut after opening bracket", `[`, `[]`},
 	{"cut inside a key", `{"a": 1, "pa`, `{"a":1}`},
-	{"cut after a key", `{"a": 1, "path"`, `{"a":1}`},
-	{"cut after a colon", `{"a": 1, "path":`, `{"a":1}`},
+	{"cut after a key", `{"a": 1, "path"`, `{"a":1,"path":null}`},
+	{"cut after a colon", `{"a": 1, "path":`, `{"a":1,"path":null}`},
 	{"cut after a comma in an array", `[1, 2,`, `[1,2]`},
 	{"cut inside a number", `{"n": 12`, `{"n":12}`},
 	{"cut after a decimal point", `{"n": 2.`, `{"n":2}`},
@@ -75,8 +75,8 @@ var peerCases = []peerCase{
 	{"cut after a minus", `[1, -`, `[1]`},
 	{"cut deep", `{"a": [{"b": {"c": [1, {"d": "e`, `{"a":[{"b":{"c":[1,{"d":"e"}]}}]}`},
 	{"cut inside the key after a string", `{"path": "a.txt", "con`, `{"path":"a.txt"}`},
-	{"cut after the key after a string", `{"path": "a.txt", "content"`, `{"path":"a.txt"}`},
-	{"cut after the colon after a string", `{"path": "a.txt", "content": `, `{"path":"a.txt"}`},
+	{"cut after the key after a string", `{"path": "a.txt", "content"`, `{"path":"a.txt","content":null}`},
+	{"cut after the colon after a string", `{"path": "a.txt", "content": `, `{"path":"a.txt","content":null}`},
 	{"cut inside a bare key after a string", `{path: "a.txt", mo`, `{"path":"a.txt"}`},
 	{"cut inside a key after a single-quoted string", `{'mode': 'w', 'ta`, `{"mode":"w"}`},
 	{"cut sentence keeps a quoted phrase", `{"text": "He said, "hello world`, `{"text":"He said, \"hello world"}`},
@@ -255,7 +255,7 @@ var peerCases = []peerCase{
 	{"brace closing an array", `[2,}`, `[2]`},
 	{"empty brace closing an array", `[}`, `[]`},
 	{"doubled closers", `{}}`, `{}`},
-	{"cut after a key, nested", `{"a": {"b": 1, "c"`, `{"a":{"b":1}}`},
+	{"cut after a key, nested", `{"a": {"b": 1, "c"`, `{"a":{"b":1,"c":null}}`},
 	{"cut inside a unicode escape in an object", `{"foo": "bar\u20`, `{"foo":"bar"}`},
 	{"cut with commas and apostrophes", `{"message": "with, multiple, comma's, you see?`, `{"message":"with, multiple, comma's, you see?"}`},
 	{"cut after a comma in a sentence", `{"text": "Hello Sergey,I hop`, `{"text":"Hello Sergey,I hop"}`},
@@ -396,6 +396,34 @@ var peerCases = []peerCase{
 	// Accents as quotes, paired either way.
 	{"backtick closed by an acute accent", "{\"a\": `hello´, \"b\": 1}", `{"a":"hello","b":1}`},
 	{"acute closed by a backtick", "{´a`: ´x`}", `{"a":"x"}`},
+	// A member with no value: cut after its key it is null, missing before
+	// a separator it is the empty string; a lone sign or dot is no value.
+	{"cut after a bare key's colon", `{a: 1, b:`, `{"a":1,"b":null}`},
+	{"cut after a lone minus", `{"a": 1, "b": -`, `{"a":1,"b":null}`},
+	{"cut after a lone minus, final line break", "{\"a\": 1, \"b\": -\n", `{"a":1,"b":null}`},
+	{"cut inside a key drops it", `{"a": 1, "pa`, `{"a":1}`},
+	{"lone minus before the closer", `{"a": -}`, `{"a":""}`},
+	{"lone dot before the next member", `{"a": ., "b": 1}`, `{"a":"","b":1}`},
+	{"lone minus in an array", `[1, -, 2]`, `[1,2]`},
+	{"lone dot in an array", `[.]`, `[]`},
+	{"missing value before the closer", `{"a": 1, "b": }`, `{"a":1,"b":""}`},
+	{"missing value before the closer, no space", `{"a":}`, `{"a":""}`},
+	// JavaScript string concatenation in containers.
+	{"concatenation across lines in an object", "{\"text\": \"first line \" +\n    \"second line\",\n \"n\": 1}", `{"text":"first line second line","n":1}`},
+	{"concatenation in an array", "[\"a\" + \"b\",\n \"c\"\n + \"d\"]", `["ab","cd"]`},
+	{"concatenation of three with single quotes", `{'s': 'a' + 'b' + "c"}`, `{"s":"abc"}`},
+	{"concatenation with a comment", `{"s": "a" + /* more */ "b"}`, `{"s":"ab"}`},
+	{"concatenation after a string missing its closing quote", "{\"s\": \"hello +\n  \" world\", \"n\": 1}", `{"s":"hello world","n":1}`},
+	{"concatenation after an element missing its closing quote", "[\"a +\n \"b\", 1]", `["ab",1]`},
+	{"a plus inside a sentence stays text", `{"s": "a + "b" c"}`, `{"s":"a + \"b\" c"}`},
+	// Top-level lists and scalars are what they are; tool arguments that
+	// are not an object are refused by the schema check (TLP-012).
+	{"a bare list is a list", `[1, 2,`, `[1,2]`},
+	{"a bare list of objects", `[{a: 1}, {a: 2}]`, `[{"a":1},{"a":2}]`},
+	// An unclosed string ending at a comma followed by the next key.
+	{"unclosed string before the next key", `{"a": "hello, "b": 2}`, `{"a":"hello","b":2}`},
+	{"unclosed string before the next bare key", "{\"a\": \"hello,\n b: 2}", `{"a":"hello","b":2}`},
+	{"unclosed string before the next key in an array", `[{"a": "x, "b": "y"}]`, `[{"a":"x","b":"y"}]`},
 }
 
 func TestPeerCases(t *testing.T) {

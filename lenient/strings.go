@@ -383,6 +383,16 @@ func (s *scanner) quoteEnds(st *stringScan, ctx context, q quoteKind, i, cw, bal
 	if ctx != ctxKey && s.quoteLineBeforeTrailingComma(q, after) {
 		return s.endWithStray(st, i, after)
 	}
+	// "first +⏎ "second": the text ends in a '+' joining it to the string
+	// the quote opens, which closes cleanly; the closing quote before the
+	// '+' is missing (see concatenation).
+	if ctx != ctxKey && st.inner == 0 {
+		if p := s.joinedBefore(st.start, i, q, ctx); p >= 0 {
+			s.rec.add(toolcall.RepairMissingQuote, p)
+			st.end, st.next, st.trimRight = p, p, true
+			return true
+		}
+	}
 	comma := -1
 	if ctx != ctxKey {
 		comma = s.closerBoundary(st.start, i, q, bal)
@@ -1199,4 +1209,35 @@ func (s *scanner) writeQuoteChar(i, w int) int {
 func quoteWidth(src []byte, i int) int {
 	_, w := quoteAt(src, i)
 	return w
+}
+
+// joinedBefore returns where a string missing its closing quote ends when
+// its text, up to the quote at i, ends in a '+' after a space, with a
+// line break between the '+' and the quote ("first +⏎ "second"), and the
+// quote opens a string that closes cleanly in ctx: the '+' joins two
+// strings, as in JavaScript. It returns the offset of the '+', or -1.
+func (s *scanner) joinedBefore(start, i int, q quoteKind, ctx context) int {
+	src := s.src
+	p := trimSpaceEnd(src, start, i) - 1
+	if p-1 < start || src[p] != '+' || src[p-1] != ' ' || !s.lineBreakIn(p, i) {
+		return -1
+	}
+	_, w := quoteAt(src, i)
+	for k := i + w; k < len(src); k++ {
+		if src[k] == '\\' {
+			k++
+			continue
+		}
+		if cw := closerAt(q, src, k); cw > 0 {
+			s.tick(k - i)
+			if s.properClose(k+cw, ctx, 0, 0) {
+				return p
+			}
+			return -1
+		}
+		if src[k] == '\n' {
+			break
+		}
+	}
+	return -1
 }
