@@ -3,7 +3,10 @@ package toolcall
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 )
 
 // Tool is a declared tool: its name, what it does, and the JSON Schema of its
@@ -27,7 +30,14 @@ type Tool struct {
 //	{"name": …, "description": …, "input_schema": {…}}                                   (Anthropic-style)
 //
 // The result of json.Marshal on an ollama api.Tool is the first shape.
-func ParseTool(data []byte) (Tool, error) {
+// A definition that is not one says what is wrong and where: the field
+// and the type it has (`tool definition: "function.name" is a number, not
+// a string`).
+func ParseTool(data []byte) (Tool, error) { return parseTool(data, "") }
+
+// parseTool is ParseTool for the definition at path inside the one given
+// ("" for the whole, "function." for the OpenAI shape's function).
+func parseTool(data []byte, path string) (Tool, error) {
 	var probe struct {
 		Type        string          `json:"type"`
 		Function    json.RawMessage `json:"function"`
@@ -38,10 +48,10 @@ func ParseTool(data []byte) (Tool, error) {
 		Version     json.RawMessage `json:"version"`
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
-		return Tool{}, toolError(err, "tool definition is not a JSON object")
+		return Tool{}, toolDefinitionError(err, data, path)
 	}
 	if len(probe.Function) > 0 && !bytes.Equal(probe.Function, []byte("null")) {
-		t, err := ParseTool(probe.Function)
+		t, err := parseTool(probe.Function, path+"function.")
 		if err != nil {
 			return Tool{}, err
 		}
@@ -58,6 +68,9 @@ func ParseTool(data []byte) (Tool, error) {
 		t.Parameters = nil
 	}
 	if t.Name == "" {
+		if path != "" {
+			return Tool{}, toolError(nil, fmt.Sprintf("tool definition has no name (%q is missing or empty)", path+"name"))
+		}
 		return Tool{}, toolError(nil, "tool definition has no name")
 	}
 	if t.Parameters != nil {
@@ -123,6 +136,77 @@ func (t Tool) MarshalOpenAI() ([]byte, error) {
 			Parameters  json.RawMessage `json:"parameters"`
 		}{t.Name, t.Description, params},
 	})
+}
+
+// toolDefinitionError says why a definition did not decode: a field of
+// the wrong type (named with its path and both types), or a value that
+// is not a JSON object at all (saying what it is instead).
+func toolDefinitionError(err error, data []byte, path string) *Error {
+	where := "tool definition"
+	if path != "" {
+		where = fmt.Sprintf("tool definition: %q", strings.TrimSuffix(path, "."))
+	}
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) && typeErr.Field != "" {
+		return toolError(err, fmt.Sprintf("tool definition: %q is %s, not %s", path+typeErr.Field, jsonKind(typeErr.Value), goKind(typeErr.Type)))
+	}
+	if !json.Valid(data) {
+		return toolError(err, where+" is not valid JSON: "+err.Error())
+	}
+	return toolError(err, fmt.Sprintf("%s is %s, not a JSON object", where, jsonKind(kindOf(data))))
+}
+
+// kindOf names the kind of a valid JSON value as encoding/json does in an
+// UnmarshalTypeError: "string", "number", "bool", "array", "object", "null".
+func kindOf(data []byte) string {
+	switch b := bytes.TrimSpace(data); {
+	case len(b) == 0:
+		return "null"
+	case b[0] == '"':
+		return "string"
+	case b[0] == '[':
+		return "array"
+	case b[0] == '{':
+		return "object"
+	case b[0] == 't' || b[0] == 'f':
+		return "bool"
+	case b[0] == 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// jsonKind names a JSON kind with its article, for a message.
+func jsonKind(kind string) string {
+	switch {
+	case kind == "bool":
+		return "a boolean"
+	case kind == "null":
+		return "null"
+	case strings.HasPrefix(kind, "number"):
+		return "a number"
+	case kind == "array" || kind == "object":
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
+// goKind names the JSON kind a Go type is decoded from.
+func goKind(t reflect.Type) string {
+	if t == nil {
+		return "that"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Struct, reflect.Map:
+		return "a JSON object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Bool:
+		return "a boolean"
+	}
+	return "a number"
 }
 
 func toolError(cause error, msg string) *Error {

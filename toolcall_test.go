@@ -162,3 +162,27 @@ func ExampleError() {
 	// TLP-005: no declared tool is named "get_wether" [call 0]
 	// true [get_time get_weather]
 }
+
+// TestParseToolsSaysWhatIsWrong: a definition that does not decode says
+// which tool, which field, and what the field is instead of what it must
+// be.
+func TestParseToolsSaysWhatIsWrong(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"name": 3}`, `TLP-017: tool definition: "name" is a number, not a string`},
+		{`[{"name": "a"}, {"type": "function", "function": {"name": 3}}]`, `TLP-017: tool 1: tool definition: "function.name" is a number, not a string`},
+		{`{"type": "function", "function": "get_weather"}`, `TLP-017: tool definition: "function" is a string, not a JSON object`},
+		{`{"name": "a", "description": ["x"]}`, `TLP-017: tool definition: "description" is an array, not a string`},
+		{`{"name": "a", "description": true}`, `TLP-017: tool definition: "description" is a boolean, not a string`},
+		{`[1]`, `TLP-017: tool 0: tool definition is a number, not a JSON object`},
+		{`"get_weather"`, `TLP-017: tool definition is a string, not a JSON object`},
+		{`{"type": "function", "function": {"description": "x"}}`, `TLP-017: tool definition has no name ("function.name" is missing or empty)`},
+		{`{"description": "x"}`, `TLP-017: tool definition has no name`},
+		{`{"name":`, `TLP-017: tool definition is not valid JSON: unexpected end of JSON input`},
+	}
+	for _, tt := range tests {
+		_, err := toolcall.ParseTools([]byte(tt.in))
+		if !errors.Is(err, toolcall.ErrInvalidTool) || err.Error() != tt.want {
+			t.Errorf("ParseTools(%s) = %v, want %s", tt.in, err, tt.want)
+		}
+	}
+}

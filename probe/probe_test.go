@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,8 +26,16 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
+// goIdentifier matches a Go identifier as a reader of the report would
+// meet it: a qualified name (probe.TextDialect) or a type name in
+// parentheses ((TextDialect)). The report speaks to users, not to Go.
+var goIdentifier = regexp.MustCompile(`\b[a-z]+\.[A-Z][A-Za-z]+\b|\([A-Z][a-z]+[A-Z][A-Za-z]*\)`)
+
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
+	if id := goIdentifier.Find(got); id != nil {
+		t.Errorf("%s names a Go identifier: %s", name, id)
+	}
 	path := filepath.Join("..", "testdata", "probe", "golden", name)
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -105,7 +105,7 @@ func recommend(r *Report) Recommendation {
 			rec.Reasons = append(rec.Reasons, fmt.Sprintf("native tools: %s; tools in the system prompt in %s: %s — better",
 				modeScore(native), best.Dialect, modeScore(best)))
 		}
-		rec.Reasons = append(rec.Reasons, fmt.Sprintf("present the tools in the system prompt in %s (TextDialect); %s",
+		rec.Reasons = append(rec.Reasons, fmt.Sprintf("present the tools in the system prompt in %s, with an example call, not in the request's tools field; %s",
 			best.Dialect, modeScore(best)))
 	}
 	for _, m := range prompted {
@@ -271,7 +271,7 @@ func configYAML(r *Report, rec *Recommendation) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s — from dialect-probe probe of %s (%s)\n", config.AgentPath, r.Model, r.API)
 	if rec.PresentTools == "system_prompt" {
-		fmt.Fprintf(&b, "# present the tools in the system prompt in %s (probe.TextDialect), not natively\n", rec.Dialect)
+		fmt.Fprintf(&b, "# present the tools in the system prompt in %s, with an example call, not in the request's tools field\n", rec.Dialect)
 	}
 	if rec.MaxTokens > 0 {
 		fmt.Fprintf(&b, "# output budget: num_predict / max_tokens >= %d\n", rec.MaxTokens)

@@ -120,7 +120,7 @@ const configFlagHelp = " (default: the file $" + config.EnvFile + " names, else 
 	" in the working directory, else " + config.UserFile + " in the user's configuration directory; --config '' reads none)"
 
 // configFile is the configuration file a command reads: the one --config
-// names (none for --config ”), else the one config.FindFile finds.
+// names (none when it is given empty), else the one config.FindFile finds.
 func configFile(cmd *cobra.Command, flag string) (config.File, error) {
 	if cmd.Flags().Changed("config") {
 		if flag == "" {

@@ -86,7 +86,7 @@ func TestConfigShowModel(t *testing.T) {
 // TestConfigDiscovery: without --config, call, probe, serve and config
 // show read the file $DIALECTKIT_CONFIG names, else .agent/config.yml in
 // the working directory, else the user's file; --config overrides them
-// all and --config ” reads none; config show names the file and how it
+// all and an empty --config reads none; config show names the file and how it
 // was chosen.
 func TestConfigDiscovery(t *testing.T) {
 	home := t.TempDir()

@@ -68,3 +68,90 @@ func jsonLine(t *testing.T, v any) string {
 	}
 	return b.String()
 }
+
+// TestOneShape: parse and repair give repairs and errors in one shape,
+// objects, in --json and --jsonl; repair --jsonl keeps its contract's
+// "error" string and "repairs" kinds beside them, saying the same.
+func TestOneShape(t *testing.T) {
+	broken := `{'city': 'Paris',}`
+	call := `<tool_call>{"name": "f", "arguments": ` + broken + `}</tool_call>`
+	bad := `<tool_call>{"name": "f", "arguments": {"a": [1, 2}}</tool_call> and {"name":`
+	cases := []struct {
+		name    string
+		stdin   string
+		args    []string
+		repairs bool // a repair is expected
+		errs    bool // an error is expected
+	}{
+		{"parse --json", call, []string{"parse", "--json"}, true, false},
+		{"parse --json, error", bad, []string{"parse", "--json", "--no-repair"}, false, true},
+		{"parse --jsonl", jsonLine(t, map[string]string{"id": "p", "text": call}), []string{"parse", "--jsonl"}, true, false},
+		{"repair --json", broken, []string{"repair", "--json"}, true, false},
+		{"repair --json, error", `]]]`, []string{"repair", "--json"}, false, true},
+		{"repair --jsonl", jsonLine(t, map[string]string{"id": "r", "input": broken}), []string{"repair", "--jsonl"}, true, false},
+		{"repair --jsonl, error", jsonLine(t, map[string]string{"id": "r", "input": `]]]`}), []string{"repair", "--jsonl"}, false, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, _ := runCLI(t, c.stdin, c.args...)
+			var out map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+				t.Fatalf("not one JSON object: %v\n%s%s", err, stdout, stderr)
+			}
+			repairsKey := "repairs"
+			if c.args[0] == "repair" && c.args[1] == "--jsonl" {
+				repairsKey = "repair_details"
+			}
+			var repairs []struct {
+				Kind      *string `json:"kind"`
+				Offset    *int    `json:"offset"`
+				CallIndex *int    `json:"call_index"`
+			}
+			if raw, ok := out[repairsKey]; ok {
+				if err := json.Unmarshal(raw, &repairs); err != nil {
+					t.Fatalf("%s is not a list of objects: %s", repairsKey, raw)
+				}
+			}
+			if c.repairs != (len(repairs) > 0) {
+				t.Errorf("%s = %s", repairsKey, out[repairsKey])
+			}
+			for _, r := range repairs {
+				if r.Kind == nil || r.Offset == nil || r.CallIndex == nil {
+					t.Errorf("a repair lacks kind, offset or call_index: %s", out[repairsKey])
+				}
+			}
+			var errs []struct {
+				Code    *string `json:"code"`
+				Message *string `json:"message"`
+			}
+			if err := json.Unmarshal(out["errors"], &errs); err != nil {
+				t.Fatalf("errors is not a list of objects: %s", out["errors"])
+			}
+			if c.errs != (len(errs) > 0) {
+				t.Errorf("errors = %s", out["errors"])
+			}
+			for _, e := range errs {
+				if e.Code == nil || e.Message == nil || !strings.HasPrefix(*e.Message, *e.Code+": ") {
+					t.Errorf("an error lacks its code or message: %s", out["errors"])
+				}
+			}
+			if c.args[0] != "repair" || c.args[1] != "--jsonl" {
+				return
+			}
+			// The contract's fields, unchanged, say the same.
+			var kinds []string
+			if err := json.Unmarshal(out["repairs"], &kinds); err != nil || len(kinds) != len(repairs) {
+				t.Errorf("repairs = %s, not the kinds of %s", out["repairs"], out["repair_details"])
+			}
+			for i := range kinds {
+				if kinds[i] != *repairs[i].Kind {
+					t.Errorf("repairs[%d] = %q, repair_details[%d].kind = %q", i, kinds[i], i, *repairs[i].Kind)
+				}
+			}
+			var msg *string
+			if err := json.Unmarshal(out["error"], &msg); err != nil || (msg != nil) != c.errs || (msg != nil && *msg != *errs[0].Message) {
+				t.Errorf("error = %s, errors = %s", out["error"], out["errors"])
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -32,11 +33,19 @@ unquoted keys, Python literals, missing closing brackets, truncated strings,
 unescaped quotes, comments, code fences, prose around the value, ...), with
 the list of repairs it made.
 
+With --json, the result is
+  {"output": "<strict JSON text>" | null,
+   "repairs": [{"kind", "offset", "call_index", "detail"?, "risky"?}],
+   "errors": [{"code", "message"}]}
+repairs and errors in the shape parse --json gives them.
+
 With --jsonl, every input line is {"id": "...", "input": "<almost-JSON>"} and
 every output line is
   {"id": "...", "output": "<strict JSON text>" | null, "error": "<code>: <message>" | null,
-   "repairs": ["trailing_comma", ...]}
-in the same order, with the same id.
+   "repairs": ["trailing_comma", ...],
+   "repair_details": [{"kind", "offset", "call_index", ...}], "errors": [{"code", "message"}]}
+in the same order, with the same id: "error" and "repairs" as they always
+were, and beside them the same as objects, in parse's shape.
 
 Exit status: 0 when the input is JSON or was repaired into JSON; 1 when it
 could not be repaired (its coded error is printed on standard error); 2 for
@@ -57,12 +66,25 @@ failed: errors are reported per line.`,
 	return cmd
 }
 
-// repairOutput is one --jsonl output line, and the --json result.
+// repairOutput is one --jsonl output line. Error and Repairs keep the
+// contract's shape (a "<code>: <message>" string, the repair kinds);
+// Errors and RepairDetails give the same as objects, in the shape parse
+// gives them.
 type repairOutput struct {
-	ID      json.RawMessage `json:"id,omitempty"`
-	Output  *string         `json:"output"`
-	Error   *string         `json:"error"`
-	Repairs []string        `json:"repairs"`
+	ID            json.RawMessage   `json:"id,omitempty"`
+	Output        *string           `json:"output"`
+	Error         *string           `json:"error"`
+	Repairs       []string          `json:"repairs"`
+	RepairDetails []toolcall.Repair `json:"repair_details"`
+	Errors        []errorRecord     `json:"errors"`
+}
+
+// repairJSON is the --json result: repairs and errors as objects, as
+// parse --json gives them.
+type repairJSON struct {
+	Output  *string           `json:"output"`
+	Repairs []toolcall.Repair `json:"repairs"`
+	Errors  []errorRecord     `json:"errors"`
 }
 
 func runRepair(cmd *cobra.Command, args []string, f *repairFlags) error {
@@ -90,7 +112,7 @@ func runRepair(cmd *cobra.Command, args []string, f *repairFlags) error {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := enc.Encode(repairJSON{Output: out.Output, Repairs: out.RepairDetails, Errors: out.Errors}); err != nil {
 			return err
 		}
 	case out.Output != nil && len(out.Repairs) == 0:
@@ -100,7 +122,7 @@ func runRepair(cmd *cobra.Command, args []string, f *repairFlags) error {
 		}
 	case out.Output != nil:
 		fmt.Fprintln(w, *out.Output)
-		for _, r := range out.Repairs {
+		for _, r := range out.RepairDetails {
 			fmt.Fprintln(cmd.ErrOrStderr(), "repaired:", r)
 		}
 	default:
@@ -133,17 +155,25 @@ func failedRepair(id json.RawMessage, e *toolcall.Error) repairOutput {
 		id = json.RawMessage("null")
 	}
 	msg := e.Error()
-	return repairOutput{ID: id, Error: &msg, Repairs: []string{}}
+	return repairOutput{ID: id, Error: &msg, Repairs: []string{}, RepairDetails: []toolcall.Repair{}, Errors: []errorRecord{toErrorRecord(e)}}
 }
 
 func toRepairOutput(r lenient.Result) repairOutput {
-	out := repairOutput{Repairs: make([]string, 0, len(r.Repairs))}
+	out := repairOutput{Repairs: make([]string, 0, len(r.Repairs)), RepairDetails: r.Repairs, Errors: []errorRecord{}}
+	if out.RepairDetails == nil {
+		out.RepairDetails = []toolcall.Repair{}
+	}
 	for _, rep := range r.Repairs {
 		out.Repairs = append(out.Repairs, string(rep.Kind))
 	}
 	if r.Err != nil {
 		msg := r.Err.Error()
 		out.Error = &msg
+		var e *toolcall.Error
+		if !errors.As(r.Err, &e) {
+			e = toolcall.Errorf(toolcall.CodeRepairFailed, r.Err, r.Err.Error())
+		}
+		out.Errors = append(out.Errors, toErrorRecord(e))
 		return out
 	}
 	s := string(r.Output)
