@@ -17,6 +17,11 @@ type Tool struct {
 	// Parameters is the JSON Schema of the arguments object, as given. It is
 	// nil for a tool without parameters.
 	Parameters json.RawMessage `json:"parameters,omitempty"`
+	// Strict is OpenAI's "strict": true on the function: the arguments
+	// must match the schema exactly, so validation rejects properties the
+	// schema does not declare even without additionalProperties: false
+	// (schema strict mode, for this tool).
+	Strict bool `json:"strict,omitempty"`
 	// Version is the tool's version ("1.2.0"), from a "version" beside its
 	// name or "x-version" in its schema; empty when it has none. A
 	// schema.Set keeps every registered version of a tool.
@@ -46,6 +51,7 @@ func parseTool(data []byte, path string) (Tool, error) {
 		Parameters  json.RawMessage `json:"parameters"`
 		InputSchema json.RawMessage `json:"input_schema"`
 		Version     json.RawMessage `json:"version"`
+		Strict      bool            `json:"strict"`
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return Tool{}, toolDefinitionError(err, data, path)
@@ -58,9 +64,10 @@ func parseTool(data []byte, path string) (Tool, error) {
 		if t.Version == "" {
 			t.Version = versionText(probe.Version)
 		}
+		t.Strict = t.Strict || probe.Strict
 		return t, nil
 	}
-	t := Tool{Name: probe.Name, Description: probe.Description, Parameters: probe.Parameters, Version: versionText(probe.Version)}
+	t := Tool{Name: probe.Name, Description: probe.Description, Parameters: probe.Parameters, Version: versionText(probe.Version), Strict: probe.Strict}
 	if len(t.Parameters) == 0 || bytes.Equal(t.Parameters, []byte("null")) {
 		t.Parameters = probe.InputSchema
 	}

@@ -108,8 +108,10 @@ type Config struct {
 	EnableAutoRepair bool
 	// RepairTimeout is the time budget of one repair (repair_timeout_ms).
 	RepairTimeout time.Duration
-	// StrictValidation rejects properties a schema does not declare
-	// (strict_validation).
+	// StrictValidation rejects properties a schema does not declare even
+	// when it does not say additionalProperties: false (strict_validation;
+	// off by default: validation follows JSON Schema, and a tool declared
+	// with OpenAI's "strict": true is strict either way).
 	StrictValidation bool
 	// CoerceTypes converts values toward the schema ("5" → 5) and records
 	// each change (coerce_types). Risky coercions are never applied.
@@ -209,7 +211,7 @@ func Default() Config {
 		RetryDelay:          100 * time.Millisecond,
 		EnableAutoRepair:    true,
 		RepairTimeout:       lenient.DefaultTimeout,
-		StrictValidation:    true,
+		StrictValidation:    false,
 		MaxNestingDepth:     lenient.DefaultMaxDepth,
 		MaxArgumentSize:     lenient.DefaultMaxSize,
 		LogRepairDetails:    true,
@@ -249,7 +251,7 @@ func (c *Config) LenientOptions() lenient.Options {
 
 // SchemaOptions maps the configuration onto validation options.
 func (c *Config) SchemaOptions() schema.Options {
-	return schema.Options{AllowAdditional: !c.StrictValidation, Coerce: c.CoerceTypes}
+	return schema.Options{Strict: c.StrictValidation, Coerce: c.CoerceTypes}
 }
 
 // Validate reports the first setting out of range as a TLP-024 error

@@ -28,7 +28,7 @@ func TestDefaultConfig(t *testing.T) {
 		{"retry_delay_ms", c.RetryDelay, 100 * time.Millisecond},
 		{"enable_auto_repair", c.EnableAutoRepair, true},
 		{"repair_timeout_ms", c.RepairTimeout, 100 * time.Millisecond},
-		{"strict_validation", c.StrictValidation, true},
+		{"strict_validation", c.StrictValidation, false},
 		{"max_nesting_depth", c.MaxNestingDepth, 64},
 		{"max_argument_size", c.MaxArgumentSize, 1048576},
 		{"log_repair_details", c.LogRepairDetails, true},
@@ -117,7 +117,7 @@ func TestLoadAgentConfig(t *testing.T) {
 		t.Errorf("loaded\n%+v\nwant\n%+v", c, want)
 	}
 	opts := c.DialectOptions(nil)
-	if !opts.DisableRepair || !opts.Validation.AllowAdditional || !opts.Validation.Coerce ||
+	if !opts.DisableRepair || opts.Validation.Strict || !opts.Validation.Coerce ||
 		opts.Lenient != (lenient.Options{MaxSize: 65536, MaxDepth: 32, Timeout: 50 * time.Millisecond}) {
 		t.Errorf("dialect options = %+v", opts)
 	}

@@ -40,6 +40,9 @@ type chatCtx struct {
 	original          string
 	originalReasoning string
 
+	// callErrs are the calls of the answer that failed their check.
+	callErrs []*toolcall.Error
+
 	upstreamTime time.Duration
 	cancel       context.CancelFunc
 }
@@ -251,10 +254,18 @@ func (q *chatCtx) whole(ctx context.Context, resp *http.Response) *toolcall.Erro
 		if q.st.Outcome == "" {
 			q.st.Outcome = OutcomeUnchanged
 		}
+	} else if len(q.callErrs) > 0 {
+		if o, ok := parseObj(out); ok {
+			o.setRaw(CallErrorsField, callErrorsJSON(q.callErrs))
+			out = o.bytes()
+		}
 	}
 	q.st.Status = resp.StatusCode
 	copyHeader(q.w.Header(), resp.Header, true)
 	q.w.Header().Set(CorrelationHeader, q.st.CorrelationID)
+	if len(q.callErrs) > 0 {
+		q.w.Header().Set(CallErrorsHeader, callErrorCodes(q.callErrs))
+	}
 	q.w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 	q.w.WriteHeader(resp.StatusCode)
 	q.w.Write(out)
@@ -284,7 +295,7 @@ func (q *chatCtx) record(f *fixed) {
 	if f.dialect != "" {
 		st.Dialect = f.dialect
 	}
-	st.Calls += f.validCalls()
+	st.Calls += len(f.calls)
 	for k, n := range f.fixes {
 		if st.Fixed == nil {
 			st.Fixed = map[string]int{}
@@ -300,6 +311,7 @@ func (q *chatCtx) record(f *fixed) {
 	for _, e := range f.errors {
 		st.ErrorCodes = append(st.ErrorCodes, string(e.Code))
 	}
+	q.callErrs = append(q.callErrs, f.errors...)
 	switch {
 	case st.Outcome == OutcomeRecovered && len(f.errors) == 0:
 	case len(f.errors) > 0:

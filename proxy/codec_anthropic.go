@@ -139,7 +139,7 @@ func toolUseBlock(c toolcall.Call, base *nativeCall) json.RawMessage {
 	b.setRaw("type", []byte(`"tool_use"`))
 	b.setRaw("id", marshalString(c.ID))
 	b.setRaw("name", marshalString(c.Name))
-	b.setRaw("input", argumentsObject(c.Arguments))
+	b.setRaw("input", argumentsValue(c.Arguments))
 	return b.bytes()
 }
 
@@ -382,6 +382,7 @@ func (o *anthropicStream) line(ctx context.Context, line []byte) bool {
 		}
 		d.setRaw("stop_reason", marshalString(anthropicStop(reason, len(s.sent))))
 		ev.setRaw("delta", d.bytes())
+		s.markErrors(ev)
 		o.ev(typ, ev)
 	case "message_stop":
 		o.finish(ctx, "")
@@ -482,7 +483,7 @@ func (o *anthropicStream) call(c toolcall.Call, _ int, base *nativeCall) {
 	start, _ := parseObj(toolUseBlock(c, base))
 	start.setRaw("input", []byte("{}"))
 	o.ev("content_block_start", obj{"index": json.RawMessage(itoa(o.next)), "content_block": start.bytes()})
-	for _, piece := range argumentPieces(c.Arguments) {
+	for _, piece := range argumentPieces(argumentsValue(c.Arguments)) {
 		o.delta("input_json_delta", "partial_json", piece)
 	}
 	o.ev("content_block_stop", obj{"index": json.RawMessage(itoa(o.next))})

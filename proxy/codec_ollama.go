@@ -204,6 +204,7 @@ func (o *ollamaStream) line(ctx context.Context, line []byte) bool {
 	delete(msg, "thinking")
 	delete(msg, "tool_calls")
 	top.setRaw("message", msg.bytes())
+	s.markErrors(top)
 	s.write(append(top.bytes(), '\n'))
 	return false
 }

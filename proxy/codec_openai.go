@@ -86,7 +86,7 @@ func (openAICodec) whole(ctx context.Context, q *chatCtx, top obj) []byte {
 		changed = true
 		renderOpenAIMessage(msgObj, f)
 		ch.setRaw("message", msgObj.bytes())
-		if f.validCalls() > 0 && reason != "length" {
+		if len(f.calls) > 0 && reason != "length" {
 			ch.setRaw("finish_reason", []byte(`"tool_calls"`))
 		} else if reason == "tool_calls" && len(f.calls) == 0 {
 			ch.setRaw("finish_reason", []byte(`"stop"`))
@@ -219,6 +219,7 @@ func (o *openAIStream) line(ctx context.Context, line []byte) bool {
 		c.setRaw("delta", []byte("{}"))
 		c.setRaw("finish_reason", marshalString(reason))
 		fin.setRaw("choices", rawList([]json.RawMessage{c.bytes()}))
+		s.markErrors(fin)
 		s.write(dataEvent(fin.bytes()))
 	}
 	return true

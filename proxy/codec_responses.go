@@ -455,7 +455,12 @@ func (o *responsesStream) line(ctx context.Context, line []byte) bool {
 		s.endNative(ctx, o, reason)
 		o.start()
 		o.closeOpen()
-		o.ev(typ, obj{"response": o.response(env, "", o.items)})
+		r := o.response(env, "", o.items)
+		if ro, ok := parseObj(r); ok && len(s.f.errors) > 0 {
+			s.markErrors(ro)
+			r = ro.bytes()
+		}
+		o.ev(typ, obj{"response": r})
 		return false
 	case "error":
 		s.endNative(ctx, o, "")

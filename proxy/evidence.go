@@ -121,7 +121,11 @@ func (c *core) fetchTemplate(ctx context.Context, base *url.URL, model string, h
 	if err != nil {
 		return ""
 	}
-	defer resp.Body.Close()
+	defer func() {
+		// Read to the end, so that the connection serves the next request.
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+	}()
 	if resp.StatusCode != http.StatusOK {
 		return ""
 	}

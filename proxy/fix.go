@@ -20,11 +20,44 @@ const (
 	fixReasoning = "reasoning_moved"
 )
 
-// outCall is a valid call of the fixed answer; native, when set, is the
-// upstream's own entry for it, whose other fields are kept.
+// CallErrorsHeader is the response header of a whole chat answer in which
+// calls failed their check: their codes, comma-separated ("TLP-004"). The
+// answer's body says more in CallErrorsField.
+const CallErrorsHeader = "X-Dialectkit-Call-Errors"
+
+// CallErrorsField is the top-level field of a chat answer (a whole answer,
+// or a stream's final chunk) that lists the calls that failed their check,
+// each a toolcall.Error in its JSON form (code, message, tool, call_id of
+// the call as it went out, violations, …; never argument values). Clients
+// ignore fields they do not know; an agent's operator can read it.
+const CallErrorsField = "dialectkit_call_errors"
+
+// callErrorsJSON is the value of CallErrorsField.
+func callErrorsJSON(errs []*toolcall.Error) []byte {
+	b, err := json.Marshal(errs)
+	if err != nil {
+		return []byte("[]")
+	}
+	return b
+}
+
+// callErrorCodes is the value of CallErrorsHeader.
+func callErrorCodes(errs []*toolcall.Error) string {
+	codes := make([]string, len(errs))
+	for i, e := range errs {
+		codes[i] = string(e.Code)
+	}
+	return strings.Join(codes, ",")
+}
+
+// outCall is a call of the fixed answer; native, when set, is the
+// upstream's own entry for it, whose other fields are kept. failed marks a
+// call that did not pass its check and goes out as the model wrote it
+// (see asWritten).
 type outCall struct {
 	call   toolcall.Call
 	native *nativeCall
+	failed bool
 }
 
 // fixed is an answer once fixed.
@@ -42,7 +75,16 @@ type fixed struct {
 	truncated bool
 }
 
-func (f *fixed) validCalls() int { return len(f.calls) }
+// validCalls counts the calls that passed their check.
+func (f *fixed) validCalls() int {
+	n := 0
+	for _, c := range f.calls {
+		if !c.failed {
+			n++
+		}
+	}
+	return n
+}
 
 func (f *fixed) count(kind string, n int) {
 	if n <= 0 {
@@ -146,23 +188,50 @@ func (q *chatCtx) takeCalls(f *fixed, res *toolcall.Result, native []nativeCall)
 		q.ids[oc.call.ID] = true
 		slots = append(slots, slot{oc, c.Index})
 	}
+	covered := make([]bool, len(native))
+	for _, c := range res.Calls {
+		if c.Index >= 0 && c.Index < len(native) {
+			covered[c.Index] = true
+		}
+	}
+	unread := false
 	for _, e := range res.Errors {
 		f.errors = append(f.errors, e)
-		if native != nil {
-			// A native call that stays failed is not a call: it leaves
-			// tool_calls, and its text goes to the content.
-			if e.CallIndex >= 0 && e.CallIndex < len(native) {
-				f.content = joinText(f.content, nativeText(&native[e.CallIndex]))
+		var n *nativeCall
+		if e.CallIndex >= 0 && e.CallIndex < len(native) {
+			if covered[e.CallIndex] {
+				continue
 			}
+			n, covered[e.CallIndex] = &native[e.CallIndex], true
+		}
+		if c, ok := asWritten(e, n); ok {
+			// Never worse than no proxy: a call the model finished goes
+			// out as it wrote it; the client learns of the failure from
+			// the answer's call errors (callErrors).
+			c = q.withID(f, c)
+			e.CallID = c.ID
+			slots = append(slots, slot{outCall{call: c, native: n, failed: true}, max(e.CallIndex, 0)})
 			f.changed = true
 			continue
 		}
-		if native == nil {
-			// A leaked call that failed stays where the model wrote it:
-			// the content goes out as written, its markup and any
-			// reasoning in it included.
-			f.content, f.reasoning = q.original, q.originalReasoning
+		unread = true
+	}
+	for i := range native {
+		// A native call no error named (one past a cap) is kept too: the
+		// upstream returned it.
+		if !covered[i] {
+			e := toolcall.NewError(toolcall.CodeTooMany, "the call was not checked")
+			e.CallIndex = i
+			c, _ := asWritten(e, &native[i])
+			slots = append(slots, slot{outCall{call: q.withID(f, c), native: &native[i], failed: true}, i})
+			f.changed = true
 		}
+	}
+	if unread && native == nil {
+		// A leaked call that could not be read stays where the model
+		// wrote it: the content goes out as written, its markup and any
+		// reasoning in it included.
+		f.content, f.reasoning = q.original, q.originalReasoning
 	}
 	// The calls go out in the order the model wrote them.
 	for i := 1; i < len(slots); i++ {
@@ -183,19 +252,32 @@ func (q *chatCtx) takeCalls(f *fixed, res *toolcall.Result, native []nativeCall)
 	}
 }
 
-// nativeText is the text of a native call that failed, for the content:
-// the call as a JSON object {"name": …, "arguments": …}, the arguments as
-// the server sent them.
-func nativeText(n *nativeCall) string {
-	args := strings.TrimSpace(n.rc.Arguments)
-	if strings.HasPrefix(args, "{") && json.Valid([]byte(args)) {
-		return retry.FormatCall(nil, retry.NativeDialect, n.rc.Name, json.RawMessage(args))
+// asWritten is the call a failed check leaves for the client, as the
+// model wrote it: every native call (n set: the upstream returned it as a
+// call, and the proxy never takes that back), and a leaked call that was
+// read whole (a declared tool's name and a JSON object of arguments) but
+// fails its schema, which the agent's own loop can reflect as a tool error
+// where text could not be run. A leaked call that could not be read (cut
+// off, not JSON, an undeclared name) is no call.
+func asWritten(e *toolcall.Error, n *nativeCall) (toolcall.Call, bool) {
+	if n != nil {
+		return toolcall.Call{ID: n.rc.ID, Name: n.rc.Name, Arguments: json.RawMessage(n.rc.Arguments), Index: e.CallIndex}, true
 	}
-	b, _ := json.Marshal(struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	}{n.rc.Name, n.rc.Arguments})
-	return string(b)
+	raw := strings.TrimSpace(e.Raw)
+	if e.Code != toolcall.CodeSchema || e.Tool == "" || !strings.HasPrefix(raw, "{") || !json.Valid([]byte(raw)) {
+		return toolcall.Call{}, false
+	}
+	return toolcall.Call{Name: e.Tool, Arguments: json.RawMessage(raw), Index: e.CallIndex}, true
+}
+
+// withID gives a call an id when it has none or one already used.
+func (q *chatCtx) withID(f *fixed, c toolcall.Call) toolcall.Call {
+	if c.ID == "" || q.ids[c.ID] {
+		c.ID = q.newID()
+		f.count(fixIDAdded, 1)
+	}
+	q.ids[c.ID] = true
+	return c
 }
 
 // isCoercion tells a schema coercion from a JSON repair.

@@ -88,6 +88,8 @@ type answer struct {
 	Usage     bool   // the final chunk (or answer) carried token counts
 	Raw       string
 	Chunks    int
+	// CallErrors is the proxy.CallErrorsHeader of the answer.
+	CallErrors string
 }
 
 func (a answer) names() string {
@@ -149,7 +151,7 @@ func post(t *testing.T, c *http.Client, url string, api proxy.API, body string, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := answer{Status: resp.StatusCode, Raw: string(data)}
+	a := answer{Status: resp.StatusCode, Raw: string(data), CallErrors: resp.Header.Get(proxy.CallErrorsHeader)}
 	if resp.StatusCode != 200 {
 		return a
 	}

@@ -61,7 +61,8 @@ type Options struct {
 	// the request gives; ok false means use Config.
 	ModelConfig func(model string) (cfg config.Config, ok bool)
 	// Transport reaches the upstream; nil means a clone of
-	// http.DefaultTransport.
+	// http.DefaultTransport whose idle pool keeps MaxConcurrent
+	// connections per host, so that requests reuse them.
 	Transport http.RoundTripper
 	// MaxRequestBytes caps a client request body (0: DefaultMaxRequestBytes).
 	MaxRequestBytes int64
@@ -82,7 +83,8 @@ type Options struct {
 	// <key>"; the client's own Authorization header is then not sent
 	// upstream. When empty, the client's headers go upstream unchanged.
 	APIKey string
-	// Logger receives one record per request; nil means slog.Default().
+	// Logger receives one record per request; nil means no logging, as
+	// in package retry.
 	// Argument values are never logged above DEBUG.
 	Logger *slog.Logger
 	// Observer, when set, is told about every request once it ends (the

@@ -73,11 +73,8 @@ func newCore(opts Options, handler bool) (*core, error) {
 		u.RawQuery, u.Fragment = "", ""
 		c.upstream = u
 	}
-	if c.next == nil {
-		c.next = http.DefaultTransport.(*http.Transport).Clone()
-	}
 	if c.log == nil {
-		c.log = slog.Default()
+		c.log = slog.New(slog.DiscardHandler)
 	}
 	if c.opts.MaxRequestBytes <= 0 {
 		c.opts.MaxRequestBytes = DefaultMaxRequestBytes
@@ -87,6 +84,15 @@ func newCore(opts Options, handler bool) (*core, error) {
 	}
 	if c.opts.MaxConcurrent <= 0 {
 		c.opts.MaxConcurrent = DefaultMaxConcurrent
+	}
+	if c.next == nil {
+		// The idle pool holds as many connections as may be in flight:
+		// with the default 2 per host, most requests of a busy proxy
+		// would open a new connection to the upstream.
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = c.opts.MaxConcurrent
+		t.MaxIdleConns = max(t.MaxIdleConns, c.opts.MaxConcurrent)
+		c.next = t
 	}
 	if c.opts.IdleTimeout <= 0 {
 		c.opts.IdleTimeout = DefaultIdleTimeout

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,10 +20,14 @@ const parisArgs = `{"city":"Paris"}`
 
 // scenario is one upstream answer and what the client must see.
 type scenario struct {
-	name    string
-	turns   fakeserver.Script
-	cfg     func(*config.Config)
-	calls   string // "name args; …"
+	name  string
+	turns fakeserver.Script
+	cfg   func(*config.Config)
+	calls string // "name args; …"
+	// ollamaCalls, when set, are the calls an Ollama client sees.
+	ollamaCalls string
+	// apis, when set, are the only APIs the scenario applies to.
+	apis    []proxy.API
 	content string
 	// streamContent, when set, is the content of a streamed answer: the
 	// text of a failed call goes out as the parser kept it (Error.Raw).
@@ -32,6 +37,10 @@ type scenario struct {
 	finish    map[proxy.API]string
 	outcome   string
 	requests  int // upstream chat requests; 0 means 1
+	// callErrors are the codes of the calls that failed their check, as
+	// a whole answer's header and its (or a stream's final chunk's)
+	// CallErrorsField say.
+	callErrors string
 }
 
 // The answer's end as each API says it: Ollama's done_reason, OpenAI's
@@ -62,11 +71,15 @@ func scenarios() []scenario {
 			calls: "get_weather " + parisArgs, finish: finishTool, outcome: proxy.OutcomeFixed},
 		{name: "plain answer", turns: fakeserver.Script{{Content: "It is sunny in Paris."}},
 			content: "It is sunny in Paris.", finish: finishStop, outcome: proxy.OutcomeUnchanged},
+		// A leaked call read whole that fails its schema goes out as the
+		// model wrote it, marked: the agent's loop can reflect it.
 		{name: "off-schema", turns: fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"}},
-			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>", finish: finishStop, outcome: proxy.OutcomeFailed},
+			calls: `get_weather {"city":5}`, finish: finishTool, outcome: proxy.OutcomeFailed, callErrors: "TLP-004"},
+		{name: "unknown tool", turns: fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_time\", \"arguments\": {}}\n</tool_call>"}},
+			content: "<tool_call>\n{\"name\": \"get_time\", \"arguments\": {}}\n</tool_call>", finish: finishStop, outcome: proxy.OutcomeFailed, callErrors: "TLP-005"},
 		{name: "truncated call", turns: fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par", DoneReason: "length"}},
 			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par",
-			finish:  finishLength, outcome: proxy.OutcomeFailed},
+			finish:  finishLength, outcome: proxy.OutcomeFailed, callErrors: "TLP-014"},
 		{name: "off-schema recovered", turns: fakeserver.Script{
 			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"},
 			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"}},
@@ -83,16 +96,22 @@ func scenarios() []scenario {
 			calls: "get_weather " + parisArgs, finish: finishTool, outcome: proxy.OutcomeRecovered, requests: 3},
 		{name: "off-schema not recovered", turns: fakeserver.Script{
 			{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"}},
-			cfg:     func(c *config.Config) { c.MaxRetries = 1 },
-			content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>",
-			finish:  finishStop, outcome: proxy.OutcomeFailed, requests: 2},
+			cfg:   func(c *config.Config) { c.MaxRetries = 1 },
+			calls: `get_weather {"city":5}`, finish: finishTool, outcome: proxy.OutcomeFailed, requests: 2, callErrors: "TLP-004"},
 		{name: "native off-schema recovered", turns: fakeserver.Script{
 			{Calls: []fakeserver.Call{{Name: "get_weather", Arguments: `{"city": 5}`}}},
 			{Calls: []fakeserver.Call{{Name: "get_weather", Arguments: parisArgs}}}},
 			cfg:   func(c *config.Config) { c.MaxRetries = 2 },
 			calls: "get_weather " + parisArgs, finish: finishTool, outcome: proxy.OutcomeRecovered, requests: 2},
+		// Never worse than no proxy: a native call stays a call.
 		{name: "native off-schema", turns: fakeserver.Script{{Calls: []fakeserver.Call{{Name: "get_weather", Arguments: `{"city": 5}`}}}},
-			content: `{"name": "get_weather", "arguments": {"city": 5}}`, finish: finishStop, outcome: proxy.OutcomeFailed},
+			calls: `get_weather {"city":5}`, finish: finishTool, outcome: proxy.OutcomeFailed, callErrors: "TLP-004"},
+		{name: "native undeclared property", turns: fakeserver.Script{{Calls: []fakeserver.Call{{Name: "get_weather", Arguments: `{"city": "Paris", "description": "look it up"}`}}}},
+			calls: `get_weather {"city":"Paris","description":"look it up"}`, finish: finishTool, outcome: proxy.OutcomeUnchanged},
+		{name: "native unreadable", turns: fakeserver.Script{{Calls: []fakeserver.Call{{Name: "get_weather", Arguments: `city=Paris`, AsString: true}}}},
+			calls: `get_weather city=Paris`, ollamaCalls: `get_weather "city=Paris"`,
+			// Anthropic's input is JSON on the wire: it cannot be unreadable.
+			apis: []proxy.API{proxy.Ollama, proxy.OpenAI, proxy.Responses}, finish: finishTool, outcome: proxy.OutcomeFailed, callErrors: "TLP-003"},
 		{name: "two leaked calls", turns: fakeserver.Script{{Content: leakedHermes + "\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\", \"days\": 2}}\n</tool_call>"}},
 			calls: "get_weather " + parisArgs + `; get_weather {"city":"Rome","days":2}`, finish: finishTool, outcome: proxy.OutcomeFixed},
 		{name: "native calls interleaved", turns: fakeserver.Script{{Interleave: true, Calls: []fakeserver.Call{
@@ -149,6 +168,9 @@ func TestFix(t *testing.T) {
 			for _, sc := range scenarios() {
 				name := string(api) + "/" + map[bool]string{false: "whole", true: "stream"}[stream] + "/" + sc.name
 				t.Run(name, func(t *testing.T) {
+					if sc.apis != nil && !slices.Contains(sc.apis, api) {
+						t.Skip("the scenario does not apply to " + string(api))
+					}
 					turns := append(fakeserver.Script(nil), sc.turns...)
 					if stream {
 						for i := range turns {
@@ -168,8 +190,12 @@ func TestFix(t *testing.T) {
 					if a.Status != 200 {
 						t.Fatalf("status %d: %s", a.Status, a.Raw)
 					}
-					if got := a.names(); got != sc.calls {
-						t.Errorf("calls = %q, want %q\n%s", got, sc.calls, a.Raw)
+					wantCalls := sc.calls
+					if api == proxy.Ollama && sc.ollamaCalls != "" {
+						wantCalls = sc.ollamaCalls
+					}
+					if got := a.names(); got != wantCalls {
+						t.Errorf("calls = %q, want %q\n%s", got, wantCalls, a.Raw)
 					}
 					wantContent := sc.content
 					if stream && sc.streamContent != "" {
@@ -193,6 +219,12 @@ func TestFix(t *testing.T) {
 					want := max(sc.requests, 1)
 					if n := len(up.Requests()); n != want {
 						t.Errorf("%d upstream requests, want %d", n, want)
+					}
+					if !stream && a.CallErrors != sc.callErrors {
+						t.Errorf("%s = %q, want %q", proxy.CallErrorsHeader, a.CallErrors, sc.callErrors)
+					}
+					if got := strings.Contains(a.Raw, `"`+proxy.CallErrorsField+`":[{"code":"`+sc.callErrors); got != (sc.callErrors != "") {
+						t.Errorf("%s in the answer: %v, want %v\n%s", proxy.CallErrorsField, got, sc.callErrors != "", a.Raw)
 					}
 					st := obs.last(t)
 					if st.Outcome != sc.outcome {

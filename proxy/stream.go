@@ -35,8 +35,10 @@ type streamer struct {
 
 	// readAt is when the upstream chunk being handled was read.
 	readAt time.Time
-	// sent are the calls the client has (index = position).
-	sent []toolcall.Call
+	// sent are the calls the client has (index = position); failed marks
+	// those that went out as the model wrote them.
+	sent   []toolcall.Call
+	failed []bool
 	// native are the upstream's own calls; openNative those still
 	// arriving, by index (OpenAI sends them in fragments).
 	native     []nativeCall
@@ -187,20 +189,18 @@ func (s *streamer) event(ev stream.Event, e emitter) {
 			s.f.count(fixReasoning, 1)
 		}
 	case stream.Call:
-		c := *ev.Call
-		if c.ID == "" || s.q.ids[c.ID] {
-			c.ID = s.q.newID()
-			s.f.count(fixIDAdded, 1)
-		}
-		s.q.ids[c.ID] = true
-		s.sent = append(s.sent, c)
 		s.f.count(fixLeaked, 1)
-		e.call(c, len(s.sent)-1, nil)
+		s.send(s.q.withID(s.f, *ev.Call), nil, false, e)
 	case stream.CallError:
 		var te *toolcall.Error
 		if errors.As(ev.Err, &te) {
 			s.f.errors = append(s.f.errors, te)
-			if text := s.failedText(te); text != "" {
+			if c, ok := asWritten(te, nil); ok {
+				s.f.count(fixLeaked, 1)
+				c = s.q.withID(s.f, c)
+				te.CallID = c.ID
+				s.send(c, nil, true, e)
+			} else if text := s.failedText(te); text != "" {
 				e.content(text)
 			}
 		}
@@ -245,8 +245,8 @@ func (s *streamer) sendNative(e emitter) {
 	}
 }
 
-// nativeCall checks one of the upstream's own calls and sends it: valid,
-// with an id; failed, as text in the content.
+// nativeCall checks one of the upstream's own calls and sends it, with an
+// id: valid, or failed as the model wrote it.
 func (s *streamer) nativeCall(n *nativeCall, e emitter) {
 	idx := s.nativeSeen
 	s.nativeSeen++
@@ -260,24 +260,38 @@ func (s *streamer) nativeCall(n *nativeCall, e emitter) {
 			s.f.count(fixRepaired, 1)
 		}
 	}
+	failed := false
 	if err != nil {
-		// A native call that stays failed is not a call: its text goes
-		// out as content.
-		var te *toolcall.Error
-		if errors.As(err, &te) {
-			s.f.errors = append(s.f.errors, te)
-		}
-		s.f.changed = true
-		e.content(nativeText(n))
-		return
+		// A native call that stays failed goes out as the model wrote it.
+		te := toolcall.NewError(toolcall.CodeInvalidJSON, err.Error())
+		errors.As(err, &te)
+		te.CallIndex = idx
+		s.f.errors = append(s.f.errors, te)
+		call, _ = asWritten(te, n)
+		s.f.changed, failed = true, true
 	}
-	if call.ID == "" || s.q.ids[call.ID] {
-		call.ID = s.q.newID()
-		s.f.count(fixIDAdded, 1)
+	call = s.q.withID(s.f, call)
+	if failed {
+		s.f.errors[len(s.f.errors)-1].CallID = call.ID
 	}
-	s.q.ids[call.ID] = true
-	s.sent = append(s.sent, call)
-	e.call(call, len(s.sent)-1, n)
+	s.send(call, n, failed, e)
+}
+
+// markErrors adds CallErrorsField to o, the answer's last event (or the
+// object in it that stands for the whole answer), when calls failed their
+// check.
+func (s *streamer) markErrors(o obj) {
+	if len(s.f.errors) > 0 {
+		o.setRaw(CallErrorsField, callErrorsJSON(s.f.errors))
+	}
+}
+
+// send sends a call to the client; failed marks one that goes out as the
+// model wrote it.
+func (s *streamer) send(c toolcall.Call, n *nativeCall, failed bool, e emitter) {
+	s.sent = append(s.sent, c)
+	s.failed = append(s.failed, failed)
+	e.call(c, len(s.sent)-1, n)
 }
 
 // end settles the parser and, when a call failed with recovery on, asks
@@ -312,9 +326,8 @@ func (s *streamer) end(ctx context.Context, e emitter, doneReason string) {
 		if s.wasSent(c.call) {
 			continue
 		}
-		s.sent = append(s.sent, c.call)
 		s.f.count(fixLeaked, 1)
-		e.call(c.call, len(s.sent)-1, nil)
+		s.send(c.call, nil, false, e)
 	}
 }
 
@@ -333,8 +346,8 @@ func (s *streamer) wasSent(c toolcall.Call) bool {
 func (s *streamer) finish(truncated bool) {
 	f := s.f
 	f.truncated = truncated
-	for _, c := range s.sent {
-		f.calls = append(f.calls, outCall{call: c})
+	for i, c := range s.sent {
+		f.calls = append(f.calls, outCall{call: c, failed: s.failed[i]})
 	}
 	f.changed = f.changed || len(f.fixes) > 0
 	q := s.q

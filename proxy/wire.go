@@ -279,7 +279,9 @@ func ollamaCall(c toolcall.Call, index int, base *nativeCall) json.RawMessage {
 	o.setRaw("id", marshalString(c.ID))
 	fn.setRaw("name", marshalString(c.Name))
 	fn.set("index", index)
-	fn.setRaw("arguments", argumentsObject(c.Arguments))
+	if args := argumentsObject(c.Arguments); json.Valid(args) || base == nil || fn["arguments"] == nil {
+		fn.setRaw("arguments", argumentsValue(c.Arguments))
+	}
 	o.setRaw("function", fn.bytes())
 	return o.bytes()
 }
@@ -298,6 +300,16 @@ func openAICall(c toolcall.Call, base *nativeCall) json.RawMessage {
 	fn.setRaw("arguments", marshalString(string(argumentsObject(c.Arguments))))
 	o.setRaw("function", fn.bytes())
 	return o.bytes()
+}
+
+// argumentsValue is a call's arguments as a JSON value: the object, or
+// arguments a model wrote that are not JSON (a failed call that goes out
+// as written) as a JSON string.
+func argumentsValue(a json.RawMessage) []byte {
+	if args := argumentsObject(a); json.Valid(args) {
+		return args
+	}
+	return marshalString(string(a))
 }
 
 // argumentsObject is a call's arguments as a JSON object, {} when empty.

@@ -676,7 +676,7 @@ func (r *run) parseText(ctx context.Context, content string, split bool) *toolca
 	probe := opts
 	probe.Tools = nil
 	probe.Template, probe.Model = "", "" // the output alone decides here
-	probe.Validation = schema.Options{AllowAdditional: true}
+	probe.Validation = schema.Options{}
 	loose, _ := r.reg.ParseDetectContext(ctx, content, &probe)
 	if ctx.Err() != nil || loose.Dialect == "" || !callsDeclaredTool(loose.Calls, r.tools) {
 		return res

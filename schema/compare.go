@@ -44,7 +44,7 @@ type Change struct {
 // Nested objects and array items are compared the same way. Compare reads
 // the schemas as written: it does not resolve $ref, and it compares
 // anyOf/oneOf branches only through their types. Note that this library's
-// strict mode (the default) rejects undeclared properties even without
+// strict mode (Options.Strict, or a tool declared strict) rejects undeclared properties even without
 // "additionalProperties": false: a caller that validates strictly should
 // treat property_removed as breaking. An invalid schema gives a
 // toolcall.CodeInvalidTool error.

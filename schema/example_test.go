@@ -25,10 +25,11 @@ func Example() {
 		panic(err)
 	}
 
-	// Strict validation (the default) reports every violation, without
-	// quoting the model's values.
+	// Validation reports every violation, without quoting the model's
+	// values; strict mode also rejects a property the schema does not
+	// declare, which JSON Schema alone accepts (no additionalProperties).
 	// The error is a *toolcall.Error, reached with errors.As.
-	_, _, err = set.Validate("get_weather", json.RawMessage(`{"days":30,"unit":"K","lang":"fr"}`), schema.Options{})
+	_, _, err = set.Validate("get_weather", json.RawMessage(`{"days":30,"unit":"K","lang":"fr"}`), schema.Options{Strict: true})
 	var verr *toolcall.Error
 	errors.As(err, &verr)
 	fmt.Println(verr.Code, verr.Missing)

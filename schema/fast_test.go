@@ -47,7 +47,7 @@ func agree(tb testing.TB, t *Tool, args []byte, opts Options) fastResult {
 		return fastUnsure
 	}
 	var names map[string]struct{}
-	if !opts.AllowAdditional {
+	if t.strictFor(opts) {
 		names = t.strict
 	}
 	r := t.fast.check(args, names)
@@ -232,7 +232,7 @@ func TestFastPathAgreesOnCorpus(t *testing.T) {
 		}
 		for _, valid := range c.args {
 			for i, args := range mutations(valid) {
-				for _, opts := range []Options{{}, {AllowAdditional: true}} {
+				for _, opts := range []Options{{}, {Strict: true}} {
 					cases++
 					r := agree(t, c.tool, args, opts)
 					if i == 0 && opts == (Options{}) && c.tool.fast != nil {
@@ -401,7 +401,7 @@ func TestFastPathAgreesOnRandomSchemas(t *testing.T) {
 			if args[0] != '{' {
 				args = `{"a":` + args + `}`
 			}
-			for _, opts := range []Options{{}, {AllowAdditional: true}} {
+			for _, opts := range []Options{{}, {Strict: true}} {
 				counts[agree(t, tool, []byte(args), opts)]++
 			}
 		}
@@ -474,6 +474,6 @@ func FuzzFastPath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, args []byte, pick uint8, additional bool) {
 		tool := tools[int(pick)%len(tools)]
-		agree(t, tool, args, Options{AllowAdditional: additional})
+		agree(t, tool, args, Options{Strict: !additional})
 	})
 }

@@ -38,7 +38,7 @@ func FuzzValidate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, args []byte, pick, flags uint8) {
 		tool, _ := set.Lookup(names[int(pick)%len(names)])
-		opts := schema.Options{Coerce: flags&1 != 0, AllowRisky: flags&2 != 0, AllowAdditional: flags&4 != 0}
+		opts := schema.Options{Coerce: flags&1 != 0, AllowRisky: flags&2 != 0, Strict: flags&4 != 0}
 		out, repairs, err := tool.Validate(args, opts)
 		if err != nil {
 			var verr *toolcall.Error

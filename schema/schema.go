@@ -5,9 +5,11 @@
 // once, when it is added, and validation then reuses it from any number of
 // goroutines. [Tool.Validate] checks one arguments object and reports every
 // violation as a [toolcall.Violation] (JSON Pointer path, keyword, expected
-// and actual type, a message that never quotes argument values). It is
-// strict by default: properties a schema does not declare are rejected even
-// when the schema does not say additionalProperties: false. Coercion toward
+// and actual type, a message that never quotes argument values). It follows
+// JSON Schema: a property the schema does not declare is accepted unless
+// the schema says additionalProperties: false. Strict mode (Options.Strict,
+// or a tool declared with OpenAI's "strict": true) rejects undeclared
+// top-level properties even without it. Coercion toward
 // the schema ("5" → 5 for an integer field) is opt-in, recorded as repairs,
 // and refuses or names the risky cases.
 package schema
@@ -37,7 +39,8 @@ type Tool struct {
 	fast *fastNode
 	// props are the top-level property names in declaration order.
 	props []string
-	// strict is the set of top-level names strict mode accepts, or nil when
+	// strict is the set of top-level names strict mode accepts (for
+	// Options.Strict, or always when the tool is declared strict), or nil when
 	// strict mode does not apply to this schema (see strictNames).
 	strict map[string]struct{}
 	// aliases notes the "type" keywords written with an alias ("float",
@@ -301,14 +304,15 @@ func (s *Set) Tools() []toolcall.Tool {
 	return out
 }
 
-// Options configure validation. The zero value validates strictly and does
+// Options configure validation. The zero value follows JSON Schema and does
 // not coerce.
 type Options struct {
-	// AllowAdditional accepts top-level properties the schema does not
-	// declare. By default (strict mode) they are rejected whenever the
-	// schema declares properties, even if it does not say
-	// additionalProperties: false.
-	AllowAdditional bool
+	// Strict rejects top-level properties the schema does not declare
+	// whenever the schema declares properties, even if it does not say
+	// additionalProperties: false (strict mode). Without it such a
+	// property is accepted, as JSON Schema says, unless the tool itself is
+	// declared strict (toolcall.Tool.Strict, OpenAI's "strict": true).
+	Strict bool
 	// Coerce converts values toward the schema ("5" → 5 for an integer,
 	// "true" → true for a boolean, a single value into a one-element array,
 	// …) and records each change as a toolcall.RepairCoercion repair.

@@ -34,10 +34,11 @@ const maxListed = 12
 //   - toolcall.CodeInvalidJSON when args is not valid JSON or repeats a key,
 //     toolcall.CodeNotObject when it is not an object.
 //
-// In strict mode (the default) a top-level property the schema does not
-// declare is a violation whenever the schema declares properties; a tool
-// whose schema declares an empty properties object accepts only {}.
-// opts.AllowAdditional turns this off. A tool given no schema at all
+// A property the schema does not declare is accepted unless the schema
+// says additionalProperties: false. In strict mode (opts.Strict, or a tool
+// declared strict) a top-level property the schema does not declare is a
+// violation whenever the schema declares properties; a tool whose schema
+// declares an empty properties object then accepts only {}. A tool given no schema at all
 // accepts any object: the caller did not say what it takes.
 //
 // The error is a *toolcall.Error, reached with errors.As; valid arguments
@@ -83,7 +84,7 @@ func (t *Tool) validateKnown(args json.RawMessage, opts Options, strict bool) (j
 		return out, repairs, nil
 	}
 	var found violations
-	if !opts.AllowAdditional && t.strict != nil {
+	if t.strictFor(opts) && t.strict != nil {
 		t.undeclared(root, &found)
 	}
 	if t.compiled != nil {
@@ -109,11 +110,15 @@ func (t *Tool) validateKnown(args json.RawMessage, opts Options, strict bool) (j
 // validFast runs the fast path on arguments known to be valid JSON.
 func (t *Tool) validFast(args []byte, opts Options) bool {
 	var names map[string]struct{}
-	if !opts.AllowAdditional {
+	if t.strictFor(opts) {
 		names = t.strict
 	}
 	return t.fast.validFast(args, names)
 }
+
+// strictFor reports whether strict mode applies to the tool: asked for, or
+// the tool declared strict.
+func (t *Tool) strictFor(opts Options) bool { return opts.Strict || t.Tool.Strict }
 
 // tag fills the call-independent context of an error about args.
 func (t *Tool) tag(e *toolcall.Error, args []byte) *toolcall.Error {

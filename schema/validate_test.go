@@ -92,11 +92,11 @@ func TestValidateViolations(t *testing.T) {
 		{name: "minLength", schema: weatherSchema, args: `{"city":"","days":2}`,
 			path: "/city", keyword: "minLength", expected: "at least 1 character", actual: "string", count: 1,
 			message: "/city: must be at least 1 character long"},
-		{name: "strict mode rejects undeclared properties", schema: weatherSchema, args: `{"city":"Paris","days":3,"country":"FR"}`,
+		{name: "strict mode rejects undeclared properties", schema: weatherSchema, args: `{"city":"Paris","days":3,"country":"FR"}`, opts: Options{Strict: true},
 			path: "/country", keyword: "additionalProperties", expected: "a declared property", actual: "undeclared property", count: 1,
 			message: "/country: property is not declared by the schema (declared: city, days, unit)"},
 		{name: "additionalProperties false in the schema", schema: `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`,
-			args: `{"a":"x","b":1}`, opts: Options{AllowAdditional: true},
+			args: `{"a":"x","b":1}`,
 			path: "/b", keyword: "additionalProperties", expected: "a declared property", actual: "undeclared property", count: 1,
 			message: "/b: property is not allowed by the schema"},
 		{name: "nested type", schema: nestedSchema, args: `{"address":{"zip":75001}}`,
@@ -119,9 +119,9 @@ func TestValidateViolations(t *testing.T) {
 			path: "/ratio", keyword: "exclusiveMaximum", expected: "< 1", actual: "integer", count: 1},
 		{name: "multipleOf", schema: nestedSchema, args: `{"ratio":0.3}`,
 			path: "/ratio", keyword: "multipleOf", expected: "a multiple of 0.25", actual: "number", count: 1},
-		{name: "empty properties are declared properties", schema: `{"type":"object","properties":{}}`, args: `{"x":1}`,
+		{name: "empty properties are declared properties", schema: `{"type":"object","properties":{}}`, args: `{"x":1}`, opts: Options{Strict: true},
 			path: "/x", keyword: "additionalProperties", actual: "undeclared property", expected: "a declared property", count: 1},
-		{name: "every violation is reported", schema: weatherSchema, args: `{"days":30,"unit":"K","x":1}`,
+		{name: "every violation is reported", schema: weatherSchema, args: `{"days":30,"unit":"K","x":1}`, opts: Options{Strict: true},
 			path: "/city", keyword: "required", expected: "string", actual: "missing", count: 4, missing: []string{"city"}},
 	}
 	for _, tt := range tests {
@@ -233,17 +233,19 @@ func TestStrictModeScope(t *testing.T) {
 		opts               Options
 		ok                 bool
 	}{
-		{"allow additional", weatherSchema, `{"city":"a","days":1,"extra":true}`, Options{AllowAdditional: true}, true},
-		{"nested objects are not strict", nestedSchema, `{"address":{"zip":"75001","floor":3}}`, Options{}, true},
-		{"no properties, no strictness", `{"type":"object"}`, `{"anything":1}`, Options{}, true},
-		{"additionalProperties schema decides", `{"type":"object","properties":{"a":{}},"additionalProperties":{"type":"integer"}}`, `{"a":1,"b":2}`, Options{}, true},
-		{"additionalProperties schema still checks", `{"type":"object","properties":{"a":{}},"additionalProperties":{"type":"integer"}}`, `{"a":1,"b":"x"}`, Options{}, false},
-		{"patternProperties decides", `{"type":"object","properties":{"a":{}},"patternProperties":{"^x_":{}}}`, `{"a":1,"y":2}`, Options{}, true},
-		{"allOf branches declare", `{"type":"object","properties":{"a":{}},"allOf":[{"properties":{"b":{}}}]}`, `{"a":1,"b":2}`, Options{}, true},
-		{"anyOf branches declare", `{"type":"object","properties":{"a":{}},"anyOf":[{"properties":{"b":{}}},{"properties":{"c":{}}}]}`, `{"c":1}`, Options{}, true},
-		{"root $ref declares", `{"$ref":"#/$defs/Args","$defs":{"Args":{"type":"object","properties":{"a":{}}}}}`, `{"b":1}`, Options{}, false},
-		{"no parameters accepts {}", "", `{}`, Options{}, true},
-		{"no parameters, allow additional", "", `{"x":1}`, Options{AllowAdditional: true}, true},
+		{"JSON Schema accepts undeclared properties", weatherSchema, `{"city":"a","days":1,"extra":true}`, Options{}, true},
+		{"strict mode rejects them", weatherSchema, `{"city":"a","days":1,"extra":true}`, Options{Strict: true}, false},
+		{"additionalProperties false rejects them", `{"type":"object","properties":{"a":{}},"additionalProperties":false}`, `{"a":1,"b":2}`, Options{}, false},
+		{"nested objects are not strict", nestedSchema, `{"address":{"zip":"75001","floor":3}}`, Options{Strict: true}, true},
+		{"no properties, no strictness", `{"type":"object"}`, `{"anything":1}`, Options{Strict: true}, true},
+		{"additionalProperties schema decides", `{"type":"object","properties":{"a":{}},"additionalProperties":{"type":"integer"}}`, `{"a":1,"b":2}`, Options{Strict: true}, true},
+		{"additionalProperties schema still checks", `{"type":"object","properties":{"a":{}},"additionalProperties":{"type":"integer"}}`, `{"a":1,"b":"x"}`, Options{Strict: true}, false},
+		{"patternProperties decides", `{"type":"object","properties":{"a":{}},"patternProperties":{"^x_":{}}}`, `{"a":1,"y":2}`, Options{Strict: true}, true},
+		{"allOf branches declare", `{"type":"object","properties":{"a":{}},"allOf":[{"properties":{"b":{}}}]}`, `{"a":1,"b":2}`, Options{Strict: true}, true},
+		{"anyOf branches declare", `{"type":"object","properties":{"a":{}},"anyOf":[{"properties":{"b":{}}},{"properties":{"c":{}}}]}`, `{"c":1}`, Options{Strict: true}, true},
+		{"root $ref declares", `{"$ref":"#/$defs/Args","$defs":{"Args":{"type":"object","properties":{"a":{}}}}}`, `{"b":1}`, Options{Strict: true}, false},
+		{"no parameters accepts {}", "", `{}`, Options{Strict: true}, true},
+		{"no parameters, not strict", "", `{"x":1}`, Options{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -299,7 +301,7 @@ func TestValidateHugeAndDeep(t *testing.T) {
 		t.Errorf("deep arguments: got %v, want a schema error beyond the coercion depth", err)
 	}
 	big := `{"tree":{"n":1,"child":{"n":2}},"pad":"` + strings.Repeat("x", 1<<20) + `"}`
-	_, _, err = tool.validate(json.RawMessage(big), Options{AllowAdditional: true, Coerce: true})
+	_, _, err = tool.validate(json.RawMessage(big), Options{Coerce: true})
 	if err != nil {
 		t.Errorf("large arguments: %v", err)
 	}
@@ -370,11 +372,44 @@ func TestManyViolations(t *testing.T) {
 	}
 	b.WriteString(`}`)
 	tool := mustTool(t, "c", `{"type":"object","properties":{"ids":{"type":"array","items":{"type":"integer"}}}}`)
-	_, _, err := tool.validate(json.RawMessage(b.String()), Options{Coerce: true})
+	_, _, err := tool.validate(json.RawMessage(b.String()), Options{Coerce: true, Strict: true})
 	if err == nil || len(err.Violations) != 2*n {
 		t.Fatalf("got %v violations, want %d", len(err.Violations), 2*n)
 	}
 	if len(err.Message) > 1000 {
 		t.Errorf("the error message is %d bytes long", len(err.Message))
+	}
+}
+
+// A tool declared with OpenAI's "strict": true is validated in strict mode
+// whatever the options say; the same schema without it follows JSON
+// Schema.
+func TestDeclaredStrict(t *testing.T) {
+	params := `{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}`
+	for _, tc := range []struct {
+		def  string
+		opts Options
+		ok   bool
+	}{
+		{`{"type":"function","function":{"name":"bash","parameters":` + params + `}}`, Options{}, true},
+		{`{"type":"function","function":{"name":"bash","parameters":` + params + `}}`, Options{Strict: true}, false},
+		{`{"type":"function","function":{"name":"bash","strict":true,"parameters":` + params + `}}`, Options{}, false},
+		{`{"name":"bash","strict":true,"parameters":` + params + `}`, Options{}, false},
+	} {
+		tools, err := toolcall.ParseTools([]byte(tc.def))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tool, err := NewTool(tools[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, verr := tool.Validate(json.RawMessage(`{"command":"ls","description":"list"}`), tc.opts)
+		if (verr == nil) != tc.ok {
+			t.Errorf("%s %+v: error %v, want ok %v", tc.def, tc.opts, verr, tc.ok)
+		}
+		if _, _, err := tool.Validate(json.RawMessage(`{"command":"ls"}`), tc.opts); err != nil {
+			t.Errorf("%s: declared arguments rejected: %v", tc.def, err)
+		}
 	}
 }

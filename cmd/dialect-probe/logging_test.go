@@ -27,7 +27,7 @@ var goldenRuns = []struct {
 		{Calls: []fakeserver.Call{{ID: "call_a1", Name: "get_weather", Arguments: `{"city":"Paris","days":3}`}}, PromptTokens: 180, CompletionTokens: 20}}},
 	{id: "run-repaired", model: "qwen3:8b", args: []string{"--dialect", "hermes"}, script: fakeserver.Script{
 		{Content: `<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 3,}}</tool_call>`, PromptTokens: 180, CompletionTokens: 30}}},
-	{id: "run-retry", model: "llama3.2", config: "log_argument_values: true\n", script: fakeserver.Script{
+	{id: "run-retry", model: "llama3.2", config: "log_argument_values: true\nstrict_validation: true\n", script: fakeserver.Script{
 		{Calls: []fakeserver.Call{{ID: "call_r1", Name: "get_weather", Arguments: `{"city":"Paris","days":"three","api_key":"sk-live-1234567890abcdef"}`}}, PromptTokens: 200, CompletionTokens: 25},
 		{Calls: []fakeserver.Call{{ID: "call_r2", Name: "get_weather", Arguments: `{"city":"Paris","days":3}`}}, PromptTokens: 320, CompletionTokens: 22}}},
 	{id: "run-malformed", model: "qwen3:8b", config: "log_argument_values: true\n", args: []string{"--api", "openai"}, script: fakeserver.Script{

@@ -25,7 +25,7 @@ type parseFlags struct {
 	noRepair        bool
 	coerce          bool
 	allowRisky      bool
-	allowExtra      bool
+	strict          bool
 	reasoningOpen   bool
 	reasoningClosed bool
 	stream          bool
@@ -103,7 +103,7 @@ is 0 unless reading or writing failed: errors are reported per line.`,
 	fl.BoolVar(&f.noRepair, "no-repair", false, "require strict JSON arguments (no lenient repair)")
 	fl.BoolVar(&f.coerce, "coerce", false, "coerce argument values toward the schema (\"5\" → 5)")
 	fl.BoolVar(&f.allowRisky, "allow-risky", false, "with --coerce, also apply risky coercions (\"false\" → false)")
-	fl.BoolVar(&f.allowExtra, "allow-extra", false, "accept properties the schema does not declare")
+	fl.BoolVar(&f.strict, "strict", false, "reject properties the schema does not declare, even without additionalProperties: false")
 	fl.BoolVar(&f.reasoningOpen, "reasoning-open", false, "the template opened a reasoning block: output starts inside it")
 	fl.BoolVar(&f.reasoningClosed, "reasoning-closed", false, "the template opened no reasoning block: a stray closing tag is text (lets --stream print answer text and calls at once)")
 	fl.BoolVar(&f.stream, "stream", false, "read the output as it arrives and print events as they happen, one JSON object per line")
@@ -155,7 +155,7 @@ func (f *parseFlags) options(tools *schema.Set) *registry.Options {
 	o := &registry.Options{Dialect: f.dialect, Fallback: f.fallback, Model: f.model}
 	o.Tools = tools
 	o.DisableRepair = f.noRepair
-	o.Validation = schema.Options{AllowAdditional: f.allowExtra, Coerce: f.coerce, AllowRisky: f.allowRisky}
+	o.Validation = schema.Options{Strict: f.strict, Coerce: f.coerce, AllowRisky: f.allowRisky}
 	o.ReasoningOpen = f.reasoningOpen
 	o.ReasoningClosed = f.reasoningClosed
 	return o

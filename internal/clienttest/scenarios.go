@@ -130,12 +130,12 @@ var Scenarios = []Scenario{
 	},
 	{
 		// A required argument missing, and recovery gets the same answer:
-		// the call stays failed, and the client gets its text as content,
-		// never a call. A whole answer keeps the text as written; a stream
-		// writes the call again in the model's dialect, the same text here.
+		// the call stays failed, and goes to the client as the model wrote
+		// it (the answer's dialectkit_call_errors says why), for the
+		// agent's own loop to reflect.
 		Name:   "off_schema",
 		Script: fakeserver.Script{{Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"days\": 3}}\n</tool_call>", ChunkSize: 6}},
-		Want:   Want{ContentHas: `{"name": "get_weather", "arguments": {"days": 3}}`, Finish: "stop"},
+		Want:   Want{Calls: []string{`get_weather {"days":3}`}, Finish: "tool_calls"},
 	},
 	{
 		// The same call, and recovery asks again: the second answer is

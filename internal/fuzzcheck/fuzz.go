@@ -29,7 +29,7 @@ const (
 	ModeReasoningOpen             // dialects.Options.ReasoningOpen
 	ModeCoerce                    // schema coercion, risky ones included
 	ModeTightLimits               // small lenient limits: 256 bytes, depth 4
-	ModeAllowExtra                // schema.Options.AllowAdditional
+	ModeStrict                    // schema.Options.Strict
 )
 
 // TightLimits are the lenient limits of ModeTightLimits: small enough that
@@ -49,7 +49,7 @@ func Options(mode uint8, tools *schema.Set) *dialects.Options {
 	if mode&ModeCoerce != 0 {
 		o.Validation.Coerce, o.Validation.AllowRisky = true, true
 	}
-	o.Validation.AllowAdditional = mode&ModeAllowExtra != 0
+	o.Validation.Strict = mode&ModeStrict != 0
 	if mode&ModeTightLimits != 0 {
 		o.Lenient = TightLimits
 	}
