@@ -53,7 +53,7 @@ func nodeClients(t *testing.T) string {
 			return
 		}
 		jsDir = dir
-		for _, f := range []string{"package.json", "package-lock.json", "harness.mjs", "openai.mjs", "ollama.mjs"} {
+		for _, f := range []string{"package.json", "package-lock.json", "harness.mjs", "openai.mjs", "ollama.mjs", "responses.mjs", "anthropic.mjs"} {
 			data, err := os.ReadFile(filepath.Join("js", f))
 			if err == nil {
 				err = os.WriteFile(filepath.Join(dir, f), data, 0o644)
@@ -142,16 +142,25 @@ var jsClients = []struct {
 }{
 	{proxy.OpenAI, "openai.mjs", []string{"whole", "stream", "stream_helper"}},
 	{proxy.Ollama, "ollama.mjs", []string{"whole", "stream"}},
+	{proxy.Responses, "responses.mjs", []string{"whole", "stream", "stream_helper"}},
+	{proxy.Anthropic, "anthropic.mjs", []string{"whole", "stream", "stream_helper"}},
 }
 
 // allModes are every mode a script has, used against the upstream alone.
 var allModes = map[proxy.API][]string{
-	proxy.OpenAI: {"whole", "stream", "stream_helper"},
-	proxy.Ollama: {"whole", "stream"},
+	proxy.OpenAI:    {"whole", "stream", "stream_helper"},
+	proxy.Ollama:    {"whole", "stream"},
+	proxy.Responses: {"whole", "stream", "stream_helper"},
+	proxy.Anthropic: {"whole", "stream", "stream_helper"},
 }
 
-// TestJSClients drives the official OpenAI and Ollama JavaScript clients
-// through the proxy in every scenario: they must see the calls as native
+// listsModels are the scripts with a "models" mode: a path the proxy
+// passes through.
+var listsModels = map[proxy.API]bool{proxy.OpenAI: true, proxy.Ollama: true}
+
+// TestJSClients drives the official OpenAI (chat completions and
+// Responses), Anthropic and Ollama JavaScript clients through the proxy in
+// every scenario: they must see the calls as native
 // tool calls through their own parsing. Against the upstream alone, the
 // native scenario must read the same and a leaked call must not, which
 // shows the harness reads what the client parsed.
@@ -184,23 +193,27 @@ func TestJSClients(t *testing.T) {
 					direct[name] = sc.Name == "native"
 				}
 			}
-			// A path the proxy passes through: the model list.
-			listed := fakeserver.NewServer(fakeserver.Script{}, &fakeserver.Options{Models: []string{Model}})
-			defer listed.Close()
-			h, err := proxy.NewHandler(Options(cl.api, listed.URL))
-			if err != nil {
-				t.Fatal(err)
+			if listsModels[cl.api] {
+				// A path the proxy passes through: the model list.
+				listed := fakeserver.NewServer(fakeserver.Script{}, &fakeserver.Options{Models: []string{Model}})
+				defer listed.Close()
+				h, err := proxy.NewHandler(Options(cl.api, listed.URL))
+				if err != nil {
+					t.Fatal(err)
+				}
+				listProxy := httptest.NewServer(h)
+				defer listProxy.Close()
+				cases = append(cases, newCase("models", listProxy.URL, "models"))
 			}
-			listProxy := httptest.NewServer(h)
-			defer listProxy.Close()
-			cases = append(cases, newCase("models", listProxy.URL, "models"))
 
 			got := runNode(t, dir, cl.script, cases)
-			t.Run("models", func(t *testing.T) {
-				if g := got["models"]; g.Status != 0 || len(g.Models) != 1 || g.Models[0] != Model {
-					t.Errorf("models through the proxy = %q (status %d %s), want [%s]", g.Models, g.Status, g.Error, Model)
-				}
-			})
+			if listsModels[cl.api] {
+				t.Run("models", func(t *testing.T) {
+					if g := got["models"]; g.Status != 0 || len(g.Models) != 1 || g.Models[0] != Model {
+						t.Errorf("models through the proxy = %q (status %d %s), want [%s]", g.Models, g.Status, g.Error, Model)
+					}
+				})
+			}
 			for _, c := range cases {
 				if c.Mode == "models" {
 					continue
@@ -224,12 +237,12 @@ func TestJSClients(t *testing.T) {
 	}
 }
 
-// checkStreamExtras checks what the OpenAI SDK's streaming adds: the usage
-// chunk asked for with stream_options, and the stream helper's
-// arguments.done event for each call.
+// checkStreamExtras checks what the OpenAI and Anthropic SDKs' streaming
+// adds: the usage (asked for with stream_options on chat completions), and
+// the stream helper's event for each call.
 func checkStreamExtras(t *testing.T, api proxy.API, mode string, w Want, g jsGot) {
 	t.Helper()
-	if api != proxy.OpenAI || w.Status != 0 {
+	if api == proxy.Ollama || w.Status != 0 {
 		return
 	}
 	switch mode {

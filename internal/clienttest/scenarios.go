@@ -1,5 +1,6 @@
 // Package clienttest drives the tool-call-fixing proxy with real clients:
-// the official OpenAI and Ollama JavaScript SDKs (run with node), the
+// the official OpenAI (chat completions and Responses), Anthropic and
+// Ollama JavaScript SDKs (run with node), the
 // ollama/api Go client, and openai-go (in the module under openaigo/, so
 // that the main module does not depend on it). Each client talks to a proxy
 // in front of the scripted fake upstream and must see the leaked, malformed
@@ -198,9 +199,18 @@ func Config() config.Config {
 }
 
 // Options returns the proxy options of the tests for api in front of
-// upstream; a Transport ignores Upstream.
+// upstream; a Transport ignores Upstream. The Responses API is served
+// under an OpenAI-compatible upstream, the Messages API under Ollama, as
+// the servers that speak them are.
 func Options(api proxy.API, upstream string) proxy.Options {
-	return proxy.Options{Upstream: upstream, API: api, Config: Config(),
+	kind := api
+	switch api {
+	case proxy.Responses:
+		kind = proxy.OpenAI
+	case proxy.Anthropic:
+		kind = proxy.Ollama
+	}
+	return proxy.Options{Upstream: upstream, API: kind, Config: Config(),
 		Logger: slog.New(slog.DiscardHandler)}
 }
 
@@ -289,11 +299,20 @@ func (w Want) Check(api proxy.API, g Got) string {
 		diffs = append(diffs, fmt.Sprintf("reasoning = %q, want %q", r, w.Reasoning))
 	}
 	finish := w.Finish
-	if api == proxy.Ollama {
+	switch api {
+	case proxy.Ollama:
 		finish = w.FinishOllama
 		if finish == "" {
 			finish = "stop"
 		}
+	case proxy.Responses:
+		// The Responses API says how an answer ended by its status.
+		finish = "completed"
+		if w.Finish == "length" {
+			finish = "incomplete"
+		}
+	case proxy.Anthropic:
+		finish = map[string]string{"tool_calls": "tool_use", "stop": "end_turn", "length": "max_tokens"}[w.Finish]
 	}
 	if g.Finish != finish {
 		diffs = append(diffs, fmt.Sprintf("finish = %q, want %q", g.Finish, finish))
