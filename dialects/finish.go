@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/lenient"
@@ -91,6 +92,13 @@ func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 	if e := extractionError(rc.Err); e != nil {
 		return fail(e)
 	}
+	if rc.AtEnd && cutRepair(rc.Repairs) {
+		// The output ends inside the call's envelope: its name too
+		// may be cut, and nothing of it is checked.
+		e := cutoff.Error("inside the call")
+		e.Tool = rc.Name
+		return fail(e)
+	}
 	name, nameRepairs, nerr := checkName(rc.Name, opts.Tools)
 	if nerr != nil {
 		return fail(nerr)
@@ -118,12 +126,17 @@ func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 	} else {
 		args, repairs, aerr = arguments(rc.Arguments, opts, rc.ArgumentsValid, rc.ArgumentsValid && rc.argsUnique)
 		if aerr != nil {
+			if rc.AtEnd && valueCut(rc.Arguments) {
+				// The output ends inside the arguments: whatever
+				// failed in them, they were cut off.
+				aerr = cutoff.Convert(aerr)
+			}
 			aerr.Tool = name
 			return fail(aerr)
 		}
 	}
-	if rc.AtEnd && (cutRepair(rc.Repairs) || cutRepair(repairs)) {
-		e := toolcall.NewError(toolcall.CodeTruncated, "the output ends inside the call's arguments: the call was cut off")
+	if rc.AtEnd && cutRepair(repairs) {
+		e := cutoff.Error("inside the call's arguments")
 		e.Tool = name
 		if e.Raw == "" {
 			e.Raw = rc.Arguments
@@ -191,6 +204,17 @@ func cutRepair(repairs []toolcall.Repair) bool {
 		}
 	}
 	return false
+}
+
+// valueCut reports whether args, the text of a JSON value, opens a value
+// (object or array) that the text ends before closing.
+func valueCut(args string) bool {
+	i := skipJSONSpace(args, 0)
+	if i >= len(args) || args[i] != '{' && args[i] != '[' {
+		return false
+	}
+	_, complete := ValueEnd(args, i)
+	return !complete
 }
 
 // CheckName validates a tool name. With tools declared, a name that matches

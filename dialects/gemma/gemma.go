@@ -18,6 +18,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -409,7 +410,7 @@ func lexCall(s *scanner) stateFn {
 		// still open: the model broke off mid-string, and what it meant
 		// to write is lost. Cut off, never a call.
 		last := &s.ext.Calls[k]
-		e := toolcall.NewError(toolcall.CodeTruncated, s.d.name+" call is cut off inside a string of its arguments, where "+m+" stands")
+		e := cutoff.Error("inside a string of the " + s.d.name + " call's arguments, where " + m + " stands")
 		e.Offset, e.Raw, e.Tool = last.Offset, s.text[start:end], last.Name
 		*last = dialects.RawCall{Name: last.Name, Offset: last.Offset, Err: e}
 	}
@@ -438,7 +439,9 @@ func (s *scanner) block(start, from, end int) {
 	for n := 0; ; n++ {
 		p = skipSpace(s.text, p, end)
 		if p >= end {
-			if n == 0 {
+			if n == 0 && s.unclosed {
+				s.cut(start, end, "inside a "+s.d.name+" call block, before its call")
+			} else if n == 0 {
 				s.malformed(start, end, p, "call block is empty")
 			}
 			return
@@ -469,6 +472,10 @@ func (s *scanner) call(callAt, p, end int) (next int, ok bool) {
 		nameEnd = p + brace
 	}
 	name := strings.TrimSpace(s.text[p:nameEnd])
+	if s.unclosed && brace < 0 && (name == "" || !prefixed && cutoff.Marker(s.text[p:end], callPrefix)) {
+		s.cut(callAt, end, "inside a "+s.d.name+" call block, before its call")
+		return end, false
+	}
 	if name == "" || strings.ContainsAny(name, " \t\r\n<>()[]") || (brace < 0 && !prefixed) {
 		s.malformed(callAt, end, p, "call block does not start with call:NAME{")
 		return end, false
@@ -479,7 +486,7 @@ func (s *scanner) call(callAt, p, end int) (next int, ok bool) {
 		if s.unclosed {
 			// The output ends after the name: the name may be cut, and
 			// the arguments were never written.
-			e := toolcall.NewError(toolcall.CodeTruncated, s.d.name+" call ends with the output, before its arguments")
+			e := cutoff.Error("after the " + s.d.name + " call's name, before its arguments")
 			e.Offset, e.Raw = callAt, s.text[callAt:end]
 			rc.Err = e
 		}
@@ -489,6 +496,9 @@ func (s *scanner) call(callAt, p, end int) (next int, ok bool) {
 	vp := newValueParser(s.text, nameEnd, end, s.d.name, s.d.delims, s.opts, lookupTool(s.opts.Tools, name))
 	args, err := vp.arguments()
 	if err != nil {
+		if s.unclosed && skipSpace(s.text, vp.pos, end) >= end {
+			err = cutoff.Convert(err) // the parser ran into the end of the output
+		}
 		err.Raw = s.text[callAt:end]
 		rc.Err = err
 		s.ext.Calls = append(s.ext.Calls, rc)
@@ -538,6 +548,13 @@ func (s *scanner) afterCall(p, end int, rc *dialects.RawCall) (int, bool) {
 	}
 	rc.Repairs = append(rc.Repairs, toolcall.Repair{Kind: kind, Offset: p, CallIndex: -1, Detail: detail})
 	return end, false
+}
+
+// cut records a call the output ends inside of (TLP-014).
+func (s *scanner) cut(callAt, end int, where string) {
+	e := cutoff.Error(where)
+	e.Offset, e.Raw = callAt, s.text[callAt:end]
+	s.ext.Calls = append(s.ext.Calls, dialects.RawCall{Offset: callAt, Err: e})
 }
 
 func (s *scanner) malformed(callAt, end, at int, msg string) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 )
 
 // The harmony special tokens.
@@ -277,7 +278,7 @@ func (s *scanner) brokenHeader(i int, m marker) stateFn {
 		name, repairs := resolveName(s.msg.recipient, s.opts.Tools)
 		var e *toolcall.Error
 		if m == noMarker {
-			e = toolcall.NewError(toolcall.CodeTruncated, "harmony call header ends with the output, before "+mMessage)
+			e = cutoff.Error("inside a harmony call header, before " + mMessage)
 		} else {
 			e = toolcall.NewError(toolcall.CodeMalformedCall, "harmony call header is cut by "+markerText[m]+" before "+mMessage)
 		}
@@ -362,6 +363,13 @@ func (s *scanner) emit(body string, terminated bool) {
 		}
 		return
 	}
+	if !terminated {
+		// The output ends inside the token that ends the message: the
+		// arguments before it are whole (cutoff).
+		if k := strings.LastIndexByte(body, '<'); k >= 0 && cutoff.Marker(body[k:], mCall, mEnd, mReturn) {
+			body = body[:k]
+		}
+	}
 	name, repairs := resolveName(msg.recipient, s.opts.Tools)
 	rc := dialects.RawCall{Name: name, Arguments: strings.TrimSpace(body), Offset: msg.start, Repairs: repairs, AtEnd: !terminated}
 	if end := s.pos + len(body); msg.start >= 0 && msg.start <= s.pos && end <= len(s.text) {
@@ -375,7 +383,7 @@ func (s *scanner) emit(body string, terminated bool) {
 		e.Raw = s.text[msg.start:min(s.pos+len(body), len(s.text))]
 		rc.Err = e
 	} else if !terminated && rc.Arguments == "" {
-		e := toolcall.NewError(toolcall.CodeTruncated, "harmony call message ends with the output, before its arguments")
+		e := cutoff.Error("inside a harmony call message, before its arguments")
 		e.Offset = msg.start
 		e.Raw = s.text[msg.start:]
 		rc.Err = e

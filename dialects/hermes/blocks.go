@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 )
 
@@ -102,7 +103,7 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 			// a string: the model broke off its arguments mid-string, and
 			// what it meant to write is lost. Cut off, never a call.
 			last := &calls[len(calls)-1]
-			e := toolcall.NewError(toolcall.CodeTruncated, "the call is cut off inside a string of its arguments, where the next <tool_call> begins")
+			e := cutoff.Error("inside a string of the call's arguments, where the next <tool_call> begins")
 			e.Offset, e.Raw, e.Tool = last.Offset, strings.TrimSpace(x.Text[open.end:bodyEnd]), last.Name
 			*last = dialects.RawCall{Name: last.Name, Offset: last.Offset, Err: e}
 		}

@@ -5,8 +5,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 )
 
@@ -125,7 +125,7 @@ func (x *extractor) bare(from, to, orphanEnd int) []region {
 			// Cut off inside a string of its arguments: what the model
 			// meant to write is lost. Never a call.
 			last := &calls[n-1]
-			e := toolcall.NewError(toolcall.CodeTruncated, "the call is cut off inside a string of its arguments, where a closing </tool_call> stands")
+			e := cutoff.Error("inside a string of the call's arguments, where a closing </tool_call> stands")
 			e.Offset, e.Raw, e.Tool = last.Offset, strings.TrimSpace(x.Text[unclosed:to]), last.Name
 			*last = dialects.RawCall{Name: last.Name, Offset: last.Offset, Err: e}
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/codemode"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/lenient"
 )
@@ -309,8 +310,7 @@ func (x *extractor) section(at, from int) piece {
 			if len(p.calls) == 0 {
 				// The output ends in a section it opened and wrote no
 				// call in: cut off inside the envelope, never nothing.
-				p.calls = append(p.calls, errorCall(at, s[at:], toolcall.CodeTruncated,
-					"the output ends inside a calls section, before its first call"))
+				p.calls = append(p.calls, cutCall(at, s[at:], "inside a calls section, before its first call"))
 			}
 			break
 		}
@@ -347,6 +347,19 @@ func (x *extractor) section(at, from int) piece {
 		}
 		if at, _ := indexAny(x.d.secEnd, s, i, stop); at >= 0 {
 			stop = at
+		}
+		if stop == len(s) {
+			// The output ends inside a marker: a closing one leaves
+			// the calls read whole; an opening one cuts a call.
+			if x.cutInCloser(i) {
+				i = len(s)
+				break
+			}
+			if x.cutInOpener(i) {
+				p.calls = append(p.calls, cutCall(i, s[i:], "inside a call's opening marker"))
+				i = len(s)
+				break
+			}
 		}
 		p.calls = append(p.calls, errorCall(i, s[i:stop], toolcall.CodeMalformedCall,
 			"text inside the calls section is not a call"))
@@ -399,8 +412,7 @@ func (x *extractor) callAt(f *form, at, end int, strict bool) piece {
 	case i >= len(s) && strict:
 		return piece{}
 	case i >= len(s):
-		return piece{calls: []dialects.RawCall{errorCall(at, s[at:], toolcall.CodeTruncated,
-			"the output ends right after a call marker")}, next: len(s), ok: true}
+		return piece{calls: []dialects.RawCall{cutCall(at, s[at:], "right after a call marker")}, next: len(s), ok: true}
 	case f.Values && x.valueAhead(i):
 		return x.values(f, i)
 	case f.header:
@@ -535,9 +547,10 @@ func (x *extractor) header(f *form, at, end int, strict bool) piece {
 		switch {
 		case strict:
 			return piece{}
-		case limit == len(s) && nameToken(strings.TrimSpace(s[hs:])):
-			return piece{calls: []dialects.RawCall{errorCall(at, s[at:], toolcall.CodeTruncated,
-				"the output ends inside a call header")}, next: len(s), ok: true}
+		case limit == len(s) && !strings.ContainsAny(strings.TrimSpace(s[hs:]), " \t\r\n"):
+			// One word, no name end, and the output ends: the output
+			// ends inside the header (a sentence is no header).
+			return piece{calls: []dialects.RawCall{cutCall(at, s[at:], "inside a call header")}, next: len(s), ok: true}
 		}
 		return x.malformed(f, at, end, "the call header has no end")
 	}
@@ -624,6 +637,13 @@ func (f *form) readHeader(h string) (name, id, problem string) {
 	return name, id, ""
 }
 
+// fenceOnly reports whether the text from s[i] is a fence's opening line
+// and nothing more: the output ends before what the fence holds.
+func fenceOnly(s string, i int) bool {
+	e, ok := fenceOpen(s, i)
+	return ok && skipBlank(s, e) >= len(s)
+}
+
 // nameToken reports whether s looks like a tool name: no blanks, quotes,
 // brackets or control characters.
 func nameToken(s string) bool {
@@ -674,6 +694,9 @@ func (x *extractor) arguments(f *form, at, from int, name, id string, strict boo
 			rc.AtEnd = atEnd
 		}
 		next := ext.end
+		if ext.status == extentCut && !ext.atMarker {
+			next = len(s) // the value runs to the end of the output
+		}
 		k := skipBlank(s, next)
 		calls := []dialects.RawCall{rc}
 		if j := strayEnd(s, k); fenced && j > k && strings.HasPrefix(s[skipBlank(s, j):], "```") {
@@ -710,11 +733,11 @@ func (x *extractor) arguments(f *form, at, from int, name, id string, strict boo
 			}
 			return piece{calls: []dialects.RawCall{rc}, next: next, ok: true}
 		}
-	case j >= len(s):
-		// Cut off after the name: the name itself may be cut, and the
-		// arguments were never written.
-		return piece{calls: []dialects.RawCall{errorCall(at, s[at:], toolcall.CodeTruncated,
-			"the output ends after the tool name, before the call's arguments")}, next: len(s), ok: true}
+	case j >= len(s) || cutIn(fenceCloser, s, j) || fenceOnly(s, j):
+		// Cut off after the name, or inside the fence that opens the
+		// arguments: the name itself may be cut, and the arguments
+		// were never written.
+		return piece{calls: []dialects.RawCall{cutCall(at, s[at:], "after the tool name, before the call's arguments")}, next: len(s), ok: true}
 	}
 	if e, ok := matchAny(f.end, s, j); ok {
 		return piece{calls: []dialects.RawCall{rc}, next: e, ok: true}
@@ -797,8 +820,7 @@ func (x *extractor) raw(f *form, at, from int, name, key string) piece {
 	if next == len(x.s) && stop == next && textcall.CodeCut(code) {
 		// The output ends inside a bracket or string the code opened:
 		// the end of the output cut it, and a prefix of code is not run.
-		return piece{calls: []dialects.RawCall{errorCall(at, x.s[at:next], toolcall.CodeTruncated,
-			"the output ends inside the code's brackets or strings: the code was cut off")}, next: next, ok: true}
+		return piece{calls: []dialects.RawCall{cutCall(at, x.s[at:next], "inside the code's brackets or strings")}, next: next, ok: true}
 	}
 	if code[0] != '{' && !codemode.IsPython(code) {
 		// Raw-text calls hand code to an interpreter: text that is not
@@ -837,6 +859,42 @@ func (x *extractor) malformed(f *form, at, from int, msg string) piece {
 		stop = next
 	}
 	return piece{calls: []dialects.RawCall{errorCall(at, x.s[at:stop], toolcall.CodeMalformedCall, msg)}, next: next, ok: true}
+}
+
+// cutCall is a call the output ends inside of (TLP-014, cutoff.Error).
+func cutCall(offset int, raw, where string) dialects.RawCall {
+	e := cutoff.Error(where)
+	e.Offset, e.Raw = offset, raw
+	return dialects.RawCall{Offset: offset, Err: e}
+}
+
+// cutInCloser reports whether the output ends, past blanks at s[i:],
+// inside a marker that closes: a section's or a call's end marker, or the
+// fence around a header call's arguments. The calls before it are whole.
+func (x *extractor) cutInCloser(i int) bool {
+	if cutIn(x.d.secEnd, x.s, i) || cutIn(fenceCloser, x.s, i) {
+		return true
+	}
+	for _, f := range x.d.forms {
+		if cutIn(f.end, x.s, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// cutInOpener reports whether the output ends, past blanks at s[i:],
+// inside a marker that opens a call or a section.
+func (x *extractor) cutInOpener(i int) bool {
+	if cutIn(x.d.secStart, x.s, i) {
+		return true
+	}
+	for _, f := range x.d.forms {
+		if cutIn(f.start, x.s, i) {
+			return true
+		}
+	}
+	return false
 }
 
 func errorCall(offset int, raw string, code toolcall.Code, msg string) dialects.RawCall {

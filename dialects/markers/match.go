@@ -35,6 +35,37 @@ func (m marker) matchAt(s string, i int) (end int, ok bool) {
 	return i, true
 }
 
+// cutIn reports whether the output ends inside one of ms at s[i], past
+// blanks: what is left of the text is a proper prefix of the marker.
+func cutIn(ms []marker, s string, i int) bool {
+	i = skipBlank(s, i)
+	if i >= len(s) {
+		return false
+	}
+	for _, m := range ms {
+		j := i
+		for k, p := range m.parts {
+			if k > 0 {
+				j = skipBlank(s, j)
+			}
+			if rest := s[j:]; len(rest) < len(p) {
+				if strings.HasPrefix(p, rest) {
+					return true
+				}
+				break
+			}
+			if !strings.HasPrefix(s[j:], p) {
+				break
+			}
+			j += len(p)
+		}
+	}
+	return false
+}
+
+// fenceCloser is the fence that closes a header call's fenced arguments.
+var fenceCloser = []marker{compileMarker("```")}
+
 // markerSet is a list of markers with a table of their first bytes, so a
 // scanner can test a position for any of them cheaply.
 type markerSet struct {

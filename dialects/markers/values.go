@@ -10,6 +10,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
@@ -49,13 +50,18 @@ func (x *extractor) jsonValue(s string, start int, ext extent, offset int, bare 
 			if ext.atMarker {
 				return []dialects.RawCall{errorCall(offset, raw, toolcall.CodeMalformedCall, "the list of calls is not closed before the next marker")}, "", true
 			}
-			return []dialects.RawCall{errorCall(offset, raw, toolcall.CodeTruncated, "the output ends inside the list of calls")}, "", true
+			return []dialects.RawCall{cutCall(offset, raw, "inside the list of calls")}, "", true
 		}
 		if !ok || len(calls) == 0 {
 			return calls, content, ok
 		}
 		last := &calls[len(calls)-1]
 		if last.Err != nil {
+			if !ext.atMarker {
+				// The output ends inside the last call's value:
+				// whatever failed in it, it was cut off.
+				last.Err = cutoff.Convert(coded.As(last.Err))
+			}
 			return calls, content, ok
 		}
 		if ext.inString && last.Arguments == "" && strings.HasSuffix(raw, last.Name) {
@@ -63,7 +69,7 @@ func (x *extractor) jsonValue(s string, start int, ext extent, offset int, bare 
 			if bare {
 				return nil, "", false
 			}
-			calls[len(calls)-1] = errorCall(last.Offset, raw, toolcall.CodeTruncated, "the output ends inside a tool name")
+			calls[len(calls)-1] = cutCall(last.Offset, raw, "inside a tool name")
 			return calls, content, ok
 		}
 		last.Repairs = append(truncation(ext, len(raw)), last.Repairs...)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 )
 
 // maxNesting bounds the nesting of one response value, as encoding/json
@@ -91,7 +92,7 @@ func (r *reader) run() {
 				continue
 			}
 			// The input ends inside its last value: the stream was cut.
-			e := toolcall.NewError(toolcall.CodeTruncated, fmt.Sprintf("the stream was cut inside the response at line %d", lineOf(s, pos)))
+			e := cutoff.Error(fmt.Sprintf("inside the response at line %d", lineOf(s, pos)))
 			e.Offset, e.Raw = pos, s[pos:]
 			r.acc.fail(e)
 			r.acc.truncReported = true

@@ -23,6 +23,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 )
 
 // Name is the dialect's catalogue name.
@@ -255,7 +256,7 @@ func (a *accumulator) add(r *response) {
 			s.Status.Model = model
 		}
 		if r.status.DoneReason == "length" {
-			e := toolcall.NewError(toolcall.CodeTruncated, `the model stopped at its output length limit (done_reason "length")`)
+			e := cutoff.Error(`at the model's output length limit (done_reason "length")`)
 			e.Offset = r.offset
 			a.fail(e)
 			a.truncReported = true
@@ -271,7 +272,7 @@ func (a *accumulator) finish(checkDone bool, end int) *Stream {
 	s.Content = strings.Join(a.content, "")
 	s.Reasoning = strings.Join(a.reasoning, "")
 	if checkDone && a.sawDoneField && !s.Done && !a.truncReported && s.ServerError == "" {
-		e := toolcall.NewError(toolcall.CodeTruncated, "the stream ended without a response marked done")
+		e := cutoff.Error("before a response marked done")
 		e.Offset = end
 		a.fail(e)
 	}

@@ -7,7 +7,9 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // findBlocks finds the dialect's marked blocks in text, in one pass. marked
@@ -66,13 +68,16 @@ func (d *Dialect) kind(open string) blockKind {
 // whose body is text[bodyStart:limit]. A closed block is all calls: text in
 // it that is not a call is an error. An open block (no closing marker) ends
 // where its calls end; what follows is content.
-func (x *extractor) block(text string, at, bodyStart, limit int, closed bool) region {
-	r := region{start: at, end: limit}
+func (x *extractor) block(text string, at, bodyStart, limit int, closed bool) (r region) {
+	r = region{start: at, end: limit}
 	body := text[bodyStart:limit]
+	if !closed && limit == len(text) {
+		defer func() { cutName(r.calls, text) }()
+	}
 	if !closed && limit == len(text) && skipSpace(body, 0) == len(body) {
 		// The output ends right after the opener: cut off inside the
 		// envelope, never nothing.
-		e := toolcall.NewError(toolcall.CodeTruncated, "the output ends right after the call marker, before any call")
+		e := cutoff.Error("right after the call marker, before any call")
 		e.Offset, e.Raw = at, text[at:limit]
 		r.calls = []dialects.RawCall{{Offset: at, Err: e}}
 		return r
@@ -191,6 +196,27 @@ func listJunk(s string, junk, end int) string {
 	return raw
 }
 
+// cutName makes the last of calls TLP-014 when it is text where a call was
+// expected that runs to the end of the output and is only the start of a
+// call's name (a dotted identifier, or nothing after the list's bracket):
+// the output ends inside the call's name.
+func cutName(calls []dialects.RawCall, text string) {
+	if len(calls) == 0 {
+		return
+	}
+	last := &calls[len(calls)-1]
+	e := coded.As(last.Err)
+	if e == nil || e.Code != toolcall.CodeMalformedCall || e.Offset+len(e.Raw) != len(strings.TrimRight(text, spaces)) {
+		return
+	}
+	for _, c := range []byte(strings.TrimLeft(e.Raw, "["+spaces)) {
+		if !isIdentByte(c) && c != '.' {
+			return
+		}
+	}
+	last.Err = cutoff.Convert(e)
+}
+
 // junkCall is the error for text where a call was expected.
 func junkCall(raw string, off int) dialects.RawCall {
 	e := toolcall.NewError(toolcall.CodeMalformedCall, "text where a call was expected is not a call")
@@ -250,7 +276,7 @@ func (x *extractor) builtinBody(body string, base int, atEnd bool) (calls []dial
 		return nil, -1 // the tag is mentioned in a sentence: no call
 	}
 	if atEnd && textcall.CodeCut(body[i:end]) {
-		e := toolcall.NewError(toolcall.CodeTruncated, "the output ends inside the code's brackets or strings: the code was cut off")
+		e := cutoff.Error("inside the code's brackets or strings")
 		e.Offset, e.Raw = base+i, body[i:end]
 		return []dialects.RawCall{{Offset: base + i, Err: e}}, -1
 	}

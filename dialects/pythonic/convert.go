@@ -11,6 +11,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -84,7 +85,8 @@ func (x *extractor) pythonCall(src, name string, el element, off int) dialects.R
 func grammarError(err error, off int, complete bool, what string) *toolcall.Error {
 	at := lenient.ErrorOffset(err)
 	if !complete || lenient.IsIncomplete(err) {
-		e := toolcall.Errorf(toolcall.CodeTruncated, err, what+" is cut off: the output ends before it closes")
+		e := cutoff.Error("inside a " + what + ", before it closes")
+		e.Err = err
 		if at >= 0 {
 			e.Offset = off + at
 		}
@@ -168,7 +170,7 @@ func (x *extractor) objectCall(src string, el element, off int) dialects.RawCall
 		return fail(e)
 	}
 	if !el.complete {
-		return fail(toolcall.NewError(toolcall.CodeTruncated, "call object is cut off: the output ends before it closes"))
+		return fail(cutoff.Error("inside a call object, before it closes"))
 	}
 	// A Python dict is the family's own syntax (sarashina writes them); any
 	// other breakage is left to the lenient pipeline, which records it.

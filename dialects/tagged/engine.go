@@ -6,6 +6,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
 )
@@ -339,7 +340,7 @@ func (p *parser) scope(at int) int {
 			if !closed && end == len(p.text) && len(p.calls) == before {
 				// The output ends in a section it opened and wrote no
 				// call in: cut off inside the envelope, never nothing.
-				p.fail(at, end, "", toolcall.CodeTruncated, "the output ends inside a tool-call section, before its first call")
+				p.failErr(at, end, "", cutoff.Error("inside a tool-call section, before its first call"))
 			}
 			return end
 		}
@@ -350,6 +351,15 @@ func (p *parser) scope(at int) int {
 		next := p.nextToolStart(pos + 1)
 		if next < 0 || next > bodyEnd {
 			next = bodyEnd
+		}
+		if next == len(p.text) && !closed && p.cutInLiteral(pos) {
+			// The output ends inside a literal of the section: after
+			// whole calls, a closing one, or an opening one that cuts
+			// the next call.
+			if len(p.calls) == before || p.cutInOpener(pos) {
+				p.failErr(pos, next, "", cutoff.Error("inside a tool-call section, inside a call's opening tag"))
+			}
+			return end
 		}
 		p.fail(pos, next, "", toolcall.CodeMalformedCall, "text in the tool-call section is not a call")
 		pos = next
@@ -412,6 +422,22 @@ func (p *parser) inCallJSON(from, at int) (int, bool) {
 
 func (p *parser) isToolStart(pos int) bool {
 	return strings.HasPrefix(p.text[pos:], p.d.ToolStart) && p.boundary(pos+len(p.d.ToolStart), p.d.ToolName)
+}
+
+// cutInLiteral reports whether the output ends, past blanks at pos,
+// inside one of the literals a section holds besides calls: its end, a
+// filler, an end of turn, or a call's start.
+func (p *parser) cutInLiteral(pos int) bool {
+	rest := p.text[pos:]
+	return cutoff.Marker(rest, p.d.ScopeEnd, p.d.ToolEnd) || cutoff.Marker(rest, p.d.Filler...) ||
+		cutoff.Marker(rest, p.d.EndOfTurn...) || p.cutInOpener(pos)
+}
+
+// cutInOpener reports whether the output ends, past blanks at pos, inside
+// a call's start literal and no literal that closes.
+func (p *parser) cutInOpener(pos int) bool {
+	rest := p.text[pos:]
+	return cutoff.Marker(rest, p.d.ToolStart) && !cutoff.Marker(rest, p.d.ScopeEnd, p.d.ToolEnd) && !cutoff.Marker(rest, p.d.EndOfTurn...)
 }
 
 // skipFiller skips gaps (skipGap) and filler literals.
@@ -614,8 +640,12 @@ func (p *parser) call(at int, lits callLits, limit int, limitCloses bool) int {
 	if d.ToolName != NameText {
 		te := p.tagEnd(pos, limit)
 		if te < 0 {
-			_, end, _ := p.region(pos, limit, limitCloses, lits)
-			p.fail(at, end, "", toolcall.CodeMalformedCall, "the call's opening tag is not closed")
+			_, end, status := p.region(pos, limit, limitCloses, lits)
+			if status == truncatedCall {
+				p.failErr(at, end, "", cutoff.Error("inside a call's opening tag"))
+			} else {
+				p.fail(at, end, "", toolcall.CodeMalformedCall, "the call's opening tag is not closed")
+			}
 			return end
 		}
 		attrs = p.text[pos:te]
@@ -628,7 +658,7 @@ func (p *parser) call(at int, lits callLits, limit int, limitCloses bool) int {
 	}
 	switch status {
 	case truncatedCall:
-		p.fail(at, end, name, toolcall.CodeTruncated, "the output ends inside a call")
+		p.failErr(at, end, name, cutoff.Error("inside a call"))
 		return end
 	case interruptedCall:
 		p.fail(at, end, name, toolcall.CodeMalformedCall, "a call is not closed before the next one begins")
@@ -739,7 +769,7 @@ func cutInString(body string) *toolcall.Error {
 	if _, complete := dialects.ValueEnd(body, 0); complete || !dialects.EndsInString(body) {
 		return nil
 	}
-	return toolcall.NewError(toolcall.CodeTruncated, "the call is cut off inside a string of its JSON arguments")
+	return cutoff.Error("inside a string of the call's JSON arguments")
 }
 
 // envelope reads a JSON call object written inside the call literals.

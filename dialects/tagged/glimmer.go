@@ -3,8 +3,8 @@ package tagged
 import (
 	"strings"
 
-	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 )
 
@@ -166,7 +166,7 @@ func glimmerJSONCall(recipient, body string, offset int, atEnd bool) (dialects.R
 	}
 	rc := dialects.RawCall{Name: recipient, Arguments: b, Offset: offset, AtEnd: atEnd}
 	if atEnd && b == "" {
-		e := toolcall.NewError(toolcall.CodeTruncated, "glimmer call message ends with the output, before its arguments")
+		e := cutoff.Error("inside a glimmer call message, before its arguments")
 		e.Offset = offset
 		rc.Err = e
 	}

@@ -62,6 +62,17 @@ func FenceAt(text string, i, limit int) Fence {
 		}
 		from = e
 	}
+	if !f.Closed {
+		// A fence never closed whose last line is one or two backticks:
+		// the text ends inside the closing backticks, which are not body.
+		k := limit
+		for k > j && limit-k < 2 && text[k-1] == '`' {
+			k--
+		}
+		if k < limit && beginsLine(text, j, k) {
+			f.BodyEnd = k
+		}
+	}
 	return f
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/lenient"
@@ -411,7 +412,7 @@ func Malformed(offset int, raw, tool, msg string, cause *toolcall.Error) dialect
 // was cut off, and what it meant cannot be known. raw is the call text, tool
 // the name if one could be seen.
 func Truncated(offset int, raw, tool string) dialects.RawCall {
-	e := toolcall.NewError(toolcall.CodeTruncated, "the output ends inside the call")
+	e := cutoff.Error("inside the call")
 	e.Offset, e.Raw = offset, raw
 	return dialects.RawCall{Name: tool, Offset: offset, Err: e}
 }
