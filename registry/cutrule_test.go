@@ -52,7 +52,7 @@ var completeTail = map[string]string{
 	"llama3_builtin":   "",
 	"llama3_json":      "",
 	"llama4_pythonic":  "]<|python_end|>",
-	"longcat":          "</longcat_tool_call>",
+	"longcat":          "",
 	"markdown_json":    "\n```",
 	"minicpm5":         "",
 	"minimax_m1":       "\n</tool_calls>",
