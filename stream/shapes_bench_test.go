@@ -105,4 +105,3 @@ func BenchmarkStreamShapes(b *testing.B) {
 		}
 	}
 }
-
