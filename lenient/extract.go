@@ -7,8 +7,8 @@ import (
 )
 
 // Stage 3: find the one value a reply holds, past a BOM, a code fence and
-// prose, without repairing anything. The grammar stages then run on it,
-// and a valid value is returned byte for byte. When the text holds more
+// prose, without repairing anything. A valid value is returned byte for
+// byte. When the text holds more
 // than one candidate, or the value's end cannot be found, there is no core
 // and the scanner, which reads all of it, decides.
 
@@ -54,10 +54,6 @@ func extractCore(input []byte) coreText {
 	end := skipSpaceBack(input, i, len(input)-1) + 1
 	switch first := input[i]; {
 	case first == '{' || first == '[':
-	case first == '(':
-		// A tuple: only the grammar reads it.
-		c.text, c.start = input[i:end], i
-		return c
 	case bytes.HasPrefix(input[i:], fence):
 		i = afterFenceOpener(input, i)
 		c.note(toolcall.RepairCodeFence, i)
@@ -90,8 +86,21 @@ func extractCore(input []byte) coreText {
 	if e < 0 {
 		return coreText{}
 	}
-	// Brackets or a comma after the value mean more structure: {"a": 1},
-	// "b": 2} — the scanner reads that.
+	return c.until(input, i, e)
+}
+
+// coreBefore is extractCore for input that starts with a whole JSON value
+// followed, from tail on, by more text (the validator's verdict).
+func coreBefore(input []byte, tail int) coreText {
+	var c coreText
+	i := skipSpace(input, 0)
+	return c.until(input, i, trimSpaceEnd(input, i, tail))
+}
+
+// until makes input[i:e] the core, a value followed by the text after e;
+// there is none when that text has brackets or starts with a comma: more
+// structure ({"a": 1}, "b": 2}), which the scanner reads.
+func (c coreText) until(input []byte, i, e int) coreText {
 	rest := input[e:]
 	if bytes.IndexAny(rest, "{[]}") >= 0 || bytes.HasPrefix(bytes.TrimSpace(rest), []byte(",")) {
 		return coreText{}

@@ -36,7 +36,7 @@ func fastAgainstScanner(in []byte) (taken bool, problem string) {
 		return true, fmt.Sprintf("fast path recorded %v, the scanner %v", fastReps, reps)
 	}
 	switch v, _ := validate(fastOut, cfg.maxDepth); {
-	case v == verdictInvalid || v == verdictTooDeep:
+	case v.invalid() || v == verdictTooDeep:
 		return true, fmt.Sprintf("fast path wrote %s, not JSON within the depth limit", fastOut)
 	case unique && v != verdictValid:
 		return true, fmt.Sprintf("fast path wrote %s and found no repeated key", fastOut)

@@ -7,13 +7,11 @@
 //     encoding) is unwrapped;
 //  3. a BOM, code fences (```json … ```) and prose around one value are
 //     stripped, and a valid value inside is returned byte for byte;
-//  4. the loose-literal grammar reads Python literals with triple-quoted
-//     strings;
-//  5. a linear repair scanner handles the rest: JSON5 (single quotes,
+//  4. a linear repair scanner handles the rest: JSON5 (single quotes,
 //     unquoted keys, trailing commas, comments, hex numbers, read without
-//     guessing), Python and JavaScript spellings, truncation, unbalanced
-//     brackets, unescaped inner quotes, raw newlines in strings, missing
-//     commas and colons, stray text.
+//     guessing), Python and JavaScript spellings (triple-quoted strings
+//     included), truncation, unbalanced brackets, unescaped inner quotes,
+//     raw newlines in strings, missing commas and colons, stray text.
 //
 // Every change is recorded as a toolcall.Repair with its kind and byte
 // offset. The output is strict JSON that keeps the model's key order;
@@ -40,11 +38,6 @@ const (
 	DefaultMaxDepth = 64
 	DefaultTimeout  = 100 * time.Millisecond
 )
-
-// maxGrammarInput is the largest input the loose-literal grammar is tried
-// on: participle is an order of magnitude slower than the scanner, and
-// the scanner reads the same literals.
-const maxGrammarInput = 8 << 10
 
 // maxUnwrap bounds how many layers of string encoding are taken off. Each
 // layer escapes the quotes and backslashes of the one inside, so a
@@ -143,7 +136,7 @@ func RepairString(s string, opts *Options) Result {
 	// that needs repair is copied into a buffer that also holds the room
 	// for the output: one allocation instead of two.
 	v, at := validate(unsafe.Slice(unsafe.StringData(s), len(s)), cfg.maxDepth)
-	if v != verdictInvalid {
+	if !v.invalid() {
 		return repairChecked([]byte(s), cfg, v, at, nil)
 	}
 	n := len(s)
@@ -178,6 +171,12 @@ func repairChecked(input []byte, cfg config, v verdict, at int, out []byte) Resu
 		}
 	}
 	p := pipeline{cfg: cfg, out: out}
+	switch v {
+	case verdictTrailing:
+		p.tail = at
+	case verdictInvalid:
+		p.fastFits = fastMayRead(input, at)
+	}
 	if cfg.timeout > 0 && len(input) >= clockFreeSize {
 		p.deadline = time.Now().Add(cfg.timeout)
 	}
@@ -218,6 +217,12 @@ type pipeline struct {
 	unique []byte
 	// out is room for the output of the first scanner run, or nil.
 	out []byte
+	// tail is where the validator found text after a whole value at the
+	// start of the input, or 0.
+	tail int
+	// fastFits is false when the validator stopped, on the input of level
+	// 0, at damage the fast path does not read: it is not tried then.
+	fastFits bool
 }
 
 func (p *pipeline) expired() bool {
@@ -246,24 +251,23 @@ func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *
 		e.Offset = at
 		return nil, nil, e
 	}
-	// A bare container (first byte an opener, last a closer) has nothing
-	// around it to strip: its core would be the whole input, known to be
-	// invalid, and only the grammar stage would use it.
+	// The one value a reply holds, past a BOM, a fence and prose, is
+	// returned byte for byte when it is JSON. Text that starts with an
+	// opener holds such a value only when the validator read one whole
+	// there and stopped at the text after it (p.tail); no search is made
+	// for it otherwise.
 	var core coreText
-	if !bareContainer(input) || pythonish(input) {
+	if level > 0 || !startsWithOpener(input) {
 		core = extractCore(input)
+	} else if p.tail > 0 {
+		core = coreBefore(input, p.tail)
 	}
-	if core.text != nil {
-		// A core that is the whole input is known to be invalid already.
-		if core.n > 0 && validJSON(core.text) {
-			if at := depthExceeded(core.text, p.cfg.maxDepth); at >= 0 {
-				return nil, nil, tooDeep(at + core.start)
-			}
-			return p.finish(core.text, core.repairs(), level)
+	// A core that is the whole input is known to be invalid already.
+	if core.text != nil && core.n > 0 && validJSON(core.text) {
+		if at := depthExceeded(core.text, p.cfg.maxDepth); at >= 0 {
+			return nil, nil, tooDeep(at + core.start)
 		}
-		if out, reps, ok := p.python(core); ok {
-			return p.finish(out, append(core.repairs(), reps...), level)
-		}
+		return p.finish(core.text, core.repairs(), level)
 	}
 	if p.expired() {
 		return nil, nil, timeoutError()
@@ -276,7 +280,11 @@ func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *
 	s := getScannerInto(trimFinalBreak(input), 0, p.cfg, p.deadline, p.out)
 	p.out = nil
 	var out []byte
-	if taken, unique := s.fast(); taken {
+	taken, unique := false, false
+	if level > 0 || p.fastFits {
+		taken, unique = s.fast()
+	}
+	if taken {
 		out = s.out
 		if unique {
 			// Valid, within the depth limit and with no repeated key by
@@ -303,7 +311,7 @@ func (p *pipeline) repair(input []byte, level int) ([]byte, []toolcall.Repair, *
 	// all, and tells whether any object repeats a key.
 	if limit := p.cfg.maxDepth; limit > 0 && limit <= onePassDepth {
 		switch v, _ := validate(out, limit); v {
-		case verdictInvalid:
+		case verdictInvalid, verdictTrailing:
 			return nil, nil, toolcall.NewError(toolcall.CodeRepairFailed, "repair did not produce valid JSON")
 		case verdictTooDeep:
 			return nil, nil, tooDeep(-1)
@@ -455,7 +463,7 @@ func check(input []byte, opts *Options) (verdict, *toolcall.Error) {
 	switch v, at := validate(input, cfg.maxDepth); v {
 	case verdictTooDeep:
 		return v, tooDeep(at)
-	case verdictInvalid:
+	case verdictInvalid, verdictTrailing:
 		// Nesting past the limit is reported even in text that is not
 		// JSON further on.
 		if at := depthExceeded(input, cfg.maxDepth); at >= 0 {
@@ -530,78 +538,30 @@ func unescapeDocument(input []byte) ([]byte, bool) {
 	return out, true
 }
 
-// python is stage 4: the loose-literal grammar, for text that looks like
-// a Python literal.
-func (p *pipeline) python(core coreText) ([]byte, []toolcall.Repair, bool) {
-	if len(core.text) > maxGrammarInput || !pythonish(core.text) || p.expired() {
-		return nil, nil, false
+// fastMayRead reports whether the fast path may read input, which the
+// validator found is not JSON from offset at on: the first damage must be
+// of a kind the fast path reads — a single quote, a letter (an unquoted
+// key, True, False, None), a closer after a comma, or the end of the input
+// after a whole token (containers left open). A string the validator
+// refused (at is its quote), a number, a missing comma or colon, text
+// after the value: the fast path would read up to there and give up.
+func fastMayRead(input []byte, at int) bool {
+	if at >= len(trimFinalBreak(input)) {
+		return true
 	}
-	if p.cfg.maxDepth > 0 && naiveDepth(core.text) > p.cfg.maxDepth {
-		return nil, nil, false
-	}
-	out, reps, err := pythonLiteral(string(core.text), core.start)
-	if err != nil || !validJSON(out) {
-		return nil, nil, false
-	}
-	return out, reps, true
+	c := input[at]
+	return c == '\'' || c == '}' || c == ']' || isLetter(c) || c == '_' || c == '$'
 }
 
-// bareContainer reports whether input, trimmed of ASCII whitespace, starts
-// with '{' or '[' and ends with '}' or ']'.
-func bareContainer(input []byte) bool {
-	i, j := 0, len(input)-1
-	for i <= j && isSpace(input[i]) {
-		i++
-	}
-	for j >= i && isSpace(input[j]) {
-		j--
-	}
-	return i < j && (input[i] == '{' || input[i] == '[') && (input[j] == '}' || input[j] == ']')
-}
-
-// pythonish reports whether text has a mark of a Python literal that
-// only the grammar reads exactly: triple-quoted strings. Other Python
-// (True, None, tuples, single quotes) the scanner reads the same way, an
-// order of magnitude faster.
-func pythonish(text []byte) bool {
-	if len(text) > maxGrammarInput {
-		return false
-	}
-	return hasTripleQuote(text)
-}
-
-// hasTripleQuote reports whether b holds three single or three double
-// quotes in a row. It looks at every third byte first: where that is no
-// quote, no run of three covers it.
-func hasTripleQuote(b []byte) bool {
-	for i := 2; i < len(b); {
-		c := b[i]
-		if c != '\'' && c != '"' {
-			i += 3
-			continue
+// startsWithOpener reports whether input, past ASCII whitespace, starts
+// with '{' or '['.
+func startsWithOpener(input []byte) bool {
+	for _, c := range input {
+		if !isSpace(c) {
+			return c == '{' || c == '['
 		}
-		if b[i-1] == c && b[i-2] == c {
-			return true
-		}
-		i++
 	}
 	return false
-}
-
-// naiveDepth is the deepest bracket nesting of text, counting brackets
-// inside strings too: an upper bound, cheap to get.
-func naiveDepth(text []byte) int {
-	depth, deepest := 0, 0
-	for _, c := range text {
-		switch c {
-		case '{', '[', '(':
-			depth++
-			deepest = max(deepest, depth)
-		case '}', ']', ')':
-			depth--
-		}
-	}
-	return deepest
 }
 
 // depthExceeded returns the offset of the first bracket of valid JSON b

@@ -161,32 +161,6 @@ func PythonLiteralToJSON(src string) ([]byte, []toolcall.RepairKind, error) {
 	return c.buf.Bytes(), c.kindList(), nil
 }
 
-// errNotLiteral rejects a literal that is a bare word or a call at the top:
-// prose, not data.
-var errNotLiteral = errors.New("a bare word or call is not a literal")
-
-// pythonLiteral is the lenient pipeline's use of the grammar: like
-// PythonLiteralToJSON, with each kind of change recorded at the offset of
-// its first occurrence (plus base), and a lone word or call refused.
-func pythonLiteral(src string, base int) ([]byte, []toolcall.Repair, error) {
-	ast, err := literalParser.ParseString("", src)
-	if err != nil {
-		return nil, nil, err
-	}
-	if ast.Value.Bare != nil || ast.Value.Call != nil {
-		return nil, nil, errNotLiteral
-	}
-	c := converter{src: src, oneLine: true}
-	if err := c.value(ast.Value, 0); err != nil {
-		return nil, nil, err
-	}
-	reps := make([]toolcall.Repair, len(c.notes))
-	for i, n := range c.notes {
-		reps[i] = toolcall.Repair{Kind: n.kind, Offset: n.offset + base, CallIndex: -1, Risky: n.risky}
-	}
-	return c.buf.Bytes(), reps, nil
-}
-
 // IsIncomplete reports whether err means the source ended before the
 // literal or call did.
 func IsIncomplete(err error) bool {

@@ -94,17 +94,3 @@ func TestWriteJSONString(t *testing.T) {
 	}
 }
 
-// TestPythonStageRefusesProse checks the pipeline's use of the grammar: a
-// lone word or call is prose, and a raw line break in a one-line string is
-// left to the scanner's rules.
-func TestPythonStageRefusesProse(t *testing.T) {
-	for _, in := range []string{`hello`, `print(1)`, "{'a': 'x\ny'}"} {
-		if _, _, err := pythonLiteral(in, 0); err == nil {
-			t.Errorf("%q: accepted", in)
-		}
-	}
-	out, reps, err := pythonLiteral(`{'a': True}`, 10)
-	if err != nil || string(out) != `{"a":true}` || len(reps) != 2 || reps[0].Offset != 11 {
-		t.Errorf("%s %v %v", out, reps, err)
-	}
-}

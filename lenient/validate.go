@@ -21,7 +21,14 @@ const (
 	// verdictTooDeep: the text nests deeper than the limit at the bracket
 	// returned; whether it is JSON was not decided.
 	verdictTooDeep
+	// verdictTrailing: not JSON, because text follows a whole value at the
+	// offset returned; the value before it is JSON but for its depth and
+	// its keys, which were not decided.
+	verdictTrailing
 )
+
+// invalid reports whether the text is not JSON.
+func (v verdict) invalid() bool { return v == verdictInvalid || v == verdictTrailing }
 
 // strPlain marks the bytes a JSON string may hold as they are: everything
 // but the quote, the backslash, control characters and non-ASCII bytes
@@ -41,7 +48,9 @@ var isJSONSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 // check, a UTF-8 check, a depth walk and a duplicate-key walk. It keeps
 // its containers on the heap past a few dozen levels, so any depth is
 // safe. For verdictTooDeep, at is the offset of the first bracket past
-// the limit.
+// the limit; for verdictTrailing, where the text after the value starts;
+// for verdictInvalid, the offset where the text stops being JSON (the
+// opening quote of a string that is not, len(b) when b ends too soon).
 func validate(b []byte, maxDepth int) (v verdict, at int) {
 	if len(b) >= maxCompactOffset {
 		return validateLarge(b, maxDepth)
@@ -61,7 +70,7 @@ value:
 		i++
 	}
 	if i >= n {
-		return verdictInvalid, 0
+		return verdictInvalid, i
 	}
 	switch c := b[i]; c {
 	case '{', '[':
@@ -73,7 +82,7 @@ value:
 			i++
 		}
 		if i >= n {
-			return verdictInvalid, 0
+			return verdictInvalid, i
 		}
 		if c == '[' {
 			frames = append(frames, vframe{first: uint32(len(keys))})
@@ -94,28 +103,28 @@ value:
 	case '"':
 		end, _, ok := validString(b, i)
 		if !ok {
-			return verdictInvalid, 0
+			return verdictInvalid, i
 		}
 		i = end
 	case 't':
 		if n-i < 4 || string(b[i:i+4]) != "true" {
-			return verdictInvalid, 0
+			return verdictInvalid, i
 		}
 		i += 4
 	case 'f':
 		if n-i < 5 || string(b[i:i+5]) != "false" {
-			return verdictInvalid, 0
+			return verdictInvalid, i
 		}
 		i += 5
 	case 'n':
 		if n-i < 4 || string(b[i:i+4]) != "null" {
-			return verdictInvalid, 0
+			return verdictInvalid, i
 		}
 		i += 4
 	default:
 		end, ok := validNumber(b, i)
 		if !ok {
-			return verdictInvalid, 0
+			return verdictInvalid, i
 		}
 		i = end
 	}
@@ -126,7 +135,7 @@ after:
 	}
 	if len(frames) == 0 {
 		if i != n {
-			return verdictInvalid, 0
+			return verdictTrailing, i
 		}
 		if dup {
 			return verdictDuplicates, 0
@@ -134,7 +143,7 @@ after:
 		return verdictValid, 0
 	}
 	if i >= n {
-		return verdictInvalid, 0
+		return verdictInvalid, i
 	}
 	if top := &frames[len(frames)-1]; top.object {
 		switch b[i] {
@@ -153,7 +162,7 @@ after:
 			frames = frames[:len(frames)-1]
 			goto after
 		}
-		return verdictInvalid, 0
+		return verdictInvalid, i
 	}
 	switch b[i] {
 	case ',':
@@ -165,16 +174,16 @@ after:
 		frames = frames[:len(frames)-1]
 		goto after
 	}
-	return verdictInvalid, 0
+	return verdictInvalid, i
 
 key:
 	if i >= n || b[i] != '"' {
-		return verdictInvalid, 0
+		return verdictInvalid, i
 	}
 	{
 		end, escaped, ok := validString(b, i)
 		if !ok {
-			return verdictInvalid, 0
+			return verdictInvalid, i
 		}
 		k := vkey{start: uint32(i + 1), end: uint32(end - 1)}
 		if escaped {
@@ -203,7 +212,7 @@ key:
 		i++
 	}
 	if i >= n || b[i] != ':' {
-		return verdictInvalid, 0
+		return verdictInvalid, i
 	}
 	i++
 	goto value

@@ -29,6 +29,15 @@ func checkValidate(t *testing.T, in string, maxDepth int) {
 		if valid {
 			t.Fatalf("%q (depth %d): invalid, but it is JSON", in, maxDepth)
 		}
+		if at < 0 || at > len(b) {
+			t.Fatalf("%q (depth %d): invalid at %d, outside the text", in, maxDepth, at)
+		}
+	case verdictTrailing:
+		// A whole value, then text: the value alone is JSON but for its
+		// depth and keys, and what follows is no whitespace.
+		if valid || at <= 0 || at >= len(b) || isSpace(b[at]) || !json.Valid(b[:at]) {
+			t.Fatalf("%q (depth %d): text after a value at %d", in, maxDepth, at)
+		}
 	default:
 		if !valid || deep >= 0 {
 			t.Fatalf("%q (depth %d): %v, but valid %v, too deep at %d", in, maxDepth, got, valid, deep)
