@@ -39,7 +39,7 @@ func (p *printer) printf(format string, args ...any) {
 func (p *printer) header(r *Report) {
 	if r.Simulated != "" {
 		// The port changes from run to run; the report should not.
-		p.printf("probe of %s (%s, simulated server on 127.0.0.1: %s)\n", r.Model, r.API, r.Simulated)
+		p.printf("probe of %s (%s, simulated server on 127.0.0.1: %s; times and latencies simulated)\n", r.Model, r.API, r.Simulated)
 	} else {
 		p.printf("probe of %s (%s, %s)\n", r.Model, r.API, r.Host)
 	}
@@ -87,7 +87,13 @@ func (p *printer) header(r *Report) {
 	} else {
 		p.printf("model:     no model-name rule matches\n")
 	}
-	p.printf("requests:  %d in %s\n", r.Requests, msText(r.DurationMS))
+	if r.Simulated != "" {
+		// The simulation's clock: what the model would have taken, not
+		// what the probe did (a fraction of a second).
+		p.printf("requests:  %d in %s of simulated time\n", r.Requests, msText(r.DurationMS))
+	} else {
+		p.printf("requests:  %d in %s\n", r.Requests, msText(r.DurationMS))
+	}
 }
 
 func (p *printer) mode(m *ModeReport) {

@@ -63,7 +63,7 @@ func TestProbeCLI(t *testing.T) {
 		{name: "json report of a simulation", args: []string{"probe", "--sim", "native", "--json", "-q"},
 			out: []string{`"simulated": "native"`, `"native_tools": "use"`, `"dialect": "hermes"`, `"config_yaml": "# .agent/config.yml`}},
 		{name: "simulation through the OpenAI endpoint", args: []string{"probe", "--sim", "truncated", "--api", "openai", "-q", "--no-prompted"},
-			out: []string{"probe of mistral:7b (openai, simulated server on 127.0.0.1: truncated)", "on truncation: more_tokens (max tokens ≥ 256)"}},
+			out: []string{"probe of mistral:7b (openai, simulated server on 127.0.0.1: truncated; times and latencies simulated)", "on truncation: more_tokens (max tokens ≥ 256)"}},
 		{name: "a battery of one's own against a scripted server", server: true,
 			args: []string{"probe", "--model", "m", "--prompts", battery, "--candidates", "hermes", "-q", "--option", "temperature=0"},
 			out:  []string{"tools in the system prompt: hermes", "  w       content  hermes", "dialect: hermes"}},
