@@ -91,6 +91,18 @@ func TestAPIKey(t *testing.T) {
 			if got := up.Requests()[0].Header.Get("Authorization"); got != "" {
 				t.Errorf("the client's key went upstream: %q", got)
 			}
+			// The Anthropic SDKs send the key as x-api-key.
+			a = post(t, nil, srv.URL+chatPath(api), api, chatBody(api, false, ""), http.Header{"X-Api-Key": {"s3cret"}})
+			if a.Status != 200 || len(a.Calls) != 1 {
+				t.Fatalf("with the key as x-api-key: %d %s", a.Status, a.Raw)
+			}
+			if got := up.Requests()[1].Header.Get("X-Api-Key"); got != "" {
+				t.Errorf("the client's x-api-key went upstream: %q", got)
+			}
+			a = post(t, nil, srv.URL+chatPath(api), api, chatBody(api, false, ""), http.Header{"X-Api-Key": {"wrong"}})
+			if a.Status != http.StatusUnauthorized {
+				t.Errorf("a wrong x-api-key: %d %s", a.Status, a.Raw)
+			}
 		})
 	}
 }

@@ -80,7 +80,8 @@ type Options struct {
 	// (0: DefaultTotalTimeout).
 	TotalTimeout time.Duration
 	// APIKey, when set, is required of clients as "Authorization: Bearer
-	// <key>"; the client's own Authorization header is then not sent
+	// <key>" or "x-api-key: <key>" (the Anthropic SDKs' header); the
+	// client's own Authorization and x-api-key headers are then not sent
 	// upstream. When empty, the client's headers go upstream unchanged.
 	APIKey string
 	// Logger receives one record per request; nil means no logging, as

@@ -161,9 +161,9 @@ func NewHandler(opts Options) (*Handler, error) {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := h.c
 	if c.opts.APIKey != "" {
-		if !validKey(r.Header.Get("Authorization"), c.opts.APIKey) {
+		if !validKey(r.Header.Get("Authorization"), c.opts.APIKey) && !sameKey(r.Header.Get("X-Api-Key"), c.opts.APIKey) {
 			start := time.Now()
-			e := toolcall.NewError(toolcall.CodeUnauthorized, "the request lacks the proxy's API key (Authorization: Bearer <key>)")
+			e := toolcall.NewError(toolcall.CodeUnauthorized, "the request lacks the proxy's API key (Authorization: Bearer <key>, or x-api-key: <key>)")
 			api := c.errorAPI(r)
 			writeError(w, api, http.StatusUnauthorized, e)
 			c.finish(r.Context(), &RequestStats{CorrelationID: toolcall.NewCorrelationID(), API: api, Path: r.URL.Path,
@@ -177,6 +177,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.passThrough(w, r, out)
+}
+
+// sameKey reports whether an x-api-key header (the Anthropic SDKs' way)
+// is the key.
+func sameKey(header, key string) bool {
+	return header != "" && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(header)), []byte(key)) == 1
 }
 
 // validKey reports whether an Authorization header carries the key.

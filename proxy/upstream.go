@@ -42,6 +42,7 @@ func (c *core) outgoingHeader(in http.Header) http.Header {
 	}
 	if c.opts.APIKey != "" && c.upstream != nil {
 		h.Del("Authorization")
+		h.Del("X-Api-Key")
 	}
 	return h
 }
