@@ -36,6 +36,9 @@ type Serve struct {
 	// IdleTimeout ends an upstream answer silent for this long
 	// (idle_timeout_ms).
 	IdleTimeout time.Duration
+	// RequestBodyTimeout bounds the reading of a client's request body
+	// (request_body_timeout_ms).
+	RequestBodyTimeout time.Duration
 	// TotalTimeout ends a request that lasts longer (total_timeout_ms).
 	TotalTimeout time.Duration
 	// ShutdownGrace is how long in-flight requests may finish once the
@@ -92,6 +95,7 @@ var serveSettings = []serveSetting{
 	serveInt("max_response_bytes", 1<<40, func(s *Serve, n int64) { s.MaxResponseBytes = n }),
 	serveInt("max_concurrent", 1<<20, func(s *Serve, n int64) { s.MaxConcurrent = int(n) }),
 	serveMS("idle_timeout_ms", 86_400_000, func(s *Serve) *time.Duration { return &s.IdleTimeout }),
+	serveMS("request_body_timeout_ms", 86_400_000, func(s *Serve) *time.Duration { return &s.RequestBodyTimeout }),
 	serveMS("total_timeout_ms", 86_400_000, func(s *Serve) *time.Duration { return &s.TotalTimeout }),
 	serveMS("shutdown_grace_ms", 3_600_000, func(s *Serve) *time.Duration { return &s.ShutdownGrace }),
 }

@@ -96,17 +96,9 @@ func (q *chatCtx) upstreamFailure(ctx context.Context, err error) *toolcall.Erro
 
 func (q *chatCtx) run(ctx context.Context) *toolcall.Error {
 	c := q.c
-	var in io.Reader = http.NoBody
-	if q.in.Body != nil {
-		in = q.in.Body
-	}
-	body, err := io.ReadAll(io.LimitReader(in, c.opts.MaxRequestBytes+1))
-	if err != nil {
-		return q.fail(http.StatusBadRequest, toolcall.Errorf(toolcall.CodeInvalidInput, err, "cannot read the request body"))
-	}
-	if int64(len(body)) > c.opts.MaxRequestBytes {
-		return q.fail(http.StatusRequestEntityTooLarge, toolcall.NewError(toolcall.CodeLimit,
-			"the request body is larger than "+strconv.FormatInt(c.opts.MaxRequestBytes, 10)+" bytes (max_request_bytes)"))
+	body, e := q.readChatBody()
+	if e != nil {
+		return e
 	}
 	q.body = body
 	q.readRequest()
@@ -135,11 +127,7 @@ func (q *chatCtx) run(ctx context.Context) *toolcall.Error {
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || q.tools == nil {
 		// The upstream's own error, or nothing to fix: as it came.
-		q.st.Outcome, q.st.Status = OutcomeUnchanged, resp.StatusCode
-		copyHeader(q.w.Header(), resp.Header, false)
-		q.w.WriteHeader(resp.StatusCode)
-		flushCopy(q.w, io.LimitReader(resp.Body, c.opts.MaxResponseBytes))
-		return nil
+		return q.unfixed(ctx, resp)
 	}
 	if q.cd.isStream(resp.Header.Get("Content-Type"), q.stream) {
 		return q.streamAnswer(ctx, resp)
@@ -227,8 +215,7 @@ func (q *chatCtx) readAnswer(resp *http.Response) ([]byte, *toolcall.Error) {
 		return nil, toolcall.Errorf(toolcall.CodeTransport, err, "reading the upstream answer failed: "+err.Error())
 	}
 	if int64(len(data)) > q.c.opts.MaxResponseBytes {
-		return nil, toolcall.NewError(toolcall.CodeLimit, "the upstream answer is larger than "+
-			strconv.FormatInt(q.c.opts.MaxResponseBytes, 10)+" bytes (max_response_bytes)")
+		return nil, q.c.tooLarge()
 	}
 	return data, nil
 }

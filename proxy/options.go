@@ -66,6 +66,13 @@ type Options struct {
 	Transport http.RoundTripper
 	// MaxRequestBytes caps a client request body (0: DefaultMaxRequestBytes).
 	MaxRequestBytes int64
+	// RequestBodyTimeout bounds the reading of a client's request body,
+	// which happens before the request takes a place among those in
+	// flight: a body still arriving after it is 408, TLP-027 (0:
+	// DefaultRequestBodyTimeout). A pass-through body larger than
+	// MaxRequestBytes (a model upload) is bound for its first
+	// MaxRequestBytes only.
+	RequestBodyTimeout time.Duration
 	// MaxResponseBytes caps an upstream answer (the whole body, or the
 	// whole of a streamed answer; 0: DefaultMaxResponseBytes).
 	MaxResponseBytes int64

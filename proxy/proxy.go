@@ -94,6 +94,9 @@ func newCore(opts Options, handler bool) (*core, error) {
 		t.MaxIdleConns = max(t.MaxIdleConns, c.opts.MaxConcurrent)
 		c.next = t
 	}
+	if c.opts.RequestBodyTimeout <= 0 {
+		c.opts.RequestBodyTimeout = DefaultRequestBodyTimeout
+	}
 	if c.opts.IdleTimeout <= 0 {
 		c.opts.IdleTimeout = DefaultIdleTimeout
 	}

@@ -100,6 +100,10 @@ func (c *core) passThrough(w http.ResponseWriter, r *http.Request, out *url.URL)
 		st.Total = time.Since(start)
 		c.finish(ctx, st, nil)
 	}()
+	body, ok := c.passThroughBody(ctx, w, r, st)
+	if !ok {
+		return
+	}
 	if err := c.acquire(ctx); err != nil {
 		st.Outcome, st.Status = OutcomeError, http.StatusServiceUnavailable
 		e := toolcall.Errorf(toolcall.CodeLimit, err, "too many requests in flight (max_concurrent "+strconv.Itoa(c.opts.MaxConcurrent)+"), and none came free in time")
@@ -108,7 +112,7 @@ func (c *core) passThrough(w http.ResponseWriter, r *http.Request, out *url.URL)
 		return
 	}
 	defer c.release()
-	req, err := http.NewRequestWithContext(ctx, r.Method, out.String(), r.Body)
+	req, err := http.NewRequestWithContext(ctx, r.Method, out.String(), body)
 	if err != nil {
 		st.Outcome, st.Status = OutcomeError, http.StatusBadGateway
 		writeError(w, c.api, st.Status, toolcall.Errorf(toolcall.CodeTransport, err, "cannot build the upstream request"))
@@ -212,6 +216,12 @@ type idleBody struct {
 
 func (b *idleBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
+	if errors.Is(err, io.EOF) {
+		// The answer is complete: the time spent on it from here on is
+		// the proxy's, not the upstream's silence.
+		b.w.t.Stop()
+		return n, err
+	}
 	if n > 0 {
 		b.w.t.Reset(b.w.d)
 	}

@@ -37,6 +37,7 @@ type serveFlags struct {
 	maxResponseBytes int64
 	maxConcurrent    int
 	idleTimeout      time.Duration
+	bodyTimeout      time.Duration
 	totalTimeout     time.Duration
 	grace            time.Duration
 	log              logFlags
@@ -91,6 +92,7 @@ or an address it cannot listen on.`,
 	fl.Int64Var(&f.maxResponseBytes, "max-response-bytes", 0, "largest upstream answer, whole or streamed (0: 64 MiB)")
 	fl.IntVar(&f.maxConcurrent, "max-concurrent", 0, "most upstream requests in flight; more wait (0: 64)")
 	fl.DurationVar(&f.idleTimeout, "idle-timeout", 0, "end an upstream answer silent for this long (0: 5m)")
+	fl.DurationVar(&f.bodyTimeout, "request-body-timeout", 0, "answer 408 to a client whose request body has not arrived within this long (0: 1m)")
 	fl.DurationVar(&f.totalTimeout, "total-timeout", 0, "end a request, recovery included, that lasts longer (0: 30m)")
 	fl.DurationVar(&f.grace, "shutdown-grace", defaultGrace, "on SIGINT/SIGTERM, how long requests in flight may finish")
 	f.log.register(fl, "log every request at DEBUG and up to standard error (default: INFO)")
@@ -194,6 +196,7 @@ func (f *serveFlags) merge(cmd *cobra.Command) error {
 	set("max-response-bytes", file.MaxResponseBytes == 0, func() { f.maxResponseBytes = file.MaxResponseBytes })
 	set("max-concurrent", file.MaxConcurrent == 0, func() { f.maxConcurrent = file.MaxConcurrent })
 	set("idle-timeout", file.IdleTimeout == 0, func() { f.idleTimeout = file.IdleTimeout })
+	set("request-body-timeout", file.RequestBodyTimeout == 0, func() { f.bodyTimeout = file.RequestBodyTimeout })
 	set("total-timeout", file.TotalTimeout == 0, func() { f.totalTimeout = file.TotalTimeout })
 	set("shutdown-grace", file.ShutdownGrace == 0, func() { f.grace = file.ShutdownGrace })
 	return nil
@@ -210,8 +213,8 @@ func (f *serveFlags) options() (*proxy.Options, error) {
 		return nil, usage("--upstream is required: the model server's URL (http://127.0.0.1:11434 for Ollama)")
 	case f.maxRequestBytes < 0 || f.maxResponseBytes < 0 || f.maxConcurrent < 0:
 		return nil, usage("--max-request-bytes, --max-response-bytes and --max-concurrent must not be negative")
-	case f.idleTimeout < 0 || f.totalTimeout < 0 || f.grace < 0:
-		return nil, usage("--idle-timeout, --total-timeout and --shutdown-grace must not be negative")
+	case f.idleTimeout < 0 || f.totalTimeout < 0 || f.grace < 0 || f.bodyTimeout < 0:
+		return nil, usage("--idle-timeout, --request-body-timeout, --total-timeout and --shutdown-grace must not be negative")
 	}
 	u, err := url.Parse(f.upstream)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -223,7 +226,7 @@ func (f *serveFlags) options() (*proxy.Options, error) {
 	opts := &proxy.Options{
 		Upstream: f.upstream, API: proxy.API(f.api),
 		MaxRequestBytes: f.maxRequestBytes, MaxResponseBytes: f.maxResponseBytes, MaxConcurrent: f.maxConcurrent,
-		IdleTimeout: f.idleTimeout, TotalTimeout: f.totalTimeout,
+		IdleTimeout: f.idleTimeout, TotalTimeout: f.totalTimeout, RequestBodyTimeout: f.bodyTimeout,
 	}
 	if f.apiKeyEnv != "" {
 		if opts.APIKey = os.Getenv(f.apiKeyEnv); opts.APIKey == "" {
