@@ -99,11 +99,12 @@ func TestDetectedStreamIsLiveAfterDecision(t *testing.T) {
 // announced before its region has decided the dialect, even when the name
 // is long known, because what follows may change which dialect reads the
 // output, and so which call is call 0. Here the Hermes region fails to
-// read and a Mistral call after it decides the output: a CallStart for
-// write_file would have been contradicted.
+// read (a placeholder stands for its last member's value) and a Mistral
+// call after it decides the output: a CallStart for write_file would have
+// been contradicted.
 func TestFirstCallWaitsForDecision(t *testing.T) {
 	text := "<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"content\": \"" + strings.Repeat("x", 600) +
-		"\"}, \"x\": </tool_call>\n[TOOL_CALLS] [{\"name\": \"other\", \"arguments\": {}}]"
+		"\"}, \"x\": <x> </tool_call>\n[TOOL_CALLS] [{\"name\": \"other\", \"arguments\": {}}]"
 	opts := &registry.Options{}
 	opts.ReasoningClosed = true
 	want := registry.Parse(text, opts)
