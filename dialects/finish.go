@@ -554,6 +554,34 @@ func typedArguments(params []Param, tool *schema.Tool, opts *Options) (json.RawM
 	return compact(r.Output), repairs, nil
 }
 
+// admitted reports whether the JSON value v is of one of the declared
+// types; any value is when none is declared.
+func admitted(types []string, v []byte) bool {
+	if len(types) == 0 {
+		return true
+	}
+	var t string
+	switch r := gjson.ParseBytes(v); r.Type {
+	case gjson.Null:
+		t = "null"
+	case gjson.True, gjson.False:
+		t = "boolean"
+	case gjson.String:
+		t = "string"
+	case gjson.Number:
+		t = "number"
+		if !strings.ContainsAny(r.Raw, ".eE") && slices.Contains(types, "integer") {
+			return true
+		}
+	default:
+		t = "object"
+		if r.IsArray() {
+			t = "array"
+		}
+	}
+	return slices.Contains(types, t)
+}
+
 // TypeParams builds the arguments object of a tagged-parameter call. With a
 // declared tool, each raw value is typed by its property's schema; without
 // one, values that parse as JSON are kept as JSON and the rest are strings.
@@ -569,6 +597,13 @@ func TypeParams(params []Param, tool *schema.Tool) (json.RawMessage, []toolcall.
 		lenient.WriteJSONString(&buf, p.Key)
 		buf.WriteByte(':')
 		v, r := schema.TypeText(tool, p.Key, p.Value, p.IsString, p.IsJSON)
+		if p.IsJSON && !admitted(tool.PropertyTypes(p.Key), v) {
+			// The dialect marks the value as no string (DSML's
+			// string="false") and it reads as JSON of a type the property
+			// does not declare (null for a string): the declared type
+			// reads the text, as for a value the dialect says nothing of.
+			v, r = schema.TypeText(tool, p.Key, p.Value, false, false)
+		}
 		buf.Write(v)
 		if r != nil {
 			repairs = append(repairs, *r)

@@ -256,6 +256,12 @@ func dsmlRows(section, sample, other string) []row {
 			calls: []want{call("echo", `{"s":"\"q\" \\ </x> 漢字"}`)},
 		},
 		{
+			name:  "a not-a-string value is typed against the declared type",
+			tools: weatherTool,
+			text:  open + "<｜DSML｜invoke name=\"get_weather\"><｜DSML｜parameter name=\"city\" string=\"false\">null</｜DSML｜parameter><｜DSML｜parameter name=\"zip\" string=\"false\">\"02134\"</｜DSML｜parameter><｜DSML｜parameter name=\"days\" string=\"false\">3</｜DSML｜parameter></｜DSML｜invoke>" + end,
+			calls: []want{call("get_weather", `{"city":"null","zip":"02134","days":3}`)},
+		},
+		{
 			name:  "malformed JSON value is repaired",
 			text:  open + "<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"o\" string=\"false\">{'a': True,}</｜DSML｜parameter></｜DSML｜invoke>" + end,
 			calls: []want{call("f", `{"o":{"a":true}}`)},
