@@ -28,7 +28,8 @@ func newRepairCmd() *cobra.Command {
 		Use:   "repair [FILE]",
 		Short: "Turn almost-JSON into strict JSON",
 		Long: `repair reads almost-JSON (from FILE, or standard input) and prints strict JSON:
-valid JSON byte for byte, otherwise repaired (trailing commas, single quotes,
+valid JSON byte for byte (an object that repeats a key keeps the last value,
+a duplicate_key repair), otherwise repaired (trailing commas, single quotes,
 unquoted keys, Python literals, missing closing brackets, truncated strings,
 unescaped quotes, comments, code fences, prose around the value, ...), with
 the list of repairs it made.
