@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // Span is a byte range [Start, End) of a text.
@@ -47,7 +48,7 @@ func code(text string, calls []Span) []Span {
 		} else {
 			lineEnd += lineStart
 		}
-		if at, ok := fenceOpen(text, lineStart, lineEnd); ok {
+		if at, ch, n, info, ok := textlayer.OpenLine(text, lineStart, lineEnd, textlayer.MaxFenceIndent); ok {
 			if sp, ok := across.find(text, calls, lastEnd(out), para, lineStart); ok {
 				// Inline code that holds the fence (a call whose own
 				// syntax has one, written in backticks): the paragraph
@@ -60,8 +61,8 @@ func code(text string, calls []Span) []Span {
 				continue
 			}
 			out = inlineCode(text, calls, para, lineStart, out)
-			end := fenceClose(text, lineEnd)
-			if examples.PresentedAsExample(text, at) || DisownedAfter(text, end) {
+			end := fenceClose(text, lineEnd, ch, n)
+			if textlayer.LabelOf(info) == textlayer.Code || examples.PresentedAsExample(text, at) || DisownedAfter(text, end) {
 				out = append(out, Span{at, end})
 			}
 			lineStart = min(end+1, len(text))
@@ -232,9 +233,9 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 		lineStart = from + nl + 1
 		for s.pos < lineStart {
 			le := s.pos + strings.IndexByte(text[s.pos:lineStart], '\n')
-			f, open := fenceOpen(text, s.pos, le)
+			f, _, _, info, open := textlayer.OpenLine(text, s.pos, le, textlayer.MaxFenceIndent)
 			switch {
-			case open && !s.inFence || s.inFence && isFenceClose(text[s.pos:le]):
+			case open && !s.inFence || s.inFence && textlayer.IsCloseLine(text[s.pos:le]):
 				if s.inFence && !s.across {
 					// The fence closes: a new paragraph starts after it.
 					if s.shown {
@@ -245,7 +246,7 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 					break
 				}
 				if !s.inFence {
-					s.inFence, s.shown = true, s.examples.PresentedAsExample(text, f)
+					s.inFence, s.shown = true, textlayer.LabelOf(info) == textlayer.Code || s.examples.PresentedAsExample(text, f)
 					if s.in.n == 0 || s.runs%2 == 0 {
 						// No code is open to hold the fence: it ends the
 						// paragraph; the next starts after it.
@@ -279,7 +280,7 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 	if s.inFence {
 		return true
 	}
-	if f, ok := fenceOpen(text, lineStart, len(text)); ok && f <= at && s.examples.PresentedAsExample(text, f) {
+	if f, _, _, info, ok := textlayer.OpenLine(text, lineStart, len(text), textlayer.MaxFenceIndent); ok && f <= at && (textlayer.LabelOf(info) == textlayer.Code || s.examples.PresentedAsExample(text, f)) {
 		return true
 	}
 	return s.in.n > 0 || s.in.i < at || s.in.floor > at || s.quoteOpen(text, at)
@@ -538,27 +539,10 @@ func backtickRuns(s string) int {
 	return runs
 }
 
-// isFenceClose reports whether line closes a fence: backticks only, three
-// or more.
-func isFenceClose(line string) bool {
-	line = strings.TrimSpace(line)
-	return len(line) >= 3 && strings.Trim(line, "`") == ""
-}
-
-// fenceOpen reports whether the line text[start:end] opens a code fence (up
-// to three blanks, then three backticks or more), and where the backticks
-// start.
-func fenceOpen(text string, start, end int) (int, bool) {
-	i := start
-	for i < end && i-start < 3 && text[i] == ' ' {
-		i++
-	}
-	return i, strings.HasPrefix(text[i:end], "```")
-}
-
-// fenceClose returns the end of the line that closes the fence whose opening
-// line ends at from (a line of backticks only), or len(text).
-func fenceClose(text string, from int) int {
+// fenceClose returns the end of the line that closes the fence whose
+// opening line, a run of n bytes ch, ends at from (textlayer.ClosesFence),
+// or len(text).
+func fenceClose(text string, from int, ch byte, n int) int {
 	i := from
 	for i < len(text) {
 		i++ // past the newline
@@ -568,7 +552,7 @@ func fenceClose(text string, from int) int {
 		} else {
 			e += i
 		}
-		if isFenceClose(text[i:e]) {
+		if textlayer.ClosesFence(text[i:e], ch, n) {
 			return e
 		}
 		i = e

@@ -31,7 +31,7 @@ func Mentioned(text string, at, end int, calls []RawCall) bool {
 // InSentence reports whether text[at:end] stands inside a sentence on its
 // line: a word and a blank right before it, a blank and a word right after
 // it ("try it like [f(a=1)] to see"). It is the shape Mentioned checks for
-// markers; ListInSentence extends it to a call list in prose.
+// markers.
 func InSentence(text string, at, end int) bool {
 	j := at
 	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {

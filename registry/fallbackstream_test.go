@@ -29,7 +29,7 @@ func TestStreamFallback(t *testing.T) {
 	}{
 		{"the named dialect finds a call", "hermes", []string{"json"}, "Checking.\n" + hermesCall + "\nDone.", "hermes", true, "Checking."},
 		{"the second fallback finds a call", "mistral", []string{"pythonic", "hermes"}, "Hi there.\n" + hermesCall + "\nbye", "hermes", false, ""},
-		{"a bare JSON call for json", "mistral", []string{"json"}, "Hi there. {\"name\": \"f\", \"arguments\": {\"a\": 1}} bye", "json", false, ""},
+		{"a bare JSON call for json", "mistral", []string{"json"}, "Hi there: {\"name\": \"f\", \"arguments\": {\"a\": 1}} bye", "json", false, ""},
 		{"a pythonic list for pythonic", "llama3_json", []string{"pythonic"}, "Calling now: [f(a=1)] ok", "pythonic", false, ""},
 		{"nothing anywhere", "hermes", []string{"json", "pythonic"}, "Just an answer, no call at all.\nSecond line.", "hermes", false, "Just an answer,"},
 		{"a failed call of the named dialect rules out the fallbacks", "hermes", []string{"hermes", "qwen3_coder"}, "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": }\n</tool_call>\nthen <tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call> end", "hermes", true, ""},

@@ -33,7 +33,8 @@ func TestJSONValueInSentence(t *testing.T) {
 		{"I would run it:\n" + call + "\nthen answer.", true},
 		{`Let me check: ` + call, true},
 		{`Sure: ` + call + ` coming up.`, true},
-		{`I will check the weather ` + call + `.`, true},
+		{`I will check the weather ` + call + `.`, false},
+		{`I will check the weather ` + call, true},
 		{call + ` is on its way.`, true},
 		{`Here are the results: ` + call + `; ` + call + ` Would you like more?`, true},
 	} {

@@ -22,7 +22,7 @@ func TestStrayClosersBeforeProseDetected(t *testing.T) {
 		{"functools", `functools[{"name":"f","arguments":{"a":1}}]] and then text`, "and then text"},
 		{"gigachat3", `<|function_call|>{"name":"f","arguments":{"a":1}}} and then text`, "and then text"},
 		{"functionary_v3_1", `<function=f>{"a":1}} and then text`, "and then text"},
-		{"gemini", `Sure. {"function_call":{"name":"f","args":{"a":1}}}} Done.`, "Sure. Done."},
+		{"gemini", `Sure: {"function_call":{"name":"f","args":{"a":1}}}} Done.`, "Sure: Done."},
 		{"hermes", `<tool_call>{"name":"f","arguments":{"a":1}}}} and then text`, "and then text"},
 		{"pythonic", `[f(a=1)]] and then text`, "and then text"},
 		{"lfm2", `<|tool_call_start|>[f(a=1)]] and then text`, "and then text"},

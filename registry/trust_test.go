@@ -265,7 +265,9 @@ func TestRepeatedMarkersAreCapped(t *testing.T) {
 }
 
 // json and the markers family's bare dialects agree on a whole call
-// envelope after the end of a sentence, without tools: it is a call.
+// envelope after prose, without tools: it is a call when it ends its line
+// or a colon introduces it, and content inside a line of prose (the table
+// of what is a call).
 func TestEnvelopeAfterSentence(t *testing.T) {
 	env := `{"name": "f", "arguments": {"a": 1}}`
 	for _, tc := range []struct {
@@ -273,7 +275,8 @@ func TestEnvelopeAfterSentence(t *testing.T) {
 		calls int
 	}{
 		{"I'll help you with that. " + env, 1},
-		{"I'll help you with that. " + env + " Let me search for that.", 1},
+		{"I'll help you with that. " + env + " Let me search for that.", 0},
+		{"I'll help you with that: " + env + " Let me search for that.", 1},
 		{"Here are the results: [" + env + ", " + env + "]", 2},
 		{"Calling it now:\n" + env, 1},
 		{`Done. {"name": "f"}`, 0},

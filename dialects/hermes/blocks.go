@@ -9,6 +9,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // tagPass finds the tag blocks in text[start:end]. It also returns the
@@ -223,8 +224,8 @@ func (x *extractor) callBody(start, end int) (calls []dialects.RawCall, used int
 	switch {
 	case x.Text[p] == '{' || x.Text[p] == '[':
 		calls, used = x.values(p, end)
-	case textcall.IsFenceAt(x.Text, p, end):
-		f := textcall.FenceAt(x.Text, p, end)
+	case textlayer.IsFenceAt(x.Text, p, end):
+		f := textlayer.FenceAt(x.Text, p, end)
 		if textcall.SkipSpace(x.Text, f.BodyStart, f.BodyEnd) == f.BodyEnd {
 			return []dialects.RawCall{textcall.Malformed(p, x.Text[p:end], "", "the tool-call block holds an empty code fence", nil)}, end
 		}

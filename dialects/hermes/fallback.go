@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // gapPass runs the fallbacks over text[start:end], which lies between tag
@@ -57,7 +58,7 @@ func (x *extractor) scan(from, to, orphanEnd int) []region {
 		if fi < 0 {
 			break
 		}
-		f := textcall.FenceAt(x.Text, stop, to)
+		f := textlayer.FenceAt(x.Text, stop, to)
 		if r, ok := x.fenceRegion(f); ok {
 			regs = append(regs, r)
 		}
@@ -136,17 +137,18 @@ func (x *extractor) bare(from, to, orphanEnd int) []region {
 
 // proseCalls reads text[start:end], a JSON object or array written bare in
 // the text, as calls if it is shaped like them (textcall.Prose): an object,
-// or an array whose every item is one. A value written inside a sentence
-// is shown, not made (dialects.ValueInSentence), unless it continues a run
-// of calls.
+// or an array whose every item is one, where the table of what is a call
+// (textlayer.Decide) makes a bare envelope a call, or continuing a run of
+// calls.
 func (x *extractor) proseCalls(start, end int, continues bool) ([]dialects.RawCall, bool) {
 	raw := x.Text[start:end]
 	if !textcall.OpensWithName(raw) {
 		return nil, false // cheap refusal for the braces of ordinary prose
 	}
-	if x.Opts.Tools != nil && x.Opts.Tools.Len() > 0 && !textcall.OwnLine(x.Text, start, end) || x.PresentedAsExample(start) ||
-		!continues && dialects.ValueInSentence(x.Text, start, end) {
-		return nil, false // mentioned in a sentence, or shown as an example
+	tools := x.Opts.Tools != nil && x.Opts.Tools.Len() > 0
+	if !continues && textlayer.Decide(textlayer.Envelope, textlayer.Unlabelled, textlayer.PlaceOf(x.Text, x.floor, start, end), tools, textlayer.HermesFamily) == textlayer.Content ||
+		x.PresentedAsExample(start) {
+		return nil, false // written in a sentence, or shown as an example
 	}
 	v, repairs, err := x.Parse(raw)
 	if err != nil {
@@ -170,8 +172,8 @@ func (x *extractor) proseCalls(start, end int, continues bool) ([]dialects.RawCa
 // fenceRegion reads a code fence as calls when its language fits (JSON, or
 // xml as llama.cpp's Hermes parser accepts) and it holds nothing but
 // call-shaped JSON.
-func (x *extractor) fenceRegion(f textcall.Fence) (region, bool) {
-	if !textcall.IsJSONLang(f.Lang) && f.Lang != "xml" || x.PresentedAsExample(f.Start) {
+func (x *extractor) fenceRegion(f textlayer.Fence) (region, bool) {
+	if !textlayer.Is(textlayer.Fenced, textlayer.LabelOf(f.Info), textlayer.OwnLine, false, textlayer.HermesFamily, true, false) || x.PresentedAsExample(f.Start) {
 		return region{}, false
 	}
 	calls, _, ok := x.Framed(f.BodyStart, f.BodyEnd, true)
@@ -190,9 +192,9 @@ func (x *extractor) fenceRuns(regs []region, start, end int) []region {
 		for j+1 < len(regs) && textcall.SkipSpace(x.Text, regs[j].end, regs[j+1].start) == regs[j+1].start {
 			j++
 		}
-		if open := textcall.FenceOpenBefore(x.Text, start, regs[i].start); open >= 0 {
+		if open := textlayer.FenceOpenBefore(x.Text, start, regs[i].start); open >= 0 {
 			after := textcall.SkipSpace(x.Text, regs[j].end, end)
-			if textcall.IsFenceAt(x.Text, after, end) {
+			if textlayer.IsFenceAt(x.Text, after, end) {
 				e := after
 				for e < end && x.Text[e] == '`' {
 					e++

@@ -105,6 +105,9 @@ type extractor struct {
 	// gapEnd is the end of the gap gapPass reads: a bare value may run
 	// past a stray closing tag up to it.
 	gapEnd int
+	// floor is where the content segment being read starts when nothing
+	// came before it but reasoning, -1 otherwise (textlayer.PlaceOf).
+	floor int
 }
 
 // region is a span of the text taken out as calls: a tag block, a fence, a
@@ -124,6 +127,10 @@ type region struct {
 // the text between them.
 func (x *extractor) contentSegment(start, end int) {
 	x.reasoning.Cut()
+	x.floor = -1
+	if x.content.Empty() && len(x.calls) == 0 {
+		x.floor = start
+	}
 	tagged, orphans := x.tagPass(start, end)
 	pos := start
 	for _, r := range tagged {

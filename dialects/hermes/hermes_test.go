@@ -378,17 +378,15 @@ var rows = []row{
 		unmarked: true,
 	},
 	{
-		name:     "bare call after leading text that ends no sentence",
+		name:     "bare call inside a line of prose",
 		text:     `Here is some explanation text and then {"name": "test", "arguments": {}} more text`,
-		calls:    []call{{"test", `{}`}},
-		content:  "Here is some explanation text and then more text",
+		content:  `Here is some explanation text and then {"name": "test", "arguments": {}} more text`,
 		unmarked: true,
 	},
 	{
-		name:     "bare call ending its sentence",
+		name:     "bare call followed by its sentence's end",
 		text:     `I will check the weather {"name": "test", "arguments": {}}.`,
-		calls:    []call{{"test", `{}`}},
-		content:  "I will check the weather .",
+		content:  `I will check the weather {"name": "test", "arguments": {}}.`,
 		unmarked: true,
 	},
 	{

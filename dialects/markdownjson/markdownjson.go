@@ -19,6 +19,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // Dialect is the markdown_json dialect. It is safe for concurrent use.
@@ -67,7 +68,7 @@ func (markdownJSON) extract(text string, opts *dialects.Options) *dialects.Extra
 		if i < 0 {
 			break
 		}
-		f := textcall.FenceAt(rest, pos+i, len(rest))
+		f := textlayer.FenceAt(rest, pos+i, len(rest))
 		content.Write(rest[pos:f.Start])
 		calls, ok := fenceCalls(r, f)
 		if !ok {
@@ -102,8 +103,8 @@ func (markdownJSON) extract(text string, opts *dialects.Options) *dialects.Extra
 
 // fenceCalls reads a fence as calls: its language must announce JSON (or be
 // absent), and it must hold nothing but call-shaped JSON.
-func fenceCalls(r *textcall.Reader, f textcall.Fence) ([]dialects.RawCall, bool) {
-	if !textcall.IsJSONLang(f.Lang) || r.PresentedAsExample(f.Start) {
+func fenceCalls(r *textcall.Reader, f textlayer.Fence) ([]dialects.RawCall, bool) {
+	if !textlayer.Is(textlayer.Fenced, textlayer.LabelOf(f.Info), textlayer.OwnLine, false, textlayer.JSONFamily, true, false) || r.PresentedAsExample(f.Start) {
 		return nil, false // a fence that prose presents as an example is shown, not called
 	}
 	calls, used, ok := r.Framed(f.BodyStart, f.BodyEnd, true)

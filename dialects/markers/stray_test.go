@@ -42,8 +42,8 @@ func TestStrayClosersBeforeProse(t *testing.T) {
 		{markers.Llama3JSON, []row{
 			{name: "after the python tag", text: `<|python_tag|>{"name":"f","parameters":{"a":1}}} and then text`,
 				calls: []want{c("f", `{"a":1}`)}, content: "and then text", repairs: extra},
-			{name: "bare after a sentence", text: `Sure. {"name":"f","parameters":{"a":1}}} Done.`,
-				calls: []want{c("f", `{"a":1}`)}, content: "Sure. Done.", repairs: extra, unmarked: true},
+			{name: "bare after a colon", text: `Sure: {"name":"f","parameters":{"a":1}}} Done.`,
+				calls: []want{c("f", `{"a":1}`)}, content: "Sure: Done.", repairs: extra, unmarked: true},
 			{name: "bare after a sentence, tools declared", text: "Sure.\n{\"name\":\"f\",\"parameters\":{\"a\":1}}}\nDone.", tools: []string{"f"},
 				calls: []want{c("f", `{"a":1}`)}, content: "Sure.\nDone.", repairs: extra, unmarked: true},
 		}},
@@ -74,8 +74,8 @@ func TestStrayClosersBeforeProse(t *testing.T) {
 				calls: []want{c("f", `{"a":1}`)}, content: "Sure. Done.", repairs: extra, unmarked: true},
 		}},
 		{markers.Gemini, []row{
-			{name: "envelope after a sentence", text: `Sure. {"function_call":{"name":"f","args":{"a":1}}}} Done.`,
-				calls: []want{c("f", `{"a":1}`)}, content: "Sure. Done.", repairs: extra, marked: true},
+			{name: "envelope after a colon", text: `Sure: {"function_call":{"name":"f","args":{"a":1}}}} Done.`,
+				calls: []want{c("f", `{"a":1}`)}, content: "Sure: Done.", repairs: extra, marked: true},
 		}},
 	} {
 		t.Run(tc.d.Name(), func(t *testing.T) { runTable(t, tc.d, tc.rows) })

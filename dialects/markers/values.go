@@ -14,6 +14,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -599,13 +600,10 @@ func (x *extractor) embedded(s string, base int) {
 		// Closing brackets too many right after the value ({…}}) are its
 		// punctuation, not prose on its line.
 		stray := strayOnLine(s, ext.end)
-		if !continues && (textcall.PresentedAsExample(s, i) || x.tools() && !textcall.OwnLine(s, i, stray) ||
-			!x.tools() && !afterSentence(s, i) && !x.enveloped(s, i, ext.end)) {
-			// One that prose presents as an example is shown; with tools
-			// declared, an object with prose on its line is mentioned in
-			// a sentence; without, a value a sentence does not end right
-			// before is inside one, unless it opens the text in one of
-			// the dialect's envelopes. None is called.
+		if !continues && (textcall.PresentedAsExample(s, i) ||
+			!textlayer.Is(textlayer.Envelope, textlayer.Unlabelled, textlayer.PlaceOf(s, 0, i, stray), x.tools(), textlayer.MarkersFamily, true, x.enveloped(s, i, ext.end))) {
+			// One that prose presents as an example is shown; where the
+			// table of what is a call makes it none, it is none either.
 			i = ext.end
 			continue
 		}
@@ -669,18 +667,6 @@ func (x *extractor) declared(calls []dialects.RawCall) bool {
 
 // tools reports whether tools are declared.
 func (x *extractor) tools() bool { return x.opts.Tools != nil && x.opts.Tools.Len() > 0 }
-
-// afterSentence reports whether a sentence ends right before s[i]: the
-// last non-blank byte before it is '.', '!', '?' or ':' ("I'll help you
-// with that. {…}", "Here are the results: […]"). A value that opens the
-// text, or follows a word ("Use {…} to call f"), does not qualify. It
-// looks back over blanks only.
-func afterSentence(s string, i int) bool {
-	for i > 0 && (isBlank(s[i-1]) || s[i-1] == '\n' || s[i-1] == '\r') {
-		i--
-	}
-	return i > 0 && strings.IndexByte(".!?:", s[i-1]) >= 0
-}
 
 // widenFence extends s[from:to] over a code fence that wraps exactly it.
 // The opening fence must end right before the value (blanks aside), so it

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -48,7 +49,7 @@ var start = syntax()
 // declared tools it must stand on a line of its own (prose on its line
 // mentions it) and name one of them; without, it must have both a name and
 // an arguments field. Without a marker, a value written inside a sentence
-// on its line is shown, not made (dialects.ValueInSentence): "You can call
+// on its line is shown, not made (the table of what is a call): "You can call
 // {…} to see the weather." and "(see {…}) later" call nothing, while a
 // value alone on its line, opening the output, after a colon, ending its
 // sentence, continuing a run of calls ("{…}; {…}"), or followed by text
@@ -100,16 +101,11 @@ func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *
 		// calls; any other value written inside a sentence is shown, not
 		// made, and nothing inside it is a call either.
 		continues := run >= 0 && skipSeparators(rest, run) == i
-		if !continues && dialects.ValueInSentence(rest, i, end) {
+		if !continues && !called(rest, last, i, max(end, stray), tools) {
 			i = end - 1
 			continue
 		}
-		if (!tools || textcall.OwnLine(rest, i, stray)) && !textcall.PresentedAsExample(rest, i) {
-			// With tools declared, prose on the object's line mentions
-			// it; prose that presents it as an example shows it: neither
-			// calls it.
-			calls = valueCalls(rest[i:end], offset+i, opts)
-		}
+		calls = valueCalls(rest[i:end], offset+i, opts)
 		if !embeddedCalls(calls, opts) {
 			run = -1
 			if c == '[' {
@@ -309,32 +305,47 @@ func embeddedCalls(calls []dialects.RawCall, opts *dialects.Options) bool {
 }
 
 // fenceAround widens the value s[from:to] to the code fence around it when
-// the fence holds nothing else: "```json" (any language word) and blanks
-// right before it, blanks and "```" right after. It looks back no further
-// than floor.
+// the fence holds nothing else: a fence's opening run and info word
+// (textlayer.FenceOpenBefore) and blanks right before it, blanks and a closing
+// run right after. It looks back no further than floor.
 func fenceAround(s string, floor, from, to int) (int, int) {
-	j := from
-	for j > floor && isBlank(s[j-1]) {
-		j--
-	}
-	for j > floor && isLangByte(s[j-1]) {
-		j--
-	}
-	if j-3 < floor || s[j-3:j] != "```" {
+	j := textlayer.FenceOpenBefore(s, floor, from)
+	if j < 0 {
 		return from, to
 	}
 	r := to
 	for r < len(s) && isBlank(s[r]) {
 		r++
 	}
-	if !strings.HasPrefix(s[r:], "```") {
+	if !textlayer.IsFenceAt(s, r, len(s)) {
 		return from, to
 	}
-	return j - 3, r + 3
+	e := r
+	for e < len(s) && s[e] == '`' {
+		e++
+	}
+	return j, e
+}
+
+// called reports whether the value s[i:end], found after content that
+// starts at last, is a call by the table of what is a call (textlayer.Decide):
+// a bare envelope where it stands, or, inside a fence that holds nothing
+// else, the fence by its label where the fence stands. Prose that
+// presents it as an example shows it (textcall.PresentedAsExample).
+func called(s string, last, i, end int, tools bool) bool {
+	shape, label, at, to := textlayer.Envelope, textlayer.Unlabelled, i, end
+	if from, e := fenceAround(s, last, i, end); from < i {
+		shape, at, to = textlayer.Fenced, from, e
+		k := from
+		for k < len(s) && s[k] == '`' {
+			k++
+		}
+		label = textlayer.LabelOf(textlayer.InfoWord(s[k:]))
+	}
+	if textlayer.Decide(shape, label, textlayer.PlaceOf(s, 0, at, to), tools, textlayer.JSONFamily) == textlayer.Content {
+		return false
+	}
+	return !textcall.PresentedAsExample(s, at)
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
-
-func isLangByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
-}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // Marker-less calls. Without markers a call has to be told apart from
@@ -16,14 +17,13 @@ import (
 //     bare: [f(a=1), g()] or f(a=1)\ng();
 //   - a bracketed call list after prose, [f(a=1), g()], whose elements
 //     are all calls with keyword arguments or none, as these models write
-//     them ("[Smith(2020)]" and a markdown link [f()](url) are prose); a
-//     list inside a sentence on its line, the sentence running up to it
-//     and going on after it or holding it in an aside or a quotation
-//     ("try it like [f(a=1)] to see", "(see [f(a=1)]) later"), is shown,
-//     not made (dialects.ListInSentence), and so is a list in a cell of a
-//     markdown table;
-//   - a code fence (no language, python, py, text, plaintext, tool_code…)
-//     that holds nothing but calls;
+//     them ("[Smith(2020)]" and a markdown link [f()](url) are prose),
+//     where the table of what is a call (textlayer.Decide) makes it one: a
+//     list inside a line of prose ("try it like [f(a=1)] to see", a cell
+//     of a markdown table) is shown, not made;
+//   - a code fence (no language, text, plaintext, tool_code…) that holds
+//     nothing but calls; a fence labelled with a programming language
+//     (python, …) holds a program, never a call;
 //   - a declared tool called on a line of its own.
 //
 // Text in `inline code` is a mention and is skipped.
@@ -33,13 +33,6 @@ import (
 // or the whole output is a bracketed call list. Under declaredCalls every
 // name must be declared; under builtinCalls only a whole output of
 // name.call(...) calls counts.
-
-// fenceLanguages are the code-fence info strings under which a fence may
-// hold calls.
-var fenceLanguages = map[string]bool{
-	"": true, "python": true, "py": true, "python3": true, "text": true, "txt": true,
-	"plaintext": true, "tool_code": true, "tool_call": true, "tool_calls": true, "pythonic": true,
-}
 
 // prose is one search for marker-less calls in s.
 type prose struct {
@@ -188,10 +181,10 @@ func (p *prose) bracketed(at int) (region, bool, int) {
 	if l.closed && l.next < len(s) && s[l.next] == '(' {
 		return region{}, false, l.next // a markdown link, [f()](url)
 	}
-	if l.closed && (dialects.ListInSentence(s, at, end) || inTableCell(s, at)) {
-		// Inside a sentence on its line, the sentence running up to it
-		// and going on after it: an example ("try it like [f(a=1)] to
-		// see", "(see [f(a=1)]) later"), not a call.
+	if l.closed && !whole && textlayer.Decide(textlayer.List, textlayer.Unlabelled, textlayer.PlaceOf(s, p.wholeStart, at, end), p.x.opts.Tools != nil && p.x.opts.Tools.Len() > 0, textlayer.PythonicFamily) == textlayer.Content {
+		// Sharing its line with prose: written in a sentence ("try it
+		// like [f(a=1)] to see"), shown, not made (the table of what is
+		// a call).
 		return region{}, false, end
 	}
 	if !p.namesOK(l.elems, whole, !whole) {
@@ -210,22 +203,12 @@ func (p *prose) bracketed(at int) (region, bool, int) {
 // fence tries the code fence whose first backtick is at s[at].
 func (p *prose) fence(at int) (region, bool, int) {
 	s := p.s
-	if !strings.HasPrefix(s[at:], "```") || !atLineStart(s, at) {
+	if !textlayer.IsFenceAt(s, at, len(s)) || !atLineStart(s, at) {
 		return region{}, false, at + 1
 	}
-	nl := strings.IndexByte(s[at:], '\n')
-	if nl < 0 {
-		return region{}, false, len(s)
-	}
-	lang := strings.ToLower(strings.TrimSpace(s[at+3 : at+nl]))
-	bodyStart := at + nl + 1
-	// The fence closes at the next ```, also when a model writes it at the
-	// end of the last line ("f()```"); unclosed, it runs to the end.
-	bodyEnd, end := len(s), len(s)
-	if k := strings.Index(s[bodyStart:], "```"); k >= 0 {
-		bodyEnd, end = bodyStart+k, bodyStart+k+3
-	}
-	if !fenceLanguages[lang] {
+	f := textlayer.FenceAt(s, at, len(s))
+	bodyStart, bodyEnd, end := f.BodyStart, f.BodyEnd, f.End
+	if textlayer.Decide(textlayer.Fenced, textlayer.LabelOf(f.Info), textlayer.OwnLine, p.x.opts.Tools != nil && p.x.opts.Tools.Len() > 0, textlayer.PythonicFamily) == textlayer.Content {
 		return region{}, false, end
 	}
 	body := s[:len(strings.TrimRight(s[:bodyEnd], spaces))]
@@ -266,19 +249,6 @@ func (p *prose) ownLine(at int) (region, bool, int) {
 	}
 	el := element{start: i, end: end, nameEnd: ne, complete: closed, depth: depth}
 	return region{start: i, end: end, calls: []dialects.RawCall{p.x.rawCall(s, el, 0)}}, true, end
-}
-
-// inTableCell reports whether the list whose '[' is at s[at] stands in a
-// cell of a markdown table: a '|' before it on its line, blanks between
-// ("| weather | [f(a=1)] |"). A table shows calls; none is made in one.
-// What follows the list does not matter, so a stream that has read up to
-// the list reads it as the whole output does.
-func inTableCell(s string, at int) bool {
-	j := at
-	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
-		j--
-	}
-	return j > 0 && s[j-1] == '|'
 }
 
 // keywordStyle reports whether a call's first argument is a keyword

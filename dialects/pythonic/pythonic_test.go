@@ -93,9 +93,9 @@ var pythonicRows = []row{
 		content: "I'll look.\n\nBack soon.",
 	},
 	{
-		name:  "code fence holding calls",
-		text:  "```python\nget_weather(city='Paris')\n```",
-		calls: calls("get_weather", `{"city":"Paris"}`),
+		name:    "a python fence holds a program, never calls",
+		text:    "```python\nget_weather(city='Paris')\n```",
+		content: "```python\nget_weather(city='Paris')\n```",
 	},
 	{
 		name:    "code fence after prose",

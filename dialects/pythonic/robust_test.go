@@ -109,7 +109,7 @@ func TestOffsets(t *testing.T) {
 		{pythonic.Pythonic, "[get_time(), get_weather(city='x')]"},
 		{pythonic.Pythonic, "<think>hm</think>\nWell.\n[get_weather(city='x')]"},
 		{pythonic.Pythonic, "<think>a</think>b<think>c</think>\n[get_weather(city='x')]"},
-		{pythonic.Pythonic, "Text\n```python\nget_weather(city='x')\n```"},
+		{pythonic.Pythonic, "Text\n```tool_code\nget_weather(city='x')\n```"},
 		{pythonic.Llama4Pythonic, "So <|python_start|>[get_time(), get_weather(city='x')]<|python_end|>"},
 		{pythonic.LFM2, "<think>x</think>ok<|tool_call_start|>[get_weather(city='x')]<|tool_call_end|>"},
 		{pythonic.LFM2, `<|tool_call_start|>[{"name": "get_weather", "arguments": {}}]<|tool_call_end|>`},

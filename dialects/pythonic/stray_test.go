@@ -22,7 +22,7 @@ func TestStrayClosersBeforeProse(t *testing.T) {
 			{name: "the whole output", text: `[f(a=1)]]`, calls: calls("f", `{"a":1}`), repairs: extra},
 			{name: "prose after it", text: `[f(a=1)]] and more text`, calls: calls("f", `{"a":1}`), content: "and more text", repairs: extra,
 				chunks: []string{`[f(a=1)]`, `] and more`, ` text`}},
-			{name: "prose around it", text: `Sure. [f(a=1)] ] and more text`, calls: calls("f", `{"a":1}`), content: "Sure. and more text", repairs: extra},
+			{name: "prose around it, a colon before", text: `Sure: [f(a=1)] ] and more text`, calls: calls("f", `{"a":1}`), content: "Sure: and more text", repairs: extra},
 			{name: "in a sentence it is an example", text: `Use [f(a=1)]] to call it.`, content: `Use [f(a=1)]] to call it.`},
 		}},
 		{pythonic.Llama4Pythonic, []row{

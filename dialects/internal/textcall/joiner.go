@@ -49,6 +49,9 @@ func (j *Joiner) Cut() {
 	j.pending = true
 }
 
+// Empty reports whether nothing has been written but blanks.
+func (j *Joiner) Empty() bool { return len(j.buf) == 0 && j.one == "" }
+
 // Write appends text.
 func (j *Joiner) Write(s string) {
 	if s == "" {

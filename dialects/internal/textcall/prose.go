@@ -46,39 +46,6 @@ func MentionedCode(code string) bool {
 	return ProseCode(code)
 }
 
-// OwnLine reports whether text[from:to] (a JSON value found in prose)
-// stands on lines of its own: only blanks between the start of its first
-// line and from, and between to and the end of its last line. A code fence
-// around it counts as a line of its own. An object with prose on its line
-// ("I think {…} would work") is mentioned in a sentence, not called.
-func OwnLine(text string, from, to int) bool {
-	// One pass back to the start of the line: blanks and backticks, or the
-	// info word of a fence opened on the line, skipped whole.
-	for i := from - 1; i >= 0 && text[i] != '\n'; {
-		switch c := text[i]; {
-		case c == ' ' || c == '\t' || c == '\r' || c == '`':
-			i--
-		case isLangByte(c):
-			j := i
-			for j >= 0 && text[j] != '\n' && text[j] != '`' && isLangByte(text[j]) {
-				j--
-			}
-			if j < 2 || text[j] != '`' || text[j-1] != '`' || text[j-2] != '`' {
-				return false
-			}
-			i = j
-		default:
-			return false
-		}
-	}
-	for i := to; i < len(text) && text[i] != '\n'; i++ {
-		if c := text[i]; c != ' ' && c != '\t' && c != '\r' && c != '`' && c != ';' && c != ',' {
-			return false
-		}
-	}
-	return true
-}
-
 // PresentedAsExample reports whether the prose right before text[at]
 // presents what follows as an example: dialects.PresentedAsExample.
 func PresentedAsExample(text string, at int) bool { return dialects.PresentedAsExample(text, at) }

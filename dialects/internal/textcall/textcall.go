@@ -17,6 +17,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -130,8 +131,8 @@ func within(s, outer string) bool {
 // text read ends.
 func (r *Reader) Framed(start, end int, closed bool) (calls []dialects.RawCall, used int, ok bool) {
 	p := SkipSpace(r.Text, start, end)
-	if p < end && r.Text[p] == '`' && IsFenceAt(r.Text, p, end) {
-		f := FenceAt(r.Text, p, end)
+	if p < end && r.Text[p] == '`' && textlayer.IsFenceAt(r.Text, p, end) {
+		f := textlayer.FenceAt(r.Text, p, end)
 		calls, _, ok := r.Framed(f.BodyStart, f.BodyEnd, true)
 		return calls, f.End, ok && (!closed || SkipSpace(r.Text, f.End, end) == end)
 	}

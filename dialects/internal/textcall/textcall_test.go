@@ -46,43 +46,6 @@ func TestJoiner(t *testing.T) {
 	}
 }
 
-func TestFenceAt(t *testing.T) {
-	tests := []struct {
-		text, lang, body string
-		closed           bool
-	}{
-		{"```json\n{\"a\": 1}\n```", "json", "{\"a\": 1}\n", true},
-		{"```\n{}\n```", "", "{}\n", true},
-		{"```JSON  \r\n{}```", "json", "{}", true},
-		{"```json {\"a\": 1}```", "json", " {\"a\": 1}", true},
-		{"````xml\n<x/>\n````", "xml", "<x/>\n", true},
-		{"```json\n{\"a\": ", "json", "{\"a\": ", false},
-	}
-	for _, tt := range tests {
-		f := textcall.FenceAt(tt.text, 0, len(tt.text))
-		if f.Lang != tt.lang || tt.text[f.BodyStart:f.BodyEnd] != tt.body || f.Closed != tt.closed {
-			t.Errorf("%q: lang %q body %q closed %v", tt.text, f.Lang, tt.text[f.BodyStart:f.BodyEnd], f.Closed)
-		}
-		if tt.closed && f.End != len(tt.text) {
-			t.Errorf("%q: end %d, want %d", tt.text, f.End, len(tt.text))
-		}
-	}
-}
-
-func TestFenceOpenBefore(t *testing.T) {
-	text := "text\n```xml\n  <tool_call>"
-	at := strings.Index(text, "<tool_call>")
-	if got := textcall.FenceOpenBefore(text, 0, at); got != strings.Index(text, "```") {
-		t.Errorf("got %d", got)
-	}
-	if got := textcall.FenceOpenBefore("plain <tool_call>", 0, 6); got != -1 {
-		t.Errorf("got %d, want -1", got)
-	}
-	if got := textcall.FenceOpenBefore("```<x>", 1, 3); got != -1 {
-		t.Errorf("fence before the floor: got %d, want -1", got)
-	}
-}
-
 func TestShape(t *testing.T) {
 	tests := []struct {
 		obj                     string

@@ -1,0 +1,257 @@
+// Package textlayer is the shared text layer of the readers of model output:
+// what a code fence is, what its info string says, and where a candidate
+// call stands in the text around it. The dialect engines, the stream and
+// Code Mode (package codemode) read these notions here, each defined once.
+package textlayer
+
+import "strings"
+
+// MaxFenceIndent is the deepest indentation at which a line opens a fence
+// at the top level of a text (CommonMark allows three spaces).
+const MaxFenceIndent = 3
+
+// maxInfo bounds the info word read after a fence's opening run.
+const maxInfo = 32
+
+// Fence is a Markdown code fence found in a text.
+type Fence struct {
+	// Start and End span the whole fence, its opening run and its closing
+	// run included.
+	Start, End int
+	// BodyStart and BodyEnd span what is between the opening line and the
+	// closing run.
+	BodyStart, BodyEnd int
+	// Info is the info word after the opening run, in lower case.
+	Info string
+	// Closed is false when the text ends before the closing run.
+	Closed bool
+}
+
+// OpenLine reports whether the line text[start:end] opens a fence: at most
+// maxIndent spaces, then a run of three backticks or more, or of three
+// tildes or more, with no backtick after a run of backticks on the line
+// (CommonMark: "```x```" is inline code). It returns where the run
+// starts, the run's byte and length, and the info word after it (lower
+// case, up to a blank or '{').
+func OpenLine(text string, start, end, maxIndent int) (at int, ch byte, n int, info string, ok bool) {
+	i := start
+	for i < end && i-start < maxIndent && text[i] == ' ' {
+		i++
+	}
+	if end-i < 3 || (text[i] != '`' && text[i] != '~') {
+		return i, 0, 0, "", false
+	}
+	ch = text[i]
+	for n = 0; i+n < end && text[i+n] == ch; n++ {
+	}
+	if n < 3 {
+		return i, 0, 0, "", false
+	}
+	rest := text[i+n : end]
+	if ch == '`' && strings.IndexByte(rest, '`') >= 0 {
+		return i, 0, 0, "", false // "```x```" on one line is inline code
+	}
+	return i, ch, n, InfoWord(rest), true
+}
+
+// InfoWord returns the info word at the start of s, the text right after a
+// fence's opening run: blanks skipped, then letters, digits and "_-+.", at
+// most maxInfo bytes, in lower case. The word is the fence's info string
+// only when nothing follows it on its line but a body opening there ('{',
+// '[', '<'): "``` but not that one." carries prose, no label.
+func InfoWord(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(s) && j-i < maxInfo && isInfoByte(s[j]) {
+		j++
+	}
+	rest := strings.TrimLeft(s[j:], " \t\r")
+	if k := strings.IndexByte(rest, '\n'); k >= 0 {
+		rest = rest[:k]
+	}
+	if rest = strings.TrimRight(rest, " \t\r"); rest != "" && rest[0] != '{' && rest[0] != '[' && rest[0] != '<' {
+		return "" // words after it: prose on the fence's line, not an info string
+	}
+	return strings.ToLower(s[i:j])
+}
+
+// ClosesFence reports whether line closes a fence opened by a run of n
+// bytes ch: blanks around a run of ch only, at least n long.
+func ClosesFence(line string, ch byte, n int) bool {
+	line = strings.TrimSpace(line)
+	return len(line) >= n && n >= 3 && strings.Trim(line, string(ch)) == ""
+}
+
+// IsCloseLine reports whether line closes a backtick fence: a run of three
+// backticks or more, blanks around it.
+func IsCloseLine(line string) bool { return ClosesFence(line, '`', 3) }
+
+// IsFenceAt reports whether text[i:limit] starts with three backticks.
+func IsFenceAt(text string, i, limit int) bool {
+	return limit-i >= 3 && text[i:i+3] == "```"
+}
+
+// FenceAt reads the fence whose opening backticks are at text[i], ending
+// before limit. The info word may be followed by the body on the same line
+// ("```json {…}```"). The fence closes at the first run of three backticks
+// or more that begins or ends a line, so backticks inside a string of its
+// body do not close it, and a model's "f()```" does; a fence never closed
+// runs to limit. The scan stops at the close, so reading fence after fence
+// is linear.
+func FenceAt(text string, i, limit int) Fence {
+	f := Fence{Start: i}
+	j := i
+	for j < limit && text[j] == '`' {
+		j++
+	}
+	langStart := j
+	for j < limit && j-langStart < maxInfo && isInfoByte(text[j]) {
+		j++
+	}
+	f.Info = strings.ToLower(text[langStart:j])
+	k := j
+	for k < limit && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r') {
+		k++
+	}
+	if k < limit && text[k] == '\n' {
+		j = k + 1
+	}
+	f.BodyStart = j
+	f.BodyEnd, f.End = limit, limit
+	for from := j; from < limit; {
+		c := strings.Index(text[from:limit], "```")
+		if c < 0 {
+			break
+		}
+		c += from
+		e := c
+		for e < limit && text[e] == '`' {
+			e++
+		}
+		if beginsLine(text, j, c) || endsLine(text, e, limit) {
+			f.BodyEnd, f.End, f.Closed = c, e, true
+			break
+		}
+		from = e
+	}
+	if !f.Closed {
+		// A fence never closed whose last line is one or two backticks:
+		// the text ends inside the closing backticks, which are not body.
+		k := limit
+		for k > j && limit-k < 2 && text[k-1] == '`' {
+			k--
+		}
+		if k < limit && beginsLine(text, j, k) {
+			f.BodyEnd = k
+		}
+	}
+	return f
+}
+
+// FenceOpenBefore returns where a fence's opening ("```xml") starts when
+// only blanks and line breaks separate its end from at; -1 if there is
+// none after floor.
+func FenceOpenBefore(text string, floor, at int) int {
+	k := at
+	for k > floor && isSpace(text[k-1]) {
+		k--
+	}
+	l := k
+	for l > floor && k-l < maxInfo && isInfoByte(text[l-1]) {
+		l--
+	}
+	if l-floor < 3 || text[l-3:l] != "```" {
+		return -1
+	}
+	l -= 3
+	for l > floor && text[l-1] == '`' {
+		l--
+	}
+	return l
+}
+
+// beginsLine reports whether only spaces or tabs separate at from the start
+// of its line (or from floor, the start of the body).
+func beginsLine(text string, floor, at int) bool {
+	for at > floor && (text[at-1] == ' ' || text[at-1] == '\t') {
+		at--
+	}
+	return at == floor || text[at-1] == '\n'
+}
+
+// endsLine reports whether only spaces or tabs separate at from the end of
+// its line (or from limit).
+func endsLine(text string, at, limit int) bool {
+	for at < limit && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r') {
+		at++
+	}
+	return at == limit || text[at] == '\n'
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+func isInfoByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '_' || c == '-' || c == '+' || c == '.'
+}
+
+// Label is what a fence's info string says of what the fence holds.
+type Label uint8
+
+// The labels of a fence. A fence labelled Code holds a program: never a
+// tool call, whatever it holds (Code Mode may report it).
+const (
+	// Unlabelled: no info string.
+	Unlabelled Label = iota
+	// JSON: json, json5, jsonc, jsonl.
+	JSON
+	// CallLabel: a label that names a tool call (tool_call, tool_calls,
+	// toolcall, tool_code, function_call, function_calls).
+	CallLabel
+	// Plain: text, txt, plaintext.
+	Plain
+	// Markup: xml.
+	Markup
+	// Code: any other info string, a programming language (python, bash,
+	// js, …) or anything unknown.
+	Code
+)
+
+// LabelOf classifies a fence's info word. Only the labels listed for the
+// other classes are data; every other info string names a language, and
+// the fence is code.
+func LabelOf(info string) Label {
+	switch strings.ToLower(info) {
+	case "":
+		return Unlabelled
+	case "json", "json5", "jsonc", "jsonl":
+		return JSON
+	case "tool_call", "tool_calls", "toolcall", "tool_code", "function_call", "function_calls":
+		return CallLabel
+	case "text", "txt", "plaintext":
+		return Plain
+	case "xml":
+		return Markup
+	}
+	return Code
+}
+
+// String names the label as docs/dialects.md writes it.
+func (l Label) String() string {
+	switch l {
+	case Unlabelled:
+		return "no info string"
+	case JSON:
+		return "json, json5, jsonc, jsonl"
+	case CallLabel:
+		return "tool_call, tool_calls, toolcall, tool_code, function_call, function_calls"
+	case Plain:
+		return "text, txt, plaintext"
+	case Markup:
+		return "xml"
+	}
+	return "any other (python, bash, js, …)"
+}
