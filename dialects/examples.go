@@ -62,7 +62,10 @@ func code(text string, calls []Span) []Span {
 			}
 			out = inlineCode(text, calls, para, lineStart, out)
 			end := fenceClose(text, lineEnd, ch, n)
-			if textlayer.LabelOf(info) == textlayer.Code || examples.PresentedAsExample(text, at) || DisownedAfter(text, end) {
+			// A fence's label is known once its opening line ends: the
+			// text's end inside it ("```js" of a cut "```json") is none.
+			code := lineEnd < len(text) && textlayer.LabelOf(info) == textlayer.Code
+			if code || examples.PresentedAsExample(text, at) || DisownedAfter(text, end) {
 				out = append(out, Span{at, end})
 			}
 			lineStart = min(end+1, len(text))
