@@ -79,6 +79,7 @@ func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *
 	}
 	var content strings.Builder
 	last, run := 0, -1
+	var list dialects.Span // the list read into for its elements
 	for i := 0; i < len(rest); i++ {
 		c := rest[i]
 		if c != '{' && c != '[' {
@@ -101,7 +102,13 @@ func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *
 		// calls; any other value written inside a sentence is shown, not
 		// made, and nothing inside it is a call either.
 		continues := run >= 0 && skipSeparators(rest, run) == i
-		if !continues && !called(rest, last, i, max(end, stray), tools) {
+		// An element of a list read into stands where the list stands: the
+		// list is its region.
+		at, to := i, max(end, stray)
+		if i < list.End {
+			at, to = list.Start, list.End
+		}
+		if !continues && !called(rest, last, at, to, tools) {
 			i = end - 1
 			continue
 		}
@@ -109,6 +116,9 @@ func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *
 		if !embeddedCalls(calls, opts) {
 			run = -1
 			if c == '[' {
+				if i >= list.End {
+					list = dialects.Span{Start: i, End: max(end, stray)}
+				}
 				continue // objects inside may still be calls; each is measured once
 			}
 			i = end - 1

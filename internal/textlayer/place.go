@@ -12,19 +12,23 @@ package textlayer
 // read (dialects.ExtractShown), so PlaceOf never sees one.
 //
 // Before the candidate, a fence's opening run and info word on its line
-// ("```json {…}") count as nothing. After it, only blanks and the bytes
+// ("```json {…}"), and the opening bracket and separators of a list it is
+// an element of ("[{…}, {…"), count as nothing. After it, only blanks and the bytes
 // that stand between or after calls count as nothing: the separators of a
 // run of calls (',' ';', after which a '{' or '[' starts the next
 // candidate's own region), closing brackets too many ('}' ']'), and a
 // fence's closing run ('`').
 func PlaceOf(text string, floor, start, end int) Place {
-	opens := floor >= 0 && blank(text[floor:start])
+	opens := floor >= 0 && runOnly(text[floor:start])
 	ls := start
 	for ls > max(floor, 0) && text[ls-1] != '\n' {
 		ls--
 	}
 	before := trimBlanks(text[ls:start])
-	if k := FenceOpenBefore(text, ls, start); k >= 0 && blank(text[ls:k]) {
+	if runOnly(before) {
+		before = "" // the opening of the list it is an element of
+	}
+	if k := FenceOpenBefore(text, ls, start); k >= 0 && trimBlanks(text[ls:k]) == "" {
 		before = ""
 	}
 	after, sep := false, false
@@ -56,10 +60,12 @@ scan:
 	return AfterText
 }
 
-// blank reports whether s holds nothing but blanks and line breaks.
-func blank(s string) bool {
+// runOnly reports whether s holds nothing but blanks, line breaks and the
+// bytes that open a list of calls or separate its elements ('[', ',',
+// ';'): before an element of a list, what stands before the list counts.
+func runOnly(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if !isSpace(s[i]) {
+		if c := s[i]; !isSpace(c) && c != '[' && c != ',' && c != ';' {
 			return false
 		}
 	}

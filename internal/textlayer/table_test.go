@@ -45,6 +45,8 @@ func TestPlaceOf(t *testing.T) {
 		{"I will check " + v + ".", textlayer.InProse},
 		{"Use " + v + " to call f", textlayer.InProse},
 		{"x\n" + v + " to call f", textlayer.InProse},
+		{"[" + v + ", " + v + "]", textlayer.Opens},
+		{"Sure.\n[" + v + ", " + v, textlayer.OwnLine},
 	} {
 		at := strings.Index(tc.text, "{")
 		if got := textlayer.PlaceOf(tc.text, 0, at, at+len(v)); got != tc.want {
