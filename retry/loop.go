@@ -386,6 +386,11 @@ func (l *Loop) newRun(ctx context.Context, req *client.Request) (*run, error) {
 			r.opts.Fallback = cfg.Fallback
 		}
 	}
+	if r.opts.Dialect == "" {
+		// Detection's tables are built before the first parse is timed: an
+		// attempt's ParseTime is the parse, not the process's warm-up.
+		r.reg.Prepare()
+	}
 	if r.opts.Dialect != "" {
 		if _, ok := r.reg.Lookup(r.opts.Dialect); !ok {
 			e := toolcall.NewError(toolcall.CodeUnknownDialect, fmt.Sprintf("no dialect is registered as %q; known: %s", r.opts.Dialect, strings.Join(r.reg.Names(), ", ")))
