@@ -99,6 +99,9 @@ func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 		e.Tool = rc.Name
 		return fail(e)
 	}
+	if inventedValue(rc.Repairs) {
+		return fail(inventedValueError())
+	}
 	name, nameRepairs, nerr := checkName(rc.Name, opts.Tools)
 	if nerr != nil {
 		return fail(nerr)
@@ -134,6 +137,11 @@ func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 			aerr.Tool = name
 			return fail(aerr)
 		}
+	}
+	if !rc.AtEnd && inventedValue(repairs) {
+		e := inventedValueError()
+		e.Tool = name
+		return fail(e)
 	}
 	if rc.AtEnd && cutRepair(repairs) {
 		e := cutoff.Error("inside the call's arguments")
@@ -204,6 +212,23 @@ func cutRepair(repairs []toolcall.Repair) bool {
 		}
 	}
 	return false
+}
+
+// inventedValue reports whether repairs made up a value the text never
+// held: a member whose value was cut off right after its key, given null
+// (a risky truncated_value). Closed by the call's own marker rather than
+// the end of the output, such a call is still not what the model wrote.
+func inventedValue(repairs []toolcall.Repair) bool {
+	for _, r := range repairs {
+		if r.Kind == toolcall.RepairTruncatedValue && r.Risky {
+			return true
+		}
+	}
+	return false
+}
+
+func inventedValueError() *toolcall.Error {
+	return toolcall.NewError(toolcall.CodeMalformedCall, "a member of the call has a key and no value: repair would make one up")
 }
 
 // valueCut reports whether args, the text of a JSON value, opens a value

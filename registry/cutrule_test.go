@@ -107,8 +107,8 @@ func TestCutCallRule(t *testing.T) {
 			cut := full[:p]
 			res := registry.Parse(cut, opts)
 			if p >= complete {
-				if len(res.Calls) != 1 || string(res.Calls[0].Arguments) != string(call.Arguments) || len(res.Errors) > 0 {
-					t.Errorf("%s: complete call cut at %d/%d %q: calls %v, errors %v; want the call", name, p, len(full), cut, res.Calls, res.Errors)
+				if len(res.Calls) != 1 || string(res.Calls[0].Arguments) != string(call.Arguments) || len(res.Errors) > 0 || res.Content != "" {
+					t.Errorf("%s: complete call cut at %d/%d %q: calls %v, errors %v, content %q; want the call alone", name, p, len(full), cut, res.Calls, res.Errors, res.Content)
 				}
 			} else {
 				if len(res.Calls) > 0 {

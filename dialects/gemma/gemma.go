@@ -403,8 +403,12 @@ func lexCall(s *scanner) stateFn {
 		}
 	}
 	s.unclosed = m == ""
+	blockEnd := end
+	if k := strings.LastIndexByte(s.text[from:end], '<'); s.unclosed && k >= 0 && cutoff.Marker(s.text[from+k:end], s.d.close) {
+		blockEnd = from + k // the output ends inside the close token
+	}
 	n := len(s.ext.Calls)
-	s.block(start, from, end)
+	s.block(start, from, blockEnd)
 	if k := len(s.ext.Calls) - 1; m != "" && m != s.d.close && k >= n && s.ext.Calls[k].Err == nil && s.openString(from, end) {
 		// The block lost its close where a string of its arguments is
 		// still open: the model broke off mid-string, and what it meant

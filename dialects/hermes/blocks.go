@@ -176,6 +176,9 @@ func (x *extractor) closingTag(tags []tag, k, lim int) int {
 	return first
 }
 
+// closeToolCall is the tag that closes a call block.
+const closeToolCall = "</tool_call>"
+
 // maxJunk is the most non-space text tolerated between a call object and a
 // closing tag found beyond an earlier one (a stray '>' or brace).
 const maxJunk = 8
@@ -194,6 +197,9 @@ func (x *extractor) toolCallBody(start, end int, closed bool) ([]dialects.RawCal
 		switch x.Text[p] {
 		case '{':
 			calls, used := x.callBody(p, end)
+			if end == len(x.Text) && cutoff.Marker(x.Text[used:end], closeToolCall) {
+				used = end // the output ends inside the closing tag
+			}
 			return calls, used, true
 		case '<':
 			// A <function …>{…}</function> element claims the block too.

@@ -216,6 +216,16 @@ var rows = []row{
 		errs: []toolcall.Code{toolcall.CodeTruncated},
 	},
 	{
+		name: "a member cut after its key, closed by the tag, is no call",
+		text: `<tool_call>{"name": "write_file", "arguments": {"content": "x"}, "x": </tool_call>`,
+		errs: []toolcall.Code{toolcall.CodeMalformedCall},
+	},
+	{
+		name:  "a call complete but for its closing tag is a call",
+		text:  `<tool_call>{"name": "get_weather", "arguments": {"city": "Tokyo"}}` + "\n</tool_ca",
+		calls: []call{{"get_weather", `{"city":"Tokyo"}`}},
+	},
+	{
 		name:   "an opening tag inside an argument string is argument text",
 		text:   `<tool_call>{"name": "write_file", "arguments": {"content": "wrap it in <tool_call> tags"}}</tool_call>`,
 		calls:  []call{{"write_file", `{"content":"wrap it in <tool_call> tags"}`}},

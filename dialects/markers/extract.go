@@ -132,6 +132,9 @@ func (x *extractor) scanMarked() (implicit bool) {
 		x.add(p)
 		pos, last = p.next, p.next
 	}
+	if last > 0 && x.cutInCloser(last) {
+		last = len(x.s) // the output ends inside the closing marker of the last region
+	}
 	x.addContent(x.s[last:])
 	return implicit
 }

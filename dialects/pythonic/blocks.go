@@ -49,6 +49,8 @@ func (x *extractor) findBlocks(text string) (regions []region, marked, found boo
 		}
 		if closeAt >= 0 {
 			r.end = closeAt + len(closeMarker)
+		} else if limit == len(text) && len(r.calls) > 0 && cutoff.Marker(text[r.end:], kind.closes...) {
+			r.end = len(text) // the output ends inside the closing marker
 		}
 		regions = append(regions, r)
 		pos = max(r.end, bodyStart)

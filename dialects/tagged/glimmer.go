@@ -91,6 +91,12 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, implicit b
 		if len(think) > 0 && think[0].Start >= bodyStart && think[0].Start < bodyEnd {
 			bodyEnd, next = think[0].Start, think[0].Start
 		}
+		if bodyEnd == len(text) {
+			// The output ends inside the token that ends the message.
+			if k := strings.LastIndexByte(text[bodyStart:], '<'); k > 0 && strings.TrimSpace(text[bodyStart:bodyStart+k]) != "" && cutoff.Marker(text[bodyStart+k:], glimmerEOM, glimmerEOT) {
+				bodyEnd = bodyStart + k
+			}
+		}
 		body := text[bodyStart:bodyEnd]
 		switch recipient {
 		case "", "user", "all", "assistant":
