@@ -93,4 +93,3 @@ func TestWriteJSONString(t *testing.T) {
 		t.Errorf("%s, want %s", got, want)
 	}
 }
-
