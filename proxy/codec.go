@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -116,4 +117,28 @@ func ssePayload(line []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return bytes.TrimSpace(t[len("data:"):]), true
+}
+
+// sseAPI is what the APIs that stream server-sent events only when asked
+// share (OpenAI chat, Responses, Anthropic).
+type sseAPI struct{}
+
+func (sseAPI) streamDefault() bool { return false }
+func (sseAPI) streamType() string  { return "text/event-stream" }
+
+func (sseAPI) isStream(ct string, _ bool) bool { return strings.Contains(ct, "event-stream") }
+
+// someTools returns the request's tools that keep accepts, as a JSON
+// array; nil when none does.
+func someTools(top obj, keep func(t obj) bool) []byte {
+	var out []json.RawMessage
+	for _, raw := range top.list("tools") {
+		if t, ok := parseObj(raw); ok && keep(t) {
+			out = append(out, raw)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return rawList(out)
 }

@@ -18,36 +18,22 @@ const anthropicPath = "/v1/messages"
 // anthropicCodec is the Anthropic Messages API: POST /v1/messages, whose
 // answer is a list of content blocks (thinking, text, tool_use, …),
 // streamed as typed server-sent events when asked.
-type anthropicCodec struct{}
+type anthropicCodec struct{ sseAPI }
 
-func (anthropicCodec) name() API           { return Anthropic }
-func (anthropicCodec) path() string        { return anthropicPath }
-func (anthropicCodec) streamDefault() bool { return false }
-func (anthropicCodec) streamType() string  { return "text/event-stream" }
-
-func (anthropicCodec) isStream(ct string, _ bool) bool { return strings.Contains(ct, "event-stream") }
+func (anthropicCodec) name() API    { return Anthropic }
+func (anthropicCodec) path() string { return anthropicPath }
 
 // tools keeps the request's client tools (those with an input_schema, type
 // absent or "custom"): the server tools (bash_…, web_search_…) are the
 // server's to run.
 func (anthropicCodec) tools(top obj) []byte {
-	var out []json.RawMessage
-	for _, raw := range top.list("tools") {
-		t, ok := parseObj(raw)
-		if !ok {
-			continue
-		}
+	return someTools(top, func(t obj) bool {
 		if typ, ok := t.str("type"); ok && typ != "custom" {
-			continue
+			return false
 		}
-		if _, ok := t["input_schema"]; ok {
-			out = append(out, raw)
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return rawList(out)
+		_, ok := t["input_schema"]
+		return ok
+	})
 }
 
 func (anthropicCodec) history(top obj) []client.Message {

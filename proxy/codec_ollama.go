@@ -59,13 +59,36 @@ func chatHistory(top obj) []client.Message {
 	return out
 }
 
-// chatReask is a chat request with the loop's messages, rendered by wire,
-// after its own, and streaming off.
-func chatReask(top obj, more []client.Message, wire func(client.Message) json.RawMessage) []byte {
+// chatReask is a chat request with the loop's messages after its own, in
+// the API's shape (ollama: Ollama's, else OpenAI's), and streaming off.
+func chatReask(top obj, more []client.Message, ollama bool) []byte {
 	t := top.clone()
 	msgs := top.list("messages")
 	for _, m := range more {
-		msgs = append(msgs, wire(m))
+		o := obj{}
+		o.setRaw("role", marshalString(m.Role))
+		o.setRaw("content", marshalString(m.Content))
+		if len(m.ToolCalls) > 0 {
+			calls := make([]json.RawMessage, len(m.ToolCalls))
+			for i, c := range m.ToolCalls {
+				if ollama {
+					calls[i] = ollamaCall(c, i, nil)
+				} else {
+					calls[i] = openAICall(c, nil)
+				}
+			}
+			o.setRaw("tool_calls", rawList(calls))
+		}
+		if m.ToolCallID != "" {
+			o.setRaw("tool_call_id", marshalString(m.ToolCallID))
+		}
+		if ollama && m.ToolName != "" {
+			o.setRaw("tool_name", marshalString(m.ToolName))
+		}
+		if ollama && m.Reasoning != "" {
+			o.setRaw("thinking", marshalString(m.Reasoning))
+		}
+		msgs = append(msgs, o.bytes())
 	}
 	t.setRaw("messages", rawList(msgs))
 	t.setRaw("stream", []byte("false"))
@@ -73,30 +96,7 @@ func chatReask(top obj, more []client.Message, wire func(client.Message) json.Ra
 	return t.bytes()
 }
 
-func (ollamaCodec) reask(top obj, more []client.Message) []byte {
-	return chatReask(top, more, func(m client.Message) json.RawMessage {
-		o := obj{}
-		o.setRaw("role", marshalString(m.Role))
-		o.setRaw("content", marshalString(m.Content))
-		if len(m.ToolCalls) > 0 {
-			calls := make([]json.RawMessage, len(m.ToolCalls))
-			for i, c := range m.ToolCalls {
-				calls[i] = ollamaCall(c, i, nil)
-			}
-			o.setRaw("tool_calls", rawList(calls))
-		}
-		if m.ToolCallID != "" {
-			o.setRaw("tool_call_id", marshalString(m.ToolCallID))
-		}
-		if m.ToolName != "" {
-			o.setRaw("tool_name", marshalString(m.ToolName))
-		}
-		if m.Reasoning != "" {
-			o.setRaw("thinking", marshalString(m.Reasoning))
-		}
-		return o.bytes()
-	})
-}
+func (ollamaCodec) reask(top obj, more []client.Message) []byte { return chatReask(top, more, true) }
 
 func (ollamaCodec) whole(ctx context.Context, q *chatCtx, top obj) []byte {
 	msgObj, ok := top.sub("message")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
@@ -17,37 +16,16 @@ const openAIPath = "/chat/completions"
 
 // openAICodec is the OpenAI-compatible chat completions API: POST
 // /v1/chat/completions, streamed as server-sent events when asked.
-type openAICodec struct{}
+type openAICodec struct{ sseAPI }
 
-func (openAICodec) name() API           { return OpenAI }
-func (openAICodec) path() string        { return openAIPath }
-func (openAICodec) streamDefault() bool { return false }
-func (openAICodec) streamType() string  { return "text/event-stream" }
+func (openAICodec) name() API    { return OpenAI }
+func (openAICodec) path() string { return openAIPath }
 
 func (openAICodec) tools(top obj) []byte { return chatTools(top) }
 
-func (openAICodec) isStream(ct string, _ bool) bool { return strings.Contains(ct, "event-stream") }
-
 func (openAICodec) history(top obj) []client.Message { return chatHistory(top) }
 
-func (openAICodec) reask(top obj, more []client.Message) []byte {
-	return chatReask(top, more, func(m client.Message) json.RawMessage {
-		o := obj{}
-		o.setRaw("role", marshalString(m.Role))
-		o.setRaw("content", marshalString(m.Content))
-		if len(m.ToolCalls) > 0 {
-			calls := make([]json.RawMessage, len(m.ToolCalls))
-			for i, c := range m.ToolCalls {
-				calls[i] = openAICall(c, nil)
-			}
-			o.setRaw("tool_calls", rawList(calls))
-		}
-		if m.ToolCallID != "" {
-			o.setRaw("tool_call_id", marshalString(m.ToolCallID))
-		}
-		return o.bytes()
-	})
-}
+func (openAICodec) reask(top obj, more []client.Message) []byte { return chatReask(top, more, false) }
 
 func (openAICodec) whole(ctx context.Context, q *chatCtx, top obj) []byte {
 	choices := top.list("choices")

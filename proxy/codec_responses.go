@@ -16,33 +16,19 @@ const responsesPath = "/responses"
 // responsesCodec is the OpenAI Responses API: POST /v1/responses, whose
 // answer is a list of output items (reasoning, message, function_call,
 // …), streamed as typed server-sent events when asked.
-type responsesCodec struct{}
+type responsesCodec struct{ sseAPI }
 
-func (responsesCodec) name() API           { return Responses }
-func (responsesCodec) path() string        { return responsesPath }
-func (responsesCodec) streamDefault() bool { return false }
-func (responsesCodec) streamType() string  { return "text/event-stream" }
-
-func (responsesCodec) isStream(ct string, _ bool) bool { return strings.Contains(ct, "event-stream") }
+func (responsesCodec) name() API    { return Responses }
+func (responsesCodec) path() string { return responsesPath }
 
 // tools keeps the request's function tools: the built-in ones (web
 // search, file search, …) are the server's to run, never a model's call
 // in the text.
 func (responsesCodec) tools(top obj) []byte {
-	var fns []json.RawMessage
-	for _, raw := range top.list("tools") {
-		t, ok := parseObj(raw)
-		if !ok {
-			continue
-		}
-		if typ, _ := t.str("type"); typ == "function" {
-			fns = append(fns, raw)
-		}
-	}
-	if len(fns) == 0 {
-		return nil
-	}
-	return rawList(fns)
+	return someTools(top, func(t obj) bool {
+		typ, _ := t.str("type")
+		return typ == "function"
+	})
 }
 
 // inputItems is the request's input as a list of items: a string input is

@@ -88,19 +88,12 @@ func (a *answer) anthropicMsg(blocks []anthropicBlock, stop *string) anthropicMe
 
 // anthropicWhole writes the turn as one message object.
 func (a *answer) anthropicWhole() {
-	t := a.turn
-	if t.StreamError != "" {
-		writeError(a.w, Anthropic, http.StatusInternalServerError, t.StreamError)
+	if a.turn.StreamError != "" {
+		writeError(a.w, Anthropic, http.StatusInternalServerError, a.turn.StreamError)
 		return
 	}
 	stop := a.anthropicStop()
-	data, _ := json.Marshal(a.anthropicMsg(a.anthropicBlocks(), &stop))
-	a.w.Header().Set("Content-Type", "application/json")
-	a.w.WriteHeader(http.StatusOK)
-	if t.Truncate {
-		data = data[:len(data)/2]
-	}
-	a.send(data)
+	a.sendWhole(a.anthropicMsg(a.anthropicBlocks(), &stop))
 }
 
 // anthropicStream writes the turn as the Messages API's events, each with
@@ -109,15 +102,9 @@ func (a *answer) anthropicWhole() {
 // signature_delta, input_json_delta) and content_block_stop, then
 // message_delta with the stop_reason and message_stop.
 func (a *answer) anthropicStream() {
-	a.w.Header().Set("Content-Type", "text/event-stream")
-	a.w.Header().Set("Cache-Control", "no-cache")
-	a.w.WriteHeader(http.StatusOK)
+	a.startEvents()
 	t := a.turn
-	ev := func(typ string, fields map[string]any) bool {
-		fields["type"] = typ
-		data, _ := json.Marshal(fields)
-		return a.send([]byte("event: " + typ + "\ndata: " + string(data) + "\n\n"))
-	}
+	ev := func(typ string, fields map[string]any) bool { return a.sendTyped(typ, fields) }
 	if !ev("message_start", map[string]any{"message": a.anthropicMsg(nil, nil)}) || !ev("ping", map[string]any{}) {
 		return
 	}

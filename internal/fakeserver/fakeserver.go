@@ -537,22 +537,10 @@ func writeError(w http.ResponseWriter, api API, status int, msg string) {
 		writeJSON(w, status, map[string]string{"error": msg})
 		return
 	}
+	typ := "server_error" // Anthropic says api_error
 	if api == Anthropic {
-		typ := "api_error"
-		switch {
-		case status == http.StatusUnauthorized:
-			typ = "authentication_error"
-		case status == http.StatusNotFound:
-			typ = "not_found_error"
-		case status == http.StatusTooManyRequests:
-			typ = "rate_limit_error"
-		case status < 500:
-			typ = "invalid_request_error"
-		}
-		writeJSON(w, status, map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}})
-		return
+		typ = "api_error"
 	}
-	typ := "server_error"
 	switch {
 	case status == http.StatusUnauthorized:
 		typ = "authentication_error"
@@ -562,6 +550,10 @@ func writeError(w http.ResponseWriter, api API, status int, msg string) {
 		typ = "rate_limit_error"
 	case status < 500:
 		typ = "invalid_request_error"
+	}
+	if api == Anthropic {
+		writeJSON(w, status, map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}})
+		return
 	}
 	writeJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": typ, "code": status}})
 }

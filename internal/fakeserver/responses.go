@@ -92,18 +92,38 @@ func (a *answer) respStatus() string {
 
 // responsesWhole writes the turn as one response object.
 func (a *answer) responsesWhole() {
-	t := a.turn
-	if t.StreamError != "" {
-		writeError(a.w, Responses, http.StatusInternalServerError, t.StreamError)
+	if a.turn.StreamError != "" {
+		writeError(a.w, Responses, http.StatusInternalServerError, a.turn.StreamError)
 		return
 	}
-	data, _ := json.Marshal(a.respObj(a.respStatus(), a.respItems()))
+	a.sendWhole(a.respObj(a.respStatus(), a.respItems()))
+}
+
+// sendWhole writes v as a whole JSON answer; Truncate cuts it in the
+// middle.
+func (a *answer) sendWhole(v any) {
+	data, _ := json.Marshal(v)
 	a.w.Header().Set("Content-Type", "application/json")
 	a.w.WriteHeader(http.StatusOK)
-	if t.Truncate {
+	if a.turn.Truncate {
 		data = data[:len(data)/2]
 	}
 	a.send(data)
+}
+
+// startEvents begins a stream of typed events.
+func (a *answer) startEvents() {
+	a.w.Header().Set("Content-Type", "text/event-stream")
+	a.w.Header().Set("Cache-Control", "no-cache")
+	a.w.WriteHeader(http.StatusOK)
+}
+
+// sendTyped writes one typed event, with its event line: the Responses
+// and Messages APIs' framing.
+func (a *answer) sendTyped(typ string, fields map[string]any) bool {
+	fields["type"] = typ
+	data, _ := json.Marshal(fields)
+	return a.send([]byte("event: " + typ + "\ndata: " + string(data) + "\n\n"))
 }
 
 // responsesStream writes the turn as the Responses API's events, each with
@@ -111,17 +131,13 @@ func (a *answer) responsesWhole() {
 // item opened, its text or arguments in deltas, closed, then
 // response.completed (or response.incomplete) carrying the whole output.
 func (a *answer) responsesStream() {
-	a.w.Header().Set("Content-Type", "text/event-stream")
-	a.w.Header().Set("Cache-Control", "no-cache")
-	a.w.WriteHeader(http.StatusOK)
+	a.startEvents()
 	t := a.turn
 	seq := 0
 	ev := func(typ string, fields map[string]any) bool {
-		fields["type"] = typ
 		fields["sequence_number"] = seq
 		seq++
-		data, _ := json.Marshal(fields)
-		return a.send([]byte("event: " + typ + "\ndata: " + string(data) + "\n\n"))
+		return a.sendTyped(typ, fields)
 	}
 	if !ev("response.created", map[string]any{"response": a.respObj("in_progress", nil)}) ||
 		!ev("response.in_progress", map[string]any{"response": a.respObj("in_progress", nil)}) {

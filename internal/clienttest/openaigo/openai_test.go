@@ -23,25 +23,35 @@ import (
 // tool.
 func params(t *testing.T) openai.ChatCompletionNewParams {
 	t.Helper()
-	var tool struct {
-		Function struct {
-			Name        string         `json:"name"`
-			Description string         `json:"description"`
-			Parameters  map[string]any `json:"parameters"`
-		} `json:"function"`
-	}
-	if err := json.Unmarshal([]byte(clienttest.WeatherTool), &tool); err != nil {
-		t.Fatal(err)
-	}
+	tool := weatherTool(t)
 	return openai.ChatCompletionNewParams{
 		Model:    clienttest.Model,
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(clienttest.Prompt)},
 		Tools: []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
-			Name:        tool.Function.Name,
-			Description: openai.String(tool.Function.Description),
-			Parameters:  shared.FunctionParameters(tool.Function.Parameters),
+			Name:        tool.Name,
+			Description: openai.String(tool.Description),
+			Parameters:  shared.FunctionParameters(tool.Parameters),
 		})},
 	}
+}
+
+// tool is the weather tool's function.
+type tool struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Parameters  map[string]any `json:"parameters"`
+}
+
+// weatherTool reads clienttest.WeatherTool.
+func weatherTool(t *testing.T) tool {
+	t.Helper()
+	var v struct {
+		Function tool `json:"function"`
+	}
+	if err := json.Unmarshal([]byte(clienttest.WeatherTool), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.Function
 }
 
 // chat runs one chat completion with openai-go against base and returns

@@ -2,7 +2,6 @@ package openaigo
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"testing"
@@ -20,23 +19,14 @@ import (
 // and the weather tool, in the API's flat shape.
 func responsesParams(t *testing.T) responses.ResponseNewParams {
 	t.Helper()
-	var tool struct {
-		Function struct {
-			Name        string         `json:"name"`
-			Description string         `json:"description"`
-			Parameters  map[string]any `json:"parameters"`
-		} `json:"function"`
-	}
-	if err := json.Unmarshal([]byte(clienttest.WeatherTool), &tool); err != nil {
-		t.Fatal(err)
-	}
+	tool := weatherTool(t)
 	return responses.ResponseNewParams{
 		Model: clienttest.Model,
 		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String(clienttest.Prompt)},
 		Tools: []responses.ToolUnionParam{{OfFunction: &responses.FunctionToolParam{
-			Name:        tool.Function.Name,
-			Description: openai.String(tool.Function.Description),
-			Parameters:  tool.Function.Parameters,
+			Name:        tool.Name,
+			Description: openai.String(tool.Description),
+			Parameters:  tool.Parameters,
 			Strict:      openai.Bool(false),
 		}}},
 	}
