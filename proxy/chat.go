@@ -115,6 +115,7 @@ func (q *chatCtx) run(ctx context.Context) *toolcall.Error {
 	defer c.release()
 
 	q.readingStart(ctx)
+	q.tidyRequest(ctx)
 
 	begin := time.Now()
 	retries := 0

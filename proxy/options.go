@@ -146,7 +146,9 @@ type RequestStats struct {
 	Outcome string
 	// Fixed counts the fixes by kind: "leaked" (a call moved out of the
 	// content), "repaired" (arguments repaired), "coerced", "id_added",
-	// "reasoning_moved".
+	// "reasoning_moved"; and those made to the request's history before
+	// it went upstream: "history_repaired" (a past call's arguments),
+	// "history_leaked" (a past call moved out of an assistant's text).
 	Fixed map[string]int
 	// Repairs counts the repairs applied, by repair kind.
 	Repairs map[string]int

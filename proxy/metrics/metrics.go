@@ -67,7 +67,7 @@ func New() *Metrics {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: name, Help: help}, labels)
 	}
 	m.requests = f("requests_total", "Requests that ended, by API, outcome (passthrough, unchanged, fixed, recovered, failed, error) and HTTP status.", "api", "outcome", "status")
-	m.fixed = f("calls_fixed_total", "Fixes made to answers, by kind (leaked, repaired, coerced, id_added, reasoning_moved).", "kind")
+	m.fixed = f("calls_fixed_total", "Fixes made to answers, by kind (leaked, repaired, coerced, id_added, reasoning_moved), and to requests' history (history_repaired, history_leaked).", "kind")
 	m.repairs = f("repairs_total", "Repairs applied to call arguments, by repair kind.", "kind")
 	m.failures = f("failures_total", "Coded errors met, failed calls included, by code (TLP-...).", "code")
 	m.calls = prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "calls_total", Help: "Tool calls sent to clients in fixed chat answers."})

@@ -38,7 +38,7 @@ dialectkit_proxy_requests_total{api="ollama",outcome="fixed",status="200"} 1
 dialectkit_proxy_requests_total{api="ollama",outcome="passthrough",status="200"} 1
 dialectkit_proxy_requests_total{api="openai",outcome="error",status="502"} 1
 dialectkit_proxy_requests_total{api="openai",outcome="recovered",status="200"} 1
-# HELP dialectkit_proxy_calls_fixed_total Fixes made to answers, by kind (leaked, repaired, coerced, id_added, reasoning_moved).
+# HELP dialectkit_proxy_calls_fixed_total Fixes made to answers, by kind (leaked, repaired, coerced, id_added, reasoning_moved), and to requests' history (history_repaired, history_leaked).
 # TYPE dialectkit_proxy_calls_fixed_total counter
 dialectkit_proxy_calls_fixed_total{kind="id_added"} 2
 dialectkit_proxy_calls_fixed_total{kind="leaked"} 2
