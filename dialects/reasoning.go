@@ -142,7 +142,8 @@ func ImplicitReasoning(opts *Options) bool {
 // when the dialect's family never opens a block (syn.ReasoningClosed), when
 // text opens with a call (OpensCall): a model that reasons writes its
 // reasoning first, so an output whose first bytes begin a call did not
-// start inside a block; or when the first reasoning tag in text, of any of
+// start inside a block; when it opens with a token that opens the answer
+// (OpensAnswer), for the same reason; or when the first reasoning tag in text, of any of
 // the dialect's wrappers (FirstTagOpens), is an opening one: the model
 // opened a block of its own before closing any, so the template opened
 // none, and a closing tag of another wrapper later on is text (Mistral's
@@ -158,7 +159,19 @@ func ImplicitReasoningIn(text string, syn *Syntax, opts *Options) bool {
 	case opts != nil && opts.ReasoningClosed, syn.ReasoningClosed:
 		return false
 	}
-	return !OpensCall(text, syn) && !FirstTagOpens(text, syn)
+	return !OpensCall(text, syn) && !OpensAnswer(text, syn) && !FirstTagOpens(text, syn)
+}
+
+// OpensAnswer reports whether text, after leading spaces, tabs and line
+// breaks, begins with one of syn.Answer.
+func OpensAnswer(text string, syn *Syntax) bool {
+	text = strings.TrimLeft(text, " \t\r\n")
+	for _, s := range syn.Answer {
+		if s != "" && strings.HasPrefix(text, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // FirstTagOpens reports whether the first reasoning tag in text, of any

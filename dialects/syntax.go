@@ -28,6 +28,12 @@ type Syntax struct {
 	// checks that the dialect's parse reads text around each one as the
 	// text without it, and then streams the content across it.
 	Strip []string
+	// Answer are Strip tokens that open the model's answer (Cohere's
+	// <|START_RESPONSE|>): like a call, an output that opens with one
+	// (after whitespace) did not begin inside a reasoning block the
+	// template opened (ImplicitReasoningIn), so a stream settles where it
+	// starts as soon as one arrives.
+	Answer []string
 	// Bare lists the bytes that may begin a call written without a
 	// marker, such as '{' and '[' for JSON dialects. Output from the first
 	// one on is held back.

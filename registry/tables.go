@@ -179,7 +179,7 @@ var defaultModelRules = []ModelRule{
 	{"granite3", "granite"}, {"granite-3", "granite"}, {"granite-20b-functioncalling", "granite_20b_fc"},
 	{"lfm2", "lfm2"}, {"olmo-3", "olmo3"}, {"olmo3", "olmo3"},
 	{"gemma4", "gemma4"}, {"gemma-4", "gemma4"}, {"functiongemma", "functiongemma"},
-	{"command-r7b", "cohere"}, {"command-a", "cohere"},
+	{"command-r7b", "cohere"}, {"command-r", "cohere"}, {"command-a", "cohere"},
 	{"phi4-mini", "functools"}, {"firefunction", "functools"},
 	{"minimax-m1", "minimax_m1"}, {"minimax-m2", "minimax_m2"}, {"minimax-m3", "minimax_m3"},
 	{"seed-oss", "seed_oss"}, {"jamba", "tool_calls_array"}, {"hunyuan", "tool_calls_array"},

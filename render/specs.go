@@ -61,6 +61,7 @@ func markerLits(d *markers.Dialect) []string {
 	for _, f := range desc.Forms {
 		out = append(out, lit(f.Start), lit(f.End), lit(f.NameEnd), lit(f.NamePrefix), lit(f.IDSep))
 	}
+	out = append(out, desc.Answer...)
 	return append(out, desc.Strip...)
 }
 
@@ -142,6 +143,9 @@ func markerSpecs() []spec {
 	intern := form(markers.InternLM2, 0)
 	giga := form(markers.GigaChat3, 0)
 	cohere := form(markers.Cohere, 0)
+	// The action block's own token, the last spelling: the others add the
+	// "Action:" label a model may write around it.
+	cohere.Start = cohere.Start[len(cohere.Start)-1:]
 	fv31 := form(markers.FunctionaryV31, 0)
 	fv32 := form(markers.FunctionaryV32, 0)
 	inkling := form(markers.Inkling, 0)

@@ -18,7 +18,7 @@ import (
 // never open a reasoning block (dialects.Syntax.ReasoningClosed), each on
 // the evidence its descriptor and docs/streaming.md's table cite.
 var openNoBlock = []string{
-	"apertus", "cohere", "functionary_v3_1", "functionary_v3_2", "functiongemma", "functools",
+	"apertus", "functionary_v3_1", "functionary_v3_2", "functiongemma", "functools",
 	"gigachat3", "granite", "granite_20b_fc", "harmony", "kimi_k2", "llama3_builtin", "llama3_json",
 	"llama4_pythonic", "minimax_m1", "pythonic", "seed_oss", "xlam",
 }

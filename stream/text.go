@@ -3,6 +3,7 @@ package stream
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -728,6 +729,9 @@ func (p *Parser) settles(text string, h hit) bool {
 		case '[':
 			return p.prof.bareSettles[1]
 		}
+	case roleStrip:
+		// A token that opens the answer (dialects.OpensAnswer).
+		return slices.Contains(p.prof.syn.Answer, h.t.word)
 	}
 	return false
 }

@@ -76,7 +76,7 @@ starts is settled at once when it opens with a call or with <think> (in a
 dialect with a wrapper of its own, such as Mistral's [THINK], when its first
 reasoning tag of either kind opens a block), or when the dialect's
 templates never open a reasoning block (Llama, Functionary, Granite, xLAM,
-Command, Kimi-K2, Seed-OSS, MiniMax-M1, Apertus, GigaChat 3); otherwise say it (--reasoning-closed, --reasoning-open or
+Kimi-K2, Seed-OSS, MiniMax-M1, Apertus, GigaChat 3); otherwise say it (--reasoning-closed, --reasoning-open or
 --template): until it is known, a closing tag later in the output
 (</think>) could make the text before it reasoning, so that text waits for
 the end, and so do calls the dialect would then read as reasoning

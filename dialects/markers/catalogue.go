@@ -181,18 +181,29 @@ var (
 	// <|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|>,
 	// thinking in <|START_THINKING|>…<|END_THINKING|>, the answer framed by
 	// <|START_RESPONSE|>/<|START_TEXT|> tokens that are not content; and
-	// Command R/R+'s older "Action: ```json […]```".
+	// Command R/R+'s older "Action: ```json […]```". The label "Action:"
+	// may also stand right before an action block or open it: it is the
+	// block's framing.
 	Cohere = MustNew(Descriptor{
 		Name: "cohere",
 		Forms: []Form{
-			{Start: []string{"<|START_ACTION|>"}, End: []string{"<|END_ACTION|>"}, Values: true},
+			{Start: []string{"Action: <|START_ACTION|> Action:", "Action: <|START_ACTION|>", "<|START_ACTION|> Action:", "<|START_ACTION|>"},
+				End: []string{"<|END_ACTION|>"}, Values: true},
 			{Start: []string{"Action:"}, Values: true, Shared: true},
 		},
 		Reasoning: []dialects.ReasoningTags{{Open: "<|START_THINKING|>", Close: "<|END_THINKING|>"}},
-		// Command models write their own <|START_THINKING|>.
-		ReasoningClosed: true,
-		Strip: []string{"<|START_RESPONSE|>", "<|END_RESPONSE|>", "<|START_TEXT|>", "<|END_TEXT|>",
-			"<|END_OF_TURN_TOKEN|>"},
+		// Not ReasoningClosed: Command R7B and Command A write their own
+		// <|START_THINKING|>, but Cohere2MoE's chat template ends the
+		// generation prompt inside a reasoning block, so its output holds
+		// only the closing <|END_THINKING|>.
+		// The turn's framing is not content either: the chatbot turn's
+		// tokens, which a model may repeat, and Cohere2MoE's end of
+		// sequence, </s>.
+		// An output that opens with the answer's frame did not open in
+		// reasoning.
+		Answer: []string{"<|START_RESPONSE|>", "<|START_TEXT|>"},
+		Strip: []string{"<|END_RESPONSE|>", "<|END_TEXT|>",
+			"<|START_OF_TURN_TOKEN|>", "<|CHATBOT_TOKEN|>", "<|END_OF_TURN_TOKEN|>", "</s>"},
 	})
 
 	// GenericJSON is llama.cpp's grammar-constrained fallback:

@@ -286,7 +286,34 @@ var cohereRows = []row{
 		calls: []want{c("w", `{"s":"tab\there \"q\" \\ ñ"}`)}},
 }
 
-func TestCohere(t *testing.T) { runTable(t, markers.Cohere, cohereRows); checkChunks(t, cohereRows) }
+// cohere2MoERows are Cohere2MoE's outputs: its template opens the reasoning
+// block, and the turn's framing (the chatbot token, the "Action:" label,
+// the end of sequence) is never content.
+var cohere2MoERows = []row{
+	{name: "reasoning the template opened, then an action block", text: "I need the weather.<|END_THINKING|><|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Tokyo\"}}]<|END_ACTION|>",
+		calls: []want{cid("get_weather", `{"city":"Tokyo"}`, "0")}, reasoning: "I need the weather.",
+		chunks: []string{"I need the wea", "ther.<|END_THI", "NKING|><|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Tokyo\"}}]<|END_ACTION|>"}},
+	{name: "the chatbot token, the Action label before the block and the end of sequence are framing", text: "<|CHATBOT_TOKEN|>Let me check.<|END_THINKING|>Action: <|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Tokyo\"}}]<|END_ACTION|></s>",
+		calls: []want{cid("get_weather", `{"city":"Tokyo"}`, "0")}, reasoning: "Let me check.",
+		chunks: []string{"<|CHATBOT_TO", "KEN|>Let me check.<|END_THINKING|>Act", "ion: <|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Tokyo\"}}]<|END_ACTION|><", "/s>"}},
+	{name: "the Action label opening the block", text: "<|START_ACTION|>\nAction: ```json\n[{\"tool_name\": \"f\", \"parameters\": {\"a\": 1}}]\n```\n<|END_ACTION|>",
+		calls: []want{c("f", `{"a":1}`)}},
+	{name: "an answer after reasoning, framed", text: "Nothing to look up.<|END_THINKING|><|START_RESPONSE|>Hello!<|END_RESPONSE|><|END_OF_TURN_TOKEN|></s>",
+		reasoning: "Nothing to look up.", content: "Hello!",
+		chunks: []string{"Nothing to look up.<|END_THINKING|><|START_RESP", "ONSE|>Hello!<|END_RESPONSE|><|END_OF_TURN_TOKEN|></", "s>"}},
+	{name: "an answer opening the output did not open in reasoning", text: "<|START_RESPONSE|>Use <|END_THINKING|> to close a block.<|END_RESPONSE|>",
+		content: "Use <|END_THINKING|> to close a block.",
+		chunks:  []string{"<|START_RESPONSE|>Use <|END_", "THINKING|> to close a block.<|END_RESPONSE|>"}},
+	{name: "with ReasoningOpen, text without the closing tag is reasoning", open: true, text: "Still thinking",
+		reasoning: "Still thinking"},
+	{name: "a call drafted in reasoning the template opened is reasoning", text: "Maybe <|START_ACTION|>[{\"tool_name\": \"f\", \"parameters\": {}}]<|END_ACTION|> later.<|END_THINKING|><|START_RESPONSE|>No call.<|END_RESPONSE|>",
+		reasoning: "Maybe <|START_ACTION|>[{\"tool_name\": \"f\", \"parameters\": {}}]<|END_ACTION|> later.", content: "No call.", unmarked: true},
+}
+
+func TestCohere(t *testing.T) {
+	runTable(t, markers.Cohere, append(cohereRows, cohere2MoERows...))
+	checkChunks(t, append(cohereRows, cohere2MoERows...))
+}
 
 var llama3Rows = []row{
 	{name: "bare object closed twice", text: `{"name": "get_weather", "parameters": {"city": "Tokyo"}}}`,

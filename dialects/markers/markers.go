@@ -55,9 +55,14 @@ type Descriptor struct {
 	// reasoning block in its generation prompt (dialects.Syntax).
 	ReasoningClosed bool
 	// Strip lists tokens that are framing, not content, such as
-	// <|eot_id|> or Cohere's <|START_RESPONSE|>; they are dropped from the
+	// <|eot_id|> or Cohere's <|END_RESPONSE|>; they are dropped from the
 	// content. They are literal: spaces in them are not optional.
 	Strip []string
+	// Answer lists framing tokens that open the model's answer, such as
+	// Cohere's <|START_RESPONSE|>: dropped from the content as Strip
+	// tokens are, and an output that opens with one did not begin inside
+	// reasoning (dialects.Syntax.Answer).
+	Answer []string
 
 	// NameIsKey says a call object may name its tool by its only key, as
 	// in {"get_weather": {"city": "Tokyo"}}.
@@ -275,9 +280,9 @@ func New(d Descriptor) (*Dialect, error) {
 			owners = append(owners, i)
 		}
 	}
-	if len(d.Strip) > 0 {
-		pairs := make([]string, 0, 2*len(d.Strip))
-		for _, s := range d.Strip {
+	if strip := append(slices.Clone(d.Answer), d.Strip...); len(strip) > 0 {
+		pairs := make([]string, 0, 2*len(strip))
+		for _, s := range strip {
 			if s == "" {
 				return nil, fmt.Errorf("markers: descriptor %q: empty strip token", d.Name)
 			}
@@ -350,6 +355,7 @@ func (d Descriptor) clone() Descriptor {
 	}
 	c.Reasoning = slices.Clone(d.Reasoning)
 	c.Strip = slices.Clone(d.Strip)
+	c.Answer = slices.Clone(d.Answer)
 	c.Envelopes = slices.Clone(d.Envelopes)
 	c.BarePrefix = slices.Clone(d.BarePrefix)
 	c.BareWrappers = slices.Clone(d.BareWrappers)

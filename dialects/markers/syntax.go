@@ -1,6 +1,10 @@
 package markers
 
-import "github.com/dialectkit/toolcall/dialects"
+import (
+	"slices"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
 
 // Syntax describes the dialect to the stream engine. A section, when the
 // dialect has one, is a region of its own, and so is each call outside a
@@ -8,7 +12,8 @@ import "github.com/dialectkit/toolcall/dialects"
 // output ends. Strip tokens and bare-JSON openers hold the stream back, since
 // their effect on the content is only known at the end.
 func (d *Dialect) Syntax() dialects.Syntax {
-	syn := dialects.Syntax{Reasoning: d.reasoning, Quotes: `"`, ReasoningClosed: d.desc.ReasoningClosed}
+	syn := dialects.Syntax{Reasoning: d.reasoning, Quotes: `"`, ReasoningClosed: d.desc.ReasoningClosed,
+		Answer: slices.Clone(d.desc.Answer)}
 	for _, m := range d.secStart {
 		syn.Starts = append(syn.Starts, m.text)
 	}
