@@ -202,6 +202,9 @@ var (
 		// An output that opens with the answer's frame did not open in
 		// reasoning.
 		Answer: []string{"<|START_RESPONSE|>", "<|START_TEXT|>"},
+		// Cohere's special tokens announce it, calls or not; the label
+		// "Action:" is a word too, the weakest.
+		Markers: []string{"<|START_ACTION|>", "<|START_RESPONSE|>", "<|END_THINKING|>", "Action:"},
 		Strip: []string{"<|END_RESPONSE|>", "<|END_TEXT|>",
 			"<|START_OF_TURN_TOKEN|>", "<|CHATBOT_TOKEN|>", "<|END_OF_TURN_TOKEN|>", "</s>"},
 	})

@@ -52,6 +52,7 @@ func TestAllNamesAndMarkers(t *testing.T) {
 		"functools":        {"functools[", "functools ["},
 		"xlam":             nil,
 		"internlm2":        {"<|action_start|>"},
+		"cohere":           {"<|START_ACTION|>", "<|START_RESPONSE|>", "<|END_THINKING|>", "Action:"},
 		"generic_json":     {`"tool_call"`, `"tool_calls"`},
 		"deepseek_v3":      {"<｜tool▁calls▁begin｜>", "<|tool▁calls▁begin|>", "<｜tool▁call▁begin｜>", "<|tool▁call▁begin|>", "<｜tool▁sep｜>", "<|tool▁sep|>"},
 		"kimi_k2":          {"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>", "<|tool_call_begin|>"},
