@@ -84,8 +84,9 @@ type parser struct {
 	// escaped says the markup being read (a section, or a call outside
 	// one) writes line breaks between its tags as the two characters \n
 	// (see skipGap): the line breaks that frame its values are then
-	// written so too.
-	escaped bool
+	// written so too. noEscapes says the markup is read with no escape
+	// standing for whitespace (see standsAlone).
+	escaped, noEscapes bool
 }
 
 // init readies p to read text; a parser value can stay on the stack.
@@ -117,45 +118,97 @@ func (p *parser) run() {
 		if at < 0 {
 			break
 		}
-		var end int
 		before, native := len(p.calls), p.native
-		p.escaped = false
-		switch kind {
-		case openScope:
-			end = p.scope(at)
-			if dialects.Mentioned(p.text, at, at+len(p.d.ScopeStart), p.calls[before:]) {
+		p.escaped, p.noEscapes = false, false
+		start, end, ok := p.read(at, kind, w, pos, before, native)
+		if ok && p.escaped {
+			if p.standsAlone(start) {
+				end = p.absorbGapAfter(end)
+			} else {
+				// Escaped line breaks are read as line breaks only in
+				// markup that begins a line: the same markup after other
+				// text, as in a string literal ("<tool_call>\n<function=…"),
+				// is text that quotes a call, and is read as written.
 				p.calls, p.native = p.calls[:before], native
-				pos = at + len(p.d.ScopeStart)
-				continue
-			}
-		case openTool:
-			end = p.call(at, p.ownLits(), len(p.text), false)
-			if dialects.Mentioned(p.text, at, at+len(p.d.ToolStart), p.calls[before:]) {
-				p.calls, p.native = p.calls[:before], native
-				pos = at + len(p.d.ToolStart)
-				continue
-			}
-			if p.proseBetweenTags(at, before) {
-				// "Wrap it in <tool_call> and </tool_call> tags": a word
-				// set apart by blanks between the two tags, with nothing
-				// else, is prose about the tags, not a call to "and".
-				p.calls, p.native = p.calls[:before], native
-				pos = at + len(p.d.ToolStart)
-				continue
-			}
-			end = p.absorbAfter(end)
-			at = p.absorbBefore(at, pos)
-		case openLoose:
-			var ok bool
-			if end, ok = p.looseCall(at, w); !ok {
-				pos = at + len(p.d.LooseWrappers[w].Start)
-				continue
+				p.escaped, p.noEscapes = false, true
+				start, end, ok = p.read(at, kind, w, pos, before, native)
+				p.noEscapes = false
 			}
 		}
-		p.spans = append(p.spans, span{at, end})
+		if !ok {
+			pos = end
+			continue
+		}
+		p.spans = append(p.spans, span{start, end})
 		pos = end
 	}
 	p.absorbFrames()
+}
+
+// read reads the section, call or loose call that opens at at, and
+// returns the span it takes. When what opens there is not one (a mention
+// of the literal, prose between tags, a loose wrapper holding no call), ok
+// is false, the calls read are dropped and end is where reading goes on.
+func (p *parser) read(at int, kind openerKind, w, pos, before int, native bool) (start, end int, ok bool) {
+	switch kind {
+	case openScope:
+		end = p.scope(at)
+		if dialects.Mentioned(p.text, at, at+len(p.d.ScopeStart), p.calls[before:]) {
+			p.calls, p.native = p.calls[:before], native
+			return at, at + len(p.d.ScopeStart), false
+		}
+	case openTool:
+		end = p.call(at, p.ownLits(), len(p.text), false)
+		if dialects.Mentioned(p.text, at, at+len(p.d.ToolStart), p.calls[before:]) {
+			p.calls, p.native = p.calls[:before], native
+			return at, at + len(p.d.ToolStart), false
+		}
+		if p.proseBetweenTags(at, before) {
+			// "Wrap it in <tool_call> and </tool_call> tags": a word
+			// set apart by blanks between the two tags, with nothing
+			// else, is prose about the tags, not a call to "and".
+			p.calls, p.native = p.calls[:before], native
+			return at, at + len(p.d.ToolStart), false
+		}
+		end = p.absorbAfter(end)
+		at = p.absorbBefore(at, pos)
+	case openLoose:
+		var ok bool
+		if end, ok = p.looseCall(at, w); !ok {
+			return at, at + len(p.d.LooseWrappers[w].Start), false
+		}
+	}
+	return at, end, true
+}
+
+// standsAlone reports whether the markup that starts at start begins a
+// line of its own: a line break, the start of the output, the previous
+// call or the close of a reasoning block stands before it, with nothing
+// but a gap between (skipGap). Markup inside a line, after other text,
+// may be inside a string literal that quotes it.
+func (p *parser) standsAlone(start int) bool {
+	floor := 0
+	if len(p.spans) > 0 {
+		floor = p.spans[len(p.spans)-1].end
+	}
+	lead := p.text[floor:start]
+	t := trimGapRight(lead)
+	alone := t == "" || strings.ContainsAny(lead[len(t):], "\n\r")
+	for _, tags := range p.d.reasoningTags() {
+		alone = alone || strings.HasSuffix(t, tags.Close)
+	}
+	return alone
+}
+
+// absorbGapAfter widens a span that ends at end over the gap after it, up
+// to its first line break: escapes there are markup, the line break
+// separates content.
+func (p *parser) absorbGapAfter(end int) int {
+	n, _ := skipGap(p.text, end, len(p.text))
+	if i := strings.IndexAny(p.text[end:n], "\n\r"); i >= 0 {
+		return end + i
+	}
+	return n
 }
 
 // absorbFrames widens each run of calls that only whitespace separates to
@@ -1086,6 +1139,9 @@ func gapEscape(s string, i, end int) bool {
 
 // gap skips a gap (skipGap) and notes an escaped one.
 func (p *parser) gap(pos, end int) int {
+	if p.noEscapes {
+		return skipSpace(p.text, pos, end)
+	}
 	next, esc := skipGap(p.text, pos, end)
 	p.escaped = p.escaped || esc
 	return next
@@ -1094,6 +1150,9 @@ func (p *parser) gap(pos, end int) int {
 // skipGapOnly skips a gap without noting anything, for searches that look
 // ahead of the parse.
 func (p *parser) skipGapOnly(pos, end int) int {
+	if p.noEscapes {
+		return skipSpace(p.text, pos, end)
+	}
 	next, _ := skipGap(p.text, pos, end)
 	return next
 }

@@ -45,10 +45,30 @@ var qwenEscapedRows = []row{
 		calls: []want{call("f", `{"a":"x\ny"}`)},
 	},
 	{
-		name:    "text around the call is content as written",
-		text:    `Sure.\n<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>`,
+		name:    "text on the lines around the call is content",
+		text:    "Sure.\n" + `<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>` + "\nDone.",
+		chunks:  []string{"Sure.\n<tool", `_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>` + "\nDone."},
 		calls:   []want{call("f", `{"a":1}`)},
-		content: `Sure.\n`,
+		content: "Sure.\nDone.",
+	},
+	{
+		name:      "after a reasoning block on the same line; the escape before the call is content as written",
+		text:      `<think>plan</think>\n<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>`,
+		calls:     []want{call("f", `{"a":1}`)},
+		reasoning: "plan", content: `\n`,
+	},
+	{
+		name:    "inside a JSON string the escaped markup quotes a call: never a call",
+		text:    `{"example": "<tool_call>\n<function=delete_file>\n<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>"}`,
+		chunks:  []string{`{"example": "<tool_`, `call>\n<function=delete_file>\n<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>"}`},
+		content: `{"example": ""}`,
+		errs:    []toolcall.Code{toolcall.CodeMalformedCall, toolcall.CodeMalformedCall, toolcall.CodeMalformedCall},
+	},
+	{
+		name:    "inside a string literal of code, text before it on the line: never a call",
+		text:    `x = "Sure.\n<tool_call>\n<function=delete_file>\n<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>"`,
+		content: `x = "Sure.\n"`,
+		errs:    []toolcall.Code{toolcall.CodeMalformedCall, toolcall.CodeMalformedCall, toolcall.CodeMalformedCall},
 	},
 	{
 		name:  "another backslash between the tags is not a gap",
