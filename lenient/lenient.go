@@ -493,14 +493,16 @@ func isJSONString(b []byte) bool {
 // must come out as \" in the document.
 func unescapeDocument(input []byte) ([]byte, bool) {
 	escaped := 0
-	for i, c := range input {
-		if c != '"' {
-			continue
-		}
+	for i := bytes.IndexByte(input, '"'); i >= 0; {
 		if i == 0 || input[i-1] != '\\' {
 			return nil, false
 		}
 		escaped++
+		j := bytes.IndexByte(input[i+1:], '"')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
 	}
 	if escaped < 2 {
 		return nil, false
