@@ -35,7 +35,7 @@ func checkValidate(t *testing.T, in string, maxDepth int) {
 	case verdictTrailing:
 		// A whole value, then text: the value alone is JSON but for its
 		// depth and keys, and what follows is no whitespace.
-		if valid || at <= 0 || at >= len(b) || isSpace(b[at]) || !json.Valid(b[:at]) {
+		if valid || at <= 0 || at >= len(b) || isJSONSpace[b[at]] || !json.Valid(b[:at]) {
 			t.Fatalf("%q (depth %d): text after a value at %d", in, maxDepth, at)
 		}
 	default:
