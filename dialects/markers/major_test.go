@@ -105,6 +105,13 @@ var mistralRows = []row{
 		calls: []want{c("add", `{"a":1}`)}, content: "Sure. Calling now:"},
 	{name: "v11 with [ARGS] keeps an array argument", text: `[TOOL_CALLS]add[ARGS]{"a": [{"b": 1}]}`,
 		calls: []want{c("add", `{"a":[{"b":1}]}`)}},
+	// A call is decided by its own value: a later element whose string
+	// runs over the next marker fails alone, as it would have when the
+	// first element closed and streamed.
+	{name: "pre-v11: a later element's string runs over the next marker", text: `[TOOL_CALLS] [{"name": "add", "arguments": {"a": 1}}, {"name": "mul", "arguments": {"b": "x}}][TOOL_CALLS]`,
+		calls: []want{c("add", `{"a":1}`)}, errs: []toolcall.Code{errMalformed}},
+	{name: "pre-v11: a string that runs over the next marker in the first element", text: `[TOOL_CALLS] [{"name": "add", "arguments": {"a": "x}}][TOOL_CALLS]`,
+		errs: []toolcall.Code{errMalformed}},
 }
 
 func TestMistral(t *testing.T) {

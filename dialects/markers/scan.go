@@ -29,6 +29,9 @@ type extent struct {
 	atMarker bool
 	// depth is the deepest nesting of brackets seen.
 	depth int
+	// whole is, in a list, the end of its last element that closed, or 0:
+	// what comes after cannot change how those elements read.
+	whole int
 }
 
 // scanValue finds the extent of the JSON (or almost-JSON) value that starts
@@ -48,6 +51,7 @@ func scanValue(s string, start int, bounds *markerSet) extent {
 		depth      int
 		quote      byte // the open string's quote, 0 outside strings
 		swallowed  bool
+		whole      int // the end of the list's last element that closed
 		expectKey  bool // the next string in the open object is a key
 		stringKey  bool // the open string is a key
 		lastWasKey bool // the last token outside strings was a key
@@ -87,6 +91,9 @@ func scanValue(s string, start int, bounds *markerSet) extent {
 			if len(stack) == 0 {
 				return extent{end: i + 1, status: extentComplete, depth: depth}
 			}
+			if len(stack) == 1 && stack[0] == '[' {
+				whole = i + 1
+			}
 			expectKey = false
 		case ',':
 			expectKey = stack[len(stack)-1] == '{'
@@ -104,7 +111,7 @@ func scanValue(s string, start int, bounds *markerSet) extent {
 	var e extent
 	switch {
 	case quote != 0 && swallowed:
-		e = extent{end: len(s), status: extentSwallowed}
+		e = extent{end: len(s), status: extentSwallowed, whole: whole}
 	case quote != 0:
 		e = cutExtent(s, start, len(s), stack, quote, stringKey, last)
 	default:

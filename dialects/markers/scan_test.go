@@ -12,6 +12,7 @@ func TestScanValue(t *testing.T) {
 		atMark  bool
 		inStr   bool
 		depth   int
+		whole   int
 		nobound bool
 	}{
 		{name: "object", in: `{"a": [1, {"b": "}"}]} tail`, status: extentComplete, value: `{"a": [1, {"b": "}"}]}`, depth: 3},
@@ -29,6 +30,7 @@ func TestScanValue(t *testing.T) {
 		{name: "cut by a marker", in: `{"a": {"b": 1}<|END|>`, status: extentCut, value: `{"a": {"b": 1}}`, atMark: true, depth: 2},
 		{name: "mistral marker cuts", in: `{"x": 1[TOOL_CALLS]b{}`, status: extentCut, value: `{"x": 1}`, atMark: true, depth: 1},
 		{name: "string swallows the marker", in: `{"a": "say <|END|> please}<|END|>`, status: extentSwallowed, depth: 1},
+		{name: "a list's later element swallows the marker", in: `[{"a": 1}, {"b": "x<|END|>`, status: extentSwallowed, depth: 2, whole: 9},
 		{name: "no bounds, no swallowing", in: `{"a": "say <|END|>`, status: extentCut, value: `{"a": "say <|END|>"}`, inStr: true, depth: 1, nobound: true},
 	}
 	for _, tt := range tests {
@@ -46,8 +48,8 @@ func TestScanValue(t *testing.T) {
 					t.Errorf("value %q, want %q", got, tt.value)
 				}
 			}
-			if e.atMarker != tt.atMark || e.inString != tt.inStr || e.depth != tt.depth {
-				t.Errorf("atMarker %v inString %v depth %d, want %v %v %d", e.atMarker, e.inString, e.depth, tt.atMark, tt.inStr, tt.depth)
+			if e.atMarker != tt.atMark || e.inString != tt.inStr || e.depth != tt.depth || e.whole != tt.whole {
+				t.Errorf("atMarker %v inString %v depth %d whole %d, want %v %v %d %d", e.atMarker, e.inString, e.depth, e.whole, tt.atMark, tt.inStr, tt.depth, tt.whole)
 			}
 		})
 	}

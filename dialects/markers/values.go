@@ -39,6 +39,19 @@ func (x *extractor) jsonValue(s string, start int, ext extent, offset int, bare 
 		if bare {
 			return nil, "", false
 		}
+		if ext.whole > start {
+			// A list whose later element opens a string that runs over
+			// the closing marker: the elements that closed before it are
+			// read as they are, as they were when they closed (a call is
+			// decided by its own value); the rest is the failed call.
+			if calls, _, ok := x.value(s[start:ext.whole]+"]", offset, false); ok && len(calls) > 0 {
+				rest := skipBlank(s, ext.whole)
+				if rest < len(s) && s[rest] == ',' {
+					rest = skipBlank(s, rest+1)
+				}
+				return append(calls, swallowedCall(offset+rest-start, s[rest:ext.end])), "", true
+			}
+		}
 		return []dialects.RawCall{swallowedCall(offset, raw)}, "", true
 	case extentCut:
 		if x.opts.DisableRepair {
