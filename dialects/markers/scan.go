@@ -51,7 +51,7 @@ func scanValue(s string, start int, bounds *markerSet) extent {
 		depth      int
 		quote      byte // the open string's quote, 0 outside strings
 		swallowed  bool
-		whole      int // the end of the list's last element that closed
+		whole      int  // the end of the list's last element that closed
 		expectKey  bool // the next string in the open object is a key
 		stringKey  bool // the open string is a key
 		lastWasKey bool // the last token outside strings was a key
