@@ -204,7 +204,11 @@ type Config struct {
 	BreakerCooldown time.Duration
 }
 
-// Default returns the default settings.
+// Default returns the default settings: those a retry.Loop whose Config is
+// nil runs with, recovery on (max_retries 3). The zero Config is not the
+// defaults (repair off, every limit 0) and does not validate: start from
+// Default. The proxy's default (proxy.DefaultConfig, what a zero
+// proxy.Options.Config means) is Default with recovery off.
 func Default() Config {
 	return Config{
 		MaxRetries:          3,

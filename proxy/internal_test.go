@@ -2,9 +2,12 @@ package proxy
 
 import (
 	"net/url"
+	"reflect"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/dialectkit/toolcall/config"
 )
 
 func TestOutgoingURL(t *testing.T) {
@@ -35,5 +38,30 @@ func TestEvidenceCacheBounded(t *testing.T) {
 	}
 	if _, ok := ec.m["9"]; !ok {
 		t.Error("the newest entry went")
+	}
+}
+
+// TestZeroConfigIsDefaultConfig: a zero Options.Config means
+// DefaultConfig(), which is config.Default() with recovery off; a
+// Config given as config.Default() keeps recovery on.
+func TestZeroConfigIsDefaultConfig(t *testing.T) {
+	zero, err := newCore(Options{Upstream: "http://127.0.0.1:1"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := zero.configFor("m"); !reflect.DeepEqual(got, DefaultConfig()) || got.MaxRetries != 0 {
+		t.Errorf("zero Config gives %+v, want DefaultConfig()", got)
+	}
+	want := config.Default()
+	want.MaxRetries = 0
+	if !reflect.DeepEqual(DefaultConfig(), want) {
+		t.Errorf("DefaultConfig() = %+v, want config.Default() with MaxRetries 0", DefaultConfig())
+	}
+	def, err := newCore(Options{Upstream: "http://127.0.0.1:1", Config: config.Default()}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := def.configFor("m"); got.MaxRetries != config.Default().MaxRetries {
+		t.Errorf("config.Default() given: MaxRetries %d, want %d", got.MaxRetries, config.Default().MaxRetries)
 	}
 }

@@ -51,10 +51,11 @@ type Options struct {
 	API API
 	// Config holds the tool call settings used for every model that
 	// ModelConfig does not cover: dialect, repair, coercion, validation,
-	// retries. The zero Config means config.Default() with recovery off.
-	// Recovery (asking the upstream again for failed calls) runs when
-	// MaxRetries is above 0; config.Default() sets 3, so a configuration
-	// whose file does not set max_retries should carry MaxRetries 0.
+	// retries. The zero Config means DefaultConfig(): config.Default()
+	// with recovery off. Recovery (asking the upstream again for failed
+	// calls) runs when MaxRetries is above 0; config.Default() sets 3, so
+	// a configuration whose file does not set max_retries should carry
+	// MaxRetries 0, as DefaultConfig() does.
 	// Transport retries (transport_retries, backoff) apply either way.
 	Config config.Config
 	// ModelConfig, when set, returns the settings for a model by the name

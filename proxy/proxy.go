@@ -126,8 +126,19 @@ func newCore(opts Options, handler bool) (*core, error) {
 // isZeroConfig reports whether cfg was left unset.
 func isZeroConfig(cfg *config.Config) bool { return reflect.DeepEqual(*cfg, config.Config{}) }
 
+// DefaultConfig is the Config of a Handler or a Transport whose
+// Options.Config is left zero: config.Default() with recovery off
+// (MaxRetries 0), as the proxy answers at once unless told to ask the
+// upstream again. It differs from config.Default(), the retry loop's
+// default, in that one setting.
+func DefaultConfig() config.Config {
+	cfg := config.Default()
+	cfg.MaxRetries = 0
+	return cfg
+}
+
 // configFor returns the settings for a model: ModelConfig's, else Config.
-// An unset Config is config.Default() with recovery off (MaxRetries 0).
+// An unset Config is DefaultConfig().
 func (c *core) configFor(model string) config.Config {
 	if c.opts.ModelConfig != nil {
 		if cfg, ok := c.opts.ModelConfig(model); ok && !isZeroConfig(&cfg) {
@@ -135,9 +146,7 @@ func (c *core) configFor(model string) config.Config {
 		}
 	}
 	if isZeroConfig(&c.opts.Config) {
-		cfg := config.Default()
-		cfg.MaxRetries = 0
-		return cfg
+		return DefaultConfig()
 	}
 	return c.opts.Config
 }
