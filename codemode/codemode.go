@@ -20,6 +20,8 @@ package codemode
 
 import (
 	"strings"
+
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // Block is one block of Python code found in a text.
@@ -136,30 +138,16 @@ func (d *detector) regions() []region {
 	for i := 0; i < len(text); {
 		j := lineEnd(text, i)
 		line := text[i:j]
-		trimmed := strings.TrimLeft(line, " ")
 		// A fence may be indented: by up to 3 spaces at the top level,
 		// more inside a list item.
-		if indent := len(line) - len(trimmed); indent <= maxFenceIndent && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")) {
-			ch := trimmed[0]
-			n := 0
-			for n < len(trimmed) && trimmed[n] == ch {
-				n++
-			}
-			info := strings.TrimSpace(trimmed[n:])
-			if ch == '`' && strings.Contains(info, "`") {
-				i = j
-				continue // inline code, not a fence
-			}
-			lang := info
-			if k := strings.IndexAny(lang, " \t{"); k >= 0 {
-				lang = lang[:k]
-			}
+		if at, ch, n, lang, ok := textlayer.OpenLine(text, i, j, maxFenceIndent); ok {
+			indent := at - i
 			body := j
 			end, next := len(text), len(text)
 			for k := body; k < len(text); {
 				e := lineEnd(text, k)
-				l := strings.TrimRight(strings.TrimLeft(text[k:e], " "), " \t\r\n")
-				if len(l) >= n && strings.Trim(l, string(ch)) == "" && len(text[k:e])-len(strings.TrimLeft(text[k:e], " ")) <= indent+3 {
+				l := text[k:e]
+				if textlayer.ClosesFence(l, ch, n) && len(l)-len(strings.TrimLeft(l, " ")) <= indent+3 {
 					end, next = k, e
 					break
 				}

@@ -11,6 +11,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -435,7 +436,7 @@ func (x *extractor) valueAhead(i int) bool {
 		return true
 	}
 	if i < len(x.s) {
-		if e, ok := fenceOpen(x.s, i); ok {
+		if e, ok := textlayer.OpenRun(x.s, i); ok {
 			return valueStart(x.s, skipBlank(x.s, e))
 		}
 	}
@@ -459,7 +460,7 @@ func (x *extractor) values(f *form, i int) piece {
 				i, fenced = j+3, false
 				continue
 			}
-			if e, ok := fenceOpen(s, j); ok && valueStart(s, skipBlank(s, e)) {
+			if e, ok := textlayer.OpenRun(s, j); ok && valueStart(s, skipBlank(s, e)) {
 				i, fenced = e, true
 				continue
 			}
@@ -643,7 +644,7 @@ func (f *form) readHeader(h string) (name, id, problem string) {
 // fenceOnly reports whether the text from s[i] is a fence's opening line
 // and nothing more: the output ends before what the fence holds.
 func fenceOnly(s string, i int) bool {
-	e, ok := fenceOpen(s, i)
+	e, ok := textlayer.OpenRun(s, i)
 	return ok && skipBlank(s, e) >= len(s)
 }
 
@@ -667,7 +668,7 @@ func (x *extractor) arguments(f *form, at, from int, name, id string, strict boo
 	j := skipBlank(s, from)
 	fenced := false
 	if j < len(s) {
-		if e, ok := fenceOpen(s, j); ok {
+		if e, ok := textlayer.OpenRun(s, j); ok {
 			if k := skipBlank(s, e); k < len(s) && (s[k] == '{' || s[k] == '[') {
 				j, fenced = k, true
 			}

@@ -191,16 +191,3 @@ func valueStart(s string, i int) bool {
 	}
 	return false
 }
-
-// fenceOpen reports whether a code fence ("```" or "```json") opens at
-// s[i] and returns the offset after its info string.
-func fenceOpen(s string, i int) (int, bool) {
-	if !strings.HasPrefix(s[i:], "```") {
-		return i, false
-	}
-	j := i + 3
-	for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
-		j++
-	}
-	return j, true
-}

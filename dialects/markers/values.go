@@ -434,7 +434,7 @@ func (x *extractor) whole(s string, base int) (calls []dialects.RawCall, content
 		}
 	}
 	fenced := false
-	if e, isFence := fenceOpen(s, i); isFence {
+	if e, isFence := textlayer.OpenRun(s, i); isFence {
 		if !valueStart(s, skipBlank(s, e)) {
 			return nil, "", false
 		}
@@ -518,7 +518,7 @@ func (x *extractor) framed(s string, base int) bool {
 		f := starts[k]
 		i := at + len(f.start)
 		if f.start == "```" {
-			i, _ = fenceOpen(s, at)
+			i, _ = textlayer.OpenRun(s, at)
 		}
 		i = skipBlank(s, i)
 		end, ok, measured := -1, false, -1
@@ -624,7 +624,7 @@ func (x *extractor) embedded(s string, base int) {
 			if stray > ext.end {
 				textcall.NoteStrayClosers(cs)
 			}
-			from, to := widenFence(s, i, stray)
+			from, to := textlayer.Around(s, 0, i, stray)
 			if !continues { // separators between calls are syntax
 				x.addContent(s[last:from])
 				x.trimContentRight()
@@ -681,42 +681,11 @@ func (x *extractor) declared(calls []dialects.RawCall) bool {
 // tools reports whether tools are declared.
 func (x *extractor) tools() bool { return x.opts.Tools != nil && x.opts.Tools.Len() > 0 }
 
-// widenFence extends s[from:to] over a code fence that wraps exactly it.
-// The opening fence must end right before the value (blanks aside), so it
-// is looked for there, over a bounded info word, never across the text:
-// a search over everything before each object made detection quadratic.
-func widenFence(s string, from, to int) (int, int) {
-	left := strings.TrimRight(s[:from], " \t\r\n")
-	open := len(left)
-	for open > 0 && len(left)-open < maxFenceInfo && isAlnum(left[open-1]) {
-		open--
-	}
-	open -= 3
-	if open < 0 || left[open:open+3] != "```" {
-		return from, to
-	}
-	if e, _ := fenceOpen(left, open); e != len(left) {
-		return from, to
-	}
-	r := skipBlank(s, to)
-	if !strings.HasPrefix(s[r:], "```") {
-		return from, to
-	}
-	return open, r + 3
-}
-
 func offsetIn(base, i int) int {
 	if base < 0 {
 		return -1
 	}
 	return base + i
-}
-
-// maxFenceInfo bounds the info word of a code fence ("json", "tool_code").
-const maxFenceInfo = 32
-
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // strayEnd returns the end of the closing brackets and blanks at s[i:], i

@@ -130,7 +130,7 @@ func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *
 		}
 		// A code fence around nothing but the calls goes with them: an
 		// emptied fence left in content would be markup, not answer.
-		from, to := fenceAround(rest, last, i, end)
+		from, to := textlayer.Around(rest, last, i, end)
 		if from < i {
 			// The line break before the fence goes with it.
 			content.WriteString(strings.TrimRight(rest[last:from], " \t\r\n"))
@@ -314,29 +314,6 @@ func embeddedCalls(calls []dialects.RawCall, opts *dialects.Options) bool {
 	return true
 }
 
-// fenceAround widens the value s[from:to] to the code fence around it when
-// the fence holds nothing else: a fence's opening run and info word
-// (textlayer.FenceOpenBefore) and blanks right before it, blanks and a closing
-// run right after. It looks back no further than floor.
-func fenceAround(s string, floor, from, to int) (int, int) {
-	j := textlayer.FenceOpenBefore(s, floor, from)
-	if j < 0 {
-		return from, to
-	}
-	r := to
-	for r < len(s) && isBlank(s[r]) {
-		r++
-	}
-	if !textlayer.IsFenceAt(s, r, len(s)) {
-		return from, to
-	}
-	e := r
-	for e < len(s) && s[e] == '`' {
-		e++
-	}
-	return j, e
-}
-
 // called reports whether the value s[i:end], found after content that
 // starts at last, is a call by the table of what is a call (textlayer.Decide):
 // a bare envelope where it stands, or, inside a fence that holds nothing
@@ -344,7 +321,7 @@ func fenceAround(s string, floor, from, to int) (int, int) {
 // presents it as an example shows it (textcall.PresentedAsExample).
 func called(s string, last, i, end int, tools bool) bool {
 	shape, label, at, to := textlayer.Envelope, textlayer.Unlabelled, i, end
-	if from, e := fenceAround(s, last, i, end); from < i {
+	if from, e := textlayer.Around(s, last, i, end); from < i {
 		shape, at, to = textlayer.Fenced, from, e
 		k := from
 		for k < len(s) && s[k] == '`' {

@@ -55,27 +55,16 @@ func OpenLine(text string, start, end, maxIndent int) (at int, ch byte, n int, i
 }
 
 // InfoWord returns the info word at the start of s, the text right after a
-// fence's opening run: blanks skipped, then letters, digits and "_-+.", at
-// most maxInfo bytes, in lower case. The word is the fence's info string
-// only when nothing follows it on its line but a body opening there ('{',
-// '[', '<'): "``` but not that one." carries prose, no label.
+// fence's opening run: letters, digits and "_-+.", at most maxInfo bytes,
+// in lower case, written right after the run ("```python title=x" is
+// python); a blank after the run leaves the fence unlabelled, so "``` but
+// not that one." carries prose, no label.
 func InfoWord(s string) string {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-		i++
-	}
-	j := i
-	for j < len(s) && j-i < maxInfo && isInfoByte(s[j]) {
+	j := 0
+	for j < len(s) && j < maxInfo && isInfoByte(s[j]) {
 		j++
 	}
-	rest := strings.TrimLeft(s[j:], " \t\r")
-	if k := strings.IndexByte(rest, '\n'); k >= 0 {
-		rest = rest[:k]
-	}
-	if rest = strings.TrimRight(rest, " \t\r"); rest != "" && rest[0] != '{' && rest[0] != '[' && rest[0] != '<' {
-		return "" // words after it: prose on the fence's line, not an info string
-	}
-	return strings.ToLower(s[i:j])
+	return strings.ToLower(s[:j])
 }
 
 // ClosesFence reports whether line closes a fence opened by a run of n
@@ -254,4 +243,44 @@ func (l Label) String() string {
 		return "xml"
 	}
 	return "any other (python, bash, js, …)"
+}
+
+// OpenRun reports whether a fence's opening run (three backticks or more)
+// starts at s[i], and returns the offset after the run and its info word.
+func OpenRun(s string, i int) (int, bool) {
+	if !IsFenceAt(s, i, len(s)) {
+		return i, false
+	}
+	j := i
+	for j < len(s) && s[j] == '`' {
+		j++
+	}
+	k := j
+	for k < len(s) && k-j < maxInfo && isInfoByte(s[k]) {
+		k++
+	}
+	return k, true
+}
+
+// Around widens s[from:to], a value, to the fence that holds nothing else:
+// a fence's opening run and info word (FenceOpenBefore) and blanks right
+// before it, blanks and a closing run right after. It looks back no
+// further than floor; a value no fence wraps is returned as it is.
+func Around(s string, floor, from, to int) (int, int) {
+	j := FenceOpenBefore(s, floor, from)
+	if j < 0 {
+		return from, to
+	}
+	r := to
+	for r < len(s) && isSpace(s[r]) {
+		r++
+	}
+	if !IsFenceAt(s, r, len(s)) {
+		return from, to
+	}
+	e := r
+	for e < len(s) && s[e] == '`' {
+		e++
+	}
+	return j, e
 }
