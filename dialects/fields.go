@@ -1,6 +1,7 @@
 package dialects
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -79,6 +80,16 @@ func objectCall(obj gjson.Result, offset int, chk Checked) (RawCall, bool) {
 		if ok {
 			if inner.ID == "" {
 				inner.ID = env.idOf()
+			}
+			// The envelope around the "function" object names a tool or
+			// gives arguments too: when they disagree with the object's,
+			// which call is meant cannot be known.
+			switch {
+			case inner.Err != nil:
+			case env.nameAt < maxFields && env.name.String() != inner.Name:
+				inner.Err = toolcall.NewError(toolcall.CodeMalformedCall, fmt.Sprintf("the call object names its tool twice, %q around a \"function\" object naming %q: which tool is meant cannot be known", env.name.String(), inner.Name))
+			case env.argsAt < maxFields && inner.Arguments != "" && !sameJSON(env.args.Raw, inner.Arguments):
+				inner.Err = toolcall.NewError(toolcall.CodeMalformedCall, "the call object gives its arguments twice, around and inside its \"function\" object, differently: which arguments are meant cannot be known")
 			}
 			inner.Offset = offset
 			inner.ArgumentsValid = chk >= Strict && inner.Arguments != ""
@@ -226,7 +237,7 @@ const maxFields = 8
 // it again. valid says obj is strict JSON, walked then by validMembers.
 func readEnvelope(obj gjson.Result, valid bool) envelope {
 	env := envelope{nameAt: maxFields, argsAt: maxFields, idAt: maxFields}
-	var nameKey, nameVal, argsKey string
+	var nameKey, nameVal, argsKey, argsVal string
 	visit := func(key string, v gjson.Result) bool {
 		if i := slices.Index(fields.Name, key); i >= 0 && i < maxFields && env.seenName&(1<<i) == 0 {
 			env.seenName |= 1 << i
@@ -267,10 +278,13 @@ func readEnvelope(obj gjson.Result, valid bool) envelope {
 			}
 		}
 		if slices.Contains(fields.Arguments, key) {
-			if key == argsKey {
+			switch {
+			case key == argsKey:
 				env.msg = fmt.Sprintf("the call object has the %q key twice: which arguments are meant cannot be known", key)
-			} else if argsKey == "" {
-				argsKey = key
+			case argsKey == "":
+				argsKey, argsVal = key, v.Raw
+			case !sameJSON(v.Raw, argsVal):
+				env.msg = fmt.Sprintf("the call object gives its arguments twice, in %q and %q, differently: which arguments are meant cannot be known", argsKey, key)
 			}
 		}
 		return true
@@ -281,6 +295,12 @@ func readEnvelope(obj gjson.Result, valid bool) envelope {
 		obj.ForEach(func(k, v gjson.Result) bool { return visit(k.String(), v) })
 	}
 	return env
+}
+
+// sameJSON reports whether a and b, two JSON texts, are the same value
+// written alike but for the layout outside strings.
+func sameJSON(a, b string) bool {
+	return a == b || bytes.Equal(compact([]byte(a)), compact([]byte(b)))
 }
 
 // validMembers calls visit with the key and value of each member of obj,

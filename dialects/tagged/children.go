@@ -40,6 +40,7 @@ func (p *parser) childBody(rc *dialects.RawCall, from, to int) *toolcall.Error {
 		if !p.isChildOpen(pos) {
 			return p.junk(pos)
 		}
+		at := pos
 		el, next, err := p.child(pos, to, 0, props)
 		if err != nil {
 			return err
@@ -58,9 +59,9 @@ func (p *parser) childBody(rc *dialects.RawCall, from, to int) *toolcall.Error {
 			}
 		case slices.Contains(d.IgnoreChildren, el.key):
 		case el.json != nil:
-			params = addParam(params, dialects.Param{Key: el.key, Value: string(el.json), IsJSON: true})
+			params = p.addParam(params, dialects.Param{Key: el.key, Value: string(el.json), IsJSON: true}, at)
 		default:
-			params = addParam(params, dialects.Param{Key: el.key, Value: el.text})
+			params = p.addParam(params, dialects.Param{Key: el.key, Value: el.text}, at)
 		}
 	}
 	if hasArgs {

@@ -702,8 +702,15 @@ func (p *parser) call(at int, lits callLits, limit int, limitCloses bool) int {
 			return end
 		}
 		attrs = p.text[pos:te]
-		name = attrValue(attrs, d.ToolName)
+		var names int
+		name, names = attrValues(attrs, d.ToolName)
 		pos = te + len(d.TagEnd)
+		if names > 1 {
+			// Two names in one tag: which tool is meant cannot be known.
+			_, end, _ := p.region(pos, limit, limitCloses, lits)
+			p.fail(at, end, name, toolcall.CodeMalformedCall, "the call's opening tag names its tool twice: which tool is meant cannot be known")
+			return end
+		}
 	}
 	bodyEnd, end, status := p.region(pos, limit, limitCloses, lits)
 	if name == "" && d.ToolName == NameText && d.NameChild == "" && (status == truncatedCall || status == interruptedCall) {
@@ -796,6 +803,7 @@ func (p *parser) body(rc *dialects.RawCall, from, to int, loose bool) (native bo
 			prm dialects.Param
 			err *toolcall.Error
 		)
+		at := pos
 		if d.Params == PairParams {
 			prm, pos, err = p.pairParam(pos, to)
 		} else {
@@ -804,7 +812,7 @@ func (p *parser) body(rc *dialects.RawCall, from, to int, loose bool) (native bo
 		if err != nil {
 			return true, err
 		}
-		params = addParam(params, prm)
+		params = p.addParam(params, prm, at)
 	}
 	if loose && len(params) == 0 {
 		// A loose wrapper must prove it holds a call.
@@ -899,7 +907,11 @@ func (p *parser) elementParam(pos, to int) (dialects.Param, int, *toolcall.Error
 		return dialects.Param{}, pos, toolcall.NewError(toolcall.CodeMalformedCall, "a parameter's opening tag is not closed")
 	}
 	attrs := p.text[ks:te]
-	prm := dialects.Param{Key: attrValue(attrs, d.Key)}
+	key, keys := attrValues(attrs, d.Key)
+	prm := dialects.Param{Key: key}
+	if keys > 1 {
+		return prm, pos, toolcall.NewError(toolcall.CodeMalformedCall, "a parameter's opening tag names it twice: which parameter is meant cannot be known")
+	}
 	if prm.Key == "" {
 		return prm, pos, toolcall.NewError(toolcall.CodeMalformedCall, "a parameter has no name")
 	}
@@ -1041,12 +1053,15 @@ func (p *parser) failErr(at, end int, name string, e *toolcall.Error) {
 	p.calls = append(p.calls, dialects.RawCall{Name: name, Offset: p.base + at, Err: e})
 }
 
-// addParam appends prm, or replaces an earlier value of the same key: the
-// last value wins, as when a JSON object repeats a key.
-func addParam(params []dialects.Param, prm dialects.Param) []dialects.Param {
+// addParam appends prm, written at at, or replaces an earlier value of the
+// same key: the last value wins, at the first one's place, recorded as
+// duplicate_key, as when a JSON object repeats a key.
+func (p *parser) addParam(params []dialects.Param, prm dialects.Param, at int) []dialects.Param {
 	for i := range params {
 		if params[i].Key == prm.Key {
 			params[i] = prm
+			p.repairs = append(p.repairs, toolcall.Repair{Kind: toolcall.RepairDuplicateKey, Offset: p.base + at, CallIndex: -1,
+				Detail: "parameter written twice in one call: the last value is kept"})
 			return params
 		}
 	}
@@ -1206,23 +1221,32 @@ func valueKind(attrs, stringAttr, typeAttr string) (isString, isJSON bool) {
 // attrValue returns the name written in an opening tag's attribute text:
 // after "=" for NameShorthand, else the value of the attribute named want.
 // Values may be double-quoted, single-quoted or bare.
+// attrValue returns the value of the attribute want in attrs, "" when it
+// has none (see attrValues).
 func attrValue(attrs, want string) string {
+	v, _ := attrValues(attrs, want)
+	return v
+}
+
+// attrValues returns the value of the first attribute want in attrs and
+// how many times attrs gives it.
+func attrValues(attrs, want string) (first string, n int) {
 	if want == NameShorthand {
 		s := strings.TrimSpace(attrs)
 		if !strings.HasPrefix(s, "=") {
-			return ""
+			return "", 0
 		}
-		return unquote(strings.TrimSpace(s[1:]))
+		return unquote(strings.TrimSpace(s[1:])), 1
 	}
 	s := attrs
 	for {
 		s = strings.TrimLeft(s, " \t\r\n")
 		if s == "" {
-			return ""
+			return first, n
 		}
 		i := strings.IndexAny(s, "= \t\r\n")
 		if i < 0 {
-			return ""
+			return first, n
 		}
 		key := s[:i]
 		s = strings.TrimLeft(s[i:], " \t\r\n")
@@ -1246,7 +1270,10 @@ func attrValue(attrs, want string) string {
 			val, s = s[:j], s[j:]
 		}
 		if key == want {
-			return strings.TrimSpace(val)
+			if n == 0 {
+				first = strings.TrimSpace(val)
+			}
+			n++
 		}
 	}
 }
