@@ -131,7 +131,9 @@ func serve(t *testing.T, bin, upstream string, api proxy.API) (base string, stop
 
 // TestServe runs the dialect-probe binary as the proxy, as an agent would,
 // and drives it with the ollama/api client and, when node is there, the
-// official JavaScript clients; SIGTERM then ends it with status 0.
+// official JavaScript clients (the Responses API under --api openai, the
+// Messages API under --api ollama, beside each mode's own); SIGTERM then
+// ends it with status 0.
 func TestServe(t *testing.T) {
 	longtest.Skip(t)
 	bin := buildCLI(t)
@@ -160,25 +162,28 @@ func TestServe(t *testing.T) {
 			}
 			if errNode == nil && errNpm == nil {
 				dir := nodeClients(t)
-				script, modes := "ollama.mjs", allModes[api]
-				if api == proxy.OpenAI {
-					script = "openai.mjs"
-				}
-				var cases []jsCase
-				for _, name := range serveScenarios {
-					for _, mode := range modes {
-						c := newCase(name+"/"+mode, base, mode)
-						c.Prompt = name
-						cases = append(cases, c)
-					}
-				}
-				got := runNode(t, dir, script, cases)
-				for _, c := range cases {
-					t.Run("js/"+c.Name, func(t *testing.T) {
-						if d := want[c.Prompt].Check(api, got[c.Name].Got); d != "" {
-							t.Errorf("%s\ngot %+v", d, got[c.Name])
+				// The API of the serve mode, and the one its upstream kind
+				// also serves: the Responses API beside OpenAI chat, the
+				// Messages API beside Ollama's.
+				clients := map[proxy.API][]proxy.API{proxy.Ollama: {proxy.Ollama, proxy.Anthropic}, proxy.OpenAI: {proxy.OpenAI, proxy.Responses}}[api]
+				for _, capi := range clients {
+					script := map[proxy.API]string{proxy.Ollama: "ollama.mjs", proxy.OpenAI: "openai.mjs", proxy.Responses: "responses.mjs", proxy.Anthropic: "anthropic.mjs"}[capi]
+					var cases []jsCase
+					for _, name := range serveScenarios {
+						for _, mode := range allModes[capi] {
+							c := newCase(name+"/"+mode, base, mode)
+							c.Prompt = name
+							cases = append(cases, c)
 						}
-					})
+					}
+					got := runNode(t, dir, script, cases)
+					for _, c := range cases {
+						t.Run("js/"+string(capi)+"/"+c.Name, func(t *testing.T) {
+							if d := want[c.Prompt].Check(capi, got[c.Name].Got); d != "" {
+								t.Errorf("%s\ngot %+v", d, got[c.Name])
+							}
+						})
+					}
 				}
 			} else {
 				t.Logf("node or npm is not installed: serve is driven by the Go client alone")
