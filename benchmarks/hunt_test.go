@@ -219,6 +219,18 @@ func (r *huntRenderer) quotedAs(kind, s string, isKey bool) bool {
 			r.out.WriteString("`" + s + "`")
 			return true
 		}
+	case "accents":
+		// a backtick closed by an acute accent, as models type them
+		if !strings.ContainsAny(s, "`´\\\n\"") && r.site() {
+			r.out.WriteString("`" + s + "´")
+			return true
+		}
+	case "triple_quotes":
+		// Python's triple-quoted string: quotes and line breaks raw
+		if !isKey && !strings.Contains(s, `"""`) && !strings.HasSuffix(s, `"`) && r.site() {
+			r.out.WriteString(`"""` + strings.ReplaceAll(s, `\`, `\\`) + `"""`)
+			return true
+		}
 	case "bare_keys":
 		if isKey && identifier(s) && r.site() {
 			r.out.WriteString(s)
@@ -466,6 +478,8 @@ var huntKinds = []struct {
 	{"tuple", true},
 	{"smart_quotes", false},
 	{"backticks", false},
+	{"accents", false},
+	{"triple_quotes", false},
 	{"bare_keys", false},
 	{"unescaped_quotes", false},
 	{"raw_controls", false},
