@@ -7,6 +7,24 @@
 // sub-packages: lenient repairs almost-JSON, dialects/* extract calls from one
 // wire syntax each, schema validates arguments, and registry detects which
 // dialect a model wrote and runs it.
+//
+// # Text is a string, JSON is bytes
+//
+// Every parsing entry point takes its input in the type its callers hold
+// it in. What a model wrote, and any piece of it (an argument's text as
+// written, a stream's delta, a chat template), is a string: the model
+// clients decode it from their JSON as one, Go's string functions search
+// it, and the content and reasoning of a Result are slices of it, shared
+// rather than copied. So registry.Parse, Detect, DetectTemplate and
+// Stream's Write, dialects.Parse and every Dialect's Extract,
+// dialects.ParseJSON, codemode.Detect and lenient.ParsePythonCalls take a
+// string. A document a program holds (a wire body, a tools file, a YAML
+// configuration, arguments once they are strict JSON) is a []byte
+// (json.RawMessage), as encoding/json, gjson and os.ReadFile give it: so
+// lenient.Repair, Check and Valid, schema's Validate, ollamawire.ParseJSON
+// and Decode, ParseTool and ParseTools, config.Parse and Call.Arguments
+// take or hold bytes. lenient also takes a string where a caller holds
+// one (RepairString, ValidString).
 package toolcall
 
 import (
