@@ -1,0 +1,127 @@
+package registry_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/streamtest"
+	"github.com/dialectkit/toolcall/internal/textlayer"
+	"github.com/dialectkit/toolcall/registry"
+	"github.com/dialectkit/toolcall/schema"
+	"github.com/dialectkit/toolcall/stream"
+)
+
+// writer renders a candidate of one shape in one dialect, and the family
+// the table reads that dialect as.
+type writer struct {
+	dialect string
+	family  textlayer.Family
+	shape   textlayer.Shape
+	label   string // the fence's info string, for textlayer.Fenced
+	write   func() string
+}
+
+const tableEnvelope = `{"name": "get_weather", "arguments": {"city": "Paris"}}`
+
+// tableWriters are the families that can express each shape.
+var tableWriters = []writer{
+	{"hermes", textlayer.HermesFamily, textlayer.Framed, "", func() string { return "<tool_call>" + tableEnvelope + "</tool_call>" }},
+	{"mistral", textlayer.AnyFamily, textlayer.Framed, "", func() string { return "[TOOL_CALLS][" + tableEnvelope + "]" }},
+	{"qwen3_coder", textlayer.AnyFamily, textlayer.Framed, "", func() string {
+		return "<tool_call><function=get_weather><parameter=city>Paris</parameter></function></tool_call>"
+	}},
+	{"json", textlayer.JSONFamily, textlayer.Envelope, "", func() string { return tableEnvelope }},
+	{"hermes", textlayer.HermesFamily, textlayer.Envelope, "", func() string { return tableEnvelope }},
+	{"llama3_json", textlayer.MarkersFamily, textlayer.Envelope, "", func() string { return tableEnvelope }},
+	{"pythonic", textlayer.PythonicFamily, textlayer.List, "", func() string { return `[get_weather(city="Paris")]` }},
+}
+
+// fenceWriters render a fenced candidate under every label.
+func fenceWriters() []writer {
+	var out []writer
+	for _, label := range []string{"", "json", "tool_call", "text", "xml", "python", "bash"} {
+		for _, w := range []writer{
+			{"markdown_json", textlayer.JSONFamily, textlayer.Fenced, label, nil},
+			{"hermes", textlayer.HermesFamily, textlayer.Fenced, label, nil},
+			{"pythonic", textlayer.PythonicFamily, textlayer.Fenced, label, nil},
+		} {
+			body := tableEnvelope
+			if w.family == textlayer.PythonicFamily {
+				body = `[get_weather(city="Paris")]`
+			}
+			w.write = func() string { return "```" + label + "\n" + body + "\n```" }
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// tablePlaces put a candidate c at each place of the table.
+var tablePlaces = []struct {
+	place  textlayer.Place
+	fenced bool // a fence can stand here
+	put    func(c string) string
+}{
+	{textlayer.Opens, true, func(c string) string { return c }},
+	{textlayer.LeadsProse, false, func(c string) string { return c + " and then more text" }},
+	{textlayer.OwnLine, true, func(c string) string { return "Let me look that up\n" + c }},
+	{textlayer.AfterColon, false, func(c string) string { return "Let me look that up: " + c }},
+	{textlayer.AfterText, false, func(c string) string { return "Let me look that up " + c }},
+	{textlayer.InProse, false, func(c string) string { return "You can write " + c + " to see the weather" }},
+	{textlayer.InReasoning, true, func(c string) string { return "<think>Maybe\n" + c + "\n</think>\nIt is sunny." }},
+	{textlayer.InInlineCode, false, func(c string) string { return "You can write `" + c + "` to see the weather" }},
+	{textlayer.InQuotation, false, func(c string) string { return `He typed "` + c + `" into the box.` }},
+	{textlayer.InCodeFence, false, func(c string) string { return "```bash\n" + c + "\n```" }},
+}
+
+// TestCallTableAcrossFamilies renders every row of the table of what is a
+// call in every family that can express it, with and without declared
+// tools, and checks the cell: named and detected, one-shot and streamed at
+// several cut points (streamtest.CheckCuts).
+func TestCallTableAcrossFamilies(t *testing.T) {
+	set, err := schema.NewSet(toolcall.Tool{Name: "get_weather", Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := 0
+	for _, w := range append(append([]writer(nil), tableWriters...), fenceWriters()...) {
+		for _, pl := range tablePlaces {
+			if w.shape == textlayer.Fenced && !pl.fenced {
+				continue
+			}
+			for _, tools := range []*schema.Set{nil, set} {
+				cell := textlayer.Decide(w.shape, textlayer.LabelOf(w.label), pl.place, tools != nil, w.family)
+				call := cell == textlayer.Call || cell == textlayer.CallIfDeclared && tools != nil
+				text := pl.put(w.write())
+				name := fmt.Sprintf("%s %s %q at %v, tools %v", w.dialect, w.shape, w.label, pl.place, tools != nil)
+				rows++
+				for _, dialect := range []string{w.dialect, ""} {
+					if dialect == "" && !call {
+						continue // under detection another dialect may read a shown candidate's framing: the named rows decide
+					}
+					opts := &registry.Options{Dialect: dialect, Tools: tools, ReasoningClosed: true}
+					res := registry.Parse(text, opts)
+					if got := len(res.Calls) > 0; got != call {
+						t.Errorf("%s (dialect %q): call %v, the table says %v (%v)\ntext: %q\ncontent %q, errors %v", name, dialect, got, call, cell, text, res.Content, res.Errors)
+						continue
+					}
+					if call && res.Calls[0].Name != "get_weather" {
+						t.Errorf("%s (dialect %q): call %q, want get_weather", name, dialect, res.Calls[0].Name)
+					}
+					if !call && len(res.Errors) > 0 {
+						t.Errorf("%s (dialect %q): content with errors %v", name, dialect, res.Errors)
+					}
+					if err := streamtest.CheckCuts(res, func() *stream.Parser { return registry.Stream(opts) }, text, nil, true); err != nil {
+						t.Errorf("%s (dialect %q) streamed: %v\ntext: %q", name, dialect, err, text)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d rows rendered", rows)
+	if rows < 100 {
+		t.Errorf("only %d rows rendered", rows)
+	}
+}
