@@ -47,23 +47,27 @@ func TestAPIsUnderEitherKind(t *testing.T) {
 	}
 }
 
-// TestItemsKept: output items and content blocks the proxy does not read
-// (a server tool's call, redacted thinking) stay in the fixed answer,
-// whole and streamed, beside the call that leaked.
-func TestItemsKept(t *testing.T) {
-	respWhole := `{"id":"resp_1","object":"response","status":"completed","model":"m","output":[` +
+// Answers written out as a server would send them, with an item and a
+// block the proxy does not read (a server tool's call, redacted thinking)
+// beside a leaked call: the Responses API and the Messages API, whole and
+// streamed.
+var (
+	respWhole = `{"id":"resp_1","object":"response","status":"completed","model":"m","output":[` +
 		`{"type":"web_search_call","id":"ws_1","status":"completed"},` +
 		`{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":"<tool_call>{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Paris\"}}</tool_call>","annotations":[]}]}],` +
 		`"usage":{"input_tokens":3,"output_tokens":4,"total_tokens":7}}`
-	respStream := "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"in_progress\",\"output\":[]}}\n\n" +
+
+	respStream = "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"in_progress\",\"output\":[]}}\n\n" +
 		"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"sequence_number\":1,\"output_index\":0,\"item\":{\"type\":\"web_search_call\",\"id\":\"ws_1\",\"status\":\"completed\"}}\n\n" +
 		"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"sequence_number\":2,\"output_index\":1,\"item_id\":\"msg_1\",\"content_index\":0,\"delta\":\"<tool_call>{\\\"name\\\":\\\"get_weather\\\",\\\"arguments\\\":{\\\"city\\\":\\\"Paris\\\"}}</tool_call>\"}\n\n" +
 		"event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":3,\"response\":{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"completed\",\"output\":[],\"usage\":{\"input_tokens\":3,\"output_tokens\":4,\"total_tokens\":7}}}\n\n"
-	anthWhole := `{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[` +
+
+	anthWhole = `{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[` +
 		`{"type":"redacted_thinking","data":"opaque"},` +
 		`{"type":"text","text":"<tool_call>{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Paris\"}}</tool_call>"}],` +
 		`"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":4}}`
-	anthStream := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"m\",\"stop_reason\":null,\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n" +
+
+	anthStream = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"m\",\"stop_reason\":null,\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n" +
 		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"redacted_thinking\",\"data\":\"opaque\"}}\n\n" +
 		"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
 		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
@@ -71,6 +75,12 @@ func TestItemsKept(t *testing.T) {
 		"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n" +
 		"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":4}}\n\n" +
 		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+)
+
+// TestItemsKept: output items and content blocks the proxy does not read
+// (a server tool's call, redacted thinking) stay in the fixed answer,
+// whole and streamed, beside the call that leaked.
+func TestItemsKept(t *testing.T) {
 	for _, tc := range []struct {
 		api    proxy.API
 		stream bool
