@@ -32,6 +32,12 @@ func TestVariantsDetected(t *testing.T) {
 			chunks: []string{"<longcat_th", "ink>Weather.</longcat_think>\n<longcat_tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Tokyo\"}}</longcat_tool_call>"},
 		},
 		{
+			name:    "longcat reasoning the template opened, and an answer",
+			text:    "Just a greeting.</longcat_think>\nHello there.",
+			dialect: "longcat", reasoning: "Just a greeting.", content: "Hello there.",
+			chunks: []string{"Just a greeting.</longcat_", "think>\nHello there."},
+		},
+		{
 			name:    "qwen3_coder with escaped line breaks",
 			text:    `<tool_call>\n<function=get_weather>\n<parameter=city>\nTokyo\n</parameter>\n</function>\n</tool_call>`,
 			dialect: "qwen3_coder", calls: []string{`get_weather{"city":"Tokyo"}`},

@@ -93,7 +93,7 @@ var (
 	// it reasons in <longcat_think>…</longcat_think>.
 	LongCat = MustNew(Descriptor{
 		Name:      "longcat",
-		Markers:   []string{"<longcat_tool_call>", "<longcat_arg_key>", "<longcat_arg_value>"},
+		Markers:   []string{"<longcat_tool_call>", "<longcat_arg_key>", "<longcat_arg_value>", "<longcat_think>", "</longcat_think>"},
 		Evidence:  []string{"<longcat_tool_call>", "<longcat_arg_key>"},
 		ToolStart: "<longcat_tool_call>", ToolName: NameText, ToolEnd: "</longcat_tool_call>",
 		Params:   PairParams,
