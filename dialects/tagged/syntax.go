@@ -28,7 +28,13 @@ func (t *Dialect) Syntax() dialects.Syntax {
 			syn.Ends = append(syn.Ends, f.End)
 		}
 	}
-	syn.Tokens = append(syn.Tokens, t.markers...)
+	for _, m := range t.markers {
+		// A reasoning tag that announces the dialect (LongCat's) is the
+		// stream's as a reasoning tag already.
+		if !isReasoningTag(m, syn.Reasoning) {
+			syn.Tokens = append(syn.Tokens, m)
+		}
+	}
 	syn.Tokens = append(syn.Tokens, d.Evidence...)
 	syn.Tokens = append(syn.Tokens, d.EndOfTurn...)
 	syn.Tokens = append(syn.Tokens, d.Strip...)
@@ -40,4 +46,13 @@ func (t *Dialect) Syntax() dialects.Syntax {
 		syn.Bare = "{"
 	}
 	return syn
+}
+
+func isReasoningTag(s string, tags []dialects.ReasoningTags) bool {
+	for _, t := range tags {
+		if s == t.Open || s == t.Close {
+			return true
+		}
+	}
+	return false
 }
