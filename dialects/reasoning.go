@@ -54,8 +54,8 @@ func SplitReasoningAllAs(text string, tags []ReasoningTags, startsOpen, implicit
 		if t.Open == "" || t.Close == "" {
 			continue
 		}
-		firstClose := strings.Index(text, t.Close)
-		firstOpen := strings.Index(text, t.Open)
+		firstClose := IndexTag(text, t.Close)
+		firstOpen := IndexTag(text, t.Open)
 		if i == 0 && startsOpen || implicit && firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen) {
 			if firstClose < 0 {
 				r.WriteString(strings.TrimSpace(text))
@@ -73,7 +73,7 @@ func SplitReasoningAllAs(text string, tags []ReasoningTags, startsOpen, implicit
 			if t.Open == "" || t.Close == "" {
 				continue
 			}
-			if j := strings.Index(text, t.Open); j >= 0 && (at < 0 || j < at) {
+			if j := IndexTag(text, t.Open); j >= 0 && (at < 0 || j < at) {
 				at, k = j, i
 			}
 		}
@@ -87,7 +87,7 @@ func SplitReasoningAllAs(text string, tags []ReasoningTags, startsOpen, implicit
 		opened = true
 		c.WriteString(text[:at])
 		body := text[at+len(tags[k].Open):]
-		j := strings.Index(body, tags[k].Close)
+		j := IndexTag(body, tags[k].Close)
 		if j < 0 {
 			r.WriteString(strings.TrimSpace(body))
 			break
@@ -117,11 +117,11 @@ func TemplateBlockEnd(text string, tags []ReasoningTags, startsOpen, implicit bo
 		if t.Open == "" || t.Close == "" {
 			continue
 		}
-		firstClose := strings.Index(text, t.Close)
+		firstClose := IndexTag(text, t.Close)
 		if firstClose < 0 {
 			continue
 		}
-		firstOpen := strings.Index(text, t.Open)
+		firstOpen := IndexTag(text, t.Open)
 		if i == 0 && startsOpen || implicit && (firstOpen < 0 || firstClose < firstOpen) {
 			end = max(end, firstClose+len(t.Close))
 		}
@@ -192,10 +192,10 @@ func FirstTagOpens(text string, syn *Syntax) bool {
 		if t.Open == "" || t.Close == "" {
 			return
 		}
-		if i := strings.Index(text, t.Open); i >= 0 && (first < 0 || i < first) {
+		if i := IndexTag(text, t.Open); i >= 0 && (first < 0 || i < first) {
 			first, opens = i, true
 		}
-		if i := strings.Index(text, t.Close); i >= 0 && (first < 0 || i < first) {
+		if i := IndexTag(text, t.Close); i >= 0 && (first < 0 || i < first) {
 			first, opens = i, false
 		}
 	}
@@ -256,8 +256,8 @@ func splitReasoning(text string, tags ReasoningTags, startsOpen, implicit bool) 
 		return "", text
 	}
 	var r, c strings.Builder
-	firstClose := strings.Index(text, tags.Close)
-	firstOpen := strings.Index(text, tags.Open)
+	firstClose := IndexTag(text, tags.Close)
+	firstOpen := IndexTag(text, tags.Open)
 	if startsOpen || (implicit && firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
 		if firstClose < 0 {
 			return strings.TrimSpace(text), ""
@@ -265,18 +265,18 @@ func splitReasoning(text string, tags ReasoningTags, startsOpen, implicit bool) 
 		r.WriteString(strings.TrimSpace(text[:firstClose]))
 		text = strings.TrimLeft(text[firstClose+len(tags.Close):], " \t\r\n")
 	}
-	if !strings.Contains(text, tags.Open) {
+	if IndexTag(text, tags.Open) < 0 {
 		return r.String(), text // no reasoning block: the rest as it is, not a copy
 	}
 	for {
-		i := strings.Index(text, tags.Open)
+		i := IndexTag(text, tags.Open)
 		if i < 0 {
 			c.WriteString(text)
 			break
 		}
 		c.WriteString(text[:i])
 		body := text[i+len(tags.Open):]
-		j := strings.Index(body, tags.Close)
+		j := IndexTag(body, tags.Close)
 		if j < 0 {
 			r.WriteString(strings.TrimSpace(body))
 			break
@@ -300,12 +300,12 @@ func ClosedBlocks(text string, t ReasoningTags) []Span {
 	}
 	var spans []Span
 	for i := 0; i < len(text); {
-		o := strings.Index(text[i:], t.Open)
+		o := IndexTag(text[i:], t.Open)
 		if o < 0 {
 			break
 		}
 		o += i
-		c := strings.Index(text[o+len(t.Open):], t.Close)
+		c := IndexTag(text[o+len(t.Open):], t.Close)
 		if c < 0 {
 			break
 		}
@@ -314,4 +314,49 @@ func ClosedBlocks(text string, t ReasoningTags) []Span {
 		i = end
 	}
 	return spans
+}
+
+// IndexTag returns the offset of the first tag in text that does not stand
+// inside a string of a JSON value, or -1. Structure inside a string is
+// text: a reasoning tag written in an argument ("a <think> b") neither
+// opens nor closes a block. A tag is inside a string when a JSON value
+// that opens before it (one of the few nearest brackets) holds it in one
+// of its strings and reads on, as strict JSON, past it; the search then
+// goes on past that value, so that each byte is read a bounded number of
+// times.
+func IndexTag(text, tag string) int {
+	for from := 0; from <= len(text); {
+		i := strings.Index(text[from:], tag)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end, ok := jsonAround(text, from, i)
+		if !ok {
+			return i
+		}
+		from = end
+	}
+	return -1
+}
+
+// maxAround bounds the brackets before a tag tried as the start of a JSON
+// value that holds it.
+const maxAround = 8
+
+// jsonAround reports whether offset at lies inside a string of a strict
+// JSON value that opens in text[floor:at], and where that value ends.
+func jsonAround(text string, floor, at int) (end int, ok bool) {
+	p := at
+	for range maxAround {
+		k := strings.LastIndexAny(text[floor:p], "{[")
+		if k < 0 {
+			return 0, false
+		}
+		p = floor + k
+		if end, ok := JSONRunsPast(text, p, at, len(text), nil); ok {
+			return end, true
+		}
+	}
+	return 0, false
 }

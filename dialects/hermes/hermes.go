@@ -214,13 +214,14 @@ const (
 // end, and when the template opened reasoning (startsOpen) or a closing tag
 // comes before any opening one, everything before the first closing tag is
 // reasoning. Some Qwen3 checkpoints repeat the opening tag the template
-// already wrote; it is skipped. The segments are appended to segs.
+// already wrote; it is skipped. A tag inside a string of a JSON value is
+// text (dialects.IndexTag). The segments are appended to segs.
 func segments(segs []segment, text string, startsOpen, implicit bool) []segment {
 	pos := 0
-	firstOpen := strings.Index(text, thinkOpen)
+	firstOpen := dialects.IndexTag(text, thinkOpen)
 	firstClose := -1 // looked for only when a leading block may lack its opening tag
 	if startsOpen || implicit {
-		firstClose = strings.Index(text, thinkClose)
+		firstClose = dialects.IndexTag(text, thinkClose)
 	}
 	if startsOpen || (implicit && firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
 		start := 0
@@ -240,7 +241,7 @@ func segments(segs []segment, text string, startsOpen, implicit bool) []segment 
 		// it lies ahead (none anywhere when none was found).
 		i := firstOpen
 		if i >= 0 && i < pos {
-			if i = strings.Index(text[pos:], thinkOpen); i >= 0 {
+			if i = dialects.IndexTag(text[pos:], thinkOpen); i >= 0 {
 				i += pos
 			}
 		}
@@ -249,7 +250,7 @@ func segments(segs []segment, text string, startsOpen, implicit bool) []segment 
 		}
 		segs = append(segs, segment{start: pos, end: i})
 		body := i + len(thinkOpen)
-		j := strings.Index(text[body:], thinkClose)
+		j := dialects.IndexTag(text[body:], thinkClose)
 		if j < 0 {
 			return append(segs, segment{start: body, end: len(text), reasoning: true, open: true})
 		}
