@@ -17,6 +17,11 @@ type Syntax struct {
 	// closed by a marker of their own leaves Ends empty: its calls are then
 	// parsed at the end of the output.
 	Ends []string
+	// CallEnds close one call inside a region that holds several (a
+	// section's </invoke>): the calls before one are whole, and the stream
+	// engine reads them there, rather than when the section closes.
+	// Outside a region each is held back as a Token is.
+	CallEnds []string
 	// Reasoning lists the reasoning wrappers.
 	Reasoning []ReasoningTags
 	// Tokens are other markers with a meaning in the dialect (framing

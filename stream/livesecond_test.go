@@ -90,18 +90,17 @@ func liveSecond(t *testing.T, detect bool) []secondCase {
 // The second-call liveness TestLiveSecondCall holds the engine to: percent
 // of the corpus outputs with two valid calls or more whose first Call
 // event comes before the second call's name is written (76.8% named and
-// 81.7% detected while a marked list was read whole: a string left open
-// in a later element that ran over the next marker unmade its first call).
-// The 15 outputs (8 detected) still late are unmarked lists ([{…}, {…}],
-// [f(), g()], {…}; {…}), which the one-shot parse reads whole (a later
-// element that is no call makes the list content), so their first call is
-// settled when the list closes; tagged calls inside one section (DeepSeek
-// V3.2), read when the section closes; and Hermes calls with braces too
-// many and no closing tag, read when the next one opens. The issue's
-// target is 95%.
+// 81.7% detected while a marked list was read whole, and a section of
+// tagged calls was read when it closed). The outputs still late are
+// unmarked lists ([{…}, {…}], [f(), g()], {…}; {…}), which the one-shot
+// parse reads whole (a later element that is no call makes the list
+// content), so their first call is settled when the list closes; Hermes
+// calls with braces too many and no closing tag, read when the next one
+// opens; and Cohere2MoE's framing tokens, which hold the output. The
+// issue's target is 95%.
 const (
-	minLiveSecondNamed    = 86.0
-	minLiveSecondDetected = 92.0
+	minLiveSecondNamed    = 87.0
+	minLiveSecondDetected = 93.0
 )
 
 // TestLiveSecondCall measures how soon the first of several calls reaches

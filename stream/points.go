@@ -80,7 +80,7 @@ func NewPointSet(candidates []*Profile) *PointSet {
 		if cp.opaque {
 			continue
 		}
-		for _, w := range cp.syn.Ends {
+		for _, w := range append(cp.syn.Ends[:len(cp.syn.Ends):len(cp.syn.Ends)], cp.syn.CallEnds...) {
 			if w == "" || seen[w] {
 				continue
 			}

@@ -294,6 +294,11 @@ func Learn(d dialects.Dialect) *Profile {
 	for _, s := range syn.Ends {
 		triggers = append(triggers, trigger{word: s, role: roleEnd})
 	}
+	for _, s := range syn.CallEnds {
+		// In a region, a point where the calls before it are read; else
+		// a token (matched where a region is not open).
+		triggers = append(triggers, trigger{word: s, role: roleCallEnd}, trigger{word: s, role: roleToken})
+	}
 	strip := p.learnStrip(parse)
 	for _, s := range syn.Tokens {
 		triggers = append(triggers, trigger{word: s, role: roleToken})
@@ -632,7 +637,7 @@ func union(candidates []*Profile) *Profile {
 			}
 			continue
 		}
-		words := append(append(append([]string(nil), syn.Starts...), syn.Ends...), syn.Tokens...)
+		words := append(append(append(append([]string(nil), syn.Starts...), syn.Ends...), syn.Tokens...), syn.CallEnds...)
 		for _, tags := range syn.Reasoning {
 			if tags != dialects.Think {
 				words = append(words, tags.Open, tags.Close)

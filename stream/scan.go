@@ -6,17 +6,18 @@ import "strings"
 type role uint8
 
 const (
-	roleStart role = iota + 1 // opens a call region
-	roleEnd                   // closes a call region
-	roleOpen                  // opens reasoning
-	roleClose                 // closes reasoning
-	roleToken                 // any other marker: hold output back
-	roleBare                  // a byte that may begin an unmarked call
-	roleStrip                 // a token the dialect deletes from the content
+	roleStart   role = iota + 1 // opens a call region
+	roleEnd                     // closes a call region
+	roleOpen                    // opens reasoning
+	roleClose                   // closes reasoning
+	roleToken                   // any other marker: hold output back
+	roleBare                    // a byte that may begin an unmarked call
+	roleStrip                   // a token the dialect deletes from the content
+	roleCallEnd                 // ends one call inside a region: the calls before it are whole
 )
 
 // roles is a set of roles.
-type roles uint8
+type roles uint16
 
 func (rs roles) has(r role) bool { return rs&(1<<r) != 0 }
 
@@ -35,7 +36,7 @@ var (
 	// the dialect makes of it is settled at the end.
 	wantLead    = rolesOf(roleStart, roleEnd, roleToken, roleBare, roleOpen, roleClose, roleStrip)
 	wantReason  = rolesOf(roleOpen, roleClose, roleStart, roleEnd, roleToken, roleStrip)
-	wantRegion  = rolesOf(roleEnd, roleStart)
+	wantRegion  = rolesOf(roleEnd, roleStart, roleCallEnd)
 	wantBetween = rolesOf(roleStart, roleEnd, roleToken, roleStrip)
 )
 
@@ -97,7 +98,7 @@ func newMatcher(triggers []trigger, bare string) *matcher {
 		if t.word == "" {
 			continue
 		}
-		t.strict = t.role == roleEnd || t.exact
+		t.strict = t.role == roleEnd || t.role == roleCallEnd || t.exact
 		m.triggers = append(m.triggers, t)
 		c := t.word[0]
 		m.first[c], m.first[lower(c)], m.first[upper(c)] = true, true, true

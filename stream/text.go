@@ -922,6 +922,14 @@ func (p *Parser) region(text string) {
 		}
 		if cls&clsTrigger != 0 {
 			if found, ok := p.prof.m.at(text, i, want); ok {
+				if !found.partial && found.t.role == roleCallEnd {
+					// One call of the section ends here: the calls
+					// before it are read once a byte after it shows
+					// how the text goes on (probe), as after a value.
+					i += len(found.t.word) - 1
+					p.probeAt = i + 1
+					continue
+				}
 				// A marker, or the start of one: its bytes are read
 				// again once it is whole, so nothing here is counted.
 				h = found

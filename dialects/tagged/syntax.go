@@ -20,6 +20,9 @@ func (t *Dialect) Syntax() dialects.Syntax {
 	case d.ScopeStart != "":
 		syn.Starts, syn.Ends = []string{d.ScopeStart}, []string{d.ScopeEnd}
 		syn.Tokens = append(syn.Tokens, d.ToolStart)
+		if d.ToolEnd != "" {
+			syn.CallEnds = []string{d.ToolEnd}
+		}
 	default:
 		syn.Starts, syn.Ends = []string{d.ToolStart}, []string{d.ToolEnd}
 		// A frame around calls is part of their region.
