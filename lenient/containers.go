@@ -571,10 +571,11 @@ func (s *scanner) fencedText() bool {
 	}
 	start := k + 1
 	e := bytes.Index(src[start:], run)
-	s.tick(max(e, len(src)-start))
 	if e < 0 {
+		s.tick(len(src) - start)
 		return false
 	}
+	s.tick(e + len(run))
 	e += start
 	j := s.skipAt(e + len(run))
 	if j >= len(src) || src[j] != ',' && (src[j] != '}' && src[j] != ']' || s.matchIndex(src[j]) < 0) {

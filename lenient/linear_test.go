@@ -101,6 +101,21 @@ var shapes = map[string]func(n int) string{
 	"numbers": func(n int) string {
 		return "[" + fill(n, `1_000, .5, 0x1F, 1e, -`)
 	},
+	"triple quotes that close nothing": func(n int) string {
+		return "{" + fill(n, `"k": """x, `) + "}"
+	},
+	"triple-quoted strings": func(n int) string {
+		return "[" + fill(n, `"""a "b"""", '''c''', `)
+	},
+	"fences as values": func(n int) string {
+		return "{" + fill(n, "\"k\": ```\nx\n```, ")
+	},
+	"prose with unreadable objects": func(n int) string {
+		return `{"a": 1} ` + fill(n, `and {"b": [1, } `)
+	},
+	"plus at line ends inside a string": func(n int) string {
+		return `{"a": "` + fill(n, "x +\n \"y ")
+	},
 	"truncated literals": func(n int) string {
 		return "[" + fill(n, `tru, nul, fals, `)
 	},

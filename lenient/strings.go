@@ -213,10 +213,13 @@ func (s *scanner) scanString(ctx context, q quoteKind, w int) stringScan {
 	return st
 }
 
-// tripleString reads a Python triple-quoted string (three double or three single quotes)
-// at s.pos and writes it, reporting whether there was one. Its content
-// runs to the first run of the same three quotes that is followed by what
-// may follow a value in ctx; a quote or a line break inside is content.
+// tripleString reads a Python triple-quoted string (three double or three
+// single quotes) at s.pos and writes it, reporting whether there was one.
+// As in Python, its content runs to the next run of the same three quotes
+// (the last three of a longer run: """say "hi\"""" ends with a quote of
+// the content); a quote or a line break inside is content. That run must
+// be followed by what may follow a value in ctx, or there is no such
+// string here. The search reads each byte once: it stops at the first run.
 func (s *scanner) tripleString(ctx context) bool {
 	src, open := s.src, s.pos
 	c := src[open]
@@ -224,38 +227,35 @@ func (s *scanner) tripleString(ctx context) bool {
 		return false
 	}
 	start := open + 3
-	for i := start; ; {
-		e := bytes.Index(src[i:], src[open:start])
-		if e < 0 {
-			s.tick(len(src) - i)
-			return false
-		}
-		e += i
-		// The closing run is the last three quotes of a longer run:
-		// """say "hi"""" ends with the quote that is content.
-		for e+3 < len(src) && src[e+3] == c {
-			e++
-		}
-		s.tick(e + 3 - i)
-		if s.properClose(e+3, ctx, 0, 0) {
-			s.guess()
-			s.rec.add(toolcall.RepairPythonLiteral, open)
-			raw := false
-			for k := start; k < e; k++ {
-				if src[k] == '\\' {
-					n, invalid := escapeLen(src, k)
-					raw = raw || invalid
-					k += n - 1
-				}
-			}
-			s.out = append(s.out, '"')
-			s.writeContent(start, e, raw, false)
-			s.out = append(s.out, '"')
-			s.pos = e + 3
-			return true
-		}
-		i = e + 3
+	e := bytes.Index(src[start:], src[open:start])
+	if e < 0 {
+		s.tick(len(src) - start)
+		return false
 	}
+	e += start
+	for e+3 < len(src) && src[e+3] == c {
+		e++
+	}
+	s.tick(e + 3 - start)
+	if !s.properClose(e+3, ctx, 0, 0) {
+		return false
+	}
+	s.guess()
+	s.rec.add(toolcall.RepairPythonLiteral, open)
+	raw := false
+	s.tick(e - start)
+	for k := start; k < e; k++ {
+		if src[k] == '\\' {
+			n, invalid := escapeLen(src, k)
+			raw = raw || invalid
+			k += n - 1
+		}
+	}
+	s.out = append(s.out, '"')
+	s.writeContent(start, e, raw, false)
+	s.out = append(s.out, '"')
+	s.pos = e + 3
+	return true
 }
 
 // escapeLen returns the length of the escape sequence at i (a backslash)
@@ -1223,7 +1223,8 @@ func (s *scanner) joinedBefore(start, i int, q quoteKind, ctx context) int {
 		return -1
 	}
 	_, w := quoteAt(src, i)
-	for k := i + w; k < len(src); k++ {
+	k := i + w
+	for ; k < len(src) && src[k] != '\n'; k++ {
 		if src[k] == '\\' {
 			k++
 			continue
@@ -1235,9 +1236,7 @@ func (s *scanner) joinedBefore(start, i int, q quoteKind, ctx context) int {
 			}
 			return -1
 		}
-		if src[k] == '\n' {
-			break
-		}
 	}
+	s.tick(k - i)
 	return -1
 }
