@@ -360,9 +360,9 @@ var rows = []row{
 		calls: []call{{"a", `{}`}, {"b", `{"y":2}`}},
 	},
 	// Bare JSON in prose.
-	// A bare value inside a sentence is shown, not made
-	// (dialects.ValueInSentence); one the text around ends no sentence
-	// with, or that ends its sentence, stays a call.
+	// A bare value inside a line of prose is shown, not made (the table
+	// of what is a call); one alone on its line, after a colon or ending
+	// its line stays a call.
 	{
 		name:     "bare call inside a sentence is shown",
 		text:     `Here is the call {"name": "test", "arguments": {}} as promised.`,

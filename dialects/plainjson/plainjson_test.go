@@ -106,10 +106,9 @@ func TestDialect(t *testing.T) {
 			calls: []wantCall{{"b", `{}`}}, codes: []toolcall.Code{toolcall.CodeNotObject}},
 		{name: "escaped strings", text: `{"name": "write", "arguments": {"text": "say \"hi\"\n\\path \u00e9"}}`,
 			calls: []wantCall{{"write", `{"text":"say \"hi\"\n\\path \u00e9"}`}}},
-		// A value inside a sentence is shown, not made
-		// (dialects.ValueInSentence); one alone, after a colon, ending its
-		// sentence, in a run of calls, or before text that ends no
-		// sentence stays a call.
+		// A value inside a line of prose is shown, not made (the table of
+		// what is a call); one alone, after a colon, ending its line or in
+		// a run of calls stays a call.
 		{name: "object inside a sentence", text: `You can call {"name": "get_weather", "arguments": {"city": "Paris"}} to see the weather.`,
 			content: `You can call {"name": "get_weather", "arguments": {"city": "Paris"}} to see the weather.`},
 		{name: "object in an aside", text: `I would run it (see {"name": "get_weather", "arguments": {"city": "Paris"}}) later.`,
