@@ -115,8 +115,9 @@ func textBlock(text string) json.RawMessage {
 }
 
 // toolUseBlock is a call as a tool_use block, its arguments the input
-// object; base, when set, is the upstream's own block, whose other fields
-// are kept.
+// object (arguments that are not JSON, of a failed call that goes out as
+// written, as a JSON string); base, when set, is the upstream's own block,
+// whose other fields are kept.
 func toolUseBlock(c toolcall.Call, base *nativeCall) json.RawMessage {
 	b := obj{}
 	if base != nil {

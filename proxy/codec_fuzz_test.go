@@ -36,15 +36,18 @@ func (c cannedUpstream) RoundTrip(r *http.Request) (*http.Response, error) {
 // SDKs dispatch on), and a whole answer that was a JSON object stays one.
 func FuzzTypedStreams(f *testing.F) {
 	for _, s := range []string{respStream, anthStream, respWhole, anthWhole,
+		`{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"t","name":"get_weather","input":"@@@ not json"}],"stop_reason":"tool_use"}`,
 		"event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"type\":\"function_call\",\"call_id\":\"c\",\"name\":\"get_weather\",\"arguments\":\"\"}}\n\n" +
 			"event: response.function_call_arguments.delta\ndata: {\"type\":\"response.function_call_arguments.delta\",\"output_index\":0,\"delta\":\"{\\\"city\\\":\"}\n\n",
 		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"get_weather\",\"input\":{}}}\n\n" +
 			"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"ci\"}}\n\n",
 	} {
-		f.Add([]byte(s), uint8(0))
-		f.Add([]byte(s), uint8(1))
+		for which := range uint8(4) {
+			f.Add([]byte(s), which)
+		}
 	}
 	f.Fuzz(func(t *testing.T, body []byte, which uint8) {
+		// which: bit 0 the API, bit 1 a whole answer.
 		api := []proxy.API{proxy.Responses, proxy.Anthropic}[which%2]
 		stream := which&2 == 0
 		ct := "application/json"

@@ -169,3 +169,43 @@ func TestRecoveryHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestNativeUnreadableKept: a native call whose arguments are not JSON and
+// cannot be repaired stays a call, as the model wrote it, in each API's
+// shape: a function_call whose arguments string holds the text, a tool_use
+// whose input is the text as a JSON string (the JSON stays valid, and the
+// SDKs read it); the failure is in dialectkit_call_errors.
+func TestNativeUnreadableKept(t *testing.T) {
+	const bad = "@@@ not json"
+	for _, tc := range []struct {
+		api    proxy.API
+		stream bool
+		body   string
+	}{
+		{proxy.Responses, false, `{"id":"r","object":"response","status":"completed","output":[{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"` + bad + `","status":"completed"}],"usage":{"input_tokens":1,"output_tokens":1,"total_tokens":2}}`},
+		{proxy.Responses, true, "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\"r\",\"output\":[]}}\n\n" +
+			"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"sequence_number\":1,\"output_index\":0,\"item\":{\"type\":\"function_call\",\"id\":\"fc_1\",\"call_id\":\"call_1\",\"name\":\"get_weather\",\"arguments\":\"" + bad + "\"}}\n\n" +
+			"event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":2,\"response\":{\"id\":\"r\",\"status\":\"completed\",\"output\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1,\"total_tokens\":2}}}\n\n"},
+		{proxy.Anthropic, false, `{"id":"m","type":"message","role":"assistant","content":[{"type":"tool_use","id":"call_1","name":"get_weather","input":"` + bad + `"}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}}`},
+		{proxy.Anthropic, true, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\n" +
+			"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"call_1\",\"name\":\"get_weather\",\"input\":{}}}\n\n" +
+			"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"" + bad + "\"}}\n\n" +
+			"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
+			"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},\"usage\":{\"output_tokens\":1}}\n\n" +
+			"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"},
+	} {
+		ct := map[bool]string{false: "application/json", true: "text/event-stream"}[tc.stream]
+		_, srv := setup(t, tc.api, fakeserver.Script{{Body: tc.body, ContentType: ct}}, nil)
+		a := post(t, nil, srv.URL+chatPath(tc.api), tc.api, chatBody(tc.api, tc.stream, ""), nil)
+		want := "get_weather " + bad
+		if tc.api == proxy.Anthropic {
+			want = `get_weather "` + bad + `"`
+		}
+		if a.names() != want || a.Calls[0].ID != "call_1" || a.Finish != finishTool[tc.api] {
+			t.Errorf("%s stream=%v: calls %q, want %q: %+v", tc.api, tc.stream, a.names(), want, a)
+		}
+		if !strings.Contains(a.Raw, "dialectkit_call_errors") {
+			t.Errorf("%s stream=%v: the failure is not told:\n%s", tc.api, tc.stream, a.Raw)
+		}
+	}
+}

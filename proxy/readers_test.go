@@ -211,8 +211,8 @@ func readAnthropicMessage(t *testing.T, a *answer, data []byte) {
 		case "thinking":
 			a.Reasoning += b.Thinking
 		case "tool_use":
-			if b.ID == "" || len(b.Input) == 0 || b.Input[0] != '{' {
-				t.Errorf("a tool_use without id, or whose input is not an object: %+v", b)
+			if b.ID == "" || !json.Valid(b.Input) {
+				t.Errorf("a tool_use without id, or whose input is not JSON: %+v", b)
 			}
 			a.Calls = append(a.Calls, gotCall{ID: b.ID, Name: b.Name, Args: compact(string(b.Input))})
 		}
