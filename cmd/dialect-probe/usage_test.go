@@ -7,6 +7,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // TestUnknownDialectIsUsageError: a dialect name that is not registered,
@@ -204,5 +207,41 @@ func TestParseJSONLTextChunksMismatch(t *testing.T) {
 	}
 	if at, ok := chunksDiffer("abcdef", []string{"ab", "cX", "ef"}); !ok || at != 3 {
 		t.Errorf("chunksDiffer = %d, %v; want 3, true", at, ok)
+	}
+}
+
+// TestShortFlagsMeanOneThing: -v is --verbose in every command that has
+// it, and the version is --version or -V, never -v.
+func TestShortFlagsMeanOneThing(t *testing.T) {
+	root := newRoot(strings.NewReader(""), io.Discard, io.Discard)
+	root.InitDefaultHelpFlag()
+	var walk func(c *cobra.Command)
+	verbose := 0
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			switch {
+			case f.Shorthand == "v" && f.Name != "verbose":
+				t.Errorf("%s: -v is --%s", c.CommandPath(), f.Name)
+			case f.Shorthand == "v":
+				verbose++
+			case f.Name == "version" && f.Shorthand != "V":
+				t.Errorf("%s: --version has short form %q, want V", c.CommandPath(), f.Shorthand)
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	if verbose < 3 {
+		t.Errorf("-v is --verbose in %d commands, want call, probe and serve", verbose)
+	}
+	for _, flag := range []string{"-V", "--version"} {
+		if stdout, _, code := runCLI(t, "", flag); code != 0 || !strings.HasPrefix(stdout, "dialect-probe "+release) {
+			t.Errorf("%s: exit %d, %q", flag, code, stdout)
+		}
+	}
+	if stdout, _, code := runCLI(t, "", "-v"); code != 2 || strings.Contains(stdout, release) {
+		t.Errorf("-v at the root: exit %d, %q; want a usage error", code, stdout)
 	}
 }
