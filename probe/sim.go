@@ -19,6 +19,8 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
+	"github.com/dialectkit/toolcall/retry"
+	"github.com/dialectkit/toolcall/schema"
 )
 
 // The built-in simulations: each is a recorded model behaviour (what it
@@ -191,6 +193,21 @@ type Sim struct {
 // probe will ask (nil: DefaultBattery), so that the model recognises its
 // prompts. Close it when done.
 func StartSim(name string, battery *Battery) (*Sim, error) {
+	return startSim(name, battery, false)
+}
+
+// ServeSim starts the simulation of that name for any client, as
+// `dialect-probe serve --sim` runs it: it answers a request for any model
+// name, the battery's prompts as the recording says, and any other
+// request that declares tools with a call to one of them, leaked in the
+// model's dialect (the last message a tool result: a short text, so that
+// an agent's turn ends), and any request without tools with text. Close
+// it when done.
+func ServeSim(name string) (*Sim, error) {
+	return startSim(name, nil, true)
+}
+
+func startSim(name string, battery *Battery, anyModel bool) (*Sim, error) {
 	rec, err := loadRecording(name)
 	if err != nil {
 		return nil, err
@@ -206,7 +223,11 @@ func StartSim(name string, battery *Battery) (*Sim, error) {
 	}
 	info := fakeserver.ModelInfo{Template: rec.template, Capabilities: rec.Show.Capabilities, Family: rec.Show.Family,
 		Parameters: rec.Show.Parameters, Parser: rec.Show.Parser, Renderer: rec.Show.Renderer}
-	h := fakeserver.NewHandler(m, &fakeserver.Options{Models: []string{rec.Model}, Info: map[string]fakeserver.ModelInfo{rec.Model: info}})
+	fo := &fakeserver.Options{Models: []string{rec.Model}, Info: map[string]fakeserver.ModelInfo{rec.Model: info}}
+	if anyModel {
+		fo.Models = nil
+	}
+	h := fakeserver.NewHandler(m, fo)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, toolcall.Errorf(toolcall.CodeTransport, err, "the simulated server could not listen on 127.0.0.1")
@@ -383,6 +404,9 @@ func (m *simModel) mode(req *fakeserver.Request) string {
 // turn when there is one, else the recorded calls written as the model
 // writes them; then cut at the output limit.
 func (m *simModel) answer(req *fakeserver.Request, prompt, mode string, attempt int) fakeserver.Turn {
+	if prompt == "?" {
+		return m.anyRequest(req)
+	}
 	if mode == ModeNative && m.rec.Native == "unsupported" {
 		msg := fmt.Sprintf("registry.ollama.ai/library/%s does not support tools", m.rec.Model)
 		if req.API == fakeserver.OpenAI {
@@ -395,7 +419,7 @@ func (m *simModel) answer(req *fakeserver.Request, prompt, mode string, attempt 
 	}
 	ans, ok := m.rec.Answers[prompt]
 	if !ok {
-		return fakeserver.Turn{Content: "I am not sure how to help with that."}
+		return m.anyRequest(req)
 	}
 	recorded := ans.Calls
 	if attempt > 1 && len(ans.Fixed) > 0 {
@@ -425,6 +449,46 @@ func (m *simModel) answer(req *fakeserver.Request, prompt, mode string, attempt 
 		return m.limit(req, t, text)
 	}
 	return m.limit(req, fakeserver.Turn{Content: text, Thinking: ans.Thinking}, text)
+}
+
+// anyRequest answers a request that is not one of the battery's prompts:
+// with tools declared, a call to one of them (the first the last user
+// message names, else the first), its arguments an example the tool's
+// schema accepts, leaked in the model's dialect; after a tool result, or
+// without tools, a short text.
+func (m *simModel) anyRequest(req *fakeserver.Request) fakeserver.Turn {
+	last, lastUser := "", ""
+	for _, msg := range req.Messages {
+		last = msg.Role
+		if msg.Role == "user" {
+			lastUser = msg.Content
+		}
+	}
+	var tools []toolcall.Tool
+	for _, raw := range req.Tools {
+		if t, err := toolcall.ParseTool(raw); err == nil {
+			tools = append(tools, t)
+		}
+	}
+	if len(tools) == 0 || last == "tool" {
+		return fakeserver.Turn{Content: "This is " + m.rec.Model + ", a simulated model (" + m.rec.Name + "): it calls one of the tools a request declares, and answers in text otherwise."}
+	}
+	pick := tools[0]
+	for _, t := range tools {
+		if strings.Contains(lastUser, t.Name) {
+			pick = t
+			break
+		}
+	}
+	args := json.RawMessage("{}")
+	if st, err := schema.NewTool(pick); err == nil {
+		args = retry.ExampleArguments(st)
+	}
+	r, ok := defaultRenderer(m.rec.Speaks)
+	if !ok {
+		r, _ = defaultRenderer("hermes")
+	}
+	return fakeserver.Turn{Content: r.Calls([]toolcall.Call{{Name: pick.Name, Arguments: args}})}
 }
 
 // literal returns the recorded turn for a prompt, mode and attempt.

@@ -9,13 +9,16 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/client/ollamaclient"
 	"github.com/dialectkit/toolcall/config"
+	"github.com/dialectkit/toolcall/probe"
 	"github.com/dialectkit/toolcall/proxy"
 	"github.com/dialectkit/toolcall/proxy/metrics"
 )
@@ -29,6 +32,7 @@ const (
 
 type serveFlags struct {
 	upstream         string
+	sim              string
 	api              string
 	listen           string
 	configFile       string
@@ -46,7 +50,7 @@ type serveFlags struct {
 func newServeCmd() *cobra.Command {
 	var f serveFlags
 	cmd := &cobra.Command{
-		Use:   "serve --upstream URL [--api ollama|openai] [--listen ADDR] [--config FILE]",
+		Use:   "serve [--upstream URL | --sim NAME] [--api ollama|openai] [--listen ADDR] [--config FILE]",
 		Short: "Run a proxy that fixes tool calls between an agent and its model server",
 		Long: `serve stands between an agent and its model server (Ollama, or an
 OpenAI-compatible server: llama.cpp, vLLM, LM Studio, Ollama's /v1) and fixes
@@ -55,6 +59,13 @@ text in any dialect move into the native tool_calls field, arguments are
 repaired and validated against the request's own tools, reasoning goes where
 the protocol carries it, streamed or not. Point the agent at serve instead of
 the server; nothing else changes.
+
+--upstream takes a URL or, as OLLAMA_HOST does, HOST:PORT or a host alone
+(port 11434 for Ollama); without it, $OLLAMA_HOST or http://127.0.0.1:11434
+for --api ollama, http://127.0.0.1:8080 for --api openai. --sim NAME serves a
+built-in simulated model instead (see probe --sims): it answers any request
+that declares tools with a call to one of them, leaked in its dialect, so an
+agent or SDK can be pointed at serve with no model server.
 
 --api ollama fixes POST /api/chat, --api openai POST /v1/chat/completions;
 every other path passes through unchanged. /metrics is served by serve
@@ -77,13 +88,15 @@ standard error. SIGINT or SIGTERM stop it accepting; requests in flight get
 Exit status: 0 after a stop by signal; 2 for usage and configuration errors,
 or an address it cannot listen on.`,
 		Example: `  dialect-probe serve --upstream http://127.0.0.1:11434
+  dialect-probe serve --sim hermes-leak
   dialect-probe serve --api openai --upstream http://127.0.0.1:8080 --listen 127.0.0.1:8081
   dialect-probe serve --config .agent/config.yml --upstream http://127.0.0.1:11434 --listen 127.0.0.1:0`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.upstream, "upstream", "", "base URL of the model server (required here or in the file's serve.upstream)")
+	fl.StringVar(&f.upstream, "upstream", "", "the model server: a URL or HOST:PORT (default $OLLAMA_HOST or http://127.0.0.1:11434 for ollama, "+defaultOpenAIHost+" for openai)")
+	fl.StringVar(&f.sim, "sim", "", "serve a built-in simulated model instead of a server (see probe --sims)")
 	fl.StringVar(&f.api, "api", apiOllama, "the upstream's protocol: ollama or openai")
 	fl.StringVar(&f.listen, "listen", defaultListen, "address to listen on; port 0 picks a free one")
 	fl.StringVarP(&f.configFile, "config", "c", "", "YAML file with the tool-call settings, per model, and a serve: mapping"+configFlagHelp)
@@ -107,6 +120,18 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	f.configFile = file.Path
 	if err := f.merge(cmd); err != nil {
 		return err
+	}
+	if f.sim != "" {
+		if cmd.Flags().Changed("upstream") {
+			return toolcall.NewError(toolcall.CodeInvalidInput, "--sim and --upstream exclude each other: the simulated model is the upstream")
+		}
+		sim, err := probe.ServeSim(f.sim)
+		if err != nil {
+			return err
+		}
+		defer sim.Close()
+		f.upstream = sim.URL
+		fmt.Fprintf(cmd.ErrOrStderr(), "simulating %s (model %q): %s\n", sim.Info.Name, sim.Info.Model, sim.Info.Summary)
 	}
 	opts, err := f.options()
 	if err != nil {
@@ -202,6 +227,38 @@ func (f *serveFlags) merge(cmd *cobra.Command) error {
 	return nil
 }
 
+// upstreamURL reads --upstream as call and probe read --host: empty is
+// $OLLAMA_HOST or Ollama's address for --api ollama, llama.cpp's for
+// --api openai; a host without a scheme is http, and for Ollama without a
+// port 11434, as OLLAMA_HOST is read.
+func upstreamURL(upstream, api string) (string, error) {
+	bad := func() error {
+		return toolcall.NewError(toolcall.CodeInvalidInput, fmt.Sprintf("--upstream %q is not an http:// or https:// URL, or HOST:PORT", upstream))
+	}
+	s := strings.TrimSpace(upstream)
+	if api == apiOllama {
+		if s == "" {
+			s = os.Getenv("OLLAMA_HOST")
+		}
+		u, err := ollamaclient.BaseURL(s)
+		if err != nil {
+			return "", bad()
+		}
+		return u.String(), nil
+	}
+	if s == "" {
+		s = defaultOpenAIHost
+	}
+	if !strings.Contains(s, "://") {
+		s = "http://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", bad()
+	}
+	return s, nil
+}
+
 // options checks the settings and builds the proxy's options: the limits,
 // the key, and the tool-call settings of every model.
 func (f *serveFlags) options() (*proxy.Options, error) {
@@ -209,17 +266,16 @@ func (f *serveFlags) options() (*proxy.Options, error) {
 	switch {
 	case f.api != apiOllama && f.api != apiOpenAI:
 		return nil, usage(fmt.Sprintf("--api must be %s or %s, not %q", apiOllama, apiOpenAI, f.api))
-	case f.upstream == "":
-		return nil, usage("--upstream is required: the model server's URL (http://127.0.0.1:11434 for Ollama)")
 	case f.maxRequestBytes < 0 || f.maxResponseBytes < 0 || f.maxConcurrent < 0:
 		return nil, usage("--max-request-bytes, --max-response-bytes and --max-concurrent must not be negative")
 	case f.idleTimeout < 0 || f.totalTimeout < 0 || f.grace < 0 || f.bodyTimeout < 0:
 		return nil, usage("--idle-timeout, --request-body-timeout, --total-timeout and --shutdown-grace must not be negative")
 	}
-	u, err := url.Parse(f.upstream)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usage(fmt.Sprintf("--upstream %q is not an http:// or https:// URL with a host", f.upstream))
+	upstream, err := upstreamURL(f.upstream, f.api)
+	if err != nil {
+		return nil, err
 	}
+	f.upstream = upstream
 	if _, _, err := net.SplitHostPort(f.listen); err != nil {
 		return nil, usage(fmt.Sprintf("--listen %q is not HOST:PORT (127.0.0.1:11435; port 0 picks a free one)", f.listen))
 	}

@@ -459,9 +459,11 @@ func TestServeUsage(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"no upstream", nil, []string{"TLP-016", "--upstream is required"}},
 		{"bad api", []string{"--upstream", "http://127.0.0.1:1", "--api", "grpc"}, []string{"--api must be ollama or openai"}},
-		{"bad upstream", []string{"--upstream", "127.0.0.1:11434"}, []string{"--upstream", "not an http:// or https:// URL"}},
+		{"bad upstream", []string{"--upstream", "ftp://127.0.0.1:11434"}, []string{"--upstream", "not an http:// or https:// URL"}},
+		{"bad openai upstream", []string{"--api", "openai", "--upstream", "ftp://127.0.0.1:8080"}, []string{"--upstream", "not an http:// or https:// URL"}},
+		{"sim and upstream", []string{"--sim", "hermes-leak", "--upstream", "http://127.0.0.1:1"}, []string{"TLP-016", "exclude each other"}},
+		{"unknown sim", []string{"--sim", "nosuch"}, []string{"TLP-016", `no simulation is named "nosuch"`, "hermes-leak"}},
 		{"bad listen", []string{"--upstream", "http://127.0.0.1:1", "--listen", "11435"}, []string{"--listen", "not HOST:PORT"}},
 		{"address in use", []string{"--upstream", "http://127.0.0.1:1", "--listen", busyAddr}, []string{"--listen " + busyAddr, "cannot listen there"}},
 		{"negative limit", []string{"--upstream", "http://127.0.0.1:1", "--max-concurrent", "-1"}, []string{"must not be negative"}},
@@ -550,5 +552,52 @@ func TestServeProcess(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve did not exit after SIGTERM")
+	}
+}
+
+// TestUpstreamURL: --upstream is read as call reads --host: a URL, or
+// HOST:PORT and a host alone as OLLAMA_HOST is read; empty, $OLLAMA_HOST
+// for Ollama, llama.cpp's address for OpenAI.
+func TestUpstreamURL(t *testing.T) {
+	t.Setenv("OLLAMA_HOST", "gpu-box:9999")
+	for _, tc := range []struct{ in, api, want string }{
+		{"http://127.0.0.1:11434", apiOllama, "http://127.0.0.1:11434"},
+		{"localhost:11434", apiOllama, "http://localhost:11434"},
+		{"localhost", apiOllama, "http://localhost:11434"},
+		{"", apiOllama, "http://gpu-box:9999"},
+		{"https://models.example", apiOllama, "https://models.example:443"},
+		{"localhost:8080", apiOpenAI, "http://localhost:8080"},
+		{"http://127.0.0.1:8000/v1", apiOpenAI, "http://127.0.0.1:8000/v1"},
+		{"", apiOpenAI, defaultOpenAIHost},
+	} {
+		got, err := upstreamURL(tc.in, tc.api)
+		if err != nil || got != tc.want {
+			t.Errorf("upstreamURL(%q, %s) = %q, %v; want %q", tc.in, tc.api, got, err, tc.want)
+		}
+	}
+}
+
+// TestServeSim: serve --sim serves a built-in simulated model for any
+// model name: a request with tools gets a call to one of its own tools
+// (leaked in the sim's dialect, fixed by the proxy), one without tools a
+// text, on either API.
+func TestServeSim(t *testing.T) {
+	for _, api := range []string{apiOllama, apiOpenAI} {
+		s := startServe(t, "--sim", "hermes-leak", "--api", api)
+		if !strings.Contains(s.stderr.String(), "simulating hermes-leak") {
+			t.Errorf("no word of the simulation:\n%s", s.stderr)
+		}
+		path := map[string]string{apiOllama: "/api/chat", apiOpenAI: "/v1/chat/completions"}[api]
+		tools := `[{"type":"function","function":{"name":"read_file","parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}},` +
+			`{"type":"function","function":{"name":"run_shell_command","parameters":{"type":"object","properties":{"command":{"type":"string"},"timeout":{"type":"integer"}},"required":["command"]}}}]`
+		body := `{"model":"my-agent-model","stream":false,"messages":[{"role":"user","content":"Use run_shell_command to list the files."}],"tools":` + tools + `}`
+		code, out := post(t, s.url+path, body)
+		if code != 200 || !strings.Contains(out, `"tool_calls"`) || !strings.Contains(out, `run_shell_command`) || !strings.Contains(out, "command") {
+			t.Errorf("%s, with tools: %d %s", api, code, out)
+		}
+		code, out = post(t, s.url+path, `{"model":"x","stream":false,"messages":[{"role":"user","content":"Hello"}]}`)
+		if code != 200 || strings.Contains(out, `"tool_calls"`) || !strings.Contains(out, "simulated model") {
+			t.Errorf("%s, without tools: %d %s", api, code, out)
+		}
 	}
 }
