@@ -217,7 +217,7 @@ func startSim(name string, battery *Battery, anyModel bool) (*Sim, error) {
 	}
 	clock := &simClock{}
 	clock.ns.Store(simEpoch.UnixNano())
-	m := &simModel{rec: rec, battery: battery, clock: clock}
+	m := &simModel{rec: rec, battery: battery, clock: clock, serving: anyModel}
 	if n, err := strconv.Atoi(parameter(rec.Show.Parameters, "num_predict")); err == nil && n > 0 {
 		m.numPredict = n
 	}
@@ -321,6 +321,9 @@ type simModel struct {
 	battery    *Battery
 	clock      *simClock
 	numPredict int
+	// serving: any request, not only the battery's, is answered with a
+	// call to its own tools (ServeSim).
+	serving bool
 
 	once    sync.Once
 	systems map[string][]string // system prompt → the dialects that present the tools so
@@ -404,7 +407,7 @@ func (m *simModel) mode(req *fakeserver.Request) string {
 // turn when there is one, else the recorded calls written as the model
 // writes them; then cut at the output limit.
 func (m *simModel) answer(req *fakeserver.Request, prompt, mode string, attempt int) fakeserver.Turn {
-	if prompt == "?" {
+	if prompt == "?" && m.serving {
 		return m.anyRequest(req)
 	}
 	if mode == ModeNative && m.rec.Native == "unsupported" {
@@ -418,8 +421,11 @@ func (m *simModel) answer(req *fakeserver.Request, prompt, mode string, attempt 
 		return m.limit(req, t, t.Content)
 	}
 	ans, ok := m.rec.Answers[prompt]
-	if !ok {
+	if !ok && m.serving {
 		return m.anyRequest(req)
+	}
+	if !ok {
+		return fakeserver.Turn{Content: "I am not sure how to help with that."}
 	}
 	recorded := ans.Calls
 	if attempt > 1 && len(ans.Fixed) > 0 {
