@@ -988,7 +988,7 @@ func (p *Parser) region(text string) {
 			// Looking is for names; while a call's arguments are being
 			// shown, the next name can only come after them.
 			p.look(text[p.regionStart:p.pos])
-			p.nextCheck = 2 * (p.pos - p.regionStart)
+			p.nextCheck = nextLook(p.pos - p.regionStart)
 		}
 	case h.t.role == roleEnd:
 		end := h.at + len(h.t.word)
@@ -1123,8 +1123,8 @@ func (p *Parser) extendRegion(text string, h hit) bool {
 }
 
 // look parses an unfinished region to announce its calls by name. Regions
-// are looked at when their length has doubled, so looking costs at most
-// twice the region's length. A name seen at two looks in a row is whole
+// are looked at when their length passes each doubling of firstCheck
+// (nextLook), so looking costs at most about twice the region's length. A name seen at two looks in a row is whole
 // (the first look may have cut it). Once a call is announced in a dialect
 // whose arguments are JSON, its argument text is shown as it arrives.
 func (p *Parser) look(region string) {
@@ -1143,6 +1143,19 @@ func (p *Parser) look(region string) {
 		}
 		p.names[j] = rc.Name
 	}
+}
+
+// nextLook returns the region length of the next look after one at
+// length n: the first of firstCheck's doublings past n. The lengths looked
+// at depend on the text alone, not on how it was cut into deltas, so a
+// parser that takes a detected output's text at once looks where one fed
+// it piece by piece does.
+func nextLook(n int) int {
+	next := firstCheck
+	for next <= n {
+		next *= 2
+	}
+	return next
 }
 
 // nameEnded reports whether a name a look read from region is whole: its
@@ -1301,7 +1314,7 @@ func (p *Parser) trackArguments(text string, end int) {
 		// looking for one starts again from here, at doublings of the
 		// region's length as before.
 		p.argIndex = -1
-		p.nextCheck = 2 * (stop - p.regionStart)
+		p.nextCheck = nextLook(stop - p.regionStart)
 	}
 }
 
