@@ -613,7 +613,7 @@ func (x *extractor) embedded(s string, base int) {
 		// Closing brackets too many right after the value ({…}}) are its
 		// punctuation, not prose on its line.
 		stray := strayOnLine(s, ext.end)
-		if !continues && (textcall.PresentedAsExample(s, i) ||
+		if !continues && (dialects.PresentedAsExample(s, i) ||
 			!textlayer.Is(textlayer.Envelope, textlayer.Unlabelled, textlayer.PlaceOf(s, 0, i, stray), x.tools(), textlayer.MarkersFamily, true, x.enveloped(s, i, ext.end))) {
 			// One that prose presents as an example is shown; where the
 			// table of what is a call makes it none, it is none either.

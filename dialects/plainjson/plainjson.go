@@ -332,7 +332,7 @@ func called(s string, last, i, end int, tools bool) bool {
 	if textlayer.Decide(shape, label, textlayer.PlaceOf(s, 0, at, to), tools, textlayer.JSONFamily) == textlayer.Content {
 		return false
 	}
-	return !textcall.PresentedAsExample(s, at)
+	return !dialects.PresentedAsExample(s, at)
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

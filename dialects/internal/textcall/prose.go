@@ -1,10 +1,6 @@
 package textcall
 
-import (
-	"strings"
-
-	"github.com/dialectkit/toolcall/dialects"
-)
+import "strings"
 
 // ProseCode reports whether text that a raw-code marker introduced (Llama
 // 3's and Functionary's <|python_tag|>) reads as a sentence, not as code:
@@ -45,7 +41,3 @@ func MentionedCode(code string) bool {
 	}
 	return ProseCode(code)
 }
-
-// PresentedAsExample reports whether the prose right before text[at]
-// presents what follows as an example: dialects.PresentedAsExample.
-func PresentedAsExample(text string, at int) bool { return dialects.PresentedAsExample(text, at) }
