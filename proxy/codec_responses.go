@@ -222,7 +222,7 @@ func (responsesCodec) whole(ctx context.Context, q *chatCtx, top obj) []byte {
 	if f.reasoning != "" {
 		out = append(out, reasoningItem(a.reasoning, f.reasoning, "completed"))
 	}
-	if f.content != "" || len(f.calls) == 0 {
+	if f.content != "" || len(f.calls) == 0 || len(otherParts(a.msg)) > 0 {
 		out = append(out, messageItem(a.msg, f.content, "completed"))
 	}
 	for _, c := range f.calls {
@@ -254,8 +254,26 @@ func messageItem(base obj, text, status string) json.RawMessage {
 	}
 	o.setRaw("role", []byte(`"assistant"`))
 	o.setRaw("status", marshalString(status))
-	o.setRaw("content", rawList([]json.RawMessage{textPart(text)}))
+	var parts []json.RawMessage
+	if text != "" || len(otherParts(base)) == 0 {
+		parts = append(parts, textPart(text))
+	}
+	o.setRaw("content", rawList(append(parts, otherParts(base)...)))
 	return o.bytes()
+}
+
+// otherParts are a message item's content parts that are not output_text
+// (a refusal): they are kept as they came.
+func otherParts(msg obj) []json.RawMessage {
+	var out []json.RawMessage
+	for _, raw := range msg.list("content") {
+		if p, ok := parseObj(raw); ok {
+			if t, _ := p.str("type"); t != "output_text" {
+				out = append(out, raw)
+			}
+		}
+	}
+	return out
 }
 
 func textPart(text string) json.RawMessage {
@@ -334,6 +352,42 @@ type responsesStream struct {
 	openText  strings.Builder
 	// natives are the upstream's function_call items by output index.
 	natives map[int]*nativeCall
+	// refusal is the upstream's refusal text, sent as a message item of
+	// its own at the end.
+	refusal strings.Builder
+}
+
+// sendRefusal sends the upstream's refusal, when it made one, as a
+// message item holding a refusal part.
+func (o *responsesStream) sendRefusal() {
+	text := o.refusal.String()
+	if text == "" {
+		return
+	}
+	id := newItemID("msg_")
+	idx := len(o.items)
+	part := obj{}
+	part.setRaw("type", []byte(`"refusal"`))
+	part.setRaw("refusal", []byte(`""`))
+	added := obj{"type": json.RawMessage(`"message"`), "id": marshalString(id), "status": json.RawMessage(`"in_progress"`),
+		"role": json.RawMessage(`"assistant"`), "content": json.RawMessage("[]")}
+	o.ev("response.output_item.added", obj{"output_index": json.RawMessage(itoa(idx)), "item": added.bytes()})
+	at := func(f obj) obj {
+		f.setRaw("item_id", marshalString(id))
+		f.set("output_index", idx)
+		f.setRaw("content_index", []byte("0"))
+		return f
+	}
+	o.ev("response.content_part.added", at(obj{"part": part.bytes()}))
+	o.ev("response.refusal.delta", at(obj{"delta": marshalString(text)}))
+	o.ev("response.refusal.done", at(obj{"refusal": marshalString(text)}))
+	part.setRaw("refusal", marshalString(text))
+	o.ev("response.content_part.done", at(obj{"part": part.bytes()}))
+	done := added.clone()
+	done.setRaw("status", []byte(`"completed"`))
+	done.setRaw("content", rawList([]json.RawMessage{part.bytes()}))
+	o.ev("response.output_item.done", obj{"output_index": json.RawMessage(itoa(idx)), "item": done.bytes()})
+	o.items = append(o.items, done.bytes())
 }
 
 // ev writes one event: its type, sequence number and fields.
@@ -395,6 +449,9 @@ func (o *responsesStream) line(ctx context.Context, line []byte) bool {
 	case "response.output_text.delta":
 		text, _ := ev.str("delta")
 		s.contentDelta(text, o)
+	case "response.refusal.delta":
+		text, _ := ev.str("delta")
+		o.refusal.WriteString(text)
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 		text, _ := ev.str("delta")
 		s.reasoningDelta(text, o)
@@ -441,6 +498,7 @@ func (o *responsesStream) line(ctx context.Context, line []byte) bool {
 		s.endNative(ctx, o, reason)
 		o.start()
 		o.closeOpen()
+		o.sendRefusal()
 		r := o.response(env, "", o.items)
 		if ro, ok := parseObj(r); ok && len(s.f.errors) > 0 {
 			s.markErrors(ro)

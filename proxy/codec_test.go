@@ -77,8 +77,8 @@ var (
 		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
 )
 
-// TestItemsKept: output items and content blocks the proxy does not read
-// (a server tool's call, redacted thinking) stay in the fixed answer,
+// TestItemsKept: output items, parts and content blocks the proxy does
+// not read (a server tool's call, a refusal, redacted thinking) stay in the fixed answer,
 // whole and streamed, beside the call that leaked.
 func TestItemsKept(t *testing.T) {
 	for _, tc := range []struct {
@@ -89,6 +89,9 @@ func TestItemsKept(t *testing.T) {
 	}{
 		{proxy.Responses, false, respWhole, `"web_search_call"`},
 		{proxy.Responses, true, respStream, `"web_search_call"`},
+		{proxy.Responses, false, strings.Replace(respWhole, `"annotations":[]}]}]`, `"annotations":[]},{"type":"refusal","refusal":"I will not say more."}]}]`, 1), `"I will not say more."`},
+		{proxy.Responses, true, strings.Replace(respStream, "event: response.completed",
+			"event: response.refusal.delta\ndata: {\"type\":\"response.refusal.delta\",\"sequence_number\":3,\"output_index\":1,\"item_id\":\"msg_1\",\"content_index\":1,\"delta\":\"I will not say more.\"}\n\nevent: response.completed", 1), `"I will not say more."`},
 		{proxy.Anthropic, false, anthWhole, `"redacted_thinking"`},
 		{proxy.Anthropic, true, anthStream, `"redacted_thinking"`},
 	} {
