@@ -151,7 +151,8 @@ func (q *chatCtx) readingStart(ctx context.Context) {
 	if q.tools == nil {
 		return
 	}
-	q.ropts.Template = q.c.template(ctx, q.c.baseURL(q.out, q.cd), q.model, q.in.Header)
+	ev := q.c.modelEvidence(ctx, q.c.baseURL(q.out, q.cd), q.model, q.in.Header)
+	q.ropts.Template = ev.template
 	q.ropts.ReasoningOpen, q.ropts.ReasoningClosed = false, false
 	if q.ropts.Template != "" {
 		q.ropts.ReasoningOpen, q.ropts.ReasoningClosed = q.c.reg.TemplateReasoningStart(q.ropts.Template)
@@ -160,6 +161,7 @@ func (q *chatCtx) readingStart(ctx context.Context) {
 		q.ropts.ReasoningOpen = q.cfg.Reasoning == config.ReasoningOpen
 		q.ropts.ReasoningClosed = q.cfg.Reasoning == config.ReasoningClosed
 	}
+	q.familyStart(ev)
 }
 
 // readRequest reads what the proxy needs of the request: model, stream,

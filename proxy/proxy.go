@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dialectkit/toolcall"
@@ -49,7 +50,10 @@ type core struct {
 	reg      *registry.Registry
 	sem      chan struct{}
 	evidence *evidenceCache
-	tools    *toolCache
+	// waitLogged holds the upstream and model pairs whose waiting text
+	// the log has told of (familyStart).
+	waitLogged sync.Map
+	tools      *toolCache
 }
 
 func newCore(opts Options, handler bool) (*core, error) {

@@ -219,7 +219,23 @@ type Options struct {
 	// Info is what /api/show and /props tell about each model; a served
 	// model without an entry has the capabilities completion and tools.
 	Info map[string]ModelInfo
+	// Kind narrows the model-description endpoints to one server's:
+	// KindVLLM answers neither /api/show nor /props, and lists each
+	// model in /v1/models with its "root" (Roots); KindLMStudio answers
+	// neither, and describes a model at /api/v0/models/{id} with its
+	// "arch" (Roots). Empty answers Ollama's and llama.cpp's both.
+	Kind string
+	// Roots is, per model, the name vLLM's /v1/models gives as its root
+	// (the model it was loaded from, "Qwen/Qwen2.5-7B-Instruct") or LM
+	// Studio's /api/v0/models its arch ("qwen2").
+	Roots map[string]string
 }
+
+// Server kinds of Options.Kind.
+const (
+	KindVLLM     = "vllm"
+	KindLMStudio = "lmstudio"
+)
 
 // Handler is the server's http.Handler. It is safe for concurrent use.
 type Handler struct {
@@ -273,6 +289,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.ollamaTags(w)
 	case r.URL.Path == "/v1/models" && r.Method == http.MethodGet:
 		h.openAIModels(w)
+	case h.opts.Kind == KindLMStudio && strings.HasPrefix(r.URL.Path, "/api/v0/models/") && r.Method == http.MethodGet:
+		id := strings.TrimPrefix(r.URL.Path, "/api/v0/models/")
+		writeJSON(w, http.StatusOK, map[string]any{"id": id, "object": "model", "type": "llm", "arch": h.opts.Roots[id], "state": "loaded"})
+	case h.opts.Kind != "":
+		http.NotFound(w, r)
 	case r.URL.Path == "/api/show" && r.Method == http.MethodPost:
 		h.ollamaShow(w, r)
 	case r.URL.Path == "/props" && r.Method == http.MethodGet:
@@ -371,10 +392,16 @@ func (h *Handler) openAIModels(w http.ResponseWriter) {
 		ID      string `json:"id"`
 		Object  string `json:"object"`
 		OwnedBy string `json:"owned_by"`
+		Root    string `json:"root,omitempty"`
 	}
 	models := []model{}
 	for _, m := range h.opts.Models {
-		models = append(models, model{m, "model", "fakeserver"})
+		models = append(models, model{m, "model", "fakeserver", ""})
+	}
+	if h.opts.Kind == KindVLLM {
+		for id, root := range h.opts.Roots {
+			models = append(models, model{id, "model", "vllm", root})
+		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": models})
 }
