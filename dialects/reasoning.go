@@ -331,7 +331,7 @@ func IndexTag(text, tag string) int {
 			return -1
 		}
 		i += from
-		end, ok := jsonAround(text, from, i)
+		end, ok := InsideJSONString(text, from, i)
 		if !ok {
 			return i
 		}
@@ -344,9 +344,11 @@ func IndexTag(text, tag string) int {
 // value that holds it.
 const maxAround = 8
 
-// jsonAround reports whether offset at lies inside a string of a strict
-// JSON value that opens in text[floor:at], and where that value ends.
-func jsonAround(text string, floor, at int) (end int, ok bool) {
+// InsideJSONString reports whether offset at lies inside a string of a
+// strict JSON value that opens in text[floor:at] (at one of the few
+// nearest brackets before at) and reads on past it, and where that value
+// ends: a marker at at is then text of the value, not markup.
+func InsideJSONString(text string, floor, at int) (end int, ok bool) {
 	p := at
 	for range maxAround {
 		k := strings.LastIndexAny(text[floor:p], "{[")

@@ -12,11 +12,36 @@ import (
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
+// withoutTagsInStrings drops from tags, found in text from start, the
+// <tool_call> tags that stand inside a string of a JSON value
+// (dialects.InsideJSONString): structure inside a string is text. A value
+// that holds one is looked for back to the tag before it only, and the
+// tags inside a value found are dropped without a look, so the pass stays
+// linear.
+func withoutTagsInStrings(text string, tags []tag, start int) []tag {
+	out := tags[:0]
+	floor, skip := start, -1
+	for _, t := range tags {
+		if t.kind == kindToolCall {
+			if t.start < skip {
+				continue
+			}
+			if e, in := dialects.InsideJSONString(text, floor, t.start); in {
+				skip = e
+				continue
+			}
+		}
+		out = append(out, t)
+		floor = t.end
+	}
+	return out
+}
+
 // tagPass finds the tag blocks in text[start:end]. It also returns the
 // closing <tool_call> tags that no block used: a call object right before
 // one is a call whose opening tag is missing.
 func (x *extractor) tagPass(start, end int) (regions []region, orphans []tag) {
-	tags := tokenize(x.Text, start, end)
+	tags := withoutTagsInStrings(x.Text, tokenize(x.Text, start, end), start)
 	for k := 0; k < len(tags); {
 		t := tags[k]
 		if t.kind == kindToolCall {

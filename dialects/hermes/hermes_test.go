@@ -249,6 +249,25 @@ var rows = []row{
 		text:   `{"name": "note", "arguments": {"text": "end it with </tool_call> then"}}`,
 		calls:  []call{{"note", `{"text":"end it with </tool_call> then"}`}},
 		chunks: []string{`{"name": "note", "arguments": {"text": "end it with </tool`, `_call> then"}}`},
+		// The tag inside the string is text: no marker of the dialect.
+		unmarked: true,
+	},
+	{
+		name:     "a closing tag inside a string of a fenced call is argument text",
+		text:     "```json\n{\"name\": \"note\", \"arguments\": {\"text\": \"a </tool_call> b\"}}\n```",
+		calls:    []call{{"note", `{"text":"a </tool_call> b"}`}},
+		unmarked: true,
+	},
+	{
+		name:  "a closing tag inside a string of a tag block's fenced call is argument text",
+		text:  "<tool_call>\n```json\n{\"name\": \"note\", \"arguments\": {\"text\": \"a </tool_call> b\"}}\n```\n</tool_call>",
+		calls: []call{{"note", `{"text":"a </tool_call> b"}`}},
+	},
+	{
+		name:     "a call written inside a string of a JSON data value is text",
+		text:     `{"note": "<tool_call>{\"name\": \"note\", \"arguments\": {\"text\": \"a\"}}</tool_call>"}`,
+		content:  `{"note": "<tool_call>{\"name\": \"note\", \"arguments\": {\"text\": \"a\"}}</tool_call>"}`,
+		unmarked: true,
 	},
 	{
 		name:  "a closing tag inside an argument string of a call that lost its opening tag",
