@@ -33,7 +33,7 @@ func ValueEnd(s string, start int) (end int, complete bool) {
 			if c == '"' {
 				// Double-quoted: jump from quote to quote (a vectorised
 				// search), counting the backslashes before each.
-				j := jsonscan.StringEnd(unsafeBytes(s), i)
+				j := jsonscan.StringEndIn(s, i)
 				if j >= len(s) {
 					return len(s), false
 				}
@@ -63,23 +63,18 @@ func isWordByte(c byte) bool {
 }
 
 // EndsInString reports whether s, the start of a JSON value, ends inside
-// one of its double-quoted strings.
+// one of its double-quoted strings (read by jsonscan.StringEnd).
 func EndsInString(s string) bool {
-	in := false
 	for i := 0; i < len(s); i++ {
-		j := strings.IndexAny(s[i:], `"\`)
-		if j < 0 {
-			break
+		k := strings.IndexByte(s[i:], '"')
+		if k < 0 {
+			return false
 		}
-		i += j
-		switch {
-		case s[i] == '\\' && in:
-			i++
-		case s[i] == '"':
-			in = !in
+		if i = jsonscan.StringEndIn(s, i+k); i >= len(s) {
+			return true
 		}
 	}
-	return in
+	return false
 }
 
 // JSONRunsPast reports whether the JSON value that opens at s[p] holds
@@ -116,7 +111,7 @@ func strictValueEnd(s string, start int) (end int, complete bool) {
 				return i + 1, true
 			}
 		case c == '"':
-			j := jsonscan.StringEnd(unsafeBytes(s), i)
+			j := jsonscan.StringEndIn(s, i)
 			if j >= len(s) {
 				return len(s), false
 			}

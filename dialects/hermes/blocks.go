@@ -124,7 +124,7 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 		}
 	} else {
 		blockEnd = used
-		if lim < limit && len(calls) > 0 && calls[len(calls)-1].Err == nil && endsInString(x.Text[open.end:bodyEnd]) {
+		if lim < limit && len(calls) > 0 && calls[len(calls)-1].Err == nil && dialects.EndsInString(x.Text[open.end:bodyEnd]) {
 			// The next block begins where this one's value is still inside
 			// a string: the model broke off its arguments mid-string, and
 			// what it meant to write is lost. Cut off, never a call.
@@ -463,7 +463,3 @@ type measured struct {
 func (x *extractor) inValue(from, at, limit int) (end int, ok bool) {
 	return dialects.JSONRunsPast(x.Text, textcall.SkipSpace(x.Text, from, at), at, limit, x.Opts)
 }
-
-// endsInString reports whether s, the start of a JSON value, ends inside
-// one of its strings.
-func endsInString(s string) bool { return dialects.EndsInString(s) }

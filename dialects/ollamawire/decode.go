@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 )
 
 // maxNesting bounds the nesting of one response value, as encoding/json
@@ -366,11 +367,7 @@ func valueEnd(s string, start int) (int, spanState) {
 	for i := start; i < len(s); i++ {
 		switch s[i] {
 		case '"':
-			for i++; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' {
-					i++
-				}
-			}
+			i = jsonscan.StringEndIn(s, i)
 		case '{', '[':
 			if depth++; depth > maxNesting {
 				return i, spanTooDeep

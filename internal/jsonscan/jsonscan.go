@@ -2,7 +2,10 @@
 // packages share, written once so they agree.
 package jsonscan
 
-import "bytes"
+import (
+	"bytes"
+	"unsafe"
+)
 
 // StringEnd returns the offset of the quote that closes the JSON string
 // opening at b[i], or len(b) when none does. It jumps from quote to quote
@@ -25,6 +28,11 @@ func StringEnd(b []byte, i int) int {
 		j++
 	}
 	return len(b)
+}
+
+// StringEndIn is StringEnd on a string, read in place.
+func StringEndIn(s string, i int) int {
+	return StringEnd(unsafe.Slice(unsafe.StringData(s), len(s)), i)
 }
 
 // WithoutRemovableSyntax returns src with the syntax repair removes by

@@ -19,6 +19,9 @@ func TestStringEnd(t *testing.T) {
 		if got := StringEnd([]byte(tc.in), 0); got != tc.want {
 			t.Errorf("StringEnd(%q) = %d, want %d", tc.in, got, tc.want)
 		}
+		if got := StringEndIn(tc.in, 0); got != tc.want {
+			t.Errorf("StringEndIn(%q) = %d, want %d", tc.in, got, tc.want)
+		}
 	}
 }
 
