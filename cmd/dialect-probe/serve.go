@@ -68,7 +68,9 @@ that declares tools with a call to one of them, leaked in its dialect, so an
 agent or SDK can be pointed at serve with no model server.
 
 --api ollama fixes POST /api/chat, --api openai POST /v1/chat/completions;
-every other path passes through unchanged. /metrics is served by serve
+under either, POST /v1/responses (OpenAI Responses API) and POST
+/v1/messages (Anthropic Messages API) are fixed too, at the same paths
+upstream. Every other path passes through unchanged. /metrics is served by serve
 itself, in the Prometheus exposition format.
 
 The settings per model (dialect, fallback, repair, coercion, max_retries;
@@ -100,7 +102,7 @@ or an address it cannot listen on.`,
 	fl.StringVar(&f.api, "api", apiOllama, "the upstream's protocol: ollama or openai")
 	fl.StringVar(&f.listen, "listen", defaultListen, "address to listen on; port 0 picks a free one")
 	fl.StringVarP(&f.configFile, "config", "c", "", "YAML file with the tool-call settings, per model, and a serve: mapping"+configFlagHelp)
-	fl.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding a key clients must send as Authorization: Bearer KEY")
+	fl.StringVar(&f.apiKeyEnv, "api-key-env", "", "environment variable holding a key clients must send as Authorization: Bearer KEY (or x-api-key: KEY)")
 	fl.Int64Var(&f.maxRequestBytes, "max-request-bytes", 0, "largest client request body (0: 32 MiB)")
 	fl.Int64Var(&f.maxResponseBytes, "max-response-bytes", 0, "largest upstream answer, whole or streamed (0: 64 MiB)")
 	fl.IntVar(&f.maxConcurrent, "max-concurrent", 0, "most upstream requests in flight; more wait (0: 64)")
