@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/internal/cputime"
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 	"github.com/dialectkit/toolcall/proxy"
@@ -51,5 +52,49 @@ func BenchmarkHandler(b *testing.B) {
 			srv.Close()
 			up.Close()
 		}
+	}
+}
+
+// BenchmarkChunk measures the CPU a streamed plain-text chunk costs
+// through the Handler, against the fake upstream alone (the "direct"
+// rows), for a request that declares tools (an agent's) whose answer is
+// text: 8-byte chunks with no delay, the model's reasoning setting closed
+// so that the text streams as it comes. cpu-µs/chunk is the whole
+// process's CPU (client, proxy, fake server) per upstream chunk: proxy
+// less direct is the proxy's own per chunk.
+func BenchmarkChunk(b *testing.B) {
+	const chunk = 8
+	text := strings.Repeat("The weather in Paris is mild today. ", 40)
+	chunks := (len(text) + chunk - 1) / chunk
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+		up := fakeserver.NewServer(fakeserver.Script{{Content: text, ChunkSize: chunk}}, nil)
+		cfg := config.Default()
+		cfg.MaxRetries = 0
+		cfg.Reasoning = config.ReasoningClosed
+		h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: api, Logger: quiet, Config: cfg})
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		body := chatBody(api, true, "")
+		for _, target := range []struct{ name, url string }{{"direct", up.URL}, {"proxy", srv.URL}} {
+			b.Run(string(api)+"/"+target.name, func(b *testing.B) {
+				b.ReportAllocs()
+				cpu := cputime.Process()
+				for b.Loop() {
+					resp, err := http.Post(target.url+chatPath(api), "application/json", strings.NewReader(body))
+					if err != nil {
+						b.Fatal(err)
+					}
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+				if cpu > 0 {
+					b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/float64(b.N*chunks), "cpu-µs/chunk")
+				}
+			})
+		}
+		srv.Close()
+		up.Close()
 	}
 }

@@ -1,9 +1,12 @@
 package proxy
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/url"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,5 +66,20 @@ func TestZeroConfigIsDefaultConfig(t *testing.T) {
 	}
 	if got := def.configFor("m"); got.MaxRetries != config.Default().MaxRetries {
 		t.Errorf("config.Default() given: MaxRetries %d, want %d", got.MaxRetries, config.Default().MaxRetries)
+	}
+}
+
+// marshalString's fast path writes what encoding/json writes, without
+// HTML escaping, for every kind of string.
+func TestMarshalString(t *testing.T) {
+	for _, s := range []string{"", "plain text", "a<b>&c", "quote \" and \\ back", "line\nbreak\ttab", "\x00\x1f",
+		"héllo 日本", "sep\u2028ar\u2029", "bad \xff utf8", "emoji 🙂"} {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.Encode(s)
+		if got, want := string(marshalString(s)), strings.TrimSuffix(b.String(), "\n"); got != want {
+			t.Errorf("marshalString(%q) = %s, want %s", s, got, want)
+		}
 	}
 }

@@ -195,8 +195,22 @@ func (o obj) clone() obj {
 	return c
 }
 
-// marshalString is json.Marshal of a string without HTML escaping.
+// marshalString is json.Marshal of a string without HTML escaping. A
+// string with nothing to escape (no control character, quote, backslash,
+// invalid UTF-8, U+2028 or U+2029) is its own text between quotes.
 func marshalString(s string) []byte {
+	plain := utf8.ValidString(s) && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029")
+	for i := 0; plain && i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			plain = false
+		}
+	}
+	if plain {
+		b := make([]byte, 0, len(s)+2)
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
