@@ -923,11 +923,17 @@ func (p *Parser) region(text string) {
 		if cls&clsTrigger != 0 {
 			if found, ok := p.prof.m.at(text, i, want); ok {
 				if !found.partial && found.t.role == roleCallEnd {
-					// One call of the section ends here: the calls
-					// before it are read once a byte after it shows
-					// how the text goes on (probe), as after a value.
+					// One call of the section ends here: until the
+					// region has reported a call, the calls before it
+					// are read once a byte after it shows how the text
+					// goes on (probe), as after a value. The first call
+					// comes at its own closing tag; probing at every
+					// one would parse a long section over and over,
+					// and the rest come when the section closes.
 					i += len(found.t.word) - 1
-					p.probeAt = i + 1
+					if len(p.slots) == p.regionBase {
+						p.probeAt = i + 1
+					}
 					continue
 				}
 				// A marker, or the start of one: its bytes are read
