@@ -45,3 +45,31 @@ func TestTagsInStringsAreText(t *testing.T) {
 		}
 	}
 }
+
+// TestStrayCloseAfterOpeningCall pins one answer in every family: an output
+// that opens with a call opened inside no reasoning block, so a closing
+// reasoning tag later in it is text, and the call stands (named, one-shot
+// and streamed).
+func TestStrayCloseAfterOpeningCall(t *testing.T) {
+	tools := cutTools(t)
+	const after = "\nDone. </think> ok"
+	for _, row := range []struct{ dialect, text string }{
+		{"hermes", `<tool_call>{"name": "delete_file", "arguments": {"path": "a"}}</tool_call>`},
+		{"json", `{"name": "delete_file", "arguments": {"path": "a"}}`},
+		{"markdown_json", "```json\n" + `{"name": "delete_file", "arguments": {"path": "a"}}` + "\n```"},
+		{"mistral", `[TOOL_CALLS][{"name": "delete_file", "arguments": {"path": "a"}}]`},
+		{"pythonic", `[delete_file(path="a")]`},
+		{"qwen3_coder", "<tool_call>\n<function=delete_file>\n<parameter=path>\na\n</parameter>\n</function>\n</tool_call>"},
+	} {
+		text := row.text + after
+		opts := &registry.Options{Dialect: row.dialect, Tools: tools}
+		res := registry.Parse(text, opts)
+		if len(res.Calls) != 1 || string(res.Calls[0].Arguments) != `{"path":"a"}` || res.Reasoning != "" || res.Content != "Done. </think> ok" {
+			t.Errorf("%s: calls %v, errors %v, content %q, reasoning %q; want the call, the rest content", row.dialect, res.Calls, res.Errors, res.Content, res.Reasoning)
+			continue
+		}
+		if err := streamtest.CheckCuts(res, func() *stream.Parser { return registry.Stream(opts) }, text, nil, true); err != nil {
+			t.Errorf("%s streamed: %v", row.dialect, err)
+		}
+	}
+}

@@ -39,8 +39,12 @@ func (markdownJSON) Markers() []string { return nil }
 // Syntax describes the dialect to the stream engine: output from the first
 // code fence on is settled when the output ends.
 func (markdownJSON) Syntax() dialects.Syntax {
-	return dialects.Syntax{Reasoning: []dialects.ReasoningTags{dialects.Think}, Tokens: []string{"```", "~~~"}}
+	return dialects.Syntax{Reasoning: []dialects.ReasoningTags{dialects.Think}, Tokens: []string{"```", "~~~"}, Starts: callFences}
 }
+
+// callFences are the fence openings that start a call: an output that
+// opens with one opens with a call.
+var callFences = []string{"```json", "```tool_call"}
 
 // Extract finds the fenced calls in text. Reasoning (<think>…</think>) is
 // split off first; fences inside it are not calls.
@@ -55,7 +59,11 @@ func (markdownJSON) extract(text string, opts *dialects.Options) *dialects.Extra
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	reasoning, rest := dialects.SplitReasoningFor(text, dialects.Think, opts, true)
+	// An output that opens with a call fence opened inside no reasoning
+	// block: a closing tag later in it is text, as in every dialect
+	// (dialects.ImplicitReasoningIn).
+	syn := markdownJSON{}.Syntax()
+	reasoning, rest := dialects.SplitReasoningAs(text, dialects.Think, opts.ReasoningOpen, dialects.ImplicitReasoningIn(text, &syn, opts))
 	ext := &dialects.Extraction{Reasoning: reasoning}
 	// rest is text with reasoning removed: read it, and map offsets back to
 	// text by finding each call fence there (its bytes are text's own).
