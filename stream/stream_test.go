@@ -292,13 +292,16 @@ func TestLiveEvents(t *testing.T) {
 			},
 		},
 		{
-			name:   "json: a bare call is reported once the bytes after it arrive",
+			// A bare list is a call only if no prose follows it on its
+			// line (the table of what is a call): its calls are reported
+			// once the line ends.
+			name:   "json: a bare call is reported once its line ends",
 			opts:   *regOpts(closed, registry.Options{Dialect: "json"}),
 			chunks: []string{"Sure.\n[" + weather, ", " + weather, "]\nDone."},
 			want: [][]string{
 				{"content:Sure."},
-				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`},
-				{"call_start:1:get_weather", `call:1:get_weather:{"city":"Paris"}`},
+				{},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`, "call_start:1:get_weather", `call:1:get_weather:{"city":"Paris"}`},
 				{"content:\n\nDone.", "done:json"},
 			},
 		},

@@ -1646,9 +1646,11 @@ func openClosers(s, quotes string) string {
 	return string(open)
 }
 
-// listEnds follow closer's bytes in a probe: the end of a list, or of a
-// list going on with an element that is no call.
-var listEnds = [...]string{"]", ", 0]", ", {}]"}
+// listEnds follow closer's bytes in a probe: the end of a list, of a list
+// going on with an element that is no call, or of a list that prose
+// follows on its line (a bare list inside a line of prose is no call: the
+// table of what is a call, textlayer.Decide).
+var listEnds = [...]string{"]", ", 0]", ", {}]", "] x"}
 
 // closer appends to dst the bytes that close what next leaves open (a
 // string in one of quotes, then brackets), or returns nil when next opens
