@@ -27,9 +27,6 @@ func Error(where string) *toolcall.Error {
 	return toolcall.NewError(toolcall.CodeTruncated, "the output ends "+where)
 }
 
-// Is reports whether e is the error of a call cut off (TLP-014).
-func Is(e *toolcall.Error) bool { return e != nil && e.Code == toolcall.CodeTruncated }
-
 // Convert makes e, the error of a call whose text the output ends inside
 // of, TLP-014: whatever failed there, the call was cut off. The message
 // keeps what failed. A nil e stays nil.
