@@ -22,10 +22,10 @@ import (
 // inflate as it does wall time: proxy less direct is the proxy's own CPU.
 func BenchmarkHandler(b *testing.B) {
 	text := "Let me check the weather for you. " + leakedHermes
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI, proxy.Responses, proxy.Anthropic} {
 		for _, stream := range []bool{false, true} {
 			up := fakeserver.NewServer(fakeserver.Script{{Content: text, ChunkSize: 8}}, nil)
-			h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: api, Logger: quiet})
+			h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: serverKind(api), Logger: quiet})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -66,12 +66,12 @@ func BenchmarkChunk(b *testing.B) {
 	const chunk = 8
 	text := strings.Repeat("The weather in Paris is mild today. ", 40)
 	chunks := (len(text) + chunk - 1) / chunk
-	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI} {
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI, proxy.Responses, proxy.Anthropic} {
 		up := fakeserver.NewServer(fakeserver.Script{{Content: text, ChunkSize: chunk}}, nil)
 		cfg := config.Default()
 		cfg.MaxRetries = 0
 		cfg.Reasoning = config.ReasoningClosed
-		h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: api, Logger: quiet, Config: cfg})
+		h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: serverKind(api), Logger: quiet, Config: cfg})
 		if err != nil {
 			b.Fatal(err)
 		}

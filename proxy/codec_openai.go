@@ -1,14 +1,18 @@
 package proxy
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/tidwall/gjson"
 )
 
 // openAIPath is the chat path of the OpenAI-compatible chat API.
@@ -129,6 +133,61 @@ type openAIStream struct {
 	choiceTmpl obj
 	roleSent   bool
 	finished   bool
+	// choiceKey is the upstream choice choiceTmpl was read from, without
+	// its delta: a chunk whose choice has the same is written from the
+	// same splices.
+	choiceKey []byte
+	text      textSplices
+}
+
+// textSplices are the splices of a stream's text events, content and
+// reasoning, made at the first of each since the template last changed;
+// val and out are reused from event to event.
+type textSplices struct {
+	content, reasoning spliceSlot
+	val, out           []byte
+}
+
+// spliceSlot is a splice made once: sp nil after made means the event is
+// written whole.
+type spliceSlot struct {
+	sp   *splice
+	made bool
+}
+
+func (t *textSplices) reset() { t.content, t.reasoning = spliceSlot{}, spliceSlot{} }
+
+// write writes text into the slot's event, made by build from the marker
+// of value 0 (or, when it cannot be spliced, whole with the text).
+func (t *textSplices) write(s *streamer, slot *spliceSlot, text string, build func(val []byte) []byte) {
+	if !slot.made {
+		slot.made = true
+		slot.sp = newSplice(build(spliceMark(0)), 1)
+	}
+	t.val = appendString(t.val[:0], text)
+	if slot.sp == nil {
+		s.write(build(t.val))
+		return
+	}
+	t.out = slot.sp.appendTo(t.out[:0], t.val)
+	s.write(t.out)
+}
+
+// withoutValue returns raw, a JSON object, without the value of its field
+// key (the first, as gjson finds it): what is left of it when that field
+// changes.
+func withoutValue(raw []byte, key string) (head, tail []byte) {
+	v := gjson.GetBytes(raw, key)
+	end := v.Index + len(v.Raw)
+	if !v.Exists() || v.Index <= 0 || end > len(raw) || string(raw[v.Index:end]) != v.Raw {
+		return raw, nil
+	}
+	return raw[:v.Index], raw[end:]
+}
+
+// sameKey reports whether key is head followed by tail.
+func sameRest(key, head, tail []byte) bool {
+	return len(key) == len(head)+len(tail) && bytes.Equal(key[:len(head)], head) && bytes.Equal(key[len(head):], tail)
 }
 
 func (o *openAIStream) line(ctx context.Context, line []byte) bool {
@@ -143,6 +202,9 @@ func (o *openAIStream) line(ctx context.Context, line []byte) bool {
 		}
 		s.write([]byte("data: [DONE]\n\n"))
 		return false
+	}
+	if o.plain(payload) {
+		return true
 	}
 	top, ok := parseObj(payload)
 	if !ok {
@@ -172,6 +234,10 @@ func (o *openAIStream) line(ctx context.Context, line []byte) bool {
 		o.tmpl = top
 	}
 	o.choiceTmpl = ch
+	if head, tail := withoutValue(choices[0], "delta"); !sameRest(o.choiceKey, head, tail) {
+		o.choiceKey = append(append([]byte{}, head...), tail...)
+		o.text.reset()
+	}
 	if role, ok := delta["role"]; ok && !o.roleSent {
 		o.roleSent = true
 		o.chunk(func(d obj) { d.setRaw("role", role); d.setRaw("content", []byte(`""`)) }, nil)
@@ -252,7 +318,78 @@ func (o *openAIStream) fragment(raw json.RawMessage) {
 	}
 }
 
+// plain handles a chunk that carries only text (content, reasoning) in
+// its one choice, whose other fields are those of the chunk before: read
+// with gjson, no object built, and written from the splices. false: the
+// chunk is not one, line reads it whole.
+func (o *openAIStream) plain(payload []byte) bool {
+	if o.tmpl == nil || !json.Valid(payload) {
+		return false
+	}
+	var choices gjson.Result
+	ok, n := true, 0
+	gjson.ParseBytes(payload).ForEach(func(k, v gjson.Result) bool {
+		switch key, plain := plainKey(k.Raw); {
+		case !plain || key == "error":
+			ok = false
+		case key == "choices":
+			choices, n = v, n+1
+		}
+		return ok
+	})
+	if !ok || n != 1 || !choices.IsArray() {
+		return false
+	}
+	var choice gjson.Result
+	choices.ForEach(func(_, v gjson.Result) bool { choice = v; return false })
+	if !choice.IsObject() {
+		return false
+	}
+	raw := []byte(choice.Raw)
+	if head, tail := withoutValue(raw, "delta"); !sameRest(o.choiceKey, head, tail) {
+		return false
+	}
+	var delta gjson.Result
+	n = 0
+	choice.ForEach(func(k, v gjson.Result) bool {
+		switch key, plain := plainKey(k.Raw); {
+		case !plain || key == "finish_reason" && v.Type == gjson.String:
+			ok = false
+		case key == "delta":
+			delta, n = v, n+1
+		}
+		return ok
+	})
+	if !ok || n > 1 || n == 1 && !delta.IsObject() {
+		return false
+	}
+	var text [4]string // content, thinking, reasoning_content, reasoning
+	delta.ForEach(func(k, v gjson.Result) bool {
+		key, plain := plainKey(k.Raw)
+		switch {
+		case !plain || key == "role" && !o.roleSent || key == "tool_calls" && v.IsArray() && len(v.Raw) > 2 && strings.TrimSpace(v.Raw[1:len(v.Raw)-1]) != "":
+			ok = false
+		default:
+			if i := slices.Index([]string{"content", "thinking", "reasoning_content", "reasoning"}, key); i >= 0 {
+				text[i], _ = rawString(v.Raw)
+			}
+		}
+		return ok
+	})
+	if !ok {
+		return false
+	}
+	o.s.reasoningDelta(text[1]+text[2]+text[3], o)
+	o.s.contentDelta(text[0], o)
+	return true
+}
+
+// chunk writes a chunk made from the templates.
 func (o *openAIStream) chunk(set func(delta obj), toolCalls []json.RawMessage) {
+	o.s.write(o.chunkBytes(set, toolCalls))
+}
+
+func (o *openAIStream) chunkBytes(set func(delta obj), toolCalls []json.RawMessage) []byte {
 	top := o.tmpl.clone()
 	delete(top, "usage")
 	d := obj{}
@@ -275,15 +412,19 @@ func (o *openAIStream) chunk(set func(delta obj), toolCalls []json.RawMessage) {
 	c.setRaw("finish_reason", []byte("null"))
 	c.setRaw("delta", d.bytes())
 	top.setRaw("choices", rawList([]json.RawMessage{c.bytes()}))
-	o.s.write(dataEvent(top.bytes()))
+	return dataEvent(top.bytes())
 }
 
 func (o *openAIStream) content(text string) {
-	o.chunk(func(d obj) { d.setRaw("content", marshalString(text)) }, nil)
+	o.text.write(o.s, &o.text.content, text, func(v []byte) []byte {
+		return o.chunkBytes(func(d obj) { d.setRaw("content", v) }, nil)
+	})
 }
 
 func (o *openAIStream) reasoning(text string) {
-	o.chunk(func(d obj) { d.setRaw("reasoning_content", marshalString(text)) }, nil)
+	o.text.write(o.s, &o.text.reasoning, text, func(v []byte) []byte {
+		return o.chunkBytes(func(d obj) { d.setRaw("reasoning_content", v) }, nil)
+	})
 }
 
 // call sends a call as OpenAI's tool-call deltas: a header with index, id,

@@ -67,20 +67,36 @@ func objKey(raw string) (string, bool) {
 	return k, true
 }
 
+// plainKey is an object key's text when it has no escape.
+func plainKey(raw string) (string, bool) {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && strings.IndexByte(raw, '\\') < 0 {
+		return raw[1 : len(raw)-1], true
+	}
+	return "", false
+}
+
 // str reads a string field; ok false when it is absent, null or not a
 // string.
 func (o obj) str(key string) (string, bool) {
 	raw, ok := o[key]
-	if !ok || len(raw) < 2 || raw[0] != '"' {
+	if !ok {
 		return "", false
 	}
-	if in := raw[1 : len(raw)-1]; raw[len(raw)-1] == '"' && bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
-		// The values of an obj are valid JSON: a string without escapes
-		// is its own text.
-		return string(in), true
+	return rawString(string(raw))
+}
+
+// rawString reads a JSON value that is a string; ok false for any other.
+func rawString(raw string) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if in := raw[1 : len(raw)-1]; raw[len(raw)-1] == '"' && strings.IndexByte(in, '\\') < 0 && utf8.ValidString(in) {
+		// The values read are valid JSON: a string without escapes is
+		// its own text.
+		return in, true
 	}
 	var s string
-	if json.Unmarshal(raw, &s) != nil {
+	if json.Unmarshal([]byte(raw), &s) != nil {
 		return "", false
 	}
 	return s, true
@@ -195,10 +211,13 @@ func (o obj) clone() obj {
 	return c
 }
 
-// marshalString is json.Marshal of a string without HTML escaping. A
-// string with nothing to escape (no control character, quote, backslash,
-// invalid UTF-8, U+2028 or U+2029) is its own text between quotes.
-func marshalString(s string) []byte {
+// marshalString is json.Marshal of a string without HTML escaping.
+func marshalString(s string) []byte { return appendString(make([]byte, 0, len(s)+2), s) }
+
+// appendString appends s as marshalString writes it. A string with
+// nothing to escape (no control character, quote, backslash, invalid
+// UTF-8, U+2028 or U+2029) is its own text between quotes.
+func appendString(b []byte, s string) []byte {
 	plain := utf8.ValidString(s) && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029")
 	for i := 0; plain && i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
@@ -206,16 +225,66 @@ func marshalString(s string) []byte {
 		}
 	}
 	if plain {
-		b := make([]byte, 0, len(s)+2)
 		b = append(b, '"')
 		b = append(b, s...)
 		return append(b, '"')
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.Encode(s)
-	return bytes.TrimRight(b.Bytes(), "\n")
+	return append(b, bytes.TrimRight(buf.Bytes(), "\n")...)
+}
+
+// splice is an event of a stream written once with markers where its
+// values that change from event to event go: the bytes between them, so
+// that the next events of the same shape are their values between the
+// same bytes, with no object built.
+type splice struct {
+	parts [][]byte
+	// order is the marker of each hole, in the order they appear.
+	order []int
+}
+
+// spliceMark is the marker of value i: a JSON string no upstream writes.
+func spliceMark(i int) []byte {
+	return []byte(`"\u0000dialectkit-splice-` + strconv.Itoa(i) + `\u0000"`)
+}
+
+// newSplice splits an event written with the markers of n values. nil
+// when a marker is not there exactly once (a value of the upstream's that
+// holds one): the caller writes the event whole.
+func newSplice(ev []byte, n int) *splice {
+	type hole struct{ at, mark int }
+	holes := make([]hole, 0, n)
+	for i := range n {
+		m := spliceMark(i)
+		at := bytes.Index(ev, m)
+		if at < 0 || bytes.Contains(ev[at+len(m):], m) {
+			return nil
+		}
+		holes = append(holes, hole{at, i})
+	}
+	slices.SortFunc(holes, func(a, b hole) int { return a.at - b.at })
+	sp := &splice{}
+	prev := 0
+	for _, h := range holes {
+		sp.parts = append(sp.parts, bytes.Clone(ev[prev:h.at]))
+		sp.order = append(sp.order, h.mark)
+		prev = h.at + len(spliceMark(h.mark))
+	}
+	sp.parts = append(sp.parts, bytes.Clone(ev[prev:]))
+	return sp
+}
+
+// appendTo appends the event with vals (raw JSON values, by marker) in
+// its holes.
+func (sp *splice) appendTo(b []byte, vals ...[]byte) []byte {
+	for i, m := range sp.order {
+		b = append(b, sp.parts[i]...)
+		b = append(b, vals[m]...)
+	}
+	return append(b, sp.parts[len(sp.parts)-1]...)
 }
 
 // nativeCall is one call of the upstream's own tool_calls field.
