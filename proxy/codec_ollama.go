@@ -1,12 +1,14 @@
 package proxy
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
+	"github.com/tidwall/gjson"
 )
 
 // ollamaPath is the chat path of Ollama's native API.
@@ -161,10 +163,19 @@ type ollamaStream struct {
 	// message.
 	tmpl    obj
 	msgTmpl obj
+	// shape is tmpl's text without the values the text events change
+	// (created_at, the message's content and thinking); createdAt is the
+	// created_at of the chunk being handled.
+	shape     shapeKey
+	createdAt []byte
+	text      textSplices
 }
 
 func (o *ollamaStream) line(ctx context.Context, line []byte) bool {
 	s := o.s
+	if o.plain(line) {
+		return true
+	}
 	top, ok := parseObj(line)
 	if !ok {
 		s.write(line)
@@ -183,9 +194,11 @@ func (o *ollamaStream) line(ctx context.Context, line []byte) bool {
 	done := string(top["done"]) == "true"
 	if !done {
 		o.tmpl, o.msgTmpl = top, msg
+		o.readShape(string(bytes.TrimSpace(line)), string(top["message"]))
 	} else if o.tmpl == nil {
 		o.tmpl = obj{"model": top["model"], "created_at": top["created_at"]}
 		o.msgTmpl = obj{"role": json.RawMessage(`"assistant"`)}
+		o.readShape("", "")
 	}
 	s.reasoningDelta(m.reasoning, o)
 	s.contentDelta(m.content, o)
@@ -220,8 +233,92 @@ func (o *ollamaStream) errorEvent(e *toolcall.Error) []byte {
 	return append(errorBody(Ollama, 502, e), '\n')
 }
 
+// readShape reads the shape of the chunk that is now the template (top
+// and its message as they came) and its created_at: the splices are made
+// again when the shape changed, and never when created_at is not a string
+// (its hole holds a string).
+func (o *ollamaStream) readShape(top, msg string) {
+	o.shape.start()
+	o.shape.add(top, "created_at", "message")
+	o.shape.add(msg, "content", "thinking")
+	if o.shape.keep() {
+		o.text.reset()
+	}
+	o.createdAt = o.createdAt[:0]
+	if c := o.tmpl["created_at"]; len(c) > 0 && c[0] == '"' {
+		o.createdAt = append(o.createdAt, c...)
+	} else {
+		o.text.content = spliceSlot{made: true}
+		o.text.reasoning = spliceSlot{made: true}
+	}
+}
+
+// plain handles a chunk that carries only text (content, thinking), in
+// the shape of the chunk before: read with gjson, no object built, and
+// written from the splices. false: the chunk is not one, line reads it
+// whole.
+func (o *ollamaStream) plain(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	if o.tmpl == nil || len(line) == 0 || line[0] != '{' || !json.Valid(line) {
+		return false
+	}
+	raw := string(line)
+	var msg, created gjson.Result
+	top, ok := gjson.Parse(raw), true
+	if !distinctKeys(top, func(key string, v gjson.Result) bool {
+		switch key {
+		case "error":
+			return false
+		case "done":
+			return v.Type == gjson.False
+		case "message":
+			msg = v
+			return v.IsObject()
+		case "created_at":
+			created = v
+			return v.Type == gjson.String
+		}
+		return true
+	}) || !msg.Exists() || !created.Exists() {
+		return false
+	}
+	var content, thinking string
+	ok = distinctKeys(msg, func(key string, v gjson.Result) bool {
+		switch key {
+		case "content":
+			content, _ = rawString(v.Raw)
+		case "thinking":
+			thinking, _ = rawString(v.Raw)
+		case "tool_calls":
+			return !v.IsArray() || len(v.Array()) == 0
+		}
+		return true
+	})
+	if !ok {
+		return false
+	}
+	o.shape.start()
+	o.shape.add(raw, "created_at", "message")
+	if o.shape.add(msg.Raw, "content", "thinking"); !o.shape.same() {
+		return false
+	}
+	o.createdAt = append(o.createdAt[:0], created.Raw...)
+	o.s.reasoningDelta(thinking, o)
+	o.s.contentDelta(content, o)
+	return true
+}
+
 func (o *ollamaStream) chunk(set func(msg obj)) {
+	o.s.write(o.chunkBytes(set, o.createdAt))
+}
+
+// chunkBytes is a chunk made from the templates, with created (when set)
+// as its created_at.
+func (o *ollamaStream) chunkBytes(set func(msg obj), created []byte) []byte {
 	top := o.tmpl.clone()
+	if len(created) > 0 {
+		top.setRaw("created_at", created)
+	}
 	msg := o.msgTmpl.clone()
 	delete(msg, "thinking")
 	delete(msg, "tool_calls")
@@ -230,16 +327,20 @@ func (o *ollamaStream) chunk(set func(msg obj)) {
 	top.setRaw("message", msg.bytes())
 	top.setRaw("done", []byte("false"))
 	delete(top, "done_reason")
-	o.s.write(append(top.bytes(), '\n'))
+	return append(top.bytes(), '\n')
 }
 
-func (o *ollamaStream) content(text string) {
-	o.chunk(func(m obj) { m.setRaw("content", marshalString(text)) })
+// textEvent writes a text event: the text under key in the message, the
+// chunk's created_at the second hole.
+func (o *ollamaStream) textEvent(slot *spliceSlot, key, text string) {
+	o.text.write(o.s, slot, text, func(v [][]byte) []byte {
+		return o.chunkBytes(func(m obj) { m.setRaw(key, v[0]) }, v[1])
+	}, o.createdAt)
 }
 
-func (o *ollamaStream) reasoning(text string) {
-	o.chunk(func(m obj) { m.setRaw("thinking", marshalString(text)) })
-}
+func (o *ollamaStream) content(text string) { o.textEvent(&o.text.content, "content", text) }
+
+func (o *ollamaStream) reasoning(text string) { o.textEvent(&o.text.reasoning, "thinking", text) }
 
 func (o *ollamaStream) call(c toolcall.Call, index int, base *nativeCall) {
 	o.chunk(func(m obj) { m.setRaw("tool_calls", rawList([]json.RawMessage{ollamaCall(c, index, base)})) })

@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -133,61 +132,11 @@ type openAIStream struct {
 	choiceTmpl obj
 	roleSent   bool
 	finished   bool
-	// choiceKey is the upstream choice choiceTmpl was read from, without
-	// its delta: a chunk whose choice has the same is written from the
-	// same splices.
-	choiceKey []byte
-	text      textSplices
-}
-
-// textSplices are the splices of a stream's text events, content and
-// reasoning, made at the first of each since the template last changed;
-// val and out are reused from event to event.
-type textSplices struct {
-	content, reasoning spliceSlot
-	val, out           []byte
-}
-
-// spliceSlot is a splice made once: sp nil after made means the event is
-// written whole.
-type spliceSlot struct {
-	sp   *splice
-	made bool
-}
-
-func (t *textSplices) reset() { t.content, t.reasoning = spliceSlot{}, spliceSlot{} }
-
-// write writes text into the slot's event, made by build from the marker
-// of value 0 (or, when it cannot be spliced, whole with the text).
-func (t *textSplices) write(s *streamer, slot *spliceSlot, text string, build func(val []byte) []byte) {
-	if !slot.made {
-		slot.made = true
-		slot.sp = newSplice(build(spliceMark(0)), 1)
-	}
-	t.val = appendString(t.val[:0], text)
-	if slot.sp == nil {
-		s.write(build(t.val))
-		return
-	}
-	t.out = slot.sp.appendTo(t.out[:0], t.val)
-	s.write(t.out)
-}
-
-// withoutValue returns raw, a JSON object, without the value of its field
-// key (the first, as gjson finds it): what is left of it when that field
-// changes.
-func withoutValue(raw []byte, key string) (head, tail []byte) {
-	v := gjson.GetBytes(raw, key)
-	end := v.Index + len(v.Raw)
-	if !v.Exists() || v.Index <= 0 || end > len(raw) || string(raw[v.Index:end]) != v.Raw {
-		return raw, nil
-	}
-	return raw[:v.Index], raw[end:]
-}
-
-// sameKey reports whether key is head followed by tail.
-func sameRest(key, head, tail []byte) bool {
-	return len(key) == len(head)+len(tail) && bytes.Equal(key[:len(head)], head) && bytes.Equal(key[len(head):], tail)
+	// shape is the upstream choice choiceTmpl was read from, without its
+	// delta: a chunk whose choice has the same is written from the same
+	// splices.
+	shape shapeKey
+	text  textSplices
 }
 
 func (o *openAIStream) line(ctx context.Context, line []byte) bool {
@@ -234,8 +183,9 @@ func (o *openAIStream) line(ctx context.Context, line []byte) bool {
 		o.tmpl = top
 	}
 	o.choiceTmpl = ch
-	if head, tail := withoutValue(choices[0], "delta"); !sameRest(o.choiceKey, head, tail) {
-		o.choiceKey = append(append([]byte{}, head...), tail...)
+	o.shape.start()
+	o.shape.add(string(choices[0]), "delta")
+	if o.shape.keep() {
 		o.text.reset()
 	}
 	if role, ok := delta["role"]; ok && !o.roleSent {
@@ -345,8 +295,8 @@ func (o *openAIStream) plain(payload []byte) bool {
 	if !choice.IsObject() {
 		return false
 	}
-	raw := []byte(choice.Raw)
-	if head, tail := withoutValue(raw, "delta"); !sameRest(o.choiceKey, head, tail) {
+	o.shape.start()
+	if o.shape.add(choice.Raw, "delta"); !o.shape.same() {
 		return false
 	}
 	var delta gjson.Result
@@ -416,14 +366,14 @@ func (o *openAIStream) chunkBytes(set func(delta obj), toolCalls []json.RawMessa
 }
 
 func (o *openAIStream) content(text string) {
-	o.text.write(o.s, &o.text.content, text, func(v []byte) []byte {
-		return o.chunkBytes(func(d obj) { d.setRaw("content", v) }, nil)
+	o.text.write(o.s, &o.text.content, text, func(v [][]byte) []byte {
+		return o.chunkBytes(func(d obj) { d.setRaw("content", v[0]) }, nil)
 	})
 }
 
 func (o *openAIStream) reasoning(text string) {
-	o.text.write(o.s, &o.text.reasoning, text, func(v []byte) []byte {
-		return o.chunkBytes(func(d obj) { d.setRaw("reasoning_content", v) }, nil)
+	o.text.write(o.s, &o.text.reasoning, text, func(v [][]byte) []byte {
+		return o.chunkBytes(func(d obj) { d.setRaw("reasoning_content", v[0]) }, nil)
 	})
 }
 

@@ -236,57 +236,6 @@ func appendString(b []byte, s string) []byte {
 	return append(b, bytes.TrimRight(buf.Bytes(), "\n")...)
 }
 
-// splice is an event of a stream written once with markers where its
-// values that change from event to event go: the bytes between them, so
-// that the next events of the same shape are their values between the
-// same bytes, with no object built.
-type splice struct {
-	parts [][]byte
-	// order is the marker of each hole, in the order they appear.
-	order []int
-}
-
-// spliceMark is the marker of value i: a JSON string no upstream writes.
-func spliceMark(i int) []byte {
-	return []byte(`"\u0000dialectkit-splice-` + strconv.Itoa(i) + `\u0000"`)
-}
-
-// newSplice splits an event written with the markers of n values. nil
-// when a marker is not there exactly once (a value of the upstream's that
-// holds one): the caller writes the event whole.
-func newSplice(ev []byte, n int) *splice {
-	type hole struct{ at, mark int }
-	holes := make([]hole, 0, n)
-	for i := range n {
-		m := spliceMark(i)
-		at := bytes.Index(ev, m)
-		if at < 0 || bytes.Contains(ev[at+len(m):], m) {
-			return nil
-		}
-		holes = append(holes, hole{at, i})
-	}
-	slices.SortFunc(holes, func(a, b hole) int { return a.at - b.at })
-	sp := &splice{}
-	prev := 0
-	for _, h := range holes {
-		sp.parts = append(sp.parts, bytes.Clone(ev[prev:h.at]))
-		sp.order = append(sp.order, h.mark)
-		prev = h.at + len(spliceMark(h.mark))
-	}
-	sp.parts = append(sp.parts, bytes.Clone(ev[prev:]))
-	return sp
-}
-
-// appendTo appends the event with vals (raw JSON values, by marker) in
-// its holes.
-func (sp *splice) appendTo(b []byte, vals ...[]byte) []byte {
-	for i, m := range sp.order {
-		b = append(b, sp.parts[i]...)
-		b = append(b, vals[m]...)
-	}
-	return append(b, sp.parts[len(sp.parts)-1]...)
-}
-
 // nativeCall is one call of the upstream's own tool_calls field.
 type nativeCall struct {
 	obj obj
