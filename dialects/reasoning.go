@@ -9,46 +9,39 @@ type ReasoningTags struct{ Open, Close string }
 // MiniMax, Kimi-Thinking, Nemotron and others.
 var Think = ReasoningTags{Open: "<think>", Close: "</think>"}
 
-// SplitReasoning separates reasoning from the rest of text.
+// ReasoningSplit says how SplitReasoning reads reasoning out of a text.
+type ReasoningSplit struct {
+	// Tags are the reasoning wrappers, the family's own first. A wrapper
+	// with an empty tag is skipped; with none, nothing is reasoning.
+	Tags []ReasoningTags
+	// StartsOpen says the template opened a block of the first wrapper
+	// (Options.ReasoningOpen): everything before its first closing tag is
+	// reasoning, all the text when it never closes.
+	StartsOpen bool
+	// Implicit says a closing tag before any opening one of its kind ends
+	// a block the template opened (ImplicitReasoning, ImplicitReasoningIn);
+	// when false, such a tag is text.
+	Implicit bool
+}
+
+// SplitReasoning separates reasoning from the rest of text, as s says.
 //
 // Every Open…Close block is reasoning; an Open never closed makes the rest
 // of the text reasoning. Templates often open reasoning themselves, so the
-// output holds only the closing tag: when startsOpen is set, or when Close
-// appears before any Open, everything before the first Close is reasoning.
+// output holds only the closing tag: when s.StartsOpen is set (for the
+// first wrapper), or when s.Implicit is and a Close appears before any Open
+// of its kind, everything before that first Close is reasoning. With
+// several wrappers, the implicit blocks are taken first, then the blocks
+// of every wrapper in the order they stand in the text, so the reasoning
+// reads as written; a wrapper inside another's block is text of it.
 // Reasoning pieces are trimmed and concatenated; whitespace right after a
-// removed block is dropped from the rest.
-func SplitReasoning(text string, tags ReasoningTags, startsOpen bool) (reasoning, rest string) {
-	return splitReasoning(text, tags, startsOpen, true)
-}
-
-// SplitReasoningFor is SplitReasoning under opts: the text starts inside
-// reasoning when opts.ReasoningOpen is set (and first is, for the first of
-// a family's wrappers), and a closing tag before any opening one ends an
-// implicit block unless opts.ReasoningClosed says there is none.
-func SplitReasoningFor(text string, tags ReasoningTags, opts *Options, first bool) (reasoning, rest string) {
-	if opts == nil {
-		opts = &Options{}
+// removed block is dropped from the rest. With no block, rest is text
+// itself, not a copy.
+func SplitReasoning(text string, s ReasoningSplit) (reasoning, rest string) {
+	if len(s.Tags) == 1 {
+		return splitReasoning(text, s.Tags[0], s.StartsOpen, s.Implicit)
 	}
-	return splitReasoning(text, tags, first && opts.ReasoningOpen, !opts.ReasoningClosed || opts.ReasoningOpen)
-}
-
-// SplitReasoningAllFor is SplitReasoningFor over several wrappers at once,
-// the family's own first: a closing tag before any opening one of its
-// kind ends an implicit block (opts.ReasoningOpen applies to the first
-// wrapper), then the blocks of every wrapper are taken in the order they
-// stand in the text, so the reasoning reads as written.
-func SplitReasoningAllFor(text string, tags []ReasoningTags, opts *Options) (reasoning, rest string) {
-	return SplitReasoningAllAs(text, tags, opts != nil && opts.ReasoningOpen, ImplicitReasoning(opts))
-}
-
-// SplitReasoningAllAs is SplitReasoningAllFor with the start decided by
-// the caller: startsOpen for the first wrapper (Options.ReasoningOpen),
-// and whether a closing tag before any opening one of its kind ends an
-// implicit block (ImplicitReasoningIn).
-func SplitReasoningAllAs(text string, tags []ReasoningTags, startsOpen, implicit bool) (reasoning, rest string) {
-	if len(tags) == 1 {
-		return splitReasoning(text, tags[0], startsOpen, implicit)
-	}
+	tags, startsOpen, implicit := s.Tags, s.StartsOpen, s.Implicit
 	var r strings.Builder
 	for i, t := range tags {
 		if t.Open == "" || t.Close == "" {
@@ -102,7 +95,7 @@ func SplitReasoningAllAs(text string, tags []ReasoningTags, startsOpen, implicit
 // ends in text: just past the first closing tag, when startsOpen says the
 // template opened a block of the first of tags (Options.ReasoningOpen), or
 // when implicit says a closing tag before any opening one of its kind ends
-// such a block (ImplicitReasoningIn); the same blocks SplitReasoningAllAs
+// such a block (ImplicitReasoningIn); the same blocks SplitReasoning
 // takes out. It returns 0 when there is none, and when no closing tag
 // follows.
 //
@@ -242,13 +235,6 @@ func equalFoldASCII(a, b string) bool {
 		}
 	}
 	return true
-}
-
-// SplitReasoningAs is SplitReasoning with the implicit block decided by
-// the caller: when implicit is false, a closing tag before any opening one
-// is text (see ImplicitReasoningIn).
-func SplitReasoningAs(text string, tags ReasoningTags, startsOpen, implicit bool) (reasoning, rest string) {
-	return splitReasoning(text, tags, startsOpen, implicit)
 }
 
 func splitReasoning(text string, tags ReasoningTags, startsOpen, implicit bool) (reasoning, rest string) {

@@ -21,7 +21,7 @@ func TestSplitReasoning(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, rest := SplitReasoning(tt.in, Think, tt.open)
+			r, rest := SplitReasoning(tt.in, ReasoningSplit{Tags: []ReasoningTags{Think}, StartsOpen: tt.open, Implicit: true})
 			if r != tt.reasoning || rest != tt.rest {
 				t.Errorf("SplitReasoning(%q) = (%q, %q), want (%q, %q)", tt.in, r, rest, tt.reasoning, tt.rest)
 			}
@@ -29,7 +29,7 @@ func TestSplitReasoning(t *testing.T) {
 	}
 }
 
-func TestSplitReasoningAllFor(t *testing.T) {
+func TestSplitReasoningWrappers(t *testing.T) {
 	own := ReasoningTags{Open: "[THINK]", Close: "[/THINK]"}
 	tags := []ReasoningTags{own, Think}
 	tests := []struct {
@@ -50,9 +50,9 @@ func TestSplitReasoningAllFor(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, rest := SplitReasoningAllFor(tt.in, tags, &Options{ReasoningOpen: tt.open})
+			r, rest := SplitReasoning(tt.in, ReasoningSplit{Tags: tags, StartsOpen: tt.open, Implicit: true})
 			if r != tt.reasoning || rest != tt.rest {
-				t.Errorf("SplitReasoningAllFor(%q) = (%q, %q), want (%q, %q)", tt.in, r, rest, tt.reasoning, tt.rest)
+				t.Errorf("SplitReasoning(%q) = (%q, %q), want (%q, %q)", tt.in, r, rest, tt.reasoning, tt.rest)
 			}
 		})
 	}

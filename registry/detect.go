@@ -537,7 +537,7 @@ func opensValue(text string) bool {
 // plain is the result for output no dialect recognised: reasoning split
 // off, the rest is content.
 func plain(text string, opts *dialects.Options) *toolcall.Result {
-	reasoning, content := dialects.SplitReasoningFor(text, dialects.Think, opts, true)
+	reasoning, content := dialects.SplitReasoning(text, dialects.ReasoningSplit{Tags: []dialects.ReasoningTags{dialects.Think}, StartsOpen: opts != nil && opts.ReasoningOpen, Implicit: dialects.ImplicitReasoning(opts)})
 	return &toolcall.Result{Calls: []toolcall.Call{}, Content: strings.TrimSpace(content), Reasoning: reasoning}
 }
 

@@ -432,7 +432,7 @@ func (p *Profile) learnHeld(triggers []trigger) {
 		words = append(words, m.Markers()...)
 	}
 	// The generic reasoning tags, which every dialect's parse honours
-	// (dialects.SplitReasoningFor) even where its syntax names none (an
+	// (dialects.SplitReasoning) even where its syntax names none (an
 	// opaque one): a call followed by </think> is reasoning, not a call.
 	words = append(words, dialects.Think.Open, dialects.Think.Close)
 	conts := append([]string(nil), p.conts...)

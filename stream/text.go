@@ -276,7 +276,7 @@ func (p *Parser) startLead() {
 	}
 	if p.opts.Parse.ReasoningOpen {
 		// The template opened a block of the dialect's own wrapper, the
-		// first (dialects.SplitReasoningAllFor): a <think> beside it is
+		// first (dialects.SplitReasoning): a <think> beside it is
 		// not the block the option speaks of.
 		if len(p.prof.pairs) > 0 && p.prof.pairs[0].live {
 			r := p.prof.pairs[0]

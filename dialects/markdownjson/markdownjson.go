@@ -63,7 +63,7 @@ func (markdownJSON) extract(text string, opts *dialects.Options) *dialects.Extra
 	// block: a closing tag later in it is text, as in every dialect
 	// (dialects.ImplicitReasoningIn).
 	syn := markdownJSON{}.Syntax()
-	reasoning, rest := dialects.SplitReasoningAs(text, dialects.Think, opts.ReasoningOpen, dialects.ImplicitReasoningIn(text, &syn, opts))
+	reasoning, rest := dialects.SplitReasoning(text, dialects.ReasoningSplit{Tags: []dialects.ReasoningTags{dialects.Think}, StartsOpen: opts.ReasoningOpen, Implicit: dialects.ImplicitReasoningIn(text, &syn, opts)})
 	ext := &dialects.Extraction{Reasoning: reasoning}
 	// rest is text with reasoning removed: read it, and map offsets back to
 	// text by finding each call fence there (its bytes are text's own).

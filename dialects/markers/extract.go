@@ -242,7 +242,7 @@ func (x *extractor) finishContent() {
 }
 
 func (x *extractor) splitReasoning(text string) (content, reasoning string) {
-	reasoning, content = dialects.SplitReasoningAllAs(text, x.d.reasoning, x.opts.ReasoningOpen, x.implicitBlock)
+	reasoning, content = dialects.SplitReasoning(text, dialects.ReasoningSplit{Tags: x.d.reasoning, StartsOpen: x.opts.ReasoningOpen, Implicit: x.implicitBlock})
 	return content, reasoning
 }
 

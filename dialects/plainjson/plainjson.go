@@ -65,7 +65,7 @@ func (jsonDialect) Extract(text string, opts *dialects.Options) *dialects.Extrac
 // extract is Extract on text whose shown parts are held out.
 func (jsonDialect) extract(text string, opts *dialects.Options, implicit bool) *dialects.Extraction {
 	ext := &dialects.Extraction{}
-	reasoning, rest := dialects.SplitReasoningAs(text, dialects.Think, opts != nil && opts.ReasoningOpen, implicit)
+	reasoning, rest := dialects.SplitReasoning(text, dialects.ReasoningSplit{Tags: []dialects.ReasoningTags{dialects.Think}, StartsOpen: opts != nil && opts.ReasoningOpen, Implicit: implicit})
 	ext.Reasoning = reasoning
 	offset := len(text) - len(rest) // rest is a suffix of text unless blocks were removed
 	if offset < 0 || !strings.HasSuffix(text, rest) {

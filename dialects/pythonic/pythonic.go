@@ -291,7 +291,7 @@ func (x *extractor) splitReasoning(text string) (reasoning, rest string) {
 	if !open && !strings.Contains(text, dialects.Think.Close) && !strings.Contains(text, dialects.Think.Open) {
 		return "", text
 	}
-	return dialects.SplitReasoningAs(text, dialects.Think, open, x.implicit || open)
+	return dialects.SplitReasoning(text, dialects.ReasoningSplit{Tags: []dialects.ReasoningTags{dialects.Think}, StartsOpen: open, Implicit: x.implicit || open})
 }
 
 // startsOpen reports whether the text starts inside reasoning.

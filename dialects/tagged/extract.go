@@ -86,7 +86,7 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoni
 			rest = strings.ReplaceAll(rest, pre+tg.Open, tg.Open)
 		}
 	}
-	ext.Reasoning, ext.Content = dialects.SplitReasoningAllAs(rest, tags, reasoningOpen, implicit)
+	ext.Reasoning, ext.Content = dialects.SplitReasoning(rest, dialects.ReasoningSplit{Tags: tags, StartsOpen: reasoningOpen, Implicit: implicit})
 	ext.Content = stripLiterals(ext.Content, t.desc.Strip)
 	if len(p.calls) == 0 && t.desc.TrailingJSONCall {
 		if rc, content, ok := trailingJSONCall(ext.Content, opts); ok {
