@@ -98,19 +98,29 @@ func (q *chatCtx) countFix(kind string, n int) {
 	q.st.Fixed[kind] += n
 }
 
-// tidyRequest applies tidyHistory to the request before it goes upstream,
-// for the APIs whose history it reads; the request read (q.top) follows.
+// tidyRequest applies tidyHistory to the request before it goes upstream;
+// the request read (q.top) follows.
 func (q *chatCtx) tidyRequest(ctx context.Context) {
 	if q.top == nil {
 		return
 	}
-	var out []byte
+	var edits []histEdit
+	var msgs []*pastMessage
 	switch q.cd.(type) {
 	case ollamaCodec:
-		out = q.tidyChat(ctx, q.body, false)
+		edits, msgs = chatHistoryEdits(q.body, false)
 	case openAICodec:
-		out = q.tidyChat(ctx, q.body, true)
+		edits, msgs = chatHistoryEdits(q.body, true)
+	case responsesCodec:
+		edits, msgs = responsesHistoryEdits(q.body)
+	case anthropicCodec:
+		edits, msgs = anthropicHistoryEdits(q.body)
 	}
+	if len(msgs) == 0 {
+		return
+	}
+	q.tidyHistory(ctx, msgs)
+	out := splice(q.body, edits)
 	if out == nil {
 		return
 	}
@@ -120,60 +130,248 @@ func (q *chatCtx) tidyRequest(ctx context.Context) {
 	}
 }
 
-// tidyChat applies tidyHistory to a chat request's messages (Ollama's
-// /api/chat and OpenAI's chat completions share their shape; asString says
-// whether arguments are JSON strings, OpenAI's shape). It returns the body
-// with the changed messages written again, every other byte as it came,
-// or nil when nothing changed.
-func (q *chatCtx) tidyChat(ctx context.Context, body []byte, asString bool) []byte {
-	list := gjson.GetBytes(body, "messages")
-	if !list.IsArray() || list.Index <= 0 {
-		return nil
-	}
-	type item struct {
-		start, end int // in body
-		o          obj
-		m          *pastMessage
-	}
-	var items []item
-	var msgs []*pastMessage
-	list.ForEach(func(_, v gjson.Result) bool {
-		if v.Get("role").String() != "assistant" || v.Index <= 0 {
-			return true
-		}
-		start := v.Index // gjson gives it in body
-		o, ok := parseObj(body[start : start+len(v.Raw)])
-		if !ok {
-			return true
-		}
-		m := &pastMessage{}
-		m.Content, _ = o.str("content")
-		for _, n := range readNativeCalls(o.list("tool_calls"), asString) {
-			m.Calls = append(m.Calls, pastCall{ID: n.rc.ID, Name: n.rc.Name, Arguments: n.rc.Arguments})
-		}
-		items = append(items, item{start: start, end: start + len(v.Raw), o: o, m: m})
-		msgs = append(msgs, m)
-		return true
-	})
-	if len(msgs) == 0 {
-		return nil
-	}
-	q.tidyHistory(ctx, msgs)
+// histEdit is an item of a request's history list, as a codec read it:
+// its span in the body and the message it belongs to; write gives the
+// item as it goes upstream once the message is tidied, nil to keep it.
+type histEdit struct {
+	start, end int
+	m          *pastMessage
+	write      func() []byte
+}
+
+// splice writes the body with the edits of changed messages in place,
+// every other byte as it came; nil when nothing changed.
+func splice(body []byte, edits []histEdit) []byte {
 	var out bytes.Buffer
 	at := 0
-	for _, it := range items {
-		if !it.m.Changed {
+	for _, e := range edits {
+		if !e.m.Changed {
 			continue
 		}
-		out.Write(body[at:it.start])
-		out.Write(writeChatMessage(it.o, it.m, asString))
-		at = it.end
+		b := e.write()
+		if b == nil {
+			continue
+		}
+		out.Write(body[at:e.start])
+		out.Write(b)
+		at = e.end
 	}
 	if at == 0 {
 		return nil
 	}
 	out.Write(body[at:])
 	return out.Bytes()
+}
+
+// historyItems calls f with each object of the body's array at path, its
+// span in the body; a non-object item is passed as nil.
+func historyItems(body []byte, path string, f func(o obj, start, end int)) {
+	list := gjson.GetBytes(body, path)
+	if !list.IsArray() || list.Index <= 0 {
+		return
+	}
+	list.ForEach(func(_, v gjson.Result) bool {
+		if v.Index <= 0 {
+			f(nil, 0, 0)
+			return true
+		}
+		start, end := v.Index, v.Index+len(v.Raw) // gjson gives them in body
+		o, _ := parseObj(body[start:end])
+		f(o, start, end)
+		return true
+	})
+}
+
+// chatHistoryEdits reads a chat request's assistant messages (Ollama's
+// /api/chat and OpenAI's chat completions share their shape; asString says
+// whether arguments are JSON strings, OpenAI's shape).
+func chatHistoryEdits(body []byte, asString bool) ([]histEdit, []*pastMessage) {
+	var edits []histEdit
+	var msgs []*pastMessage
+	historyItems(body, "messages", func(o obj, start, end int) {
+		if role, _ := o.str("role"); role != "assistant" {
+			return
+		}
+		m := &pastMessage{}
+		m.Content, _ = o.str("content")
+		for _, n := range readNativeCalls(o.list("tool_calls"), asString) {
+			m.Calls = append(m.Calls, pastCall{ID: n.rc.ID, Name: n.rc.Name, Arguments: n.rc.Arguments})
+		}
+		edits = append(edits, histEdit{start, end, m, func() []byte { return writeChatMessage(o, m, asString) }})
+		msgs = append(msgs, m)
+	})
+	return edits, msgs
+}
+
+// responsesHistoryEdits reads a Responses request's past assistant turns:
+// an assistant message item and the function_call items that follow it
+// (reasoning items between them) are one message; function_call items
+// with no message before them are one of their own.
+func responsesHistoryEdits(body []byte) ([]histEdit, []*pastMessage) {
+	var edits []histEdit
+	var msgs []*pastMessage
+	var cur *pastMessage
+	historyItems(body, "input", func(o obj, start, end int) {
+		typ, _ := o.str("type")
+		role, _ := o.str("role")
+		switch {
+		case typ == "function_call":
+			if cur == nil {
+				cur = &pastMessage{}
+				msgs = append(msgs, cur)
+			}
+			m, k := cur, len(cur.Calls)
+			rc := responsesNative(o).rc
+			m.Calls = append(m.Calls, pastCall{ID: rc.ID, Name: rc.Name, Arguments: rc.Arguments})
+			edits = append(edits, histEdit{start, end, m, func() []byte {
+				if !m.Calls[k].Repaired {
+					return nil
+				}
+				o.setRaw("arguments", marshalString(m.Calls[k].Arguments))
+				return o.bytes()
+			}})
+		case role == "assistant" && (typ == "" || typ == "message"):
+			m := &pastMessage{Content: partsText(o, "content")}
+			cur = m
+			msgs = append(msgs, m)
+			edits = append(edits, histEdit{start, end, m, func() []byte {
+				if !m.Leaked {
+					return nil
+				}
+				return writeResponsesTurn(o, m)
+			}})
+		case typ == "reasoning":
+		default:
+			cur = nil
+		}
+	})
+	return edits, msgs
+}
+
+// writeResponsesTurn writes an assistant message item whose calls leaked
+// into its text as the items an answer has: reasoning, the message
+// without the calls' markup (left out when no text or other part
+// remains), and a function_call item for each call.
+func writeResponsesTurn(o obj, m *pastMessage) []byte {
+	var items []json.RawMessage
+	if m.Reasoning != "" {
+		items = append(items, reasoningItem(nil, m.Reasoning, "completed"))
+	}
+	if _, ok := o.str("content"); ok {
+		if strings.TrimSpace(m.Content) != "" {
+			o.setRaw("content", marshalString(m.Content))
+			items = append(items, o.bytes())
+		}
+	} else if parts := replaceText(o.list("content"), "text", m.Content); len(parts) > 0 {
+		o.setRaw("content", rawList(parts))
+		items = append(items, o.bytes())
+	}
+	for _, c := range m.Calls {
+		items = append(items, responsesCall(toolcall.Call{ID: c.ID, Name: c.Name, Arguments: json.RawMessage(c.Arguments)}, nil, "completed"))
+	}
+	var out bytes.Buffer
+	for i, it := range items {
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		out.Write(it)
+	}
+	return out.Bytes()
+}
+
+// replaceText replaces a content list's text parts (those with a text
+// field) by one holding text, the first one's other fields kept, at its
+// place; other parts stay as they are. An empty text leaves no text part.
+func replaceText(parts []json.RawMessage, key, text string) []json.RawMessage {
+	var out []json.RawMessage
+	done := false
+	for _, raw := range parts {
+		p, ok := parseObj(raw)
+		if _, isText := p.str(key); !ok || !isText {
+			out = append(out, raw)
+			continue
+		}
+		if done || strings.TrimSpace(text) == "" {
+			done = true
+			continue
+		}
+		p.setRaw(key, marshalString(text))
+		out = append(out, p.bytes())
+		done = true
+	}
+	return out
+}
+
+// anthropicHistoryEdits reads a Messages request's assistant messages:
+// their text blocks (or string content) and tool_use blocks, whose input
+// is the arguments (a string input is read as its text).
+func anthropicHistoryEdits(body []byte) ([]histEdit, []*pastMessage) {
+	var edits []histEdit
+	var msgs []*pastMessage
+	historyItems(body, "messages", func(o obj, start, end int) {
+		if role, _ := o.str("role"); role != "assistant" {
+			return
+		}
+		m := &pastMessage{Content: partsText(o, "content")}
+		for _, raw := range o.list("content") {
+			if b, ok := parseObj(raw); ok {
+				if t, _ := b.str("type"); t == "tool_use" {
+					c := pastCall{}
+					c.ID, _ = b.str("id")
+					c.Name, _ = b.str("name")
+					if s, ok := b.str("input"); ok {
+						c.Arguments = s
+					} else {
+						c.Arguments = string(b["input"])
+					}
+					m.Calls = append(m.Calls, c)
+				}
+			}
+		}
+		edits = append(edits, histEdit{start, end, m, func() []byte { return writeAnthropicMessage(o, m) }})
+		msgs = append(msgs, m)
+	})
+	return edits, msgs
+}
+
+// writeAnthropicMessage writes a tidied assistant message: its tool_use
+// blocks' repaired input, or its leaked calls as tool_use blocks after
+// its text (a thinking block before it for reasoning; no empty text
+// block, which the API refuses).
+func writeAnthropicMessage(o obj, m *pastMessage) []byte {
+	if !m.Leaked {
+		blocks := o.list("content")
+		k := 0
+		for i, raw := range blocks {
+			b, ok := parseObj(raw)
+			if t, _ := b.str("type"); !ok || t != "tool_use" {
+				continue
+			}
+			if k < len(m.Calls) && m.Calls[k].Repaired {
+				b.setRaw("input", argumentsValue(json.RawMessage(m.Calls[k].Arguments)))
+				blocks[i] = b.bytes()
+			}
+			k++
+		}
+		o.setRaw("content", rawList(blocks))
+		return o.bytes()
+	}
+	var blocks []json.RawMessage
+	if m.Reasoning != "" {
+		blocks = append(blocks, thinkingBlock(nil, m.Reasoning))
+	}
+	if _, ok := o.str("content"); ok {
+		if strings.TrimSpace(m.Content) != "" {
+			blocks = append(blocks, textBlock(m.Content))
+		}
+	} else {
+		blocks = append(blocks, replaceText(o.list("content"), "text", m.Content)...)
+	}
+	for _, c := range m.Calls {
+		blocks = append(blocks, toolUseBlock(toolcall.Call{ID: c.ID, Name: c.Name, Arguments: json.RawMessage(c.Arguments)}, nil))
+	}
+	o.setRaw("content", rawList(blocks))
+	return o.bytes()
 }
 
 // writeChatMessage writes a tidied assistant message in the chat shape:
