@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dialectkit/toolcall/internal/fakeserver"
 	"github.com/dialectkit/toolcall/proxy"
@@ -344,3 +345,34 @@ func newServer(t *testing.T, h http.Handler) string {
 
 // quiet is a logger that drops the per-request records of the tests.
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// hangGuard is the idle timeout of tests whose upstream holds its answer
+// until the client has seen a part of it: a proxy that holds that part
+// too ends the answer with an idle error after it, instead of hanging.
+// A proxy that works never waits for it.
+const hangGuard = 10 * time.Second
+
+// readReleasing reads a streamed answer to its end and closes release once
+// a line satisfies seen (the upstream holds the rest of its answer until
+// then); it returns the lines read.
+func readReleasing(resp *http.Response, seen func(line string) bool, release chan struct{}) string {
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	var all strings.Builder
+	open := true
+	for {
+		line, err := br.ReadString('\n')
+		all.WriteString(line)
+		if open && seen(line) {
+			close(release)
+			open = false
+		}
+		if err != nil {
+			break
+		}
+	}
+	if open {
+		close(release)
+	}
+	return all.String()
+}

@@ -190,7 +190,7 @@ func TestHistoryHygieneItems(t *testing.T) {
 		},
 		{
 			name: "anthropic/string input repaired", api: proxy.Anthropic,
-			history: []string{`{"role":"assistant","content":[{"type":"text","text":"Checking."},{"type":"tool_use","id":"toolu_1","name":"get_weather","input":"{'city': 'Paris'}"}]}`},
+			history:  []string{`{"role":"assistant","content":[{"type":"text","text":"Checking."},{"type":"tool_use","id":"toolu_1","name":"get_weather","input":"{'city': 'Paris'}"}]}`},
 			repaired: 1,
 			check: func(t *testing.T, sent []item) {
 				blocks, _ := sent[1]["content"].([]any)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall/config"
+	"github.com/dialectkit/toolcall/registry"
 )
 
 func TestOutgoingURL(t *testing.T) {
@@ -80,6 +81,23 @@ func TestMarshalString(t *testing.T) {
 		enc.Encode(s)
 		if got, want := string(marshalString(s)), strings.TrimSuffix(b.String(), "\n"); got != want {
 			t.Errorf("marshalString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// TestCorePrepares: building a Handler's or a Transport's core builds its
+// registry's detection tables, so the first request does not.
+func TestCorePrepares(t *testing.T) {
+	for _, handler := range []bool{true, false} {
+		reg := registry.New(registry.Default().Dialects()...)
+		if reg.Prepared() {
+			t.Fatal("a new registry reads as prepared")
+		}
+		if _, err := newCoreOn(reg, Options{Upstream: "http://h:11434"}, handler); err != nil {
+			t.Fatal(err)
+		}
+		if !reg.Prepared() {
+			t.Errorf("handler %v: the core did not prepare its registry", handler)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -151,34 +152,81 @@ func TestResponseTooLarge(t *testing.T) {
 func TestMaxConcurrent(t *testing.T) {
 	for _, api := range allAPIs {
 		t.Run(string(api), func(t *testing.T) {
-			up := fakeserver.NewServer(fakeserver.Script{{Content: strings.Repeat("a", 200), ChunkSize: 1, Delay: 10 * time.Millisecond}}, nil)
+			up := fakeserver.NewServer(fakeserver.Script{{Content: "Sure."}}, nil)
 			t.Cleanup(up.Close)
-			h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: serverKind(api), MaxConcurrent: 1, Logger: quiet, IdleTimeout: 150 * time.Millisecond})
+			// The first chat request holds the only place: its answer's
+			// body gives nothing until the test ends, whatever the proxy's
+			// timers do, so the place is taken for as long as the second
+			// request waits.
+			tr := &heldChat{next: http.DefaultTransport, sent: make(chan struct{}, 8), release: make(chan struct{})}
+			t.Cleanup(tr.end)
+			h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: serverKind(api), MaxConcurrent: 1, Logger: quiet, IdleTimeout: 150 * time.Millisecond, Transport: tr})
 			if err != nil {
 				t.Fatal(err)
 			}
 			srv := httptest.NewServer(h)
 			t.Cleanup(srv.Close)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+chatPath(api), strings.NewReader(chatBody(api, true, "")))
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			// The first request holds the only place for two seconds; the
-			// second waits, and gives up after the idle timeout.
+			first := make(chan struct{})
+			go func() {
+				defer close(first)
+				resp, err := http.Post(srv.URL+chatPath(api), "application/json", strings.NewReader(chatBody(api, true, "")))
+				if err == nil {
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+			}()
+			<-tr.sent // the first request has its place and is upstream
+			// The second waits, and gives up after the idle timeout.
 			a := post(t, nil, srv.URL+chatPath(api), api, chatBody(api, false, ""), nil)
 			if a.Status != http.StatusServiceUnavailable || errorCode(t, api, a.Raw) != "TLP-027" {
 				t.Errorf("%d %s", a.Status, a.Raw)
 			}
-			if n := len(up.Requests()); n != 1 {
-				t.Errorf("%d upstream requests, want 1", n)
+			if n := tr.chats.Load(); n != 1 {
+				t.Errorf("%d upstream chat requests, want 1", n)
 			}
+			tr.end()
+			<-first
 		})
 	}
 }
+
+// heldChat is a transport whose chat requests are answered 200 with a body
+// that gives nothing until release is closed (other paths go to next); it
+// counts them and reports each on sent.
+type heldChat struct {
+	next    http.RoundTripper
+	chats   atomic.Int32
+	sent    chan struct{}
+	release chan struct{}
+	once    sync.Once
+}
+
+func (h *heldChat) RoundTrip(r *http.Request) (*http.Response, error) {
+	p := r.URL.Path
+	if !strings.HasSuffix(p, "/chat") && !strings.HasSuffix(p, "/completions") && !strings.HasSuffix(p, "/responses") && !strings.HasSuffix(p, "/messages") {
+		return h.next.RoundTrip(r)
+	}
+	if r.Body != nil {
+		io.Copy(io.Discard, r.Body)
+		r.Body.Close()
+	}
+	h.chats.Add(1)
+	h.sent <- struct{}{}
+	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: heldBody{h.release}, Request: r, ProtoMajor: 1, ProtoMinor: 1, Proto: "HTTP/1.1"}, nil
+}
+
+// end releases the held answers.
+func (h *heldChat) end() { h.once.Do(func() { close(h.release) }) }
+
+type heldBody struct{ release chan struct{} }
+
+func (b heldBody) Read([]byte) (int, error) {
+	<-b.release
+	return 0, io.ErrUnexpectedEOF
+}
+
+func (heldBody) Close() error { return nil }
 
 // blocking is an upstream whose chat path answers nothing until the
 // request ends; other paths go to the fake server.

@@ -57,7 +57,13 @@ type core struct {
 }
 
 func newCore(opts Options, handler bool) (*core, error) {
-	c := &core{opts: opts, api: opts.API, next: opts.Transport, log: opts.Logger, reg: registry.Default()}
+	return newCoreOn(registry.Default(), opts, handler)
+}
+
+// newCoreOn is newCore detecting with reg, whose tables it builds
+// (Registry.Prepare) so that the first request does not pay for them.
+func newCoreOn(reg *registry.Registry, opts Options, handler bool) (*core, error) {
+	c := &core{opts: opts, api: opts.API, next: opts.Transport, log: opts.Logger, reg: reg}
 	switch c.api {
 	case "":
 		c.api = Ollama
@@ -124,6 +130,7 @@ func newCore(opts Options, handler bool) (*core, error) {
 	c.sem = make(chan struct{}, c.opts.MaxConcurrent)
 	c.evidence = newEvidenceCache(evidenceCacheSize)
 	c.tools = newToolCache()
+	c.reg.Prepare()
 	return c, nil
 }
 
@@ -163,7 +170,9 @@ type Handler struct {
 }
 
 // NewHandler returns a Handler for opts. Options.Upstream is required; an
-// invalid Config is a TLP-024 error.
+// invalid Config is a TLP-024 error. It builds the default registry's
+// detection tables (registry.Registry.Prepare), so that the first request
+// does not pay for them.
 func NewHandler(opts Options) (*Handler, error) {
 	c, err := newCore(opts, true)
 	if err != nil {
@@ -241,7 +250,8 @@ type Transport struct {
 }
 
 // NewTransport returns a Transport for opts. An invalid Config is a
-// TLP-024 error.
+// TLP-024 error. Like NewHandler, it builds the default registry's
+// detection tables.
 func NewTransport(opts Options) (*Transport, error) {
 	c, err := newCore(opts, false)
 	if err != nil {

@@ -58,6 +58,17 @@ func Stream(opts *Options) *stream.Parser { return defaultRegistry.Stream(opts) 
 // registered for what it adds, cost a lookup.
 func (r *Registry) Prepare() { r.points() }
 
+// Prepared reports whether the tables Prepare builds are built for the
+// registry's dialects as they are now: a registration since they were
+// built makes it false until the next Prepare or detecting parse.
+func (r *Registry) Prepared() bool {
+	r.mu.RLock()
+	gen := r.gen
+	r.mu.RUnlock()
+	v, ok := pointSets.Load(r)
+	return ok && v.(pointSet).gen == gen
+}
+
 // profile returns the stream profile of d, learning it on first use.
 func (r *Registry) profile(d dialects.Dialect) *stream.Profile {
 	if p, ok := r.profiles.Load(d.Name()); ok {

@@ -522,7 +522,7 @@ func TestMain(m *testing.M) {
 func TestServeProcess(t *testing.T) {
 	up := fakeserver.NewServer(fakeserver.Script{{Content: leakedCall}}, nil)
 	defer up.Close()
-	cmd := exec.Command(os.Args[0], "serve", "--upstream", up.URL, "--listen", "127.0.0.1:0")
+	cmd := exec.Command(os.Args[0], "serve", "--config", "", "--upstream", up.URL, "--listen", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "DIALECT_PROBE_TEST_AS_MAIN=1")
 	stderr := &syncBuffer{ready: make(chan string, 1)}
 	cmd.Stderr = stderr

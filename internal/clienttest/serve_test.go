@@ -70,7 +70,9 @@ func buildCLI(t *testing.T) string {
 // SIGTERM and returns how it exited.
 func serve(t *testing.T, bin, upstream string, api proxy.API) (base string, stop func() error) {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--upstream", upstream, "--api", string(api), "--listen", "127.0.0.1:0")
+	// No config file applies: not one in the working directory, nor the
+	// user's own.
+	cmd := exec.Command(bin, "serve", "--config", "", "--upstream", upstream, "--api", string(api), "--listen", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

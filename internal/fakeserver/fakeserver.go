@@ -78,6 +78,12 @@ type Turn struct {
 	Interleave bool
 	// Delay is a pause before each streamed chunk.
 	Delay time.Duration
+	// Holds pause the stream at points of the text, in order: before the
+	// first chunk whose bytes hold a hold's At (a piece of the text, so
+	// no longer than ChunkSize), the answer waits until its Release is
+	// closed or the client goes away. Tests use them to see what reached
+	// the client while the upstream was still writing.
+	Holds []Hold
 
 	// Status, when 400 or more, answers with that HTTP status and Error as
 	// the server's error message (an empty Error sends an empty body).
@@ -104,6 +110,12 @@ type Turn struct {
 	// protocol's stream type).
 	Body        string
 	ContentType string
+}
+
+// Hold is a pause of a streamed answer; see Turn.Holds.
+type Hold struct {
+	At      string
+	Release <-chan struct{}
 }
 
 // Call is one scripted native tool call.
@@ -435,6 +447,7 @@ type answer struct {
 	ctx  context.Context
 	req  *Request
 	turn *Turn
+	held int // the holds passed
 }
 
 func (a *answer) write() {
@@ -486,6 +499,17 @@ func (a *answer) writeBody() {
 func (a *answer) send(chunk []byte) bool {
 	if a.turn.Delay > 0 && !a.wait(a.turn.Delay) {
 		return false
+	}
+	if a.held < len(a.turn.Holds) && bytes.Contains(chunk, []byte(a.turn.Holds[a.held].At)) {
+		release := a.turn.Holds[a.held].Release
+		a.held++
+		select {
+		case <-release:
+		case <-a.ctx.Done():
+			return false
+		case <-a.h.closed:
+			return false
+		}
 	}
 	if _, err := a.w.Write(chunk); err != nil {
 		return false
