@@ -120,7 +120,7 @@ func (q *chatCtx) tidyRequest(ctx context.Context) {
 		return
 	}
 	q.tidyHistory(ctx, msgs)
-	out := splice(q.body, edits)
+	out := applyEdits(q.body, edits)
 	if out == nil {
 		return
 	}
@@ -139,9 +139,9 @@ type histEdit struct {
 	write      func() []byte
 }
 
-// splice writes the body with the edits of changed messages in place,
+// applyEdits writes the body with the edits of changed messages in place,
 // every other byte as it came; nil when nothing changed.
-func splice(body []byte, edits []histEdit) []byte {
+func applyEdits(body []byte, edits []histEdit) []byte {
 	var out bytes.Buffer
 	at := 0
 	for _, e := range edits {
