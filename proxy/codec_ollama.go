@@ -259,7 +259,7 @@ func (o *ollamaStream) readShape(top, msg string) {
 // whole.
 func (o *ollamaStream) plain(line []byte) bool {
 	line = bytes.TrimSpace(line)
-	if o.tmpl == nil || len(line) == 0 || line[0] != '{' || !json.Valid(line) {
+	if o.tmpl == nil || o.s.q.c.wholeChunks || len(line) == 0 || line[0] != '{' || !json.Valid(line) {
 		return false
 	}
 	raw := string(line)

@@ -273,7 +273,7 @@ func (o *openAIStream) fragment(raw json.RawMessage) {
 // with gjson, no object built, and written from the splices. false: the
 // chunk is not one, line reads it whole.
 func (o *openAIStream) plain(payload []byte) bool {
-	if o.tmpl == nil || !json.Valid(payload) {
+	if o.tmpl == nil || o.s.q.c.wholeChunks || !json.Valid(payload) {
 		return false
 	}
 	var choices gjson.Result

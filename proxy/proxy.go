@@ -54,6 +54,10 @@ type core struct {
 	// the log has told of (familyStart).
 	waitLogged sync.Map
 	tools      *toolCache
+	// wholeChunks reads every upstream chunk whole and writes every event
+	// from its templates, without splices: the reference the splices are
+	// tested against.
+	wholeChunks bool
 }
 
 func newCore(opts Options, handler bool) (*core, error) {

@@ -96,7 +96,7 @@ func (t *textSplices) write(s *streamer, slot *spliceSlot, text string, build fu
 	}
 	t.val = appendString(t.val[:0], text)
 	t.vals = append(append(t.vals[:0], t.val), more...)
-	if slot.sp == nil {
+	if slot.sp == nil || s.q.c.wholeChunks {
 		s.write(build(t.vals))
 		return
 	}

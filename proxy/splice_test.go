@@ -1,0 +1,122 @@
+package proxy
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestSplicesAsWhole: a stream read with gjson and written from splices
+// is byte for byte the stream read whole and written from its templates,
+// for chunks that change shape, hold escapes, duplicate keys, a
+// non-string created_at, the splice marker itself, reasoning, leaked and
+// native calls; each stream also fed with its text cut in 3-byte chunks.
+func TestSplicesAsWhole(t *testing.T) {
+	const leaked = `<tool_call>{"name":"get_weather","arguments":{"city":"Paris"}}</tool_call>`
+	ollama := func(created, msg, extra string) string {
+		return `{"model":"m","created_at":` + created + `,"message":{"role":"assistant",` + msg + `},"done":false` + extra + "}\n"
+	}
+	openai := func(choice string) string {
+		return `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[` + choice + "]}\n\n"
+	}
+	text := func(s string) string { return `"content":` + string(marshalString(s)) }
+	delta := func(d string) string { return openai(`{"index":0,"delta":{` + d + `},"finish_reason":null}`) }
+	chunked := func(api API, s string) string {
+		var b strings.Builder
+		for i := 0; i < len(s); i += 3 {
+			piece := s[i:min(i+3, len(s))]
+			if api == Ollama {
+				b.WriteString(ollama(`"t`+itoa(i)+`"`, text(piece), ""))
+			} else {
+				b.WriteString(delta(text(piece)))
+			}
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name string
+		api  API
+		body string
+	}{
+		{"ollama", Ollama, ollama(`"t1"`, text("Hello "), "") +
+			ollama(`"t2"`, text("wo\"rld\n\u2028"), "") +
+			ollama(`"t3"`, `"content":"","thinking":"hmm"`, "") +
+			ollama(`"t4"`, text("Let me check. "+leaked), "") +
+			ollama(`1`, text(" x"), "") +
+			ollama(`"t5"`, text(" y"), `,"extra":1`) +
+			ollama(`"t6","created_at":"t7"`, text(" z"), "") +
+			ollama(`"t8"`, text(" \u0000dialectkit-splice-0\u0000"), "") +
+			`{"model":"\u0000dialectkit-splice-1\u0000","created_at":"t9","message":{"role":"assistant","content":" w"},"done":false}` + "\n" +
+			`{"model":"\u0000dialectkit-splice-1\u0000","created_at":"t10","message":{"role":"assistant","content":" v"},"done":false}` + "\n" +
+			ollama(`"t11"`, `"content":"","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":"Rome"}}}]`, "") +
+			`{"model":"m","created_at":"t12","message":{"role":"assistant","content":"end"},"done":true,"done_reason":"stop","eval_count":3}` + "\n"},
+		{"ollama/chunked", Ollama, chunked(Ollama, "The weather: "+leaked+" and more text after it.") +
+			`{"model":"m","created_at":"t","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}` + "\n"},
+		{"openai", OpenAI, delta(`"role":"assistant","content":""`) +
+			delta(text("Hello ")) +
+			delta(text("wo\"rld\n")) +
+			delta(`"reasoning_content":"think"`) +
+			openai(`{"index":0,"delta":{"content":"x"},"logprobs":{"content":[{"token":"x"}]},"finish_reason":null}`) +
+			openai(`{"index":0,"delta":{"content":"y"},"logprobs":{"content":[{"token":"y"}]},"finish_reason":null}`) +
+			openai(`{"index":0,"delta":{"content":"y"},"delta":{"content":"z"},"finish_reason":null}`) +
+			delta(text("Let me check. "+leaked)) +
+			delta(text(" \u0000dialectkit-splice-0\u0000")) +
+			delta(`"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]`) +
+			delta(`"tool_calls":[{"index":0,"function":{"arguments":"{\"city\":\"Rome\"}"}}]`) +
+			delta(`"role":"assistant","content":"a"`) +
+			openai(`{"index":0,"delta":{},"finish_reason":"stop"}`) +
+			`data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2}}` + "\n\n" +
+			"data: [DONE]\n\n"},
+		{"openai/chunked", OpenAI, delta(`"role":"assistant","content":""`) +
+			chunked(OpenAI, "The weather: "+leaked+" and more text after it.") +
+			openai(`{"index":0,"delta":{},"finish_reason":"stop"}`) + "data: [DONE]\n\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spliced := proxyStream(t, tc.api, tc.body, false)
+			whole := proxyStream(t, tc.api, tc.body, true)
+			if spliced != whole {
+				t.Errorf("spliced:\n%s\nwhole:\n%s", spliced, whole)
+			}
+			if !strings.Contains(whole, "get_weather") || !strings.Contains(whole, "Paris") {
+				t.Errorf("the leaked call is not in the stream:\n%s", whole)
+			}
+		})
+	}
+}
+
+// callIDs are the ids the proxy gives calls, which differ run to run.
+var callIDs = regexp.MustCompile(`call_[0-9A-Za-z]+`)
+
+// proxyStream is the stream a client gets for an upstream answering body,
+// with whole (no splices) or not, its call ids made equal.
+func proxyStream(t *testing.T, api API, body string, whole bool) string {
+	t.Helper()
+	ct := map[API]string{Ollama: "application/x-ndjson", OpenAI: "text/event-stream"}[api]
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", ct)
+		io.WriteString(w, body)
+	}))
+	defer up.Close()
+	c, err := newCore(Options{Upstream: up.URL, API: api}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.wholeChunks = whole
+	srv := httptest.NewServer(&Handler{c: c})
+	defer srv.Close()
+	path := map[API]string{Ollama: "/api/chat", OpenAI: "/v1/chat/completions"}[api]
+	req := `{"model":"m","stream":true,"messages":[{"role":"user","content":"Weather?"}],"tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}]}`
+	resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return callIDs.ReplaceAllString(string(out), "call_X")
+}
