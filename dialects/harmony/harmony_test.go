@@ -68,6 +68,24 @@ func TestDialect(t *testing.T) {
 			text: `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>` +
 				`<|start|>assistant<|channel|>commentary to=functions.get_time <|constrain|>json<|message|>{"zone": "CET"}<|call|>`,
 			calls: []wantCall{{"get_weather", `{"city":"Paris"}`}, {"get_time", `{"zone":"CET"}`}}},
+		// A call's body is its arguments: a header token inside one of
+		// their strings is text, and a body the next message's header
+		// breaks off is cut, never a shorter call.
+		{name: "a channel token inside an argument string is text",
+			text:   `<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "a <|channel|>commentary b"}<|call|>`,
+			chunks: []string{"<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"a <|chan", "nel|>commentary b\"}<|call|>"},
+			calls:  []wantCall{{"get_weather", `{"city":"a <|channel|>commentary b"}`}}},
+		{name: "a start token inside an argument string is text",
+			text:  `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "<|start|>assistant"}<|call|>`,
+			calls: []wantCall{{"get_weather", `{"city":"<|start|>assistant"}`}}},
+		{name: "arguments broken off by the next header are cut",
+			text:    `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Par<|start|>assistant<|channel|>final<|message|>Done.`,
+			content: "Done.",
+			codes:   []toolcall.Code{toolcall.CodeTruncated}},
+		{name: "whole arguments before the next header stay a call",
+			text:    `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|start|>assistant<|channel|>final<|message|>Done.`,
+			calls:   []wantCall{{"get_weather", `{"city":"Paris"}`}},
+			content: "Done."},
 		{name: "no call", text: "The capital of France is Paris.", content: "The capital of France is Paris."},
 		{name: "a stray constrain marker in a sentence is a word", text: "Hello <|constrain|> world", content: "Hello <|constrain|> world"},
 		{name: "a stray message marker in a sentence is a word", text: "Hello <|message|> world", content: "Hello <|message|> world"},

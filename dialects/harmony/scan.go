@@ -315,6 +315,15 @@ func lexBody(s *scanner) stateFn {
 	}
 	from := s.pos
 	i, m := s.next(from, want)
+	// A call's body is its arguments: a marker inside a string of a JSON
+	// value that reads on past it is argument text, not the body's end.
+	for s.msg.isCall() && m != noMarker {
+		end, ok := dialects.InsideJSONString(s.text, s.pos, i)
+		if !ok {
+			break
+		}
+		i, m = s.next(end, want)
+	}
 	for m == thinkMarker && s.msg.channelName() == "analysis" {
 		if end := s.closedThinkEnd(i); end >= 0 {
 			from = end
@@ -325,11 +334,11 @@ func lexBody(s *scanner) stateFn {
 		i, m = s.next(from, want)
 	}
 	if m == thinkMarker {
-		s.emit(s.text[s.pos:i], true)
+		s.emit(s.text[s.pos:i], thinkMarker)
 		s.pos = s.thinkBlock(i, bodyEnds)
 		return lexBody
 	}
-	s.emit(s.text[s.pos:i], m != noMarker)
+	s.emit(s.text[s.pos:i], m)
 	switch m {
 	case noMarker:
 		s.pos = len(s.text)
@@ -351,8 +360,10 @@ func (m *message) channelName() string {
 	return m.channel
 }
 
-// emit routes one body by its header.
-func (s *scanner) emit(body string, terminated bool) {
+// emit routes one body by its header; end is the marker that ended it
+// (noMarker: the end of the output).
+func (s *scanner) emit(body string, end marker) {
+	terminated := end != noMarker
 	msg := &s.msg
 	msg.channel = msg.channelName()
 	if !msg.isCall() {
@@ -371,7 +382,11 @@ func (s *scanner) emit(body string, terminated bool) {
 		}
 	}
 	name, repairs := resolveName(msg.recipient, s.opts.Tools)
-	rc := dialects.RawCall{Name: name, Arguments: strings.TrimSpace(body), Offset: msg.start, Repairs: repairs, AtEnd: !terminated}
+	// A call's own end is <|call|>, <|end|> or <|return|>: arguments that
+	// the next message's header broke off are cut as the end of the
+	// output cuts them (RawCall.AtEnd), never a shorter call.
+	ownEnd := end == callMarker || end == endMarker || end == returnMarker
+	rc := dialects.RawCall{Name: name, Arguments: strings.TrimSpace(body), Offset: msg.start, Repairs: repairs, AtEnd: !ownEnd}
 	if end := s.pos + len(body); msg.start >= 0 && msg.start <= s.pos && end <= len(s.text) {
 		rc.Text = s.text[msg.start:end] // the header too: the error keeps it
 	}
@@ -382,10 +397,10 @@ func (s *scanner) emit(body string, terminated bool) {
 		e.Offset = msg.start
 		e.Raw = s.text[msg.start:min(s.pos+len(body), len(s.text))]
 		rc.Err = e
-	} else if !terminated && rc.Arguments == "" {
+	} else if !ownEnd && rc.Arguments == "" {
 		e := cutoff.Error("inside a harmony call message, before its arguments")
 		e.Offset = msg.start
-		e.Raw = s.text[msg.start:]
+		e.Raw = s.text[msg.start:min(s.pos+len(body), len(s.text))]
 		rc.Err = e
 	}
 	s.ext.Calls = append(s.ext.Calls, rc)
