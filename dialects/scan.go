@@ -1,10 +1,6 @@
 package dialects
 
-import (
-	"strings"
-
-	"github.com/dialectkit/toolcall/internal/jsonscan"
-)
+import "github.com/dialectkit/toolcall/internal/jsonscan"
 
 // ValueEnd finds the end of the JSON (or almost-JSON) value that starts
 // with the '{' or '[' at s[start]. It matches brackets, skipping over
@@ -62,27 +58,12 @@ func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// EndsInString reports whether s, the start of a JSON value, ends inside
-// one of its double-quoted strings (read by jsonscan.StringEnd).
-func EndsInString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		k := strings.IndexByte(s[i:], '"')
-		if k < 0 {
-			return false
-		}
-		if i = jsonscan.StringEndIn(s, i+k); i >= len(s) {
-			return true
-		}
-	}
-	return false
-}
-
 // JSONRunsPast reports whether the JSON value that opens at s[p] holds
 // offset at inside one of its strings and reads on past it, up to limit,
 // as strict JSON: a marker found at at is then text of an argument, not
 // markup. It returns where the value ends.
 func JSONRunsPast(s string, p, at, limit int, opts *Options) (end int, ok bool) {
-	if p >= at || s[p] != '{' && s[p] != '[' || !EndsInString(s[p:at]) {
+	if p >= at || s[p] != '{' && s[p] != '[' || !jsonscan.EndsInString(s[p:at]) {
 		return 0, false
 	}
 	end, complete := strictValueEnd(s[:limit], p)

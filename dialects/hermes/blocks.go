@@ -9,6 +9,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -124,7 +125,7 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 		}
 	} else {
 		blockEnd = used
-		if lim < limit && len(calls) > 0 && calls[len(calls)-1].Err == nil && dialects.EndsInString(x.Text[open.end:bodyEnd]) {
+		if lim < limit && len(calls) > 0 && calls[len(calls)-1].Err == nil && jsonscan.EndsInString(x.Text[open.end:bodyEnd]) {
 			// The next block begins where this one's value is still inside
 			// a string: the model broke off its arguments mid-string, and
 			// what it meant to write is lost. Cut off, never a call.

@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -122,7 +123,7 @@ func (x *extractor) bare(from, to, orphanEnd int) []region {
 		}
 		// A call cut short before the stray closing tag.
 		calls, _ := x.values(unclosed, to)
-		if n := len(calls); n > 0 && calls[n-1].Err == nil && dialects.EndsInString(x.Text[unclosed:to]) {
+		if n := len(calls); n > 0 && calls[n-1].Err == nil && jsonscan.EndsInString(x.Text[unclosed:to]) {
 			// Cut off inside a string of its arguments: what the model
 			// meant to write is lost. Never a call.
 			last := &calls[n-1]

@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -827,7 +828,7 @@ func (p *parser) body(rc *dialects.RawCall, from, to int, loose bool) (native bo
 // string, and what it meant to write is lost. Cut off, never a call whose
 // string repair closed.
 func cutInString(body string) *toolcall.Error {
-	if _, complete := dialects.ValueEnd(body, 0); complete || !dialects.EndsInString(body) {
+	if _, complete := dialects.ValueEnd(body, 0); complete || !jsonscan.EndsInString(body) {
 		return nil
 	}
 	return cutoff.Error("inside a string of the call's JSON arguments")

@@ -4,6 +4,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"strings"
 	"unsafe"
 )
 
@@ -33,6 +34,21 @@ func StringEnd(b []byte, i int) int {
 // StringEndIn is StringEnd on a string, read in place.
 func StringEndIn(s string, i int) int {
 	return StringEnd(unsafe.Slice(unsafe.StringData(s), len(s)), i)
+}
+
+// EndsInString reports whether s, the start of a JSON value, ends inside
+// one of its double-quoted strings (read by StringEnd).
+func EndsInString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		k := strings.IndexByte(s[i:], '"')
+		if k < 0 {
+			return false
+		}
+		if i = StringEndIn(s, i+k); i >= len(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // WithoutRemovableSyntax returns src with the syntax repair removes by

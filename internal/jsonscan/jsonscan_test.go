@@ -43,3 +43,23 @@ func TestWithoutRemovableSyntax(t *testing.T) {
 		}
 	}
 }
+
+func TestEndsInString(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{`{"a": 1}`, false},
+		{`{"a": "b`, true},
+		{`{"a": "b\"`, true},
+		{`{"a": "b\\"`, false},
+		{`{"a`, true},
+		{`{"a": "x", "b": "y`, true},
+		{`{"a": "x", "b": 2`, false},
+		{``, false},
+	} {
+		if got := EndsInString(tc.in); got != tc.want {
+			t.Errorf("EndsInString(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
