@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/tidwall/gjson"
 )
 
 // anthropicPath is the path of the Anthropic Messages API.
@@ -271,6 +272,9 @@ type anthropicStream struct {
 	open      string
 	signature string
 	finished  bool
+	// text are the splices of the text deltas of block textAt.
+	text   textSplices
+	textAt int
 }
 
 func (o *anthropicStream) ev(typ string, fields obj) {
@@ -283,6 +287,9 @@ func (o *anthropicStream) line(ctx context.Context, line []byte) bool {
 	payload, ok := ssePayload(line)
 	if !ok {
 		return true // event lines: the data carries its type
+	}
+	if o.plain(payload) {
+		return true
 	}
 	ev, ok := parseObj(payload)
 	if !ok {
@@ -447,20 +454,83 @@ func (o *anthropicStream) closeOpen() {
 }
 
 func (o *anthropicStream) delta(typ, key, text string) {
+	o.s.write(o.deltaEvent(typ, key, marshalString(text)))
+}
+
+// deltaEvent is a content_block_delta event of the block being written,
+// val (raw JSON) under key.
+func (o *anthropicStream) deltaEvent(typ, key string, val []byte) []byte {
 	d := obj{}
 	d.setRaw("type", marshalString(typ))
-	d.setRaw(key, marshalString(text))
-	o.ev("content_block_delta", obj{"index": json.RawMessage(itoa(o.next)), "delta": d.bytes()})
+	d.setRaw(key, val)
+	f := obj{"index": json.RawMessage(itoa(o.next)), "delta": d.bytes()}
+	f.setRaw("type", []byte(`"content_block_delta"`))
+	return sseEvent("content_block_delta", f.bytes())
+}
+
+// textEvent writes a text delta from the slot's splice, made again for
+// each block.
+func (o *anthropicStream) textEvent(slot *spliceSlot, typ, key, text string) {
+	if o.textAt != o.next {
+		o.text.reset()
+		o.textAt = o.next
+	}
+	o.text.write(o.s, slot, text, func(v [][]byte) []byte { return o.deltaEvent(typ, key, v[0]) })
+}
+
+// plain handles a text or thinking delta event read with gjson, no
+// object built. false: the event is not one, line reads it whole.
+func (o *anthropicStream) plain(payload []byte) bool {
+	if o.s.q.c.wholeChunks || len(payload) == 0 || payload[0] != '{' || !json.Valid(payload) {
+		return false
+	}
+	var typ string
+	var delta gjson.Result
+	if !distinctKeys(gjson.ParseBytes(payload), func(key string, v gjson.Result) bool {
+		switch key {
+		case "type":
+			typ, _ = rawString(v.Raw)
+		case "delta":
+			delta = v
+		}
+		return true
+	}) || typ != "content_block_delta" || !delta.IsObject() {
+		return false
+	}
+	var dtyp, text, thinking string
+	var hasText, hasThinking bool
+	if !distinctKeys(delta, func(key string, v gjson.Result) bool {
+		switch key {
+		case "type":
+			dtyp, _ = rawString(v.Raw)
+		case "text":
+			text, hasText = rawString(v.Raw)
+		case "thinking":
+			thinking, hasThinking = rawString(v.Raw)
+		}
+		return true
+	}) {
+		return false
+	}
+	switch {
+	case dtyp == "text_delta" && hasText:
+		o.s.contentDelta(text, o)
+	case dtyp == "thinking_delta" && hasThinking:
+		o.s.reasoningDelta(thinking, o)
+	default:
+		return false
+	}
+	return true
 }
 
 func (o *anthropicStream) content(text string) {
 	o.ensureOpen("text")
-	o.delta("text_delta", "text", text)
+	o.textEvent(&o.text.content, "text_delta", "text", text)
 }
 
 func (o *anthropicStream) reasoning(text string) {
 	o.ensureOpen("thinking")
-	o.delta("thinking_delta", "thinking", text)
+	o.textEvent(&o.text.reasoning, "thinking_delta", "thinking", text)
 }
 
 // call sends a call as a tool_use block: started with an empty input, the

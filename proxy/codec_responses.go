@@ -3,11 +3,13 @@ package proxy
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/tidwall/gjson"
 )
 
 // responsesPath is the path of the OpenAI Responses API.
@@ -355,6 +357,10 @@ type responsesStream struct {
 	// refusal is the upstream's refusal text, sent as a message item of
 	// its own at the end.
 	refusal strings.Builder
+	// text are the splices of the open item's text deltas; seqBuf the
+	// sequence number of the one being written.
+	text   textSplices
+	seqBuf []byte
 }
 
 // sendRefusal sends the upstream's refusal, when it made one, as a
@@ -428,6 +434,9 @@ func (o *responsesStream) line(ctx context.Context, line []byte) bool {
 	payload, ok := ssePayload(line)
 	if !ok {
 		return true // event lines: the data carries its type
+	}
+	if o.plain(payload) {
+		return true
 	}
 	ev, ok := parseObj(payload)
 	if !ok {
@@ -554,6 +563,7 @@ func (o *responsesStream) ensureOpen(kind string) {
 	o.closeOpen()
 	o.open, o.openIndex = kind, len(o.items)
 	o.openText.Reset()
+	o.text.reset()
 	idx := json.RawMessage(itoa(o.openIndex))
 	if kind == "message" {
 		o.openID = newItemID("msg_")
@@ -590,16 +600,64 @@ func (o *responsesStream) closeOpen() {
 	o.open = ""
 }
 
+// plain handles a text delta event (output text, reasoning) read with
+// gjson, no object built. false: the event is not one, line reads it
+// whole.
+func (o *responsesStream) plain(payload []byte) bool {
+	if o.s.q.c.wholeChunks || len(payload) == 0 || payload[0] != '{' || !json.Valid(payload) {
+		return false
+	}
+	var typ, text string
+	var hasType, hasText bool
+	if !distinctKeys(gjson.ParseBytes(payload), func(key string, v gjson.Result) bool {
+		switch key {
+		case "type":
+			typ, hasType = rawString(v.Raw)
+		case "delta":
+			text, hasText = rawString(v.Raw)
+		}
+		return true
+	}) || !hasType || !hasText {
+		return false
+	}
+	switch typ {
+	case "response.output_text.delta":
+		o.s.contentDelta(text, o)
+	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
+		o.s.reasoningDelta(text, o)
+	default:
+		return false
+	}
+	return true
+}
+
 func (o *responsesStream) content(text string) {
 	o.ensureOpen("message")
 	o.openText.WriteString(text)
-	o.ev("response.output_text.delta", o.at(obj{"content_index": json.RawMessage("0"), "delta": marshalString(text), "logprobs": json.RawMessage("[]")}))
+	o.textEvent(&o.text.content, "response.output_text.delta", text, func(v []byte) obj {
+		return o.at(obj{"content_index": json.RawMessage("0"), "delta": v, "logprobs": json.RawMessage("[]")})
+	})
 }
 
 func (o *responsesStream) reasoning(text string) {
 	o.ensureOpen("reasoning")
 	o.openText.WriteString(text)
-	o.ev("response.reasoning_summary_text.delta", o.at(obj{"summary_index": json.RawMessage("0"), "delta": marshalString(text)}))
+	o.textEvent(&o.text.reasoning, "response.reasoning_summary_text.delta", text, func(v []byte) obj {
+		return o.at(obj{"summary_index": json.RawMessage("0"), "delta": v})
+	})
+}
+
+// textEvent writes a text delta event as ev does, from the slot's
+// splice: the text and the sequence number in its holes.
+func (o *responsesStream) textEvent(slot *spliceSlot, typ, text string, fields func(delta []byte) obj) {
+	o.seqBuf = strconv.AppendInt(o.seqBuf[:0], int64(o.seq), 10)
+	o.text.write(o.s, slot, text, func(v [][]byte) []byte {
+		f := fields(v[0])
+		f.setRaw("type", marshalString(typ))
+		f.setRaw("sequence_number", v[1])
+		return sseEvent(typ, f.bytes())
+	}, o.seqBuf)
+	o.seq++
 }
 
 // call sends a call as a function_call item: added with empty arguments,

@@ -24,18 +24,36 @@ func TestSplicesAsWhole(t *testing.T) {
 	}
 	text := func(s string) string { return `"content":` + string(marshalString(s)) }
 	delta := func(d string) string { return openai(`{"index":0,"delta":{` + d + `},"finish_reason":null}`) }
+	data := func(ev string) string { return "data: " + ev + "\n\n" }
+	resp := func(typ, field, s string) string {
+		return data(`{"type":"` + typ + `","sequence_number":1,"item_id":"msg_1","output_index":0,"content_index":0,"` + field + `":` + string(marshalString(s)) + `}`)
+	}
+	anth := func(typ, field, s string) string {
+		return data(`{"type":"content_block_delta","index":0,"delta":{"type":"` + typ + `","` + field + `":` + string(marshalString(s)) + `}}`)
+	}
 	chunked := func(api API, s string) string {
 		var b strings.Builder
 		for i := 0; i < len(s); i += 3 {
 			piece := s[i:min(i+3, len(s))]
-			if api == Ollama {
+			switch api {
+			case Ollama:
 				b.WriteString(ollama(`"t`+itoa(i)+`"`, text(piece), ""))
-			} else {
+			case OpenAI:
 				b.WriteString(delta(text(piece)))
+			case Responses:
+				b.WriteString(resp("response.output_text.delta", "delta", piece))
+			case Anthropic:
+				b.WriteString(anth("text_delta", "text", piece))
 			}
 		}
 		return b.String()
 	}
+	respCreated := data(`{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","model":"m","output":[]}}`)
+	respDone := data(`{"type":"response.completed","sequence_number":9,"response":{"id":"resp_1","object":"response","status":"completed","model":"m","output":[]}}`)
+	anthStart := data(`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":0}}}`) +
+		data(`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+	anthDone := data(`{"type":"content_block_stop","index":0}`) +
+		data(`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":5}}`) + data(`{"type":"message_stop"}`)
 	for _, tc := range []struct {
 		name string
 		api  API
@@ -73,6 +91,24 @@ func TestSplicesAsWhole(t *testing.T) {
 		{"openai/chunked", OpenAI, delta(`"role":"assistant","content":""`) +
 			chunked(OpenAI, "The weather: "+leaked+" and more text after it.") +
 			openai(`{"index":0,"delta":{},"finish_reason":"stop"}`) + "data: [DONE]\n\n"},
+		{"responses", Responses, respCreated +
+			resp("response.output_text.delta", "delta", "Hello \"x\"\n") +
+			resp("response.reasoning_summary_text.delta", "delta", "think") +
+			resp("response.output_text.delta", "delta", "Let me check. "+leaked) +
+			resp("response.output_text.delta", "delta", "\u0000dialectkit-splice-1\u0000") +
+			data(`{"type":"response.output_text.delta","delta":"a","delta":"b"}`) +
+			data(`{"type":"response.output_text.delta","delta":5}`) +
+			resp("response.output_text.delta", "delta", " after") + respDone},
+		{"responses/chunked", Responses, respCreated + chunked(Responses, "The weather: "+leaked+" and more text after it.") + respDone},
+		{"anthropic", Anthropic, anthStart +
+			anth("text_delta", "text", "Hello \"x\"\n") +
+			anth("thinking_delta", "thinking", "hmm") +
+			anth("text_delta", "text", "Let me check. "+leaked) +
+			anth("text_delta", "text", "\u0000dialectkit-splice-0\u0000") +
+			data(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","text":"b"}}`) +
+			data(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta"}}`) +
+			anth("text_delta", "text", " after") + anthDone},
+		{"anthropic/chunked", Anthropic, anthStart + chunked(Anthropic, "The weather: "+leaked+" and more text after it.") + anthDone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spliced := proxyStream(t, tc.api, tc.body, false)
@@ -87,28 +123,43 @@ func TestSplicesAsWhole(t *testing.T) {
 	}
 }
 
-// callIDs are the ids the proxy gives calls, which differ run to run.
-var callIDs = regexp.MustCompile(`call_[0-9A-Za-z]+`)
+// callIDs are the ids the proxy gives calls and items, which differ run
+// to run.
+var callIDs = regexp.MustCompile(`(call|msg|rs|fc|toolu)_[0-9A-Za-z]+`)
 
 // proxyStream is the stream a client gets for an upstream answering body,
 // with whole (no splices) or not, its call ids made equal.
 func proxyStream(t *testing.T, api API, body string, whole bool) string {
 	t.Helper()
-	ct := map[API]string{Ollama: "application/x-ndjson", OpenAI: "text/event-stream"}[api]
+	ct := "text/event-stream"
+	if api == Ollama {
+		ct = "application/x-ndjson"
+	}
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", ct)
 		io.WriteString(w, body)
 	}))
 	defer up.Close()
-	c, err := newCore(Options{Upstream: up.URL, API: api}, true)
+	kind := api
+	if api != Ollama {
+		kind = OpenAI
+	}
+	c, err := newCore(Options{Upstream: up.URL, API: kind}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.wholeChunks = whole
 	srv := httptest.NewServer(&Handler{c: c})
 	defer srv.Close()
-	path := map[API]string{Ollama: "/api/chat", OpenAI: "/v1/chat/completions"}[api]
-	req := `{"model":"m","stream":true,"messages":[{"role":"user","content":"Weather?"}],"tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}]}`
+	path := map[API]string{Ollama: "/api/chat", OpenAI: "/v1/chat/completions", Responses: "/v1/responses", Anthropic: "/v1/messages"}[api]
+	schema := `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`
+	chat := `{"model":"m","stream":true,"messages":[{"role":"user","content":"Weather?"}],"tools":[{"type":"function","function":{"name":"get_weather","parameters":` + schema + `}}]}`
+	req := map[API]string{
+		Ollama:    chat,
+		OpenAI:    chat,
+		Responses: `{"model":"m","stream":true,"input":[{"role":"user","content":"Weather?"}],"tools":[{"type":"function","name":"get_weather","parameters":` + schema + `}]}`,
+		Anthropic: `{"model":"m","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"Weather?"}],"tools":[{"name":"get_weather","input_schema":` + schema + `}]}`,
+	}[api]
 	resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(req))
 	if err != nil {
 		t.Fatal(err)
