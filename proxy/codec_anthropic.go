@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
 	"github.com/tidwall/gjson"
 )
 
@@ -481,7 +482,7 @@ func (o *anthropicStream) textEvent(slot *spliceSlot, typ, key, text string) {
 // plain handles a text or thinking delta event read with gjson, no
 // object built. false: the event is not one, line reads it whole.
 func (o *anthropicStream) plain(payload []byte) bool {
-	if o.s.q.c.wholeChunks || len(payload) == 0 || payload[0] != '{' || !json.Valid(payload) {
+	if o.s.q.c.wholeChunks || len(payload) == 0 || payload[0] != '{' || !lenient.Valid(payload) {
 		return false
 	}
 	var typ string

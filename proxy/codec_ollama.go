@@ -8,6 +8,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
+	"github.com/dialectkit/toolcall/lenient"
 	"github.com/tidwall/gjson"
 )
 
@@ -259,7 +260,7 @@ func (o *ollamaStream) readShape(top, msg string) {
 // whole.
 func (o *ollamaStream) plain(line []byte) bool {
 	line = bytes.TrimSpace(line)
-	if o.tmpl == nil || o.s.q.c.wholeChunks || len(line) == 0 || line[0] != '{' || !json.Valid(line) {
+	if o.tmpl == nil || o.s.q.c.wholeChunks || len(line) == 0 || line[0] != '{' || !lenient.Valid(line) {
 		return false
 	}
 	raw := string(line)

@@ -11,6 +11,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
 	"github.com/tidwall/gjson"
 )
 
@@ -273,7 +274,7 @@ func (o *openAIStream) fragment(raw json.RawMessage) {
 // with gjson, no object built, and written from the splices. false: the
 // chunk is not one, line reads it whole.
 func (o *openAIStream) plain(payload []byte) bool {
-	if o.tmpl == nil || o.s.q.c.wholeChunks || !json.Valid(payload) {
+	if o.tmpl == nil || o.s.q.c.wholeChunks || !lenient.Valid(payload) {
 		return false
 	}
 	var choices gjson.Result

@@ -9,6 +9,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/lenient"
 	"github.com/tidwall/gjson"
 )
 
@@ -604,7 +605,7 @@ func (o *responsesStream) closeOpen() {
 // gjson, no object built. false: the event is not one, line reads it
 // whole.
 func (o *responsesStream) plain(payload []byte) bool {
-	if o.s.q.c.wholeChunks || len(payload) == 0 || payload[0] != '{' || !json.Valid(payload) {
+	if o.s.q.c.wholeChunks || len(payload) == 0 || payload[0] != '{' || !lenient.Valid(payload) {
 		return false
 	}
 	var typ, text string
