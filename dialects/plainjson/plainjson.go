@@ -31,7 +31,7 @@ func (jsonDialect) Markers() []string { return nil }
 func (jsonDialect) Syntax() dialects.Syntax { return syntax() }
 
 func syntax() dialects.Syntax {
-	return dialects.Syntax{Reasoning: []dialects.ReasoningTags{dialects.Think}, Tokens: []string{"```"}, Bare: "{["}
+	return dialects.Syntax{Reasoning: []dialects.ReasoningTags{dialects.Think}, Tokens: []string{"```"}, Bare: "{[", Quotes: `"`}
 }
 
 // start is the syntax an output's reasoning start is read from

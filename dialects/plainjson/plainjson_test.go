@@ -76,6 +76,12 @@ func TestDialect(t *testing.T) {
 		{name: "inside a line of prose", text: `I'll look. {"name": "get_weather", "arguments": {"city": "Lima"}} Done.`,
 			chunks:  []string{"I'll look. {", `"name": "get_weather", "arguments": {"city": "Lima"}} Done.`},
 			content: `I'll look. {"name": "get_weather", "arguments": {"city": "Lima"}} Done.`},
+		// A list after text, cut inside the string of its next element:
+		// the stream reads that string as a string (Syntax.Quotes), so the
+		// text after the list decides, as in the one-shot parse.
+		{name: "a list after text and before text on its line, cut in a string", text: `[x] [{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}][/x]`,
+			chunks:  []string{`[x] [{"name": "a", "arguments": {}}, {"`, `name": "b", "arguments": {}}][/x]`},
+			content: `[x] [{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}][/x]`},
 		{name: "example in prose without arguments is not a call", text: `Use {"name": "value"} to name things.`,
 			content: `Use {"name": "value"} to name things.`},
 		{name: "prose object naming an undeclared tool", tools: true,
