@@ -158,7 +158,7 @@ func TestMaxConcurrent(t *testing.T) {
 			// body gives nothing until the test ends, whatever the proxy's
 			// timers do, so the place is taken for as long as the second
 			// request waits.
-			tr := &heldChat{next: http.DefaultTransport, sent: make(chan struct{}, 8), release: make(chan struct{})}
+			tr := &heldChat{next: http.DefaultTransport, sent: make(chan struct{}, 1), release: make(chan struct{})}
 			t.Cleanup(tr.end)
 			h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: serverKind(api), MaxConcurrent: 1, Logger: quiet, IdleTimeout: 150 * time.Millisecond, Transport: tr})
 			if err != nil {
@@ -190,9 +190,10 @@ func TestMaxConcurrent(t *testing.T) {
 	}
 }
 
-// heldChat is a transport whose chat requests are answered 200 with a body
-// that gives nothing until release is closed (other paths go to next); it
-// counts them and reports each on sent.
+// heldChat is a transport whose first chat request is answered 200 with a
+// body that gives nothing until release is closed, and reported on sent;
+// it counts the chat requests, and sends the others, and other paths, to
+// next.
 type heldChat struct {
 	next    http.RoundTripper
 	chats   atomic.Int32
@@ -206,11 +207,13 @@ func (h *heldChat) RoundTrip(r *http.Request) (*http.Response, error) {
 	if !strings.HasSuffix(p, "/chat") && !strings.HasSuffix(p, "/completions") && !strings.HasSuffix(p, "/responses") && !strings.HasSuffix(p, "/messages") {
 		return h.next.RoundTrip(r)
 	}
+	if h.chats.Add(1) > 1 {
+		return h.next.RoundTrip(r) // a proxy that let it through: answered, and counted
+	}
 	if r.Body != nil {
 		io.Copy(io.Discard, r.Body)
 		r.Body.Close()
 	}
-	h.chats.Add(1)
 	h.sent <- struct{}{}
 	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
 		Body: heldBody{h.release}, Request: r, ProtoMajor: 1, ProtoMinor: 1, Proto: "HTTP/1.1"}, nil
