@@ -1,5 +1,7 @@
 package textlayer
 
+import "strings"
+
 // PlaceOf returns where the candidate text[start:end] stands, by the
 // text's structure alone: text[floor:] is the output outside reasoning (a
 // candidate with only blanks between floor and start opens it; a floor < 0
@@ -20,16 +22,30 @@ package textlayer
 // fence's closing run ('`').
 func PlaceOf(text string, floor, start, end int) Place {
 	opens := floor >= 0 && runOnly(text[floor:start])
-	ls := start
-	for ls > max(floor, 0) && text[ls-1] != '\n' {
-		ls--
+	// What precedes start on its line is read backwards from start, only
+	// as far as it decides (the last byte that is not a blank, and whether
+	// the line before it holds more than a list's opening), so that
+	// placing every candidate of a long line costs linear time.
+	lo := max(floor, 0)
+	j := start
+	for j > lo && isBlank(text[j-1]) {
+		j--
 	}
-	before := trimBlanks(text[ls:start])
-	if runOnly(before) {
-		before = "" // the opening of the list it is an element of
+	var last byte // the last byte before the candidate on its line, 0: none
+	if j > lo && text[j-1] != '\n' {
+		last = text[j-1]
+		r := j
+		for r > lo && start-r < maxRunBack && (isBlank(text[r-1]) || isRunByte(text[r-1])) {
+			r--
+		}
+		if r == lo || text[r-1] == '\n' {
+			last = 0 // the opening of the list it is an element of
+		}
 	}
-	if k := FenceOpenBefore(text, ls, start); k >= 0 && trimBlanks(text[ls:k]) == "" {
-		before = ""
+	if last != 0 {
+		if k := FenceOpenBefore(text, lo, start); k >= 0 && !strings.Contains(text[k:start], "\n") && beginsLine(text, lo, k) {
+			last = 0 // a fence's opening run and info word on its line
+		}
 	}
 	after, sep := false, false
 scan:
@@ -50,15 +66,26 @@ scan:
 		return LeadsProse
 	case opens:
 		return Opens
-	case before != "" && before[len(before)-1] == ':':
+	case last == ':':
 		return AfterColon
 	case after:
 		return InProse
-	case before == "":
+	case last == 0:
 		return OwnLine
 	}
 	return AfterText
 }
+
+// maxRunBack bounds the run of a list's opening bytes and blanks read back
+// before a candidate: a longer run counts as text before it.
+const maxRunBack = 1 << 10
+
+// isBlank reports whether c is a blank inside a line.
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+
+// isRunByte reports whether c opens a list of calls or separates its
+// elements.
+func isRunByte(c byte) bool { return c == '[' || c == ',' || c == ';' }
 
 // runOnly reports whether s holds nothing but blanks, line breaks and the
 // bytes that open a list of calls or separate its elements ('[', ',',
@@ -70,16 +97,4 @@ func runOnly(s string) bool {
 		}
 	}
 	return true
-}
-
-// trimBlanks returns s without the blanks around it.
-func trimBlanks(s string) string {
-	i, j := 0, len(s)
-	for i < j && isSpace(s[i]) {
-		i++
-	}
-	for j > i && isSpace(s[j-1]) {
-		j--
-	}
-	return s[i:j]
 }
