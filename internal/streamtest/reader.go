@@ -1,0 +1,147 @@
+package streamtest
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// CheckReader checks a family engine's Reader on text, cut every way Cuts
+// gives: the pieces of every cutting make the Extraction that reading the
+// text whole makes, and they keep the Reader's rules (calls begin in
+// order, each started call ends with exactly one PieceCall after its
+// start, PieceMarked comes at most once).
+func CheckReader(d dialects.Incremental, text string, opts *dialects.Options) error {
+	if opts == nil {
+		opts = &dialects.Options{}
+	}
+	want := dialects.Read(d.NewReader(opts), text)
+	for _, cut := range Cuts(text, nil, len(text) > maxEveryCut) {
+		r := d.NewReader(opts)
+		var ps []dialects.Piece
+		for _, c := range cut {
+			ps = append(ps, r.Write(c)...)
+		}
+		ps = append(ps, r.Close()...)
+		if err := pieceRules(ps); err != nil {
+			return fmt.Errorf("%s: cut in %d deltas: %w", d.Name(), len(cut), err)
+		}
+		got := dialects.Read(&replay{ps: ps}, "")
+		if err := SameExtraction(want, got); err != nil {
+			return fmt.Errorf("%s: cut in %d deltas (%q…): %w", d.Name(), len(cut), cut[0], err)
+		}
+	}
+	return nil
+}
+
+// replay returns recorded pieces, all at once.
+type replay struct{ ps []dialects.Piece }
+
+func (r *replay) Write(string) []dialects.Piece { return nil }
+func (r *replay) Close() []dialects.Piece       { return r.ps }
+
+// pieceRules checks the order rules of a Reader's pieces.
+func pieceRules(ps []dialects.Piece) error {
+	const (
+		none = iota
+		started
+		ended
+	)
+	var state []int
+	marked := false
+	for _, p := range ps {
+		switch p.Kind {
+		case dialects.PieceMarked:
+			if marked {
+				return fmt.Errorf("PieceMarked twice")
+			}
+			marked = true
+		case dialects.PieceCallStart, dialects.PieceArguments, dialects.PieceCall:
+			if p.Index > len(state) || p.Index < 0 {
+				return fmt.Errorf("call %d begins before call %d", p.Index, len(state))
+			}
+			if p.Index == len(state) {
+				state = append(state, none)
+			}
+			s := &state[p.Index]
+			switch {
+			case *s == ended:
+				return fmt.Errorf("call %d: %v after its PieceCall", p.Index, p.Kind)
+			case p.Kind == dialects.PieceCallStart && *s == started:
+				return fmt.Errorf("call %d started twice", p.Index)
+			case p.Kind == dialects.PieceArguments && *s != started:
+				return fmt.Errorf("call %d: arguments before its start", p.Index)
+			case p.Kind == dialects.PieceCall:
+				if p.Call == nil {
+					return fmt.Errorf("call %d: PieceCall without a call", p.Index)
+				}
+				*s = ended
+			default:
+				*s = started
+			}
+		case dialects.PieceError:
+			if p.Err == nil {
+				return fmt.Errorf("PieceError without an error")
+			}
+		case dialects.PieceContent, dialects.PieceReasoning:
+		default:
+			return fmt.Errorf("unknown piece kind %d", p.Kind)
+		}
+	}
+	if i := slices.Index(state, started); i >= 0 {
+		return fmt.Errorf("call %d started and never ended", i)
+	}
+	return nil
+}
+
+// SameExtraction reports how two extractions differ, or nil when they read
+// the same calls (name, arguments, parameters, id, offset, text, error
+// code, repairs, whether cut at the end), content, reasoning, markers and
+// errors.
+func SameExtraction(want, got *dialects.Extraction) error {
+	switch {
+	case want.Content != got.Content:
+		return fmt.Errorf("content %q, want %q", got.Content, want.Content)
+	case want.Reasoning != got.Reasoning:
+		return fmt.Errorf("reasoning %q, want %q", got.Reasoning, want.Reasoning)
+	case want.Marked != got.Marked:
+		return fmt.Errorf("marked %v, want %v", got.Marked, want.Marked)
+	case len(want.Calls) != len(got.Calls):
+		return fmt.Errorf("%d calls, want %d", len(got.Calls), len(want.Calls))
+	case len(want.Errors) != len(got.Errors):
+		return fmt.Errorf("%d errors, want %d", len(got.Errors), len(want.Errors))
+	}
+	for i := range want.Calls {
+		w, g := &want.Calls[i], &got.Calls[i]
+		switch {
+		case w.Name != g.Name || w.Arguments != g.Arguments || w.ID != g.ID || w.Text != g.Text:
+			return fmt.Errorf("call %d is %s(%s) id %q, want %s(%s) id %q", i, g.Name, g.Arguments, g.ID, w.Name, w.Arguments, w.ID)
+		case !slices.Equal(w.Params, g.Params):
+			return fmt.Errorf("call %d params %v, want %v", i, g.Params, w.Params)
+		case w.Offset != g.Offset || w.AtEnd != g.AtEnd:
+			return fmt.Errorf("call %d at %d (cut %v), want %d (cut %v)", i, g.Offset, g.AtEnd, w.Offset, w.AtEnd)
+		case codeOf(w.Err) != codeOf(g.Err):
+			return fmt.Errorf("call %d error %v, want %v", i, g.Err, w.Err)
+		case !slices.EqualFunc(w.Repairs, g.Repairs, func(a, b toolcall.Repair) bool { return a.Kind == b.Kind && a.Offset == b.Offset }):
+			return fmt.Errorf("call %d repairs %v, want %v", i, g.Repairs, w.Repairs)
+		}
+	}
+	for i := range want.Errors {
+		if want.Errors[i].Code != got.Errors[i].Code {
+			return fmt.Errorf("error %d is %v, want %v", i, got.Errors[i], want.Errors[i])
+		}
+	}
+	return nil
+}
+
+func codeOf(err error) toolcall.Code {
+	if err == nil {
+		return ""
+	}
+	if e, ok := err.(*toolcall.Error); ok {
+		return e.Code
+	}
+	return "other"
+}
