@@ -27,6 +27,10 @@ func (r *Registry) Stream(opts *Options) *stream.Parser {
 	sopts := &stream.Options{Parse: o.DialectOptions(), MaxBytes: o.MaxStreamBytes}
 	if o.Dialect != "" {
 		if d, ok := r.Lookup(o.Dialect); ok {
+			if _, inc := d.(dialects.Incremental); inc && len(o.Fallback) == 0 {
+				// The dialect's own Reader streams it: no profile.
+				return stream.NewParser(d, sopts)
+			}
 			for _, name := range o.Fallback {
 				if fb, ok := r.Lookup(name); ok {
 					sopts.Fallback = append(sopts.Fallback, r.profile(fb))

@@ -16,6 +16,9 @@ import (
 // the one a one-shot parse of the same text gives. Calls already reported
 // keep their ids in it.
 func (p *Parser) Close() []Event {
+	if p.eng != nil {
+		return p.eng.close()
+	}
 	if p.closed {
 		return nil
 	}
@@ -42,9 +45,7 @@ func (p *Parser) addCut(res *toolcall.Result, offset int) {
 	if !p.cut {
 		return
 	}
-	e := toolcall.NewError(toolcall.CodeTooLarge, fmt.Sprintf("the output is longer than the stream limit of %d bytes; the rest was not read", p.maxBytes()))
-	e.Offset = offset
-	res.Errors = append(res.Errors, e)
+	res.Errors = append(res.Errors, cutError(p.maxBytes(), offset))
 }
 
 // closeInner closes the parser of the detected dialect and passes its
@@ -79,6 +80,9 @@ func (p *Parser) Disagreement() string { return p.diverged }
 
 // Result returns the final result once the Parser is closed, else nil.
 func (p *Parser) Result() *toolcall.Result {
+	if p.eng != nil {
+		return p.eng.result
+	}
 	if !p.closed {
 		return nil
 	}

@@ -7,7 +7,15 @@
 // they become certain, a call as it starts, its argument text so far, and
 // each call once it is complete and validated.
 //
-// One engine streams every dialect: a dialect describes where its calls and
+// A dialect whose engine reads its output in one pass
+// (dialects.Incremental) is streamed by that engine: each delta goes to
+// the dialect's Reader, each piece the Reader returns is an event at once
+// (a Reader returns only what no later byte can change), and Close closes
+// the Reader and builds the result from the pieces, with no profile and no
+// second reading of the text; the result is dialects.Parse's, since the
+// dialect's Extract is dialects.Read of the same Reader.
+//
+// One engine streams every other dialect: a dialect describes where its calls and
 // reasoning begin and end (dialects.Syntax), and the engine scans each delta
 // once for those strings, holds back anything that could be the start of a
 // marker, and parses each call region once, when it closes. At the end of

@@ -156,6 +156,9 @@ func (p *Parser) emitAgreed() {
 
 // outText is the text of kind (Content or Reasoning) the parser emitted.
 func (p *Parser) outText(kind Kind) string {
+	if p.eng != nil {
+		return p.eng.outText(kind)
+	}
 	if kind == Reasoning {
 		return p.reasonOut.String()
 	}

@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -102,6 +101,9 @@ type Detector interface {
 // A Parser is not safe for concurrent use.
 type Parser struct {
 	opts Options
+	// eng streams a dialect that reads its output in one pass itself
+	// (engine.go); the fields below are then unused.
+	eng  *engine
 	prof *Profile
 	d    dialects.Dialect // nil until detected
 	det  Detector
@@ -212,15 +214,25 @@ type Parser struct {
 	diverged   string // what streamed output disagreed with the result, if any
 }
 
-// NewParser returns a Parser for output in dialect d. It learns d's
-// profile first; a registry keeps profiles and hands out parsers without
-// that cost (registry.Stream).
-func NewParser(d dialects.Dialect, opts *Options) *Parser { return Learn(d).NewParser(opts) }
+// NewParser returns a Parser for output in dialect d. A dialect that
+// reads its output in one pass (dialects.Incremental) is streamed with its
+// own Reader. Any other dialect's profile is learnt first; a registry
+// keeps profiles and hands out parsers without that cost
+// (registry.Stream).
+func NewParser(d dialects.Dialect, opts *Options) *Parser {
+	if inc, ok := d.(dialects.Incremental); ok && (opts == nil || len(opts.Fallback) == 0) {
+		return newEngine(inc, opts)
+	}
+	return Learn(d).NewParser(opts)
+}
 
 // NewParser returns a Parser for output in the profile's dialect.
 func (p *Profile) NewParser(opts *Options) *Parser {
 	if opts != nil && len(opts.Fallback) > 0 {
 		return newChoosing(p, opts)
+	}
+	if inc, ok := p.d.(dialects.Incremental); ok {
+		return newEngine(inc, opts)
 	}
 	ps := newParser(opts)
 	ps.use(p)
@@ -386,6 +398,9 @@ func (p *Parser) setFast() {
 
 // write is Write off the steady path.
 func (p *Parser) write(delta string) []Event {
+	if p.eng != nil {
+		return p.eng.write(delta)
+	}
 	p.leaveSteady()
 	if p.closed || delta == "" || p.cut {
 		return nil
@@ -416,6 +431,9 @@ func (p *Parser) write(delta string) []Event {
 // the dialect, as one Write of that text would, without copying it: the
 // detecting parser keeps no text from then on (decide).
 func (p *Parser) adopt(buf textBuf) []Event {
+	if p.eng != nil {
+		return p.eng.adopt(buf)
+	}
 	p.events = p.events[:0]
 	p.buf = buf
 	p.read()
@@ -458,6 +476,9 @@ func (p *Parser) steadyNow() bool {
 
 // Text returns the output received so far.
 func (p *Parser) Text() string {
+	if p.eng != nil {
+		return p.eng.text.String()
+	}
 	if p.alts != nil {
 		return p.alts[0].p.Text()
 	}
@@ -473,6 +494,9 @@ func (p *Parser) Text() string {
 
 // textLen is the length of the output received so far.
 func (p *Parser) textLen() int {
+	if p.eng != nil {
+		return p.eng.text.Len()
+	}
 	if p.alts != nil {
 		return p.alts[0].p.textLen()
 	}
@@ -1810,15 +1834,7 @@ func (p *Parser) relay(evs []Event) {
 	}
 }
 
-func (p *Parser) maxBytes() int {
-	switch {
-	case p.opts.MaxBytes > 0:
-		return p.opts.MaxBytes
-	case p.opts.MaxBytes < 0:
-		return math.MaxInt
-	}
-	return DefaultMaxBytes
-}
+func (p *Parser) maxBytes() int { return maxBytes(p.opts.MaxBytes) }
 
 // backOverName returns the start of the name-like run (letters, digits,
 // '_', '$', '.', '-', and any character but a space beyond ASCII) that

@@ -1,0 +1,252 @@
+package stream
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
+)
+
+// engine streams the output of a dialect that reads it in one pass itself
+// (dialects.Incremental). Each delta goes to the dialect's Reader, and the
+// pieces the Reader returns become events at once: a Reader returns only
+// what no later byte can change, so nothing is held here, nothing is
+// probed, and no text is read twice. Close closes the Reader and builds the
+// result from the pieces: it is the result dialects.Parse gives for the
+// whole text, since the dialect's Extract is dialects.Read of the same
+// Reader, with the ids the stream gave its calls.
+type engine struct {
+	d    dialects.Dialect
+	r    dialects.Reader
+	opts Options
+	// max is the stream's limit (Options.MaxBytes), limit the call cap
+	// (dialects.CallLimit), or -1 for none.
+	max, limit int
+
+	text               textBuf // the output read so far (Parser.Text)
+	content, reasoning strings.Builder
+	// calls are the calls under the cap, by index; past are those beyond
+	// it, kept for the error that says how many there were.
+	calls []engineCall
+	past  []dialects.RawCall
+	errs  []*toolcall.Error // the errors of no one call (PieceError)
+
+	events      []Event
+	firstEvents [4]Event
+	firstCalls  [1]engineCall
+	cut, closed bool
+	result      *toolcall.Result
+}
+
+// engineCall is one call of the output, as the stream reported it.
+type engineCall struct {
+	started, done bool
+	call          toolcall.Call
+	repairs       []toolcall.Repair
+	err           *toolcall.Error
+}
+
+// newEngine returns a Parser that streams d's output with d's Reader.
+func newEngine(d dialects.Incremental, opts *Options) *Parser {
+	e := &engine{d: d}
+	if opts != nil {
+		e.opts = *opts
+	}
+	e.max = maxBytes(e.opts.MaxBytes)
+	e.limit = dialects.CallLimit(&e.opts.Parse)
+	e.events = e.firstEvents[:0]
+	e.calls = e.firstCalls[:0]
+	e.r = d.NewReader(&e.opts.Parse)
+	return &Parser{eng: e, d: d}
+}
+
+// maxBytes resolves Options.MaxBytes: zero is DefaultMaxBytes, a negative
+// value no limit.
+func maxBytes(n int) int {
+	switch {
+	case n > 0:
+		return n
+	case n < 0:
+		return math.MaxInt
+	}
+	return DefaultMaxBytes
+}
+
+// write reads the next delta.
+func (e *engine) write(delta string) []Event {
+	if e.closed || e.cut || delta == "" {
+		return nil
+	}
+	if room := e.max - e.text.Len(); len(delta) > room {
+		delta, e.cut = delta[:room], true
+		if delta == "" {
+			return nil
+		}
+	}
+	e.text.write(delta)
+	e.events = e.events[:0]
+	e.pieces(e.r.Write(delta))
+	return e.events
+}
+
+// adopt reads buf, the output a detecting stream read before it decided
+// the dialect, as one delta, keeping buf as the output's text.
+func (e *engine) adopt(buf textBuf) []Event {
+	e.text = buf
+	e.events = e.events[:0]
+	e.pieces(e.r.Write(buf.String()))
+	return e.events
+}
+
+// close ends the output and returns the last events, Done with the
+// result last.
+func (e *engine) close() []Event {
+	if e.closed {
+		return nil
+	}
+	e.closed = true
+	e.events = e.events[:0]
+	e.pieces(e.r.Close())
+	e.result = e.finish()
+	e.events = append(e.events, Event{Kind: Done, Dialect: e.result.Dialect, Result: e.result})
+	return e.events
+}
+
+// pieces turns a Reader's pieces into events.
+func (e *engine) pieces(ps []dialects.Piece) {
+	for i := range ps {
+		p := &ps[i]
+		switch p.Kind {
+		case dialects.PieceContent:
+			if p.Text != "" {
+				e.content.WriteString(p.Text)
+				e.events = append(e.events, Event{Kind: Content, Text: p.Text})
+			}
+		case dialects.PieceReasoning:
+			if p.Text != "" {
+				e.reasoning.WriteString(p.Text)
+				e.events = append(e.events, Event{Kind: Reasoning, Text: p.Text})
+			}
+		case dialects.PieceCallStart:
+			if c := e.slot(p.Index); c != nil && !c.started {
+				c.started = true
+				e.events = append(e.events, Event{Kind: CallStart, Index: p.Index, Name: p.Name})
+			}
+		case dialects.PieceArguments:
+			if c := e.slot(p.Index); c != nil && c.started && p.Text != "" {
+				e.events = append(e.events, Event{Kind: CallArguments, Index: p.Index, Text: p.Text})
+			}
+		case dialects.PieceCall:
+			e.call(p.Index, p.Call)
+		case dialects.PieceError:
+			e.errs = append(e.errs, p.Err)
+		}
+	}
+}
+
+// slot returns call index's entry, or nil past the call cap: those calls
+// are not reported, as a one-shot parse drops them (dialects.CapCalls).
+func (e *engine) slot(index int) *engineCall {
+	if index < 0 || e.limit >= 0 && index >= e.limit {
+		return nil
+	}
+	for len(e.calls) <= index {
+		e.calls = append(e.calls, engineCall{})
+	}
+	return &e.calls[index]
+}
+
+// call finishes call index as dialects.Finish does and reports it, with
+// its CallStart first when the Reader did not announce it.
+func (e *engine) call(index int, rc *dialects.RawCall) {
+	c := e.slot(index)
+	if c == nil {
+		if index >= 0 {
+			for len(e.past) <= index-e.limit {
+				e.past = append(e.past, dialects.RawCall{Offset: -1})
+			}
+			e.past[index-e.limit] = *rc
+		}
+		return
+	}
+	if c.done {
+		return
+	}
+	call, repairs, err := dialects.FinishCall(rc, index, &e.opts.Parse)
+	c.done, c.call, c.repairs, c.err = true, call, repairs, coded.As(err)
+	name := call.Name
+	if c.err != nil {
+		name = c.err.Tool
+	}
+	if !c.started {
+		c.started = true
+		e.events = append(e.events, Event{Kind: CallStart, Index: index, Name: name})
+	}
+	if c.err != nil {
+		e.events = append(e.events, Event{Kind: CallError, Index: index, Err: err})
+		return
+	}
+	// The event points to the entry's call, never written again; when
+	// the entries grow, the old array keeps it.
+	e.events = append(e.events, Event{Kind: Call, Index: index, Call: &c.call})
+}
+
+// finish builds the result from what the pieces reported: the calls in
+// order of their index, each as dialects.Finish finishes it, the errors of
+// failed calls, the cap's, the Reader's, and the stream's limit's.
+func (e *engine) finish() *toolcall.Result {
+	o := &e.opts.Parse
+	res := &toolcall.Result{Dialect: e.d.Name(), Calls: []toolcall.Call{}, Content: e.content.String(), Reasoning: e.reasoning.String()}
+	for i := range e.calls {
+		if !e.calls[i].done {
+			// An index no call was read for: a call of nothing, as
+			// dialects.Read makes it.
+			e.call(i, &dialects.RawCall{Offset: -1})
+		}
+	}
+	if len(e.calls) > 0 {
+		res.Calls = make([]toolcall.Call, 0, len(e.calls))
+	}
+	for i := range e.calls {
+		c := &e.calls[i]
+		res.Repairs = append(res.Repairs, c.repairs...)
+		if c.err != nil {
+			res.Errors = append(res.Errors, c.err)
+			continue
+		}
+		res.Calls = append(res.Calls, c.call)
+	}
+	if len(e.past) > 0 {
+		// The cap's one error, as dialects.CapCalls writes it for the
+		// whole output's calls.
+		ext := &dialects.Extraction{Calls: make([]dialects.RawCall, e.limit, e.limit+len(e.past))}
+		ext.Calls = append(ext.Calls, e.past...)
+		dialects.CapCalls(ext, o)
+		res.Errors = append(res.Errors, ext.Errors...)
+	}
+	res.Errors = append(res.Errors, e.errs...)
+	dialects.CapErrors(res, o)
+	if e.cut {
+		res.Errors = append(res.Errors, cutError(e.max, e.text.Len()))
+	}
+	return res
+}
+
+// cutError is the TLP-009 error of an output cut at offset by the stream's
+// limit of max bytes (Options.MaxBytes).
+func cutError(max, offset int) *toolcall.Error {
+	e := toolcall.NewError(toolcall.CodeTooLarge, fmt.Sprintf("the output is longer than the stream limit of %d bytes; the rest was not read", max))
+	e.Offset = offset
+	return e
+}
+
+// outText is the text of kind (Content or Reasoning) the stream emitted.
+func (e *engine) outText(kind Kind) string {
+	if kind == Reasoning {
+		return e.reasoning.String()
+	}
+	return e.content.String()
+}
