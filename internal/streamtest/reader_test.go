@@ -16,7 +16,9 @@ func (lineDialect) Name() string { return "lines" }
 func (d lineDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	return dialects.Read(d.NewReader(opts), text)
 }
-func (d lineDialect) NewReader(*dialects.Options) dialects.Reader { return &lineReader{sloppy: d.sloppy} }
+func (d lineDialect) NewReader(*dialects.Options) dialects.Reader {
+	return &lineReader{sloppy: d.sloppy}
+}
 
 type lineReader struct {
 	sloppy bool
