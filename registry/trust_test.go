@@ -177,7 +177,6 @@ func TestNoInventedCalls(t *testing.T) {
 		// A fence that the prose right after it disowns.
 		{"", "Here it is:\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n```\nbut I won't call it."},
 		{"hermes", "Here it is:\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n```\nbut I won't call it."},
-		{"", "Here it is:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nI am not going to run it."},
 		{"mistral", "Here:\n```\n[TOOL_CALLS]f[ARGS]{}\n```\nI will not execute this."},
 	} {
 		for _, tools := range []bool{false, true} {
@@ -208,6 +207,19 @@ func TestFenceNotDisownedIsACall(t *testing.T) {
 		res := registry.Parse(text, &registry.Options{})
 		if len(res.Calls) != 1 || res.Calls[0].Name != "f" {
 			t.Errorf("%q: calls %v errors %v; want the call f", text, res.Calls, res.Errors)
+		}
+	}
+}
+
+// A fenced JSON call is decided when its fence closes: the line after it
+// (markdown_json reads no further than the call's own region) never
+// unmakes it, so the call can go out before the next line is written.
+func TestCallFenceDecidedAtItsClose(t *testing.T) {
+	text := "Here it is:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nI am not going to run it."
+	for _, dialect := range []string{"", "markdown_json"} {
+		res := registry.Parse(text, &registry.Options{Dialect: dialect})
+		if len(res.Calls) != 1 || res.Calls[0].Name != "f" {
+			t.Errorf("%q (dialect %q): calls %v errors %v; want the call f", text, dialect, res.Calls, res.Errors)
 		}
 	}
 }

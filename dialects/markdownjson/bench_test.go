@@ -2,6 +2,8 @@ package markdownjson_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/dialectkit/toolcall/dialects"
@@ -35,4 +37,48 @@ func BenchmarkBaselineUnmarshal(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// readText is an answer with two fenced calls and prose around them.
+var readText = strings.Repeat("Let me check the weather first, then the time.\n\n```json\n{\"name\": \"get_weather\", \"arguments\": "+benchArgs+"}\n```\n", 2) + "Done."
+
+// BenchmarkRead reads readText whole, and fed in 16-byte and 1-byte
+// deltas: the work a stream does over the one-shot parse.
+func BenchmarkRead(b *testing.B) {
+	d := markdownjson.Dialect.(dialects.Incremental)
+	for _, size := range []int{0, 16, 1} {
+		name := "whole"
+		if size > 0 {
+			name = fmt.Sprintf("delta%d", size)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(readText)))
+			opts := &dialects.Options{ReasoningClosed: true}
+			for b.Loop() {
+				r := d.NewReader(opts)
+				n := 0
+				step := size
+				if step == 0 {
+					step = len(readText)
+				}
+				for i := 0; i < len(readText); i += step {
+					n += count(r.Write(readText[i:min(i+step, len(readText))]))
+				}
+				if n += count(r.Close()); n != 2 {
+					b.Fatalf("%d calls", n)
+				}
+			}
+		})
+	}
+}
+
+func count(ps []dialects.Piece) int {
+	n := 0
+	for _, p := range ps {
+		if p.Kind == dialects.PieceCall {
+			n++
+		}
+	}
+	return n
 }

@@ -169,6 +169,13 @@ func TestMarkdownJSON(t *testing.T) {
 			if err := streamtest.Check(markdownjson.Dialect, r.text, r.chunks, opts); err != nil {
 				t.Errorf("stream: %v", err)
 			}
+			// The Reader reads every cutting of the row as it reads it
+			// whole, whatever the template says of reasoning.
+			for _, o := range []dialects.Options{*opts, {Tools: opts.Tools, ReasoningOpen: true}, {Tools: opts.Tools, ReasoningClosed: true}} {
+				if err := streamtest.CheckReader(markdownjson.Dialect.(dialects.Incremental), r.text, &o); err != nil {
+					t.Errorf("reader (open %v, closed %v): %v", o.ReasoningOpen, o.ReasoningClosed, err)
+				}
+			}
 			res := dialects.Parse(markdownjson.Dialect, r.text, opts)
 			if len(res.Calls) != len(r.calls) {
 				t.Fatalf("got %d calls %+v (errors %v), want %d", len(res.Calls), res.Calls, res.Errors, len(r.calls))

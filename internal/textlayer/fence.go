@@ -284,3 +284,75 @@ func Around(s string, floor, from, to int) (int, int) {
 	}
 	return j, e
 }
+
+// FenceScan finds the end of a fence as its text arrives, for a reader
+// that reads an output delta by delta: Next is given the text from the
+// fence's opening run on, longer at each call, and reads each byte a
+// bounded number of times over all the calls. It closes the fence where
+// FenceAt does. The zero value is ready, for one fence.
+type FenceScan struct {
+	body int // where the body starts, once known (0: not yet)
+	from int // where to look for the next closing run
+}
+
+// Next returns the fence text holds (FenceAt(text, 0, len(text))) once
+// that cannot change: when its closing run is read, or, with final set
+// (the output ends with text), always. Otherwise ok is false.
+func (s *FenceScan) Next(text string, final bool) (f Fence, ok bool) {
+	if s.body == 0 {
+		j := 0
+		for j < len(text) && text[j] == '`' {
+			j++
+		}
+		k := j
+		for k < len(text) && k-j < maxInfo && isInfoByte(text[k]) {
+			k++
+		}
+		for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r') {
+			k++
+		}
+		if k == len(text) && !final {
+			return Fence{}, false // the info word or the blanks after it may go on
+		}
+		s.body = j + len(InfoWord(text[j:]))
+		if k < len(text) && text[k] == '\n' {
+			s.body = k + 1
+		}
+		s.from = s.body
+	}
+	for s.from < len(text) {
+		c := strings.Index(text[s.from:], "```")
+		if c < 0 {
+			s.from = max(s.from, len(text)-2)
+			break
+		}
+		c += s.from
+		e := c
+		for e < len(text) && text[e] == '`' {
+			e++
+		}
+		if e == len(text) && !final {
+			s.from = c // the run may go on
+			break
+		}
+		if beginsLine(text, s.body, c) {
+			return FenceAt(text, 0, len(text)), true
+		}
+		k := e
+		for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r') {
+			k++
+		}
+		if k == len(text) && !final {
+			s.from = c // the line may yet end after the run
+			break
+		}
+		if k == len(text) || text[k] == '\n' {
+			return FenceAt(text, 0, len(text)), true
+		}
+		s.from = e
+	}
+	if final {
+		return FenceAt(text, 0, len(text)), true
+	}
+	return Fence{}, false
+}
