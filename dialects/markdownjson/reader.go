@@ -325,7 +325,7 @@ func (r *reader) note(s string) {
 	found := false
 	for e := last; e > first && !found; {
 		b := strings.LastIndexByte(s[:e], '\n')
-		found = r.proseLine(s[b+1:e])
+		found = r.proseLine(s[b+1 : e])
 		e = b
 	}
 	if !found {
