@@ -41,7 +41,7 @@ func (x *extractor) findBlocks(text string) (regions []region, marked, found boo
 				limit = c
 			}
 		}
-		r := x.block(text, at, bodyStart, limit, closeAt >= 0)
+		r := x.block(text, at, bodyStart, limit, closeAt >= 0, closeAt < 0 && limit == len(text))
 		if r.end == at && len(r.calls) == 0 || dialects.Mentioned(text, at, bodyStart, r.calls) {
 			// The opener was mentioned, not used: its text stays content.
 			pos = bodyStart
@@ -70,13 +70,13 @@ func (d *Dialect) kind(open string) blockKind {
 // whose body is text[bodyStart:limit]. A closed block is all calls: text in
 // it that is not a call is an error. An open block (no closing marker) ends
 // where its calls end; what follows is content.
-func (x *extractor) block(text string, at, bodyStart, limit int, closed bool) (r region) {
+func (x *extractor) block(text string, at, bodyStart, limit int, closed, atEnd bool) (r region) {
 	r = region{start: at, end: limit}
 	body := text[bodyStart:limit]
-	if !closed && limit == len(text) {
+	if atEnd {
 		defer func() { cutName(r.calls, text) }()
 	}
-	if !closed && limit == len(text) && skipSpace(body, 0) == len(body) {
+	if atEnd && skipSpace(body, 0) == len(body) {
 		// The output ends right after the opener: cut off inside the
 		// envelope, never nothing.
 		e := cutoff.Error("right after the call marker, before any call")
@@ -86,7 +86,7 @@ func (x *extractor) block(text string, at, bodyStart, limit int, closed bool) (r
 	}
 	if x.d.builtin {
 		var stop int
-		r.calls, stop = x.builtinBody(body, bodyStart, !closed && limit == len(text))
+		r.calls, stop = x.builtinBody(body, bodyStart, atEnd)
 		if stop >= 0 {
 			if !closed {
 				r.end = bodyStart + stop // an open block ends where its calls end

@@ -50,6 +50,16 @@ type Dialect struct {
 	builtin bool
 }
 
+// Engine is a dialect of the family read by the family's incremental
+// engine (dialects.Incremental): its Extract is the reading of its
+// Reader. Its values are safe for concurrent use.
+type Engine struct{ *Dialect }
+
+// Extract reads text whole with the dialect's Reader.
+func (d Engine) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return dialects.Read(d.NewReader(opts), text)
+}
+
 // blockKind is a marked region that holds calls.
 type blockKind struct {
 	open string
@@ -120,11 +130,11 @@ var (
 	}
 	// Sarashina is SB Intuitions Sarashina's dialect: a list of call
 	// objects, Python dicts or JSON, after <|tool_calls|>.
-	Sarashina = &Dialect{
+	Sarashina = Engine{&Dialect{
 		name:    "sarashina",
 		markers: []string{"<|tool_calls|>"},
 		blocks:  []blockKind{{open: "<|tool_calls|>", evidence: true}},
-	}
+	}}
 	// Llama3Builtin is Llama 3.1/3.3's built-in tool dialect:
 	// <|python_tag|>brave_search.call(query="…").
 	Llama3Builtin = &Dialect{
@@ -139,9 +149,17 @@ var (
 
 func init() {
 	for _, d := range All() {
-		d := d.(*Dialect)
+		d := spec(d)
 		d.start = d.Syntax()
 	}
+}
+
+// spec returns the description of d, a dialect of the family.
+func spec(d dialects.Dialect) *Dialect {
+	if e, ok := d.(Engine); ok {
+		return e.Dialect
+	}
+	return d.(*Dialect)
 }
 
 // All returns every dialect of the family.

@@ -1,0 +1,692 @@
+package pythonic
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
+)
+
+// The family's engine reads an output in one pass as it arrives
+// (dialects.Reader). The text read so far is kept whole (a strings.Builder,
+// so that reading it costs no copy) and a cursor says how far it is
+// decided; each Write reads on from where the last one stopped:
+//
+//   - reasoning: a <think> block, or the block the template opened. While
+//     a later </think> could still make the text so far reasoning (no
+//     option settles the start, the dialect's templates may open a
+//     block, and the output did not open with a call), the text is held;
+//   - a block opened by one of the dialect's markers is held until it
+//     closes (its closing marker, the next opener, or, for a block
+//     without a closing marker, the end of its call list and of that
+//     line), then parsed once, with the code the one-shot reading had;
+//   - content goes out as soon as no later byte can change it: a partial
+//     marker at the end and trailing whitespace are held.
+//
+// A block opened inside reasoning is held until the reasoning closes (it
+// is then reasoning: the model thinking about a call) or the output ends
+// (a block in reasoning that never closes is a call).
+
+// reader is the family's dialects.Reader.
+type reader struct {
+	d    *Dialect
+	x    *extractor
+	opts *dialects.Options
+	buf  strings.Builder
+	out  []dialects.Piece
+
+	phase phase
+	pos   int // text before pos is decided
+	// scan is where the search for markers resumes: a marker found before
+	// it was handled.
+	scan int
+	// think: in reasoning, thinkHeld is where a block opened inside it
+	// starts (-1 none): reasoning from there is held; thinkLead says the
+	// reasoning's leading whitespace is still to be dropped.
+	thinkHeld int
+	thinkLead bool
+	// block in progress (phase inBlock).
+	blk blockState
+	// content whitespace: started says content was given; lead drops
+	// whitespace before the next content; pend is where held trailing
+	// whitespace starts (-1 none); since says content was given since
+	// the last region.
+	started, lead bool
+	pend          int
+	regions       bool
+	since         bool
+
+	ncalls int
+	marked bool
+	shown  dialects.ShownScan
+}
+
+type phase uint8
+
+const (
+	// undecided: a later </think> may still make the text so far
+	// reasoning.
+	undecided phase = iota
+	content
+	think
+	inBlock
+)
+
+// blockState is a block being read: its opener's start and kind, and,
+// for a block without a closing marker, the scan of its call list.
+type blockState struct {
+	at, body int
+	kind     blockKind
+	seq      seqScan
+	// inThink: the block opened inside reasoning.
+	inThink bool
+}
+
+// NewReader returns the engine reading one output of the dialect under
+// opts (dialects.Incremental).
+func (e Engine) NewReader(opts *dialects.Options) dialects.Reader {
+	if opts == nil {
+		opts = &dialects.Options{}
+	}
+	d := e.Dialect
+	r := &reader{d: d, x: newExtractor(d, opts), opts: opts, thinkHeld: -1, pend: -1, lead: true}
+	switch {
+	case opts.ReasoningOpen:
+		r.phase, r.thinkLead = think, true
+	case opts.ReasoningClosed || d.reasoningClosed:
+		r.phase = content
+	}
+	return r
+}
+
+// Write reads the output's next bytes.
+func (r *reader) Write(delta string) []dialects.Piece {
+	r.out = r.out[:0]
+	r.buf.WriteString(delta)
+	r.step(false)
+	return r.out
+}
+
+// Close ends the output.
+func (r *reader) Close() []dialects.Piece {
+	r.out = r.out[:0]
+	r.step(true)
+	r.flushPend(true)
+	return r.out
+}
+
+// step decides as much of the text as can be decided.
+func (r *reader) step(final bool) {
+	text := r.buf.String()
+	for {
+		var more bool
+		switch r.phase {
+		case undecided:
+			more = r.undecided(text, final)
+		case content:
+			more = r.content(text, final)
+		case think:
+			more = r.thinking(text, final)
+		case inBlock:
+			more = r.block(text, final)
+		}
+		if !more {
+			return
+		}
+	}
+}
+
+// undecided holds the text until it is settled whether a template-opened
+// reasoning block ends in it: a </think> before any <think> ends one, the
+// output opening with a call or a <think>, or ending without either, says
+// there is none.
+func (r *reader) undecided(text string, final bool) bool {
+	lead := strings.TrimLeft(text, spaces)
+	if lead == "" && !final {
+		return false
+	}
+	if dialects.OpensCall(lead, &r.d.start) || strings.HasPrefix(lead, dialects.Think.Open) {
+		r.phase, r.scan = content, r.pos
+		return true
+	}
+	if !final && mayOpen(lead, r.d.start.Starts) {
+		return false // the output may yet open with a call marker
+	}
+	from := max(0, r.scan-len(dialects.Think.Close))
+	c := indexTagFrom(text, dialects.Think.Close, from)
+	o := indexTagFrom(text, dialects.Think.Open, from)
+	switch {
+	case c >= 0 && (o < 0 || c < o):
+		r.reason(text[:c], true)
+		r.pos = c + len(dialects.Think.Close)
+		r.scan, r.phase = r.pos, content
+		return true
+	case o >= 0 || final:
+		r.phase, r.scan = content, r.pos
+		return true
+	}
+	r.scan = len(text)
+	return false
+}
+
+// mayOpen reports whether s, the start of the output, is a proper prefix
+// of one of markers.
+func mayOpen(s string, markers []string) bool {
+	for _, m := range markers {
+		if len(s) < len(m) && strings.HasPrefix(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexTagFrom is dialects.IndexTag on text from from, as an offset of
+// text.
+func indexTagFrom(text, tag string, from int) int {
+	if from > len(text) {
+		return -1
+	}
+	i := dialects.IndexTag(text[from:], tag)
+	if i < 0 {
+		return -1
+	}
+	return from + i
+}
+
+// reason gives s as reasoning: whole says s is all of a block's text.
+func (r *reader) reason(s string, whole bool) {
+	if whole {
+		s = strings.TrimSpace(s)
+	}
+	if s != "" {
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceReasoning, Text: s})
+	}
+}
+
+// thinking reads reasoning: its text goes out as it comes, but for the
+// leading whitespace, trailing whitespace and a partial closing tag; a
+// block opened in it is held until the reasoning closes or the output
+// ends.
+func (r *reader) thinking(text string, final bool) bool {
+	from := max(r.pos, r.scan-maxOpener(r.d)-len(dialects.Think.Close))
+	c := indexTagFrom(text, dialects.Think.Close, from)
+	if r.thinkHeld < 0 {
+		limit := len(text)
+		if c >= 0 {
+			limit = c
+		}
+		if at, open := r.nextOpener(text, from, limit); at >= 0 {
+			r.emitReasoning(text[:at], true)
+			r.thinkHeld, r.pos = at, at
+			r.mark(open)
+		}
+	}
+	switch {
+	case c >= 0:
+		// The block closes: everything in it is reasoning, a block opened
+		// in it too.
+		r.emitReasoning(text[:c], true)
+		r.pos = c + len(dialects.Think.Close)
+		r.scan, r.phase, r.thinkHeld, r.lead = r.pos, content, -1, !r.started || true
+		r.lead = true
+		return true
+	case final:
+		if r.thinkHeld >= 0 {
+			r.heldBlocks(text)
+			return false
+		}
+		r.emitReasoning(text, true)
+		r.pos = len(text)
+		return false
+	}
+	r.scan = len(text)
+	if r.thinkHeld < 0 {
+		end := len(text) - partialAt(text[r.pos:], append(r.openers(), dialects.Think.Close)...)
+		r.emitReasoning(text[:end], false)
+	}
+	return false
+}
+
+// emitReasoning gives the reasoning text from pos to end: leading
+// whitespace of a block dropped, trailing whitespace held unless closing
+// says the block ends there.
+func (r *reader) emitReasoning(text string, closing bool) {
+	s := text[r.pos:]
+	if r.thinkLead {
+		t := strings.TrimLeft(s, spaces)
+		r.pos += len(s) - len(t)
+		s = t
+		if s != "" {
+			r.thinkLead = false
+		}
+	}
+	if closing {
+		r.reason(s, false)
+		r.pos = len(text)
+		r.reason("", false)
+		if t := strings.TrimRight(s, spaces); len(t) < len(s) {
+			r.trimLastReasoning(len(s) - len(t))
+		}
+		return
+	}
+	t := strings.TrimRight(s, spaces)
+	r.reason(t, false)
+	r.pos += len(t)
+}
+
+// trimLastReasoning drops n bytes of trailing whitespace from the last
+// reasoning piece of this step.
+func (r *reader) trimLastReasoning(n int) {
+	if k := len(r.out) - 1; k >= 0 && r.out[k].Kind == dialects.PieceReasoning {
+		r.out[k].Text = r.out[k].Text[:len(r.out[k].Text)-n]
+		if r.out[k].Text == "" {
+			r.out = r.out[:k]
+		}
+	}
+}
+
+// heldBlocks ends an output whose reasoning never closed after a block
+// opened in it: the blocks are calls, the text around them reasoning.
+func (r *reader) heldBlocks(text string) {
+	at := r.thinkHeld
+	for at < len(text) {
+		o, open := r.nextOpener(text, at, len(text))
+		if o < 0 {
+			break
+		}
+		if o > at {
+			r.reason(strings.TrimSpace(text[at:o]), false)
+		}
+		reg, ok := r.readBlock(text, o, open, true)
+		if !ok {
+			r.reason(text[o:o+len(open)], false)
+			at = o + len(open)
+			continue
+		}
+		r.emitRegion(text, reg)
+		at = reg.end
+	}
+	r.reason(strings.TrimSpace(text[at:]), false)
+	r.pos = len(text)
+}
+
+// nextOpener finds the first of the dialect's block openers in
+// text[from:limit], or -1.
+func (r *reader) nextOpener(text string, from, limit int) (int, string) {
+	at, which := -1, ""
+	for _, b := range r.d.blocks {
+		end := min(len(text), limit+len(b.open)-1)
+		if from >= end {
+			continue
+		}
+		if k := strings.Index(text[from:end], b.open); k >= 0 && (at < 0 || from+k < at) {
+			at, which = from+k, b.open
+		}
+	}
+	if at >= limit {
+		return -1, ""
+	}
+	return at, which
+}
+
+// partialAt returns the length of the longest suffix of s that is a proper
+// prefix of one of markers.
+func partialAt(s string, markers ...string) int {
+	n := 0
+	for _, m := range markers {
+		for k := min(len(m)-1, len(s)); k > n; k-- {
+			if strings.HasSuffix(s, m[:k]) {
+				n = k
+				break
+			}
+		}
+	}
+	return n
+}
+
+// content reads answer text: it goes out up to the next marker (a
+// <think>, a block opener); a partial marker at the end and trailing
+// whitespace are held.
+func (r *reader) content(text string, final bool) bool {
+	from := max(r.pos, r.scan)
+	o, open := r.nextOpener(text, from, len(text))
+	t := indexTagFrom(text, dialects.Think.Open, max(r.pos, r.scan-len(dialects.Think.Open)+1))
+	switch {
+	case t >= 0 && (o < 0 || t < o):
+		r.emitContent(text, t, false)
+		r.flushPend(false)
+		r.pos = t + len(dialects.Think.Open)
+		r.scan, r.phase, r.thinkLead = r.pos, think, true
+		return true
+	case o >= 0:
+		if r.shown.MayBeShown(text, o) {
+			r.scan = o + len(open)
+			return true
+		}
+		r.emitContent(text, o, false)
+		r.mark(open)
+		r.blk = blockState{at: o, body: o + len(open), kind: r.d.kind(open)}
+		r.pos, r.scan, r.phase = o, o+len(open), inBlock
+		return true
+	}
+	end := len(text)
+	if !final {
+		end -= partialAt(text[r.pos:], append(r.openers(), dialects.Think.Open)...)
+	}
+	r.scan = end
+	r.emitContent(text, end, final)
+	return false
+}
+
+// emitContent gives text[pos:end] as content, holding its trailing
+// whitespace.
+func (r *reader) emitContent(text string, end int, final bool) {
+	if end <= r.pos {
+		return
+	}
+	s := text[r.pos:end]
+	t := strings.TrimRight(s, spaces)
+	if t == "" {
+		if r.pend < 0 {
+			r.pend = r.pos
+		}
+		r.pos = end
+		return
+	}
+	start := r.pos
+	if r.pend >= 0 {
+		start = r.pend
+	}
+	if r.lead {
+		start = r.pos + len(s) - len(strings.TrimLeft(s, spaces))
+	}
+	cut := r.pos + len(t)
+	r.give(text[start:cut])
+	r.pend = -1
+	if cut < end {
+		r.pend = cut
+	}
+	r.pos = end
+}
+
+// give sends content.
+func (r *reader) give(s string) {
+	if s == "" {
+		return
+	}
+	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceContent, Text: s})
+	r.started, r.lead, r.since = true, false, true
+}
+
+// flushPend decides held trailing whitespace: before a <think> it is
+// content; at the end it is content unless a region came after the last
+// content.
+func (r *reader) flushPend(final bool) {
+	if r.pend < 0 {
+		return
+	}
+	text := r.buf.String()
+	s := text[r.pend:r.pos]
+	r.pend = -1
+	if r.lead || final && r.regions && !r.since {
+		return
+	}
+	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceContent, Text: s})
+}
+
+// block reads a block until it closes, then gives its calls.
+func (r *reader) block(text string, final bool) bool {
+	b := &r.blk
+	reg, ok, done := r.blockEnd(text, final)
+	if !done {
+		return false
+	}
+	if !ok {
+		// The opener was mentioned, not used: it is content.
+		r.phase = content
+		r.scan = b.body
+		return true
+	}
+	r.pend = -1 // whitespace before a region goes with it
+	r.emitRegion(text, reg)
+	r.pos, r.scan, r.phase = reg.end, reg.end, content
+	r.lead = !r.started
+	r.since = false
+	return true
+}
+
+// emitRegion gives a region's calls.
+func (r *reader) emitRegion(text string, reg region) {
+	r.regions = true
+	r.shown.Call(reg.start, reg.end)
+	dialects.KeepText(reg.calls, text[reg.start:reg.end])
+	for i := range reg.calls {
+		c := reg.calls[i]
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: r.ncalls, Call: &c})
+		r.ncalls++
+	}
+}
+
+// brackets follows matchClose over text that arrives in pieces: the depth
+// of brackets outside strings, and the string it is in (skipString).
+type brackets struct {
+	depth  int
+	q      byte // the open string's quote, 0 outside strings
+	triple bool
+	esc    bool
+	run    int // closing quotes in a row, in a triple-quoted string
+}
+
+// feed reads text[i]; it returns false when the byte cannot be read before
+// more text arrives (a quote whose next two bytes say whether it opens a
+// triple-quoted string).
+func (b *brackets) feed(text string, i int, final bool) bool {
+	c := text[i]
+	switch {
+	case b.q != 0 && b.triple:
+		if c == b.q {
+			b.run++
+			if b.run == 3 {
+				b.q, b.triple, b.run = 0, false, 0
+			}
+		} else {
+			b.run = 0
+		}
+	case b.q != 0:
+		switch {
+		case b.esc:
+			b.esc = false
+		case c == '\\':
+			b.esc = true
+		case c == b.q:
+			b.q = 0
+		}
+	case c == '(' || c == '[' || c == '{':
+		b.depth++
+	case c == ')' || c == ']' || c == '}':
+		b.depth--
+	case (c == '"' || c == '\'') && b.depth > 0:
+		if i+2 >= len(text) && !final {
+			return false
+		}
+		b.q = c
+		b.triple = i+2 < len(text) && text[i+1] == c && text[i+2] == c
+		if b.triple {
+			b.feedTripleOpen()
+		}
+	}
+	return true
+}
+
+// feedTripleOpen notes that the two quotes after a triple quote's first
+// are part of its opening: they are skipped by the caller.
+func (b *brackets) feedTripleOpen() { b.run = -2 }
+
+// seqScan finds where the call list of a block without a closing marker
+// ends, as block reads it: a bracketed list at its closing bracket and the
+// stray brackets after it on its line; a run of bare calls or objects at
+// the first line that does not go on with one; anything else at the end
+// of the output.
+type seqScan struct {
+	i     int // next byte to read; 0: not started
+	state seqState
+	b     brackets
+}
+
+type seqState uint8
+
+const (
+	seqLead seqState = iota
+	seqList
+	seqStray
+	seqBare
+	seqLine // a bare run, at the start of a line at depth 0
+	seqRest
+)
+
+// end reads text from where it stopped and reports whether the list has
+// ended, and where its region is to be read up to.
+func (s *seqScan) end(text string, body int, objects, final bool) (limit int, done bool) {
+	if s.i < body {
+		s.i = body
+	}
+	for s.i < len(text) {
+		i := s.i
+		c := text[i]
+		switch s.state {
+		case seqLead:
+			switch {
+			case strings.IndexByte(spaces, c) >= 0:
+			case c == '[':
+				s.state = seqList
+				s.b.depth = 1
+			case isNameStart(c) || c == '{' && objects:
+				s.state = seqBare
+				continue
+			default:
+				s.state = seqRest
+			}
+		case seqList, seqBare:
+			if s.b.run < 0 {
+				s.b.run++ // the rest of a triple quote's opening
+				break
+			}
+			if !s.b.feed(text, i, final) {
+				return 0, false
+			}
+			if s.state == seqList && s.b.depth == 0 {
+				s.state = seqStray
+			} else if s.state == seqBare && c == '\n' && s.b.depth == 0 && s.b.q == 0 {
+				s.state = seqLine
+			}
+		case seqStray:
+			if c != ' ' && c != '\t' && c != ']' {
+				return i, true
+			}
+		case seqLine:
+			switch {
+			case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == ';':
+			case isNameStart(c) || c == '{' && objects:
+				s.state = seqBare
+				continue
+			default:
+				return i, true
+			}
+		case seqRest:
+			s.i = len(text)
+			return len(text), final
+		}
+		s.i++
+	}
+	return len(text), final
+}
+
+// blockEnd reads the block in progress until it closes. ok is false when
+// the opener turns out to be mentioned, not used.
+func (r *reader) blockEnd(text string, final bool) (reg region, ok, done bool) {
+	b := &r.blk
+	limit, closeAt, closeM := -1, -1, ""
+	from := max(b.body, r.scan)
+	if o, _ := r.nextOpener(text, from, len(text)); o >= 0 {
+		limit = o
+	}
+	for _, m := range b.kind.closes {
+		s := max(b.body, from-len(m)+1)
+		if k := strings.Index(text[s:], m); k >= 0 && (closeAt < 0 || s+k < closeAt) {
+			closeAt, closeM = s+k, m
+		}
+	}
+	if closeAt >= 0 && (limit < 0 || closeAt+len(closeM) <= limit) {
+		limit = closeAt
+	} else {
+		closeAt = -1
+	}
+	atEnd := false
+	if len(b.kind.closes) == 0 && closeAt < 0 {
+		l, end := b.seq.end(text, b.body, true, final)
+		if limit < 0 || end && l < limit {
+			if !end {
+				r.scan = max(b.body, len(text)-maxOpener(r.d))
+				return region{}, false, false
+			}
+			limit = l
+		}
+		atEnd = final && limit == len(text)
+	}
+	if limit < 0 {
+		if !final {
+			r.scan = max(b.body, len(text)-maxOpener(r.d))
+			return region{}, false, false
+		}
+		limit, atEnd = len(text), true
+	}
+	reg = r.x.block(text, b.at, b.body, limit, closeAt >= 0, atEnd)
+	if reg.end == b.at && len(reg.calls) == 0 || dialects.Mentioned(text, b.at, b.body, reg.calls) {
+		return region{}, false, true
+	}
+	if closeAt >= 0 {
+		reg.end = closeAt + len(closeM)
+	} else if atEnd && len(reg.calls) > 0 && cutoff.Marker(text[reg.end:], b.kind.closes...) {
+		reg.end = len(text)
+	}
+	return reg, true, true
+}
+
+// maxOpener is the length of the dialect's longest marker.
+func maxOpener(d *Dialect) int {
+	n := 0
+	for _, b := range d.blocks {
+		n = max(n, len(b.open))
+		for _, c := range b.closes {
+			n = max(n, len(c))
+		}
+	}
+	return n
+}
+
+// readBlock reads the block whose opener open is at at, in an output that
+// has ended.
+func (r *reader) readBlock(text string, at int, open string, final bool) (region, bool) {
+	r.blk = blockState{at: at, body: at + len(open), kind: r.d.kind(open)}
+	r.scan = r.blk.body
+	reg, ok, _ := r.blockEnd(text, final)
+	return reg, ok
+}
+
+// mark notes that the opener open was read: an evidence marker makes the
+// output marked (PieceMarked, once).
+func (r *reader) mark(open string) {
+	if !r.marked && r.d.kind(open).evidence {
+		r.marked = true
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceMarked})
+	}
+}
+
+// openers returns the dialect's block openers, in a new slice.
+func (r *reader) openers() []string {
+	out := make([]string, 0, len(r.d.blocks)+1)
+	for _, b := range r.d.blocks {
+		out = append(out, b.open)
+	}
+	return out
+}
