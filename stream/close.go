@@ -15,10 +15,7 @@ import (
 // and reasoning not yet reported are, and Done carries the final result,
 // the one a one-shot parse of the same text gives. Calls already reported
 // keep their ids in it.
-func (p *Parser) Close() []Event {
-	if p.eng != nil {
-		return p.eng.close()
-	}
+func (p *profiled) Close() []Event {
 	if p.closed {
 		return nil
 	}
@@ -41,7 +38,7 @@ func (p *Parser) Close() []Event {
 
 // addCut adds to res the TLP-009 error of an output cut at offset by the
 // stream's limit (Options.MaxBytes), when it was.
-func (p *Parser) addCut(res *toolcall.Result, offset int) {
+func (p *profiled) addCut(res *toolcall.Result, offset int) {
 	if !p.cut {
 		return
 	}
@@ -50,7 +47,7 @@ func (p *Parser) addCut(res *toolcall.Result, offset int) {
 
 // closeInner closes the parser of the detected dialect and passes its
 // events on.
-func (p *Parser) closeInner() []Event {
+func (p *profiled) closeInner() []Event {
 	evs := p.inner.Close()
 	done := evs[len(evs)-1]
 	p.relay(evs[:len(evs)-1])
@@ -71,18 +68,8 @@ func (p *Parser) closeInner() []Event {
 	return p.events
 }
 
-// Disagreement reports, after Close, the first thing the stream emitted
-// that the final result contradicts, or "". Streamed text and calls are
-// only emitted once certain, so this is always empty unless a dialect's
-// description (dialects.Syntax) promises more than its parse keeps; the
-// final result stands either way.
-func (p *Parser) Disagreement() string { return p.diverged }
-
 // Result returns the final result once the Parser is closed, else nil.
-func (p *Parser) Result() *toolcall.Result {
-	if p.eng != nil {
-		return p.eng.result
-	}
+func (p *profiled) Result() *toolcall.Result {
 	if !p.closed {
 		return nil
 	}
@@ -96,7 +83,7 @@ func (p *Parser) Result() *toolcall.Result {
 
 // final parses the whole output as a one-shot parse would, reusing the
 // calls the stream already finished.
-func (p *Parser) final(text string) *toolcall.Result {
+func (p *profiled) final(text string) *toolcall.Result {
 	if p.det != nil {
 		res := p.det.Parse(text)
 		if !p.detected && res.Dialect != "" {
@@ -170,7 +157,7 @@ type span struct {
 // parses the whole text, whenever that does not hold: any region not read
 // whole, a failed call, a call the stand-in parse does not find where the
 // region was, any other call or error.
-func (p *Parser) composed(text string) *toolcall.Result {
+func (p *profiled) composed(text string) *toolcall.Result {
 	if len(p.spans) == 0 || p.mixed || p.cut || p.diverged != "" || len(p.slots) >= dialects.CallLimit(&p.opts.Parse) {
 		return nil
 	}
@@ -250,7 +237,7 @@ func (m *standInMemo) standInFor(prof *Profile, start, end string) (standIn, boo
 
 // slotsResult is the result holding the stream's calls, all valid, with
 // the given content and reasoning.
-func (p *Parser) slotsResult(content, reasoning string) *toolcall.Result {
+func (p *profiled) slotsResult(content, reasoning string) *toolcall.Result {
 	var res *toolcall.Result
 	if len(p.slots) == 1 {
 		// The result and its one call in one allocation.
@@ -279,7 +266,7 @@ func (p *Parser) slotsResult(content, reasoning string) *toolcall.Result {
 // leading whitespace where the dialect drops it, and less its trailing
 // whitespace) and whitespace between and after them: no reasoning, no
 // token, nothing held.
-func (p *Parser) plainAround(text string) bool {
+func (p *profiled) plainAround(text string) bool {
 	if p.reasonOut.Len() > 0 || p.blocks > 0 || p.ambiguous || p.held[1] != "" {
 		return false
 	}
@@ -316,7 +303,7 @@ func plainName(name string) bool {
 }
 
 // keepIDs gives the calls of a result the ids the stream reported for them.
-func (p *Parser) keepIDs(res *toolcall.Result) {
+func (p *profiled) keepIDs(res *toolcall.Result) {
 	for _, s := range p.slots {
 		if s.err != nil {
 			continue
@@ -362,7 +349,7 @@ func sameRaw(a, b *dialects.RawCall) bool {
 
 // settle reports what the final result holds beyond what was streamed, and
 // notes whether anything streamed disagrees with it.
-func (p *Parser) settle(res *toolcall.Result) {
+func (p *profiled) settle(res *toolcall.Result) {
 	if rest, ok := strings.CutPrefix(res.Reasoning, p.reasonOut.String()); ok {
 		p.emit(Event{Kind: Reasoning, Text: rest})
 	} else {
@@ -438,7 +425,7 @@ func (p *Parser) settle(res *toolcall.Result) {
 // diverge notes that something streamed disagrees with the final result.
 // It cannot be taken back; the final result stands, and the tests require
 // this never happens.
-func (p *Parser) diverge(format string, args ...any) {
+func (p *profiled) diverge(format string, args ...any) {
 	if p.diverged == "" {
 		p.diverged = fmt.Sprintf(format, args...)
 	}

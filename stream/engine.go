@@ -51,7 +51,14 @@ type engineCall struct {
 
 // newEngine returns a Parser that streams d's output with d's Reader.
 func newEngine(d dialects.Incremental, opts *Options) *Parser {
-	e := &engine{d: d}
+	// The Parser and the engine in one allocation.
+	w := &struct {
+		Parser
+		e engine
+	}{}
+	e := &w.e
+	e.d = d
+	w.eng = e
 	if opts != nil {
 		e.opts = *opts
 	}
@@ -60,7 +67,7 @@ func newEngine(d dialects.Incremental, opts *Options) *Parser {
 	e.events = e.firstEvents[:0]
 	e.calls = e.firstCalls[:0]
 	e.r = d.NewReader(&e.opts.Parse)
-	return &Parser{eng: e, d: d}
+	return &w.Parser
 }
 
 // maxBytes resolves Options.MaxBytes: zero is DefaultMaxBytes, a negative

@@ -2,11 +2,11 @@ package stream
 
 // Reused tells the tests whether Close read the regions the stream had
 // already parsed as stand-ins rather than parsing them again.
-func Reused(p *Parser) bool { return p.reused }
+func Reused(p *Parser) bool { return p.old != nil && p.old.reused }
 
 // Held tells the tests whether the parser stopped streaming and holds the
 // rest of the output to the end.
-func Held(p *Parser) bool { return p.state == stHeld }
+func Held(p *Parser) bool { return p.old != nil && p.old.state == stHeld }
 
 // StartSplits tells the tests whether the profile's start marker ends the
 // call before it inside a section.

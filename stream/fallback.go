@@ -51,7 +51,8 @@ type kept struct {
 // newChoosing returns a Parser reading the output in prof's dialect and,
 // when that finds nothing, in the fallbacks' (opts.Fallback).
 func newChoosing(prof *Profile, opts *Options) *Parser {
-	p := newParser(opts)
+	w := newParser(opts)
+	p := w.old
 	p.prof, p.d = prof, prof.d
 	inner := Options{Parse: p.opts.Parse, MaxBytes: p.opts.MaxBytes}
 	p.alts = make([]alternate, 0, 1+len(opts.Fallback))
@@ -62,11 +63,11 @@ func newChoosing(prof *Profile, opts *Options) *Parser {
 		}
 		p.alts = append(p.alts, alternate{p: fb.NewParser(&inner)})
 	}
-	return p
+	return w
 }
 
 // writeAlts feeds delta to every alternate still in the running.
-func (p *Parser) writeAlts(delta string) {
+func (p *profiled) writeAlts(delta string) {
 	for i := 0; i < len(p.alts); i++ {
 		a := &p.alts[i]
 		evs := a.p.Write(delta)
@@ -133,7 +134,7 @@ func (a *alternate) keep(evs []Event) {
 
 // emitAgreed emits the answer text and reasoning every alternate has
 // emitted, as far as they agree and not yet emitted.
-func (p *Parser) emitAgreed() {
+func (p *profiled) emitAgreed() {
 	for _, kind := range [2]Kind{Content, Reasoning} {
 		agreed := p.alts[0].p.outText(kind)
 		for i := 1; i < len(p.alts) && agreed != ""; i++ {
@@ -155,10 +156,7 @@ func (p *Parser) emitAgreed() {
 }
 
 // outText is the text of kind (Content or Reasoning) the parser emitted.
-func (p *Parser) outText(kind Kind) string {
-	if p.eng != nil {
-		return p.eng.outText(kind)
-	}
+func (p *profiled) outText(kind Kind) string {
 	if kind == Reasoning {
 		return p.reasonOut.String()
 	}
@@ -177,7 +175,7 @@ func commonPrefix(a, b string) string {
 // decideAlt makes alternate i the stream's reading: what it emitted beyond
 // what the stream has emitted is emitted, in its order, and the stream is
 // its from now on.
-func (p *Parser) decideAlt(i int) {
+func (p *profiled) decideAlt(i int) {
 	a := &p.alts[i]
 	p.inner = a.p
 	p.skip = [2]string{p.contentOut.String(), p.reasonOut.String()}
@@ -198,7 +196,7 @@ func (p *Parser) decideAlt(i int) {
 
 // closeAlts ends a stream whose reading is not yet decided: every
 // alternate reads the whole output, and the one-shot rule picks one.
-func (p *Parser) closeAlts() []Event {
+func (p *profiled) closeAlts() []Event {
 	closes := make([][]Event, len(p.alts))
 	results := make([]*toolcall.Result, len(p.alts))
 	for i := range p.alts {

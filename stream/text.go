@@ -96,14 +96,10 @@ type Detector interface {
 	Parse(text string) *toolcall.Result
 }
 
-// Parser reads one model output as it arrives. Write it the deltas, in
-// order, then Close it; each call returns the events the new text settled.
-// A Parser is not safe for concurrent use.
-type Parser struct {
+// profiled is the Parser of a dialect streamed by its learnt profile,
+// of a detecting stream, and of a fallback chain.
+type profiled struct {
 	opts Options
-	// eng streams a dialect that reads its output in one pass itself
-	// (engine.go); the fields below are then unused.
-	eng  *engine
 	prof *Profile
 	d    dialects.Dialect // nil until detected
 	det  Detector
@@ -234,28 +230,36 @@ func (p *Profile) NewParser(opts *Options) *Parser {
 	if inc, ok := p.d.(dialects.Incremental); ok {
 		return newEngine(inc, opts)
 	}
-	ps := newParser(opts)
+	w := newParser(opts)
+	ps := w.old
 	ps.use(p)
 	if ps.state != stHeld {
 		ps.startLead()
 	}
-	return ps
+	return w
 }
 
 // NewDetecting returns a Parser that detects the dialect with det as soon
 // as the output shows enough of it, streaming answer text until then.
 func NewDetecting(det Detector, opts *Options) *Parser {
-	ps := newParser(opts)
+	w := newParser(opts)
+	ps := w.old
 	ps.det = det
 	ps.prof = unionOf(det.Candidates())
 	ps.points = det.Points().Points()
 	ps.dropSpace = true
 	ps.startLead()
-	return ps
+	return w
 }
 
 func newParser(opts *Options) *Parser {
-	p := &Parser{}
+	// The Parser and its state in one allocation.
+	w := &struct {
+		Parser
+		p profiled
+	}{}
+	w.old = &w.p
+	p := &w.p
 	if opts != nil {
 		p.opts = *opts
 	}
@@ -263,11 +267,11 @@ func newParser(opts *Options) *Parser {
 	p.contentOut.b = p.firstContent[:0]
 	p.events = p.firstEvents[:0]
 	p.slots = p.firstSlots[:0]
-	return p
+	return &w.Parser
 }
 
 // use switches the parser to a dialect.
-func (p *Parser) use(prof *Profile) {
+func (p *profiled) use(prof *Profile) {
 	p.d = prof.d
 	p.prof = prof
 	p.dropSpace = prof.trimLead
@@ -277,7 +281,7 @@ func (p *Parser) use(prof *Profile) {
 }
 
 // startLead enters the answer text at the start of the output.
-func (p *Parser) startLead() {
+func (p *profiled) startLead() {
 	p.state = stLead
 	p.opened = len(p.prof.syn.Openings) == 0 && !p.prof.spaceUnsure && !p.prof.syn.MarkedStart && !p.prof.headerStart && p.prof.headerLike == nil
 	if p.opts.Parse.ReasoningOpen && p.d == nil {
@@ -311,7 +315,7 @@ func (p *Parser) startLead() {
 // Write feeds the next delta and returns the events it settled. The slice
 // is the Parser's own, to read and not to change, and is reused by the
 // next Write: consume (or copy) it before writing again.
-func (p *Parser) Write(delta string) []Event {
+func (p *profiled) Write(delta string) []Event {
 	if n := len(p.buf.b); n+len(delta) <= p.fastTo && delta != "" {
 		// The steady path's commonest case, in a few instructions: a
 		// delta inside a long argument string, with room for it in the
@@ -347,7 +351,7 @@ func (p *Parser) Write(delta string) []Event {
 }
 
 // writeAny is Write on the steady path but for its fast path.
-func (p *Parser) writeAny(delta string) []Event {
+func (p *profiled) writeAny(delta string) []Event {
 	if p.steady && delta != "" && p.buf.Len()+len(delta) <= p.room {
 		// The steady path: a delta that lies wholly inside the argument
 		// string of a call whose argument text is being shown (most of a
@@ -384,7 +388,7 @@ const byteEventsAfter = 16 << 10
 // setFast sets how far the buffer's last array may grow on Write's fast
 // path: to its capacity, within the stream's limit, while the steady path
 // stands with its event set; else 0, which turns the fast path off.
-func (p *Parser) setFast() {
+func (p *profiled) setFast() {
 	p.fastTo = 0
 	if p.steady && p.steadyEv {
 		p.fastTo = min(cap(p.buf.b), p.room-p.buf.n0)
@@ -397,10 +401,7 @@ func (p *Parser) setFast() {
 }
 
 // write is Write off the steady path.
-func (p *Parser) write(delta string) []Event {
-	if p.eng != nil {
-		return p.eng.write(delta)
-	}
+func (p *profiled) write(delta string) []Event {
 	p.leaveSteady()
 	if p.closed || delta == "" || p.cut {
 		return nil
@@ -430,10 +431,7 @@ func (p *Parser) write(delta string) []Event {
 // adopt takes buf, the text a detecting parser read before it decided
 // the dialect, as one Write of that text would, without copying it: the
 // detecting parser keeps no text from then on (decide).
-func (p *Parser) adopt(buf textBuf) []Event {
-	if p.eng != nil {
-		return p.eng.adopt(buf)
-	}
+func (p *profiled) adopt(buf textBuf) []Event {
 	p.events = p.events[:0]
 	p.buf = buf
 	p.read()
@@ -441,7 +439,7 @@ func (p *Parser) adopt(buf textBuf) []Event {
 }
 
 // read runs the parser over the text written to its buffer.
-func (p *Parser) read() {
+func (p *profiled) read() {
 	p.step()
 	if p.points != nil {
 		p.decide()
@@ -457,7 +455,7 @@ func (p *Parser) read() {
 // leaveSteady brings the state the steady path leaves behind up to date:
 // the region's scan and the arguments shown stand at the end of the text,
 // in the same string.
-func (p *Parser) leaveSteady() {
+func (p *profiled) leaveSteady() {
 	if p.steady {
 		p.steady = false
 		p.pos, p.argShown, p.argEscaped = p.buf.Len(), p.buf.Len(), p.escaped
@@ -468,17 +466,14 @@ func (p *Parser) leaveSteady() {
 // steadyNow tells whether the next delta may take the steady path (in
 // Write): the parser stands inside the argument string of a shown
 // call, with nothing of the output left unread.
-func (p *Parser) steadyNow() bool {
+func (p *profiled) steadyNow() bool {
 	return p.state == stRegion && p.inner == nil && p.points == nil && p.quote == '"' && p.argIndex >= 0 &&
 		p.argQuote && p.argEscaped == p.escaped && p.probeAt == 0 && p.pos == p.buf.Len() && p.argShown == p.pos &&
 		!p.pastCallCap(p.argIndex) && !p.closed && !p.cut
 }
 
 // Text returns the output received so far.
-func (p *Parser) Text() string {
-	if p.eng != nil {
-		return p.eng.text.String()
-	}
+func (p *profiled) Text() string {
 	if p.alts != nil {
 		return p.alts[0].p.Text()
 	}
@@ -493,10 +488,7 @@ func (p *Parser) Text() string {
 }
 
 // textLen is the length of the output received so far.
-func (p *Parser) textLen() int {
-	if p.eng != nil {
-		return p.eng.text.Len()
-	}
+func (p *profiled) textLen() int {
 	if p.alts != nil {
 		return p.alts[0].p.textLen()
 	}
@@ -507,7 +499,7 @@ func (p *Parser) textLen() int {
 }
 
 // step runs the state machine over the new text until it needs more.
-func (p *Parser) step() {
+func (p *profiled) step() {
 	text := p.buf.String()
 	for {
 		before, st := p.pos, p.state
@@ -538,7 +530,7 @@ func (p *Parser) step() {
 const maxHeader = 256
 
 // lead streams answer text until a trigger.
-func (p *Parser) lead(text string) {
+func (p *profiled) lead(text string) {
 	if !p.opened {
 		// Output that opens with the rest of a header the prompt began is
 		// not answer text; neither is anything after it.
@@ -737,7 +729,7 @@ func (p *Parser) lead(text string) {
 // settles reports whether h, a complete trigger, opens the output (after
 // whitespace) with a call that settles the reasoning start for the
 // profile's dialect (Profile.startSettles, bareSettles).
-func (p *Parser) settles(text string, h hit) bool {
+func (p *profiled) settles(text string, h hit) bool {
 	if strings.TrimLeft(text[:h.at], " \t\r\n") != "" || p.contentOut.Len() > 0 || p.reasonOut.Len() > 0 {
 		return false
 	}
@@ -761,7 +753,7 @@ func (p *Parser) settles(text string, h hit) bool {
 }
 
 // reason streams the text of a reasoning block until its closing tag.
-func (p *Parser) reason(text string) {
+func (p *profiled) reason(text string) {
 	want := wantReason
 	h := p.prof.m.next(text, p.pos, want)
 	for h.at >= 0 && !h.partial && (h.t.role == roleClose || h.t.role == roleOpen) && h.t.tag != p.pair {
@@ -789,7 +781,7 @@ func (p *Parser) reason(text string) {
 
 // endBlock leaves a reasoning block whose closing tag ends at end. The
 // block's trailing whitespace is trimmed, and so is the whitespace after it.
-func (p *Parser) endBlock(end int) {
+func (p *profiled) endBlock(end int) {
 	p.held[1] = ""
 	if !p.afterBlock {
 		p.preBlock = p.held[0]
@@ -806,7 +798,7 @@ func (p *Parser) endBlock(end int) {
 // block's end and at the end of the output) and emitted before the next
 // text of the same kind; leading whitespace is dropped where the dialect
 // drops it.
-func (p *Parser) emitRun(text string, limit int, kind Kind) {
+func (p *profiled) emitRun(text string, limit int, kind Kind) {
 	seg := text[p.pos:limit]
 	if seg == "" {
 		return
@@ -862,7 +854,7 @@ func (p *Parser) emitRun(text string, limit int, kind Kind) {
 }
 
 // emit records an event.
-func (p *Parser) emit(ev Event) {
+func (p *profiled) emit(ev Event) {
 	if ev.Text == "" && (ev.Kind == Content || ev.Kind == Reasoning || ev.Kind == CallArguments) {
 		return
 	}
@@ -879,7 +871,7 @@ func (p *Parser) emit(ev Event) {
 // an example fence or a quotation (dialects.MayBeShown). Text with no
 // backtick and no quote up to the marker shows none: the line scan waits
 // for the first of them.
-func (p *Parser) mayBeShown(text string, at int) bool {
+func (p *profiled) mayBeShown(text string, at int) bool {
 	if p.plainTo <= at {
 		k := strings.IndexFunc(text[p.plainTo:at+1], func(r rune) bool { return r == '`' || r == '"' || r == '\'' || r == '\u201C' || r == '\u2018' })
 		if k < 0 {
@@ -893,13 +885,13 @@ func (p *Parser) mayBeShown(text string, at int) bool {
 }
 
 // hold gives up on streaming: the rest is settled at the end.
-func (p *Parser) hold(text string) {
+func (p *profiled) hold(text string) {
 	p.state = stHeld
 	p.pos = len(text)
 }
 
 // openRegion enters a call region whose start marker spans [at, body).
-func (p *Parser) openRegion(at, body int) {
+func (p *profiled) openRegion(at, body int) {
 	p.state = stRegion
 	p.regionStart, p.regionBody, p.regionBase = at, body, len(p.slots)
 	p.pos = body
@@ -912,7 +904,7 @@ func (p *Parser) openRegion(at, body int) {
 // region watches a call region for its end. Markers inside the quoted
 // strings of a dialect that quotes its arguments are argument text, not
 // markers ("tag": "</tool_call>").
-func (p *Parser) region(text string) {
+func (p *profiled) region(text string) {
 	want := wantRegion
 	h := hit{at: -1}
 	i := p.pos
@@ -1059,7 +1051,7 @@ func (p *Parser) region(text string) {
 // next region there, unless the marker may be shown as an example, which
 // holds the output. Close then parses the whole output (the section was
 // not one region read whole).
-func (p *Parser) splitRegion(text string, h hit) {
+func (p *profiled) splitRegion(text string, h hit) {
 	p.mixed = true
 	p.shown.Call(p.regionStart, h.at)
 	if _, settled := p.closeRegion(text[p.regionStart:h.at]); !settled {
@@ -1076,7 +1068,7 @@ func (p *Parser) splitRegion(text string, h hit) {
 }
 
 // between watches the text after a call region for the next one.
-func (p *Parser) between(text string) {
+func (p *profiled) between(text string) {
 	h := p.prof.m.next(text, p.pos, wantBetween)
 	switch {
 	case h.at < 0:
@@ -1106,7 +1098,7 @@ func (p *Parser) between(text string) {
 // entry) of its own: the region read whole with that text after it holds
 // more calls than the region alone. Blank text, and text after a region
 // that did not read whole, are settled as before.
-func (p *Parser) textIsCall(text string, at int) bool {
+func (p *profiled) textIsCall(text string, at int) bool {
 	if len(p.spans) == 0 || p.mixed {
 		return false
 	}
@@ -1125,7 +1117,7 @@ func (p *Parser) textIsCall(text string, at int) bool {
 // the new marker; then the output goes on streaming rather than being
 // held to the end. The region is parsed once more, which is what holding
 // the output would cost at the least.
-func (p *Parser) extendRegion(text string, h hit) bool {
+func (p *profiled) extendRegion(text string, h hit) bool {
 	if p.mixed || len(p.spans) == 0 {
 		return false
 	}
@@ -1157,7 +1149,7 @@ func (p *Parser) extendRegion(text string, h hit) bool {
 // (nextLook), so looking costs at most about twice the region's length. A name seen at two looks in a row is whole
 // (the first look may have cut it). Once a call is announced in a dialect
 // whose arguments are JSON, its argument text is shown as it arrives.
-func (p *Parser) look(region string) {
+func (p *profiled) look(region string) {
 	ext := p.d.Extract(region, &p.opts.Parse)
 	for j, rc := range ext.Calls {
 		if j >= len(p.names) {
@@ -1211,7 +1203,7 @@ func nameByte(c byte) bool {
 
 // showArguments starts showing the argument text of a call just announced:
 // the JSON value after its name, from the region text as written.
-func (p *Parser) showArguments(region string, rc dialects.RawCall, index int) {
+func (p *profiled) showArguments(region string, rc dialects.RawCall, index int) {
 	p.argIndex = -1
 	if !strings.Contains(p.prof.syn.Quotes, `"`) {
 		return
@@ -1305,7 +1297,7 @@ func escapedAt(s string, j int, escaped bool) bool {
 
 // trackArguments follows the argument value up to end and shows the new
 // part of it; the value's closing bracket ends the showing.
-func (p *Parser) trackArguments(text string, end int) {
+func (p *profiled) trackArguments(text string, end int) {
 	if p.argIndex < 0 {
 		return
 	}
@@ -1360,7 +1352,7 @@ func (p *Parser) trackArguments(text string, end int) {
 // may stand inside that value, which the text after it can still close
 // (a raw value holding "</function>"). Nothing is reported then, and
 // settled is false: the caller holds the output for the final parse.
-func (p *Parser) closeRegion(region string) (whole, settled bool) {
+func (p *profiled) closeRegion(region string) (whole, settled bool) {
 	ext := p.d.Extract(region, &p.opts.Parse)
 	for j := range ext.Calls {
 		if valueLeftOpen(&ext.Calls[j]) || ext.Calls[j].Err != nil {
@@ -1440,7 +1432,7 @@ const (
 // to report those that are finished (see settled). Probes are made at the
 // first few closing brackets and then when the region has doubled, and
 // only in regions of a few kilobytes, so probing costs a constant factor.
-func (p *Parser) probe(region, next string) {
+func (p *profiled) probe(region, next string) {
 	if len(p.prof.conts) == 0 || len(region) > maxProbeRegion || p.probes >= eagerProbes && len(region) < 2*p.probedLen {
 		return
 	}
@@ -1463,7 +1455,7 @@ func (p *Parser) probe(region, next string) {
 // the dialect reads a call inside a block the template opened as a call
 // (the marker dialects do; Hermes keeps it in the reasoning, and there
 // the call waits).
-func (p *Parser) probeHeld() {
+func (p *profiled) probeHeld() {
 	if p.prof.heldPoints == nil {
 		return
 	}
@@ -1512,7 +1504,7 @@ func (p *Parser) probeHeld() {
 // next (what has arrived after base) and by next and each of conts (another
 // call, a closing marker, text that would extend the call). Calls already
 // reported are skipped.
-func (p *Parser) reportSettled(base, next string, start, first int, conts []string) (work int) {
+func (p *profiled) reportSettled(base, next string, start, first int, conts []string) (work int) {
 	if openString(next, p.prof.syn.Quotes) {
 		// What has arrived opens a string it does not close: the
 		// continuations are not tried after the string's end, where text
@@ -1730,7 +1722,7 @@ func closer(dst []byte, next, quotes string) []byte {
 // report emits a finished call. A failed call is not reported before the
 // end: a region read on its own may fail where the whole output does not,
 // so its error waits for the final parse.
-func (p *Parser) report(index int) {
+func (p *profiled) report(index int) {
 	s := &p.slots[index]
 	if s.err != nil || p.pastCallCap(index) {
 		return
@@ -1744,7 +1736,7 @@ func (p *Parser) report(index int) {
 }
 
 // start emits CallStart for a call, once.
-func (p *Parser) start(index int, name string) {
+func (p *profiled) start(index int, name string) {
 	if p.started == nil {
 		p.started = p.firstStarted[:0]
 	}
@@ -1760,7 +1752,7 @@ func (p *Parser) start(index int, name string) {
 // pastCallCap reports whether the call with this index is past the
 // per-output call cap (dialects.Options.MaxCalls): the final parse drops
 // it, so the stream never shows it.
-func (p *Parser) pastCallCap(index int) bool {
+func (p *profiled) pastCallCap(index int) bool {
 	limit := p.opts.Parse.MaxCalls
 	if limit == 0 {
 		limit = dialects.DefaultMaxCalls
@@ -1768,22 +1760,22 @@ func (p *Parser) pastCallCap(index int) bool {
 	return limit >= 0 && index >= limit
 }
 
-func (p *Parser) isStarted(index int) bool { return index < len(p.started) && p.started[index] }
+func (p *profiled) isStarted(index int) bool { return index < len(p.started) && p.started[index] }
 
 // beginDetect stops streaming answer text at a marker of some dialect and
 // waits for the output to decide which.
-func (p *Parser) beginDetect(at int) {
+func (p *profiled) beginDetect(at int) {
 	p.state = stDetect
 	p.pos = at
 }
 
 // detect holds the output until the detector decides its dialect.
-func (p *Parser) detect(text string) { p.pos = len(text) }
+func (p *profiled) detect(text string) { p.pos = len(text) }
 
 // decide asks the detector at each new point of the output whether the
 // output so far decides its dialect; once it does, the output is handed to
 // a parser of that dialect, which reads it from the start.
-func (p *Parser) decide() {
+func (p *profiled) decide() {
 	text := p.buf.String()
 	for {
 		at, ok := p.points.Next(text)
@@ -1808,7 +1800,7 @@ func (p *Parser) decide() {
 
 // relay passes on the inner parser's events, less the text emitted before
 // the dialect was decided.
-func (p *Parser) relay(evs []Event) {
+func (p *profiled) relay(evs []Event) {
 	for _, ev := range evs {
 		if ev.Kind == Content && p.trimLead {
 			if ev.Text = strings.TrimLeftFunc(ev.Text, unicode.IsSpace); ev.Text == "" {
@@ -1834,7 +1826,7 @@ func (p *Parser) relay(evs []Event) {
 	}
 }
 
-func (p *Parser) maxBytes() int { return maxBytes(p.opts.MaxBytes) }
+func (p *profiled) maxBytes() int { return maxBytes(p.opts.MaxBytes) }
 
 // backOverName returns the start of the name-like run (letters, digits,
 // '_', '$', '.', '-', and any character but a space beyond ASCII) that
@@ -1985,6 +1977,6 @@ func fullRunes(text string, from int) int {
 // text follows: whitespace, which dialects trim before a call; and, where a
 // call may be written without a marker, the separators that may stand
 // between bare calls.
-func (p *Parser) trailing(r rune) bool {
+func (p *profiled) trailing(r rune) bool {
 	return unicode.IsSpace(r) || p.prof.syn.Bare != "" && (r == ',' || r == ';')
 }

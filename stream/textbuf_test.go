@@ -77,22 +77,30 @@ func (h hermesAt) Parse(text string) *toolcall.Result {
 func TestDecidedKeepsBuffer(t *testing.T) {
 	text := "Let me check.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": \"" + strings.Repeat("x", 5000) + "\"}}\n</tool_call>"
 	last := len(text) - 4
-	p := NewDetecting(hermesAt{Learn(hermes.Dialect)}, nil)
+	w := NewDetecting(hermesAt{Learn(hermes.Dialect)}, nil)
+	p := w.old
 	for i := 0; i < last; i += 16 {
-		p.Write(text[i:min(i+16, last)])
+		w.Write(text[i:min(i+16, last)])
 	}
 	if p.inner != nil || cap(p.buf.b)-len(p.buf.b) < len(text)-last {
 		t.Fatal("decided early, or no room left for the last delta")
 	}
 	array := unsafe.SliceData(p.buf.b)
-	p.Write(text[last:])
+	w.Write(text[last:])
 	if p.inner == nil {
 		t.Fatal("not decided at the closing marker")
 	}
-	if unsafe.SliceData(p.inner.buf.b) != array {
+	// The decided dialect's parser: its engine's, or its profile's.
+	var buf *textBuf
+	if p.inner.eng != nil {
+		buf = &p.inner.eng.text
+	} else {
+		buf = &p.inner.old.buf
+	}
+	if unsafe.SliceData(buf.b) != array {
 		t.Error("the text was copied into the decided dialect's parser")
 	}
-	if p.Text() != text {
-		t.Errorf("Text() = %q", p.Text())
+	if w.Text() != text {
+		t.Errorf("Text() = %q", w.Text())
 	}
 }

@@ -1,0 +1,87 @@
+package stream
+
+import "github.com/dialectkit/toolcall"
+
+// Parser reads one model output as it arrives. Write it the deltas, in
+// order, then Close it; each call returns the events the new text settled.
+// A Parser is not safe for concurrent use.
+type Parser struct {
+	// eng streams a dialect that reads its output itself (engine.go);
+	// old any other dialect, a detecting stream and a fallback chain.
+	eng *engine
+	old *profiled
+}
+
+// Write feeds the next delta and returns the events it settled. The slice
+// is the Parser's own, to read and not to change, and is reused by the
+// next Write: consume (or copy) it before writing again.
+func (p *Parser) Write(delta string) []Event {
+	if p.eng != nil {
+		return p.eng.write(delta)
+	}
+	return p.old.Write(delta)
+}
+
+// Close ends the output and returns the last events, Done last with the
+// final result, the one a one-shot parse of the same text gives. Calls
+// already reported keep their ids in it. Close again returns nothing.
+func (p *Parser) Close() []Event {
+	if p.eng != nil {
+		return p.eng.close()
+	}
+	return p.old.Close()
+}
+
+// Text returns the output received so far.
+func (p *Parser) Text() string {
+	if p.eng != nil {
+		return p.eng.text.String()
+	}
+	return p.old.Text()
+}
+
+// Result returns the final result once the Parser is closed, else nil.
+func (p *Parser) Result() *toolcall.Result {
+	if p.eng != nil {
+		return p.eng.result
+	}
+	return p.old.Result()
+}
+
+// Disagreement reports, after Close, the first thing the stream emitted
+// that the final result contradicts, or "". Streamed text and calls are
+// only emitted once certain, so this is always empty unless a dialect's
+// description (dialects.Syntax) promises more than its parse keeps; the
+// final result stands either way. A dialect that reads its output itself
+// gives its result from the pieces it streamed, so there it is always "".
+func (p *Parser) Disagreement() string {
+	if p.eng != nil {
+		return ""
+	}
+	return p.old.diverged
+}
+
+// adopt reads buf, the text a detecting stream read before it decided the
+// dialect, as one Write of that text would, without copying it.
+func (p *Parser) adopt(buf textBuf) []Event {
+	if p.eng != nil {
+		return p.eng.adopt(buf)
+	}
+	return p.old.adopt(buf)
+}
+
+// textLen is the length of the output received so far.
+func (p *Parser) textLen() int {
+	if p.eng != nil {
+		return p.eng.text.Len()
+	}
+	return p.old.textLen()
+}
+
+// outText is the text of kind (Content or Reasoning) the stream emitted.
+func (p *Parser) outText(kind Kind) string {
+	if p.eng != nil {
+		return p.eng.outText(kind)
+	}
+	return p.old.outText(kind)
+}
