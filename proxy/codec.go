@@ -27,9 +27,9 @@ type codec interface {
 	// tools returns the request's function tools as a JSON array
 	// toolcall.ParseTools reads; nil when it declares none.
 	tools(top obj) []byte
-	// history reads the request's conversation for the recovery loop;
-	// reask writes the request again with the loop's messages after it,
-	// streaming off.
+	// history reads the request's conversation for the recovery loop,
+	// empty when the request cannot be asked again; reask writes the
+	// request again with the loop's messages after it, streaming off.
 	history(top obj) []client.Message
 	reask(top obj, more []client.Message) []byte
 	// whole fixes a whole answer (q.fixAnswer does the fixing); nil means

@@ -46,7 +46,13 @@ func inputItems(top obj) []json.RawMessage {
 	return top.list("input")
 }
 
+// history is nil for a request that names a stored conversation
+// (conversation): the upstream adds each answer to it, so a re-ask would
+// add the request's input a second time, and the failed answer with it.
 func (responsesCodec) history(top obj) []client.Message {
+	if v, ok := top["conversation"]; ok && string(v) != "null" {
+		return nil
+	}
 	var out []client.Message
 	for _, raw := range inputItems(top) {
 		it, ok := parseObj(raw)
@@ -90,6 +96,12 @@ func partsText(o obj, key string) string {
 
 // reask writes the loop's messages as input items: text as messages, calls
 // as function_call items, tool results as function_call_output items.
+// The request's previous_response_id is kept: the re-ask continues the
+// same stored conversation as the request, a branch beside the failed
+// answer, which the API allows. The calls' items carry no id: an input
+// item's id names an item the upstream stored, and these calls (leaked,
+// or a failed answer's) are not among those the request continues from.
+// stream_options goes with streaming.
 func (responsesCodec) reask(top obj, more []client.Message) []byte {
 	t := top.clone()
 	items := inputItems(top)
@@ -109,11 +121,14 @@ func (responsesCodec) reask(top obj, more []client.Message) []byte {
 			items = append(items, o.bytes())
 		}
 		for _, c := range m.ToolCalls {
-			items = append(items, responsesCall(c, nil, "completed"))
+			it, _ := parseObj(responsesCall(c, nil, "completed"))
+			delete(it, "id")
+			items = append(items, it.bytes())
 		}
 	}
 	t.setRaw("input", rawList(items))
 	t.setRaw("stream", []byte("false"))
+	delete(t, "stream_options")
 	return t.bytes()
 }
 
@@ -333,7 +348,7 @@ func (responsesCodec) read(top obj) *client.Response {
 }
 
 func (responsesCodec) newStream(s *streamer) streamCodec {
-	return &responsesStream{s: s, natives: map[int]*nativeCall{}}
+	return &responsesStream{s: s, natives: map[int]*nativeCall{}, passed: map[int]int{}}
 }
 
 // responsesStream rewrites a Responses API stream. The upstream's text and
@@ -355,6 +370,10 @@ type responsesStream struct {
 	openText  strings.Builder
 	// natives are the upstream's function_call items by output index.
 	natives map[int]*nativeCall
+	// passed are the items the proxy does not read (a server tool's
+	// call) that are open, by the upstream's output index: their index
+	// in items, where the added item holds their place until done.
+	passed map[int]int
 	// refusal is the upstream's refusal text, sent as a message item of
 	// its own at the end.
 	refusal strings.Builder
@@ -448,6 +467,14 @@ func (o *responsesStream) line(ctx context.Context, line []byte) bool {
 	if v, ok := ev["output_index"]; ok {
 		json.Unmarshal(v, &idx)
 	}
+	if i, ok := o.passed[idx]; ok && typ != "response.output_item.done" {
+		// An event of an item the proxy does not read: as it came, at
+		// the item's place and in the stream's numbering.
+		ev.set("output_index", i)
+		delete(ev, "sequence_number")
+		o.ev(typ, ev)
+		return true
+	}
 	switch typ {
 	case "response.created":
 		o.env, _ = ev.sub("response")
@@ -467,10 +494,22 @@ func (o *responsesStream) line(ctx context.Context, line []byte) bool {
 		s.reasoningDelta(text, o)
 	case "response.output_item.added":
 		it, _ := ev.sub("item")
-		if t, _ := it.str("type"); t == "function_call" {
+		switch t, _ := it.str("type"); t {
+		case "function_call":
 			n := responsesNative(it)
 			o.natives[idx] = &n
 			s.openNative[len(s.openNative)] = &n
+		case "message", "reasoning":
+		default:
+			// An item the proxy does not read (a server tool's call)
+			// opens at its place among the items sent; its events
+			// follow as they come.
+			o.start()
+			o.closeOpen()
+			i := len(o.items)
+			o.items = append(o.items, ev["item"])
+			o.passed[idx] = i
+			o.ev(typ, obj{"output_index": json.RawMessage(itoa(i)), "item": ev["item"]})
 		}
 	case "response.function_call_arguments.delta":
 		if n := o.natives[idx]; n != nil {
@@ -489,8 +528,14 @@ func (o *responsesStream) line(ctx context.Context, line []byte) bool {
 			}
 		case "message", "reasoning":
 		default:
-			// An item the proxy does not read (a server tool's call):
-			// as it came, at its place among the items sent.
+			if i, ok := o.passed[idx]; ok {
+				delete(o.passed, idx)
+				o.items[i] = ev["item"]
+				o.ev(typ, obj{"output_index": json.RawMessage(itoa(i)), "item": ev["item"]})
+				break
+			}
+			// An item the proxy does not read, done without being
+			// added: added and done at its place among the items sent.
 			o.start()
 			o.closeOpen()
 			i := len(o.items)

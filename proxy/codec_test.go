@@ -1,7 +1,10 @@
 package proxy_test
 
 import (
+	"cmp"
+	"encoding/json"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -209,6 +212,128 @@ func TestNativeUnreadableKept(t *testing.T) {
 		}
 		if !strings.Contains(a.Raw, "dialectkit_call_errors") {
 			t.Errorf("%s stream=%v: the failure is not told:\n%s", tc.api, tc.stream, a.Raw)
+		}
+	}
+}
+
+// TestUnreadItemEvents: a streamed item the proxy does not read (a
+// server tool's call) goes out with its own events as they came, between
+// its added and done events, at its place among the items sent, and
+// numbered in the stream's sequence; the stream as a whole follows the
+// API's event order (readResponsesSSE checks it).
+func TestUnreadItemEvents(t *testing.T) {
+	ev := func(typ, fields string) string {
+		return "event: " + typ + "\ndata: {\"type\":\"" + typ + "\",\"sequence_number\":9," + fields + "}\n\n"
+	}
+	ws := `"item_id":"ws_1","output_index":0`
+	body := strings.Replace(respStream, "event: response.output_item.done",
+		ev("response.output_item.added", `"output_index":0,"item":{"type":"web_search_call","id":"ws_1","status":"in_progress"}`)+
+			ev("response.web_search_call.in_progress", ws)+
+			ev("response.web_search_call.searching", ws)+
+			ev("response.web_search_call.completed", ws)+
+			"event: response.output_item.done", 1)
+	_, srv := setup(t, proxy.Responses, fakeserver.Script{{Body: body, ContentType: "text/event-stream"}}, nil)
+	a := post(t, nil, srv.URL+chatPath(proxy.Responses), proxy.Responses, chatBody(proxy.Responses, true, ""), nil)
+	if a.names() != "get_weather "+parisArgs || a.Finish != "completed" {
+		t.Fatalf("%+v", a)
+	}
+	var got []string
+	for _, raw := range sseEvents(t, []byte(a.Raw)) {
+		var e struct {
+			Type        string `json:"type"`
+			OutputIndex *int   `json:"output_index"`
+			ItemID      string `json:"item_id"`
+			Item        struct {
+				ID string `json:"id"`
+			} `json:"item"`
+		}
+		json.Unmarshal(raw, &e)
+		if e.OutputIndex != nil && *e.OutputIndex == 0 {
+			got = append(got, e.Type+" "+e.ItemID+e.Item.ID)
+		}
+	}
+	want := []string{"response.output_item.added ws_1", "response.web_search_call.in_progress ws_1",
+		"response.web_search_call.searching ws_1", "response.web_search_call.completed ws_1", "response.output_item.done ws_1"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the events at output index 0:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRecoveryPreviousResponse: a Responses request that continues a
+// stored conversation (previous_response_id) is re-asked continuing the
+// same one, its input grown by the loop's items, whose calls carry no item
+// id of the proxy's making; the re-ask does not stream and drops
+// stream_options. A request that names a conversation (which the upstream
+// grows with each answer) is not re-asked: its failed call goes out as
+// the model wrote it.
+func TestRecoveryPreviousResponse(t *testing.T) {
+	offSchema := "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": 5}}\n</tool_call>"
+	input := `[{"type":"function_call_output","call_id":"call_9","output":"sunny"},{"role":"user","content":"And in Paris?"}]`
+	for _, stream := range []bool{false, true} {
+		for _, tc := range []struct {
+			extra  string
+			reasks bool
+		}{
+			{`"previous_response_id":"resp_prev"`, true},
+			{`"conversation":"conv_1"`, false},
+		} {
+			body := `{"model":"m","stream":` + strconv.FormatBool(stream) + `,` + tc.extra + `,"input":` + input +
+				`,"stream_options":{"include_obfuscation":false},"tools":[` + weatherToolFlat + `]}`
+			up, srv := setup(t, proxy.Responses, fakeserver.Script{{Content: offSchema, ChunkSize: 16}, {Content: leakedHermes}}, func(o *proxy.Options) {
+				o.Config = config.Default()
+				o.Config.MaxRetries = 1
+			})
+			a := post(t, nil, srv.URL+chatPath(proxy.Responses), proxy.Responses, body, nil)
+			reqs := up.Requests()
+			if !tc.reasks {
+				// The failure is in the header, or streamed in response.completed.
+				if len(reqs) != 1 || a.names() != `get_weather {"city":5}` || a.CallErrors == "" && !strings.Contains(a.Raw, `"dialectkit_call_errors"`) {
+					t.Errorf("%s stream=%v: %d upstream requests, %+v", tc.extra, stream, len(reqs), a)
+				}
+				continue
+			}
+			if len(reqs) != 2 || a.names() != "get_weather "+parisArgs {
+				t.Fatalf("%s stream=%v: %d upstream requests, %+v", tc.extra, stream, len(reqs), a)
+			}
+			var again struct {
+				Previous      string            `json:"previous_response_id"`
+				Stream        bool              `json:"stream"`
+				StreamOptions json.RawMessage   `json:"stream_options"`
+				Input         []json.RawMessage `json:"input"`
+			}
+			if err := json.Unmarshal(reqs[1].Body, &again); err != nil {
+				t.Fatal(err)
+			}
+			if again.Previous != "resp_prev" || again.Stream || again.StreamOptions != nil {
+				t.Errorf("stream=%v: the re-ask %s", stream, reqs[1].Body)
+			}
+			var first []json.RawMessage
+			json.Unmarshal([]byte(input), &first)
+			if len(again.Input) < len(first)+2 {
+				t.Fatalf("stream=%v: the re-ask's input %s", stream, reqs[1].Body)
+			}
+			for i, it := range first {
+				if compact(string(again.Input[i])) != compact(string(it)) {
+					t.Errorf("stream=%v: input item %d became %s", stream, i, again.Input[i])
+				}
+			}
+			var kinds []string
+			for _, raw := range again.Input[len(first):] {
+				var it struct {
+					Type, ID, CallID string `json:"-"`
+				}
+				var m map[string]json.RawMessage
+				json.Unmarshal(raw, &m)
+				json.Unmarshal(m["type"], &it.Type)
+				json.Unmarshal(m["call_id"], &it.CallID)
+				if _, ok := m["id"]; ok && it.Type == "function_call" {
+					t.Errorf("stream=%v: a re-asked call carries an item id: %s", stream, raw)
+				}
+				kinds = append(kinds, cmp.Or(it.Type, "message"))
+			}
+			if got := strings.Join(kinds, " "); !strings.HasPrefix(got, "function_call function_call_output") {
+				t.Errorf("stream=%v: the loop's items are %s", stream, got)
+			}
 		}
 	}
 }

@@ -114,12 +114,17 @@ func readResponsesSSE(t *testing.T, a *answer, data []byte) {
 	var final *respObject
 	seq := -1
 	added := map[int]string{}
-	for _, raw := range sseEvents(t, data) {
+	// phase is where each open item is in its events (respPhases); done
+	// holds the items done, by output index.
+	phase := map[int]int{}
+	done := map[int]json.RawMessage{}
+	events := sseEvents(t, data)
+	for i, raw := range events {
 		a.Chunks++
 		var ev struct {
 			Type        string          `json:"type"`
 			Seq         int             `json:"sequence_number"`
-			OutputIndex int             `json:"output_index"`
+			OutputIndex *int            `json:"output_index"`
 			ItemID      string          `json:"item_id"`
 			Delta       string          `json:"delta"`
 			Arguments   string          `json:"arguments"`
@@ -133,33 +138,69 @@ func readResponsesSSE(t *testing.T, a *answer, data []byte) {
 			t.Errorf("sequence_number %d after %d", ev.Seq, seq)
 		}
 		seq = ev.Seq
-		if ev.ItemID != "" && added[ev.OutputIndex] != ev.ItemID {
-			t.Errorf("%s for item %q at %d, which was not added there: %s", ev.Type, ev.ItemID, ev.OutputIndex, raw)
+		if (i == 0) != (ev.Type == "response.created") {
+			t.Errorf("event %d is %s: response.created comes first, once", i, ev.Type)
+		}
+		idx := -1
+		if ev.OutputIndex != nil {
+			idx = *ev.OutputIndex
+		}
+		if ev.ItemID != "" && added[idx] != ev.ItemID {
+			t.Errorf("%s for item %q at %d, which was not added there: %s", ev.Type, ev.ItemID, idx, raw)
+		}
+		if _, closed := done[idx]; closed {
+			t.Errorf("%s for the item at %d after it was done: %s", ev.Type, idx, raw)
+		}
+		if ph, ok := respPhases[ev.Type]; ok {
+			if phase[idx] != ph[0] {
+				t.Errorf("%s for the item at %d out of order (phase %d, wants %d): %s", ev.Type, idx, phase[idx], ph[0], raw)
+			}
+			phase[idx] = ph[1]
 		}
 		switch ev.Type {
 		case "response.output_item.added":
-			if _, dup := added[ev.OutputIndex]; dup || ev.OutputIndex != len(added) {
-				t.Errorf("output_index %d added after %d items", ev.OutputIndex, len(added))
+			if _, dup := added[idx]; dup || idx != len(added) {
+				t.Errorf("output_index %d added after %d items", idx, len(added))
 			}
-			added[ev.OutputIndex] = ev.Item.ID
+			added[idx] = ev.Item.ID
 			if ev.Item.Type == "function_call" {
-				calls[ev.OutputIndex] = &acc{id: ev.Item.CallID, name: ev.Item.Name}
-				order = append(order, ev.OutputIndex)
+				calls[idx] = &acc{id: ev.Item.CallID, name: ev.Item.Name}
+				order = append(order, idx)
 			}
+		case "response.output_item.done":
+			if _, ok := added[idx]; !ok || ev.Item.ID != added[idx] || phase[idx] != 0 && phase[idx] != 3 {
+				t.Errorf("item %q done at %d (added %q, phase %d): %s", ev.Item.ID, idx, added[idx], phase[idx], raw)
+			}
+			var whole struct{ Item json.RawMessage }
+			json.Unmarshal(raw, &whole)
+			done[idx] = whole.Item
 		case "response.output_text.delta":
 			content.WriteString(ev.Delta)
 		case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 			reasoning.WriteString(ev.Delta)
 		case "response.function_call_arguments.delta":
-			calls[ev.OutputIndex].args += ev.Delta
+			calls[idx].args += ev.Delta
 		case "response.function_call_arguments.done":
-			calls[ev.OutputIndex].done = ev.Arguments
+			calls[idx].done = ev.Arguments
 		case "response.completed", "response.incomplete", "response.failed":
 			var r respObject
 			if err := json.Unmarshal(ev.Response, &r); err != nil {
 				t.Fatalf("bad %s: %s", ev.Type, raw)
 			}
 			final = &r
+			if i != len(events)-1 {
+				t.Errorf("%s is not the last event", ev.Type)
+			}
+			var items struct{ Output []json.RawMessage }
+			json.Unmarshal(ev.Response, &items)
+			if len(done) != len(added) || len(items.Output) != len(done) {
+				t.Errorf("%s with %d items, %d added, %d done", ev.Type, len(items.Output), len(added), len(done))
+			}
+			for j, it := range items.Output {
+				if compact(string(it)) != compact(string(done[j])) {
+					t.Errorf("%s item %d is %s, its output_item.done %s", ev.Type, j, it, done[j])
+				}
+			}
 		}
 	}
 	if final == nil {
@@ -180,6 +221,27 @@ func readResponsesSSE(t *testing.T, a *answer, data []byte) {
 			t.Errorf("streamed call %+v, response.completed %+v", c, a.Calls[i])
 		}
 	}
+}
+
+// respPhases are the events of an item's parts, in the order the API
+// sends them: the phase an event needs, and the phase after it. A part
+// is added (1), its text streamed and done (2), the part done (0 again,
+// for the next part); a call's arguments are streamed, then done (3). An
+// item is done in phase 0 or 3.
+var respPhases = map[string][2]int{
+	"response.content_part.added":            {0, 1},
+	"response.reasoning_summary_part.added":  {0, 1},
+	"response.output_text.delta":             {1, 1},
+	"response.refusal.delta":                 {1, 1},
+	"response.reasoning_summary_text.delta":  {1, 1},
+	"response.reasoning_text.delta":          {1, 1},
+	"response.output_text.done":              {1, 2},
+	"response.refusal.done":                  {1, 2},
+	"response.reasoning_summary_text.done":   {1, 2},
+	"response.content_part.done":             {2, 0},
+	"response.reasoning_summary_part.done":   {2, 0},
+	"response.function_call_arguments.delta": {0, 0},
+	"response.function_call_arguments.done":  {0, 3},
 }
 
 // anthBlock is a content block of a Messages answer.

@@ -24,6 +24,9 @@ func (q *chatCtx) recoverAnswer(ctx context.Context, m *message, doneReason stri
 		return nil, nil
 	}
 	history := q.cd.history(q.top)
+	if len(history) == 0 {
+		return nil, nil // no conversation the re-asks could grow
+	}
 	model := &upstreamModel{q: q, first: m, doneReason: doneReason, history: len(history)}
 	cfg := q.cfg
 	cfg.BreakerThreshold = 0 // one run per request: a breaker would never open
