@@ -93,7 +93,14 @@ func (e *engine) write(delta string) []Event {
 			return nil
 		}
 	}
-	e.text.write(delta)
+	if e.text.done == nil && e.text.Len()+len(delta) <= chunkSize {
+		e.text.write(delta)
+	} else {
+		// Past a chunk's length the text goes to chunks, joined only
+		// if Text is asked for: a long output is kept at about its own
+		// length, where doubling allocates up to twice as much.
+		e.text.add(delta)
+	}
 	e.events = e.events[:0]
 	e.pieces(e.r.Write(delta))
 	return e.events

@@ -262,3 +262,37 @@ func TestEngineDetected(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestEngineLongText: past a chunk's length the stream keeps the text in
+// chunks; Text is still the output read, up to the stream's limit.
+func TestEngineLongText(t *testing.T) {
+	text := strings.Repeat("a line of answer text\n", 5000) + "CALL f {\"a\": 1}\n"
+	for _, limit := range []int{0, 40000, 16 << 10} {
+		p := stream.NewParser(streamtest.Lines{}, &stream.Options{MaxBytes: limit})
+		var content strings.Builder
+		for _, c := range split(text, 7) {
+			for _, ev := range p.Write(c) {
+				if ev.Kind == stream.Content {
+					content.WriteString(ev.Text)
+				}
+			}
+		}
+		want := text
+		if limit > 0 {
+			want = text[:limit]
+		}
+		if p.Text() != want {
+			t.Errorf("limit %d: Text() is %d bytes, want %d", limit, len(p.Text()), len(want))
+		}
+		evs := p.Close()
+		for _, ev := range evs {
+			if ev.Kind == stream.Content {
+				content.WriteString(ev.Text)
+			}
+		}
+		res := evs[len(evs)-1].Result
+		if wantCalls := len(want) == len(text); (len(res.Calls) == 1) != wantCalls || !strings.HasPrefix(want, res.Content) || content.String() != res.Content {
+			t.Errorf("limit %d: %d calls, content %d bytes (%d streamed)", limit, len(res.Calls), len(res.Content), content.Len())
+		}
+	}
+}

@@ -17,3 +17,7 @@ func StartSplits(p *Profile) bool { return p.startSplits }
 func Settles(p *Profile) (start, brace, bracket bool) {
 	return p.startSettles, p.bareSettles[0], p.bareSettles[1]
 }
+
+// OwnReader tells the tests whether the parser streams its dialect with
+// the dialect's own Reader, which never reads the text again at Close.
+func OwnReader(p *Parser) bool { return p.eng != nil }
