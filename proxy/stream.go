@@ -58,6 +58,10 @@ type streamer struct {
 	reasoning string // the upstream's own reasoning, for recovery
 	err       error  // the first write error: the client went away
 	size      int64
+	// dirty: chunks were written since the last flush; unsent are the
+	// times their upstream lines were read.
+	dirty  bool
+	unsent []time.Time
 }
 
 func (q *chatCtx) newStreamer(resp *http.Response, contentType string) *streamer {
@@ -85,13 +89,26 @@ func (s *streamer) contentParser() *stream.Parser {
 	return s.parser
 }
 
+// flush sends the chunks written since the last flush, and records the
+// delay each of them was given (RequestStats.ChunkAdded).
 func (s *streamer) flush() {
 	if s.fl != nil {
 		s.fl.Flush()
 	}
+	if len(s.unsent) > 0 {
+		now := time.Now()
+		for _, at := range s.unsent {
+			s.q.st.ChunkAdded = append(s.q.st.ChunkAdded, now.Sub(at))
+		}
+		s.unsent = s.unsent[:0]
+	}
+	s.dirty = false
 }
 
 // write sends one chunk (an NDJSON line or an SSE event) to the client.
+// It goes out when the proxy has handled every upstream line already
+// received (lines flushes before it waits for the upstream): chunks that
+// arrived together go out in one write, and none waits for the upstream.
 func (s *streamer) write(b []byte) {
 	if s.err != nil {
 		return
@@ -100,10 +117,21 @@ func (s *streamer) write(b []byte) {
 		s.err = err
 		return
 	}
-	s.flush()
+	s.dirty = true
 	if !s.readAt.IsZero() {
-		s.q.st.ChunkAdded = append(s.q.st.ChunkAdded, time.Since(s.readAt))
+		s.unsent = append(s.unsent, s.readAt)
 	}
+}
+
+// lineReady reports whether br holds a whole line, which a read takes
+// without waiting.
+func lineReady(br *bufio.Reader) bool {
+	n := br.Buffered()
+	if n == 0 {
+		return false
+	}
+	b, _ := br.Peek(n)
+	return bytes.IndexByte(b, '\n') >= 0
 }
 
 // lines reads the upstream body line by line, within MaxResponseBytes.
@@ -111,6 +139,9 @@ func (s *streamer) lines(body io.Reader, each func(line []byte) bool) error {
 	br := bufio.NewReaderSize(body, 64<<10)
 	limit := s.q.c.opts.MaxResponseBytes
 	for {
+		if s.dirty && !lineReady(br) {
+			s.flush()
+		}
 		waited := time.Now()
 		line, err := br.ReadSlice('\n')
 		s.q.upstreamTime += time.Since(waited)
@@ -303,6 +334,9 @@ func (s *streamer) end(ctx context.Context, e emitter, doneReason string) {
 	}
 	s.held = false
 	m := &message{content: s.contentParser().Text(), reasoning: s.reasoning, calls: s.native}
+	if s.dirty {
+		s.flush() // what went before does not wait for the re-asks
+	}
 	rf, _ := s.q.recoverAnswer(ctx, m, doneReason)
 	if rf == nil {
 		for _, ev := range s.heldEvs {
@@ -374,9 +408,12 @@ func (q *chatCtx) streamAnswer(ctx context.Context, resp *http.Response) *toolca
 	}
 	s.finish(s.truncated)
 	if err == nil && s.err == nil {
+		s.flush()
 		drain(resp.Body)
 	}
-	return s.failure(ctx, err)
+	te := s.failure(ctx, err)
+	s.flush()
+	return te
 }
 
 // reasoningDelta handles reasoning the upstream split off itself: it goes

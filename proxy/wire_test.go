@@ -79,6 +79,8 @@ func TestObjBytesEdgeValues(t *testing.T) {
 		{"v": json.RawMessage(" [ 1 , \"<\u2028>\" ] ")},
 		{"bad": json.RawMessage(`{`)},
 		{"empty": json.RawMessage{}},
+		{"compact": json.RawMessage(`{"a":"x y \" z\\","b":[1,{"c":null}]}`), "open": json.RawMessage(`"x`)},
+		{"spaced": json.RawMessage("{\"a\":\"x\" ,\"b\":\t[1]}"), "bad": json.RawMessage(`{"a":}`)},
 		{"é\u2028": json.RawMessage(`1`), "\"q": json.RawMessage(`2`)},
 	} {
 		if g, w := o.bytes(), oldBytes(o); !bytes.Equal(g, w) {
