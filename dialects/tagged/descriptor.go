@@ -199,6 +199,14 @@ type Dialect struct {
 	// start is the syntax an output's reasoning start is read from
 	// (dialects.ImplicitReasoningIn).
 	start dialects.Syntax
+
+	// What a Reader looks for (see reader): the literals that may end a
+	// stretch (ends) and those a call absorbs after it (absorbs); the
+	// longest literal, reasoning tag and call start; and the bytes a
+	// literal, a quotation or code may start with (sig).
+	ends, absorbs            []string
+	maxLit, maxTag, maxStart int
+	sig                      [256]bool
 }
 
 var (
@@ -245,6 +253,7 @@ func New(d Descriptor) (*Dialect, error) {
 		}
 	}
 	t.start = t.Syntax()
+	t.readerLits()
 	return t, nil
 }
 
@@ -375,4 +384,54 @@ func (d *Descriptor) reasoningTags() []dialects.ReasoningTags {
 		return []dialects.ReasoningTags{dialects.Think}
 	}
 	return []dialects.ReasoningTags{d.Reasoning, dialects.Think}
+}
+
+// readerLits sets what a Reader looks for.
+func (t *Dialect) readerLits() {
+	d := &t.desc
+	for _, l := range []string{d.ToolEnd, d.ScopeEnd} {
+		if l != "" {
+			t.ends = append(t.ends, l)
+		}
+	}
+	t.absorbs = append(t.absorbs, d.Filler...)
+	if d.ScopeEnd != "" {
+		t.absorbs = append(t.absorbs, d.ScopeEnd)
+	}
+	for _, w := range d.LooseWrappers {
+		t.ends = append(t.ends, w.End)
+	}
+	for _, f := range t.frames {
+		t.absorbs = append(t.absorbs, f.End)
+	}
+	lits := []string{d.ScopeStart, d.ScopeEnd, d.ToolStart, d.ToolEnd, d.KeyStart, d.KeyEnd, d.ValStart, d.ValEnd, d.TagEnd,
+		d.ChildPrefix, cdataOpen, cdataClose}
+	lits = append(lits, d.Markers...)
+	lits = append(lits, d.Evidence...)
+	lits = append(lits, d.Filler...)
+	lits = append(lits, d.ToolSep...)
+	lits = append(lits, d.EndOfTurn...)
+	lits = append(lits, d.Strip...)
+	for _, w := range append(slices.Clone(d.LooseWrappers), t.frames...) {
+		lits = append(lits, w.Start, w.End)
+	}
+	for _, tg := range d.reasoningTags() {
+		lits = append(lits, tg.Open, tg.Close)
+		t.maxTag = max(t.maxTag, len(tg.Open), len(tg.Close))
+	}
+	for _, l := range lits {
+		if l != "" {
+			t.sig[l[0]] = true
+			t.maxLit = max(t.maxLit, len(l))
+		}
+	}
+	// Quotations, code and escapes, JSON that may be a call, and the
+	// lead byte of curly quotes.
+	for _, c := range []byte("`\"'\\{[\xe2") {
+		t.sig[c] = true
+	}
+	for _, s := range append(slices.Clone(t.start.Starts), t.start.Answer...) {
+		t.maxStart = max(t.maxStart, len(s))
+	}
+	t.maxStart = max(t.maxStart, 1)
 }

@@ -64,6 +64,8 @@ type parser struct {
 	text string
 	base int // offset of text in the whole output
 	opts *dialects.Options
+	// prior is the number of calls read before text, for the call cap.
+	prior int
 
 	find       [litCount]finder
 	looseStart []finder
@@ -108,7 +110,7 @@ func (p *parser) run() {
 	pos := 0
 	limit := dialects.CallLimit(p.opts)
 	for pos < len(p.text) {
-		if limit >= 0 && len(p.calls) > limit {
+		if limit >= 0 && p.prior+len(p.calls) > limit {
 			// Past the call cap the rest is not read (Finish drops the
 			// calls past it): a million markers cost no million calls.
 			p.calls = append(p.calls, dialects.NotRead(p.base+pos, p.text[pos:]))

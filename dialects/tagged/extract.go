@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
@@ -15,7 +16,7 @@ import (
 type frameFunc func(t *Dialect, text string, opts *dialects.Options, implicit bool) *dialects.Extraction
 
 // Extract finds the calls in text, and the content and reasoning around
-// them.
+// them: it is a Reader (NewReader) fed text whole.
 //
 // Calls inside a finished reasoning block (written with both tags, or
 // opened by the template and closed in the output) are the model thinking
@@ -27,57 +28,129 @@ type frameFunc func(t *Dialect, text string, opts *dialects.Options, implicit bo
 // A call shown in inline code or in a fence presented as an example is
 // not read (dialects.ExtractShown).
 func (t *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
-	implicit := dialects.ImplicitReasoningIn(text, &t.start, opts)
-	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return t.extractShown(text, opts, implicit) })
+	return dialects.Read(t.NewReader(opts), text)
 }
 
-// extractShown is Extract on text whose shown parts are held out; implicit
-// says whether a closing reasoning tag with no opening one ends a block
-// the template opened.
-func (t *Dialect) extractShown(text string, opts *dialects.Options, implicit bool) *dialects.Extraction {
-	if opts == nil {
-		opts = &dialects.Options{}
-	}
-	text, after := cutAtEndOfTurn(text, t.desc.EndOfTurn)
-	var ext *dialects.Extraction
-	if t.desc.frame != nil {
-		ext = t.desc.frame(t, text, opts, implicit)
-	} else {
-		ext = t.extract(text, 0, opts, opts.ReasoningOpen, implicit)
-	}
-	if after = strings.TrimSpace(after); after != "" {
-		// What follows the end of the turn is not read for calls, but it
-		// is not dropped either: it is content.
-		if ext.Content != "" {
-			ext.Content += "\n"
-		}
-		ext.Content += after
+// stretch says how one stretch of the output, from where the last one
+// ended, is read, and carries what joins it to the next.
+type stretch struct {
+	// startsOpen and implicit are the reasoning split's flags for the
+	// stretch (dialects.ReasoningSplit).
+	startsOpen, implicit bool
+	// prior is the number of calls read before the stretch.
+	prior int
+	// final says the stretch ends the output; trailing that a trailing
+	// JSON call may be read in it (no call came before).
+	final, trailing bool
+	join            joinState
+}
+
+// joinState is what joins the content of one stretch to the next: pieces
+// of content on either side of a call are joined by the widest
+// separator the whitespace around the call stands for (see rest).
+type joinState struct {
+	// wrote says text was written to the rest before; gap is the
+	// separator owed before the next text.
+	wrote bool
+	gap   string
+	// afterSpan says the stretch starts right after a call or section
+	// and the gap after it: its leading whitespace is the gap.
+	afterSpan bool
+	// trimLead says a reasoning block the split removed ended the last
+	// stretch: the whitespace after it is dropped, as SplitReasoning
+	// drops it.
+	trimLead bool
+	// content says content was returned before.
+	content bool
+}
+
+// sentinel marks the end of a stretch that is not the output's end while
+// its reasoning is split, to learn whether a removed block ended it.
+const sentinel = " \x00"
+
+// readStretch reads text, a stretch of the output starting at base, as s
+// says, and updates s's join state.
+func (t *Dialect) readStretch(text string, base int, opts *dialects.Options, s *stretch) *dialects.Extraction {
+	var out stretch
+	ext := dialects.ExtractShown(text, func(text string) *dialects.Extraction {
+		out = *s
+		return t.extractShown(text, opts, &out)
+	})
+	*s = out
+	if base != 0 {
+		shiftOffsets(ext, base)
 	}
 	return ext
 }
 
+// extractShown is readStretch on text whose shown parts are held out.
+func (t *Dialect) extractShown(text string, opts *dialects.Options, s *stretch) *dialects.Extraction {
+	text, after := cutAtEndOfTurn(text, t.desc.EndOfTurn)
+	var ext *dialects.Extraction
+	if t.desc.frame != nil {
+		ext = t.desc.frame(t, text, opts, s.implicit)
+	} else {
+		ext = t.extract(text, 0, opts, s)
+	}
+	if after = strings.TrimSpace(after); after != "" {
+		// What follows the end of the turn is not read for calls, but it
+		// is not dropped either: it is content.
+		if ext.Content != "" || s.join.content {
+			ext.Content += "\n"
+		}
+		ext.Content += after
+	}
+	s.join.content = s.join.content || ext.Content != ""
+	return ext
+}
+
+// shiftOffsets moves the offsets of ext, read from a stretch, by base.
+func shiftOffsets(ext *dialects.Extraction, base int) {
+	shiftErr := func(e *toolcall.Error) {
+		if e != nil && e.Offset >= 0 {
+			e.Offset += base
+		}
+	}
+	for i := range ext.Calls {
+		rc := &ext.Calls[i]
+		rc.Offset += base
+		shiftErr(coded.As(rc.Err))
+		for j := range rc.Repairs {
+			if rc.Repairs[j].Offset >= 0 {
+				rc.Repairs[j].Offset += base
+			}
+		}
+	}
+	for _, e := range ext.Errors {
+		shiftErr(e)
+	}
+}
+
 // extract runs the engine on text, which starts at base in the output.
-func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoningOpen, implicit bool) *dialects.Extraction {
+func (t *Dialect) extract(text string, base int, opts *dialects.Options, s *stretch) *dialects.Extraction {
 	var p parser
 	if t.desc.normalize != nil {
 		if norm, back, ok := t.desc.normalize(text); ok {
 			// Calls are read in the rewritten text; content stays as
 			// written, so spans and offsets are taken back to it.
 			p.init(t, norm, base, opts)
+			p.prior = s.prior
 			p.run()
 			p.restore(text, back)
 		} else {
 			p.init(t, text, base, opts)
+			p.prior = s.prior
 			p.run()
 		}
 	} else {
 		p.init(t, text, base, opts)
+		p.prior = s.prior
 		p.run()
 	}
 	p.keepText(text)
-	p.hideReasoning(reasoningOpen, implicit)
+	p.hideReasoning(s.startsOpen, s.implicit)
 	ext := &dialects.Extraction{Calls: p.calls}
-	rest := p.rest()
+	rest := p.rest(&s.join)
 	tags := t.desc.reasoningTags()
 	if pre := t.desc.ChildPrefix; pre != "" && strings.Contains(rest, pre) {
 		// The namespace marker may precede the reasoning tags too.
@@ -86,9 +159,25 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, reasoni
 			rest = strings.ReplaceAll(rest, pre+tg.Open, tg.Open)
 		}
 	}
-	ext.Reasoning, ext.Content = dialects.SplitReasoning(rest, dialects.ReasoningSplit{Tags: tags, StartsOpen: reasoningOpen, Implicit: implicit})
+	if !s.final {
+		rest += sentinel
+	}
+	ext.Reasoning, ext.Content = dialects.SplitReasoning(rest, dialects.ReasoningSplit{Tags: tags, StartsOpen: s.startsOpen, Implicit: s.implicit})
+	if s.join.trimLead {
+		ext.Content = strings.TrimLeft(ext.Content, " \t\r\n")
+	}
+	if !s.final {
+		switch {
+		case strings.HasSuffix(ext.Content, sentinel):
+			ext.Content = ext.Content[:len(ext.Content)-len(sentinel)]
+			s.join.trimLead = s.join.trimLead && ext.Content == ""
+		case strings.HasSuffix(ext.Content, sentinel[1:]):
+			ext.Content = ext.Content[:len(ext.Content)-len(sentinel)+1]
+			s.join.trimLead = true
+		}
+	}
 	ext.Content = stripLiterals(ext.Content, t.desc.Strip)
-	if len(p.calls) == 0 && t.desc.TrailingJSONCall {
+	if len(p.calls) == 0 && t.desc.TrailingJSONCall && s.trailing {
 		if rc, content, ok := trailingJSONCall(ext.Content, opts); ok {
 			if i := strings.LastIndex(text, strings.TrimSpace(ext.Content[len(content):])); i >= 0 {
 				rc.Offset = base + i
@@ -166,20 +255,24 @@ func (p *parser) restore(text string, back []int) {
 // rest is the text outside calls and sections. The whitespace that
 // separated content from a call goes with the call; two pieces of content
 // on either side of a call are joined by a newline if a newline separated
-// them from it, else by a space if any whitespace did.
-func (p *parser) rest() string {
-	if len(p.spans) == 0 {
+// them from it, else by a space if any whitespace did. j carries the join
+// from the stretch before and to the next.
+func (p *parser) rest(j *joinState) string {
+	if len(p.spans) == 0 && !j.afterSpan && !j.wrote {
+		if p.text != "" {
+			j.wrote = true
+		}
 		return p.text
 	}
 	var b strings.Builder
-	gap, wrote, prev := "", false, 0
+	prev := 0
 	for i := 0; i <= len(p.spans); i++ {
 		end := len(p.text)
 		if i < len(p.spans) {
 			end = p.spans[i].start
 		}
 		core, lead, trail := p.text[prev:end], "", ""
-		if i > 0 {
+		if i > 0 || j.afterSpan {
 			t := strings.TrimLeft(core, " \t\r\n")
 			core, lead = t, core[:len(core)-len(t)]
 		}
@@ -193,15 +286,18 @@ func (p *parser) rest() string {
 			// markup, as whitespace would be.
 			core, trail = "", trail+"\n"
 		}
-		gap = widerSep(gap, separator(lead))
+		j.gap = widerSep(j.gap, separator(lead))
+		if i == len(p.spans) {
+			j.afterSpan = len(p.spans) > 0 && core == ""
+		}
 		if core != "" {
-			if wrote {
-				b.WriteString(gap)
+			if j.wrote {
+				b.WriteString(j.gap)
 			}
 			b.WriteString(core)
-			wrote, gap = true, ""
+			j.wrote, j.gap = true, ""
 		}
-		gap = widerSep(gap, separator(trail))
+		j.gap = widerSep(j.gap, separator(trail))
 	}
 	return b.String()
 }

@@ -106,7 +106,7 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, implicit b
 				reasoning = append(reasoning, r)
 			}
 		default:
-			sub := t.extract(body, bodyStart, opts, false, dialects.ImplicitReasoning(opts))
+			sub := t.extract(body, bodyStart, opts, &stretch{implicit: dialects.ImplicitReasoning(opts), final: true})
 			ext.Marked = ext.Marked || sub.Marked
 			if !extracted(sub.Calls) {
 				if _, ok := glimmerJSONCall(recipient, body, bodyStart, false); !ok || len(sub.Calls) > 0 {

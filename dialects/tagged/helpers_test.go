@@ -42,6 +42,7 @@ func runTable(t *testing.T, d dialects.Dialect, rows []row) {
 			if err := streamtest.Check(d, r.text, r.chunks, r.options(t)); err != nil {
 				t.Errorf("stream: %v", err)
 			}
+			checkReader(t, d, r.text, r.options(t))
 			res := dialects.Parse(d, r.text, r.options(t))
 			if len(res.Calls) != len(r.calls) {
 				t.Fatalf("got %d calls %s, want %d (errors %v)", len(res.Calls), callList(res.Calls), len(r.calls), res.Errors)
@@ -155,3 +156,19 @@ func callList(calls []toolcall.Call) string {
 const weatherTool = `[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{
 	"city":{"type":"string"},"zip":{"type":"string"},"days":{"type":"integer"},"metric":{"type":"boolean"},
 	"options":{"type":"object"},"tags":{"type":"array","items":{"type":"string"}}},"required":["city"]}}}]`
+
+// checkReader holds the dialect's Reader to its rules on text (every
+// cutting reads as the whole text does), with opts and with the
+// reasoning start given either way.
+func checkReader(t *testing.T, d dialects.Dialect, text string, opts *dialects.Options) {
+	t.Helper()
+	inc, ok := d.(dialects.Incremental)
+	if !ok {
+		t.Fatalf("%s is not incremental", d.Name())
+	}
+	for _, o := range []dialects.Options{*opts, {Tools: opts.Tools, ReasoningOpen: true}, {Tools: opts.Tools, ReasoningClosed: true}} {
+		if err := streamtest.CheckReader(inc, text, &o); err != nil {
+			t.Errorf("reader (open %v, closed %v): %v", o.ReasoningOpen, o.ReasoningClosed, err)
+		}
+	}
+}
