@@ -2,11 +2,13 @@ package tagged
 
 import "strings"
 
-// normalizeFunc is a hook that rewrites the text before calls are read. It
-// returns the rewritten text and, for each of its bytes (and one past the
-// end), the offset of the byte it came from, so that spans and offsets can
-// be taken back to the text as written; ok is false when nothing changed.
-type normalizeFunc func(text string) (norm string, back []int, ok bool)
+// normalizeFunc is a hook that rewrites the text before calls are read:
+// when the text shows the need, or force says an earlier stretch of the
+// output did. It returns the rewritten text and, for each of its bytes
+// (and one past the end), the offset of the byte it came from, so that
+// spans and offsets can be taken back to the text as written; ok is false
+// when nothing changed.
+type normalizeFunc func(text string, force bool) (norm string, back []int, ok bool)
 
 // rewrite is one literal replaced by another.
 type rewrite struct{ from, to string }
@@ -27,9 +29,9 @@ var cpmRewrites = []rewrite{
 var cpmArtefacts = []string{"<functionname=", "<paramname=", "<functionĠ", "<paramĠ", ">Ċ<", ">ĊĊ<"}
 
 // normalizeMiniCPM undoes MiniCPM 5's tokenizer artefacts when its markup
-// shows them.
-func normalizeMiniCPM(text string) (string, []int, bool) {
-	if !containsAny(text, cpmArtefacts) && !glued(text) {
+// shows them (or force says the output did before).
+func normalizeMiniCPM(text string, force bool) (string, []int, bool) {
+	if !force && !containsAny(text, cpmArtefacts) && !glued(text) {
 		return text, nil, false
 	}
 	return applyRewrites(text, cpmRewrites)

@@ -205,6 +205,7 @@ type Dialect struct {
 	// longest literal, reasoning tag and call start; and the bytes a
 	// literal, a quotation or code may start with (sig).
 	ends, absorbs            []string
+	immediate                bool // a stretch ends right after its closing literal
 	maxLit, maxTag, maxStart int
 	sig                      [256]bool
 }
@@ -389,7 +390,14 @@ func (d *Descriptor) reasoningTags() []dialects.ReasoningTags {
 // readerLits sets what a Reader looks for.
 func (t *Dialect) readerLits() {
 	d := &t.desc
+	if d.frame != nil {
+		// A stretch of messages ends with one.
+		t.ends = []string{glimmerEOM, glimmerEOT}
+	}
 	for _, l := range []string{d.ToolEnd, d.ScopeEnd} {
+		if d.frame != nil {
+			break
+		}
 		if l != "" {
 			t.ends = append(t.ends, l)
 		}
@@ -430,8 +438,16 @@ func (t *Dialect) readerLits() {
 	for _, c := range []byte("`\"'\\{[\xe2") {
 		t.sig[c] = true
 	}
+	if d.normalize != nil {
+		// The lead byte of Ġ and Ċ: text that shows artefacts is read
+		// with the stretch, whose rewriting it decides.
+		t.sig[0xc4] = true
+	}
 	for _, s := range append(slices.Clone(t.start.Starts), t.start.Answer...) {
 		t.maxStart = max(t.maxStart, len(s))
 	}
 	t.maxStart = max(t.maxStart, 1)
+	// A frame's opening tag before a call goes with it only if its
+	// closing tag follows the call: such a stretch waits for what follows.
+	t.immediate = len(t.frames) == 0 && d.frame == nil
 }

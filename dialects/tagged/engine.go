@@ -66,6 +66,13 @@ type parser struct {
 	opts *dialects.Options
 	// prior is the number of calls read before text, for the call cap.
 	prior int
+	// cont says text starts inside a section whose calls before it were
+	// read (a Reader's stretch ended after one of them).
+	cont bool
+	// scopeOpen says the last span is a section the text ended before
+	// its end; lastEscaped that the last span took the escaped gap after
+	// it (absorbGapAfter).
+	scopeOpen, lastEscaped bool
 
 	find       [litCount]finder
 	looseStart []finder
@@ -83,6 +90,9 @@ type parser struct {
 	// cdataOpenEnd is a position after which the text holds no CDATA
 	// close, so that unclosed sections are not searched again; -1 unknown.
 	cdataOpenEnd int
+
+	// scopeLeftOpen says the section read last was not closed.
+	scopeLeftOpen bool
 
 	// escaped says the markup being read (a section, or a call outside
 	// one) writes line breaks between its tags as the two characters \n
@@ -109,12 +119,19 @@ func (p *parser) init(t *Dialect, text string, base int, opts *dialects.Options)
 func (p *parser) run() {
 	pos := 0
 	limit := dialects.CallLimit(p.opts)
+	if p.cont {
+		end, closed := p.scopeBody(0, 0, true)
+		p.spans = append(p.spans, span{0, end})
+		p.scopeOpen = !closed
+		pos = end
+	}
 	for pos < len(p.text) {
 		if limit >= 0 && p.prior+len(p.calls) > limit {
 			// Past the call cap the rest is not read (Finish drops the
 			// calls past it): a million markers cost no million calls.
 			p.calls = append(p.calls, dialects.NotRead(p.base+pos, p.text[pos:]))
 			p.spans = append(p.spans, span{pos, len(p.text)})
+			p.scopeOpen, p.lastEscaped = false, false
 			return
 		}
 		at, kind, w := p.nextOpener(pos)
@@ -124,9 +141,11 @@ func (p *parser) run() {
 		before, native := len(p.calls), p.native
 		p.escaped, p.noEscapes = false, false
 		start, end, ok := p.read(at, kind, w, pos, before, native)
+		escapedGap := false
 		if ok && p.escaped {
 			if p.standsAlone(start) {
 				end = p.absorbGapAfter(end)
+				escapedGap = true
 			} else {
 				// Escaped line breaks are read as line breaks only in
 				// markup that begins a line: the same markup after other
@@ -143,6 +162,8 @@ func (p *parser) run() {
 			continue
 		}
 		p.spans = append(p.spans, span{start, end})
+		p.scopeOpen = kind == openScope && p.scopeLeftOpen
+		p.lastEscaped = escapedGap
 		pos = end
 	}
 	p.absorbFrames()
@@ -155,7 +176,9 @@ func (p *parser) run() {
 func (p *parser) read(at int, kind openerKind, w, pos, before int, native bool) (start, end int, ok bool) {
 	switch kind {
 	case openScope:
-		end = p.scope(at)
+		var closed bool
+		end, closed = p.scopeBody(at, at+len(p.d.ScopeStart), false)
+		p.scopeLeftOpen = !closed
 		if dialects.Mentioned(p.text, at, at+len(p.d.ScopeStart), p.calls[before:]) {
 			p.calls, p.native = p.calls[:before], native
 			return at, at + len(p.d.ScopeStart), false
@@ -350,11 +373,12 @@ func (p *parser) boundary(i int, mode string) bool {
 	return false
 }
 
-// scope reads a section and the calls in it, and returns where it ends. A
-// section left open ends where the next one starts, or with the text.
-func (p *parser) scope(at int) int {
+// scopeBody reads a section that opens at at, its body at bodyStart, and
+// the calls in it, and returns where it ends and whether its end literal
+// closed it. A section left open ends where the next one starts, or with
+// the text. read says calls of the section were read before the text.
+func (p *parser) scopeBody(at, bodyStart int, read bool) (int, bool) {
 	d := p.d
-	bodyStart := at + len(d.ScopeStart)
 	bodyEnd, end, closed := len(p.text), len(p.text), false
 	e := p.find[litScopeEnd].next(p.text, bodyStart)
 	n := p.find[litScopeStart].next(p.text, bodyStart)
@@ -390,6 +414,9 @@ func (p *parser) scope(at int) int {
 	}
 	pos := bodyStart
 	before := len(p.calls)
+	if read {
+		before = -1
+	}
 	for {
 		pos = p.skipFiller(pos, bodyEnd)
 		if pos >= bodyEnd {
@@ -398,7 +425,7 @@ func (p *parser) scope(at int) int {
 				// call in: cut off inside the envelope, never nothing.
 				p.failErr(at, end, "", cutoff.Error("inside a tool-call section, before its first call"))
 			}
-			return end
+			return end, closed
 		}
 		if p.isToolStart(pos) {
 			pos = p.call(pos, p.ownLits(), bodyEnd, closed)
@@ -415,7 +442,7 @@ func (p *parser) scope(at int) int {
 			if len(p.calls) == before || p.cutInOpener(pos) {
 				p.failErr(pos, next, "", cutoff.Error("inside a tool-call section, inside a call's opening tag"))
 			}
-			return end
+			return end, closed
 		}
 		p.fail(pos, next, "", toolcall.CodeMalformedCall, "text in the tool-call section is not a call")
 		pos = next

@@ -10,10 +10,11 @@ import (
 	"github.com/dialectkit/toolcall/internal/coded"
 )
 
-// frameFunc is a hook that splits an output into messages before calls are
-// read; it returns the whole extraction. implicit says whether a closing
-// reasoning tag with no opening one ends a block the template opened.
-type frameFunc func(t *Dialect, text string, opts *dialects.Options, implicit bool) *dialects.Extraction
+// frameFunc is a hook that splits an output, or a stretch of it that ends
+// with a message, into messages before calls are read; it returns the
+// whole extraction. startsOpen and implicit are the reasoning split's
+// flags (dialects.ReasoningSplit).
+type frameFunc func(t *Dialect, text string, opts *dialects.Options, startsOpen, implicit bool) *dialects.Extraction
 
 // Extract finds the calls in text, and the content and reasoning around
 // them: it is a Reader (NewReader) fed text whole.
@@ -42,7 +43,15 @@ type stretch struct {
 	// final says the stretch ends the output; trailing that a trailing
 	// JSON call may be read in it (no call came before).
 	final, trailing bool
-	join            joinState
+	// cont says the stretch starts inside a section whose calls before
+	// it were read; scopeOpen (set by reading it) that it ends inside
+	// one, and lastEscaped that its last call took the escaped gap after
+	// it.
+	cont, scopeOpen, lastEscaped bool
+	// normalized says a stretch before was read rewritten (MiniCPM 5's
+	// tokenizer artefacts): the output shows them, so this one is too.
+	normalized bool
+	join       joinState
 }
 
 // joinState is what joins the content of one stretch to the next: pieces
@@ -88,7 +97,7 @@ func (t *Dialect) extractShown(text string, opts *dialects.Options, s *stretch) 
 	text, after := cutAtEndOfTurn(text, t.desc.EndOfTurn)
 	var ext *dialects.Extraction
 	if t.desc.frame != nil {
-		ext = t.desc.frame(t, text, opts, s.implicit)
+		ext = t.desc.frame(t, text, opts, s.startsOpen, s.implicit)
 	} else {
 		ext = t.extract(text, 0, opts, s)
 	}
@@ -130,23 +139,25 @@ func shiftOffsets(ext *dialects.Extraction, base int) {
 func (t *Dialect) extract(text string, base int, opts *dialects.Options, s *stretch) *dialects.Extraction {
 	var p parser
 	if t.desc.normalize != nil {
-		if norm, back, ok := t.desc.normalize(text); ok {
+		if norm, back, ok := t.desc.normalize(text, s.normalized); ok {
+			s.normalized = true
 			// Calls are read in the rewritten text; content stays as
 			// written, so spans and offsets are taken back to it.
 			p.init(t, norm, base, opts)
-			p.prior = s.prior
+			p.prior, p.cont = s.prior, s.cont
 			p.run()
 			p.restore(text, back)
 		} else {
 			p.init(t, text, base, opts)
-			p.prior = s.prior
+			p.prior, p.cont = s.prior, s.cont
 			p.run()
 		}
 	} else {
 		p.init(t, text, base, opts)
-		p.prior = s.prior
+		p.prior, p.cont = s.prior, s.cont
 		p.run()
 	}
+	s.scopeOpen, s.lastEscaped = p.scopeOpen, p.lastEscaped
 	p.keepText(text)
 	p.hideReasoning(s.startsOpen, s.implicit)
 	ext := &dialects.Extraction{Calls: p.calls}

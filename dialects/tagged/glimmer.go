@@ -27,7 +27,7 @@ const (
 // "self" is reasoning; to "user" or "all", or without a recipient, content;
 // to anything else, a tool message whose <atem:…> calls are read by the
 // engine (a bare JSON body is the arguments of a call to the recipient).
-func glimmerMessages(t *Dialect, text string, opts *dialects.Options, implicit bool) *dialects.Extraction {
+func glimmerMessages(t *Dialect, text string, opts *dialects.Options, startsOpen, implicit bool) *dialects.Extraction {
 	ext := &dialects.Extraction{}
 	var content, reasoning []string
 	addContent := func(s string) {
@@ -39,7 +39,7 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, implicit b
 	// A finished <think> block is reasoning wherever it stands, and what it
 	// holds is not read for messages: it ends the text before it. So is
 	// the block the template opened, up to its first closing tag.
-	think := textcall.ReasoningBlocks(text, opts.ReasoningOpen, implicit, dialects.Think)
+	think := textcall.ReasoningBlocks(text, startsOpen, implicit, dialects.Think)
 	pos := 0
 	for pos < len(text) {
 		m := glimmerNext(&msg, text, pos)

@@ -27,14 +27,14 @@ var _ dialects.Incremental = (*Dialect)(nil)
 // two lines of a stretch that holds no byte a literal, a quotation or code
 // may start with goes out as content as it arrives.
 //
-// Glimmer's messages and MiniCPM 5's tokenizer artefacts are decided by
-// the whole output: their Readers hold it until Close.
+// Glimmer's stretches end with a message (<|eom|>, <|eot|>). MiniCPM 5's
+// tokenizer artefacts are undone in a stretch that shows them and in every
+// stretch after it.
 func (t *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	r := &reader{t: t, opts: opts, implicit: -1, sig: -1, textLine: -1}
-	r.hold = t.desc.frame != nil || t.desc.normalize != nil
+	r := &reader{t: t, opts: opts, implicit: -1, ctx: -1}
 	switch {
 	case opts.ReasoningOpen:
 		r.implicit = 1
@@ -55,7 +55,6 @@ type reader struct {
 	st    stretch // how it is read
 	calls int     // calls returned
 	first bool    // a stretch was read
-	hold  bool    // the dialect reads the output whole
 	eot   bool    // an end of turn arrived: the rest is read at Close
 
 	// implicit is whether a closing reasoning tag before any opening one
@@ -81,12 +80,17 @@ type reader struct {
 	// with (-1: none up to plain); line is where the line being read
 	// starts and textLine where the last line with text before it does
 	// (-1: none); lineText says the line being read has text.
-	plain, sig     int
-	line, textLine int
-	lineText       bool
-	lastHold       int
-	closed         bool
-	marked         bool // PieceMarked was returned
+	plain, line int
+	// ctx is where the context of the stretch starts, -1 for none.
+	ctx int
+	// lead says what the call that ended the last stretch absorbs after
+	// it is still to be taken (absorbLead); leadEscaped that the call
+	// took the escaped gap after it.
+	lead, leadEscaped bool
+	closed            bool
+	marked            bool // PieceMarked was returned
+	// answered and reasoned say content and reasoning were returned.
+	answered, reasoned bool
 }
 
 // Write reads the output's next bytes.
@@ -96,12 +100,12 @@ func (r *reader) Write(delta string) []dialects.Piece {
 		return r.out
 	}
 	r.b.WriteString(delta)
-	if r.hold {
-		return r.out
-	}
 	text := r.b.String()
 	r.settle(text)
 	r.findEnds(text)
+	if r.lead && !r.absorbLead(text, false) {
+		return r.out
+	}
 	r.tryEnds(text)
 	r.early(text)
 	return r.out
@@ -120,6 +124,9 @@ func (r *reader) Close() []dialects.Piece {
 		if dialects.ImplicitReasoningIn(text, &r.t.start, r.opts) {
 			r.implicit = 1
 		}
+	}
+	if r.lead {
+		r.absorbLead(text, true)
 	}
 	r.st.final = true
 	r.read(text, len(text))
@@ -218,8 +225,9 @@ func (r *reader) findEnds(text string) {
 	r.scan = len(text)
 }
 
-// tryEnds tries to end the stretch after each closing literal found,
-// once what may stand after it has arrived.
+// tryEnds tries to end the stretch after each closing literal found:
+// right after it, or, in a dialect whose calls a frame may wrap, once
+// what may stand after it has arrived.
 func (r *reader) tryEnds(text string) {
 	for len(r.cands) > 0 {
 		e := r.cands[0]
@@ -227,21 +235,112 @@ func (r *reader) tryEnds(text string) {
 			r.cands, r.look = r.cands[1:], 0
 			continue
 		}
-		f, ok := r.after(text, e)
-		if !ok {
-			return
+		f := e
+		if !r.t.immediate {
+			var ok bool
+			if f, ok = r.after(text, e); !ok {
+				return
+			}
+			if r.framedRun(text, e, f) {
+				if len(text)-f < len(r.t.desc.ToolStart) && strings.HasPrefix(r.t.desc.ToolStart, text[f:]) {
+					return // whether the next call begins there is not known yet
+				}
+				r.cands, r.look = r.cands[1:], 0
+				continue
+			}
 		}
 		r.cands, r.look = r.cands[1:], 0
 		if !r.settled || r.eot {
 			continue
 		}
-		if n := e - r.seg; n < 2*r.fail {
+		if n := e - r.from(); n < 2*r.fail {
 			continue // tried not long ago: the work stays linear
 		}
 		if !r.end(text, e, f) {
-			r.fail = e - r.seg
+			r.fail = e - r.from()
+		} else if r.lead && !r.absorbLead(text, false) {
+			return
 		}
 	}
+}
+
+// framedRun reports whether the call that ends at e may be one of a run
+// of calls a frame wraps that goes on at f: the frame goes with the run
+// only if its closing tag follows the run's last call (absorbFrames).
+func (r *reader) framedRun(text string, e, f int) bool {
+	next := text[f:min(len(text), f+len(r.t.desc.ToolStart))]
+	if !strings.HasPrefix(r.t.desc.ToolStart, next) {
+		return false
+	}
+	for _, fr := range r.t.frames {
+		if strings.Contains(text[r.seg:e], fr.Start) {
+			return true
+		}
+	}
+	return false
+}
+
+// from is where the stretch's reading starts: its context, or seg.
+func (r *reader) from() int {
+	if r.ctx >= 0 && r.ctx < r.seg {
+		return r.ctx
+	}
+	return r.seg
+}
+
+// absorbLead takes what a call written outside a section absorbs after
+// it (absorbAfter, absorbGapAfter) out of the next stretch: filler, the
+// section's end, the escaped gap up to a line break. It reports whether
+// that is decided (at the end of the output, it is).
+func (r *reader) absorbLead(text string, final bool) bool {
+	d := &r.t.desc
+	e := r.seg
+	i := e
+	for {
+		n, _ := skipGap(text, i, len(text))
+		if n == len(text) || text[n] == '\\' && n+1 == len(text) {
+			if !final {
+				return false
+			}
+			i = n
+			break
+		}
+		i = n
+		moved := false
+		for _, f := range d.Filler {
+			if strings.HasPrefix(text[i:], f) {
+				i += len(f)
+				moved = true
+				break
+			}
+			if !final && len(text)-i < len(f) && strings.HasPrefix(f, text[i:]) {
+				return false
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	end := e
+	switch {
+	case d.ScopeEnd != "" && strings.HasPrefix(text[i:], d.ScopeEnd):
+		end = i + len(d.ScopeEnd)
+	case d.ScopeEnd != "" && !final && len(text)-i < len(d.ScopeEnd) && strings.HasPrefix(d.ScopeEnd, text[i:]):
+		return false
+	case i > e && len(d.Filler) > 0 && strings.TrimSpace(text[e:i]) != "":
+		end = i
+	}
+	if r.leadEscaped {
+		n, _ := skipGap(text, end, len(text))
+		if k := strings.IndexAny(text[end:n], "\n\r"); k >= 0 {
+			n = end + k
+		} else if n == len(text) && !final {
+			return false
+		}
+		end = n
+	}
+	r.seg, r.lead = end, false
+	return true
 }
 
 // after reads what may stand after a closing literal that ends at e: a
@@ -249,6 +348,13 @@ func (r *reader) tryEnds(text string) {
 // end, a frame's end). It returns where they end and whether the text
 // has arrived that far: a byte that is none of them.
 func (r *reader) after(text string, e int) (int, bool) {
+	if r.t.desc.frame != nil && e > r.seg {
+		// A message's end token is framing unless a sentence names it
+		// (a word and a blank before it): then what follows decides.
+		if c := text[e-len(glimmerEOM)-1]; c != ' ' && c != '\t' {
+			return e, true
+		}
+	}
 	pos := max(e, r.look)
 	for pos < len(text) {
 		switch c := text[pos]; {
@@ -288,48 +394,76 @@ func (r *reader) after(text string, e int) (int, bool) {
 
 // end reads the stretch up to f when a call or section closed by the
 // literal that ends at e ends it there, with nothing that a later byte
-// could change; it reports whether it did.
+// could change; it reports whether it did. A stretch may end inside a
+// section, after a call read: the next one goes on inside it.
 func (r *reader) end(text string, e, f int) bool {
-	d := &r.t.desc
 	if f < r.tmplEnd {
 		return false // the first stretch holds the template's block
 	}
-	body := text[r.seg:f]
-	if d.ScopeStart != "" {
-		if s := strings.LastIndex(body, d.ScopeStart); s >= 0 && strings.LastIndex(body, d.ScopeEnd) < s {
-			return false // inside a section
-		}
+	if r.t.desc.frame != nil {
+		return r.endMessage(text, f)
 	}
-	if r.openValue(text[r.seg:e]) || r.inReasoning(body) {
+	if r.openValue(text[r.seg:e]) || r.inReasoning(text[r.seg:f]) {
 		return false
 	}
-	st := r.st
-	st.startsOpen, st.implicit = r.opts.ReasoningOpen && !r.first, r.implicit == 1 && !r.first
-	st.trailing = false
-	ext := r.t.readStretch(body, r.seg, r.opts, &st)
-	if len(ext.Calls) == 0 {
-		return false
+	st := r.stretchFlags()
+	ext := r.readTo(text, f, &st)
+	if len(ext.Calls) == 0 || !st.join.afterSpan {
+		return false // no call, or text after the last one
 	}
 	last := &ext.Calls[len(ext.Calls)-1]
-	if err := coded.As(last.Err); last.AtEnd || err != nil && err.Code == toolcall.CodeTruncated {
-		return false // cut off where the stretch ends
+	if err := coded.As(last.Err); last.AtEnd || err != nil && (err.Code == toolcall.CodeTruncated || st.scopeOpen) {
+		// Cut off where the stretch ends, or a section whose calls
+		// may all fail: a sentence may name its marker (Mentioned).
+		return false
 	}
 	for i := range ext.Calls {
 		if r.shown.MayBeShown(text, ext.Calls[i].Offset) {
 			return false
 		}
 	}
-	if !st.join.afterSpan {
-		return false // text after the last call or section
+	for i := range ext.Calls {
+		r.shown.Call(ext.Calls[i].Offset, f)
+	}
+	r.st = st
+	r.emit(ext)
+	r.next(f)
+	r.st.cont = st.scopeOpen
+	r.lead = r.t.immediate && !st.scopeOpen
+	r.leadEscaped = st.lastEscaped
+	return true
+}
+
+// endMessage reads a stretch of glimmer messages that ends at f with
+// the end of one, when nothing in it is left open.
+func (r *reader) endMessage(text string, f int) bool {
+	if r.inReasoning(text[r.seg:f]) {
+		return false
+	}
+	st := r.stretchFlags()
+	ext := r.readTo(text, f, &st)
+	for i := range ext.Calls {
+		if rc := &ext.Calls[i]; rc.AtEnd || r.shown.MayBeShown(text, rc.Offset) {
+			return false
+		}
 	}
 	for i := range ext.Calls {
-		rc := &ext.Calls[i]
-		r.shown.Call(rc.Offset, f)
+		r.shown.Call(ext.Calls[i].Offset, f)
 	}
 	r.st = st
 	r.emit(ext)
 	r.next(f)
 	return true
+}
+
+// stretchFlags returns how the stretch from seg is read: the reasoning
+// flags hold for the first stretch only, whose end the block the
+// template opened never passes.
+func (r *reader) stretchFlags() stretch {
+	st := r.st
+	st.startsOpen, st.implicit = r.opts.ReasoningOpen && !r.first, r.implicit == 1 && !r.first
+	st.trailing = false
+	return st
 }
 
 // openValue reports whether a parameter value or a CDATA section is open
@@ -385,74 +519,103 @@ func (r *reader) inReasoning(s string) bool {
 }
 
 // early sends the text of the stretch that no later byte can change as
-// content: all but its last two lines with text, when it holds no byte a
-// literal, quotation or code may start with.
+// content: up to the first byte a literal, quotation or code may start
+// with, trailing whitespace held. The line it ends on is read again with
+// the stretch, as context (a fence's presenting prose, the words before a
+// marker), and taken out of the stretch's content.
 func (r *reader) early(text string) {
-	if !r.settled || r.eot || !r.first && r.implicit != 0 {
-		return
+	if !r.settled || r.eot || r.lead || !r.first && r.implicit != 0 || r.t.desc.frame != nil {
+		return // glimmer's messages trim and join their text: none goes early
 	}
 	if r.plain < r.seg {
-		r.plain, r.sig, r.line, r.textLine, r.lineText = r.seg, -1, r.seg, -1, false
+		r.plain, r.line = r.seg, r.seg
 	}
-	for r.sig < 0 && r.plain < len(text) {
-		c := text[r.plain]
-		if r.t.sig[c] {
-			r.sig = r.plain
-			break
-		}
-		switch c {
-		case '\n':
-			if r.lineText {
-				r.textLine = r.line
-			}
-			r.line, r.lineText = r.plain+1, false
-		case ' ', '\t', '\r':
-		default:
-			r.lineText = true
+	for r.plain < len(text) && !r.t.sig[text[r.plain]] {
+		if text[r.plain] == '\n' {
+			r.line = r.plain + 1
 		}
 		r.plain++
 	}
-	hold := r.line
-	if r.textLine >= 0 {
-		hold = r.textLine
-	}
-	if hold == r.lastHold {
-		return
-	}
-	r.lastHold = hold
-	q := hold
-	for q > r.seg && strings.IndexByte(" \t\r\n", text[q-1]) >= 0 {
+	q := r.plain
+	for q > r.seg && isSpaceByte(text[q-1]) {
 		q--
 	}
 	if q <= r.seg {
 		return
 	}
+	if r.ctx < 0 {
+		r.ctx = r.seg
+	}
+	if r.line < q {
+		r.ctx = max(r.ctx, r.line)
+	} else {
+		// The line being read has no text yet: the last line with text
+		// is the one q ends.
+		r.ctx = max(r.ctx, strings.LastIndexByte(text[r.ctx:q], '\n')+1+r.ctx)
+	}
 	st := r.st
-	st.startsOpen, st.implicit, st.trailing = false, false, false
-	if !r.first {
-		st.startsOpen, st.implicit = r.opts.ReasoningOpen, r.implicit == 1
-	}
-	ext := r.t.readStretch(text[r.seg:q], r.seg, r.opts, &st)
-	if len(ext.Calls) > 0 || ext.Reasoning != "" {
-		return // not plain text after all
-	}
+	content := joinPlain(&st.join, text[r.seg:q])
 	r.st = st
-	r.emit(ext)
+	r.emit(&dialects.Extraction{Content: content})
 	r.seg, r.first = q, true
+}
+
+// joinPlain returns the content that s, text with no literal, quotation,
+// code or escape in it, adds to the stretches before (rest, for text with
+// no span).
+func joinPlain(j *joinState, s string) string {
+	if !j.afterSpan && !j.wrote {
+		j.wrote = j.wrote || s != ""
+		return s
+	}
+	core := s
+	if j.afterSpan {
+		t := strings.TrimLeft(core, " \t\r\n")
+		j.gap = widerSep(j.gap, separator(core[:len(core)-len(t)]))
+		core, j.afterSpan = t, false
+	}
+	if core == "" {
+		return ""
+	}
+	out := core
+	if j.wrote && j.gap != "" {
+		out = j.gap + core
+	}
+	j.wrote, j.gap = true, ""
+	if j.trimLead {
+		out = strings.TrimLeft(out, " \t\r\n")
+		j.trimLead = out == ""
+	}
+	return out
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// readTo reads the stretch from seg to end (with its context, see early)
+// as st says.
+func (r *reader) readTo(text string, end int, st *stretch) *dialects.Extraction {
+	from := r.seg
+	if r.ctx >= 0 && r.ctx < r.seg {
+		from = r.ctx
+	}
+	ext := r.t.readStretch(text[from:end], from, r.opts, st)
+	if from < r.seg {
+		ext.Content = strings.TrimPrefix(ext.Content, text[from:r.seg])
+	}
+	return ext
 }
 
 // next starts the stretch after one that ended at f.
 func (r *reader) next(f int) {
-	r.seg, r.first, r.fail = f, true, 0
+	r.seg, r.first, r.fail, r.ctx = f, true, 0, -1
 	r.st.prior = r.calls
 }
 
 // read reads the stretch from seg to end, the rest of the output.
 func (r *reader) read(text string, end int) {
-	st := r.st
-	st.startsOpen, st.implicit = r.opts.ReasoningOpen && !r.first, r.implicit == 1 && !r.first
+	st := r.stretchFlags()
 	st.trailing = r.calls == 0
-	ext := r.t.readStretch(text[r.seg:end], r.seg, r.opts, &st)
+	ext := r.readTo(text, end, &st)
 	r.st = st
 	r.emit(ext)
 	r.next(end)
@@ -461,10 +624,19 @@ func (r *reader) read(text string, end int) {
 // emit returns the pieces of a stretch's extraction.
 func (r *reader) emit(ext *dialects.Extraction) {
 	if ext.Reasoning != "" {
+		if r.t.desc.frame != nil && r.reasoned {
+			// Messages are joined by a line break.
+			r.out = append(r.out, dialects.Piece{Kind: dialects.PieceReasoning, Text: "\n"})
+		}
 		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceReasoning, Text: ext.Reasoning})
+		r.reasoned = true
 	}
 	if ext.Content != "" {
+		if r.t.desc.frame != nil && r.answered {
+			r.out = append(r.out, dialects.Piece{Kind: dialects.PieceContent, Text: "\n"})
+		}
 		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceContent, Text: ext.Content})
+		r.answered = true
 	}
 	for i := range ext.Calls {
 		rc := ext.Calls[i]
