@@ -219,7 +219,23 @@ func (s *ShownScan) para(start int) {
 
 // MayBeShown is the package's MayBeShown; text must extend the text of the
 // previous call (an at before the last one reads again from the start).
-func (s *ShownScan) MayBeShown(text string, at int) bool {
+func (s *ShownScan) MayBeShown(text string, at int) bool { return s.read(text, at, true) }
+
+// ShownAt reports whether a marker at text[at] lies in a part that the
+// text before it shows rather than makes a call in: inline code of its
+// paragraph opened and not closed before it (or closed after it), a
+// quotation opened before it, or a fence opened before it that is
+// labelled with a programming language or that the prose before it
+// presents as an example. Unlike MayBeShown it looks no further than the
+// marker: a fence with no such prose before it is not shown, whatever
+// prose follows it (a family engine decides a call by what precedes it).
+// Calls come as for MayBeShown, text must extend the text of the previous
+// call, and at must not fall below the last at asked.
+func (s *ShownScan) ShownAt(text string, at int) bool { return s.read(text, at, false) }
+
+// read answers MayBeShown (disownable: a fence that prose after it may
+// still disown counts) and ShownAt (it does not).
+func (s *ShownScan) read(text string, at int, disownable bool) bool {
 	if at < s.at {
 		*s = ShownScan{calls: s.calls}
 	}
@@ -281,7 +297,12 @@ func (s *ShownScan) MayBeShown(text string, at int) bool {
 		s.in.read(text, s.calls, at, len(text), false, nil)
 	}
 	if s.inFence {
-		return true
+		if disownable || s.shown {
+			return true
+		}
+		if !s.across {
+			return false // a fence nothing before it presents: its text is read
+		}
 	}
 	if f, _, _, info, ok := textlayer.OpenLine(text, lineStart, len(text), textlayer.MaxFenceIndent); ok && f <= at && (textlayer.LabelOf(info) == textlayer.Code || s.examples.PresentedAsExample(text, f)) {
 		return true
@@ -385,6 +406,16 @@ type quoteState struct {
 // span of each quotation it closes.
 func (q *quoteState) advance(text string, from, to int, closed func(start, end int)) {
 	for i := from; i < to; i++ {
+		if q.close == "" {
+			// Outside a quotation only a quote or a line break is read:
+			// whether the line holds text counts once one is open.
+			for i < to && !quoteOrBreak[text[i]] {
+				i++
+			}
+			if i == to {
+				return
+			}
+		}
 		c := text[i]
 		switch c {
 		case '\n':
@@ -450,6 +481,10 @@ func (q *quoteState) advance(text string, from, to int, closed func(start, end i
 		}
 	}
 }
+
+// quoteOrBreak holds the bytes that open a quotation (the ASCII double
+// and single quotes, the first byte of '“' and '‘') and the line break.
+var quoteOrBreak = [256]bool{'"': true, '\'': true, 0xE2: true, '\n': true}
 
 // reset abandons the open quotation, unlisted.
 func (q *quoteState) reset() { q.close, q.inner, q.depth = "", 0, 0 }
@@ -526,6 +561,9 @@ func quoteCloses(text string, e int) bool {
 
 // backtickRuns counts the runs of one or two backticks in s.
 func backtickRuns(s string) int {
+	if strings.IndexByte(s, '`') < 0 {
+		return 0
+	}
 	runs := 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '`' {
