@@ -15,11 +15,7 @@
 // " to=functions.x<|channel|>commentary<|message|>{…}".
 package harmony
 
-import (
-	"strings"
-
-	"github.com/dialectkit/toolcall/dialects"
-)
+import "github.com/dialectkit/toolcall/dialects"
 
 // Name is the dialect's catalogue name.
 const Name = "harmony"
@@ -27,7 +23,10 @@ const Name = "harmony"
 // Dialect is the harmony dialect. It is safe for concurrent use.
 var Dialect dialects.Dialect = harmonyDialect{}
 
-var _ dialects.Marked = harmonyDialect{}
+var (
+	_ dialects.Marked      = harmonyDialect{}
+	_ dialects.Incremental = harmonyDialect{}
+)
 
 type harmonyDialect struct{}
 
@@ -45,25 +44,14 @@ func (harmonyDialect) Markers() []string {
 // holds no call and no marker (dialects.Prefiltered).
 func (h harmonyDialect) Triggers() []string { return h.Markers() }
 
-// Extract reads the messages of a harmony output. Calls keep the recipient
-// as their name, without the "functions." namespace and mapped back to a
-// declared tool when the model wrote a sanitised form of its name.
-// A call shown in inline code or in a fence presented as an example is
-// not read (dialects.ExtractShown), and neither is harmony markup inside a
-// closed <think> block, which is reasoning as in every dialect.
-func (harmonyDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
-	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return harmonyDialect{}.extract(text, opts) })
-}
-
-// extract is Extract on text whose shown parts are held out.
-func (h harmonyDialect) extract(text string, opts *dialects.Options) *dialects.Extraction {
-	if opts == nil {
-		opts = &dialects.Options{}
-	}
-	s := &scanner{text: text, opts: opts, ext: &dialects.Extraction{},
-		thinkOpen: finder{lit: dialects.Think.Open}, thinkClose: finder{lit: dialects.Think.Close}}
-	s.run()
-	s.ext.Content = strings.Join(s.content, "\n")
-	s.ext.Reasoning = strings.Join(s.reasoning, "\n")
-	return s.ext
+// Extract reads the messages of a harmony output: it is Read of a new
+// Reader (NewReader), the one reading a stream makes too. Calls keep the
+// recipient as their name, without the "functions." namespace and mapped
+// back to a declared tool when the model wrote a sanitised form of its
+// name. A call shown in inline code, in a quotation or in a fence the
+// prose before it presents as an example is not read
+// (dialects.ShownScan), and neither is harmony markup inside a closed
+// <think> block, which is reasoning as in every dialect.
+func (h harmonyDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return dialects.Read(h.NewReader(opts), text)
 }

@@ -197,6 +197,9 @@ func TestDialect(t *testing.T) {
 		{name: "truncated header",
 			text:  `<|channel|>analysis<|message|>Calling.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json`,
 			codes: []toolcall.Code{toolcall.CodeTruncated}, reasoning: "Calling."},
+		{name: "truncated in the role part of the header",
+			text:  `<|start|>assistant to=functions.get_weather`,
+			codes: []toolcall.Code{toolcall.CodeTruncated}},
 		{name: "truncated before the arguments",
 			text:  `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>`,
 			codes: []toolcall.Code{toolcall.CodeTruncated}},
@@ -271,6 +274,13 @@ func TestDialect(t *testing.T) {
 			// Streamed in every cut, the row must give the same answer.
 			if err := streamtest.Check(harmony.Dialect, tt.text, tt.chunks, opts); err != nil {
 				t.Errorf("stream: %v", err)
+			}
+			// The Reader, fed every cutting, reads as it reads the text
+			// whole, with the reasoning start given or not.
+			for _, o := range []*dialects.Options{opts, {Tools: opts.Tools, ReasoningOpen: true}, {Tools: opts.Tools, ReasoningClosed: true}} {
+				if err := streamtest.CheckReader(harmony.Dialect.(dialects.Incremental), tt.text, o); err != nil {
+					t.Errorf("reader (open %v, closed %v): %v", o.ReasoningOpen, o.ReasoningClosed, err)
+				}
 			}
 			res := dialects.Parse(harmony.Dialect, tt.text, opts)
 			checkResult(t, res, tt.calls, tt.content, tt.reasoning, tt.codes, tt.repairs)
@@ -369,6 +379,29 @@ func TestCorpus(t *testing.T) {
 		return dialects.Parse(harmony.Dialect, v.Text, &dialects.Options{Tools: tools})
 	})
 	t.Logf("harmony: %d/%d corpus vectors pass", passed, len(mine))
+}
+
+// TestReaderCorpus holds the Reader to its contract on every corpus vector
+// of the dialect: every cutting reads as the whole text does, with the
+// reasoning start given or not.
+func TestReaderCorpus(t *testing.T) {
+	for _, file := range []string{"dialects.dev.jsonl", "dialects.ollama.jsonl", "dialects.own.jsonl"} {
+		vs, err := corpustest.Load(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range corpustest.ForDialect(vs, harmony.Name) {
+			tools, err := v.ToolSet()
+			if err != nil {
+				t.Fatalf("%s: %v", v.ID, err)
+			}
+			for _, o := range []*dialects.Options{{Tools: tools}, {Tools: tools, ReasoningOpen: true}} {
+				if err := streamtest.CheckReader(harmony.Dialect.(dialects.Incremental), v.Text, o); err != nil {
+					t.Errorf("%s %s: reader (open %v): %v", file, v.ID, o.ReasoningOpen, err)
+				}
+			}
+		}
+	}
 }
 
 const benchText = `<|channel|>analysis<|message|>The user wants the weather in Tokyo.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Tokyo", "unit": "celsius", "days": 3}<|call|>`
