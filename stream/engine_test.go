@@ -215,6 +215,20 @@ func TestIncrementalCorpus(t *testing.T) {
 				newParser := func() *stream.Parser { return stream.NewParser(d, &stream.Options{Parse: o}) }
 				if err := streamtest.CheckCuts(want, newParser, v.Text, v.Chunks, true); err != nil {
 					t.Errorf("%s, %s (open %v, closed %v): %v", d.Name(), v.ID, o.ReasoningOpen, o.ReasoningClosed, err)
+					continue
+				}
+				// The result is Parse's exactly (errors' messages,
+				// offsets and texts, repairs' details), ids aside.
+				p := newParser()
+				evs := streamtest.Feed(p, split(v.Text, 16))
+				got := evs[len(evs)-1].Result
+				for i := range want.Calls {
+					if i < len(got.Calls) {
+						want.Calls[i].ID = got.Calls[i].ID
+					}
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s, %s (open %v, closed %v): streamed result %+v, Parse %+v", d.Name(), v.ID, o.ReasoningOpen, o.ReasoningClosed, got, want)
 				}
 			}
 		}
