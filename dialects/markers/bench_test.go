@@ -2,6 +2,7 @@ package markers_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/dialectkit/toolcall/dialects"
@@ -73,6 +74,43 @@ func BenchmarkBaselineUnmarshal(b *testing.B) {
 		var v map[string]any
 		if err := json.Unmarshal(data, &v); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReader reads a typical single-call output per dialect four
+// ways: the whole-text reading Close settles with (old), Extract (a Reader
+// fed the whole text), and a Reader fed 16-byte and 1-byte deltas.
+func BenchmarkReader(b *testing.B) {
+	for _, d := range markers.All() {
+		text := typical[d.Name()]
+		md := d.(*markers.Dialect)
+		b.Run(d.Name()+"/old", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				markers.ExtractWhole(md, text, nil)
+			}
+		})
+		b.Run(d.Name()+"/whole", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				d.Extract(text, nil)
+			}
+		})
+		for _, n := range []int{16, 1} {
+			b.Run(fmt.Sprintf("%s/deltas%d", d.Name(), n), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					r := md.NewReader(nil)
+					for at := 0; at < len(text); at += n {
+						r.Write(text[at:min(at+n, len(text))])
+					}
+					r.Close()
+				}
+			})
 		}
 	}
 }

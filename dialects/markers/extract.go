@@ -35,6 +35,12 @@ const maxHeader = 256
 // A call shown in inline code or in a fence presented as an example is
 // not read (dialects.ExtractShown).
 func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return dialects.Read(d.NewReader(opts), text)
+}
+
+// extractWhole is the reading of a whole text that Extract's Reader
+// settles what it has not sent with.
+func (d *Dialect) extractWhole(text string, opts *dialects.Options) *dialects.Extraction {
 	implicitBlock := dialects.ImplicitReasoningIn(text, &d.start, opts)
 	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return d.extract(text, opts, implicitBlock) })
 }
@@ -450,6 +456,7 @@ func (x *extractor) values(f *form, i int) piece {
 	s := x.s
 	p := piece{ok: true}
 	fenced := false
+	from := i // where the text the next value's calls keep begins
 	for {
 		j := skipSeparators(s, i)
 		if j >= len(s) {
@@ -468,6 +475,15 @@ func (x *extractor) values(f *form, i int) piece {
 		if valueStart(s, j) {
 			ext := scanValue(s, j, x.d.bounds)
 			calls, content, _ := x.jsonValue(s, j, ext, j, false)
+			// Each value's calls keep the value's text, from the end of
+			// the one before, not the region's: a call is read from its
+			// own value, and is whole once its value closes, whatever
+			// values follow it.
+			if len(calls) > 0 && calls[0].Text != "" {
+				calls[0].Text = s[from:j] + calls[0].Text
+			}
+			dialects.KeepText(calls, s[from:ext.end])
+			from = ext.end
 			p.calls = append(p.calls, calls...)
 			p.content += content
 			i = ext.end

@@ -53,6 +53,9 @@ func runTable(t *testing.T, d dialects.Dialect, rows []row) {
 			if err := streamtest.Check(d, r.text, r.chunks, opts); err != nil {
 				t.Errorf("stream: %v", err)
 			}
+			// Its Reader reads every cutting of it as the whole, also with
+			// the reasoning start given either way.
+			checkReader(t, d, r.text, opts)
 			res := dialects.Parse(d, r.text, opts)
 			checkResult(t, res, r)
 			ext := d.Extract(r.text, opts)
@@ -157,5 +160,20 @@ func checkChunks(t *testing.T, rows []row) {
 	}
 	if n < 2 {
 		t.Errorf("only %d rows have chunks; want at least 2", n)
+	}
+}
+
+// checkReader holds d's Reader to its contract on text (streamtest.CheckReader),
+// with opts and with the reasoning start given open and closed.
+func checkReader(t *testing.T, d dialects.Dialect, text string, opts *dialects.Options) {
+	t.Helper()
+	inc, ok := d.(dialects.Incremental)
+	if !ok {
+		t.Fatalf("%s has no Reader", d.Name())
+	}
+	for _, o := range []dialects.Options{*opts, {Tools: opts.Tools, ReasoningOpen: true}, {Tools: opts.Tools, ReasoningClosed: true}} {
+		if err := streamtest.CheckReader(inc, text, &o); err != nil {
+			t.Errorf("reader (open %v, closed %v): %v", o.ReasoningOpen, o.ReasoningClosed, err)
+		}
 	}
 }

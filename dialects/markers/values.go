@@ -178,7 +178,7 @@ func (x *extractor) value(v string, offset int, bare bool) (calls []dialects.Raw
 	// element does not hide its siblings. In bare mode an element that is
 	// valid JSON but not a call makes the array prose, and a broken element
 	// is an error only beside a real call.
-	good := 0
+	good, prev := 0, 0
 	for i := 1; i < len(v); {
 		i = skipSeparators(v, i)
 		if i >= len(v) || v[i] == ']' {
@@ -198,6 +198,12 @@ func (x *extractor) value(v string, offset int, bare bool) (calls []dialects.Raw
 			elem += e.closers
 		}
 		cs, c, vd := x.object(elem, offset+i)
+		if !bare {
+			// An element's calls keep its text, from the end of the one
+			// before.
+			dialects.KeepText(cs, v[prev:e.end])
+		}
+		prev = e.end
 		switch vd {
 		case isCall:
 			good++

@@ -1,0 +1,12 @@
+package markers
+
+import "github.com/dialectkit/toolcall/dialects"
+
+// ExtractWhole is the whole-text reading a Reader settles with, for the
+// benchmarks that compare it with the Reader.
+func ExtractWhole(d *Dialect, text string, opts *dialects.Options) *dialects.Extraction {
+	if opts == nil {
+		opts = &dialects.Options{}
+	}
+	return d.extractWhole(text, opts)
+}

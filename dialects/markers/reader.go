@@ -1,0 +1,552 @@
+package markers
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// NewReader returns a Reader for one output read with opts
+// (dialects.Incremental). Extract is Read of a new Reader.
+//
+// The Reader sends the answer text that stands before the first marker,
+// reasoning tag or (in a bare dialect) JSON bracket or backtick as it
+// arrives, once no later byte can make it reasoning (Options.ReasoningOpen
+// unset, and ReasoningClosed, the family's templates or the output's first
+// bytes settle that the template opened no block): only its trailing
+// whitespace is held. A call is sent as soon as its region is closed and
+// settled: the output goes on past its closing marker (at least a
+// marker's length, or into the next call's name), it stands in no
+// reasoning block that a later tag could close, and no fence, inline code
+// or quotation open before it can still show it (dialects.MayBeShown).
+// The reading of the text so far that settles it costs the length of the
+// text; it is done only when a region may have closed, and its total cost
+// is bounded by a multiple of the output's length, so that the work stays
+// linear however the output is cut. What was not sent is read at Close,
+// in one reading of the whole output.
+func (d *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
+	if opts == nil {
+		opts = &dialects.Options{}
+	}
+	r := &reader{d: d, opts: opts, stop: -1, firstOpener: -1, leading: true, boundary: -1}
+	if d.implicitForm() {
+		r.firstOpener = 0 // the prompt may have written the first marker
+	}
+	r.lits = d.literals()
+	return r
+}
+
+// literal is a string the Reader looks for as text arrives.
+type literal struct {
+	text string
+	// stop: answer text after it is not sent before Close (a call's or a
+	// section's opener, a reasoning tag, a frame of bare JSON).
+	stop bool
+	// line: the answer text of its line is not sent either (bare JSON
+	// may take its line's label with it).
+	line bool
+	// opener: it opens a call region; end: it closes one; closer: it
+	// may close a JSON value.
+	opener, end, closer bool
+	// strip: a framing token taken out of the answer text.
+	strip bool
+	// reasoning: a reasoning tag.
+	reasoning bool
+}
+
+// lits are the literals of a dialect, with the first bytes they start
+// with and the longest marker's length.
+type lits struct {
+	list  []literal
+	first [256]bool
+	// longest is the length of the longest marker of the dialect: a
+	// region followed by that many bytes cannot be continued by a marker
+	// written in them.
+	longest int
+}
+
+func (d *Dialect) literals() *lits {
+	l := &lits{}
+	add := func(s string, lit literal) {
+		if s == "" {
+			return
+		}
+		lit.text = s
+		l.list = append(l.list, lit)
+		l.first[s[0]] = true
+		l.longest = max(l.longest, len(s))
+	}
+	for _, m := range d.secStart {
+		add(m.parts[0], literal{stop: true, opener: true})
+		l.longest = max(l.longest, len(m.text)+8)
+	}
+	for _, m := range d.secEnd {
+		add(m.parts[len(m.parts)-1], literal{end: true})
+	}
+	for _, f := range d.forms {
+		for _, m := range f.start {
+			add(m.parts[0], literal{stop: true, opener: true})
+			l.longest = max(l.longest, len(m.text)+8)
+		}
+		for _, m := range f.end {
+			add(m.parts[len(m.parts)-1], literal{end: true})
+		}
+	}
+	for _, t := range d.reasoning {
+		add(t.Open, literal{stop: true, reasoning: true})
+		add(t.Close, literal{stop: true, reasoning: true})
+	}
+	for _, p := range d.barePrefix {
+		add(p, literal{stop: true, line: true})
+	}
+	for _, w := range d.desc.BareWrappers {
+		add(w.Start, literal{stop: true, line: true})
+	}
+	for _, m := range d.stripSet {
+		if !slices.ContainsFunc(l.list, func(o literal) bool { return o.text == m.text }) {
+			add(m.text, literal{strip: true})
+		}
+	}
+	for _, c := range []string{"}", "]"} {
+		add(c, literal{closer: true})
+	}
+	if d.bare {
+		for _, s := range []string{"{", "[", "`"} {
+			add(s, literal{stop: true, line: true})
+		}
+	}
+	return l
+}
+
+// reader is the Reader of a marker dialect.
+type reader struct {
+	d    *Dialect
+	opts *dialects.Options
+	lits *lits
+	b    strings.Builder
+	out  []dialects.Piece
+
+	// scanned is where the search for literals goes on: a literal that
+	// may start before it has been found.
+	scanned int
+	// stop is where the first stop literal starts, -1 while none is
+	// found; the answer text before it is sent as it arrives.
+	stop int
+	// firstOpener is where the first opener starts, -1 while none.
+	firstOpener int
+	// boundary is where the last region may have ended (past an end
+	// literal, or at an opener after the first), not yet settled by a
+	// reading; -1 when none is pending.
+	boundary int
+	// boundaryEnds says the boundary is the end of a closing marker,
+	// boundaryCloses that it follows a closing bracket.
+	boundaryEnds, boundaryCloses bool
+	// read is the reading of the text's first readN bytes, the last
+	// one done: Close reads nothing again when no byte came since.
+	read  *dialects.Extraction
+	readN int
+
+	// sentTo is where the answer text sent so far ends in the output;
+	// sent is that text as sent, hold its trailing whitespace, not sent
+	// yet; leading says nothing but whitespace came before.
+	sentTo  int
+	sent    strings.Builder
+	hold    string
+	leading bool
+
+	// noBlock says the output settled that the template opened no
+	// reasoning block; askedShort that it was asked with the output's
+	// first bytes all there; tagSeen that a reasoning tag came.
+	noBlock, askedShort, tagSeen bool
+
+	// calls is the number of calls sent.
+	calls int
+	// tried is the cost of the readings done so far.
+	tried int
+}
+
+func (r *reader) Write(delta string) []dialects.Piece {
+	r.out = r.out[:0]
+	if delta == "" {
+		return nil
+	}
+	r.b.WriteString(delta)
+	s := r.b.String()
+	r.scan(s)
+	r.sendContent(s)
+	if r.boundary >= 0 && r.tried <= 4*len(s)+1<<16 &&
+		(r.boundaryEnds || r.boundaryCloses && valueSettled(s, r.boundary) || r.settledAfter(s, r.boundary)) {
+		r.boundary, r.boundaryEnds, r.boundaryCloses = -1, false, false
+		r.tried += len(s)
+		r.sendCalls(s)
+	}
+	return r.out
+}
+
+func (r *reader) Close() []dialects.Piece {
+	r.out = r.out[:0]
+	s := r.b.String()
+	x := r.read
+	if x == nil || r.readN != len(s) {
+		x = r.d.extractWhole(s, r.opts)
+	}
+	if x.Reasoning != "" {
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceReasoning, Text: x.Reasoning})
+	}
+	sent := r.sent.String()
+	if strings.HasPrefix(x.Content, sent) {
+		r.content(x.Content[len(sent):])
+	} else {
+		r.content(x.Content)
+	}
+	for i := r.calls; i < len(x.Calls); i++ {
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: i, Call: &x.Calls[i]})
+	}
+	for _, e := range x.Errors {
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceError, Err: e})
+	}
+	if x.Marked {
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceMarked})
+	}
+	return r.out
+}
+
+func (r *reader) content(s string) {
+	if s != "" {
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceContent, Text: s})
+	}
+}
+
+// scan finds the literals in the text not searched yet. It stops before
+// a literal that the text's end may still complete.
+func (r *reader) scan(s string) {
+	l := r.lits
+	i := r.scanned
+	for ; i < len(s); i++ {
+		if !l.first[s[i]] {
+			continue
+		}
+		partial, skip := false, 0
+		for k := range l.list {
+			lit := &l.list[k]
+			switch {
+			case strings.HasPrefix(s[i:], lit.text):
+				r.found(s, i, lit)
+				if lit.strip {
+					skip = len(lit.text) - 1 // the answer text is never cut inside it
+				}
+			case len(s)-i < len(lit.text) && strings.HasPrefix(lit.text, s[i:]):
+				partial = true
+			}
+		}
+		if partial {
+			break
+		}
+		i += skip
+	}
+	r.scanned = i
+}
+
+// found notes literal lit at s[i].
+func (r *reader) found(s string, i int, lit *literal) {
+	if lit.reasoning && !r.tagSeen {
+		r.tagSeen, r.askedShort = true, false
+	}
+	if lit.stop && r.stop < 0 {
+		r.stop = i
+		if lit.line {
+			r.stop = strings.LastIndexByte(s[:i], '\n') + 1
+		}
+	}
+	switch {
+	case lit.opener && r.firstOpener < 0:
+		r.firstOpener = i
+	case lit.closer:
+		if r.boundary < 0 && r.firstOpener >= 0 {
+			r.boundary, r.boundaryCloses = i+1, true
+		}
+	case lit.opener, lit.end:
+		if r.boundary < 0 || lit.end && !r.boundaryEnds {
+			r.boundary, r.boundaryEnds, r.boundaryCloses = i, lit.end, false
+			if lit.end {
+				r.boundary += len(lit.text)
+			}
+		}
+	}
+}
+
+// settledAfter reports whether the text goes on far enough past the
+// region boundary at b for a reading to settle the region before it.
+func (r *reader) settledAfter(s string, b int) bool {
+	q := skipBlank(s, b)
+	if q >= len(s) {
+		return false
+	}
+	if len(s) > q+r.lits.longest {
+		return true
+	}
+	// A byte that begins no closing marker, no closing bracket and no
+	// fence: the region before it cannot take it in.
+	if strings.IndexByte("]}`", s[q]) < 0 && !r.d.endsAt(s, q) {
+		if _, ok := r.d.openers.matchAt(s, q); !ok && !(r.d.values() && cutIn(r.d.openers.list, s, q)) {
+			return true
+		}
+	}
+	// The next call's marker is written whole: it begins a region of its
+	// own, unless JSON values after it may go on the values before it.
+	if e, ok := r.d.openers.matchAt(s, q); ok {
+		if !r.d.values() {
+			return true
+		}
+		k := skipBlank(s, e)
+		return k < len(s) && strings.IndexByte("{[`", s[k]) < 0
+	}
+	return false
+}
+
+// endsAt reports whether a closing marker of d (a form's or the
+// section's) starts at s[q], or what is left of s may begin one.
+func (d *Dialect) endsAt(s string, q int) bool {
+	if _, ok := matchAny(d.secEnd, s, q); ok || cutIn(d.secEnd, s, q) {
+		return true
+	}
+	for _, f := range d.forms {
+		if _, ok := matchAny(f.end, s, q); ok || cutIn(f.end, s, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// values reports whether a form of d reads JSON call values.
+func (d *Dialect) values() bool {
+	for _, f := range d.forms {
+		if f.Values {
+			return true
+		}
+	}
+	return false
+}
+
+// closedBy reports whether a region's text ends with a marker that closes
+// it: no byte after it can change what the region read.
+func (d *Dialect) closedBy(text string) bool {
+	for _, m := range d.secEnd {
+		if strings.HasSuffix(text, m.parts[len(m.parts)-1]) {
+			return true
+		}
+	}
+	for _, f := range d.forms {
+		for _, m := range f.end {
+			if strings.HasSuffix(text, m.parts[len(m.parts)-1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayReason reports whether answer text at the start of s may still turn
+// out to be reasoning: the template may have opened a block that a later
+// closing tag ends. The answer settles once (dialects.ImplicitReasoningIn
+// turns false for good): it is asked again only while the output's first
+// bytes may still open a call or an answer, and when its first reasoning
+// tag arrives.
+func (r *reader) mayReason(s string) bool {
+	if r.opts.ReasoningOpen {
+		return true
+	}
+	if r.noBlock {
+		return false
+	}
+	if r.askedShort {
+		return true
+	}
+	if !dialects.ImplicitReasoningIn(s, &r.d.start, r.opts) {
+		r.noBlock = true
+		return false
+	}
+	if len(strings.TrimLeft(s, " \t\r\n")) > r.lits.longest {
+		r.askedShort = true
+	}
+	return true
+}
+
+// sendContent sends the answer text that stands before every stop
+// literal, once nothing later can change it.
+func (r *reader) sendContent(s string) {
+	if r.d.implicitForm() || r.mayReason(s) {
+		return
+	}
+	to := r.scanned
+	if r.stop >= 0 {
+		to = min(to, r.stop)
+	}
+	// A rune cut by the end of the text is held whole.
+	if k := lastRuneStart(s, to); !utf8.FullRuneInString(s[k:to]) {
+		to = k
+	}
+	if to <= r.sentTo {
+		return
+	}
+	seg := s[r.sentTo:to]
+	if r.d.strip != nil && r.d.hasStripToken(seg) {
+		seg = r.d.strip.Replace(seg)
+	}
+	r.sentTo = to
+	seg = r.hold + seg
+	if r.leading {
+		seg = strings.TrimLeftFunc(seg, unicode.IsSpace)
+	}
+	body := strings.TrimRightFunc(seg, unicode.IsSpace)
+	r.hold = seg[len(body):]
+	if body != "" {
+		r.leading = false
+		r.sent.WriteString(body)
+		r.content(body)
+	}
+}
+
+func lastRuneStart(s string, to int) int {
+	k := to
+	for k > 0 && to-k < utf8.UTFMax && !utf8.RuneStart(s[k-1]) {
+		k--
+	}
+	if k > 0 && to-k < utf8.UTFMax {
+		k--
+	}
+	return k
+}
+
+// implicitForm reports whether a form's first marker may have been
+// written by the prompt: the output's first line may be a call.
+func (d *Dialect) implicitForm() bool {
+	for _, f := range d.forms {
+		if f.Implicit {
+			return true
+		}
+	}
+	return false
+}
+
+// sendCalls reads the text so far and sends the calls, in order, that
+// nothing after it can change.
+func (r *reader) sendCalls(s string) {
+	x := r.d.extractWhole(s, r.opts)
+	r.read, r.readN = x, len(s)
+	if r.d.bare && !x.Marked {
+		return // bare JSON is settled by the whole output
+	}
+	var shown dialects.ShownScan
+	shown.CallsIn(s, x)
+	for i := r.calls; i < len(x.Calls); i++ {
+		rc := &x.Calls[i]
+		st, en, ok := region(s, rc)
+		// A region the text ends with is closed by its end marker only
+		// when it reads well: a failed value may be a string the end
+		// marker stands in, which the text after it may yet close.
+		value := r.d.isValue(rc.Text)
+		closed := value && valueSettled(s, en) ||
+			!value && (r.d.closedBy(rc.Text) && (en < len(s) || rc.Err == nil) || r.settledAfter(s, en))
+		if !ok || rc.AtEnd || cutError(rc.Err) || r.mayBeReasoning(s, st) || shown.MayBeShown(s, st) {
+			return
+		}
+		if !closed {
+			// Whole but not settled: the text after it settles it.
+			r.boundary, r.boundaryEnds, r.boundaryCloses = en, false, value
+			return
+		}
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: i, Call: rc})
+		r.calls++
+	}
+}
+
+// isValue reports whether a call's text is the JSON value it was read
+// from (a value of a values form, an element of a list of calls, with the
+// separators or the fence before it), not a region opened by a marker.
+func (d *Dialect) isValue(text string) bool {
+	if text == "" || strings.IndexByte("{[`,; \t\r\n", text[0]) < 0 {
+		return false
+	}
+	_, marker := d.openers.matchAt(text, 0)
+	return !marker
+}
+
+// valueSettled reports whether a call read from its own value, which ends
+// at s[end], is settled: past blanks and the closing brackets that may
+// follow it (the list's, or brackets too many, which the reading marks on
+// its last call), a byte is written that cannot continue them, and after
+// a separator the next value has begun.
+func valueSettled(s string, end int) bool {
+	q := end
+	for q < len(s) && (isBlank(s[q]) || s[q] == ']' || s[q] == '}') {
+		q++
+	}
+	if q >= len(s) {
+		return false
+	}
+	if s[q] == ',' || s[q] == ';' {
+		// The next value has begun: until then the value may be the
+		// last of a list the text cuts, whose cut its call records.
+		return skipBlank(s, q+1) < len(s)
+	}
+	return true
+}
+
+// region finds the text of the region call rc was read from.
+func region(s string, rc *dialects.RawCall) (start, end int, ok bool) {
+	if rc.Text == "" || rc.Offset < 0 || rc.Offset > len(s) {
+		return 0, 0, false
+	}
+	lo := max(0, rc.Offset-len(rc.Text))
+	hi := min(len(s), rc.Offset+len(rc.Text))
+	k := strings.Index(s[lo:hi], rc.Text)
+	if k < 0 || lo+k > rc.Offset {
+		return 0, 0, false
+	}
+	return lo + k, lo + k + len(rc.Text), true
+}
+
+func cutError(err error) bool {
+	e, ok := err.(*toolcall.Error)
+	return ok && e.Code == toolcall.CodeTruncated
+}
+
+// mayBeReasoning reports whether the call region at s[at] stands where a
+// later closing tag would make it reasoning: in a block the template may
+// have opened and no tag has closed yet, or after an opening tag not
+// closed before it.
+func (r *reader) mayBeReasoning(s string, at int) bool {
+	tags := r.d.reasoning
+	implicit := dialects.ImplicitReasoningIn(s, &r.d.start, r.opts)
+	for i, t := range tags {
+		open := i == 0 && r.opts.ReasoningOpen
+		if !open && !implicit || t.Open == "" || t.Close == "" {
+			continue
+		}
+		// A block the template opened ends at the wrapper's first
+		// closing tag; until one comes, a call may stand in it, unless
+		// an opening tag came first (dialects.TemplateBlockEnd).
+		if c := dialects.IndexTag(s, t.Close); c >= 0 {
+			if o := dialects.IndexTag(s, t.Open); (open || o < 0 || c < o) && c+len(t.Close) > at {
+				return true
+			}
+		} else if open || dialects.IndexTag(s, t.Open) < 0 {
+			return true
+		}
+	}
+	for _, t := range tags {
+		from := 0
+		for _, b := range dialects.ClosedBlocks(s[:at], t) {
+			from = b.End
+		}
+		if dialects.IndexTag(s[from:at], t.Open) >= 0 {
+			return true
+		}
+	}
+	return false
+}
