@@ -3,7 +3,7 @@ package dialects
 import (
 	"strings"
 
-	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/coded"
 )
 
 // Incremental is implemented by a dialect whose engine reads an output in
@@ -86,8 +86,8 @@ type Piece struct {
 	Name string
 	// Call is the whole call of a PieceCall.
 	Call *RawCall
-	// Err is the error of a PieceError.
-	Err *toolcall.Error
+	// Err is the error of a PieceError, a *toolcall.Error (errors.As).
+	Err error
 }
 
 // Read reads text whole with r, as one delta, and returns the Extraction
@@ -111,7 +111,7 @@ func Read(r Reader, text string) *Extraction {
 				}
 				x.Calls[p.Index] = *p.Call
 			case PieceError:
-				x.Errors = append(x.Errors, p.Err)
+				x.Errors = append(x.Errors, coded.As(p.Err))
 			case PieceMarked:
 				x.Marked = true
 			}

@@ -156,7 +156,7 @@ func (e *engine) pieces(ps []dialects.Piece) {
 		case dialects.PieceCall:
 			e.call(p.Index, p.Call)
 		case dialects.PieceError:
-			e.errs = append(e.errs, p.Err)
+			e.errs = append(e.errs, coded.As(p.Err))
 		}
 	}
 }
