@@ -41,6 +41,9 @@ type pair struct {
 	call func(name string, args []kv) string
 	// join puts calls together into one output.
 	join func(calls []string) string
+	// lead, when set, writes the text before the calls as the format
+	// does; otherwise it stands as written.
+	lead func(text string) string
 }
 
 // kv is one argument: a key and its JSON value.
@@ -83,6 +86,18 @@ var pairs = []pair{
 		join: func(calls []string) string {
 			return "<｜tool▁calls▁begin｜>" + strings.Join(calls, "") + "<｜tool▁calls▁end｜>"
 		}},
+	// The template writes <|start|>assistant: the output opens in a
+	// header, and the text before the calls is a preamble message. The
+	// server stops generation on <|call|> and strips it, so a call's
+	// message ends the output.
+	{ours: "harmony", theirs: "harmony",
+		lead: func(text string) string {
+			return "<|channel|>commentary<|message|>" + strings.TrimSpace(text) + "<|end|><|start|>assistant"
+		},
+		call: func(name string, args []kv) string {
+			return "<|channel|>commentary to=functions." + name + " <|constrain|>json<|message|>" + argsJSON(args)
+		},
+		join: func(calls []string) string { return strings.Join(calls, "<|call|><|start|>assistant") }},
 	{ours: "mistral", theirs: "ministral",
 		call: func(name string, args []kv) string {
 			return "[TOOL_CALLS]" + name + "[ARGS]" + argsJSON(args)
@@ -164,6 +179,9 @@ func (p pair) output(s shape) string {
 	for i := range calls {
 		name, args := s.args(i)
 		calls[i] = p.call(name, args)
+	}
+	if p.lead != nil {
+		return p.lead(s.lead) + p.join(calls)
 	}
 	return s.lead + p.join(calls)
 }
