@@ -45,10 +45,6 @@ func (hermes) Markers() []string { return []string{"<tool_call>", "</tool_call>"
 // fences and bare JSON hold the stream back until the end.
 func (hermes) Syntax() dialects.Syntax { return syntax() }
 
-// start is the syntax an output's reasoning start is read from
-// (dialects.ImplicitReasoningIn).
-var start = syntax()
-
 func syntax() dialects.Syntax {
 	return dialects.Syntax{
 		Starts:    []string{"<tool_call>"},
@@ -60,42 +56,19 @@ func syntax() dialects.Syntax {
 	}
 }
 
-// Extract finds the calls in text, and the content and reasoning around them.
-// A call shown in inline code or in a fence presented as an example is
-// not read (dialects.ExtractShown).
-func (hermes) Extract(text string, opts *dialects.Options) *dialects.Extraction {
-	implicit := dialects.ImplicitReasoningIn(text, &start, opts)
-	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return hermes{}.extract(text, opts, implicit) })
+// Extract finds the calls in text, and the content and reasoning around them:
+// the text read whole by the dialect's Reader (NewReader).
+func (d hermes) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return dialects.Read(d.NewReader(opts), text)
 }
 
-// extract is Extract on text whose shown parts are held out.
-func (hermes) extract(text string, opts *dialects.Options, implicit bool) *dialects.Extraction {
-	x := &extractor{Reader: textcall.MakeReader(text, opts)}
-	// Reasoning is trimmed like every block's, the one the template opened
-	// at the start of the output too (dialects.SplitReasoning).
-	x.reasoning.Cut()
-	for _, sg := range segments(x.segs[:0], text, x.Opts.ReasoningOpen, implicit) {
-		if sg.reasoning {
-			x.reasoningSegment(sg)
-		} else {
-			x.contentSegment(sg.start, sg.end)
-		}
-	}
-	return &dialects.Extraction{
-		Calls:     x.calls,
-		Content:   x.content.String(),
-		Reasoning: x.reasoning.String(),
-		Marked:    x.marked,
-	}
-}
-
-// extractor holds the state of one Extract call.
+// extractor holds the state of the reading of one unit of the output
+// (NewReader): its calls, and the writes and cuts it made to the content
+// and the reasoning.
 type extractor struct {
 	textcall.Reader
-	// segs holds the segments of an output with few reasoning blocks.
-	segs               [3]segment
 	calls              []dialects.RawCall
-	content, reasoning textcall.Joiner
+	content, reasoning recorder
 	marked             bool
 	// keep collects prose found inside the block being read, outside its
 	// calls, for the block's region (region.keep).
@@ -124,13 +97,12 @@ type region struct {
 
 // contentSegment extracts everything from text[start:end], which lies
 // outside reasoning: tag blocks first, then fences and bare call objects in
-// the text between them.
-func (x *extractor) contentSegment(start, end int) {
+// the text between them. floor is where the output outside reasoning
+// starts when nothing came before start but blanks and list punctuation,
+// -1 otherwise (textlayer.PlaceOf).
+func (x *extractor) contentSegment(start, end, floor int) {
 	x.reasoning.Cut()
-	x.floor = -1
-	if x.content.Empty() && len(x.calls) == 0 {
-		x.floor = start
-	}
+	x.floor = floor
 	tagged, orphans := x.tagPass(start, end)
 	pos := start
 	for _, r := range tagged {
@@ -153,29 +125,31 @@ func (x *extractor) contentGap(start, end int, orphans *[]tag) {
 	x.content.Write(x.Text[pos:end])
 }
 
-// reasoningSegment handles a reasoning segment. A closed block is all
-// reasoning: a call written inside it is the model thinking about a call,
-// not making one (llama.cpp and vLLM agree), and it stays in the
-// reasoning. In reasoning that is never closed, the first call ends it:
-// the model left reasoning without saying so, and what follows the call is
-// content (Ollama's qwen3 parser does the same).
-func (x *extractor) reasoningSegment(sg segment) {
-	x.content.Cut()
-	if sg.open {
-		if tagged, _ := x.tagPass(sg.start, sg.end); len(tagged) > 0 {
-			x.reasoning.Write(x.Text[sg.start:tagged[0].start])
-			x.contentSegment(tagged[0].start, sg.end)
-			return
+// reasoningSegment reads text[start:end], the end of a reasoning block
+// that is never closed: the first call ends it, since the model left
+// reasoning without saying so, and what follows the call is content
+// (Ollama's qwen3 parser does the same). In a block that closes, a call is
+// the model thinking about a call, not making one (llama.cpp and vLLM
+// agree), and the reader keeps the whole block as reasoning. before says
+// content or calls came before the block.
+func (x *extractor) reasoningSegment(start, end int, before bool) {
+	if tagged, _ := x.tagPass(start, end); len(tagged) > 0 {
+		x.reasoning.Write(x.Text[start:tagged[0].start])
+		floor := tagged[0].start
+		if before {
+			floor = -1
 		}
+		x.contentSegment(tagged[0].start, end, floor)
+		return
 	}
 	// The tags are still evidence of the dialect, for detection.
-	x.marked = x.marked || strings.Contains(x.Text[sg.start:sg.end], "<tool_call>")
-	x.reasoning.Write(x.Text[sg.start:sg.end])
+	x.marked = x.marked || strings.Contains(x.Text[start:end], openToolCall)
+	x.reasoning.Write(x.Text[start:end])
 }
 
 // emit records a region's calls and cuts the text around it. The calls
 // keep the region's whole text (dialects.KeepText).
-func (x *extractor) emit(j *textcall.Joiner, r region) {
+func (x *extractor) emit(j *recorder, r region) {
 	j.Cut()
 	dialects.KeepText(r.calls, x.Text[r.start:r.end])
 	for _, k := range r.keep {
@@ -195,66 +169,7 @@ func (x *extractor) emit(j *textcall.Joiner, r region) {
 	x.calls = append(x.calls, r.calls...)
 }
 
-// segment is a span of text that is either reasoning or not. The reasoning
-// tags themselves lie between segments.
-type segment struct {
-	start, end int
-	reasoning  bool
-	open       bool // reasoning that is never closed
-}
-
 const (
 	thinkOpen  = "<think>"
 	thinkClose = "</think>"
 )
-
-// segments splits text at <think>…</think>, with the same rules as
-// dialects.SplitReasoning, but keeping byte offsets (calls inside reasoning
-// need them): every block is reasoning, a block never closed runs to the
-// end, and when the template opened reasoning (startsOpen) or a closing tag
-// comes before any opening one, everything before the first closing tag is
-// reasoning. Some Qwen3 checkpoints repeat the opening tag the template
-// already wrote; it is skipped. A tag inside a string of a JSON value is
-// text (dialects.IndexTag). The segments are appended to segs.
-func segments(segs []segment, text string, startsOpen, implicit bool) []segment {
-	pos := 0
-	firstOpen := dialects.IndexTag(text, thinkOpen)
-	firstClose := -1 // looked for only when a leading block may lack its opening tag
-	if startsOpen || implicit {
-		firstClose = dialects.IndexTag(text, thinkClose)
-	}
-	if startsOpen || (implicit && firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
-		start := 0
-		if startsOpen {
-			if t := textcall.SkipSpace(text, 0, len(text)); strings.HasPrefix(text[t:], thinkOpen) && (firstClose < 0 || t < firstClose) {
-				start = t + len(thinkOpen)
-			}
-		}
-		if firstClose < 0 {
-			return append(segs, segment{start: start, end: len(text), reasoning: true, open: true})
-		}
-		segs = append(segs, segment{start: start, end: firstClose, reasoning: true})
-		pos = firstClose + len(thinkClose)
-	}
-	for {
-		// The first opening tag at or after pos: the one found first while
-		// it lies ahead (none anywhere when none was found).
-		i := firstOpen
-		if i >= 0 && i < pos {
-			if i = dialects.IndexTag(text[pos:], thinkOpen); i >= 0 {
-				i += pos
-			}
-		}
-		if i < 0 {
-			return append(segs, segment{start: pos, end: len(text)})
-		}
-		segs = append(segs, segment{start: pos, end: i})
-		body := i + len(thinkOpen)
-		j := dialects.IndexTag(text[body:], thinkClose)
-		if j < 0 {
-			return append(segs, segment{start: body, end: len(text), reasoning: true, open: true})
-		}
-		segs = append(segs, segment{start: body, end: body + j, reasoning: true})
-		pos = body + j + len(thinkClose)
-	}
-}

@@ -516,6 +516,14 @@ func TestHermes(t *testing.T) {
 			if err := streamtest.Check(hermes.Dialect, r.text, r.chunks, opts); err != nil {
 				t.Errorf("stream: %v", err)
 			}
+			// Read by the engine in every cut, the row must read as the
+			// whole text does, with the reasoning start given either way
+			// too.
+			for _, o := range []dialects.Options{*opts, {ReasoningOpen: true, Tools: opts.Tools}, {ReasoningClosed: true, Tools: opts.Tools}} {
+				if err := streamtest.CheckReader(reader, r.text, &o); err != nil {
+					t.Errorf("reader (open %v, closed %v): %v", o.ReasoningOpen, o.ReasoningClosed, err)
+				}
+			}
 			res := dialects.Parse(hermes.Dialect, r.text, opts)
 			checkCalls(t, res, r.calls)
 			if res.Content != r.content {
@@ -542,6 +550,9 @@ func TestHermes(t *testing.T) {
 		})
 	}
 }
+
+// reader is the dialect's engine.
+var reader = hermes.Dialect.(dialects.Incremental)
 
 func TestChunksJoinToText(t *testing.T) {
 	n := 0

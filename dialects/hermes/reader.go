@@ -1,0 +1,687 @@
+package hermes
+
+import (
+	"strings"
+	"unsafe"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/textlayer"
+)
+
+// NewReader returns the engine that reads one hermes output in one pass
+// (dialects.Reader).
+//
+// The reader splits the output into reasoning and content as it arrives,
+// and reads the content in units: a unit ends at a blank line that no
+// structure crosses (no fence, tag block or JSON value is open there, and
+// no closed fence comes right before it, whose next line may still disown
+// it), or where a reasoning block opens. Each unit is read once, when it
+// ends, by the region readers of the package (tag blocks, wrappers,
+// fences, bare call objects), with the parts dialects.Shown lists held
+// out. Reasoning goes out line by line as it arrives, up to a line that
+// may open a call: in a block that never closes, the first call ends the
+// reasoning.
+func (hermes) NewReader(opts *dialects.Options) dialects.Reader {
+	if opts == nil {
+		opts = &dialects.Options{}
+	}
+	r := &reader{opts: opts, mode: modeStart}
+	r.content.kind, r.reasoning.kind = dialects.PieceContent, dialects.PieceReasoning
+	r.reasoning.pending = true // reasoning is trimmed at its start, as every block is
+	r.open.reset()
+	r.close.reset()
+	switch {
+	case opts.ReasoningOpen:
+		r.mode = modeTemplate
+	case opts.ReasoningClosed:
+		r.startContent()
+	}
+	return r
+}
+
+// mode is what the reader is reading.
+type mode uint8
+
+const (
+	// modeStart: the first bytes, which tell whether the output opens
+	// with a call (and so not inside a block the template opened).
+	modeStart mode = iota
+	// modeTemplate: the start of a block the template opened, where the
+	// model may repeat the opening tag.
+	modeTemplate
+	// modeImplicit: text that a later </think> makes reasoning, or a
+	// <think> content.
+	modeImplicit
+	// modeBlock: inside a reasoning block.
+	modeBlock
+	// modeContent: outside reasoning.
+	modeContent
+)
+
+// reader is the state of one output read by NewReader's engine.
+type reader struct {
+	opts *dialects.Options
+	// buf is the text not decided yet; buf[0] is at offset base of the
+	// output. Its bytes are never changed once written: the pieces
+	// returned may view them.
+	buf  []byte
+	base int
+	mode mode
+
+	open, close finder // <think> and </think> in buf
+
+	// In a reasoning block: emitted is the end of the block's text
+	// already returned, lineAt the start of the first line not looked
+	// at, and hold says a line that may open a call was seen, after which
+	// the block's text waits for its end.
+	emitted, lineAt int
+	hold            bool
+
+	// In content: lines scans the unit for the blank line that ends it,
+	// floorOK says nothing but blanks and list punctuation came before
+	// the unit in the output outside reasoning (textlayer.PlaceOf's
+	// floor), and calls counts the calls returned.
+	lines   unitLines
+	floorOK bool
+	calls   int
+
+	content, reasoning joiner
+	marked             bool
+	closed             bool
+	out                []dialects.Piece
+}
+
+// Write reads the output's next bytes.
+func (r *reader) Write(delta string) []dialects.Piece {
+	r.out = r.out[:0]
+	if r.closed || delta == "" {
+		return r.out
+	}
+	r.buf = append(r.buf, delta...)
+	r.step(false)
+	return r.out
+}
+
+// Close ends the output and decides everything held.
+func (r *reader) Close() []dialects.Piece {
+	r.out = r.out[:0]
+	if r.closed {
+		return r.out
+	}
+	r.closed = true
+	r.step(true)
+	r.content.flush(r)
+	r.reasoning.flush(r)
+	return r.out
+}
+
+// text is the undecided text, viewed in place.
+func (r *reader) text() string { return unsafe.String(unsafe.SliceData(r.buf), len(r.buf)) }
+
+// drop removes the first n bytes of the undecided text.
+func (r *reader) drop(n int) {
+	r.buf = r.buf[n:]
+	r.base += n
+	r.open.shift(n)
+	r.close.shift(n)
+}
+
+// step reads as far as the text allows; final says the output has ended.
+func (r *reader) step(final bool) {
+	for {
+		var progress bool
+		switch r.mode {
+		case modeStart:
+			progress = r.start(final)
+		case modeTemplate:
+			progress = r.template(final)
+		case modeImplicit:
+			progress = r.implicit(final)
+		case modeBlock:
+			progress = r.block(final)
+		case modeContent:
+			progress = r.contentStep(final)
+		}
+		if !progress {
+			return
+		}
+	}
+}
+
+// start decides whether the output opens with a call (dialects.OpensCall):
+// then it did not start inside a block the template opened.
+func (r *reader) start(final bool) bool {
+	t := r.text()
+	i := 0
+	for i < len(t) && isSpace(t[i]) {
+		i++
+	}
+	opens := false
+	switch {
+	case i < len(t) && (t[i] == '{' || t[i] == '['):
+		opens = true
+	case len(t)-i >= len(openToolCall):
+		opens = strings.EqualFold(t[i:i+len(openToolCall)], openToolCall)
+	case !final && (i == len(t) || strings.HasPrefix(openToolCall, strings.ToLower(t[i:]))):
+		return false // not decided yet
+	}
+	if opens {
+		r.startContent()
+	} else {
+		r.mode = modeImplicit
+	}
+	return true
+}
+
+// openToolCall is the tag that opens a call block.
+const openToolCall = "<tool_call>"
+
+// template skips the opening tag a model repeats at the start of a block
+// the template opened.
+func (r *reader) template(final bool) bool {
+	t := r.text()
+	i := 0
+	for i < len(t) && isSpace(t[i]) {
+		i++
+	}
+	switch {
+	case strings.HasPrefix(t[i:], thinkOpen):
+		r.drop(i + len(thinkOpen))
+	case !final && strings.HasPrefix(thinkOpen, t[i:]):
+		return false
+	}
+	r.startBlock()
+	return true
+}
+
+// implicit waits for the first reasoning tag: a closing one before any
+// opening one ends a block the template opened, and everything before it
+// is reasoning; otherwise the text is content.
+func (r *reader) implicit(final bool) bool {
+	t := r.text()
+	o, os := r.open.find(t, thinkOpen, final)
+	c, cs := r.close.find(t, thinkClose, final)
+	switch {
+	case cs == found && (os == none || o > c):
+		r.content.cut()
+		r.startBlock()
+		return r.closeBlock(c)
+	case os == found && (cs == none || c > o), final:
+		r.startContent()
+		return true
+	}
+	return false
+}
+
+// startBlock begins a reasoning block whose text starts at buf[0].
+func (r *reader) startBlock() {
+	r.mode = modeBlock
+	r.content.cut()
+	r.emitted, r.lineAt, r.hold = 0, 0, false
+	r.close.reset()
+}
+
+// block reads a reasoning block: its text goes out line by line up to a
+// line that may open a call, and the block ends at its closing tag.
+func (r *reader) block(final bool) bool {
+	t := r.text()
+	c, cs := r.close.find(t, thinkClose, final)
+	if cs == found {
+		return r.closeBlock(c)
+	}
+	if final {
+		r.openBlock()
+		return false
+	}
+	limit := len(t)
+	if cs == pending {
+		limit = c
+	}
+	for !r.hold {
+		nl := strings.IndexByte(t[r.lineAt:], '\n')
+		if nl < 0 || r.lineAt+nl+1 > limit {
+			break
+		}
+		end := r.lineAt + nl + 1
+		if opensTag(t, r.lineAt, end) {
+			r.hold = true
+			break
+		}
+		r.lineAt = end
+	}
+	if r.lineAt > r.emitted {
+		r.reasoning.write(r, t[r.emitted:r.lineAt])
+		r.emitted = r.lineAt
+	}
+	return false
+}
+
+// closeBlock ends the reasoning block at its closing tag at c: the whole
+// block is reasoning, call markup included.
+func (r *reader) closeBlock(c int) bool {
+	t := r.text()
+	rest := t[r.emitted:c]
+	if strings.Contains(rest, openToolCall) {
+		r.mark()
+	}
+	r.reasoning.write(r, rest)
+	r.drop(c + len(thinkClose))
+	r.startContent()
+	return true
+}
+
+// openBlock ends the output inside a reasoning block: the first call in
+// what is held ends the reasoning, and what follows it is content.
+func (r *reader) openBlock() {
+	t := r.text()[r.emitted:]
+	r.readHeld(t, r.base+r.emitted, func(x *extractor) { x.reasoningSegment(0, len(x.Text), r.content.any() || r.calls > 0) })
+	r.drop(len(r.buf))
+}
+
+// startContent begins content at buf[0].
+func (r *reader) startContent() {
+	r.mode = modeContent
+	r.reasoning.cut()
+	r.floorOK = !r.content.any() && r.calls == 0
+	r.lines = unitLines{}
+	r.open.reset()
+}
+
+// contentStep reads content up to the end of a unit or the opening tag
+// of a reasoning block.
+func (r *reader) contentStep(final bool) bool {
+	t := r.text()
+	o, os := r.open.find(t, thinkOpen, final)
+	limit := len(t)
+	if os != none {
+		limit = o
+	}
+	if b := r.lines.boundary(t, limit); b > 0 {
+		r.unit(b)
+		return true
+	}
+	switch {
+	case os == found:
+		r.unit(o)
+		r.drop(len(thinkOpen))
+		r.startBlock()
+		return true
+	case final:
+		if len(t) > 0 {
+			r.unit(len(t))
+		}
+	}
+	return false
+}
+
+// unit reads buf[:n], a unit of content, and drops it.
+func (r *reader) unit(n int) {
+	text := r.text()[:n]
+	floor := -1
+	if r.floorOK {
+		floor = 0
+	}
+	r.readHeld(text, r.base, func(x *extractor) { x.contentSegment(0, len(x.Text), floor) })
+	r.floorOK = r.floorOK && listOnly(text)
+	r.drop(n)
+	r.lines = unitLines{}
+}
+
+// readHeld reads text, at offset base of the output, with read, the parts
+// dialects.Shown lists held out, and returns what it found as pieces.
+func (r *reader) readHeld(text string, base int, read func(x *extractor)) {
+	extract := func(t string) *dialects.Extraction {
+		x := &extractor{Reader: textcall.MakeReader(t, r.opts)}
+		read(x)
+		return &dialects.Extraction{Calls: x.calls, Content: x.content.String(), Reasoning: x.reasoning.String(), Marked: x.marked}
+	}
+	var x *dialects.Extraction
+	if strings.Contains(text, cutMark) {
+		x = extract(text) // the record's mark is in the text: read it as it is
+	} else {
+		x = dialects.ExtractShown(text, extract)
+	}
+	if x.Marked {
+		r.mark()
+	}
+	r.reasoning.replay(r, x.Reasoning)
+	r.content.replay(r, x.Content)
+	for i := range x.Calls {
+		rc := &x.Calls[i]
+		shiftCall(rc, base)
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: r.calls, Call: rc})
+		r.calls++
+	}
+}
+
+// mark returns PieceMarked, once.
+func (r *reader) mark() {
+	if !r.marked {
+		r.marked = true
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceMarked})
+	}
+}
+
+// shiftCall moves the offsets of a call read from a unit to the output's.
+func shiftCall(rc *dialects.RawCall, d int) {
+	rc.Offset += d
+	if e, ok := rc.Err.(*toolcall.Error); ok && e.Offset >= 0 {
+		e.Offset += d
+	}
+	for i := range rc.Repairs {
+		if rc.Repairs[i].Offset >= 0 {
+			rc.Repairs[i].Offset += d
+		}
+	}
+}
+
+// listOnly reports whether s holds nothing but blanks, line breaks and
+// the bytes that open a list of calls or separate its elements: before a
+// candidate, such text leaves it opening the output (textlayer.PlaceOf).
+func listOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isSpace(c) && c != '[' && c != ',' && c != ';' {
+			return false
+		}
+	}
+	return true
+}
+
+// opensTag reports whether text[start:end] holds an opening tag the
+// dialect knows: a call may begin there.
+func opensTag(text string, start, end int) bool {
+	for _, t := range tokenize(text, start, end) {
+		if !t.closing {
+			return true
+		}
+	}
+	return false
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// unitLines finds the blank line that ends a unit of content, reading
+// each line of the unit once: one outside a fence, with no tag block and
+// no JSON value open, not right after a fence's closing line (the prose
+// after a fence may disown it) nor after prose that presents what follows
+// as an example.
+type unitLines struct {
+	at      int  // the start of the first line not read
+	fenceCh byte // the byte of the open fence's run; 0 when none is open
+	fenceN  int
+	tags    int  // opening tags the dialect knows, less closing ones
+	depth   int  // JSON brackets open
+	inStr   bool // inside a double-quoted string of a JSON value
+	escape  bool // after a backslash in such a string
+	fenced  bool // the last line with text closed a fence
+	text    bool // the last line read holds text
+	// presents says the last line with text presents what follows as
+	// an example: the next unit holds it.
+	presents bool
+}
+
+// boundary reads the lines of text that end before limit and returns
+// where the first blank line that may end the unit ends, or 0.
+func (u *unitLines) boundary(text string, limit int) int {
+	for {
+		nl := strings.IndexByte(text[u.at:], '\n')
+		if nl < 0 || u.at+nl+1 > limit {
+			return 0
+		}
+		start, end := u.at, u.at+nl+1
+		u.at = end
+		line := text[start:end]
+		if strings.TrimSpace(line) == "" {
+			if u.text {
+				// The prose above a fence may present it as an example
+				// across blank lines (dialects.PresentedAsExample).
+				u.text, u.presents = false, dialects.PresentedAsExample(text, start)
+			}
+			if u.fenceCh == 0 && u.tags == 0 && u.depth == 0 && !u.inStr && !u.fenced && !u.presents && start > 0 {
+				return end
+			}
+			continue
+		}
+		u.fenced, u.text = false, true
+		if u.fenceCh != 0 {
+			if textlayer.ClosesFence(line, u.fenceCh, u.fenceN) {
+				u.fenceCh, u.fenced = 0, true
+			}
+			continue
+		}
+		if !u.inStr && u.depth == 0 {
+			if _, ch, n, _, ok := textlayer.OpenLine(text, start, end-1, textlayer.MaxFenceIndent); ok {
+				u.fenceCh, u.fenceN = ch, n
+				continue
+			}
+		}
+		u.read(text, start, end)
+	}
+}
+
+// read follows the tags and JSON brackets of text[start:end].
+func (u *unitLines) read(text string, start, end int) {
+	for i := start; i < end; i++ {
+		c := text[i]
+		if u.inStr {
+			switch {
+			case u.escape:
+				u.escape = false
+			case c == '\\':
+				u.escape = true
+			case c == '"':
+				u.inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '{', '[':
+			u.depth++
+		case '}', ']':
+			u.depth = max(u.depth-1, 0)
+		case '"':
+			u.inStr = u.depth > 0
+		case '<':
+			if t, ok := parseTag(text, i, end); ok {
+				if t.closing {
+					u.tags = max(u.tags-1, 0)
+				} else {
+					u.tags++
+				}
+				i = t.end - 1
+			}
+		}
+	}
+}
+
+// finder finds the first tag in a text that grows, not inside a string
+// of a JSON value (dialects.IndexTag), reading the text once.
+type finder struct {
+	from  int // where the search goes on
+	floor int // where a value holding the tag may open
+	cand  int // a tag found that may yet turn out inside a string; -1 none
+	check int // the length of the text when cand was last looked at
+}
+
+// The states of a search.
+const (
+	none    = iota // no tag in the text so far
+	pending        // a tag at the offset returned, that more text may show inside a string
+	found          // the first tag, at the offset returned
+)
+
+func (f *finder) reset() { *f = finder{cand: -1} }
+
+// shift moves the finder's offsets when n bytes are dropped from the front
+// of its text.
+func (f *finder) shift(n int) {
+	f.from, f.floor = max(f.from-n, 0), max(f.floor-n, 0)
+	if f.cand >= 0 {
+		f.cand -= n
+	}
+	f.check = max(f.check-n, 0)
+}
+
+// find looks for tag in text. A tag that a JSON value opened before it may
+// hold in a string is pending until the value is read (it is looked at
+// again each time the text has doubled, so the search stays linear in
+// time); final decides it.
+func (f *finder) find(text, tag string, final bool) (int, int) {
+	for {
+		if f.cand < 0 {
+			i := strings.Index(text[f.from:], tag)
+			if i < 0 {
+				f.from = max(f.from, len(text)-len(tag)+1)
+				return -1, none
+			}
+			f.cand, f.check = f.from+i, 0
+		}
+		if !final && f.check > 0 && len(text) < 2*f.check {
+			return f.cand, pending
+		}
+		f.check = len(text)
+		if end, in := dialects.InsideJSONString(text, f.floor, f.cand); in {
+			f.from, f.floor, f.cand = end, end, -1
+			continue
+		}
+		if final || !mayHold(text, f.floor, f.cand) {
+			return f.cand, found
+		}
+		return f.cand, pending
+	}
+}
+
+// mayHold reports whether a JSON value that opens at one of the brackets
+// nearest before at (as dialects.InsideJSONString looks for) holds at in
+// one of its strings and is not complete yet: more text may show it holds
+// the tag there.
+func mayHold(text string, floor, at int) bool {
+	p := at
+	for range 8 {
+		k := strings.LastIndexAny(text[floor:p], "{[")
+		if k < 0 {
+			return false
+		}
+		p = floor + k
+		if jsonscan.EndsInString(text[p:at]) {
+			if _, complete := dialects.ValueEnd(text, p); !complete {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cutMark stands for a cut in the record of the writes and cuts a unit
+// made to the content or the reasoning (recorder), which
+// dialects.ExtractShown restores with the rest of the text.
+const cutMark = "\uE003"
+
+// recorder records the writes and cuts made to content or reasoning while
+// a unit is read, as text with cutMark at each cut.
+type recorder struct{ b strings.Builder }
+
+// Write records text written.
+func (r *recorder) Write(s string) { r.b.WriteString(s) }
+
+// Cut records that markup was taken out here.
+func (r *recorder) Cut() { r.b.WriteString(cutMark) }
+
+// String returns the record.
+func (r *recorder) String() string { return r.b.String() }
+
+// joiner returns text as pieces of one kind, joined as textcall.Joiner
+// joins them: at each cut the whitespace on both sides is dropped, and
+// text on both sides is rejoined with one newline if the dropped
+// whitespace held one, else one space. Trailing whitespace is held until
+// the next text or the end, since a cut drops it.
+type joiner struct {
+	kind    dialects.PieceKind
+	emitted bool   // text other than whitespace was returned
+	held    string // trailing whitespace not returned yet
+	pending bool   // a cut was made and no text has followed it yet
+	newline bool   // the whitespace dropped at the pending cut held a newline
+}
+
+// any reports whether the text so far holds anything, blanks included.
+func (j *joiner) any() bool { return j.emitted || j.held != "" }
+
+func (j *joiner) emit(r *reader, s string) {
+	if s != "" {
+		r.out = append(r.out, dialects.Piece{Kind: j.kind, Text: s})
+	}
+}
+
+// cut marks that markup was taken out here.
+func (j *joiner) cut() {
+	if strings.IndexByte(j.held, '\n') >= 0 {
+		j.newline = true
+	}
+	j.held, j.pending = "", true
+}
+
+// write appends s.
+func (j *joiner) write(r *reader, s string) {
+	if s == "" {
+		return
+	}
+	if j.pending {
+		i := 0
+		for i < len(s) && isSpace(s[i]) {
+			if s[i] == '\n' {
+				j.newline = true
+			}
+			i++
+		}
+		if i == len(s) {
+			return
+		}
+		s = s[i:]
+		if j.emitted {
+			if j.newline {
+				j.emit(r, "\n")
+			} else {
+				j.emit(r, " ")
+			}
+		}
+		j.pending, j.newline = false, false
+	}
+	k := len(s)
+	for k > 0 && isSpace(s[k-1]) {
+		k--
+	}
+	if k == 0 {
+		j.held += s
+		return
+	}
+	j.emit(r, j.held)
+	j.emit(r, s[:k])
+	j.emitted, j.held = true, s[k:]
+}
+
+// replay applies a recorder's record.
+func (j *joiner) replay(r *reader, rec string) {
+	for first := true; ; first = false {
+		if !first {
+			j.cut()
+		}
+		i := strings.Index(rec, cutMark)
+		if i < 0 {
+			j.write(r, rec)
+			return
+		}
+		j.write(r, rec[:i])
+		rec = rec[i+len(cutMark):]
+	}
+}
+
+// flush returns the whitespace held at the end of the output.
+func (j *joiner) flush(r *reader) {
+	if !j.pending {
+		j.emit(r, j.held)
+		j.held = ""
+	}
+}
