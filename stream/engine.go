@@ -122,7 +122,7 @@ func (e *engine) close() []Event {
 		return nil
 	}
 	e.closed = true
-	e.events = e.events[:0]
+	e.events = nil // Close's events are not reused: the last Write's stay as they were
 	e.pieces(e.r.Close())
 	e.result = e.finish()
 	e.events = append(e.events, Event{Kind: Done, Dialect: e.result.Dialect, Result: e.result})

@@ -54,16 +54,16 @@ func TestLiveEvents(t *testing.T) {
 		want   [][]string // events after each chunk, then after Close
 	}{
 		{
-			name:   "hermes: content, held marker prefix, call once its region closes (the start of its closing marker after the value waits for the rest)",
+			name:   "hermes: content, held marker prefix, a call announced once its header is read, whole once its region closes (the start of its closing marker after the value waits for the rest)",
 			opts:   *regOpts(closed, registry.Options{Dialect: "hermes"}),
 			chunks: []string{"Let me check", ".\n<tool", "_call>\n" + weather, "\n", "</tool_", "call>", "\n"},
 			want: [][]string{
 				{"content:Let me check"},
 				{"content:."},
+				{"call_start:0:get_weather", "call_arguments:0"},
 				{},
 				{},
-				{},
-				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`},
+				{`call:0:get_weather:{"city":"Paris"}`},
 				{},
 				{"done:hermes"},
 			},
@@ -128,9 +128,9 @@ func TestLiveEvents(t *testing.T) {
 			chunks: []string{"<tool_call>" + weather + "</tool_call>", " x", "</think>y"},
 			want: [][]string{
 				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`},
+				{"content:x"},
 				{},
-				{},
-				{"content:x</think>y", "done:hermes"},
+				{"content:</think>y", "done:hermes"},
 			},
 		},
 		{
@@ -151,8 +151,8 @@ func TestLiveEvents(t *testing.T) {
 			want: [][]string{
 				{},
 				{},
-				{},
-				{"reasoning:Sure. <tool_call>" + weather + "</tool_call>Done", "content:y", "done:hermes"},
+				{"reasoning:Sure. <tool_call>" + weather + "</tool_call>Done", "content:y"},
+				{"done:hermes"},
 			},
 		},
 		{
@@ -231,8 +231,8 @@ func TestLiveEvents(t *testing.T) {
 				{},
 				{},
 				{},
-				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`, "call_start:1:get_weather", `call:1:get_weather:{}`},
-				{"content:Done.", "done:hermes"},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`, "call_start:1:get_weather", `call:1:get_weather:{}`, "content:Done."},
+				{"done:hermes"},
 			},
 		},
 		{
@@ -254,8 +254,8 @@ func TestLiveEvents(t *testing.T) {
 				{},
 				{},
 				{},
-				{},
-				{"reasoning:Let me check.\n<tool_call>" + weather + "</tool_call>\nMore", "content:y", "done:hermes"},
+				{"reasoning:Let me check.\n<tool_call>" + weather + "</tool_call>\nMore", "content:y"},
+				{"done:hermes"},
 			},
 		},
 		{
@@ -313,8 +313,8 @@ func TestLiveEvents(t *testing.T) {
 			chunks: []string{"Checking.", "\n<tool_call>\n" + weather, "\n</tool_call>\n<tool_call>\n" + weather + "\n</tool_call>"},
 			want: [][]string{
 				{},
-				{"content:Checking.", "detected:hermes"},
-				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`, "call_start:1:get_weather", `call:1:get_weather:{"city":"Paris"}`},
+				{"content:Checking.", "detected:hermes", "call_start:0:get_weather", "call_arguments:0"},
+				{`call:0:get_weather:{"city":"Paris"}`, "call_start:1:get_weather", `call:1:get_weather:{"city":"Paris"}`},
 				{"done:hermes"},
 			},
 		},

@@ -66,19 +66,20 @@ type reader struct {
 	opts *dialects.Options
 	// buf is the text not decided yet; buf[0] is at offset base of the
 	// output. Its bytes are never changed once written: the pieces
-	// returned may view them.
+	// returned may view them. While it is nil, view is that text, a part
+	// of the delta that brought it.
 	buf  []byte
+	view string
 	base int
 	mode mode
 
 	open, close finder // <think> and </think> in buf
 
 	// In a reasoning block: emitted is the end of the block's text
-	// already returned, lineAt the start of the first line not looked
-	// at, and hold says a line that may open a call was seen, after which
-	// the block's text waits for its end.
-	emitted, lineAt int
-	hold            bool
+	// already returned, and hold says an opening tag the dialect knows
+	// was seen there, after which the block's text waits for its end.
+	emitted int
+	hold    bool
 
 	// In content: lines scans the unit for the blank line that ends it,
 	// floorOK says nothing but blanks and list punctuation came before
@@ -87,6 +88,15 @@ type reader struct {
 	lines   unitLines
 	floorOK bool
 	calls   int
+	// pre is how much of the unit was returned as content before its
+	// end, and stuck says a byte that may open a region stopped that.
+	pre   int
+	stuck bool
+	// closer is the tag that ended the unit before, on the line the
+	// unit begins in; "" when it begins a line.
+	closer string
+	// args follows the call announced in the unit.
+	args args
 
 	content, reasoning joiner
 	marked             bool
@@ -100,7 +110,24 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	if r.closed || delta == "" {
 		return r.out
 	}
-	r.buf = append(r.buf, delta...)
+	switch t := r.text(); {
+	case t == "":
+		r.buf, r.view = nil, delta // held as it came, not copied
+	case r.buf == nil:
+		r.buf = make([]byte, 0, max(2*(len(t)+len(delta)), 512))
+		r.buf = append(append(r.buf, t...), delta...)
+		r.view = ""
+	default:
+		if len(r.buf)+len(delta) > cap(r.buf) {
+			// Doubled, not grown by append's smaller steps: a long call
+			// streamed in small deltas is copied a bounded number of
+			// times. The old array stays as it is: pieces may view it.
+			b := make([]byte, len(r.buf), 2*(len(r.buf)+len(delta)))
+			copy(b, r.buf)
+			r.buf = b
+		}
+		r.buf = append(r.buf, delta...)
+	}
 	r.step(false)
 	return r.out
 }
@@ -119,11 +146,20 @@ func (r *reader) Close() []dialects.Piece {
 }
 
 // text is the undecided text, viewed in place.
-func (r *reader) text() string { return unsafe.String(unsafe.SliceData(r.buf), len(r.buf)) }
+func (r *reader) text() string {
+	if r.buf == nil {
+		return r.view
+	}
+	return unsafe.String(unsafe.SliceData(r.buf), len(r.buf))
+}
 
 // drop removes the first n bytes of the undecided text.
 func (r *reader) drop(n int) {
-	r.buf = r.buf[n:]
+	if r.buf == nil {
+		r.view = r.view[n:]
+	} else if r.buf = r.buf[n:]; len(r.buf) == 0 {
+		r.buf = nil
+	}
 	r.base += n
 	r.open.shift(n)
 	r.close.shift(n)
@@ -220,7 +256,7 @@ func (r *reader) implicit(final bool) bool {
 func (r *reader) startBlock() {
 	r.mode = modeBlock
 	r.content.cut()
-	r.emitted, r.lineAt, r.hold = 0, 0, false
+	r.emitted, r.hold = 0, false
 	r.close.reset()
 }
 
@@ -240,23 +276,36 @@ func (r *reader) block(final bool) bool {
 	if cs == pending {
 		limit = c
 	}
-	for !r.hold {
-		nl := strings.IndexByte(t[r.lineAt:], '\n')
-		if nl < 0 || r.lineAt+nl+1 > limit {
-			break
-		}
-		end := r.lineAt + nl + 1
-		if opensTag(t, r.lineAt, end) {
-			r.hold = true
-			break
-		}
-		r.lineAt = end
-	}
-	if r.lineAt > r.emitted {
-		r.reasoning.write(r, t[r.emitted:r.lineAt])
-		r.emitted = r.lineAt
+	if !r.hold {
+		at, hold := decided(t, r.emitted, limit)
+		r.reasoning.write(r, t[r.emitted:at])
+		r.emitted, r.hold = at, hold
 	}
 	return false
+}
+
+// maxTagSpan bounds the bytes after a '<' that decide whether it opens a
+// tag the dialect knows (parseTag).
+const maxTagSpan = 1 + maxTagName + maxTagAttrs + 160
+
+// decided returns how far text[from:limit] is text that opens no call:
+// up to the first opening tag the dialect knows (hold is then true), or
+// to a '<' whose tag is not complete yet.
+func decided(text string, from, limit int) (at int, hold bool) {
+	for i := from; i < limit; i++ {
+		k := strings.IndexByte(text[i:limit], '<')
+		if k < 0 {
+			return limit, false
+		}
+		i += k
+		if limit-i <= maxTagSpan && strings.IndexAny(text[i+1:limit], "<>") < 0 {
+			return i, false // the tag is not complete yet
+		}
+		if t, ok := parseTag(text, i, limit); ok && !t.closing {
+			return i, true
+		}
+	}
+	return limit, false
 }
 
 // closeBlock ends the reasoning block at its closing tag at c: the whole
@@ -277,7 +326,7 @@ func (r *reader) closeBlock(c int) bool {
 // what is held ends the reasoning, and what follows it is content.
 func (r *reader) openBlock() {
 	t := r.text()[r.emitted:]
-	r.readHeld(t, r.base+r.emitted, func(x *extractor) { x.reasoningSegment(0, len(x.Text), r.content.any() || r.calls > 0) })
+	r.readHeld(t, r.base+r.emitted, 0, func(x *extractor) { x.reasoningSegment(0, len(x.Text), r.content.any() || r.calls > 0) })
 	r.drop(len(r.buf))
 }
 
@@ -286,7 +335,8 @@ func (r *reader) startContent() {
 	r.mode = modeContent
 	r.reasoning.cut()
 	r.floorOK = !r.content.any() && r.calls == 0
-	r.lines = unitLines{}
+	r.lines, r.pre, r.stuck, r.closer = unitLines{}, 0, false, ""
+	r.args = args{}
 	r.open.reset()
 }
 
@@ -300,8 +350,29 @@ func (r *reader) contentStep(final bool) bool {
 		limit = o
 	}
 	if b := r.lines.boundary(t, limit); b > 0 {
+		if r.args.state == 1 {
+			r.announce(t[:b])
+		}
+		closer := ""
+		if r.lines.mid {
+			closer = t[r.lines.closer:b]
+		}
 		r.unit(b)
+		r.closer = closer
 		return true
+	}
+	if !r.stuck && os != found {
+		// Text before the first byte that may open a region of calls
+		// is content, whatever the unit holds after it.
+		at := limit
+		if k := strings.IndexAny(t[r.pre:limit], "<`{["); k >= 0 {
+			at, r.stuck = r.pre+k, true
+		}
+		r.content.write(r, t[r.pre:at])
+		r.pre = at
+	}
+	if r.stuck && os != found {
+		r.announce(t)
 	}
 	switch {
 	case os == found:
@@ -317,22 +388,30 @@ func (r *reader) contentStep(final bool) bool {
 	return false
 }
 
-// unit reads buf[:n], a unit of content, and drops it.
+// unit reads buf[:n], a unit of content, and drops it. A unit that
+// begins on the line of the tag that ended the one before is read after
+// that tag (r.closer), which stands before it on its line
+// (textlayer.PlaceOf).
 func (r *reader) unit(n int) {
-	text := r.text()[:n]
+	text, at := r.text()[:n], 0
+	if r.closer != "" {
+		text, at = r.closer+text, len(r.closer)
+	}
 	floor := -1
 	if r.floorOK {
-		floor = 0
+		floor = at
 	}
-	r.readHeld(text, r.base, func(x *extractor) { x.contentSegment(0, len(x.Text), floor) })
-	r.floorOK = r.floorOK && listOnly(text)
+	r.readHeld(text, r.base-at, r.pre, func(x *extractor) { x.contentSegment(at, len(x.Text), floor) })
+	r.floorOK = r.floorOK && listOnly(text[at:])
 	r.drop(n)
-	r.lines = unitLines{}
+	r.lines, r.pre, r.stuck, r.closer = unitLines{}, 0, false, ""
+	r.args = args{}
 }
 
 // readHeld reads text, at offset base of the output, with read, the parts
-// dialects.Shown lists held out, and returns what it found as pieces.
-func (r *reader) readHeld(text string, base int, read func(x *extractor)) {
+// dialects.Shown lists held out, and returns what it found as pieces. Its
+// first pre bytes were returned as content already.
+func (r *reader) readHeld(text string, base, pre int, read func(x *extractor)) {
 	extract := func(t string) *dialects.Extraction {
 		x := &extractor{Reader: textcall.MakeReader(t, r.opts)}
 		read(x)
@@ -348,13 +427,133 @@ func (r *reader) readHeld(text string, base int, read func(x *extractor)) {
 		r.mark()
 	}
 	r.reasoning.replay(r, x.Reasoning)
-	r.content.replay(r, x.Content)
+	r.content.replay(r, x.Content[len(text[:pre]):])
 	for i := range x.Calls {
 		rc := &x.Calls[i]
 		shiftCall(rc, base)
 		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: r.calls, Call: rc})
 		r.calls++
 	}
+}
+
+// args follows the arguments of a call announced before its block
+// closes (announce).
+type args struct {
+	state    uint8 // 0: not looked at yet, 1: announced, 2: not announced
+	at       int   // the end of the argument text returned
+	depth    int   // brackets open in the arguments
+	inStr    bool
+	escape   bool
+	complete bool // the arguments' value has closed
+}
+
+// announce announces the call of a <tool_call> block that opens the unit
+// at the start of its line, {"name": "…", "arguments": … written in that
+// order: such a block ends as a call or a failed call whatever follows,
+// so its name goes out (PieceCallStart) with its argument text as it
+// arrives (PieceArguments), before the block closes.
+func (r *reader) announce(t string) {
+	a := &r.args
+	switch a.state {
+	case 0:
+		at, ok, more := r.header(t)
+		if more {
+			return
+		}
+		if !ok {
+			a.state = 2
+			return
+		}
+		a.state, a.at = 1, at
+	case 2:
+		return
+	}
+	if a.complete {
+		return
+	}
+	i := a.at
+	for ; i < len(t) && !a.complete; i++ {
+		c := t[i]
+		switch {
+		case a.inStr:
+			switch {
+			case a.escape:
+				a.escape = false
+			case c == '\\':
+				a.escape = true
+			case c == '"':
+				a.inStr = false
+				a.complete = a.depth == 0
+			}
+		case c == '"':
+			a.inStr = true
+		case c == '{' || c == '[':
+			a.depth++
+		case c == '}' || c == ']':
+			a.depth--
+			a.complete = a.depth <= 0
+		case a.depth == 0 && (c == ',' || isSpace(c)) && i > a.at:
+			a.complete = true // a bare literal ended
+			i--
+		}
+	}
+	if i > a.at {
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceArguments, Index: r.calls, Text: t[a.at:i]})
+		a.at = i
+	}
+}
+
+// header reads the start of the block at t[r.pre] for announce: where its
+// arguments start, whether it is announced, or more to say the text so
+// far does not tell.
+func (r *reader) header(t string) (at int, ok, more bool) {
+	p := r.pre
+	for k := p; k > 0 && t[k-1] != '\n'; k-- {
+		if t[k-1] != ' ' && t[k-1] != '\t' {
+			return 0, false, false // text before it on its line
+		}
+	}
+	if len(t)-p <= maxTagSpan && strings.IndexByte(t[p:], '>') < 0 {
+		return 0, false, true
+	}
+	tg, ok := parseTag(t, p, len(t))
+	if !ok || tg.closing || tg.kind != kindToolCall {
+		return 0, false, false
+	}
+	i := tg.end
+	var name string
+	for _, want := range []string{"{", `"name"`, ":", `"`, "name", `"`, ",", `"arguments"`, ":"} {
+		for i < len(t) && isSpace(t[i]) {
+			i++
+		}
+		if want == "name" {
+			e := strings.IndexAny(t[i:], "\"\\\n")
+			if e < 0 {
+				return 0, false, true
+			}
+			if t[i+e] != '"' || e == 0 {
+				return 0, false, false
+			}
+			name, i = t[i:i+e], i+e
+			continue
+		}
+		n := min(len(want), len(t)-i)
+		if t[i:i+n] != want[:n] {
+			return 0, false, false
+		}
+		if n < len(want) {
+			return 0, false, true
+		}
+		i += n
+	}
+	for i < len(t) && isSpace(t[i]) {
+		i++
+	}
+	if i == len(t) {
+		return 0, false, true
+	}
+	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCallStart, Index: r.calls, Name: name})
+	return i, true, false
 }
 
 // mark returns PieceMarked, once.
@@ -403,13 +602,20 @@ func opensTag(text string, start, end int) bool {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
-// unitLines finds the blank line that ends a unit of content, reading
-// each line of the unit once: one outside a fence, with no tag block and
-// no JSON value open, not right after a fence's closing line (the prose
-// after a fence may disown it) nor after prose that presents what follows
-// as an example.
+// unitLines finds where a unit of content ends, reading each byte of the
+// unit once. A unit ends where what comes after it can change nothing
+// read in it: at the end of a line, or right after the tag that closes a
+// block, with no fence, tag block, JSON value, inline code or quotation
+// that spans lines open (inline code and such a quotation end with their
+// paragraph, so they are open until a blank line); and not where the
+// line before presents what follows as an example, nor right after a
+// fence's closing line (the prose after a fence may disown it).
 type unitLines struct {
-	at      int  // the start of the first line not read
+	at      int  // the next byte to read
+	mid     bool // at lies inside a line
+	line    int  // the start of the line being read
+	text    bool // the line being read holds text
+	prose   bool // a line with text was read since the last blank line
 	fenceCh byte // the byte of the open fence's run; 0 when none is open
 	fenceN  int
 	tags    int  // opening tags the dialect knows, less closing ones
@@ -417,55 +623,79 @@ type unitLines struct {
 	inStr   bool // inside a double-quoted string of a JSON value
 	escape  bool // after a backslash in such a string
 	fenced  bool // the last line with text closed a fence
-	text    bool // the last line read holds text
+	ticks   bool // an odd number of backtick runs in the paragraph
+	quoted  bool // a quotation that may span lines opened in the paragraph
 	// presents says the last line with text presents what follows as
-	// an example: the next unit holds it.
+	// an example: the unit goes on to hold it.
 	presents bool
+	// closer is where the tag that ended the unit mid-line starts: the
+	// next unit is read after it, on its line.
+	closer int
+	// valueEnd is the end of the last JSON value closed outside tags on
+	// the line, and after says the line ends there, nothing but blanks
+	// after it.
+	valueEnd int
+	// held is the end of a line that ends with such a value: the unit
+	// may end there unless a stray closing <tool_call> tag follows with
+	// only whitespace between, which makes the value a call that lost its
+	// opening tag (0: none).
+	held int
 }
 
-// boundary reads the lines of text that end before limit and returns
-// where the first blank line that may end the unit ends, or 0.
+// open reports whether structure that spans lines is open.
+func (u *unitLines) open() bool {
+	return u.fenceCh != 0 || u.tags != 0 || u.depth != 0 || u.inStr || u.ticks || u.quoted
+}
+
+// boundary reads text[:limit] on from where it stopped and returns where
+// the unit may end, or 0.
 func (u *unitLines) boundary(text string, limit int) int {
-	for {
-		nl := strings.IndexByte(text[u.at:], '\n')
-		if nl < 0 || u.at+nl+1 > limit {
-			return 0
-		}
-		start, end := u.at, u.at+nl+1
-		u.at = end
-		line := text[start:end]
-		if strings.TrimSpace(line) == "" {
-			if u.text {
-				// The prose above a fence may present it as an example
-				// across blank lines (dialects.PresentedAsExample).
-				u.text, u.presents = false, dialects.PresentedAsExample(text, start)
+	for u.at < limit {
+		if !u.mid {
+			u.line, u.text = u.at, false
+			if u.fenceCh != 0 || mayOpenFence(text, u.at, limit) {
+				// A fence's line is read whole.
+				nl := strings.IndexByte(text[u.at:limit], '\n')
+				if nl < 0 {
+					return 0
+				}
+				start, end := u.at, u.at+nl+1
+				if u.fenceCh != 0 {
+					if textlayer.ClosesFence(text[start:end], u.fenceCh, u.fenceN) {
+						u.fenceCh, u.fenced, u.prose = 0, true, true
+					}
+					u.at = end
+					continue
+				}
+				if _, ch, n, _, ok := textlayer.OpenLine(text, start, end-1, textlayer.MaxFenceIndent); ok && !u.open() {
+					u.fenceCh, u.fenceN, u.fenced, u.prose = ch, n, false, true
+					u.at = end
+					continue
+				}
 			}
-			if u.fenceCh == 0 && u.tags == 0 && u.depth == 0 && !u.inStr && !u.fenced && !u.presents && start > 0 {
-				return end
-			}
-			continue
+			u.mid = true
 		}
-		u.fenced, u.text = false, true
-		if u.fenceCh != 0 {
-			if textlayer.ClosesFence(line, u.fenceCh, u.fenceN) {
-				u.fenceCh, u.fenced = 0, true
-			}
-			continue
-		}
-		if !u.inStr && u.depth == 0 {
-			if _, ch, n, _, ok := textlayer.OpenLine(text, start, end-1, textlayer.MaxFenceIndent); ok {
-				u.fenceCh, u.fenceN = ch, n
-				continue
-			}
-		}
-		u.read(text, start, end)
-	}
-}
-
-// read follows the tags and JSON brackets of text[start:end].
-func (u *unitLines) read(text string, start, end int) {
-	for i := start; i < end; i++ {
+		i := u.at
 		c := text[i]
+		if c == '\n' {
+			u.at, u.mid = i+1, false
+			if u.lineEnd(text, i+1) {
+				return i + 1
+			}
+			continue
+		}
+		if !isSpace(c) {
+			u.text = true
+			if u.held > 0 {
+				if c == '<' && limit-i <= maxTagSpan && strings.IndexAny(text[i+1:limit], "<>") < 0 {
+					return 0 // the tag is not complete yet
+				}
+				if t, ok := parseTag(text, i, limit); !ok || !t.closing || t.kind != kindToolCall {
+					return u.held
+				}
+				u.held = 0
+			}
+		}
 		if u.inStr {
 			switch {
 			case u.escape:
@@ -475,6 +705,7 @@ func (u *unitLines) read(text string, start, end int) {
 			case c == '"':
 				u.inStr = false
 			}
+			u.at++
 			continue
 		}
 		switch c {
@@ -482,19 +713,95 @@ func (u *unitLines) read(text string, start, end int) {
 			u.depth++
 		case '}', ']':
 			u.depth = max(u.depth-1, 0)
-		case '"':
-			u.inStr = u.depth > 0
-		case '<':
-			if t, ok := parseTag(text, i, end); ok {
-				if t.closing {
-					u.tags = max(u.tags-1, 0)
-				} else {
-					u.tags++
-				}
-				i = t.end - 1
+			if u.depth == 0 && u.tags == 0 {
+				u.valueEnd = i + 1
 			}
+		case '`':
+			if i == u.line || text[i-1] != '`' {
+				u.ticks = !u.ticks // a run of backticks
+			}
+		case '"', '\'', 0xE2:
+			if u.depth > 0 && c == '"' {
+				u.inStr = true
+				break
+			}
+			// A quotation whose text begins with a call's syntax may span
+			// lines (dialects.Shown).
+			q := i + 1
+			if c == 0xE2 {
+				q = i + 3
+			}
+			if q >= limit {
+				return 0 // what follows the quote decides
+			}
+			if strings.IndexByte("<[{", text[q]) >= 0 {
+				u.quoted = true
+			}
+		case '<':
+			if limit-i <= maxTagSpan && strings.IndexAny(text[i+1:limit], "<>") < 0 {
+				return 0 // the tag is not complete yet
+			}
+			t, ok := parseTag(text, i, limit)
+			if !ok {
+				break
+			}
+			u.at = t.end
+			if !t.closing {
+				u.tags++
+				continue
+			}
+			closes := u.tags == 1
+			u.tags = max(u.tags-1, 0)
+			if closes && !u.open() {
+				u.closer = t.start
+				return t.end
+			}
+			continue
+		}
+		u.at++
+	}
+	return 0
+}
+
+// lineEnd reads the end of a line, before offset end, and reports
+// whether the unit may end there.
+func (u *unitLines) lineEnd(text string, end int) bool {
+	if u.held > 0 {
+		return false // whitespace after a value: the next text decides
+	}
+	if !u.text {
+		if u.prose {
+			// The prose above a fence may present it as an example
+			// across blank lines (dialects.PresentedAsExample).
+			u.prose, u.presents = false, dialects.PresentedAsExample(text, u.line)
+		}
+		u.ticks, u.quoted = false, false
+		return !u.open() && !u.fenced && !u.presents && u.line > 0
+	}
+	u.prose, u.fenced = true, false
+	u.presents = dialects.PresentedAsExample(text, end)
+	ends := !u.open() && !u.presents
+	if ends && u.valueEnd > u.line && strings.TrimSpace(text[u.valueEnd:end]) == "" {
+		u.held = end
+		return false
+	}
+	return ends
+}
+
+// mayOpenFence reports whether the line that starts at text[i] may open a
+// fence: its first bytes, past at most three spaces, are a backtick or a
+// tilde.
+func mayOpenFence(text string, i, limit int) bool {
+	for k := i; k < limit && k-i <= textlayer.MaxFenceIndent; k++ {
+		switch text[k] {
+		case ' ':
+		case '`', '~':
+			return true
+		default:
+			return false
 		}
 	}
+	return limit-i <= textlayer.MaxFenceIndent
 }
 
 // finder finds the first tag in a text that grows, not inside a string

@@ -62,10 +62,7 @@ type tag struct {
 // tokenize lists the tags the dialect knows in text[start:end], in order.
 // Each '<' is examined over a bounded number of bytes, so the scan is linear.
 func tokenize(text string, start, end int) []tag {
-	// Sized up front from the '<' bytes (a call and its tags take more
-	// than 16 bytes), so that many calls cost their own memory, not a
-	// growing slice's copies.
-	tags := make([]tag, 0, min(strings.Count(text[start:end], "<"), (end-start)/16+1))
+	var tags []tag
 	for pos := start; pos < end; {
 		i := strings.IndexByte(text[pos:end], '<')
 		if i < 0 {
