@@ -222,9 +222,12 @@ func TestSteadyBytes(t *testing.T) {
 }
 
 // TestStreamAllocatesOnce holds a long argument streamed in small deltas
-// to about one copy of the text beyond what the one-shot parse allocates:
-// the buffer grows in chunks joined once rather than by doubling, which
-// allocated four times the text (warm: the chunks are used again).
+// to about one copy of the text beyond what the one-shot parse allocates
+// for the stream's own text: it grows in chunks joined once rather than by
+// doubling, which allocated four times the text (warm: the chunks are used
+// again). A dialect read by its own Reader (hermes) also holds the call's
+// region there until the region closes, in one array grown by doubling:
+// at most four times the text allocated in all, the rest of the bound.
 func TestStreamAllocatesOnce(t *testing.T) {
 	text := bigCall(256 << 10)
 	opts := dialects.Options{ReasoningClosed: true}
@@ -249,7 +252,11 @@ func TestStreamAllocatesOnce(t *testing.T) {
 			}
 			p.Close()
 		})
-		if limit := oneShot + 2*uint64(len(text)); streamed > limit {
+		limit := oneShot + 2*uint64(len(text))
+		if _, own := hermes.Dialect.(dialects.Incremental); own {
+			limit += 4 * uint64(len(text))
+		}
+		if streamed > limit {
 			t.Errorf("%d-byte deltas: the stream allocates %d bytes, the one-shot parse %d (limit %d)", delta, streamed, oneShot, limit)
 		}
 	}
