@@ -2,6 +2,7 @@ package hermes_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/dialectkit/toolcall/dialects"
@@ -36,6 +37,53 @@ func BenchmarkBaselineUnmarshal(b *testing.B) {
 		var v map[string]any
 		if err := json.Unmarshal([]byte(benchArgs), &v); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// multiText is an output with reasoning, prose and three calls, one of
+// them fenced.
+var multiText = benchText + "\nAnd the time too.\n<tool_call>\n{\"name\": \"get_time\", \"arguments\": {\"zone\": \"Asia/Tokyo\"}}\n</tool_call>\n" +
+	"```json\n{\"name\": \"get_news\", \"arguments\": {\"topic\": \"weather\", \"limit\": 5}}\n```\nDone."
+
+// BenchmarkReader feeds the dialect's Reader an output whole, in 16-byte
+// and in 1-byte deltas (the one-shot Extract is the whole row).
+func BenchmarkReader(b *testing.B) {
+	d := hermes.Dialect.(dialects.Incremental)
+	opts := &dialects.Options{}
+	for _, text := range []struct{ name, text string }{{"one-call", benchText}, {"three-calls", multiText}} {
+		for _, delta := range []int{0, 16, 1} {
+			name := "whole"
+			if delta > 0 {
+				name = fmt.Sprintf("delta-%d", delta)
+			}
+			b.Run(text.name+"/"+name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(text.text)))
+				step := delta
+				if step == 0 {
+					step = len(text.text)
+				}
+				for b.Loop() {
+					r := d.NewReader(opts)
+					calls := 0
+					for i := 0; i < len(text.text); i += step {
+						for _, p := range r.Write(text.text[i:min(i+step, len(text.text))]) {
+							if p.Kind == dialects.PieceCall {
+								calls++
+							}
+						}
+					}
+					for _, p := range r.Close() {
+						if p.Kind == dialects.PieceCall {
+							calls++
+						}
+					}
+					if calls == 0 {
+						b.Fatal("no call")
+					}
+				}
+			})
 		}
 	}
 }

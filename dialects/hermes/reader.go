@@ -393,6 +393,22 @@ func (r *reader) contentStep(final bool) bool {
 // that tag (r.closer), which stands before it on its line
 // (textlayer.PlaceOf).
 func (r *reader) unit(n int) {
+	// The content returned before the unit's end may run past it (up to
+	// the first byte that may open a region): it is the next unit's.
+	pre, stuck := min(r.pre, n), r.stuck && r.pre < n
+	defer func() {
+		if r.pre -= n; r.pre <= 0 {
+			r.pre, r.stuck = 0, false
+		}
+		r.lines = unitLines{}
+	}()
+	if t := r.text()[:n]; !stuck && r.closer == "" && strings.IndexAny(t[pre:], "<`{[") < 0 {
+		// Nothing in it may open a region: it is content, as it is.
+		r.content.write(r, t[pre:])
+		r.floorOK = r.floorOK && listOnly(t)
+		r.drop(n)
+		return
+	}
 	text, at := r.text()[:n], 0
 	if r.closer != "" {
 		text, at = r.closer+text, len(r.closer)
@@ -401,10 +417,10 @@ func (r *reader) unit(n int) {
 	if r.floorOK {
 		floor = at
 	}
-	r.readHeld(text, r.base-at, r.pre, func(x *extractor) { x.contentSegment(at, len(x.Text), floor) })
+	r.readHeld(text, r.base-at, pre, func(x *extractor) { x.contentSegment(at, len(x.Text), floor) })
 	r.floorOK = r.floorOK && listOnly(text[at:])
 	r.drop(n)
-	r.lines, r.pre, r.stuck, r.closer = unitLines{}, 0, false, ""
+	r.closer = ""
 	r.args = args{}
 }
 
@@ -635,11 +651,15 @@ type unitLines struct {
 	// the line, and after says the line ends there, nothing but blanks
 	// after it.
 	valueEnd int
-	// held is the end of a line that ends with such a value: the unit
-	// may end there unless a stray closing <tool_call> tag follows with
-	// only whitespace between, which makes the value a call that lost its
-	// opening tag (0: none).
-	held int
+	// held is the end of a line where the unit may end, with nothing
+	// open: the first text after it decides (next); 0: none. heldValue
+	// says the line ends with a JSON value.
+	held      int
+	heldValue bool
+	// openAt is where the block open starts; shown says whether what
+	// precedes a place shows it (inline code or a quotation open there).
+	openAt int
+	shown  dialects.ShownScan
 }
 
 // open reports whether structure that spans lines is open.
@@ -653,6 +673,11 @@ func (u *unitLines) boundary(text string, limit int) int {
 	for u.at < limit {
 		if !u.mid {
 			u.line, u.text = u.at, false
+			if u.held > 0 {
+				if end, wait := u.next(text, limit); end > 0 || wait {
+					return end
+				}
+			}
 			if u.fenceCh != 0 || mayOpenFence(text, u.at, limit) {
 				// A fence's line is read whole.
 				nl := strings.IndexByte(text[u.at:limit], '\n')
@@ -686,15 +711,6 @@ func (u *unitLines) boundary(text string, limit int) int {
 		}
 		if !isSpace(c) {
 			u.text = true
-			if u.held > 0 {
-				if c == '<' && limit-i <= maxTagSpan && strings.IndexAny(text[i+1:limit], "<>") < 0 {
-					return 0 // the tag is not complete yet
-				}
-				if t, ok := parseTag(text, i, limit); !ok || !t.closing || t.kind != kindToolCall {
-					return u.held
-				}
-				u.held = 0
-			}
 		}
 		if u.inStr {
 			switch {
@@ -747,14 +763,20 @@ func (u *unitLines) boundary(text string, limit int) int {
 			}
 			u.at = t.end
 			if !t.closing {
-				u.tags++
+				if u.tags++; u.tags == 1 {
+					u.openAt = t.start
+				}
 				continue
 			}
 			closes := u.tags == 1
 			u.tags = max(u.tags-1, 0)
-			if closes && !u.open() {
-				u.closer = t.start
-				return t.end
+			if closes {
+				// The block's value ends with it, read or not.
+				u.depth, u.inStr, u.escape = 0, false, false
+				if !u.open() && !u.shown.ShownAt(text, u.openAt) {
+					u.closer = t.start
+					return t.end
+				}
 			}
 			continue
 		}
@@ -778,14 +800,50 @@ func (u *unitLines) lineEnd(text string, end int) bool {
 		u.ticks, u.quoted = false, false
 		return !u.open() && !u.fenced && !u.presents && u.line > 0
 	}
-	u.prose, u.fenced = true, false
-	u.presents = dialects.PresentedAsExample(text, end)
-	ends := !u.open() && !u.presents
-	if ends && u.valueEnd > u.line && strings.TrimSpace(text[u.valueEnd:end]) == "" {
+	u.prose, u.fenced, u.presents = true, false, false
+	if !u.open() && !u.shown.ShownAt(text, end-1) {
+		// The next text decides (next).
 		u.held = end
-		return false
+		u.heldValue = u.valueEnd > u.line && strings.TrimSpace(text[u.valueEnd:end]) == ""
 	}
-	return ends
+	return false
+}
+
+// next decides, at the start of a line after a line that may end the
+// unit (held), whether it does: it does, unless the first text of the
+// line is a stray closing <tool_call> tag right after a value (the value
+// is then a call that lost its opening tag), or a fence or a value that
+// the prose above presents as an example (dialects.PresentedAsExample).
+// It returns the unit's end when it ends, or wait when the text that
+// decides has not arrived; otherwise the line is read on (a blank line
+// decides nothing, and held stays).
+func (u *unitLines) next(text string, limit int) (end int, wait bool) {
+	k := u.at
+	for k < limit && (text[k] == ' ' || text[k] == '\t') {
+		k++
+	}
+	if k == limit {
+		return 0, true
+	}
+	switch c := text[k]; {
+	case c == '\n' || c == '\r':
+		return 0, false
+	case c == '<' && u.heldValue:
+		if limit-k <= maxTagSpan && strings.IndexAny(text[k+1:limit], "<>") < 0 {
+			return 0, true // the tag is not complete yet
+		}
+		if t, ok := parseTag(text, k, limit); !ok || !t.closing || t.kind != kindToolCall {
+			return u.held, false
+		}
+	case c == '`' || c == '~' || c == '{' || c == '[':
+		if !dialects.PresentedAsExample(text, k) {
+			return u.held, false
+		}
+	default:
+		return u.held, false
+	}
+	u.held = 0
+	return 0, false
 }
 
 // mayOpenFence reports whether the line that starts at text[i] may open a
