@@ -9,48 +9,88 @@ import "github.com/dialectkit/toolcall/internal/jsonscan"
 // the value closes. It does not validate: it only finds the extent, in one
 // linear pass.
 func ValueEnd(s string, start int) (end int, complete bool) {
-	depth := 0
-	for i := start; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1, true
-			}
-		case '"', '\'':
-			// Skip the string; a quote inside a word ("it's") is not a
-			// string opener in almost-JSON, but inside a JSON value a
-			// single quote only appears in strings or as a string opener.
-			if c == '\'' && i > start && isWordByte(s[i-1]) {
-				continue
-			}
-			if c == '"' {
-				// Double-quoted: jump from quote to quote (a vectorised
-				// search), counting the backslashes before each.
-				j := jsonscan.StringEndIn(s, i)
-				if j >= len(s) {
-					return len(s), false
-				}
-				i = j
-				continue
-			}
-			j := i + 1
-			for j < len(s) && s[j] != c {
-				if s[j] == '\\' {
-					j++
-				} else if s[j] == '\n' && c == '\'' {
-					break
-				}
-				j++
-			}
+	v := ValueScan{Start: start}
+	return v.Next(s)
+}
+
+// ValueScan is ValueEnd for a reader that has only the start of the text
+// yet: Next is given the text, longer at each call, and reads each byte
+// once over all the calls. The zero value with Start set is ready.
+type ValueScan struct {
+	// Start is the offset of the value's opening bracket.
+	Start int
+	i     int  // where to read on (0: Start)
+	depth int  // brackets open at i
+	quote byte // the quote of the string i is inside, or 0
+	end   int  // the value's end once it closed, or 0
+}
+
+// Next returns ValueEnd(s, v.Start) as far as s reads: the end of the
+// value and true once it closes, or len(s) and false.
+func (v *ValueScan) Next(s string) (end int, complete bool) {
+	if v.end > 0 {
+		return v.end, true
+	}
+	i := max(v.i, v.Start)
+	for i < len(s) {
+		switch v.quote {
+		case '"':
+			// Double-quoted: jump from quote to quote (a vectorised
+			// search), counting the backslashes before each. i is inside
+			// the string, after no backslash that escapes it.
+			j := jsonscan.StringEndIn(s, i-1)
 			if j >= len(s) {
+				v.i = len(s)
+				for v.i > i && s[v.i-1] == '\\' {
+					v.i-- // resume before a run of backslashes
+				}
 				return len(s), false
 			}
-			i = j
+			i, v.quote = j+1, 0
+			continue
+		case '\'':
+			for i < len(s) && s[i] != '\'' && s[i] != '\n' {
+				if s[i] == '\\' {
+					if i+1 == len(s) {
+						v.i = i
+						return len(s), false
+					}
+					i++
+				}
+				i++
+			}
+			if i == len(s) {
+				v.i = i
+				return len(s), false
+			}
+			if s[i] == '\'' {
+				i++
+			}
+			v.quote = 0 // a single-quoted string ends at the end of its line
+			continue
 		}
+		switch c := s[i]; c {
+		case '{', '[':
+			v.depth++
+		case '}', ']':
+			v.depth--
+			if v.depth == 0 {
+				v.end = i + 1
+				return i + 1, true
+			}
+		case '"':
+			v.quote = c
+		case '\'':
+			// A quote inside a word ("it's") is not a string opener in
+			// almost-JSON, but inside a JSON value a single quote only
+			// appears in strings or as a string opener.
+			if !(i > v.Start && isWordByte(s[i-1])) {
+				v.quote = c
+			}
+		}
+		i++
 	}
+	v.i = i
 	return len(s), false
 }
 

@@ -294,15 +294,16 @@ func TestLiveEvents(t *testing.T) {
 		{
 			// A bare list is a call only if no prose follows it on its
 			// line (the table of what is a call): its calls are reported
-			// once the line ends.
+			// once the line ends; the text after them goes out once it is
+			// decided, before the output ends.
 			name:   "json: a bare call is reported once its line ends",
 			opts:   *regOpts(closed, registry.Options{Dialect: "json"}),
 			chunks: []string{"Sure.\n[" + weather, ", " + weather, "]\nDone."},
 			want: [][]string{
 				{"content:Sure."},
 				{},
-				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`, "call_start:1:get_weather", `call:1:get_weather:{"city":"Paris"}`},
-				{"content:\n\nDone.", "done:json"},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`, "call_start:1:get_weather", `call:1:get_weather:{"city":"Paris"}`, "content:\n", "content:\nDone."},
+				{"done:json"},
 			},
 		},
 		{

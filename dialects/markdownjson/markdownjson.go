@@ -15,6 +15,7 @@ package markdownjson
 
 import (
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/jsontext"
 )
 
 // Dialect is the markdown_json dialect. It is safe for concurrent use.
@@ -51,4 +52,13 @@ var callFences = []string{"```json", "```tool_call"}
 // it was.
 func (d markdownJSON) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	return dialects.Read(d.NewReader(opts), text)
+}
+
+// config is the dialect to the family's engine: fences only.
+var config = jsontext.Config{CallFences: callFences}
+
+// NewReader returns a Reader of one output (the family's engine,
+// dialects/internal/jsontext).
+func (markdownJSON) NewReader(opts *dialects.Options) dialects.Reader {
+	return jsontext.NewReader(&config, opts)
 }

@@ -156,6 +156,13 @@ func TestDialect(t *testing.T) {
 			if err := streamtest.Check(plainjson.Dialect, tt.text, tt.chunks, opts); err != nil {
 				t.Errorf("stream: %v", err)
 			}
+			// The Reader reads every cutting of the row as it reads it
+			// whole, whatever the template says of reasoning.
+			for _, o := range []dialects.Options{*opts, {Tools: opts.Tools, ReasoningOpen: true}, {Tools: opts.Tools, ReasoningClosed: true}} {
+				if err := streamtest.CheckReader(plainjson.Dialect.(dialects.Incremental), tt.text, &o); err != nil {
+					t.Errorf("reader (open %v, closed %v): %v", o.ReasoningOpen, o.ReasoningClosed, err)
+				}
+			}
 			res := dialects.Parse(plainjson.Dialect, tt.text, opts)
 			if len(res.Calls) != len(tt.calls) {
 				t.Fatalf("got %d calls %+v (errors %v), want %d", len(res.Calls), res.Calls, res.Errors, len(tt.calls))
@@ -196,6 +203,33 @@ func TestDialect(t *testing.T) {
 }
 
 func TestCorpus(t *testing.T) { corpustest.RunDialects(t, plainjson.Dialect) }
+
+// TestCorpusReader reads every corpus vector of the dialect cut every way:
+// each cutting reads as the whole text does.
+func TestCorpusReader(t *testing.T) {
+	n := 0
+	for _, file := range []string{"dialects.dev.jsonl", "dialects.ollama.jsonl", "dialects.own.jsonl"} {
+		vs, err := corpustest.Load(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range corpustest.ForDialect(vs, "json") {
+			tools, err := v.ToolSet()
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			for _, o := range []dialects.Options{{Tools: tools}, {Tools: tools, ReasoningOpen: true}, {Tools: tools, ReasoningClosed: true}} {
+				if err := streamtest.CheckReader(plainjson.Dialect.(dialects.Incremental), v.Text, &o); err != nil {
+					t.Errorf("%s: %v", v.ID, err)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no json vector")
+	}
+}
 
 func TestHostileInputs(t *testing.T) {
 	for _, in := range []string{

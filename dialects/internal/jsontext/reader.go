@@ -1,0 +1,879 @@
+// Package jsontext is the engine of the dialects that read JSON call
+// envelopes in free text: json (bare envelopes and lists, fenced or not)
+// and markdown_json (fenced only). It reads an output in one pass, as it
+// arrives (dialects.Reader): a candidate is decided by its framing and
+// what precedes it, looking ahead no further than the end of its own
+// region (a fence's close) or line (a bare value), by the table of what is
+// a call (textlayer.Decide).
+package jsontext
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/textlayer"
+)
+
+// Config is what sets one dialect of the family apart.
+type Config struct {
+	// Bare says a JSON value in the text is a candidate call (the json
+	// dialect), and the answer text is trimmed as a whole; otherwise only
+	// a fence is, and the text around the fences taken out is rejoined
+	// (textcall.Joiner's rule).
+	Bare bool
+	// CallFences are the fence openings that open an output with a call
+	// (an output that opens with one opened inside no reasoning block).
+	CallFences []string
+}
+
+// The tags of the reasoning block the family reads.
+var think = dialects.Think
+
+// modes of a reader: what the bytes at its read offset are.
+const (
+	// undecided: neither Options.ReasoningOpen nor ReasoningClosed is
+	// set and the output has not opened with a call, so a closing tag
+	// before any opening one would make everything before it reasoning
+	// (dialects.ImplicitReasoningIn): the text is held until a tag
+	// decides, or the output ends.
+	undecided = iota
+	// reasoning: inside a reasoning block.
+	reasoning
+	// content: answer text, where a candidate or a reasoning block may
+	// open.
+	content
+	// fence: inside a code fence, held until it closes.
+	fence
+	// value: inside a bare JSON value, held until it closes and its line
+	// says where it stands.
+	value
+)
+
+// maxBack is how much of a line a reader keeps before a bare value, for
+// textlayer.PlaceOf and the prose that may present it as an example.
+const maxBack = 1 << 11
+
+// reader is the family's Reader.
+type reader struct {
+	cfg  *Config
+	opts *dialects.Options
+	tc   *textcall.Reader // reads fence bodies; counts failed repairs
+	out  []dialects.Piece
+	outs [4]dialects.Piece // out's first array
+
+	// cur is the text being read, consumed up to at: the last delta, or,
+	// while bytes are held across deltas, buf's text. A bare reader keeps
+	// the end of the current line before at.
+	cur   string
+	at    int
+	base  int // the offset in the output of cur's first byte
+	buf   strings.Builder
+	inBuf bool
+	mode  int
+
+	from    int // undecided, reasoning: where to look on for a tag, from at
+	scan    textlayer.FenceScan
+	vs      dialects.ValueScan
+	ev      dialects.ValueScan // the list element being read
+	elem    int                // where the next list element is looked for
+	early   int                // list elements returned as calls as they closed
+	stop    bool               // no more list elements are returned so
+	body    int                // a fence read inside: its closing run in the output, or -1
+	bodyEnd int                // and the end of that run
+	calls   int                // calls returned
+	mark    bool
+	opens   bool // bare: nothing but blanks, separators and own calls so far
+	run     bool // bare: a call was taken and only separators followed
+	ticks   bool // bare: inline code is open on the current line
+	quoted  bool // bare: a quotation in a sentence is open on the current line
+	prev    byte // bare: the last byte of prose on the current line but a blank, or 0
+	blank   bool // bare: the last byte of prose was a blank
+
+	// The answer text: trailing blanks are held until text follows them.
+	skip    bool   // drop blanks: the start, or a reasoning block was taken out
+	cut     bool   // rejoin: a call fence was taken out and no text followed yet
+	newline bool   // the blanks dropped at that cut held a line break
+	any     bool   // answer text was returned
+	blanks  []byte // answer blanks held
+	started bool   // reasoning text returned in the current block
+	rblanks []byte // reasoning blanks held
+
+	// The prose a candidate follows (dialects.PresentedAsExample): the
+	// last line with text that opens no fence, and the current line so
+	// far.
+	prose string
+	line  []byte
+}
+
+// NewReader returns a Reader of one output of the dialect c describes.
+func NewReader(c *Config, opts *dialects.Options) dialects.Reader {
+	if opts == nil {
+		opts = &dialects.Options{}
+	}
+	r := &reader{cfg: c, opts: opts, mode: content, body: -1, opens: true, skip: c.Bare}
+	r.out = r.outs[:0]
+	switch {
+	case opts.ReasoningOpen:
+		r.mode = reasoning
+	case !opts.ReasoningClosed:
+		r.mode = undecided
+	}
+	return r
+}
+
+func (r *reader) Write(delta string) []dialects.Piece {
+	r.out = r.out[:0]
+	switch {
+	case r.at == len(r.cur) && (!r.cfg.Bare || r.at == 0):
+		// Nothing is held: the delta is read where it is.
+		r.base += len(r.cur)
+		r.cur, r.at, r.inBuf = delta, 0, false
+		r.buf.Reset()
+	case !r.inBuf:
+		keep := r.keep()
+		r.base += keep
+		r.buf.Reset()
+		r.buf.WriteString(r.cur[keep:])
+		r.buf.WriteString(delta)
+		r.cur, r.at, r.inBuf = r.buf.String(), r.at-keep, true
+	default:
+		r.buf.WriteString(delta)
+		r.cur = r.buf.String()
+	}
+	r.step(false)
+	return r.out
+}
+
+func (r *reader) Close() []dialects.Piece {
+	r.out = r.out[:0]
+	r.step(true)
+	if !r.cfg.Bare && !r.cut && len(r.blanks) > 0 {
+		r.emit(dialects.PieceContent, string(r.blanks))
+	}
+	return r.out
+}
+
+// keep returns where in cur the bytes to keep start: at, or, for a bare
+// reader, the start of at's line, at most maxBack bytes before it.
+func (r *reader) keep() int {
+	if !r.cfg.Bare {
+		return r.at
+	}
+	lo := max(0, r.at-maxBack)
+	if i := strings.LastIndexByte(r.cur[lo:r.at], '\n'); i >= 0 {
+		return lo + i + 1
+	}
+	return lo
+}
+
+// step reads what it can of cur[at:]; final says the output ended.
+func (r *reader) step(final bool) {
+	for {
+		var more bool
+		switch r.mode {
+		case undecided:
+			more = r.undecided(final)
+		case reasoning:
+			more = r.reasoning(final)
+		case content:
+			more = r.content(final)
+		case fence:
+			more = r.fence(final)
+		default:
+			more = r.value(final)
+		}
+		if !more {
+			break
+		}
+	}
+	// Drop what was consumed once it is most of what is kept.
+	if r.inBuf && r.at > 1<<12 && r.at > len(r.cur)/2 {
+		keep := r.keep()
+		rest := r.cur[keep:]
+		r.buf.Reset()
+		r.buf.WriteString(rest)
+		r.base += keep
+		r.cur, r.at = r.buf.String(), r.at-keep
+	}
+}
+
+// undecided reads text held while a closing tag may still make it
+// reasoning; it reports whether the mode changed.
+func (r *reader) undecided(final bool) bool {
+	s := r.cur[r.at:]
+	t := strings.TrimLeft(s, " \t\r\n")
+	if r.cfg.Bare && t != "" && (t[0] == '{' || t[0] == '[') {
+		r.mode = content // the output opens with a call: no block is open
+		return true
+	}
+	for _, f := range r.cfg.CallFences {
+		n := min(len(t), len(f))
+		if n > 0 && strings.EqualFold(t[:n], f[:n]) {
+			if n == len(f) {
+				r.mode = content
+				return true
+			}
+			if !final {
+				return false
+			}
+		}
+	}
+	o, c := strings.Index(s[r.from:], think.Open), strings.Index(s[r.from:], think.Close)
+	switch {
+	case c >= 0 && (o < 0 || c < o):
+		c += r.from
+		r.reason(s[:c])
+		r.endBlock(c + len(think.Close))
+	case o >= 0 || final:
+		r.mode, r.from = content, 0 // read as answer text from the start
+	default:
+		r.from = max(r.from, len(s)-len(think.Close)+1)
+		return false
+	}
+	return true
+}
+
+// reasoning reads a reasoning block up to its closing tag.
+func (r *reader) reasoning(final bool) bool {
+	s := r.cur[r.at:]
+	c := strings.Index(s[r.from:], think.Close)
+	if c < 0 {
+		if final {
+			r.reason(s)
+			r.at, r.rblanks, r.started = len(r.cur), r.rblanks[:0], false
+			return false
+		}
+		keep := partialAt(s, think.Close)
+		r.reason(s[:keep])
+		r.at += keep
+		r.from = 0
+		return false
+	}
+	c += r.from
+	r.reason(s[:c])
+	r.endBlock(c + len(think.Close))
+	return true
+}
+
+// endBlock ends a reasoning block whose closing tag ends at cur[at+n].
+func (r *reader) endBlock(n int) {
+	r.at += n
+	r.rblanks, r.started, r.from = r.rblanks[:0], false, 0
+	r.mode, r.skip = content, true
+}
+
+// content reads answer text up to a candidate or a reasoning block.
+func (r *reader) content(final bool) bool {
+	s := r.cur[r.at:]
+	limit, specials := len(s), "<`"
+	if r.cfg.Bare {
+		specials = "<`{["
+	}
+	if r.body >= 0 {
+		// Inside a fence read for values, up to its closing run.
+		limit, specials = r.body-r.base-r.at, "{["
+	}
+	for k := 0; ; k++ {
+		i := strings.IndexAny(s[k:limit], specials)
+		if i < 0 {
+			if limit < len(s) {
+				e := r.bodyEnd - r.base - r.at
+				r.text(s[:e])
+				r.at += e
+				r.body = -1
+				return true
+			}
+			r.text(s)
+			r.at = len(r.cur)
+			return false
+		}
+		k += i
+		switch c := s[k]; {
+		case c == '{' || c == '[':
+			if c == '[' {
+				j := k + 1
+				for j < limit && textcall.IsSpace(s[j]) {
+					j++
+				}
+				if j == len(s) && limit == len(s) && !final {
+					r.text(s[:k]) // the list's first element is still to come
+					r.at += k
+					return false
+				}
+				if j == limit || s[j] != '{' {
+					continue // "[1]", "[see below]": text
+				}
+			}
+			r.text(s[:k])
+			r.at += k
+			r.mode, r.vs = value, dialects.ValueScan{}
+			r.elem, r.early, r.stop = 1, 0, c != '[' || !r.settled()
+			return true
+		case strings.HasPrefix(s[k:], think.Open):
+			r.text(s[:k])
+			r.at += k + len(think.Open)
+			r.mode, r.from = reasoning, 0
+			return true
+		case strings.HasPrefix(s[k:], "```"):
+			r.text(s[:k])
+			r.at += k
+			r.mode, r.scan = fence, textlayer.FenceScan{}
+			return true
+		case !final && partialAt(s[k:], think.Open) == 0, !final && strings.Trim(s[k:], "`") == "":
+			r.text(s[:k]) // the delta ends inside a tag or a fence's opening run
+			r.at += k
+			return false
+		}
+	}
+}
+
+// partialAt returns where s ends with a part of tag, or len(s).
+func partialAt(s, tag string) int {
+	for k := max(0, len(s)-len(tag)+1); k < len(s); k++ {
+		if strings.HasPrefix(tag, s[k:]) {
+			return k
+		}
+	}
+	return len(s)
+}
+
+// fence reads a fence once it closes.
+func (r *reader) fence(final bool) bool {
+	s := r.cur[r.at:]
+	f, ok := r.scan.Next(s, final)
+	if !ok {
+		return false
+	}
+	region := s[:f.End]
+	r.mode = content
+	label := textlayer.LabelOf(f.Info)
+	tools := r.opts.Tools != nil && r.opts.Tools.Len() > 0
+	if textlayer.Decide(textlayer.Fenced, label, textlayer.OwnLine, tools, textlayer.JSONFamily) == textlayer.Content {
+		r.text(region) // a program, or a label calls are not written under
+		r.at += f.End
+		return true
+	}
+	if !r.cfg.Bare {
+		var calls []dialects.RawCall
+		if !r.example() {
+			if r.tc == nil {
+				r.tc = textcall.NewReader("", r.opts)
+			}
+			r.tc.Text = region
+			var used int
+			calls, used, ok = r.tc.Framed(f.BodyStart, f.BodyEnd, true)
+			if ok && textcall.SkipSpace(region, used, f.BodyEnd) != f.BodyEnd {
+				textcall.NoteStrayClosers(calls)
+			}
+		}
+		if !ok || len(calls) == 0 {
+			r.text(region)
+			r.at += f.End
+			return true
+		}
+		// A fence holding nothing but call objects is this dialect's own
+		// syntax, even when a call then fails its checks: detection keeps
+		// the failure, which a retry needs, instead of calling it content.
+		r.marked()
+		r.note(region)
+		r.cutJoin()
+		r.take(calls, region, r.base+r.at)
+		r.at += f.End
+		return true
+	}
+	// A fence around one value alone is decided by its label, as a call
+	// of the fence; one that holds more is read inside, unless the prose
+	// before it presents it as an example.
+	if r.example() {
+		r.opens, r.run = false, false
+		r.text(region)
+		r.at += f.End
+		return true
+	}
+	v := textcall.SkipSpace(region, f.BodyStart, f.BodyEnd)
+	if v < f.BodyEnd && (region[v] == '{' || region[v] == '[') {
+		end, complete := dialects.ValueEnd(region[:f.BodyEnd], v)
+		stray := strayAfter(region[:f.BodyEnd], end)
+		if textcall.SkipSpace(region, stray, f.BodyEnd) == f.BodyEnd {
+			r.opens, r.run = false, false
+			var calls []dialects.RawCall
+			if complete || !f.Closed {
+				calls = valueCalls(region[v:end], r.base+r.at+v, r.opts, 0)
+				if !embedded(calls, r.opts) {
+					calls = nil
+				}
+			}
+			if calls == nil {
+				r.text(region)
+				r.at += f.End
+				return true
+			}
+			if stray > end {
+				textcall.NoteStrayClosers(calls)
+			}
+			r.note(region)
+			r.blanks = r.blanks[:0] // the line break before the fence goes with it
+			r.take(calls, region, r.base+r.at)
+			r.at += f.End
+			r.run = true
+			return true
+		}
+	}
+	r.text(region[:f.BodyStart])
+	r.at += f.BodyStart
+	r.body, r.bodyEnd = r.base+r.at+f.BodyEnd-f.BodyStart, r.base+r.at+f.End-f.BodyStart
+	return true
+}
+
+// value reads a bare value once it closes and its line says where it
+// stands.
+func (r *reader) value(final bool) bool {
+	s := r.cur[r.at:]
+	limit := len(s)
+	if r.body >= 0 {
+		// Inside a fence read for values: its closing run ends the text.
+		limit, final = r.body-r.base-r.at, true
+	}
+	r.elements(s[:limit])
+	end, complete := r.vs.Next(s[:limit])
+	if !complete && !final || !decided(s[:limit], end) && !final {
+		return false
+	}
+	stray := strayAfter(s[:limit], end)
+	to := max(end, stray)
+	start := r.at
+	tools := r.opts.Tools != nil && r.opts.Tools.Len() > 0
+	floor := -1
+	if r.opens {
+		floor = start
+	}
+	place := textlayer.PlaceOf(r.cur[:r.at+limit], floor, start, start+to)
+	var calls []dialects.RawCall
+	own := false
+	switch {
+	case r.opens && (place == textlayer.Opens || r.run):
+		// Values that open the output, alone on their lines or in a run,
+		// are the dialect's own syntax: a call in them is a call even
+		// when it then fails its checks.
+		calls = valueCalls(s[:end], r.base+start, r.opts, r.early)
+		own = calls != nil
+	case r.run || r.called(start, to, place, tools):
+		calls = valueCalls(s[:end], r.base+start, r.opts, r.early)
+		if len(calls) > 0 && !embedded(calls, r.opts) {
+			calls = nil
+		}
+	}
+	if calls == nil {
+		r.opens, r.run = false, false
+		if s[0] == '[' {
+			r.inside(s[:end], r.early > 0 || r.called(start, to, place, tools))
+		} else {
+			r.shown(s[:end])
+		}
+		r.at += end
+		r.mode = content
+		return true
+	}
+	if own {
+		r.marked()
+		r.blanks = r.blanks[:0] // the separators before it are punctuation
+	} else {
+		r.opens = false
+	}
+	if stray > end {
+		textcall.NoteStrayClosers(calls)
+	}
+	r.note(s[:to])
+	r.take(calls, s[:to], r.base+start)
+	r.at += to
+	r.mode, r.run = content, true
+	return true
+}
+
+// settled reports whether the list that opens at cur[at] is a call
+// wherever its line goes on: it opens the output, or a colon introduces it
+// (the table reads a call there whatever follows it on its line).
+func (r *reader) settled() bool {
+	floor := -1
+	if r.opens {
+		floor = r.at
+	}
+	pl := textlayer.PlaceOf(r.cur[:r.at+1], floor, r.at, r.at+1)
+	tools := r.opts.Tools != nil && r.opts.Tools.Len() > 0
+	return (pl == textlayer.Opens || pl == textlayer.AfterColon) && r.called(r.at, 1, pl, tools)
+}
+
+// elements returns, as they close, the elements of a list whose place is
+// settled and that are calls wherever the list turns out to stand: an
+// element that is a call by itself (named, with arguments, or naming a
+// declared tool) and that another element follows is one in the list.
+// The first element that is not stops them; the list decides the rest
+// when it closes.
+func (r *reader) elements(s string) {
+	for !r.stop {
+		p := r.elem
+		for p < len(s) && (textcall.IsSpace(s[p]) || s[p] == ',') {
+			p++
+		}
+		if r.elem = p; p == len(s) {
+			return
+		}
+		if s[p] != '{' {
+			r.stop = true
+			return
+		}
+		if r.ev.Start != p {
+			r.ev = dialects.ValueScan{Start: p}
+		}
+		e, ok := r.ev.Next(s)
+		if !ok {
+			return
+		}
+		// The last element waits for the list: closing brackets too many
+		// after it are noted on it.
+		q := e
+		for q < len(s) && textcall.IsSpace(s[q]) {
+			q++
+		}
+		if q == len(s) {
+			return
+		}
+		if s[q] != ',' {
+			r.stop = true
+			return
+		}
+		rc, ok := callObject(s[p:e], r.base+r.at+p, r.opts)
+		calls := []dialects.RawCall{rc}
+		if !ok || !embedded(calls, r.opts) {
+			r.stop = true
+			return
+		}
+		r.take(calls, s[p:e], 0)
+		r.early++
+		r.elem = e
+	}
+}
+
+// inside reads a list that is not calls as a whole: each element that
+// is a call object is read as a bare value standing where the list stands
+// (called says whether the table reads a call there), the rest is text.
+func (r *reader) inside(s string, called bool) {
+	p, k := 1, 0
+	r.text(s[:1])
+	for p < len(s) {
+		q := p
+		for p < len(s) && (textcall.IsSpace(s[p]) || s[p] == ',') {
+			p++
+		}
+		r.text(s[q:p])
+		if p == len(s) {
+			return
+		}
+		if s[p] != '{' {
+			r.shown(s[p:])
+			return
+		}
+		e, _ := dialects.ValueEnd(s, p)
+		switch {
+		case k < r.early:
+			r.note(s[p:e]) // returned as it closed
+		default:
+			rc, ok := callObject(s[p:e], r.base+r.at+p, r.opts)
+			if calls := []dialects.RawCall{rc}; called && ok && embedded(calls, r.opts) {
+				r.note(s[p:e])
+				r.take(calls, s[p:e], 0)
+			} else {
+				r.shown(s[p:e])
+			}
+		}
+		p, k = e, k+1
+	}
+}
+
+// decided reports whether the line of a value that ends at s[end] says
+// where it stands: a line break, text, or the next value of a run follows
+// it (textlayer.PlaceOf reads no further).
+func decided(s string, end int) bool {
+	sep := false
+	for i := end; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ',' || c == ';':
+			sep = true
+		case c == ' ' || c == '\t' || c == '\r' || c == '}' || c == ']' || c == '`':
+		case sep && (c == '{' || c == '['):
+			return true
+		default:
+			return true // a line break or text
+		}
+	}
+	return false
+}
+
+// called reports whether a bare value cur[start:start+to], standing at
+// place, is a call by the table of what is a call, outside inline code and
+// a quotation in a sentence, and not presented as an example.
+func (r *reader) called(start, to int, place textlayer.Place, tools bool) bool {
+	if textlayer.Decide(textlayer.Envelope, textlayer.Unlabelled, place, tools, textlayer.JSONFamily) == textlayer.Content || r.ticks {
+		return false
+	}
+	return !r.quoted && !r.example()
+}
+
+// strayAfter returns the end of the closing brackets that follow s[:end]
+// on its line, blanks between them allowed, or end when none do.
+func strayAfter(s string, end int) int {
+	after := end
+	for j := end; j < len(s); j++ {
+		switch s[j] {
+		case ' ', '\t':
+			continue
+		case ']', '}':
+			after = j + 1
+			continue
+		}
+		break
+	}
+	return after
+}
+
+// take returns calls read out of region, at offset at of the output.
+func (r *reader) take(calls []dialects.RawCall, region string, at int) {
+	dialects.KeepText(calls, region)
+	for i := range calls {
+		c := &calls[i]
+		if !r.cfg.Bare {
+			c.Offset = shifted(c.Offset, at)
+			if e := coded.As(c.Err); e != nil {
+				e.Offset = shifted(e.Offset, at)
+			}
+		}
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: r.calls, Call: c})
+		r.calls++
+	}
+}
+
+// marked says, once, that the dialect's own syntax was read.
+func (r *reader) marked() {
+	if !r.mark {
+		r.mark = true
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceMarked})
+	}
+}
+
+// shifted shifts an offset in a fence to the output; -1 stays unknown.
+func shifted(offset, shift int) int {
+	if offset < 0 {
+		return offset
+	}
+	return offset + shift
+}
+
+// example reports whether the prose right before the candidate that
+// opens here presents it as an example (dialects.PresentedAsExample).
+func (r *reader) example() bool {
+	w := r.prose + "\n" + string(r.line)
+	return dialects.PresentedAsExample(w, len(w))
+}
+
+// maxLine bounds the part of a line kept for example: the end of the
+// sentence that introduces a candidate.
+const maxLine = 1 << 10
+
+// note reads the lines of s, answer text or a candidate, for example and
+// for inline code: only the last line with text and the current line are
+// kept.
+func (r *reader) note(s string) {
+	last := strings.LastIndexByte(s, '\n')
+	if r.cfg.Bare {
+		from := 0
+		if last >= 0 {
+			r.ticks, from = false, last+1
+		}
+		r.ticks = r.ticks != (backtickRuns(s[from:])%2 == 1)
+	}
+	if last < 0 {
+		r.line = append(r.line, s...)
+		if len(r.line) > 4*maxLine {
+			// The line's start is prose (the mark keeps it so).
+			r.line = append(append(r.line[:0], "…"...), r.line[len(r.line)-maxLine:]...)
+		}
+		return
+	}
+	first := strings.IndexByte(s, '\n')
+	found := false
+	for e := last; e > first && !found; {
+		b := strings.LastIndexByte(s[:e], '\n')
+		found = r.proseLine(s[b+1 : e])
+		e = b
+	}
+	if !found {
+		r.line = append(r.line, s[:first]...)
+		r.proseLine(string(r.line))
+	}
+	r.line = append(r.line[:0], s[last+1:]...)
+}
+
+// backtickRuns counts the runs of one or two backticks in s: each opens or
+// closes inline code.
+func backtickRuns(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		k := strings.IndexByte(s[i:], '`')
+		if k < 0 {
+			break
+		}
+		j := i + k
+		for j < len(s) && s[j] == '`' {
+			j++
+		}
+		if j-(i+k) < 3 {
+			n++
+		}
+		i = j
+	}
+	return n
+}
+
+// proseLine keeps l as the prose a next candidate follows if it is a line
+// with text that opens no fence.
+func (r *reader) proseLine(l string) bool {
+	if l = strings.TrimSpace(l); l == "" || strings.HasPrefix(l, "```") {
+		return false
+	}
+	r.prose = l[max(0, len(l)-maxLine):]
+	return true
+}
+
+// text returns s, read in the answer, as answer text.
+func (r *reader) text(s string) {
+	if s == "" {
+		return
+	}
+	if r.cfg.Bare && (r.opens || r.run) {
+		if strings.Trim(s, " \t\r\n,;") != "" {
+			r.opens, r.run = false, false
+		} else if r.opens {
+			// Separators between the values that open the output are
+			// their punctuation, held until text shows they are not.
+			r.note(s)
+			r.blanks = append(r.blanks, s...)
+			return
+		}
+	}
+	if r.cfg.Bare {
+		r.quotes(s)
+	}
+	r.note(s)
+	r.answer(s)
+}
+
+// shown returns s, a candidate that is not a call, as answer text: its
+// quote marks are its own, not the prose's.
+func (r *reader) shown(s string) {
+	r.note(s)
+	r.answer(s)
+}
+
+// quotes follows the quotations of prose text s on its line: a quote mark
+// (“ or ") that a word and a blank precede opens a quotation in a
+// sentence, its closing mark (” or ") or the end of the line closes it. A
+// candidate inside one is shown, not made.
+func (r *reader) quotes(s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\n':
+			r.quoted, r.prev, r.blank = false, 0, false
+			continue
+		case c == ' ' || c == '\t' || c == '\r':
+			r.blank = true
+			continue
+		case strings.HasPrefix(s[i:], "”"):
+			r.quoted = false
+		case strings.HasPrefix(s[i:], "“") || c == '"' && !r.quoted:
+			r.quoted = r.prev != 0 && r.prev != ':' && r.blank
+		case c == '"':
+			r.quoted = false
+		}
+		r.prev, r.blank = c, false
+	}
+}
+
+// answer returns s as answer text: trimmed as a whole (bare), or rejoined
+// around the fences taken out.
+func (r *reader) answer(s string) {
+	if r.skip || r.cut {
+		i := 0
+		for i < len(s) && textcall.IsSpace(s[i]) {
+			r.newline = r.newline || s[i] == '\n'
+			i++
+		}
+		if s = s[i:]; s == "" {
+			return
+		}
+		if r.cut && r.any {
+			sep := " "
+			if r.newline {
+				sep = "\n"
+			}
+			r.emit(dialects.PieceContent, sep)
+		}
+		r.skip, r.cut, r.newline = false, false, false
+	}
+	e := len(s)
+	for e > 0 && textcall.IsSpace(s[e-1]) {
+		e--
+	}
+	if e > 0 {
+		if b := r.blanks; len(b) > 0 {
+			if r.cfg.Bare && !r.any {
+				b = bytes.TrimLeft(b, " \t\r\n")
+			}
+			if len(b) > 0 {
+				r.emit(dialects.PieceContent, string(b))
+			}
+			r.blanks = r.blanks[:0]
+		}
+		r.emit(dialects.PieceContent, s[:e])
+		r.any = true
+	}
+	r.blanks = append(r.blanks, s[e:]...)
+}
+
+// cutJoin drops the blanks before a call fence taken out, to rejoin the
+// text on both sides.
+func (r *reader) cutJoin() {
+	for _, c := range r.blanks {
+		r.newline = r.newline || c == '\n'
+	}
+	r.blanks, r.cut, r.skip = r.blanks[:0], true, false
+}
+
+// reason returns s as reasoning text of the current block, trimmed.
+func (r *reader) reason(s string) {
+	if !r.started {
+		s = strings.TrimLeft(s, " \t\r\n")
+	}
+	e := len(s)
+	for e > 0 && textcall.IsSpace(s[e-1]) {
+		e--
+	}
+	if e > 0 {
+		if len(r.rblanks) > 0 {
+			r.emit(dialects.PieceReasoning, string(r.rblanks))
+			r.rblanks = r.rblanks[:0]
+		}
+		r.emit(dialects.PieceReasoning, s[:e])
+		r.started = true
+	}
+	if r.started {
+		r.rblanks = append(r.rblanks, s[e:]...)
+	}
+}
+
+func (r *reader) emit(k dialects.PieceKind, s string) {
+	r.out = append(r.out, dialects.Piece{Kind: k, Text: s})
+}
