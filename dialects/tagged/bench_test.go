@@ -2,6 +2,8 @@ package tagged_test
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/dialectkit/toolcall/dialects"
@@ -67,4 +69,49 @@ func sampleOf(b *testing.B, name string) string {
 	}
 	b.Fatalf("no sample for %s", name)
 	return ""
+}
+
+// BenchmarkReader reads an output of prose and several calls with the
+// dialect's Reader fed whole (Extract), and in 16-byte and 1-byte deltas:
+// a stream's cost against the one-shot parse's.
+func BenchmarkReader(b *testing.B) {
+	for _, d := range tagged.All() {
+		one := sampleOf(b, d.Name())
+		text := strings.Repeat("Let me look that up for you, then compare the two answers.\n"+one+"\n", 8)
+		inc := d.(dialects.Incremental)
+		want := len(d.Extract(text, &dialects.Options{ReasoningClosed: true}).Calls)
+		for _, n := range []int{0, 16, 1} {
+			name := d.Name() + "/whole"
+			if n > 0 {
+				name = d.Name() + "/" + strconv.Itoa(n) + "-byte"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(text)))
+				opts := &dialects.Options{ReasoningClosed: true}
+				for b.Loop() {
+					r := inc.NewReader(opts)
+					calls := 0
+					count := func(ps []dialects.Piece) {
+						for _, p := range ps {
+							if p.Kind == dialects.PieceCall {
+								calls++
+							}
+						}
+					}
+					if n == 0 {
+						count(r.Write(text))
+					} else {
+						for i := 0; i < len(text); i += n {
+							count(r.Write(text[i:min(len(text), i+n)]))
+						}
+					}
+					count(r.Close())
+					if calls != want || want == 0 {
+						b.Fatalf("%d calls, want %d", calls, want)
+					}
+				}
+			})
+		}
+	}
 }

@@ -35,6 +35,7 @@ func (t *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 		opts = &dialects.Options{}
 	}
 	r := &reader{t: t, opts: opts, implicit: -1, ctx: -1}
+	r.out = r.outBuf[:0]
 	switch {
 	case opts.ReasoningOpen:
 		r.implicit = 1
@@ -48,8 +49,12 @@ func (t *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 type reader struct {
 	t    *Dialect
 	opts *dialects.Options
-	b    strings.Builder // the output so far
-	out  []dialects.Piece
+	// The output so far: first, the first delta as it was given (a
+	// one-shot read copies nothing), then b.
+	first0 string
+	b      strings.Builder
+	outBuf [4]dialects.Piece // out's first array: a one-shot read allocates none
+	out    []dialects.Piece
 
 	seg   int     // where the stretch not yet read starts
 	st    stretch // how it is read
@@ -99,8 +104,7 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	if delta == "" || r.closed {
 		return r.out
 	}
-	r.b.WriteString(delta)
-	text := r.b.String()
+	text := r.add(delta)
 	r.settle(text)
 	r.findEnds(text)
 	if r.lead && !r.absorbLead(text, false) {
@@ -111,6 +115,29 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	return r.out
 }
 
+// add appends delta to the output and returns the output so far.
+func (r *reader) add(delta string) string {
+	if r.b.Len() == 0 {
+		if r.first0 == "" {
+			r.first0 = delta
+			return delta
+		}
+		r.b.Grow(2 * (len(r.first0) + len(delta)))
+		r.b.WriteString(r.first0)
+		r.first0 = ""
+	}
+	r.b.WriteString(delta)
+	return r.b.String()
+}
+
+// text returns the output so far.
+func (r *reader) text() string {
+	if r.b.Len() == 0 {
+		return r.first0
+	}
+	return r.b.String()
+}
+
 // Close ends the output and reads what was held.
 func (r *reader) Close() []dialects.Piece {
 	r.out = r.out[:0]
@@ -118,7 +145,7 @@ func (r *reader) Close() []dialects.Piece {
 		return r.out
 	}
 	r.closed = true
-	text := r.b.String()
+	text := r.text()
 	if r.implicit < 0 || !r.first {
 		r.implicit = 0
 		if dialects.ImplicitReasoningIn(text, &r.t.start, r.opts) {
@@ -129,7 +156,9 @@ func (r *reader) Close() []dialects.Piece {
 		r.absorbLead(text, true)
 	}
 	r.st.final = true
-	r.read(text, len(text))
+	if r.seg < len(text) || !r.first {
+		r.read(text, len(text))
+	}
 	return r.out
 }
 
@@ -639,8 +668,7 @@ func (r *reader) emit(ext *dialects.Extraction) {
 		r.answered = true
 	}
 	for i := range ext.Calls {
-		rc := ext.Calls[i]
-		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: r.calls, Call: &rc})
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: r.calls, Call: &ext.Calls[i]})
 		r.calls++
 	}
 	for _, e := range ext.Errors {
