@@ -107,7 +107,7 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	text := r.add(delta)
 	r.settle(text)
 	r.findEnds(text)
-	if r.lead && !r.absorbLead(text, false) {
+	if r.lead && !r.absorbLead(text, false) || r.st.cont && !r.closeSection(text, false) {
 		return r.out
 	}
 	r.tryEnds(text)
@@ -154,6 +154,9 @@ func (r *reader) Close() []dialects.Piece {
 	}
 	if r.lead {
 		r.absorbLead(text, true)
+	}
+	if r.st.cont {
+		r.closeSection(text, true)
 	}
 	r.st.final = true
 	if r.seg < len(text) || !r.first {
@@ -315,6 +318,40 @@ func (r *reader) from() int {
 		return r.ctx
 	}
 	return r.seg
+}
+
+// closeSection takes the end of the section a stretch ended inside, when
+// nothing but a gap and filler stands before it: markup, read as the
+// section's reading would read it, with no stretch to read. It reports
+// whether what follows is known (at the end of the output, it is).
+func (r *reader) closeSection(text string, final bool) bool {
+	d := &r.t.desc
+	i := r.seg
+	for {
+		i, _ = skipGap(text, i, len(text))
+		moved := false
+		for _, f := range d.Filler {
+			if strings.HasPrefix(text[i:], f) {
+				i += len(f)
+				moved = true
+				break
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	rest := text[i:]
+	switch {
+	case strings.HasPrefix(rest, d.ScopeEnd):
+		r.seg, r.st.cont = i+len(d.ScopeEnd), false
+		return true
+	case final:
+		return true
+	case len(rest) < len(d.ScopeEnd) && strings.HasPrefix(d.ScopeEnd, rest) || rest != "" && rest[0] == '\\' && len(rest) == 1:
+		return false // the section's end may be arriving
+	}
+	return true
 }
 
 // absorbLead takes what a call written outside a section absorbs after
