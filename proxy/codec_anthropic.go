@@ -258,6 +258,9 @@ type anthBlock struct {
 	typ    string
 	start  json.RawMessage
 	native *nativeCall
+	// at is the index a block the proxy does not read was sent at, -1
+	// for the others.
+	at int
 }
 
 // anthropicStream rewrites a Messages API stream: the upstream's text and
@@ -313,7 +316,7 @@ func (o *anthropicStream) line(ctx context.Context, line []byte) bool {
 	case "content_block_start":
 		blk, _ := ev.sub("content_block")
 		t, _ := blk.str("type")
-		b := &anthBlock{typ: t, start: ev["content_block"]}
+		b := &anthBlock{typ: t, start: ev["content_block"], at: -1}
 		o.blocks[idx] = b
 		switch t {
 		case "text":
@@ -329,8 +332,21 @@ func (o *anthropicStream) line(ctx context.Context, line []byte) bool {
 				n.rc.Arguments = ""
 			}
 			b.native = &n
+		default:
+			// A block the proxy does not read (redacted thinking, a
+			// server tool's use or result): at its place, its deltas
+			// following as they come.
+			o.closeOpen()
+			b.at = o.next
+			o.next++
+			o.ev(typ, obj{"index": json.RawMessage(itoa(b.at)), "content_block": b.start})
 		}
 	case "content_block_delta":
+		if b := o.blocks[idx]; b != nil && b.at >= 0 {
+			ev.setRaw("index", []byte(itoa(b.at)))
+			o.ev(typ, ev)
+			break
+		}
 		d, _ := ev.sub("delta")
 		switch t, _ := d.str("type"); t {
 		case "text_delta":
@@ -361,12 +377,7 @@ func (o *anthropicStream) line(ctx context.Context, line []byte) bool {
 			b.native.shaped = true
 			s.openNative[len(s.openNative)] = b.native
 		default:
-			// A block the proxy does not read (redacted thinking, a
-			// server tool's use): as it started, at its place.
-			o.closeOpen()
-			o.ev("content_block_start", obj{"index": json.RawMessage(itoa(o.next)), "content_block": b.start})
-			o.ev("content_block_stop", obj{"index": json.RawMessage(itoa(o.next))})
-			o.next++
+			o.ev(typ, obj{"index": json.RawMessage(itoa(b.at))})
 		}
 	case "message_delta":
 		d, _ := ev.sub("delta")

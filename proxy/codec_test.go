@@ -337,3 +337,46 @@ func TestRecoveryPreviousResponse(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadBlockEvents: a streamed Messages block the proxy does not
+// read (a server tool's use, its input in input_json_delta pieces) goes
+// out with its deltas as they came, between its start and stop, at its
+// place among the blocks sent.
+func TestUnreadBlockEvents(t *testing.T) {
+	ev := func(typ, fields string) string {
+		return "event: " + typ + "\ndata: {\"type\":\"" + typ + "\"," + fields + "}\n\n"
+	}
+	body := strings.Replace(anthStream, ev("content_block_start", `"index":0,"content_block":{"type":"redacted_thinking","data":"opaque"}`),
+		ev("content_block_start", `"index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}`)+
+			ev("content_block_delta", `"index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\": "}`)+
+			ev("content_block_delta", `"index":0,"delta":{"type":"input_json_delta","partial_json":"\"weather\"}"}`), 1)
+	if body == anthStream {
+		t.Fatal("the upstream stream was not rewritten")
+	}
+	_, srv := setup(t, proxy.Anthropic, fakeserver.Script{{Body: body, ContentType: "text/event-stream"}}, nil)
+	a := post(t, nil, srv.URL+chatPath(proxy.Anthropic), proxy.Anthropic, chatBody(proxy.Anthropic, true, ""), nil)
+	if a.names() != "get_weather "+parisArgs || a.Finish != "tool_use" {
+		t.Fatalf("%+v", a)
+	}
+	var got []string
+	for _, raw := range sseEvents(t, []byte(a.Raw)) {
+		var e struct {
+			Type  string `json:"type"`
+			Index *int   `json:"index"`
+			Delta struct {
+				PartialJSON string `json:"partial_json"`
+			} `json:"delta"`
+			Block struct {
+				Type string `json:"type"`
+			} `json:"content_block"`
+		}
+		json.Unmarshal(raw, &e)
+		if e.Index != nil && *e.Index == 0 {
+			got = append(got, e.Type+" "+e.Block.Type+e.Delta.PartialJSON)
+		}
+	}
+	want := []string{"content_block_start server_tool_use", `content_block_delta {"query": `, `content_block_delta "weather"}`, "content_block_stop "}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the events at index 0:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
