@@ -56,6 +56,11 @@ type reader struct {
 	regions       bool
 	since         bool
 
+	// bare scans the bare calls of phase whole; notWhole says the
+	// output is not bare calls.
+	bare     seqScan
+	notWhole bool
+
 	ncalls int
 	marked bool
 	shown  dialects.ShownScan
@@ -70,6 +75,10 @@ const (
 	content
 	think
 	inBlock
+	// whole: the output so far may be nothing but bare calls, the
+	// marker-less form every fallback reads (prose.wholeBare): it is held
+	// until a line does not go on with a call, or the output ends.
+	whole
 )
 
 // blockState is a block being read: its opener's start and kind, and,
@@ -129,6 +138,8 @@ func (r *reader) step(final bool) {
 			more = r.thinking(text, final)
 		case inBlock:
 			more = r.block(text, final)
+		case whole:
+			more = r.wholeBare(text, final)
 		}
 		if !more {
 			return
@@ -348,6 +359,17 @@ func partialAt(s string, markers ...string) int {
 // <think>, a block opener); a partial marker at the end and trailing
 // whitespace are held.
 func (r *reader) content(text string, final bool) bool {
+	if !r.notWhole && r.d.fallback != noFallback {
+		i := skipSpace(text, r.pos)
+		if i == len(text) && !final {
+			return false
+		}
+		if i < len(text) && isNameStart(text[i]) && !r.started && !r.regions {
+			r.phase, r.bare = whole, seqScan{}
+			return true
+		}
+		r.notWhole = true
+	}
 	from := max(r.pos, r.scan)
 	o, open := r.nextOpener(text, from, len(text))
 	t := indexTagFrom(text, dialects.Think.Open, max(r.pos, r.scan-len(dialects.Think.Open)+1))
@@ -689,4 +711,31 @@ func (r *reader) openers() []string {
 		out = append(out, b.open)
 	}
 	return out
+}
+
+// wholeBare holds an output that may be nothing but bare calls until a
+// line does not go on with one (it is then read as any output) or the
+// output ends (the calls are read, when they are all the output).
+func (r *reader) wholeBare(text string, final bool) bool {
+	if _, done := r.bare.end(text, r.pos, false, final); done && !final {
+		r.phase, r.notWhole = content, true
+		return true
+	}
+	if !final {
+		return false
+	}
+	r.phase, r.notWhole = content, true
+	if r.d.fallback == declaredCalls && (r.opts.Tools == nil || r.opts.Tools.Len() == 0) {
+		return true
+	}
+	trimmed := strings.TrimRight(text, spaces)
+	p := &prose{x: r.x, s: text, wholeStart: skipSpace(text, r.pos), wholeEnd: len(trimmed)}
+	reg, ok := p.wholeBare()
+	if !ok {
+		return true
+	}
+	r.emitRegion(text, reg)
+	r.pos, r.scan = len(text), len(text)
+	r.lead = true
+	return false
 }
