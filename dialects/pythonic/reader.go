@@ -87,8 +87,8 @@ type blockState struct {
 	at, body int
 	kind     blockKind
 	seq      seqScan
-	// inThink: the block opened inside reasoning.
-	inThink bool
+	// given is how many of its calls were given before it closed.
+	given int
 }
 
 // NewReader returns the engine reading one output of the dialect under
@@ -481,9 +481,15 @@ func (r *reader) block(text string, final bool) bool {
 func (r *reader) emitRegion(text string, reg region) {
 	r.regions = true
 	r.shown.Call(reg.start, reg.end)
-	dialects.KeepText(reg.calls, text[reg.start:reg.end])
-	for i := range reg.calls {
-		c := reg.calls[i]
+	r.giveCalls(text[reg.start:reg.end], reg.calls[min(r.blk.given, len(reg.calls)):])
+	r.blk.given = 0
+}
+
+// giveCalls gives calls, read from text.
+func (r *reader) giveCalls(text string, calls []dialects.RawCall) {
+	dialects.KeepText(calls, text)
+	for i := range calls {
+		c := calls[i]
 		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: r.ncalls, Call: &c})
 		r.ncalls++
 	}
@@ -544,14 +550,16 @@ func (b *brackets) feed(text string, i int, final bool) bool {
 // are part of its opening: they are skipped by the caller.
 func (b *brackets) feedTripleOpen() { b.run = -2 }
 
-// seqScan finds where the call list of a block without a closing marker
-// ends, as block reads it: a bracketed list at its closing bracket and the
-// stray brackets after it on its line; a run of bare calls or objects at
-// the first line that does not go on with one; anything else at the end
-// of the output.
+// seqScan finds where the call list of a block ends, as block reads it,
+// when no closing marker ends it first: a bracketed list at its closing
+// bracket and the stray brackets after it on its line; a run of bare calls
+// or objects at the first line that does not go on with one. Anything else
+// (seqRest) runs to the end of the output.
 type seqScan struct {
 	i     int // next byte to read; 0: not started
 	state seqState
+	elem  int  // where the call whose name is read starts
+	calls bool // a call of a bare run was read
 	b     brackets
 }
 
@@ -559,6 +567,7 @@ type seqState uint8
 
 const (
 	seqLead seqState = iota
+	seqName
 	seqList
 	seqStray
 	seqBare
@@ -576,18 +585,33 @@ func (s *seqScan) end(text string, body int, objects, final bool) (limit int, do
 		i := s.i
 		c := text[i]
 		switch s.state {
-		case seqLead:
+		case seqLead, seqLine:
 			switch {
-			case strings.IndexByte(spaces, c) >= 0:
-			case c == '[':
-				s.state = seqList
-				s.b.depth = 1
-			case isNameStart(c) || c == '{' && objects:
+			case c == ' ' || c == '\t' || c == '\r' || c == '\n' || (c == ',' || c == ';') && s.state == seqLine:
+			case c == '[' && s.state == seqLead:
+				s.state, s.b.depth = seqList, 1
+			case c == '{' && objects:
 				s.state = seqBare
 				continue
+			case isNameStart(c):
+				s.state, s.elem = seqName, i
+			case s.state == seqLine:
+				return i, true
 			default:
 				s.state = seqRest
 			}
+		case seqName:
+			if isNameByte(c) || c == '.' || c == '-' {
+				break
+			}
+			if _, ok := callAt(text, s.elem); ok && c == '(' {
+				s.state, s.calls = seqBare, true
+				continue
+			}
+			if s.calls {
+				return s.elem, true // a line that does not go on with a call
+			}
+			s.state = seqRest
 		case seqList, seqBare:
 			if s.b.run < 0 {
 				s.b.run++ // the rest of a triple quote's opening
@@ -598,20 +622,11 @@ func (s *seqScan) end(text string, body int, objects, final bool) (limit int, do
 			}
 			if s.state == seqList && s.b.depth == 0 {
 				s.state = seqStray
-			} else if s.state == seqBare && c == '\n' && s.b.depth == 0 && s.b.q == 0 {
+			} else if s.state == seqBare && c == '\n' && s.b.depth <= 0 && s.b.q == 0 {
 				s.state = seqLine
 			}
 		case seqStray:
 			if c != ' ' && c != '\t' && c != ']' {
-				return i, true
-			}
-		case seqLine:
-			switch {
-			case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == ';':
-			case isNameStart(c) || c == '{' && objects:
-				s.state = seqBare
-				continue
-			default:
 				return i, true
 			}
 		case seqRest:
@@ -623,50 +638,73 @@ func (s *seqScan) end(text string, body int, objects, final bool) (limit int, do
 	return len(text), final
 }
 
-// blockEnd reads the block in progress until it closes. ok is false when
-// the opener turns out to be mentioned, not used.
+// blockEnd reads the block in progress until it closes: at its closing
+// marker, at the next opener, where its call list ends (seqScan) when no
+// closing marker follows that end, or at the end of the output. ok is
+// false when the opener turns out to be mentioned, not used.
 func (r *reader) blockEnd(text string, final bool) (reg region, ok, done bool) {
 	b := &r.blk
-	limit, closeAt, closeM := -1, -1, ""
-	from := max(b.body, r.scan)
-	if o, _ := r.nextOpener(text, from, len(text)); o >= 0 {
-		limit = o
+	wait := func() (region, bool, bool) {
+		r.scan = max(b.body, len(text)-maxOpener(r.d))
+		return region{}, false, false
 	}
+	from := max(b.body, r.scan)
+	opener, _ := r.nextOpener(text, from, len(text))
+	closeAt, closeM := -1, ""
 	for _, m := range b.kind.closes {
 		s := max(b.body, from-len(m)+1)
 		if k := strings.Index(text[s:], m); k >= 0 && (closeAt < 0 || s+k < closeAt) {
 			closeAt, closeM = s+k, m
 		}
 	}
-	if closeAt >= 0 && (limit < 0 || closeAt+len(closeM) <= limit) {
-		limit = closeAt
-	} else {
-		closeAt = -1
-	}
-	atEnd := false
-	if len(b.kind.closes) == 0 && closeAt < 0 {
-		l, end := b.seq.end(text, b.body, true, final)
-		if limit < 0 || end && l < limit {
-			if !end {
-				r.scan = max(b.body, len(text)-maxOpener(r.d))
-				return region{}, false, false
+	l, ended := b.seq.end(text, b.body, true, final)
+	limit, closed := -1, false
+	switch {
+	case ended && !final && b.seq.state != seqRest:
+		j := skipSpace(text, l)
+		switch {
+		case closeAt >= 0 && closeAt == j:
+			limit, closed = closeAt, true
+		case len(b.kind.closes) > 0 && (j == len(text) || partialAt(text[j:], b.kind.closes...) == len(text)-j):
+			if opener < 0 {
+				return wait()
 			}
+		case len(b.kind.closes) > 0:
+			// The calls end before a closing marker comes: they are
+			// given now, and the rest of the block waits for its marker
+			// (text before it is then an error) or the end.
+			if b.given == 0 && (opener < 0 || l <= opener) {
+				early := r.x.block(text, b.at, b.body, l, false, false)
+				if len(early.calls) > 0 && !dialects.Mentioned(text, b.at, b.body, early.calls) {
+					r.mark(text[b.at:b.body])
+					r.giveCalls(text[early.start:early.end], early.calls)
+					b.given = len(early.calls)
+				}
+			}
+			if opener < 0 {
+				return wait()
+			}
+		default:
 			limit = l
 		}
-		atEnd = final && limit == len(text)
+	case closeAt >= 0:
+		limit, closed = closeAt, true
 	}
+	if opener >= 0 && (limit < 0 || opener < limit || closed && closeAt+len(closeM) > opener) {
+		limit, closed = opener, false
+	}
+	atEnd := false
 	if limit < 0 {
 		if !final {
-			r.scan = max(b.body, len(text)-maxOpener(r.d))
-			return region{}, false, false
+			return wait()
 		}
 		limit, atEnd = len(text), true
 	}
-	reg = r.x.block(text, b.at, b.body, limit, closeAt >= 0, atEnd)
+	reg = r.x.block(text, b.at, b.body, limit, closed, atEnd)
 	if reg.end == b.at && len(reg.calls) == 0 || dialects.Mentioned(text, b.at, b.body, reg.calls) {
 		return region{}, false, true
 	}
-	if closeAt >= 0 {
+	if closed {
 		reg.end = closeAt + len(closeM)
 	} else if atEnd && len(reg.calls) > 0 && cutoff.Marker(text[reg.end:], b.kind.closes...) {
 		reg.end = len(text)
@@ -717,7 +755,7 @@ func (r *reader) openers() []string {
 // line does not go on with one (it is then read as any output) or the
 // output ends (the calls are read, when they are all the output).
 func (r *reader) wholeBare(text string, final bool) bool {
-	if _, done := r.bare.end(text, r.pos, false, final); done && !final {
+	if _, done := r.bare.end(text, r.pos, false, final); done && !final || r.bare.state == seqRest {
 		r.phase, r.notWhole = content, true
 		return true
 	}
