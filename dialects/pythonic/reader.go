@@ -658,37 +658,25 @@ func (r *reader) blockEnd(text string, final bool) (reg region, ok, done bool) {
 		}
 	}
 	l, ended := b.seq.end(text, b.body, true, final)
+	if ended && b.seq.state != seqRest && len(b.kind.closes) > 0 && b.given == 0 && (opener < 0 || l <= opener) {
+		// The calls end and text follows them before any closing marker:
+		// they are given now, and the rest of the block waits for its
+		// marker (the text before it is then an error) or the end.
+		j := skipSpace(text, l)
+		if j < len(text) && closeAt != j && partialAt(text[j:], b.kind.closes...) < len(text)-j {
+			early := r.x.block(text, b.at, b.body, l, false, false)
+			if len(early.calls) > 0 && !dialects.Mentioned(text, b.at, b.body, early.calls) {
+				r.giveCalls(text[early.start:early.end], early.calls)
+				b.given = len(early.calls)
+			}
+		}
+	}
 	limit, closed := -1, false
 	switch {
-	case ended && !final && b.seq.state != seqRest:
-		j := skipSpace(text, l)
-		switch {
-		case closeAt >= 0 && closeAt == j:
-			limit, closed = closeAt, true
-		case len(b.kind.closes) > 0 && (j == len(text) || partialAt(text[j:], b.kind.closes...) == len(text)-j):
-			if opener < 0 {
-				return wait()
-			}
-		case len(b.kind.closes) > 0:
-			// The calls end before a closing marker comes: they are
-			// given now, and the rest of the block waits for its marker
-			// (text before it is then an error) or the end.
-			if b.given == 0 && (opener < 0 || l <= opener) {
-				early := r.x.block(text, b.at, b.body, l, false, false)
-				if len(early.calls) > 0 && !dialects.Mentioned(text, b.at, b.body, early.calls) {
-					r.mark(text[b.at:b.body])
-					r.giveCalls(text[early.start:early.end], early.calls)
-					b.given = len(early.calls)
-				}
-			}
-			if opener < 0 {
-				return wait()
-			}
-		default:
-			limit = l
-		}
 	case closeAt >= 0:
 		limit, closed = closeAt, true
+	case len(b.kind.closes) == 0 && ended && !final && b.seq.state != seqRest:
+		limit = l
 	}
 	if opener >= 0 && (limit < 0 || opener < limit || closed && closeAt+len(closeM) > opener) {
 		limit, closed = opener, false
