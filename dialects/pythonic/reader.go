@@ -663,7 +663,7 @@ func (r *reader) blockEnd(text string, final bool) (reg region, ok, done bool) {
 		// they are given now, and the rest of the block waits for its
 		// marker (the text before it is then an error) or the end.
 		j := skipSpace(text, l)
-		if j < len(text) && closeAt != j && partialAt(text[j:], b.kind.closes...) < len(text)-j {
+		if j < len(text) && (closeAt < 0 || closeAt > j) && partialAt(text[j:], b.kind.closes...) < len(text)-j {
 			early := r.x.block(text, b.at, b.body, l, false, false)
 			if len(early.calls) > 0 && !dialects.Mentioned(text, b.at, b.body, early.calls) {
 				r.giveCalls(text[early.start:early.end], early.calls)
