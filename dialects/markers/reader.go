@@ -32,7 +32,7 @@ func (d *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	r := &reader{d: d, opts: opts, stop: -1, firstOpener: -1, leading: true, boundary: -1}
+	r := &reader{d: d, opts: opts, stop: -1, firstOpener: -1, leading: true, boundary: -1, bqFor: -1}
 	if d.implicitForm() {
 		r.firstOpener = 0 // the prompt may have written the first marker
 	}
@@ -142,6 +142,9 @@ type reader struct {
 	// literal, or at an opener after the first), not yet settled by a
 	// reading; -1 when none is pending.
 	boundary int
+	// bq is where the blanks after the boundary bqFor end, as far as
+	// read; bsep the same past a separator.
+	bq, bsep, bqFor int
 	// boundaryEnds says the boundary is the end of a closing marker,
 	// boundaryCloses that it follows a closing bracket.
 	boundaryEnds, boundaryCloses bool
@@ -162,6 +165,8 @@ type reader struct {
 	// reasoning block; askedShort that it was asked with the output's
 	// first bytes all there; tagSeen that a reasoning tag came.
 	noBlock, askedShort, tagSeen bool
+	// lead is where the output's leading blanks end, as far as read.
+	lead int
 
 	// calls is the number of calls sent.
 	calls int
@@ -178,8 +183,7 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	s := r.b.String()
 	r.scan(s)
 	r.sendContent(s)
-	if r.boundary >= 0 && r.tried <= 4*len(s)+1<<16 &&
-		(r.boundaryEnds || r.boundaryCloses && valueSettled(s, r.boundary) || r.settledAfter(s, r.boundary)) {
+	if r.boundary >= 0 && r.tried <= 4*len(s)+1<<16 && r.ready(s) {
 		r.boundary, r.boundaryEnds, r.boundaryCloses = -1, false, false
 		r.tried += len(s)
 		r.sendCalls(s)
@@ -279,6 +283,37 @@ func (r *reader) found(s string, i int, lit *literal) {
 	}
 }
 
+// ready reports whether the text after the pending boundary may settle
+// the region before it. Each byte after the boundary is read once: the
+// blanks (and, after a closing bracket, the brackets) passed are not read
+// again by the next Write.
+func (r *reader) ready(s string) bool {
+	if r.boundaryEnds {
+		return true
+	}
+	if r.bqFor != r.boundary {
+		r.bq, r.bsep, r.bqFor = r.boundary, r.boundary, r.boundary
+	}
+	for r.bq < len(s) && (isBlank(s[r.bq]) || r.boundaryCloses && (s[r.bq] == ']' || s[r.bq] == '}')) {
+		r.bq++
+	}
+	if r.bq >= len(s) {
+		return false
+	}
+	q := r.bq
+	if !r.boundaryCloses {
+		return r.settledAt(s, q)
+	}
+	if s[q] == ',' || s[q] == ';' {
+		r.bsep = max(r.bsep, q+1)
+		for r.bsep < len(s) && isBlank(s[r.bsep]) {
+			r.bsep++
+		}
+		return r.bsep < len(s)
+	}
+	return true
+}
+
 // settledAfter reports whether the text goes on far enough past the
 // region boundary at b for a reading to settle the region before it.
 func (r *reader) settledAfter(s string, b int) bool {
@@ -286,6 +321,12 @@ func (r *reader) settledAfter(s string, b int) bool {
 	if q >= len(s) {
 		return false
 	}
+	return r.settledAt(s, q)
+}
+
+// settledAt is settledAfter with the first byte past the boundary's
+// blanks at s[q].
+func (r *reader) settledAt(s string, q int) bool {
 	if len(s) > q+r.lits.longest {
 		return true
 	}
@@ -366,11 +407,17 @@ func (r *reader) mayReason(s string) bool {
 	if r.askedShort {
 		return true
 	}
-	if !dialects.ImplicitReasoningIn(s, &r.d.start, r.opts) {
+	for r.lead < len(s) && strings.IndexByte(" \t\r\n", s[r.lead]) >= 0 {
+		r.lead++ // the output's leading blanks are read once
+	}
+	if r.lead == len(s) {
+		return true // nothing but blanks yet: nothing to send
+	}
+	if !dialects.ImplicitReasoningIn(s[r.lead:], &r.d.start, r.opts) {
 		r.noBlock = true
 		return false
 	}
-	if len(strings.TrimLeft(s, " \t\r\n")) > r.lits.longest {
+	if len(s)-r.lead > r.lits.longest {
 		r.askedShort = true
 	}
 	return true
@@ -443,6 +490,7 @@ func (r *reader) sendCalls(s string) {
 	}
 	var shown dialects.ShownScan
 	shown.CallsIn(s, x)
+	holdBelow, holdFrom := r.reasoningHold(s)
 	for i := r.calls; i < len(x.Calls); i++ {
 		rc := &x.Calls[i]
 		st, en, ok := region(s, rc)
@@ -452,7 +500,7 @@ func (r *reader) sendCalls(s string) {
 		value := r.d.isValue(rc.Text)
 		closed := value && valueSettled(s, en) ||
 			!value && (r.d.closedBy(rc.Text) && (en < len(s) || rc.Err == nil) || r.settledAfter(s, en))
-		if !ok || rc.AtEnd || cutError(rc.Err) || r.mayBeReasoning(s, st) || shown.MayBeShown(s, st) {
+		if !ok || rc.AtEnd || cutError(rc.Err) || st < holdBelow || st >= holdFrom || shown.MayBeShown(s, st) {
 			return
 		}
 		if !closed {
@@ -516,12 +564,14 @@ func cutError(err error) bool {
 	return ok && e.Code == toolcall.CodeTruncated
 }
 
-// mayBeReasoning reports whether the call region at s[at] stands where a
-// later closing tag would make it reasoning: in a block the template may
-// have opened and no tag has closed yet, or after an opening tag not
-// closed before it.
-func (r *reader) mayBeReasoning(s string, at int) bool {
+// reasoningHold returns where, in s, a call region stands where a later
+// closing tag could make it reasoning: before holdBelow (in a block the
+// template may have opened that no tag has closed yet, or that closes
+// after it), or from holdFrom on (after an opening tag not closed since).
+// It reads s a few times, once per reading, whatever the calls.
+func (r *reader) reasoningHold(s string) (holdBelow, holdFrom int) {
 	tags := r.d.reasoning
+	holdFrom = len(s) + 1
 	implicit := dialects.ImplicitReasoningIn(s, &r.d.start, r.opts)
 	for i, t := range tags {
 		open := i == 0 && r.opts.ReasoningOpen
@@ -532,21 +582,21 @@ func (r *reader) mayBeReasoning(s string, at int) bool {
 		// closing tag; until one comes, a call may stand in it, unless
 		// an opening tag came first (dialects.TemplateBlockEnd).
 		if c := dialects.IndexTag(s, t.Close); c >= 0 {
-			if o := dialects.IndexTag(s, t.Open); (open || o < 0 || c < o) && c+len(t.Close) > at {
-				return true
+			if o := dialects.IndexTag(s, t.Open); open || o < 0 || c < o {
+				holdBelow = max(holdBelow, c+len(t.Close))
 			}
 		} else if open || dialects.IndexTag(s, t.Open) < 0 {
-			return true
+			holdBelow = len(s) + 1
 		}
 	}
 	for _, t := range tags {
 		from := 0
-		for _, b := range dialects.ClosedBlocks(s[:at], t) {
+		for _, b := range dialects.ClosedBlocks(s, t) {
 			from = b.End
 		}
-		if dialects.IndexTag(s[from:at], t.Open) >= 0 {
-			return true
+		if o := dialects.IndexTag(s[from:], t.Open); o >= 0 {
+			holdFrom = min(holdFrom, from+o)
 		}
 	}
-	return false
+	return holdBelow, holdFrom
 }
