@@ -353,12 +353,35 @@ func TestHostileInput(t *testing.T) {
 		"binary":           "\x00\xff<|channel|>\xfe\x00<|message|>\x80\x81<|call|>",
 		"deep arguments":   "<|channel|>commentary to=functions.f<|message|>" + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "<|call|>",
 		"huge body":        "<|channel|>final<|message|>" + strings.Repeat("a", 4<<20),
+		// Calls whose arguments hold a backtick, on one line: each is
+		// told to the shown scan, which must not read the line again.
+		"backtick calls on one line": strings.Repeat(" to=functions.f<|channel|>commentary<|message|>{\"a\":\"`\"}<|call|>", 15000),
+		// A token prose may name, then blanks: what decides is read once.
+		"blanks after a token": "word <|message|>" + strings.Repeat(" ", 1<<20),
 	}
 	for name, text := range inputs {
 		t.Run(name, func(t *testing.T) {
 			res := dialects.Parse(harmony.Dialect, text, nil)
 			if res == nil {
 				t.Fatal("nil result")
+			}
+			// Fed in 1-byte deltas, the Reader reads it as it reads it
+			// whole.
+			r := harmony.Dialect.(dialects.Incremental).NewReader(&dialects.Options{})
+			calls := 0
+			count := func(ps []dialects.Piece) {
+				for _, p := range ps {
+					if p.Kind == dialects.PieceCall {
+						calls++
+					}
+				}
+			}
+			for i := range len(text) {
+				count(r.Write(text[i : i+1]))
+			}
+			count(r.Close())
+			if whole := harmony.Dialect.Extract(text, nil); calls != len(whole.Calls) {
+				t.Errorf("1-byte deltas read %d calls, the whole text %d", calls, len(whole.Calls))
 			}
 			for _, e := range res.Errors {
 				if e.Code == "" {

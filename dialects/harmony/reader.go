@@ -61,8 +61,14 @@ type reader struct {
 	// val reads a call's body as a JSON value.
 	val valueRead
 	// named remembers how far the text after a token was read to decide
-	// whether prose names it (namedDecided).
-	named struct{ at, k int }
+	// whether prose names it (namedDecided): up to k, in its blanks when
+	// blanks is set.
+	named struct {
+		at, k  int
+		blanks bool
+	}
+	// asked is the last token the shown scan was asked about.
+	asked int
 
 	shown dialects.ShownScan
 }
@@ -224,8 +230,9 @@ func (r *reader) startHeader(start, from, scan int) {
 
 // readHeader reads a header up to <|message|>.
 func (r *reader) readHeader(text string) bool {
-	// A think block ends the header: what it holds is not read.
-	i, m, ok := r.next(text, anyMarker|think, true)
+	// A think block ends the header: what it holds is not read. Its
+	// tokens are the header's, as the token that opened it was.
+	i, m, ok := r.next(text, anyMarker|think, false)
 	if !ok {
 		return false
 	}
@@ -506,7 +513,10 @@ func (r *reader) callBody(text, body string, end marker) {
 	r.call(rc)
 	if strings.IndexByte(rc.Text, '`') >= 0 {
 		// The backticks of a call are its own, not prose's inline code.
-		r.shown.Call(msg.start, bodyEnd)
+		// The call is told from the token it was last asked about: what
+		// precedes it in the message is header words, with no backtick,
+		// and the text up to that token is never read again.
+		r.shown.Call(max(msg.start, r.asked), bodyEnd)
 	}
 }
 
@@ -637,6 +647,9 @@ func (r *reader) peek(text string, want markerSet, shown bool) (int, marker, boo
 			continue
 		}
 		end := i + len(markerText[m])
+		if shown {
+			r.asked = i
+		}
 		if shown && r.shown.ShownAt(text, i) {
 			r.scan = end
 			continue
@@ -700,17 +713,22 @@ func (r *reader) namedDecided(text string, at, end int) bool {
 	if r.closed || !namePossible(text, at) {
 		return true
 	}
-	k := end
+	k, blanks := end, false
 	if r.named.at == at {
-		k = max(k, r.named.k)
+		k, blanks = r.named.k, r.named.blanks
 	}
-	for k < len(text) && !isSpace(text[k]) {
-		k++
+	if !blanks {
+		for k < len(text) && !isSpace(text[k]) {
+			k++
+		}
+		blanks = k < len(text)
 	}
-	r.named.at, r.named.k = at, k
-	for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r') {
-		k++
+	if blanks {
+		for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r') {
+			k++
+		}
 	}
+	r.named.at, r.named.k, r.named.blanks = at, k, blanks
 	return k < len(text)
 }
 
