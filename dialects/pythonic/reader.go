@@ -64,6 +64,8 @@ type reader struct {
 	ncalls int
 	marked bool
 	shown  dialects.ShownScan
+	// ahead finds the literals the reader searches for (next).
+	ahead []ahead
 }
 
 type phase uint8
@@ -164,8 +166,8 @@ func (r *reader) undecided(text string, final bool) bool {
 		return false // the output may yet open with a call marker
 	}
 	from := max(0, r.scan-len(dialects.Think.Close))
-	c := indexTagFrom(text, dialects.Think.Close, from)
-	o := indexTagFrom(text, dialects.Think.Open, from)
+	c := r.indexTag(text, dialects.Think.Close, from)
+	o := r.indexTag(text, dialects.Think.Open, from)
 	switch {
 	case c >= 0 && (o < 0 || c < o):
 		r.reason(text[:c], true)
@@ -191,17 +193,69 @@ func mayOpen(s string, markers []string) bool {
 	return false
 }
 
-// indexTagFrom is dialects.IndexTag on text from from, as an offset of
-// text.
-func indexTagFrom(text, tag string, from int) int {
-	if from > len(text) {
+// indexTag is dialects.IndexTag on text from from, as an offset of text,
+// with the literal's occurrences found through r.next.
+func (r *reader) indexTag(text, tag string, from int) int {
+	for from <= len(text) {
+		i := r.next(text, tag, from)
+		if i < 0 {
+			return -1
+		}
+		end, ok := dialects.InsideJSONString(text, from, i)
+		if !ok {
+			return i
+		}
+		from = end
+	}
+	return -1
+}
+
+// ahead is what a reader knows of where a literal next occurs in the
+// text: the first occurrence at or after from (at, -1 for none), and, when
+// there is none, that none starts before clear.
+type ahead struct {
+	lit             string
+	from, at, clear int
+}
+
+// next returns the offset of the first occurrence of lit in text at or
+// after from, or -1. The reader's searches start further on as it reads,
+// and its text only grows: an occurrence found is given again while the
+// searches start before it, and text searched in vain is not searched
+// again, so that each byte is read a bounded number of times however
+// many blocks or deltas ask.
+func (r *reader) next(text, lit string, from int) int {
+	var a *ahead
+	for i := range r.ahead {
+		if r.ahead[i].lit == lit {
+			a = &r.ahead[i]
+			break
+		}
+	}
+	if a == nil {
+		r.ahead = append(r.ahead, ahead{lit: lit, from: from, at: -1, clear: from})
+		a = &r.ahead[len(r.ahead)-1]
+	}
+	start := from
+	if from >= a.from {
+		if a.at >= from {
+			return a.at
+		}
+		if a.at < 0 {
+			start = max(from, a.clear)
+		}
+	}
+	a.from = from
+	if start >= len(text) {
+		a.at, a.clear = -1, max(start, len(text)-len(lit)+1)
 		return -1
 	}
-	i := dialects.IndexTag(text[from:], tag)
-	if i < 0 {
-		return -1
+	if k := strings.Index(text[start:], lit); k >= 0 {
+		a.at = start + k
+		return a.at
 	}
-	return from + i
+	a.at, a.clear = -1, max(start, len(text)-len(lit)+1)
+	return -1
 }
 
 // reason gives s as reasoning: whole says s is all of a block's text.
@@ -220,7 +274,7 @@ func (r *reader) reason(s string, whole bool) {
 // ends.
 func (r *reader) thinking(text string, final bool) bool {
 	from := max(r.pos, r.scan-maxOpener(r.d)-len(dialects.Think.Close))
-	c := indexTagFrom(text, dialects.Think.Close, from)
+	c := r.indexTag(text, dialects.Think.Close, from)
 	if r.thinkHeld < 0 {
 		limit := len(text)
 		if c >= 0 {
@@ -330,8 +384,8 @@ func (r *reader) nextOpener(text string, from, limit int) (int, string) {
 		if from >= end {
 			continue
 		}
-		if k := strings.Index(text[from:end], b.open); k >= 0 && (at < 0 || from+k < at) {
-			at, which = from+k, b.open
+		if k := r.next(text, b.open, from); k >= 0 && k+len(b.open) <= end && (at < 0 || k < at) {
+			at, which = k, b.open
 		}
 	}
 	if at >= limit {
@@ -372,7 +426,7 @@ func (r *reader) content(text string, final bool) bool {
 	}
 	from := max(r.pos, r.scan)
 	o, open := r.nextOpener(text, from, len(text))
-	t := indexTagFrom(text, dialects.Think.Open, max(r.pos, r.scan-len(dialects.Think.Open)+1))
+	t := r.indexTag(text, dialects.Think.Open, max(r.pos, r.scan-len(dialects.Think.Open)+1))
 	switch {
 	case t >= 0 && (o < 0 || t < o):
 		r.emitContent(text, t, false)
@@ -653,8 +707,8 @@ func (r *reader) blockEnd(text string, final bool) (reg region, ok, done bool) {
 	closeAt, closeM := -1, ""
 	for _, m := range b.kind.closes {
 		s := max(b.body, from-len(m)+1)
-		if k := strings.Index(text[s:], m); k >= 0 && (closeAt < 0 || s+k < closeAt) {
-			closeAt, closeM = s+k, m
+		if k := r.next(text, m, s); k >= 0 && (closeAt < 0 || k < closeAt) {
+			closeAt, closeM = k, m
 		}
 	}
 	l, ended := b.seq.end(text, b.body, true, final)
