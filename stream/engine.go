@@ -135,15 +135,9 @@ func (e *engine) pieces(ps []dialects.Piece) {
 		p := &ps[i]
 		switch p.Kind {
 		case dialects.PieceContent:
-			if p.Text != "" {
-				e.content.WriteString(p.Text)
-				e.events = append(e.events, Event{Kind: Content, Text: p.Text})
-			}
+			e.out(Content, &e.content, p.Text)
 		case dialects.PieceReasoning:
-			if p.Text != "" {
-				e.reasoning.WriteString(p.Text)
-				e.events = append(e.events, Event{Kind: Reasoning, Text: p.Text})
-			}
+			e.out(Reasoning, &e.reasoning, p.Text)
 		case dialects.PieceCallStart:
 			if c := e.slot(p.Index); c != nil && !c.started {
 				c.started = true
@@ -159,6 +153,22 @@ func (e *engine) pieces(ps []dialects.Piece) {
 			e.errs = append(e.errs, coded.As(p.Err))
 		}
 	}
+}
+
+// out adds s, text of kind (Content or Reasoning) kept in b, to the
+// events: the pieces of one kind a Reader returns in a row are one event,
+// a slice of b, as text written at once is.
+func (e *engine) out(kind Kind, b *strings.Builder, s string) {
+	if s == "" {
+		return
+	}
+	n := b.Len()
+	b.WriteString(s)
+	if k := len(e.events) - 1; k >= 0 && e.events[k].Kind == kind {
+		e.events[k].Text = b.String()[n-len(e.events[k].Text):]
+		return
+	}
+	e.events = append(e.events, Event{Kind: kind, Text: s})
 }
 
 // slot returns call index's entry, or nil past the call cap: those calls

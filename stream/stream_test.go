@@ -302,7 +302,7 @@ func TestLiveEvents(t *testing.T) {
 			want: [][]string{
 				{"content:Sure."},
 				{},
-				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`, "call_start:1:get_weather", `call:1:get_weather:{"city":"Paris"}`, "content:\n", "content:\nDone."},
+				{"call_start:0:get_weather", `call:0:get_weather:{"city":"Paris"}`, "call_start:1:get_weather", `call:1:get_weather:{"city":"Paris"}`, "content:\n\nDone."},
 				{"done:json"},
 			},
 		},

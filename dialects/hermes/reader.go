@@ -581,15 +581,12 @@ func (r *reader) mark() {
 }
 
 // shiftCall moves the offsets of a call read from a unit to the output's.
+// A repair's offset stays: it is an offset in the text repaired (the
+// call's arguments or the object around them), not in the output.
 func shiftCall(rc *dialects.RawCall, d int) {
 	rc.Offset += d
 	if e, ok := rc.Err.(*toolcall.Error); ok && e.Offset >= 0 {
 		e.Offset += d
-	}
-	for i := range rc.Repairs {
-		if rc.Repairs[i].Offset >= 0 {
-			rc.Repairs[i].Offset += d
-		}
 	}
 }
 
