@@ -13,8 +13,8 @@ var benchTexts = []struct {
 	text string
 }{
 	{Sarashina, "Let me look that up.\n<|tool_calls|>[{'name': 'get_weather', 'arguments': {'city': 'Tokyo', 'unit': 'celsius'}}, {'name': 'get_time', 'arguments': {'zone': 'JST'}}]\nOne moment."},
-	{Llama3Builtin, "<|python_tag|>brave_search.call(query=\"weather in Paris today\")<|eom_id|>"},
-	{Llama3Builtin, "Sure, here it is: " + strings.Repeat("the answer is long and plain. ", 40)},
+	{Engine{Llama3Builtin}, "<|python_tag|>brave_search.call(query=\"weather in Paris today\")<|eom_id|>"},
+	{Engine{Llama3Builtin}, "Sure, here it is: " + strings.Repeat("the answer is long and plain. ", 40)},
 }
 
 // BenchmarkExtract reads each text one-shot by the whole-text reading

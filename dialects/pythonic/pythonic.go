@@ -137,14 +137,14 @@ var (
 	}}
 	// Llama3Builtin is Llama 3.1/3.3's built-in tool dialect:
 	// <|python_tag|>brave_search.call(query="…").
-	Llama3Builtin = Engine{&Dialect{
+	Llama3Builtin = &Dialect{
 		name:            "llama3_builtin",
 		markers:         []string{"<|python_tag|>", "<|eom_id|>"},
 		blocks:          []blockKind{{open: "<|python_tag|>", closes: []string{"<|eom_id|>", "<|eot_id|>"}, evidence: true}},
 		fallback:        builtinCalls,
 		builtin:         true,
 		reasoningClosed: true,
-	}}
+	}
 )
 
 func init() {
