@@ -6,7 +6,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 )
 
@@ -500,7 +499,7 @@ func (r *reader) sendCalls(s string) {
 		value := r.d.isValue(rc.Text)
 		closed := value && valueSettled(s, en) ||
 			!value && (r.d.closedBy(rc.Text) && (en < len(s) || rc.Err == nil) || r.settledAfter(s, en))
-		if !ok || rc.AtEnd || cutError(rc.Err) || st < holdBelow || st >= holdFrom || shown.MayBeShown(s, st) {
+		if !ok || rc.AtEnd || rc.Err != nil || st < holdBelow || st >= holdFrom || shown.MayBeShown(s, st) {
 			return
 		}
 		if !closed {
@@ -557,11 +556,6 @@ func region(s string, rc *dialects.RawCall) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	return lo + k, lo + k + len(rc.Text), true
-}
-
-func cutError(err error) bool {
-	e, ok := err.(*toolcall.Error)
-	return ok && e.Code == toolcall.CodeTruncated
 }
 
 // reasoningHold returns where, in s, a call region stands where a later

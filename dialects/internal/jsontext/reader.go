@@ -87,7 +87,8 @@ type reader struct {
 	mark    bool
 	opens   bool // bare: nothing but blanks, separators and own calls so far
 	run     bool // bare: a call was taken and only separators followed
-	ticks   bool // bare: inline code is open on the current line
+	ticks   bool // bare: inline code is open (in the current paragraph)
+	inLine  bool // bare: the current line holds text (not blank)
 	quoted  bool // bare: a quotation in a sentence is open on the current line
 	prev    byte // bare: the last byte of prose on the current line but a blank, or 0
 	blank   bool // bare: the last byte of prose was a blank
@@ -688,11 +689,22 @@ const maxLine = 1 << 10
 func (r *reader) note(s string) {
 	last := strings.LastIndexByte(s, '\n')
 	if r.cfg.Bare {
-		from := 0
-		if last >= 0 {
-			r.ticks, from = false, last+1
+		// Inline code goes on across a line break, as its paragraph
+		// does: a blank line ends both.
+		for rest := s; ; {
+			nl := strings.IndexByte(rest, '\n')
+			line := rest
+			if nl >= 0 {
+				line = rest[:nl]
+			}
+			r.ticks = r.ticks != (backtickRuns(line)%2 == 1)
+			r.inLine = r.inLine || strings.TrimLeft(line, " \t\r") != ""
+			if nl < 0 {
+				break
+			}
+			r.ticks = r.ticks && r.inLine
+			r.inLine, rest = false, rest[nl+1:]
 		}
-		r.ticks = r.ticks != (backtickRuns(s[from:])%2 == 1)
 	}
 	if last < 0 {
 		r.line = append(r.line, s...)
