@@ -34,7 +34,10 @@ const Name = "ollama"
 // and safe for concurrent use.
 type Dialect struct{}
 
-var _ dialects.Marked = Dialect{}
+var (
+	_ dialects.Marked      = Dialect{}
+	_ dialects.Incremental = Dialect{}
+)
 
 // Name returns "ollama".
 func (Dialect) Name() string { return Name }
@@ -63,6 +66,15 @@ func (Dialect) Syntax() dialects.Syntax { return dialects.Syntax{Opaque: true, B
 // call index past the last real call. ParseJSON reports the same problems
 // with CallIndex -1 and is the better entry point when the dialect is known.
 func (Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return extract(text)
+}
+
+// NewReader returns a Reader that holds the body and reads it as Extract
+// does once it ends (dialects.Holding): a response body is decided only by
+// its end, so a stream of one yields its pieces at Close.
+func (Dialect) NewReader(*dialects.Options) dialects.Reader { return dialects.Holding(extract) }
+
+func extract(text string) *dialects.Extraction {
 	s := decode(text)
 	ext := s.Extraction
 	ext.Errors = s.Errors
