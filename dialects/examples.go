@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/dialectkit/toolcall"
@@ -250,6 +251,9 @@ func (s *ShownScan) read(text string, at int, disownable bool) bool {
 	lineStart := s.pos
 	if nl := strings.LastIndexByte(text[from:at], '\n'); nl >= 0 {
 		lineStart = from + nl + 1
+		if !s.inFence {
+			s.plainLines(text, lineStart)
+		}
 		for s.pos < lineStart {
 			le := s.pos + strings.IndexByte(text[s.pos:lineStart], '\n')
 			f, _, _, info, open := textlayer.OpenLine(text, s.pos, le, textlayer.MaxFenceIndent)
@@ -308,6 +312,39 @@ func (s *ShownScan) read(text string, at int, disownable bool) bool {
 		return true
 	}
 	return s.in.n > 0 || s.in.i < at || s.in.floor > at || s.quoteOpen(text, at)
+}
+
+// plainLines reads the whole lines from s.pos to lineStart at once when
+// they hold no backtick and no tilde, outside a fence: no fence opens or
+// closes in them and no backtick run, so what the line by line reading
+// does comes down to starting a paragraph after the last blank line and
+// reading the inline code on to lineStart (no run closes in them either).
+// The lines are found with a search for each line break, and a line is
+// looked at only for its first bytes, to tell a blank one.
+func (s *ShownScan) plainLines(text string, lineStart int) {
+	region := text[s.pos:lineStart]
+	if strings.IndexByte(region, '`') >= 0 || strings.IndexByte(region, '~') >= 0 {
+		return
+	}
+	blank := -1 // the end of the last blank line, at its line break
+	for ls := s.pos; ls < lineStart; {
+		le := ls + strings.IndexByte(text[ls:lineStart], '\n')
+		k := ls
+		for k < le && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r') {
+			k++
+		}
+		if k == le || (text[k] <= ' ' || text[k] >= utf8.RuneSelf) && strings.TrimSpace(text[k:le]) == "" {
+			blank = le
+		}
+		ls = le + 1
+	}
+	if blank >= 0 {
+		s.para(blank)
+	}
+	if blank+1 < lineStart {
+		s.in.read(text, s.calls, lineStart, len(text), false, nil)
+	}
+	s.pos = lineStart
 }
 
 // readLine reads the line from s.pos to le, whole, into the paragraph.
@@ -405,14 +442,27 @@ type quoteState struct {
 // advance reads text[from:to], and calls closed (when not nil) with the
 // span of each quotation it closes.
 func (q *quoteState) advance(text string, from, to int, closed func(start, end int)) {
+	next := [3]int{-1, -1, -1} // where each opening quote byte occurs next, from i
 	for i := from; i < to; i++ {
 		if q.close == "" {
-			// Outside a quotation only a quote or a line break is read:
-			// whether the line holds text counts once one is open.
-			for i < to && !quoteOrBreak[text[i]] {
-				i++
+			// Outside a quotation only a quote is looked for, and the
+			// start of its line: whether the line holds text counts
+			// once one is open.
+			k := to
+			for n, b := range [3]byte{'"', '\'', 0xE2} {
+				if next[n] < i {
+					if next[n] = strings.IndexByte(text[i:to], b); next[n] < 0 {
+						next[n] = to
+					} else {
+						next[n] += i
+					}
+				}
+				k = min(k, next[n])
 			}
-			if i == to {
+			if nl := strings.LastIndexByte(text[i:k], '\n'); nl >= 0 {
+				q.line, q.text = i+nl+1, false
+			}
+			if i = k; i == to {
 				return
 			}
 		}
@@ -481,10 +531,6 @@ func (q *quoteState) advance(text string, from, to int, closed func(start, end i
 		}
 	}
 }
-
-// quoteOrBreak holds the bytes that open a quotation (the ASCII double
-// and single quotes, the first byte of '“' and '‘') and the line break.
-var quoteOrBreak = [256]bool{'"': true, '\'': true, 0xE2: true, '\n': true}
 
 // reset abandons the open quotation, unlisted.
 func (q *quoteState) reset() { q.close, q.inner, q.depth = "", 0, 0 }

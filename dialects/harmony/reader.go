@@ -25,13 +25,16 @@ const (
 )
 
 // reader reads a harmony output in one pass (dialects.Reader). It keeps
-// the output read so far in buf, which only grows, so that the shared
+// the output read so far in buf, which only grows (or, while it came in
+// one delta, views that delta in place: an output read whole is never
+// copied), so that the shared
 // text layer (dialects.ShownScan, dialects.TokenNamed) reads it in place;
 // each byte is scanned once, and a region (a header, a call's body) is
 // parsed once, when it ends.
 type reader struct {
 	opts   *dialects.Options
 	buf    []byte
+	view   string // the output so far while it is one delta; buf is then nil
 	closed bool
 	out    []dialects.Piece
 
@@ -126,11 +129,25 @@ func (harmonyDialect) NewReader(opts *dialects.Options) dialects.Reader {
 
 // str is the output read so far. buf only grows and the bytes it holds
 // never change, so the string stays valid as buf grows.
-func (r *reader) str() string { return unsafe.String(unsafe.SliceData(r.buf), len(r.buf)) }
+func (r *reader) str() string {
+	if r.buf == nil {
+		return r.view
+	}
+	return unsafe.String(unsafe.SliceData(r.buf), len(r.buf))
+}
 
 func (r *reader) Write(delta string) []dialects.Piece {
 	r.out = r.out[:0]
-	r.buf = append(r.buf, delta...)
+	switch {
+	case r.buf == nil && r.view == "":
+		r.view = delta // the first delta, viewed where it is
+	case r.buf == nil:
+		r.buf = make([]byte, 0, max(2*(len(r.view)+len(delta)), 512))
+		r.buf = append(append(r.buf, r.view...), delta...)
+		r.view = ""
+	default:
+		r.buf = append(r.buf, delta...)
+	}
 	r.run()
 	return r.out
 }
