@@ -2,6 +2,7 @@ package proxy_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -144,10 +145,19 @@ func TestRecoveryRequest(t *testing.T) {
 				t.Errorf("%s: the re-ask lost the client's fields or streams: %s", api, re.Body)
 			}
 			var reflected bool
+			var asked []string
 			for _, m := range re.Messages {
 				if m.Role == "tool" && strings.Contains(m.Content, "TLP-004") && m.ToolCallID != "" {
 					reflected = true
 				}
+				for _, c := range m.ToolCalls {
+					asked = append(asked, c.Name+" "+argsText(t, c.Arguments))
+				}
+			}
+			// The failed call goes back as the model made it, its
+			// arguments as written.
+			if want := `get_weather {"city":5}`; strings.Join(asked, "; ") != want {
+				t.Errorf("%s stream=%v: the re-ask's calls %q, want %q", api, stream, asked, want)
 			}
 			if !reflected || re.Messages[0].Content != "Weather in Paris?" {
 				t.Errorf("%s: the re-ask does not carry the reflection: %+v", api, re.Messages)
@@ -456,4 +466,19 @@ func TestLongLines(t *testing.T) {
 			t.Errorf("%s: calls %q, %d bytes of content", api, a.names(), len(a.Content))
 		}
 	}
+}
+
+// argsText is a call's arguments in a request's history, compacted: a
+// JSON object, or the object a JSON string holds (OpenAI's shape).
+func argsText(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		raw = json.RawMessage(s)
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return string(raw)
+	}
+	return b.String()
 }

@@ -580,6 +580,10 @@ type turn struct {
 	// arguments; errs[i] is calls[i]'s error, nil when it is valid.
 	calls []toolcall.Call
 	errs  []*toolcall.Error
+	// written[i] are failed call i's arguments as the model wrote them,
+	// when they are a JSON object: the re-ask shows the model its own
+	// call (nil: {}).
+	written []json.RawMessage
 	// loose are errors that belong to no call.
 	loose []*toolcall.Error
 }
@@ -764,6 +768,7 @@ func (r *run) collect(t *turn) {
 		}
 		t.calls = append(t.calls, c)
 		t.errs = append(t.errs, en.err)
+		t.written = append(t.written, writtenArguments(en.err, t.native))
 	}
 	for i, rep := range t.res.Repairs {
 		if n, ok := renumbered[rep.CallIndex]; ok {
@@ -1054,6 +1059,23 @@ func replayArguments(args json.RawMessage) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return obj
+}
+
+// writtenArguments are a failed call's arguments as the model wrote them,
+// nil unless they are a JSON object: the arguments read whole of a call
+// off its schema (Error.Raw then holds them, repaired as they were read),
+// or the arguments of a native call, whatever failed. Anything else (text
+// that is not JSON, a leaked call's markup) is not an object a server
+// would accept in a history: it is quoted in the call's tool result.
+func writtenArguments(e *toolcall.Error, native bool) json.RawMessage {
+	if e == nil || !native && e.Code != toolcall.CodeSchema {
+		return nil
+	}
+	raw := json.RawMessage(strings.TrimSpace(e.Raw))
+	if !isJSONObject(raw) {
+		return nil
+	}
+	return raw
 }
 
 func isJSONObject(b json.RawMessage) bool {

@@ -1,6 +1,7 @@
 package retry_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -169,6 +170,9 @@ func TestRecoveryAfterOneRetry(t *testing.T) {
 		first     step
 		code      toolcall.Code
 		inReask   []string // substrings the re-ask must hold
+		// args are the failed call's arguments in the re-ask: as the
+		// model wrote them when they are a JSON object, else {}.
+		args string
 	}{
 		{
 			name:      "invalid JSON in a text call",
@@ -176,24 +180,35 @@ func TestRecoveryAfterOneRetry(t *testing.T) {
 			first:     text(hermes("get_weather", `{"city": 'Paris',, }`)),
 			code:      toolcall.CodeMalformedCall,
 			inReask:   []string{"TLP-019", `{"city": 'Paris',, }`, "<tool_call>", `"city": "..."`},
+			args:      `{}`,
 		},
 		{
 			name:    "unrepairable native arguments",
 			first:   native(dialects.RawCall{ID: "call_native1", Name: "get_weather", Arguments: `{{{{:::}}}}`}),
 			code:    toolcall.CodeRepairFailed,
 			inReask: []string{"TLP-003", "{{{{:::}}}}", "Error position: byte", `{"name": "get_weather", "arguments": {"city": "..."}}`},
+			args:    `{}`,
 		},
 		{
 			name:    "schema failure",
 			first:   text(hermes("get_weather", `{"city": "Paris", "days": "three"}`)),
 			code:    toolcall.CodeSchema,
 			inReask: []string{"TLP-004", "Field: /days", "Expected: integer, got: string", `{"city":"Paris","days":"three"}`, `"days": 1`},
+			args:    `{"city":"Paris","days":"three"}`,
 		},
 		{
 			name:    "missing required field",
 			first:   text(hermes("get_weather", `{"days": 2}`)),
 			code:    toolcall.CodeSchema,
 			inReask: []string{"Missing required fields: city", `{"name": "get_weather", "arguments": {"city": "..."}}`},
+			args:    `{"days":2}`,
+		},
+		{
+			name:    "native call off its schema",
+			first:   native(dialects.RawCall{ID: "call_native1", Name: "get_weather", Arguments: `{"days": 2}`}),
+			code:    toolcall.CodeSchema,
+			inReask: []string{"Missing required fields: city"},
+			args:    `{"days":2}`,
 		},
 	}
 	for _, tt := range tests {
@@ -220,8 +235,16 @@ func TestRecoveryAfterOneRetry(t *testing.T) {
 			if last.Role != "tool" || asst.Role != "assistant" || len(asst.ToolCalls) != 1 || last.ToolCallID != asst.ToolCalls[0].ID {
 				t.Fatalf("re-ask messages = %+v", sent[1:])
 			}
-			if string(asst.ToolCalls[0].Arguments) != "{}" {
-				t.Errorf("failed call stored with arguments %s, want {}", asst.ToolCalls[0].Arguments)
+			if got := compactJSON(t, asst.ToolCalls[0].Arguments); got != tt.args {
+				t.Errorf("the re-ask sends the failed call with arguments %s, want %s", got, tt.args)
+			}
+			// The history handed back stores the failed call with {}.
+			for _, m := range out.History {
+				for _, c := range m.ToolCalls {
+					if c.ID == asst.ToolCalls[0].ID && string(c.Arguments) != "{}" {
+						t.Errorf("failed call stored in the history with arguments %s, want {}", c.Arguments)
+					}
+				}
 			}
 			if tt.first.resp.NativeCalls != nil && asst.ToolCalls[0].ID != "call_native1" {
 				t.Errorf("native call id %q not kept", asst.ToolCalls[0].ID)
@@ -1173,4 +1196,14 @@ func TestFallbackFromConfig(t *testing.T) {
 			}
 		})
 	}
+}
+
+// compactJSON is a JSON value without insignificant blanks.
+func compactJSON(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		t.Fatalf("not JSON: %s", raw)
+	}
+	return b.String()
 }

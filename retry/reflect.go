@@ -280,7 +280,13 @@ func (r *run) reflect(t *turn, att *Attempt) {
 		reflected++
 		text := r.reflectionText(e, c.ID, t, att.Number, left)
 		msg := client.Message{Role: "tool", Content: text, ToolCallID: c.ID, ToolName: c.Name}
-		sent.ToolCalls = append(sent.ToolCalls, c)
+		asked := c
+		if t.written[i] != nil {
+			// The re-ask shows the call as the model made it; the
+			// history keeps {} (see collect).
+			asked.Arguments = t.written[i]
+		}
+		sent.ToolCalls = append(sent.ToolCalls, asked)
 		kept.ToolCalls = append(kept.ToolCalls, c)
 		sentResults = append(sentResults, msg)
 		keptResults = append(keptResults, msg)
