@@ -27,16 +27,12 @@ func (r *Registry) Stream(opts *Options) *stream.Parser {
 	sopts := &stream.Options{Parse: o.DialectOptions(), MaxBytes: o.MaxStreamBytes}
 	if o.Dialect != "" {
 		if d, ok := r.Lookup(o.Dialect); ok {
-			if _, inc := d.(dialects.Incremental); inc && len(o.Fallback) == 0 {
-				// The dialect's own Reader streams it: no profile.
-				return stream.NewParser(d, sopts)
-			}
 			for _, name := range o.Fallback {
 				if fb, ok := r.Lookup(name); ok {
-					sopts.Fallback = append(sopts.Fallback, r.profile(fb))
+					sopts.Fallback = append(sopts.Fallback, r.streamed(fb))
 				}
 			}
-			return r.profile(d).NewParser(sopts)
+			return stream.NewParser(r.streamed(d), sopts)
 		}
 		// An unknown name: the final parse reports it.
 		return stream.NewDetecting(nameless{r: r, opts: heapOptions(o)}, sopts)
@@ -71,6 +67,15 @@ func (r *Registry) Prepared() bool {
 	r.mu.RUnlock()
 	v, ok := pointSets.Load(r)
 	return ok && v.(pointSet).gen == gen
+}
+
+// streamed returns what a stream reads d's output with: d itself when
+// its own Reader reads it (dialects.Incremental), else its profile.
+func (r *Registry) streamed(d dialects.Dialect) dialects.Dialect {
+	if _, inc := d.(dialects.Incremental); inc {
+		return d
+	}
+	return r.profile(d)
 }
 
 // profile returns the stream profile of d, learning it on first use.

@@ -22,9 +22,6 @@ func (p *profiled) Close() []Event {
 	p.leaveSteady()
 	p.closed = true
 	p.events = p.closeEvents[:0] // Close's events are not reused: most often Done alone
-	if p.alts != nil {
-		return p.closeAlts()
-	}
 	if p.inner != nil {
 		return p.closeInner()
 	}

@@ -9,6 +9,7 @@ type Parser struct {
 	// eng streams a dialect that reads its output itself (engine.go);
 	// old any other dialect, a detecting stream and a fallback chain.
 	eng *engine
+	ch  *chain
 	old *profiled
 }
 
@@ -18,6 +19,9 @@ type Parser struct {
 func (p *Parser) Write(delta string) []Event {
 	if p.eng != nil {
 		return p.eng.write(delta)
+	}
+	if p.ch != nil {
+		return p.ch.write(delta)
 	}
 	return p.old.Write(delta)
 }
@@ -29,6 +33,9 @@ func (p *Parser) Close() []Event {
 	if p.eng != nil {
 		return p.eng.close()
 	}
+	if p.ch != nil {
+		return p.ch.close()
+	}
 	return p.old.Close()
 }
 
@@ -37,6 +44,12 @@ func (p *Parser) Text() string {
 	if p.eng != nil {
 		return p.eng.text.String()
 	}
+	if p.ch != nil {
+		if p.ch.inner != nil {
+			return p.ch.inner.Text()
+		}
+		return p.ch.alts[0].p.Text()
+	}
 	return p.old.Text()
 }
 
@@ -44,6 +57,9 @@ func (p *Parser) Text() string {
 func (p *Parser) Result() *toolcall.Result {
 	if p.eng != nil {
 		return p.eng.result
+	}
+	if p.ch != nil {
+		return p.ch.result
 	}
 	return p.old.Result()
 }
@@ -58,6 +74,9 @@ func (p *Parser) Disagreement() string {
 	if p.eng != nil {
 		return ""
 	}
+	if p.ch != nil {
+		return p.ch.diverged
+	}
 	return p.old.diverged
 }
 
@@ -67,6 +86,9 @@ func (p *Parser) adopt(buf textBuf) []Event {
 	if p.eng != nil {
 		return p.eng.adopt(buf)
 	}
+	if p.ch != nil {
+		return p.ch.write(buf.String())
+	}
 	return p.old.adopt(buf)
 }
 
@@ -74,6 +96,9 @@ func (p *Parser) adopt(buf textBuf) []Event {
 func (p *Parser) textLen() int {
 	if p.eng != nil {
 		return p.eng.text.Len()
+	}
+	if p.ch != nil {
+		return p.ch.text
 	}
 	return p.old.textLen()
 }
@@ -83,5 +108,13 @@ func (p *Parser) outText(kind Kind) string {
 	if p.eng != nil {
 		return p.eng.outText(kind)
 	}
+	if p.ch != nil {
+		return p.ch.outText(kind)
+	}
 	return p.old.outText(kind)
 }
+
+// hasErrors reports whether the output holds an error of no one call
+// already: the reading of a dialect that reads its output itself then
+// holds it, whatever follows.
+func (p *Parser) hasErrors() bool { return p.eng != nil && len(p.eng.errs) > 0 }

@@ -515,6 +515,16 @@ func (p *Profile) learnStrip(parse func(string) *dialects.Extraction) map[string
 // Dialect returns the dialect the profile describes.
 func (p *Profile) Dialect() dialects.Dialect { return p.d }
 
+// Name is the name of the profile's dialect: a Profile is a
+// dialects.Dialect, so that a fallback chain (Options.Fallback) may list
+// it for its dialect, streamed by the profile.
+func (p *Profile) Name() string { return p.d.Name() }
+
+// Extract is the Extract of the profile's dialect.
+func (p *Profile) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	return p.d.Extract(text, opts)
+}
+
 // learnPair finds how a dialect treats one reasoning wrapper.
 func learnPair(parse func(string) *dialects.Extraction, tags dialects.ReasoningTags) pairRules {
 	r := pairRules{tags: tags}

@@ -71,7 +71,8 @@ type Options struct {
 	// as soon as that dialect starts a call (or reports a failed one);
 	// until then answer text streams as far as every reading agrees, and
 	// a fallback's calls come with Close. Ignored by NewDetecting.
-	Fallback []*Profile
+	// A *Profile stands for its dialect, streamed by the profile.
+	Fallback []dialects.Dialect
 }
 
 // Detector finds the dialect for a Parser that was not given one. Package
@@ -174,9 +175,6 @@ type profiled struct {
 	points   *Points // where to ask the detector, nil once decided
 	detected bool
 	inner    *Parser // the parser of the detected dialect, once decided
-	// alts are the readings of a stream with a fallback chain while it is
-	// undecided (fallback.go); once decided, inner is the one chosen.
-	alts []alternate
 	// skip holds what was emitted (content, reasoning) before the dialect
 	// was decided and the inner parser has not yet emitted again.
 	skip [2]string
@@ -210,23 +208,42 @@ type profiled struct {
 	diverged   string // what streamed output disagreed with the result, if any
 }
 
-// NewParser returns a Parser for output in dialect d. A dialect that
-// reads its output in one pass (dialects.Incremental) is streamed with its
-// own Reader. Any other dialect's profile is learnt first; a registry
-// keeps profiles and hands out parsers without that cost
+// NewParser returns a Parser for output in dialect d, and in the
+// fallback chain's when it finds nothing (Options.Fallback). A dialect
+// that reads its output in one pass (dialects.Incremental) is streamed
+// with its own Reader. Any other dialect's profile is learnt first; a
+// registry keeps profiles and hands out parsers without that cost
 // (registry.Stream).
 func NewParser(d dialects.Dialect, opts *Options) *Parser {
-	if inc, ok := d.(dialects.Incremental); ok && (opts == nil || len(opts.Fallback) == 0) {
-		return newEngine(inc, opts)
+	if opts != nil && len(opts.Fallback) > 0 {
+		return newChain(d, opts)
 	}
-	return Learn(d).NewParser(opts)
+	return newAlone(d, opts)
 }
 
-// NewParser returns a Parser for output in the profile's dialect.
+// newAlone returns a Parser for output in dialect d alone, whatever
+// opts.Fallback says.
+func newAlone(d dialects.Dialect, opts *Options) *Parser {
+	if p, ok := d.(*Profile); ok {
+		return p.parser(opts)
+	}
+	if inc, ok := d.(dialects.Incremental); ok {
+		return newEngine(inc, opts)
+	}
+	return Learn(d).parser(opts)
+}
+
+// NewParser returns a Parser for output in the profile's dialect, and in
+// the fallback chain's when it finds nothing (Options.Fallback).
 func (p *Profile) NewParser(opts *Options) *Parser {
 	if opts != nil && len(opts.Fallback) > 0 {
-		return newChoosing(p, opts)
+		return newChain(p, opts)
 	}
+	return p.parser(opts)
+}
+
+// parser returns a Parser for output in the profile's dialect alone.
+func (p *Profile) parser(opts *Options) *Parser {
 	if inc, ok := p.d.(dialects.Incremental); ok {
 		return newEngine(inc, opts)
 	}
@@ -407,17 +424,13 @@ func (p *profiled) write(delta string) []Event {
 		return nil
 	}
 	n := p.buf.Len()
-	if p.alts != nil || p.inner != nil {
+	if p.inner != nil {
 		n = p.textLen()
 	}
 	if room := p.maxBytes() - n; len(delta) > room {
 		delta, p.cut = delta[:room], true
 	}
 	p.events = p.events[:0]
-	if p.alts != nil {
-		p.writeAlts(delta)
-		return p.events
-	}
 	if p.inner != nil {
 		// The parser of the detected dialect keeps the text.
 		p.relay(p.inner.Write(delta))
@@ -474,9 +487,6 @@ func (p *profiled) steadyNow() bool {
 
 // Text returns the output received so far.
 func (p *profiled) Text() string {
-	if p.alts != nil {
-		return p.alts[0].p.Text()
-	}
 	if p.inner != nil {
 		return p.inner.Text()
 	}
@@ -489,9 +499,6 @@ func (p *profiled) Text() string {
 
 // textLen is the length of the output received so far.
 func (p *profiled) textLen() int {
-	if p.alts != nil {
-		return p.alts[0].p.textLen()
-	}
 	if p.inner != nil {
 		return p.inner.textLen()
 	}
@@ -1979,4 +1986,12 @@ func fullRunes(text string, from int) int {
 // between bare calls.
 func (p *profiled) trailing(r rune) bool {
 	return unicode.IsSpace(r) || p.prof.syn.Bare != "" && (r == ',' || r == ';')
+}
+
+// outText is the text of kind (Content or Reasoning) the parser emitted.
+func (p *profiled) outText(kind Kind) string {
+	if kind == Reasoning {
+		return p.reasonOut.String()
+	}
+	return p.contentOut.String()
 }

@@ -1,0 +1,324 @@
+package stream
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// A stream with a fallback chain (Options.Fallback) reads the output in its
+// dialect and in each fallback dialect at once, with one Parser each (the
+// alternates), because the one-shot rule (registry.Parse) decides between
+// them only from the whole output: the named dialect's reading stands when
+// it finds a call or an error, else the first fallback that finds a call.
+//
+// The decision is taken at the byte the one-shot rule allows, never before:
+//
+//   - when the named dialect's parser starts a call (or reports a failed
+//     one, or an error of no call), its final reading holds that call or
+//     error, so the fallbacks cannot apply: from there on the stream is
+//     that parser's, and it goes on streaming live;
+//   - otherwise the decision is only known at Close, and the calls of a
+//     fallback dialect come with Close.
+//
+// Until it is decided, the answer text and reasoning every alternate still
+// in the running has emitted are emitted as far as they agree (their common
+// prefix): whichever reading wins, its text begins with that. A fallback
+// that has reported a valid call rules out the fallbacks after it.
+type chain struct {
+	opts Options
+	name string // the named dialect's
+	// alts are the readings while the stream is undecided; once decided,
+	// inner is the one chosen.
+	alts  []alternate
+	inner *Parser
+	// skip holds what was emitted (content, reasoning) before the stream
+	// was decided and inner has not yet emitted again.
+	skip                  [2]string
+	contentOut, reasonOut strings.Builder
+	text                  int // bytes read
+	events                []Event
+	cut, closed           bool
+	diverged              string
+	result                *toolcall.Result
+}
+
+// alternate is one reading of a stream with a fallback chain.
+type alternate struct {
+	p *Parser
+	// kept are the events p emitted, kept until the stream is decided.
+	// A Content or Reasoning entry is a run of consecutive such events:
+	// its text is p's record of what it emitted, from to to.
+	kept []kept
+	at   [2]int // how much of p's content and reasoning kept covers
+	// args holds the text of the kept CallArguments events, which a run
+	// of them (of one call) is a slice of.
+	args strings.Builder
+	// called says p reported a valid call: the fallbacks after it cannot
+	// apply.
+	called bool
+}
+
+type kept struct {
+	ev       Event
+	from, to int
+}
+
+// newChain returns a Parser reading the output in d and, when that finds
+// nothing, in the fallbacks' (opts.Fallback).
+func newChain(d dialects.Dialect, opts *Options) *Parser {
+	w := &struct {
+		Parser
+		c chain
+	}{}
+	c := &w.c
+	w.ch = c
+	c.opts = *opts
+	c.name = d.Name()
+	inner := Options{Parse: c.opts.Parse, MaxBytes: -1}
+	c.alts = make([]alternate, 0, 1+len(opts.Fallback))
+	c.alts = append(c.alts, alternate{p: newAlone(d, &inner)})
+	for _, fb := range opts.Fallback {
+		if fb == nil || fb.Name() == c.name {
+			continue
+		}
+		c.alts = append(c.alts, alternate{p: newAlone(fb, &inner)})
+	}
+	return &w.Parser
+}
+
+// write feeds delta to every alternate still in the running, or to the
+// one chosen.
+func (c *chain) write(delta string) []Event {
+	if c.closed || c.cut || delta == "" {
+		return nil
+	}
+	if room := maxBytes(c.opts.MaxBytes) - c.text; len(delta) > room {
+		delta, c.cut = delta[:room], true
+		if delta == "" {
+			return nil
+		}
+	}
+	c.text += len(delta)
+	c.events = c.events[:0]
+	if c.inner != nil {
+		c.relay(c.inner.Write(delta))
+		return c.events
+	}
+	for i := 0; i < len(c.alts); i++ {
+		a := &c.alts[i]
+		evs := a.p.Write(delta)
+		a.keep(evs)
+		if i == 0 && (a.commits(evs) || a.p.hasErrors()) {
+			// The named dialect reads a call or an error here: its
+			// final reading holds it, and no fallback can apply.
+			c.decide(0)
+			return c.events
+		}
+		if i > 0 && a.called {
+			c.alts = c.alts[:i+1]
+		}
+	}
+	c.emitAgreed()
+	return c.events
+}
+
+// commits reports whether evs start or report a call.
+func (a *alternate) commits(evs []Event) bool {
+	for _, ev := range evs {
+		switch ev.Kind {
+		case CallStart, Call, CallError:
+			return true
+		}
+	}
+	return false
+}
+
+// keep records evs, the events of one Write of the alternate.
+func (a *alternate) keep(evs []Event) {
+	for _, ev := range evs {
+		k := -1
+		switch ev.Kind {
+		case Call:
+			a.called = true
+		case Content:
+			k = 0
+		case Reasoning:
+			k = 1
+		}
+		if ev.Kind == CallArguments {
+			from := a.args.Len()
+			a.args.WriteString(ev.Text)
+			if n := len(a.kept); n > 0 && a.kept[n-1].ev.Kind == CallArguments && a.kept[n-1].ev.Index == ev.Index {
+				a.kept[n-1].to = a.args.Len()
+				continue
+			}
+			a.kept = append(a.kept, kept{ev: Event{Kind: CallArguments, Index: ev.Index}, from: from, to: a.args.Len()})
+			continue
+		}
+		if k < 0 {
+			a.kept = append(a.kept, kept{ev: ev})
+			continue
+		}
+		from := a.at[k]
+		a.at[k] += len(ev.Text)
+		if n := len(a.kept); n > 0 && a.kept[n-1].ev.Kind == ev.Kind {
+			a.kept[n-1].to = a.at[k]
+			continue
+		}
+		a.kept = append(a.kept, kept{ev: Event{Kind: ev.Kind}, from: from, to: a.at[k]})
+	}
+}
+
+// emitAgreed emits the answer text and reasoning every alternate has
+// emitted, as far as they agree and not yet emitted.
+func (c *chain) emitAgreed() {
+	for _, kind := range [2]Kind{Content, Reasoning} {
+		agreed := c.alts[0].p.outText(kind)
+		for i := 1; i < len(c.alts) && agreed != ""; i++ {
+			agreed = commonPrefix(agreed, c.alts[i].p.outText(kind))
+		}
+		// A character the readings split differently is not cut.
+		for n := len(agreed); n > 0 && n > len(agreed)-utf8.UTFMax; n-- {
+			if utf8.RuneStart(agreed[n-1]) {
+				if !utf8.FullRuneInString(agreed[n-1:]) {
+					agreed = agreed[:n-1]
+				}
+				break
+			}
+		}
+		if done := c.outText(kind); len(agreed) > len(done) {
+			c.emit(Event{Kind: kind, Text: agreed[len(done):]})
+		}
+	}
+}
+
+// outText is the text of kind (Content or Reasoning) the stream emitted.
+func (c *chain) outText(kind Kind) string {
+	if kind == Reasoning {
+		return c.reasonOut.String()
+	}
+	return c.contentOut.String()
+}
+
+func commonPrefix(a, b string) string {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return a[:i]
+}
+
+// emit adds ev to the events, recording the text it emits.
+func (c *chain) emit(ev Event) {
+	if ev.Text == "" && (ev.Kind == Content || ev.Kind == Reasoning || ev.Kind == CallArguments) {
+		return
+	}
+	switch ev.Kind {
+	case Content:
+		c.contentOut.WriteString(ev.Text)
+	case Reasoning:
+		c.reasonOut.WriteString(ev.Text)
+	}
+	c.events = append(c.events, ev)
+}
+
+// decide makes alternate i the stream's reading: what it emitted beyond
+// what the stream has emitted is emitted, in its order, and the stream is
+// its from now on.
+func (c *chain) decide(i int) {
+	a := &c.alts[i]
+	c.inner = a.p
+	c.skip = [2]string{c.contentOut.String(), c.reasonOut.String()}
+	c.alts = nil
+	evs := make([]Event, 0, len(a.kept))
+	for _, k := range a.kept {
+		ev := k.ev
+		switch ev.Kind {
+		case Content, Reasoning:
+			ev.Text = a.p.outText(ev.Kind)[k.from:k.to]
+		case CallArguments:
+			ev.Text = a.args.String()[k.from:k.to]
+		}
+		evs = append(evs, ev)
+	}
+	c.relay(evs)
+}
+
+// relay passes on the chosen reading's events, less the text emitted
+// before the stream was decided.
+func (c *chain) relay(evs []Event) {
+	for _, ev := range evs {
+		if ev.Kind == Content || ev.Kind == Reasoning {
+			k := 0
+			if ev.Kind == Reasoning {
+				k = 1
+			}
+			if skip := c.skip[k]; skip != "" {
+				n := min(len(skip), len(ev.Text))
+				if ev.Text[:n] != skip[:n] {
+					c.diverge("%s %q was streamed before the reading was decided; the reading chosen is %q", ev.Kind, skip, ev.Text)
+				}
+				c.skip[k] = skip[n:]
+				ev.Text = ev.Text[n:]
+			}
+		}
+		c.emit(ev)
+	}
+}
+
+// close ends the output. A stream still undecided has every alternate
+// read the whole output, and the one-shot rule picks one.
+func (c *chain) close() []Event {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	c.events = nil // Close's events are not reused: the last Write's stay as they were
+	if c.inner == nil {
+		closes := make([][]Event, len(c.alts))
+		results := make([]*toolcall.Result, len(c.alts))
+		for i := range c.alts {
+			closes[i] = c.alts[i].p.Close()
+			results[i] = closes[i][len(closes[i])-1].Result
+		}
+		win := 0
+		if r := results[0]; len(r.Calls) == 0 && len(r.Errors) == 0 {
+			for i := 1; i < len(results); i++ {
+				if len(results[i].Calls) > 0 {
+					win = i
+					break
+				}
+			}
+		}
+		if win > 0 {
+			c.emit(Event{Kind: Detected, Dialect: results[win].Dialect, Text: "fallback after " + c.name + " found no call"})
+		}
+		c.alts[win].keep(closes[win])
+		c.decide(win)
+	} else {
+		c.relay(c.inner.Close())
+	}
+	done := &c.events[len(c.events)-1]
+	if d := c.inner.Disagreement(); d != "" {
+		c.diverge("%s", d)
+	}
+	if c.skip[0] != "" || c.skip[1] != "" {
+		c.diverge("text %q %q streamed before the reading was decided is not in the result", c.skip[0], c.skip[1])
+	}
+	if c.cut {
+		done.Result.Errors = append(done.Result.Errors, cutError(maxBytes(c.opts.MaxBytes), c.text))
+	}
+	c.result = done.Result
+	return c.events
+}
+
+func (c *chain) diverge(format string, args ...any) {
+	if c.diverged == "" {
+		c.diverged = fmt.Sprintf(format, args...)
+	}
+}
