@@ -1,6 +1,7 @@
 package dialects
 
 import (
+	"errors"
 	"fmt"
 	"unicode/utf8"
 	"unsafe"
@@ -81,9 +82,15 @@ func CapCalls(ext *Extraction, opts *Options) {
 	ext.Errors = append([]*toolcall.Error{e}, ext.Errors...)
 }
 
+// ErrUnlisted is the cause (toolcall.Error.Err) of the TLP-026 error that
+// CapErrors puts in place of the errors past the cap: errors.Is tells that
+// summary from every other error, whatever its message says.
+var ErrUnlisted = errors.New("errors past the cap are not listed")
+
 // CapErrors applies the error caps of opts to res: messages are cut to
 // MaxErrorMessage bytes, and past MaxErrors errors the rest are replaced
-// by one TLP-026 error saying how many more there were.
+// by one TLP-026 error saying how many more there were, caused by
+// ErrUnlisted.
 func CapErrors(res *toolcall.Result, opts *Options) {
 	if res == nil {
 		return
@@ -97,7 +104,7 @@ func CapErrors(res *toolcall.Result, opts *Options) {
 	if limit >= 0 && len(res.Errors) > limit {
 		keep := max(limit-1, 0)
 		rest := res.Errors[keep:]
-		e := toolcall.NewError(toolcall.CodeTooMany, fmt.Sprintf("%d more errors, past the limit of %d, are not listed", len(rest), limit))
+		e := toolcall.Errorf(toolcall.CodeTooMany, ErrUnlisted, fmt.Sprintf("%d more errors, past the limit of %d, are not listed", len(rest), limit))
 		var raw rawJoin
 		for _, r := range rest {
 			raw.add(r.Raw)

@@ -1,6 +1,7 @@
 package dialects_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -75,7 +76,11 @@ func TestErrorCapJoinsSharedText(t *testing.T) {
 		if len(res.Errors) != dialects.DefaultMaxErrors {
 			t.Fatalf("%d errors, want %d", len(res.Errors), dialects.DefaultMaxErrors)
 		}
-		return res.Errors[len(res.Errors)-1]
+		e := res.Errors[len(res.Errors)-1]
+		if !errors.Is(e, dialects.ErrUnlisted) || errors.Is(res.Errors[0], dialects.ErrUnlisted) {
+			t.Fatalf("the summary %v is not the one error caused by ErrUnlisted", e)
+		}
+		return e
 	}
 	rest := dialects.DefaultMaxErrors - 1
 	// The one region, held by every error: in the summary once.

@@ -6,6 +6,7 @@ package streamtest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -167,7 +168,7 @@ func Compare(want *toolcall.Result, p *stream.Parser, evs []stream.Event) error 
 	for _, e := range got.Errors {
 		if e.CallIndex >= 0 {
 			final[e.CallIndex] = true
-		} else if e.Code == toolcall.CodeTooMany && strings.Contains(e.Message, "not listed") {
+		} else if errors.Is(e, dialects.ErrUnlisted) {
 			summed = true
 		}
 	}
