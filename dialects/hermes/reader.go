@@ -30,7 +30,7 @@ func (hermes) NewReader(opts *dialects.Options) dialects.Reader {
 	}
 	r := &reader{opts: opts, mode: modeStart}
 	r.content.kind, r.reasoning.kind = dialects.PieceContent, dialects.PieceReasoning
-	r.reasoning.pending = true // reasoning is trimmed at its start, as every block is
+	r.reasoning.rejoin.Cut(false) // reasoning is trimmed at its start, as every block is
 	r.open.reset()
 	r.close.reset()
 	switch {
@@ -955,17 +955,14 @@ func (r *recorder) Cut() { r.b.WriteString(cutMark) }
 // String returns the record.
 func (r *recorder) String() string { return r.b.String() }
 
-// joiner returns text as pieces of one kind, joined as textcall.Joiner
-// joins them: at each cut the whitespace on both sides is dropped, and
-// text on both sides is rejoined with one newline if the dropped
-// whitespace held one, else one space. Trailing whitespace is held until
-// the next text or the end, since a cut drops it.
+// joiner returns text as pieces of one kind, cut and rejoined by the
+// rule of textcall.Rejoin. Trailing whitespace is held until the next
+// text or the end, since a cut drops it.
 type joiner struct {
 	kind    dialects.PieceKind
 	emitted bool   // text other than whitespace was returned
 	held    string // trailing whitespace not returned yet
-	pending bool   // a cut was made and no text has followed it yet
-	newline bool   // the whitespace dropped at the pending cut held a newline
+	rejoin  textcall.Rejoin
 }
 
 // any reports whether the text so far holds anything, blanks included.
@@ -979,10 +976,8 @@ func (j *joiner) emit(r *reader, s string) {
 
 // cut marks that markup was taken out here.
 func (j *joiner) cut() {
-	if strings.IndexByte(j.held, '\n') >= 0 {
-		j.newline = true
-	}
-	j.held, j.pending = "", true
+	j.rejoin.Cut(strings.IndexByte(j.held, '\n') >= 0)
+	j.held = ""
 }
 
 // write appends s.
@@ -990,31 +985,12 @@ func (j *joiner) write(r *reader, s string) {
 	if s == "" {
 		return
 	}
-	if j.pending {
-		i := 0
-		for i < len(s) && isSpace(s[i]) {
-			if s[i] == '\n' {
-				j.newline = true
-			}
-			i++
-		}
-		if i == len(s) {
-			return
-		}
-		s = s[i:]
-		if j.emitted {
-			if j.newline {
-				j.emit(r, "\n")
-			} else {
-				j.emit(r, " ")
-			}
-		}
-		j.pending, j.newline = false, false
+	sep, s, ok := j.rejoin.Front(s, j.emitted)
+	if !ok {
+		return
 	}
-	k := len(s)
-	for k > 0 && isSpace(s[k-1]) {
-		k--
-	}
+	j.emit(r, sep)
+	k, _ := textcall.TrimTrailing(s)
 	if k == 0 {
 		j.held += s
 		return
@@ -1042,7 +1018,7 @@ func (j *joiner) replay(r *reader, rec string) {
 
 // flush returns the whitespace held at the end of the output.
 func (j *joiner) flush(r *reader) {
-	if !j.pending {
+	if !j.rejoin.Pending() {
 		j.emit(r, j.held)
 		j.held = ""
 	}
