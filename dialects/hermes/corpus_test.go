@@ -13,30 +13,7 @@ import (
 func TestCorpus(t *testing.T) { corpustest.RunDialects(t, hermes.Dialect) }
 
 // TestCorpusReader reads every corpus vector of the dialect with its
-// engine, cut every way streamtest.Cuts gives: each cutting reads as the
-// whole text does, with the reasoning start unknown, given open and given
-// closed.
+// Reader, cut every way (streamtest.CorpusReader).
 func TestCorpusReader(t *testing.T) {
-	n := 0
-	for _, file := range []string{"dialects.dev.jsonl", "dialects.ollama.jsonl", "dialects.own.jsonl"} {
-		vs, err := corpustest.Load(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range corpustest.ForDialect(vs, "hermes") {
-			n++
-			tools, err := v.ToolSet()
-			if err != nil {
-				t.Fatalf("%s: %v", v.ID, err)
-			}
-			for _, o := range []dialects.Options{{Tools: tools}, {Tools: tools, ReasoningOpen: true}, {Tools: tools, ReasoningClosed: true}} {
-				if err := streamtest.CheckReader(reader, v.Text, &o); err != nil {
-					t.Errorf("%s (open %v, closed %v): %v", v.ID, o.ReasoningOpen, o.ReasoningClosed, err)
-				}
-			}
-		}
-	}
-	if n == 0 {
-		t.Fatal("no hermes vector")
-	}
+	streamtest.CorpusReader(t, hermes.Dialect.(dialects.Incremental))
 }

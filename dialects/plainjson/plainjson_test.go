@@ -204,31 +204,10 @@ func TestDialect(t *testing.T) {
 
 func TestCorpus(t *testing.T) { corpustest.RunDialects(t, plainjson.Dialect) }
 
-// TestCorpusReader reads every corpus vector of the dialect cut every way:
-// each cutting reads as the whole text does.
+// TestCorpusReader reads every corpus vector of the dialect with its
+// Reader, cut every way (streamtest.CorpusReader).
 func TestCorpusReader(t *testing.T) {
-	n := 0
-	for _, file := range []string{"dialects.dev.jsonl", "dialects.ollama.jsonl", "dialects.own.jsonl"} {
-		vs, err := corpustest.Load(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range corpustest.ForDialect(vs, "json") {
-			tools, err := v.ToolSet()
-			if err != nil {
-				t.Fatal(err)
-			}
-			n++
-			for _, o := range []dialects.Options{{Tools: tools}, {Tools: tools, ReasoningOpen: true}, {Tools: tools, ReasoningClosed: true}} {
-				if err := streamtest.CheckReader(plainjson.Dialect.(dialects.Incremental), v.Text, &o); err != nil {
-					t.Errorf("%s: %v", v.ID, err)
-				}
-			}
-		}
-	}
-	if n == 0 {
-		t.Fatal("no json vector")
-	}
+	streamtest.CorpusReader(t, plainjson.Dialect.(dialects.Incremental))
 }
 
 func TestHostileInputs(t *testing.T) {

@@ -7,69 +7,34 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 )
 
-// lineDialect reads a line "CALL name" as a call and every other line as
-// content, returned when its line ends. sloppy makes it return content as
-// soon as it arrives, so a "CALL" cut across deltas is read as content.
-type lineDialect struct{ sloppy bool }
+// sloppy is Lines with a Reader that returns a delta that does not open
+// with "CALL" as content at once: a call line cut across deltas, or
+// written after other lines in the same delta, is read as content.
+type sloppy struct{ Lines }
 
-func (lineDialect) Name() string { return "lines" }
-func (d lineDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+func (d sloppy) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	return dialects.Read(d.NewReader(opts), text)
 }
-func (d lineDialect) NewReader(*dialects.Options) dialects.Reader {
-	return &lineReader{sloppy: d.sloppy}
+
+func (d sloppy) NewReader(opts *dialects.Options) dialects.Reader {
+	return sloppyReader{d.Lines.NewReader(opts)}
 }
 
-type lineReader struct {
-	sloppy bool
-	held   string
-	calls  int
-	out    []dialects.Piece
-}
+type sloppyReader struct{ dialects.Reader }
 
-func (r *lineReader) line(l string) {
-	if name, ok := strings.CutPrefix(strings.TrimSuffix(l, "\n"), "CALL "); ok {
-		r.out = append(r.out,
-			dialects.Piece{Kind: dialects.PieceCallStart, Index: r.calls, Name: name},
-			dialects.Piece{Kind: dialects.PieceCall, Index: r.calls, Call: &dialects.RawCall{Name: name, Arguments: "{}", Offset: -1}})
-		r.calls++
-		return
+func (r sloppyReader) Write(delta string) []dialects.Piece {
+	if strings.HasPrefix(delta, "CALL") {
+		return r.Reader.Write(delta)
 	}
-	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceContent, Text: l})
-}
-
-func (r *lineReader) Write(delta string) []dialects.Piece {
-	r.out = r.out[:0]
-	if r.sloppy && !strings.HasPrefix(r.held+delta, "CALL") {
-		r.line(delta)
-		return r.out
-	}
-	r.held += delta
-	for {
-		i := strings.IndexByte(r.held, '\n')
-		if i < 0 {
-			return r.out
-		}
-		r.line(r.held[:i+1])
-		r.held = r.held[i+1:]
-	}
-}
-
-func (r *lineReader) Close() []dialects.Piece {
-	r.out = r.out[:0]
-	if r.held != "" {
-		r.line(r.held)
-		r.held = ""
-	}
-	return r.out
+	return []dialects.Piece{{Kind: dialects.PieceContent, Text: delta}}
 }
 
 func TestCheckReader(t *testing.T) {
-	text := "a\nCALL f\nb\nCALL g"
-	if err := CheckReader(lineDialect{}, text, nil); err != nil {
+	text := "a\nCALL f {}\nb\nCALL g {}"
+	if err := CheckReader(Lines{}, text, nil); err != nil {
 		t.Fatalf("a reader that holds each line: %v", err)
 	}
-	if err := CheckReader(lineDialect{sloppy: true}, text, nil); err == nil {
+	if err := CheckReader(sloppy{}, text, nil); err == nil {
 		t.Fatal("a reader whose reading depends on the cuts passed")
 	}
 }
