@@ -108,6 +108,80 @@ func BenchmarkChunk(b *testing.B) {
 	}
 }
 
+// BenchmarkChunkAlone is BenchmarkChunk with the proxy alone: the
+// Handler is called in process, its upstream answer replayed from memory
+// (the fake server's, recorded once; the requests that ask the server
+// about the model still go to it, once) and its own answer discarded, so
+// no socket, client or server shares the CPU. cpu-µs/chunk is the
+// process's CPU per upstream chunk, which is all the proxy's.
+func BenchmarkChunkAlone(b *testing.B) {
+	const chunk = 8
+	text := strings.Repeat("The weather in Paris is mild today. ", 40)
+	chunks := (len(text) + chunk - 1) / chunk
+	for _, api := range []proxy.API{proxy.Ollama, proxy.OpenAI, proxy.Responses, proxy.Anthropic} {
+		up := fakeserver.NewServer(fakeserver.Script{{Content: text, ChunkSize: chunk}}, nil)
+		body := chatBody(api, true, "")
+		resp, err := http.Post(up.URL+chatPath(api), "application/json", strings.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		answer, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		replay := &replayChat{path: chatPath(api), body: answer, ct: resp.Header.Get("Content-Type"), next: http.DefaultTransport}
+		cfg := config.Default()
+		cfg.MaxRetries = 0
+		cfg.Reasoning = config.ReasoningClosed
+		h, err := proxy.NewHandler(proxy.Options{Upstream: up.URL, API: serverKind(api), Logger: quiet, Config: cfg, Transport: replay})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(string(api), func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := cputime.Process()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodPost, chatPath(api), strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				h.ServeHTTP(&discardWriter{h: http.Header{}}, req)
+			}
+			if cpu > 0 {
+				b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/1e3/float64(b.N*chunks), "cpu-µs/chunk")
+			}
+		})
+		up.Close()
+	}
+}
+
+// replayChat answers the chat path with a recorded body, and passes every
+// other request to next.
+type replayChat struct {
+	path, ct string
+	body     []byte
+	next     http.RoundTripper
+}
+
+func (r *replayChat) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Path != r.path {
+		return r.next.RoundTrip(req)
+	}
+	if req.Body != nil {
+		io.Copy(io.Discard, req.Body)
+		req.Body.Close()
+	}
+	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {r.ct}},
+		Body: io.NopCloser(bytes.NewReader(r.body)), ContentLength: -1, Request: req}, nil
+}
+
+// discardWriter is a flushable http.ResponseWriter that keeps nothing.
+type discardWriter struct{ h http.Header }
+
+func (d *discardWriter) Header() http.Header         { return d.h }
+func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (d *discardWriter) WriteHeader(int)             {}
+func (d *discardWriter) Flush()                      {}
+
 // relayTo is the least a second hop costs: a handler that copies the
 // upstream's answer to the client unread, flushing each piece as it
 // comes. The "relay" rows less the "direct" rows are that hop's CPU (a

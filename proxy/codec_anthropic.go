@@ -279,6 +279,10 @@ type anthropicStream struct {
 	// text are the splices of the text deltas of block textAt.
 	text   textSplices
 	textAt int
+	// fast is the last text or thinking delta event read; fastThinking
+	// says its text is thinking.
+	fast         chunkTemplate
+	fastThinking bool
 }
 
 func (o *anthropicStream) ev(typ string, fields obj) {
@@ -491,9 +495,37 @@ func (o *anthropicStream) textEvent(slot *spliceSlot, typ, key, text string) {
 }
 
 // plain handles a text or thinking delta event read with gjson, no
-// object built. false: the event is not one, line reads it whole.
+// object built; an event that matches the last one read so (fast) is not
+// parsed at all. false: the event is not one, line reads it whole.
 func (o *anthropicStream) plain(payload []byte) bool {
-	if o.s.q.c.wholeChunks || len(payload) == 0 || payload[0] != '{' || !lenient.Valid(payload) {
+	if o.s.q.c.wholeChunks {
+		return false
+	}
+	var vals [maxFields][]byte // the delta's text
+	if !o.fast.match(payload, &vals) {
+		o.fast.reset()
+		if !o.readPlain(payload) {
+			return false
+		}
+		o.fast.make(payload)
+		if !o.fast.match(payload, &vals) {
+			return false
+		}
+	}
+	text, _ := rawString(string(vals[0]))
+	if o.fastThinking {
+		o.s.reasoningDelta(text, o)
+	} else {
+		o.s.contentDelta(text, o)
+	}
+	return true
+}
+
+// readPlain reads an event with gjson and reports whether it is one plain
+// handles, adding the holes of its template: the delta's text, and the
+// values of the fields it does not look at (the block's index, …).
+func (o *anthropicStream) readPlain(payload []byte) bool {
+	if len(payload) == 0 || payload[0] != '{' || !lenient.Valid(payload) {
 		return false
 	}
 	var typ string
@@ -504,31 +536,40 @@ func (o *anthropicStream) plain(payload []byte) bool {
 			typ, _ = rawString(v.Raw)
 		case "delta":
 			delta = v
+		default:
+			o.fast.hole(v, -1)
 		}
 		return true
 	}) || typ != "content_block_delta" || !delta.IsObject() {
 		return false
 	}
-	var dtyp, text, thinking string
-	var hasText, hasThinking bool
+	var dtyp string
+	var text, thinking gjson.Result
 	if !distinctKeys(delta, func(key string, v gjson.Result) bool {
 		switch key {
 		case "type":
 			dtyp, _ = rawString(v.Raw)
 		case "text":
-			text, hasText = rawString(v.Raw)
+			text = v
 		case "thinking":
-			thinking, hasThinking = rawString(v.Raw)
+			thinking = v
+		default:
+			o.fast.hole(v, -1)
 		}
 		return true
 	}) {
 		return false
 	}
+	// The field the delta's type does not name is not looked at.
 	switch {
-	case dtyp == "text_delta" && hasText:
-		o.s.contentDelta(text, o)
-	case dtyp == "thinking_delta" && hasThinking:
-		o.s.reasoningDelta(thinking, o)
+	case dtyp == "text_delta" && text.Type == gjson.String:
+		o.fast.hole(text, 0)
+		o.fast.hole(thinking, -1)
+		o.fastThinking = false
+	case dtyp == "thinking_delta" && thinking.Type == gjson.String:
+		o.fast.hole(thinking, 0)
+		o.fast.hole(text, -1)
+		o.fastThinking = true
 	default:
 		return false
 	}

@@ -170,6 +170,7 @@ type ollamaStream struct {
 	shape     shapeKey
 	createdAt []byte
 	text      textSplices
+	fast      chunkTemplate
 }
 
 func (o *ollamaStream) line(ctx context.Context, line []byte) bool {
@@ -256,16 +257,50 @@ func (o *ollamaStream) readShape(top, msg string) {
 
 // plain handles a chunk that carries only text (content, thinking), in
 // the shape of the chunk before: read with gjson, no object built, and
-// written from the splices. false: the chunk is not one, line reads it
+// written from the splices; a chunk that matches the last one read so
+// (fast) is not parsed at all. false: the chunk is not one, line reads it
 // whole.
 func (o *ollamaStream) plain(line []byte) bool {
 	line = bytes.TrimSpace(line)
-	if o.tmpl == nil || o.s.q.c.wholeChunks || len(line) == 0 || line[0] != '{' || !lenient.Valid(line) {
+	if o.tmpl == nil || o.s.q.c.wholeChunks {
+		return false
+	}
+	// The fields of the template: the message's content and thinking,
+	// the chunk's created_at.
+	var vals [maxFields][]byte
+	if !o.fast.match(line, &vals) {
+		o.fast.reset()
+		if !o.readPlain(line) {
+			return false
+		}
+		o.fast.make(line)
+		if !o.fast.match(line, &vals) || vals[2] == nil {
+			return false
+		}
+	}
+	var content, thinking string
+	if vals[0] != nil {
+		content, _ = rawString(string(vals[0]))
+	}
+	if vals[1] != nil {
+		thinking, _ = rawString(string(vals[1]))
+	}
+	o.createdAt = append(o.createdAt[:0], vals[2]...)
+	o.s.reasoningDelta(thinking, o)
+	o.s.contentDelta(content, o)
+	return true
+}
+
+// readPlain reads a chunk with gjson and reports whether it is one plain
+// handles, adding the holes of its template: created_at, the message's
+// content and thinking.
+func (o *ollamaStream) readPlain(line []byte) bool {
+	if len(line) == 0 || line[0] != '{' || !lenient.Valid(line) {
 		return false
 	}
 	raw := string(line)
 	var msg, created gjson.Result
-	top, ok := gjson.Parse(raw), true
+	top := gjson.Parse(raw)
 	if !distinctKeys(top, func(key string, v gjson.Result) bool {
 		switch key {
 		case "error":
@@ -283,30 +318,28 @@ func (o *ollamaStream) plain(line []byte) bool {
 	}) || !msg.Exists() || !created.Exists() {
 		return false
 	}
-	var content, thinking string
-	ok = distinctKeys(msg, func(key string, v gjson.Result) bool {
+	o.fast.hole(created, 2)
+	if !distinctKeys(msg, func(key string, v gjson.Result) bool {
 		switch key {
 		case "content":
-			content, _ = rawString(v.Raw)
+			if v.Type == gjson.String {
+				o.fast.hole(v, 0)
+			}
 		case "thinking":
-			thinking, _ = rawString(v.Raw)
+			if v.Type == gjson.String {
+				o.fast.hole(v, 1)
+			}
 		case "tool_calls":
 			return !v.IsArray() || len(v.Array()) == 0
 		}
 		return true
-	})
-	if !ok {
+	}) {
 		return false
 	}
 	o.shape.start()
 	o.shape.add(raw, "created_at", "message")
-	if o.shape.add(msg.Raw, "content", "thinking"); !o.shape.same() {
-		return false
-	}
-	o.createdAt = append(o.createdAt[:0], created.Raw...)
-	o.s.reasoningDelta(thinking, o)
-	o.s.contentDelta(content, o)
-	return true
+	o.shape.add(msg.Raw, "content", "thinking")
+	return o.shape.same()
 }
 
 func (o *ollamaStream) chunk(set func(msg obj)) {

@@ -138,6 +138,7 @@ type openAIStream struct {
 	// splices.
 	shape shapeKey
 	text  textSplices
+	fast  chunkTemplate
 }
 
 func (o *openAIStream) line(ctx context.Context, line []byte) bool {
@@ -271,10 +272,49 @@ func (o *openAIStream) fragment(raw json.RawMessage) {
 
 // plain handles a chunk that carries only text (content, reasoning) in
 // its one choice, whose other fields are those of the chunk before: read
-// with gjson, no object built, and written from the splices. false: the
+// with gjson, no object built, and written from the splices; a chunk that
+// matches the last one read so (fast) is not parsed at all. false: the
 // chunk is not one, line reads it whole.
 func (o *openAIStream) plain(payload []byte) bool {
-	if o.tmpl == nil || o.s.q.c.wholeChunks || !lenient.Valid(payload) {
+	if o.tmpl == nil || o.s.q.c.wholeChunks {
+		return false
+	}
+	var text [maxFields][]byte // content, thinking, reasoning_content, reasoning
+	if !o.fast.match(payload, &text) {
+		o.fast.reset()
+		if !o.readPlain(payload) {
+			return false
+		}
+		o.fast.make(payload)
+		if !o.fast.match(payload, &text) {
+			return false
+		}
+	}
+	var reasoning string
+	for _, t := range text[1:] {
+		if t != nil {
+			s, _ := rawString(string(t))
+			reasoning += s
+		}
+	}
+	var content string
+	if text[0] != nil {
+		content, _ = rawString(string(text[0]))
+	}
+	o.s.reasoningDelta(reasoning, o)
+	o.s.contentDelta(content, o)
+	return true
+}
+
+// openAITextFields are the fields of a delta that carry text, in the
+// order of the fields of a template (content, then the reasoning).
+var openAITextFields = [maxFields]string{"content", "thinking", "reasoning_content", "reasoning"}
+
+// readPlain reads a chunk with gjson and reports whether it is one plain
+// handles, adding the holes of its template: the values of the fields it
+// does not look at (the envelope but its choices), and the delta's text.
+func (o *openAIStream) readPlain(payload []byte) bool {
+	if !lenient.Valid(payload) {
 		return false
 	}
 	var choices gjson.Result
@@ -285,6 +325,8 @@ func (o *openAIStream) plain(payload []byte) bool {
 			ok = false
 		case key == "choices":
 			choices, n = v, n+1
+		default:
+			o.fast.hole(v, -1)
 		}
 		return ok
 	})
@@ -314,25 +356,26 @@ func (o *openAIStream) plain(payload []byte) bool {
 	if !ok || n > 1 || n == 1 && !delta.IsObject() {
 		return false
 	}
-	var text [4]string // content, thinking, reasoning_content, reasoning
+	var seen [maxFields]bool
 	delta.ForEach(func(k, v gjson.Result) bool {
 		key, plain := plainKey(k.Raw)
 		switch {
 		case !plain || key == "role" && !o.roleSent || key == "tool_calls" && v.IsArray() && len(v.Raw) > 2 && strings.TrimSpace(v.Raw[1:len(v.Raw)-1]) != "":
 			ok = false
 		default:
-			if i := slices.Index([]string{"content", "thinking", "reasoning_content", "reasoning"}, key); i >= 0 {
-				text[i], _ = rawString(v.Raw)
+			if i := slices.Index(openAITextFields[:], key); i >= 0 {
+				// A field that comes twice is read once, as
+				// encoding/json would not: such a chunk is read whole.
+				ok = !seen[i]
+				seen[i] = true
+				if v.Type == gjson.String {
+					o.fast.hole(v, i)
+				}
 			}
 		}
 		return ok
 	})
-	if !ok {
-		return false
-	}
-	o.s.reasoningDelta(text[1]+text[2]+text[3], o)
-	o.s.contentDelta(text[0], o)
-	return true
+	return ok
 }
 
 // chunk writes a chunk made from the templates.

@@ -381,6 +381,10 @@ type responsesStream struct {
 	// sequence number of the one being written.
 	text   textSplices
 	seqBuf []byte
+	// fast is the last text delta event read; fastReasoning says its
+	// text is reasoning.
+	fast          chunkTemplate
+	fastReasoning bool
 }
 
 // sendRefusal sends the upstream's refusal, when it made one, as a
@@ -647,20 +651,51 @@ func (o *responsesStream) closeOpen() {
 }
 
 // plain handles a text delta event (output text, reasoning) read with
-// gjson, no object built. false: the event is not one, line reads it
+// gjson, no object built; an event that matches the last one read so
+// (fast) is not parsed at all. false: the event is not one, line reads it
 // whole.
 func (o *responsesStream) plain(payload []byte) bool {
-	if o.s.q.c.wholeChunks || len(payload) == 0 || payload[0] != '{' || !lenient.Valid(payload) {
+	if o.s.q.c.wholeChunks {
 		return false
 	}
-	var typ, text string
+	var vals [maxFields][]byte // the delta
+	if !o.fast.match(payload, &vals) {
+		o.fast.reset()
+		if !o.readPlain(payload) {
+			return false
+		}
+		o.fast.make(payload)
+		if !o.fast.match(payload, &vals) {
+			return false
+		}
+	}
+	text, _ := rawString(string(vals[0]))
+	if o.fastReasoning {
+		o.s.reasoningDelta(text, o)
+	} else {
+		o.s.contentDelta(text, o)
+	}
+	return true
+}
+
+// readPlain reads an event with gjson and reports whether it is one plain
+// handles, adding the holes of its template: the delta, and the values of
+// the fields it does not look at (sequence_number, item_id, …).
+func (o *responsesStream) readPlain(payload []byte) bool {
+	if len(payload) == 0 || payload[0] != '{' || !lenient.Valid(payload) {
+		return false
+	}
+	var typ string
 	var hasType, hasText bool
 	if !distinctKeys(gjson.ParseBytes(payload), func(key string, v gjson.Result) bool {
 		switch key {
 		case "type":
 			typ, hasType = rawString(v.Raw)
 		case "delta":
-			text, hasText = rawString(v.Raw)
+			hasText = v.Type == gjson.String
+			o.fast.hole(v, 0)
+		default:
+			o.fast.hole(v, -1)
 		}
 		return true
 	}) || !hasType || !hasText {
@@ -668,9 +703,9 @@ func (o *responsesStream) plain(payload []byte) bool {
 	}
 	switch typ {
 	case "response.output_text.delta":
-		o.s.contentDelta(text, o)
+		o.fastReasoning = false
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
-		o.s.reasoningDelta(text, o)
+		o.fastReasoning = true
 	default:
 		return false
 	}

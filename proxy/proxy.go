@@ -58,6 +58,9 @@ type core struct {
 	// from its templates, without splices: the reference the splices are
 	// tested against.
 	wholeChunks bool
+	// lineReaders are the buffered readers of streamed answers (64 KB
+	// each), kept between answers.
+	lineReaders sync.Pool
 }
 
 func newCore(opts Options, handler bool) (*core, error) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -168,3 +169,183 @@ func distinctKeys(o gjson.Result, each func(key string, v gjson.Result) bool) bo
 	})
 	return ok
 }
+
+// chunkTemplate is the last upstream chunk a codec's plain path read,
+// split at its holes: the values the plain path reads as data (the text,
+// Ollama's created_at) and those it does not look at (the Responses API's
+// sequence_number, an id), each a JSON string or number. A chunk that is
+// the same bytes around values of the same kinds in the holes is the same
+// JSON but for those values: the plain path would decide as it did for
+// the template, and read the values from the same places. match tells
+// such a chunk in one pass over its bytes, with nothing parsed; any other
+// chunk goes the plain path's way, which makes the template again.
+type chunkTemplate struct {
+	buf   []byte // the template chunk
+	holes []chunkHole
+	ok    bool
+}
+
+// chunkHole is one value of the template chunk: at buf[at:end], a JSON
+// number when num, else a JSON string, and what the value is (field, the
+// codec's own numbering; -1 for a value the plain path does not read).
+type chunkHole struct {
+	at, end, field int
+	num            bool
+}
+
+// maxFields bounds the fields a template reads values of.
+const maxFields = 4
+
+// reset drops the template: the next chunk is read the plain path's way.
+func (t *chunkTemplate) reset() {
+	t.ok = false
+	t.holes = t.holes[:0]
+}
+
+// hole adds v, a value of the chunk being read (the gjson result of the
+// chunk, whose indexes are those of its bytes), as a hole holding field.
+// Values that are neither strings nor numbers stay in the template as
+// they are.
+func (t *chunkTemplate) hole(v gjson.Result, field int) {
+	if v.Type == gjson.String || v.Type == gjson.Number {
+		t.holes = append(t.holes, chunkHole{at: v.Index, end: v.Index + len(v.Raw), field: field, num: v.Type == gjson.Number})
+	}
+}
+
+// make keeps chunk, whose holes were added since reset, as the template.
+// It keeps none when a hole is not where its value is, or holes overlap.
+func (t *chunkTemplate) make(chunk []byte) {
+	slices.SortFunc(t.holes, func(a, b chunkHole) int { return a.at - b.at })
+	prev := 0
+	for _, h := range t.holes {
+		if h.at < prev || h.at <= 0 || h.end > len(chunk) || h.field >= maxFields {
+			t.reset()
+			return
+		}
+		if end := valueEnd(chunk, h.at, h.num); end != h.end {
+			t.reset()
+			return
+		}
+		prev = h.end
+	}
+	t.buf = append(t.buf[:0], chunk...)
+	t.ok = true
+}
+
+// match reports whether chunk is the template with other values in its
+// holes, and sets vals[field] to the value of each field read (raw JSON,
+// a slice of chunk); the fields of no hole are left nil.
+func (t *chunkTemplate) match(chunk []byte, vals *[maxFields][]byte) bool {
+	if !t.ok {
+		return false
+	}
+	*vals = [maxFields][]byte{}
+	prev, pos := 0, 0
+	for _, h := range t.holes {
+		lit := t.buf[prev:h.at]
+		if len(chunk)-pos < len(lit) || string(chunk[pos:pos+len(lit)]) != string(lit) {
+			return false
+		}
+		pos += len(lit)
+		end := valueEnd(chunk, pos, h.num)
+		if end < 0 {
+			return false
+		}
+		if h.field >= 0 {
+			vals[h.field] = chunk[pos:end]
+		}
+		pos, prev = end, h.end
+	}
+	return string(chunk[pos:]) == string(t.buf[prev:])
+}
+
+// valueEnd returns the end of the JSON value of its kind (a number when
+// num, else a string) that starts at b[at], or -1 when none starts there.
+// A string is strict JSON: escapes as RFC 8259 has them, no control
+// character, valid UTF-8, as lenient.Valid requires of the whole chunk.
+func valueEnd(b []byte, at int, num bool) int {
+	if num {
+		return numberEnd(b, at)
+	}
+	if at >= len(b) || b[at] != '"' {
+		return -1
+	}
+	ascii := true
+	for i := at + 1; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			if !ascii && !utf8.Valid(b[at+1:i]) {
+				return -1
+			}
+			return i + 1
+		case c == '\\':
+			i++
+			if i >= len(b) {
+				return -1
+			}
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(b) {
+					return -1
+				}
+				for _, h := range b[i+1 : i+5] {
+					if !isHex(h) {
+						return -1
+					}
+				}
+				i += 4
+			default:
+				return -1
+			}
+		case c < 0x20:
+			return -1
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return -1
+}
+
+// numberEnd returns the end of the JSON number that starts at b[at], or
+// -1 when none starts there.
+func numberEnd(b []byte, at int) int {
+	i := at
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] > '0' && b[i] <= '9':
+		i = digitsEnd(b, i)
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		if i = digitsEnd(b, i+1); b[i-1] == '.' {
+			return -1
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		start := i
+		if i = digitsEnd(b, i); i == start {
+			return -1
+		}
+	}
+	return i
+}
+
+// digitsEnd returns the end of the run of digits at b[i:].
+func digitsEnd(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }

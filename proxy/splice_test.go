@@ -1,12 +1,15 @@
 package proxy
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dialectkit/toolcall/lenient"
 )
 
 // TestSplicesAsWhole: a stream read with gjson and written from splices
@@ -109,6 +112,55 @@ func TestSplicesAsWhole(t *testing.T) {
 			data(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta"}}`) +
 			anth("text_delta", "text", " after") + anthDone},
 		{"anthropic/chunked", Anthropic, anthStart + chunked(Anthropic, "The weather: "+leaked+" and more text after it.") + anthDone},
+		// Chunks of one shape whose other values change (the holes of the
+		// template a chunk is matched against), broken by chunks that
+		// are not quite the shape: a value of another kind, a bad escape,
+		// a control character, invalid UTF-8, a key more.
+		{"ollama/holes", Ollama, ollama(`"t1"`, text("Let me "), "") +
+			ollama(`"t2"`, `"content":"che\u00e9ck \ud83d\ude00 \ud800 "`, "") +
+			ollama(`"t3"`, `"content":"","thinking":"hmm"`, "") +
+			ollama(`"t4"`, `"content":"","thinking":"\n"`, "") +
+			ollama(`"t5"`, `"content":"a\x","thinking":""`, "") +
+			ollama(`"t6"`, `"content":"a`+"\t	"+`b","thinking":""`, "") +
+			ollama(`"t7"`, `"content":"`+"ÿ"+`","thinking":""`, "") +
+			ollama(`"t8"`, `"content":"x","thinking":null`, "") +
+			ollama(`"t9"`, `"content":"y","thinking":null`, "") +
+			ollama(`"t10"`, `"content":5,"thinking":null`, "") +
+			ollama(`"t11"`, text(leaked), "") +
+			ollama(`"t12"`, text(" after"), `,"more":1`) +
+			`{"model":"m","created_at":"t13","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}` + "\n"},
+		{"openai/holes", OpenAI, delta(`"role":"assistant","content":""`) +
+			`data: {"id":"c1","created":1,"choices":[{"index":0,"delta":{"content":"Let "},"finish_reason":null}]}` + "\n\n" +
+			`data: {"id":"c2","created":2.5e3,"choices":[{"index":0,"delta":{"content":"me \"check\" "},"finish_reason":null}]}` + "\n\n" +
+			`data: {"id":"c3","created":-0,"choices":[{"index":0,"delta":{"content":"` + strings.ReplaceAll(leaked[:20], `"`, `\"`) + `"},"finish_reason":null}]}` + "\n\n" +
+			`data: {"id":"c4","created":01,"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}` + "\n\n" +
+			`data: {"id":4,"created":5,"choices":[{"index":0,"delta":{"content":"y"},"finish_reason":null}]}` + "\n\n" +
+			`data: {"id":"c5","created":6,"choices":[{"index":0,"delta":{"content":"` + strings.ReplaceAll(leaked[20:], `"`, `\"`) + `"},"finish_reason":null}]}` + "\n\n" +
+			`data: {"id":"c6","created":7,"choices":[{"index":0,"delta":{"content":"z","reasoning_content":"r"},"finish_reason":null}]}` + "\n\n" +
+			`data: {"id":"c7","created":8,"choices":[{"index":0,"delta":{"content":"w","reasoning_content":"s"},"finish_reason":null}]}` + "\n\n" +
+			`data: {"id":"c8","created":9,"choices":[{"index":0,"delta":{"content":"w","content":"v"},"finish_reason":null}]}` + "\n\n" +
+			`data: {"id":"c9","created":10,"choices":[{"index":0,"delta":{"content":"u"},"finish_reason":"stop"}]}` + "\n\n" +
+			"data: [DONE]\n\n"},
+		{"responses/holes", Responses, respCreated +
+			data(`{"type":"response.output_text.delta","sequence_number":1,"obfuscation":"ab","delta":"Let "}`) +
+			data(`{"type":"response.output_text.delta","sequence_number":2,"obfuscation":"abcd","delta":"me \u0063heck "}`) +
+			data(`{"type":"response.output_text.delta","sequence_number":"3","obfuscation":"abcd","delta":"x"}`) +
+			data(`{"type":"response.output_text.delta","sequence_number":4,"obfuscation":"abcd","delta":"y"}`) +
+			data(`{"type":"response.reasoning_text.delta","sequence_number":5,"obfuscation":"abcd","delta":"think"}`) +
+			data(`{"type":"response.reasoning_text.delta","sequence_number":6,"obfuscation":"abcd","delta":" more"}`) +
+			data(`{"type":"response.output_text.delta","sequence_number":7,"obfuscation":"abcd","delta":"`+strings.ReplaceAll(leaked, `"`, `\"`)+`"}`) +
+			data(`{"type":"response.output_text.delta","sequence_number":8,"obfuscation":"abcd","delta":"`+"\u0001"+`"}`) +
+			data(`{"type":"response.output_text.delta","sequence_number":9,"obfuscation":"abcd","delta":"`+""+`"}`) +
+			data(`{"type":"response.output_text.delta","sequence_number":10,"obfuscation":"abcd","delta":" after"}`) + respDone},
+		{"anthropic/holes", Anthropic, anthStart +
+			data(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Let "}}`) +
+			data(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"me \/check "}}`) +
+			data(`{"type":"content_block_delta","index":7,"delta":{"type":"text_delta","text":"x"}}`) +
+			data(`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm","text":"t"}}`) +
+			data(`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm","text":5}}`) +
+			data(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"`+strings.ReplaceAll(leaked, `"`, `\"`)+`"}}`) +
+			data(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"y\q"}}`) +
+			data(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":" after"}}`) + anthDone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spliced := proxyStream(t, tc.api, tc.body, false)
@@ -170,4 +222,42 @@ func proxyStream(t *testing.T, api API, body string, whole bool) string {
 		t.Fatal(err)
 	}
 	return callIDs.ReplaceAllString(string(out), "call_X")
+}
+
+// TestValueEnd: a hole of a chunk template takes exactly the JSON strings
+// and numbers lenient.Valid takes, and ends where they end.
+func TestValueEnd(t *testing.T) {
+	for _, tc := range []struct {
+		in  string
+		num bool
+	}{
+		{`""`, false}, {`"abc"`, false}, {`"a\"b"`, false}, {`"\\"`, false}, {`"\/\b\f\n\r\t"`, false},
+		{`"\u00e9\uD83D\uDE00"`, false}, {`"\ud800"`, false}, {`"é 😀"`, false},
+		{`"\u00e"`, false}, {`"\x"`, false}, {`"a` + "\x01" + `"`, false}, {`"a` + "\xff" + `"`, false},
+		{`"\"`, false}, {`"abc`, false}, {`abc"`, false}, {`5`, false},
+		{`0`, true}, {`-0`, true}, {`12`, true}, {`1.5`, true}, {`-1.25e-3`, true}, {`1E+5`, true}, {`1e5`, true},
+		{`01`, true}, {`-`, true}, {`1.`, true}, {`.5`, true}, {`1e`, true}, {`1e+`, true}, {`+1`, true}, {`"1"`, true}, {``, true},
+	} {
+		want := lenient.Valid([]byte(tc.in)) && len(tc.in) > 0 && (tc.in[0] == '"') != tc.num
+		if got := valueEnd([]byte(tc.in+`,`), 0, tc.num) == len(tc.in); got != want {
+			t.Errorf("valueEnd(%q, num %v) takes it: %v, want %v", tc.in, tc.num, got, want)
+		}
+	}
+}
+
+// FuzzValueEnd: valueEnd takes a string or number exactly when
+// lenient.Valid takes it as a JSON value of that kind, with no blank
+// around it.
+func FuzzValueEnd(f *testing.F) {
+	for _, s := range []string{`"a\"b"`, `"\u00e9"`, `-1.5e3`, `01`, `"` + "\xff" + `"`, `"\ud800"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, num := range []bool{false, true} {
+			want := lenient.Valid(b) && len(b) > 0 && len(bytes.TrimSpace(b)) == len(b) && (b[0] == '"') != num
+			if got := valueEnd(append(b[:len(b):len(b)], '}'), 0, num) == len(b); got != want {
+				t.Errorf("valueEnd(%q, num %v) takes it: %v, want %v", b, num, got, want)
+			}
+		}
+	})
 }

@@ -136,15 +136,35 @@ func lineReady(br *bufio.Reader) bool {
 
 // lines reads the upstream body line by line, within MaxResponseBytes.
 func (s *streamer) lines(body io.Reader, each func(line []byte) bool) error {
-	br := bufio.NewReaderSize(body, 64<<10)
+	br, _ := s.q.c.lineReaders.Get().(*bufio.Reader)
+	if br == nil {
+		br = bufio.NewReaderSize(body, 64<<10)
+	} else {
+		br.Reset(body)
+	}
+	defer func() {
+		// The lines read were handled: none is kept past this call.
+		br.Reset(nil)
+		s.q.c.lineReaders.Put(br)
+	}()
 	limit := s.q.c.opts.MaxResponseBytes
 	for {
-		if s.dirty && !lineReady(br) {
+		ready := lineReady(br)
+		if s.dirty && !ready {
 			s.flush()
 		}
-		waited := time.Now()
-		line, err := br.ReadSlice('\n')
-		s.q.upstreamTime += time.Since(waited)
+		var line []byte
+		var err error
+		if ready {
+			// A line that came with the last read: it was read then, and
+			// took no waiting.
+			line, err = br.ReadSlice('\n')
+		} else {
+			waited := time.Now()
+			line, err = br.ReadSlice('\n')
+			s.readAt = time.Now()
+			s.q.upstreamTime += s.readAt.Sub(waited)
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			// A long line: gather it whole.
 			buf := append([]byte(nil), line...)
@@ -156,13 +176,13 @@ func (s *streamer) lines(body io.Reader, each func(line []byte) bool) error {
 				}
 			}
 			line = buf
+			s.readAt = time.Now()
 		}
 		s.size += int64(len(line))
 		if s.size > limit {
 			return toolcall.NewError(toolcall.CodeLimit, "the upstream answer is larger than "+
 				strconv.FormatInt(limit, 10)+" bytes (max_response_bytes)")
 		}
-		s.readAt = time.Now()
 		if len(bytes.TrimSpace(line)) > 0 && !each(line) {
 			return nil
 		}
