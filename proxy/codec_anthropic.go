@@ -523,9 +523,10 @@ func (o *anthropicStream) plain(payload []byte) bool {
 
 // readPlain reads an event with gjson and reports whether it is one plain
 // handles, adding the holes of its template: the delta's text, and the
-// values of the fields it does not look at (the block's index, …).
+// values of the fields it does not look at (the block's index, …). An
+// event of another type is told from its type, before the rest is read.
 func (o *anthropicStream) readPlain(payload []byte) bool {
-	if len(payload) == 0 || payload[0] != '{' || !lenient.Valid(payload) {
+	if len(payload) == 0 || payload[0] != '{' {
 		return false
 	}
 	var typ string
@@ -534,6 +535,8 @@ func (o *anthropicStream) readPlain(payload []byte) bool {
 		switch key {
 		case "type":
 			typ, _ = rawString(v.Raw)
+			// An event of another type is told before the rest is read.
+			return typ == "content_block_delta"
 		case "delta":
 			delta = v
 		default:
@@ -573,7 +576,7 @@ func (o *anthropicStream) readPlain(payload []byte) bool {
 	default:
 		return false
 	}
-	return true
+	return lenient.Valid(payload)
 }
 
 func (o *anthropicStream) content(text string) {

@@ -680,17 +680,26 @@ func (o *responsesStream) plain(payload []byte) bool {
 
 // readPlain reads an event with gjson and reports whether it is one plain
 // handles, adding the holes of its template: the delta, and the values of
-// the fields it does not look at (sequence_number, item_id, …).
+// the fields it does not look at (sequence_number, item_id, …). An event
+// of another type is told from its type, before the rest is read.
 func (o *responsesStream) readPlain(payload []byte) bool {
-	if len(payload) == 0 || payload[0] != '{' || !lenient.Valid(payload) {
+	if len(payload) == 0 || payload[0] != '{' {
 		return false
 	}
-	var typ string
-	var hasType, hasText bool
+	hasType, hasText := false, false
 	if !distinctKeys(gjson.ParseBytes(payload), func(key string, v gjson.Result) bool {
 		switch key {
 		case "type":
-			typ, hasType = rawString(v.Raw)
+			typ, _ := rawString(v.Raw)
+			switch typ {
+			case "response.output_text.delta":
+				o.fastReasoning = false
+			case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
+				o.fastReasoning = true
+			default:
+				return false
+			}
+			hasType = true
 		case "delta":
 			hasText = v.Type == gjson.String
 			o.fast.hole(v, 0)
@@ -701,15 +710,7 @@ func (o *responsesStream) readPlain(payload []byte) bool {
 	}) || !hasType || !hasText {
 		return false
 	}
-	switch typ {
-	case "response.output_text.delta":
-		o.fastReasoning = false
-	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
-		o.fastReasoning = true
-	default:
-		return false
-	}
-	return true
+	return lenient.Valid(payload)
 }
 
 func (o *responsesStream) content(text string) {

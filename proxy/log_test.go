@@ -3,6 +3,7 @@ package proxy_test
 import (
 	"bytes"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -74,5 +75,39 @@ func TestLogging(t *testing.T) {
 				t.Errorf("no repair record at DEBUG:\n%s", out)
 			}
 		}
+	}
+}
+
+// TestNilLoggerSilent: a Handler and a Transport with no Logger log
+// nothing, not even to slog's default logger, for a request fixed whole
+// or streamed, one whose call fails, and one the upstream refuses.
+func TestNilLoggerSilent(t *testing.T) {
+	var buf syncBuffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	failed := `<tool_call>{"name":"get_weather","arguments":{"days":"x"}}</tool_call>`
+	for _, content := range []string{"Let me check. " + leakedHermes, failed} {
+		for _, stream := range []bool{false, true} {
+			_, srv := setup(t, proxy.Ollama, fakeserver.Script{{Content: content, ChunkSize: 7}}, func(o *proxy.Options) { o.Logger = nil })
+			post(t, nil, srv.URL+"/api/chat", proxy.Ollama, chatBody(proxy.Ollama, stream, ""), nil)
+			up := fakeserver.NewServer(fakeserver.Script{{Content: content}}, nil)
+			tr, err := proxy.NewTransport(proxy.Options{API: proxy.Ollama})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &http.Client{Transport: tr}
+			post(t, c, up.URL+"/api/chat", proxy.Ollama, chatBody(proxy.Ollama, stream, ""), nil)
+			up.Close()
+		}
+	}
+	_, srv := setup(t, proxy.Ollama, fakeserver.Script{{Status: 400, Error: "bad request"}}, func(o *proxy.Options) { o.Logger = nil })
+	resp, err := http.Post(srv.URL+"/api/chat", "application/json", strings.NewReader(chatBody(proxy.Ollama, false, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if out := buf.String(); out != "" {
+		t.Errorf("a nil Logger logged:\n%s", out)
 	}
 }
