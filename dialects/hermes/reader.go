@@ -7,7 +7,6 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
-	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -31,8 +30,8 @@ func (hermes) NewReader(opts *dialects.Options) dialects.Reader {
 	r := &reader{opts: opts, mode: modeStart}
 	r.content.kind, r.reasoning.kind = dialects.PieceContent, dialects.PieceReasoning
 	r.reasoning.rejoin.Cut(false) // reasoning is trimmed at its start, as every block is
-	r.open.reset()
-	r.close.reset()
+	r.open.Reset()
+	r.close.Reset()
 	switch {
 	case opts.ReasoningOpen:
 		r.mode = modeTemplate
@@ -73,7 +72,7 @@ type reader struct {
 	base int
 	mode mode
 
-	open, close finder // <think> and </think> in buf
+	open, close dialects.TagFinder // <think> and </think> in buf
 
 	// In a reasoning block: emitted is the end of the block's text
 	// already returned, and hold says an opening tag the dialect knows
@@ -161,8 +160,8 @@ func (r *reader) drop(n int) {
 		r.buf = nil
 	}
 	r.base += n
-	r.open.shift(n)
-	r.close.shift(n)
+	r.open.Shift(n)
+	r.close.Shift(n)
 }
 
 // step reads as far as the text allows; final says the output has ended.
@@ -238,14 +237,14 @@ func (r *reader) template(final bool) bool {
 // is reasoning; otherwise the text is content.
 func (r *reader) implicit(final bool) bool {
 	t := r.text()
-	o, os := r.open.find(t, thinkOpen, final)
-	c, cs := r.close.find(t, thinkClose, final)
+	o, os := r.open.Find(t, thinkOpen, final)
+	c, cs := r.close.Find(t, thinkClose, final)
 	switch {
-	case cs == found && (os == none || o > c):
+	case cs == dialects.TagFound && (os == dialects.TagNone || o > c):
 		r.content.cut()
 		r.startBlock()
 		return r.closeBlock(c)
-	case os == found && (cs == none || c > o), final:
+	case os == dialects.TagFound && (cs == dialects.TagNone || c > o), final:
 		r.startContent()
 		return true
 	}
@@ -257,15 +256,15 @@ func (r *reader) startBlock() {
 	r.mode = modeBlock
 	r.content.cut()
 	r.emitted, r.hold = 0, false
-	r.close.reset()
+	r.close.Reset()
 }
 
 // block reads a reasoning block: its text goes out line by line up to a
 // line that may open a call, and the block ends at its closing tag.
 func (r *reader) block(final bool) bool {
 	t := r.text()
-	c, cs := r.close.find(t, thinkClose, final)
-	if cs == found {
+	c, cs := r.close.Find(t, thinkClose, final)
+	if cs == dialects.TagFound {
 		return r.closeBlock(c)
 	}
 	if final {
@@ -273,7 +272,7 @@ func (r *reader) block(final bool) bool {
 		return false
 	}
 	limit := len(t)
-	if cs == pending {
+	if cs == dialects.TagPending {
 		limit = c
 	}
 	if !r.hold {
@@ -337,16 +336,16 @@ func (r *reader) startContent() {
 	r.floorOK = !r.content.any() && r.calls == 0
 	r.lines, r.pre, r.stuck, r.closer = unitLines{}, 0, false, ""
 	r.args = args{}
-	r.open.reset()
+	r.open.Reset()
 }
 
 // contentStep reads content up to the end of a unit or the opening tag
 // of a reasoning block.
 func (r *reader) contentStep(final bool) bool {
 	t := r.text()
-	o, os := r.open.find(t, thinkOpen, final)
+	o, os := r.open.Find(t, thinkOpen, final)
 	limit := len(t)
-	if os != none {
+	if os != dialects.TagNone {
 		limit = o
 	}
 	if b := r.lines.boundary(t, limit); b > 0 {
@@ -361,7 +360,7 @@ func (r *reader) contentStep(final bool) bool {
 		r.closer = closer
 		return true
 	}
-	if !r.stuck && os != found {
+	if !r.stuck && os != dialects.TagFound {
 		// Text before the first byte that may open a region of calls
 		// is content, whatever the unit holds after it.
 		at := limit
@@ -371,11 +370,11 @@ func (r *reader) contentStep(final bool) bool {
 		r.content.write(r, t[r.pre:at])
 		r.pre = at
 	}
-	if r.stuck && os != found {
+	if r.stuck && os != dialects.TagFound {
 		r.announce(t)
 	}
 	switch {
-	case os == found:
+	case os == dialects.TagFound:
 		r.unit(o)
 		r.drop(len(thinkOpen))
 		r.startBlock()
@@ -857,84 +856,6 @@ func mayOpenFence(text string, i, limit int) bool {
 		}
 	}
 	return limit-i <= textlayer.MaxFenceIndent
-}
-
-// finder finds the first tag in a text that grows, not inside a string
-// of a JSON value (dialects.IndexTag), reading the text once.
-type finder struct {
-	from  int // where the search goes on
-	floor int // where a value holding the tag may open
-	cand  int // a tag found that may yet turn out inside a string; -1 none
-	check int // the length of the text when cand was last looked at
-}
-
-// The states of a search.
-const (
-	none    = iota // no tag in the text so far
-	pending        // a tag at the offset returned, that more text may show inside a string
-	found          // the first tag, at the offset returned
-)
-
-func (f *finder) reset() { *f = finder{cand: -1} }
-
-// shift moves the finder's offsets when n bytes are dropped from the front
-// of its text.
-func (f *finder) shift(n int) {
-	f.from, f.floor = max(f.from-n, 0), max(f.floor-n, 0)
-	if f.cand >= 0 {
-		f.cand -= n
-	}
-	f.check = max(f.check-n, 0)
-}
-
-// find looks for tag in text. A tag that a JSON value opened before it may
-// hold in a string is pending until the value is read (it is looked at
-// again each time the text has doubled, so the search stays linear in
-// time); final decides it.
-func (f *finder) find(text, tag string, final bool) (int, int) {
-	for {
-		if f.cand < 0 {
-			i := strings.Index(text[f.from:], tag)
-			if i < 0 {
-				f.from = max(f.from, len(text)-len(tag)+1)
-				return -1, none
-			}
-			f.cand, f.check = f.from+i, 0
-		}
-		if !final && f.check > 0 && len(text) < 2*f.check {
-			return f.cand, pending
-		}
-		f.check = len(text)
-		if end, in := dialects.InsideJSONString(text, f.floor, f.cand); in {
-			f.from, f.floor, f.cand = end, end, -1
-			continue
-		}
-		if final || !mayHold(text, f.floor, f.cand) {
-			return f.cand, found
-		}
-		return f.cand, pending
-	}
-}
-
-// mayHold reports whether a JSON value that opens at one of the brackets
-// nearest before at (as dialects.InsideJSONString looks for) holds at in
-// one of its strings and is not complete yet: more text may show it holds
-// the tag there.
-func mayHold(text string, floor, at int) bool {
-	p := at
-	for range 8 {
-		k := strings.LastIndexAny(text[floor:p], "{[")
-		if k < 0 {
-			return false
-		}
-		p = floor + k
-		if jsonscan.EndsInString(text[p:at]) {
-			if _, complete := dialects.ValueEnd(text, p); !complete {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // cutMark stands for a cut in the record of the writes and cuts a unit

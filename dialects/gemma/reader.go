@@ -1,0 +1,774 @@
+package gemma
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
+)
+
+// NewReader returns the engine that reads one output of the dialect in
+// one pass as it arrives (dialects.Incremental); Extract is Read of a new
+// Reader.
+//
+// The output is kept whole (a strings.Builder, read without a copy) and
+// read on from where the last delta stopped, in modes: content, a
+// reasoning channel (gemma4), a <think> block, a call block.
+//
+//   - Content and reasoning go out as they arrive; a partial marker at the
+//     end, trailing whitespace and the first bytes of a channel (where its
+//     name may stand) are held.
+//   - A call block is held until its end is decided: its closing token
+//     with every string of its arguments closed, the next block or channel
+//     token, or, when the close token stands inside a string, up to
+//     maxInnerCloses later close tokens; its calls go out then.
+//   - A call block inside reasoning counts only if the reasoning never
+//     closes: from the block's opening token on, what the reader decides is
+//     held until the reasoning closes (it is then all reasoning, the blocks
+//     as written) or the output ends (the blocks are calls).
+//   - While a later </think> (or, in gemma4, <channel|>) could still make
+//     the start of the output reasoning the template opened
+//     (dialects.ImplicitReasoningIn, dialects.TemplateBlockEnd), the
+//     output is held.
+//
+// A marker that inline code, a quotation or an example fence opened before
+// it shows (dialects.ShownScan) is text.
+func (d *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
+	if opts == nil {
+		opts = &dialects.Options{}
+	}
+	r := &reader{d: d, opts: opts}
+	r.content.kind, r.reasoning.kind = dialects.PieceContent, dialects.PieceReasoning
+	r.content.lead, r.reasoning.lead = true, true
+	switch {
+	case !d.reasoning && opts.ReasoningOpen:
+		// The template opened a <think> block, FunctionGemma's only
+		// reasoning wrapper: the output starts in it.
+		r.enter(modeThink)
+	case !d.reasoning, opts.ReasoningClosed && !opts.ReasoningOpen:
+		r.mode = modeContent
+	default:
+		r.mode = modeStart
+	}
+	return r
+}
+
+// mode is what the reader is reading.
+type mode uint8
+
+const (
+	// modeStart: the start of a gemma4 output, held while a later tag
+	// may make it reasoning the template opened.
+	modeStart mode = iota
+	modeContent
+	// modeChannel: a reasoning channel (gemma4).
+	modeChannel
+	// modeThink: a <think> block.
+	modeThink
+	// modeCall: a call block.
+	modeCall
+)
+
+// reader is the dialect's Reader.
+type reader struct {
+	d    *Dialect
+	opts *dialects.Options
+	buf  strings.Builder
+	out  []dialects.Piece
+	done bool
+
+	mode mode
+	pos  int // the text before pos is decided
+	scan int // the search for markers goes on here
+
+	content, reasoning joiner
+	// labelled says the channel text at pos may begin with the channel's
+	// name; labelK is how far its blanks were read.
+	labelled bool
+	labelK   int
+	marked   bool
+	calls    int
+	shown    dialects.ShownScan
+
+	start startState
+	blk   blockState
+	hold  holdState
+}
+
+// startState decides where a gemma4 output starts: in reasoning the
+// template opened or not.
+type startState struct {
+	// decided: implicit is known; implicit says a closing tag before any
+	// opening one ends a block the template opened.
+	decided, implicit bool
+	// tags finds the reasoning tags, as dialects.FirstTagOpens and
+	// dialects.TemplateBlockEnd look for them.
+	tags [4]dialects.TagFinder
+	// thinkEnd is where the <think> block the template opened ends (0:
+	// none), once thinkKnown.
+	thinkKnown bool
+	thinkEnd   int
+	// chFrom is where the search for the first channel token goes on,
+	// lead where the output's leading blanks end, as far as read.
+	chFrom, lead int
+}
+
+// The reasoning tags the start is decided by, in startState.tags order.
+var startTags = [4]string{channelOpen + thoughtLabel, channelClose, dialects.Think.Open, dialects.Think.Close}
+
+// blockState is the call block being read.
+type blockState struct {
+	start, from int
+	scan        int
+	par         [2]bool // an odd count of each string delimiter since from
+	// end and m are the first token that may end the block (-1: none
+	// yet); openAt says a string was open there.
+	end    int
+	m      string
+	openAt bool
+	// cur is the end decided, tries the close tokens read past end.
+	cur   int
+	tries int
+	// resume is the mode the block stands in.
+	resume mode
+}
+
+// holdState is what a call block in reasoning holds: from pos (its
+// reasoning text not written yet) on, what the reader decides goes to
+// pend, until the reasoning closes (rollback) or the output ends.
+type holdState struct {
+	active    bool
+	pos       int
+	reasoning joiner
+	labelled  bool
+	marked    bool
+	calls     int
+	// opens are the channel tokens read since: the reasoning's text starts
+	// anew after each.
+	opens []int
+	pend  []dialects.Piece
+}
+
+// Write reads the output's next bytes.
+func (r *reader) Write(delta string) []dialects.Piece {
+	r.out = r.out[:0]
+	if r.done || delta == "" {
+		return r.out
+	}
+	r.buf.WriteString(delta)
+	r.step(false)
+	return r.out
+}
+
+// Close ends the output and decides everything held.
+func (r *reader) Close() []dialects.Piece {
+	r.out = r.out[:0]
+	if r.done {
+		return r.out
+	}
+	r.done = true
+	r.step(true)
+	r.content.cut(r)
+	r.reasoning.cut(r)
+	if r.hold.active {
+		// The reasoning never closed: its blocks are calls.
+		r.hold.active = false
+		r.out = append(r.out, r.hold.pend...)
+	}
+	return r.out
+}
+
+// step reads as far as the text allows; final says the output has ended.
+func (r *reader) step(final bool) {
+	text := r.buf.String()
+	for {
+		var more bool
+		switch r.mode {
+		case modeStart:
+			more = r.startStep(text, final)
+		case modeContent:
+			more = r.contentStep(text, final)
+		case modeChannel:
+			more = r.channelStep(text, final)
+		case modeThink:
+			more = r.thinkStep(text, final)
+		case modeCall:
+			more = r.callStep(text, final)
+		}
+		if !more {
+			return
+		}
+	}
+}
+
+// emit returns p, or holds it while a block in reasoning is held.
+func (r *reader) emit(p dialects.Piece) {
+	if r.hold.active {
+		r.hold.pend = append(r.hold.pend, p)
+		return
+	}
+	r.out = append(r.out, p)
+}
+
+// mark returns PieceMarked, once: the dialect's markers were read.
+func (r *reader) mark() {
+	if !r.marked {
+		r.marked = true
+		r.emit(dialects.Piece{Kind: dialects.PieceMarked})
+	}
+}
+
+// enter begins mode m at pos, with a new piece of its text.
+func (r *reader) enter(m mode) {
+	r.mode = m
+	r.scan = r.pos
+	switch m {
+	case modeContent:
+		r.content.cut(r)
+	case modeChannel:
+		r.reasoning.cut(r)
+	case modeThink:
+		// A <think> block's text is trimmed and joined to the reasoning
+		// before it with nothing between, as a split at <think> joins it
+		// (dialects.SplitReasoning).
+		r.reasoning.cut(r)
+		r.reasoning.thought = true
+	}
+}
+
+// find returns the first of markers at or after from, or where a marker
+// may begin that the text's end cuts (m ""), or len(text).
+func find(text string, from int, markers []string, final bool) (int, string) {
+	for from < len(text) {
+		j := strings.IndexByte(text[from:], '<')
+		if j < 0 {
+			break
+		}
+		i := from + j
+		for _, m := range markers {
+			if strings.HasPrefix(text[i:], m) {
+				return i, m
+			}
+		}
+		for _, m := range markers {
+			if !final && len(text)-i < len(m) && strings.HasPrefix(m, text[i:]) {
+				return i, ""
+			}
+		}
+		from = i + 1
+	}
+	return len(text), ""
+}
+
+// startStep decides where a gemma4 output starts (the rules of
+// dialects.ImplicitReasoningIn and dialects.TemplateBlockEnd, with
+// Options.ReasoningOpen opening the channel), holding the text until
+// they are settled.
+func (r *reader) startStep(text string, final bool) bool {
+	st := &r.start
+	var at [4]int
+	var state [4]dialects.TagState
+	for k := range st.tags {
+		at[k], state[k] = st.tags[k].Find(text, startTags[k], final)
+	}
+	if !st.decided {
+		switch {
+		case r.opts.ReasoningOpen:
+			st.implicit = true
+		default:
+			for st.lead < len(text) && strings.IndexByte(" \t\r\n", text[st.lead]) >= 0 {
+				st.lead++ // the output's leading blanks are read once
+			}
+			lead := text[st.lead:]
+			if lead == "" && !final {
+				return false
+			}
+			if dialects.OpensCall(lead, &r.d.start) {
+				st.implicit = false
+				break
+			}
+			if !final && len(lead) < len(r.d.open) && strings.EqualFold(lead, r.d.open[:len(lead)]) {
+				return false // the output may yet open with a call
+			}
+			// The first reasoning tag: an opening one says the template
+			// opened no block (dialects.FirstTagOpens).
+			first := -1
+			for k := range at {
+				if state[k] == dialects.TagFound && (first < 0 || at[k] < at[first]) {
+					first = k
+				}
+			}
+			if first < 0 && !final {
+				return false
+			}
+			for k := range at {
+				if first >= 0 && state[k] == dialects.TagPending && at[k] < at[first] {
+					return false
+				}
+			}
+			st.implicit = first < 0 || first == 1 || first == 3
+		}
+		st.decided = true
+	}
+	if !st.implicit {
+		r.enter(modeContent)
+		return true
+	}
+	if !st.thinkKnown {
+		// A </think> before any <think> ends a block the template opened.
+		o, os, c, cs := at[2], state[2], at[3], state[3]
+		switch {
+		case cs == dialects.TagFound && (os == dialects.TagNone || o > c):
+			st.thinkEnd = c + len(dialects.Think.Close)
+		case os == dialects.TagFound && (cs == dialects.TagNone || c > o), final:
+		default:
+			return false
+		}
+		st.thinkKnown, st.chFrom = true, st.thinkEnd
+	}
+	channel := r.opts.ReasoningOpen
+	if !channel {
+		// A <channel|> before any <|channel> means the template opened
+		// the channel.
+		c := strings.Index(text[st.chFrom:], channelClose)
+		o := strings.Index(text[st.chFrom:], channelOpen)
+		if c < 0 && o < 0 && !final {
+			st.chFrom = max(st.chFrom, len(text)-len(channelOpen)+1)
+			return false
+		}
+		channel = c >= 0 && (o < 0 || c < o)
+	}
+	if st.thinkEnd > 0 {
+		// All before it is reasoning, call blocks included.
+		r.reasoning.cut(r)
+		r.reasoning.thought = true
+		r.reasoning.write(r, text[:st.thinkEnd-len(dialects.Think.Close)])
+		r.pos = st.thinkEnd
+	}
+	if channel {
+		r.enter(modeChannel)
+		r.labelled, r.labelK = true, 0
+	} else {
+		r.enter(modeContent)
+	}
+	return true
+}
+
+// contentStep reads content up to the next call or reasoning block.
+func (r *reader) contentStep(text string, final bool) bool {
+	for {
+		i, m := find(text, r.scan, r.d.inContent, final)
+		if m != "" && r.shown.ShownAt(text, i) {
+			r.scan = i + len(m)
+			continue
+		}
+		r.content.write(r, text[r.pos:i])
+		r.pos, r.scan = i, i
+		if m == "" {
+			return false
+		}
+		r.content.cut(r)
+		if m != dialects.Think.Open {
+			// A <think> tag is every dialect's, no evidence of this one.
+			r.mark()
+		}
+		switch m {
+		case r.d.open:
+			r.startBlock(i, modeContent)
+			return true
+		case channelOpen:
+			r.pos = i + len(m)
+			r.enter(modeChannel)
+			r.labelled, r.labelK = true, 0
+			return true
+		case dialects.Think.Open:
+			r.pos = i + len(m)
+			r.enter(modeThink)
+			return true
+		}
+		// A stray closing token closes nothing; the token is markup.
+		r.pos, r.scan = i+len(m), i+len(m)
+	}
+}
+
+// channelStep reads a reasoning channel up to its close. In a channel
+// that closes, a call block is the model thinking, not calling, as in a
+// closed <think> block: its text stays in the reasoning. Only in a channel
+// that never closes does a call block count (the model forgot to close
+// it): from a block on, the channel is held (holdState).
+func (r *reader) channelStep(text string, final bool) bool {
+	for {
+		i, m := find(text, r.scan, r.d.inReasoning, final)
+		if m != "" && r.shown.ShownAt(text, i) {
+			r.scan = i + len(m)
+			continue
+		}
+		r.scan = i
+		if m == channelClose && r.hold.active {
+			r.rollback(text, i)
+		} else {
+			if m == r.d.open && !r.hold.active {
+				r.begin()
+			}
+			if !r.channelText(text, i, m != "" || final) {
+				return false
+			}
+		}
+		if m == "" {
+			return false
+		}
+		r.reasoning.cut(r)
+		r.mark()
+		switch m {
+		case channelClose:
+			r.pos = i + len(m)
+			r.enter(modeContent)
+			return true
+		case channelOpen:
+			if r.hold.active {
+				r.hold.opens = append(r.hold.opens, i)
+			}
+			r.pos, r.scan = i+len(m), i+len(m)
+			r.labelled, r.labelK = true, 0
+			continue
+		}
+		r.startBlock(i, modeChannel)
+		return true
+	}
+}
+
+// channelText writes the channel's text from pos to i, less the channel's
+// name Gemma 4 writes first ("thought" and a line break), and reports
+// whether it could: ended says the channel's text ends at i (a token or
+// the end of the output); until then a name not complete is held.
+func (r *reader) channelText(text string, i int, ended bool) bool {
+	if r.labelled {
+		p := text[r.pos:i]
+		n := len(thoughtLabel)
+		switch {
+		case len(p) < n:
+			if !ended && strings.HasPrefix(thoughtLabel, p) {
+				return false
+			}
+		case strings.HasPrefix(p, thoughtLabel):
+			k := max(r.labelK, n)
+			for k < len(p) && (p[k] == ' ' || p[k] == '\t') {
+				k++
+			}
+			r.labelK = k
+			switch {
+			case k == len(p) && !ended:
+				return false
+			case k == len(p):
+				r.pos = i // the name alone: nothing of it is kept
+			case p[k] == '\n' || p[k] == '\r':
+				r.pos += k
+			}
+		}
+		r.labelled = false
+	}
+	r.reasoning.write(r, text[r.pos:i])
+	r.pos = i
+	return true
+}
+
+// thinkStep reads a <think> block. A closed block is reasoning, whatever
+// it holds: a call block inside it is the model thinking, not calling (the
+// rule of every dialect). In a block that never closes, the rest of the
+// output is reasoning, and a call block there counts: from a block on,
+// the <think> block is held (holdState).
+func (r *reader) thinkStep(text string, final bool) bool {
+	for {
+		i, m := find(text, r.scan, r.d.inThink, final)
+		if m != "" && r.shown.ShownAt(text, i) {
+			r.scan = i + len(m)
+			continue
+		}
+		r.scan = i
+		if m == dialects.Think.Close && r.hold.active {
+			r.rollback(text, i)
+		} else {
+			if m == r.d.open && !r.hold.active {
+				r.begin()
+			}
+			r.reasoning.write(r, text[r.pos:i])
+			r.pos = i
+		}
+		if m == "" {
+			return false
+		}
+		r.reasoning.cut(r)
+		if m == dialects.Think.Close {
+			r.pos = i + len(m)
+			r.enter(modeContent)
+			return true
+		}
+		r.mark()
+		r.startBlock(i, modeThink)
+		return true
+	}
+}
+
+// begin starts holding what the reader decides: a call block opens in
+// reasoning that may yet close.
+func (r *reader) begin() {
+	h := &r.hold
+	h.active, h.pos, h.labelled, h.marked, h.calls = true, r.pos, r.labelled, r.marked, r.calls
+	h.reasoning = r.reasoning
+	h.reasoning.held = bytes.Clone(r.reasoning.held)
+	h.opens, h.pend = h.opens[:0], h.pend[:0]
+}
+
+// rollback ends the hold at c, where the reasoning closes: what was held
+// is dropped, and the reasoning's text from the hold's start to c is
+// written as it stands, call blocks included, starting anew after each
+// channel token read since.
+func (r *reader) rollback(text string, c int) {
+	h := &r.hold
+	h.active = false
+	r.reasoning, r.labelled, r.labelK, r.marked, r.calls = h.reasoning, h.labelled, 0, h.marked, h.calls
+	r.pos = h.pos
+	for _, o := range h.opens {
+		r.channelText(text, o, true)
+		r.reasoning.cut(r)
+		r.pos, r.labelled, r.labelK = o+len(channelOpen), true, 0
+	}
+	if r.mode == modeChannel || r.labelled {
+		r.channelText(text, c, true)
+	} else {
+		r.reasoning.write(r, text[r.pos:c])
+		r.pos = c
+	}
+	h.opens, h.pend = h.opens[:0], h.pend[:0]
+}
+
+// startBlock begins the call block whose opening token is at i, in mode
+// resume.
+func (r *reader) startBlock(i int, resume mode) {
+	from := i + len(r.d.open)
+	r.blk = blockState{start: i, from: from, scan: from, end: -1, resume: resume}
+	r.mode = modeCall
+}
+
+// callStep reads a call block until its end is decided, then returns its
+// calls. The block ends at the first of its closing token, the next
+// block's opening token and (gemma4) a channel token. When that is a
+// closing token where a string of the arguments is still open, a later
+// closing token (of the next maxInnerCloses, with no other token between)
+// that ends the block with every string closed ends it instead: the
+// first was string text ("end it with <tool_call|>").
+func (r *reader) callStep(text string, final bool) bool {
+	b := &r.blk
+	markers := r.d.inBlock
+	if b.resume == modeThink {
+		markers = r.d.inThinkBlock
+	}
+	decided := false
+	for !decided {
+		i, m := find(text, b.scan, markers, final)
+		if m == "" {
+			b.scan = i
+			break
+		}
+		b.scan = i + len(m)
+		if k := indexOf(r.d.delims, m); k >= 0 {
+			b.par[k] = !b.par[k]
+			continue
+		}
+		if m == dialects.Think.Close {
+			// The <think> block the call stands in closes here: it was
+			// all reasoning.
+			r.rollback(text, i)
+			r.reasoning.cut(r)
+			r.pos = i + len(m)
+			r.enter(modeContent)
+			return true
+		}
+		open := b.par[0] || b.par[1]
+		switch {
+		case b.end < 0:
+			b.end, b.m, b.openAt, b.cur = i, m, open, i
+			decided = m != r.d.close || !open
+		case m != r.d.close:
+			decided = true
+		case !open:
+			b.cur, decided = i, true
+		default:
+			b.tries++
+			decided = b.tries == maxInnerCloses
+		}
+	}
+	if !decided && !final {
+		return false
+	}
+	r.endBlock(text)
+	return true
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// endBlock reads the calls of the block whose end is decided, returns
+// them, and goes back to the mode the block stands in.
+func (r *reader) endBlock(text string) {
+	b := &r.blk
+	inReasoning := b.resume != modeContent
+	p := &blockParser{d: r.d, text: text, opts: r.opts, unclosed: b.end < 0}
+	p.prose = func(s string) {
+		j := &r.content
+		if inReasoning {
+			j = &r.reasoning
+		}
+		j.cut(r)
+		j.write(r, s)
+		j.cut(r)
+	}
+	end := b.cur
+	if p.unclosed {
+		end = len(text)
+	}
+	blockEnd := end
+	if k := strings.LastIndexByte(text[b.from:end], '<'); p.unclosed && k >= 0 && cutoff.Marker(text[b.from+k:end], r.d.close) {
+		blockEnd = b.from + k // the output ends inside the close token
+	}
+	p.block(b.start, b.from, blockEnd)
+	if k := len(p.calls) - 1; b.m != "" && b.m != r.d.close && k >= 0 && p.calls[k].Err == nil && b.openAt {
+		// The block lost its close where a string of its arguments is
+		// still open: the model broke off mid-string, and what it meant
+		// to write is lost. Cut off, never a call.
+		last := &p.calls[k]
+		e := cutoff.Error("inside a string of the " + r.d.name + " call's arguments, where " + b.m + " stands")
+		e.Offset, e.Raw, e.Tool = last.Offset, text[b.start:end], last.Name
+		*last = dialects.RawCall{Name: last.Name, Offset: last.Offset, Err: e}
+	}
+	r.pos = end
+	if b.m == r.d.close {
+		r.pos += len(b.m)
+	}
+	dialects.KeepText(p.calls, text[b.start:r.pos])
+	r.shown.Call(b.start, r.pos)
+	for i := range p.calls {
+		r.emit(dialects.Piece{Kind: dialects.PieceCall, Index: r.calls, Call: &p.calls[i]})
+		r.calls++
+	}
+	r.enter(b.resume)
+}
+
+// joiner returns the pieces of text left between removed markup, as they
+// arrive. Each piece loses the whitespace that touched the markup; two
+// kept pieces are joined by a newline if that whitespace held one, by a
+// space if it held other whitespace, and by nothing when the markup
+// touched both. The text of a <think> block (thought) is joined to the
+// text before it with nothing between. Trailing whitespace is held until
+// more text of its piece comes.
+type joiner struct {
+	kind dialects.PieceKind
+	any  bool // text was returned
+	// gap is the whitespace since the last kept text: 0 none, 1 blank,
+	// 2 newline.
+	gap     int
+	lead    bool // the piece has no text yet
+	thought bool
+	held    []byte // the piece's trailing whitespace
+	part    string // an incomplete rune at the end of what was written
+}
+
+// write adds s to the piece.
+func (j *joiner) write(r *reader, s string) {
+	if j.part != "" {
+		s = j.part + s
+		j.part = ""
+	}
+	if k := incompleteTail(s); k > 0 {
+		j.part, s = s[len(s)-k:], s[:len(s)-k]
+	}
+	j.add(r, s)
+}
+
+func (j *joiner) add(r *reader, s string) {
+	if s == "" {
+		return
+	}
+	if j.lead {
+		t := strings.TrimLeftFunc(s, unicode.IsSpace)
+		if !j.thought {
+			j.gap = max(j.gap, gapKind(s[:len(s)-len(t)]))
+		}
+		if t == "" {
+			return
+		}
+		if j.thought {
+			j.gap = 0
+		}
+		if j.any {
+			switch j.gap {
+			case 1:
+				r.emit(dialects.Piece{Kind: j.kind, Text: " "})
+			case 2:
+				r.emit(dialects.Piece{Kind: j.kind, Text: "\n"})
+			}
+		}
+		j.lead, s = false, t
+	}
+	body := strings.TrimRightFunc(s, unicode.IsSpace)
+	if body == "" {
+		j.held = append(j.held, s...)
+		return
+	}
+	if len(j.held) > 0 {
+		r.emit(dialects.Piece{Kind: j.kind, Text: string(j.held)})
+		j.held = j.held[:0]
+	}
+	r.emit(dialects.Piece{Kind: j.kind, Text: body})
+	j.any = true
+	j.held = append(j.held, s[len(body):]...)
+}
+
+// cut ends the piece: markup was taken out here.
+func (j *joiner) cut(r *reader) {
+	if j.part != "" {
+		s := j.part
+		j.part = ""
+		j.add(r, s)
+	}
+	if !j.lead {
+		j.gap = 0
+		if !j.thought {
+			j.gap = gapKind(string(j.held))
+		}
+	}
+	j.held, j.lead, j.thought = j.held[:0], true, false
+}
+
+// incompleteTail returns the length of a rune at the end of s that more
+// bytes may complete, or 0.
+func incompleteTail(s string) int {
+	for k := 1; k < utf8.UTFMax && k <= len(s); k++ {
+		if c := s[len(s)-k]; utf8.RuneStart(c) {
+			if utf8.FullRuneInString(s[len(s)-k:]) {
+				return 0
+			}
+			return k
+		}
+	}
+	return 0
+}
+
+func gapKind(ws string) int {
+	switch {
+	case ws == "":
+		return 0
+	case strings.ContainsAny(ws, "\r\n"):
+		return 2
+	}
+	return 1
+}
