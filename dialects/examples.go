@@ -308,7 +308,15 @@ func (s *ShownScan) read(text string, at int, disownable bool) bool {
 			return false // a fence nothing before it presents: its text is read
 		}
 	}
-	if f, _, _, info, ok := textlayer.OpenLine(text, lineStart, len(text), textlayer.MaxFenceIndent); ok && f <= at && (textlayer.LabelOf(info) == textlayer.Code || s.examples.PresentedAsExample(text, f)) {
+	// A fence that opens on the marker's own line: ShownAt reads that line
+	// no further than the marker (its label is the word right after the
+	// fence's run; a backtick after the marker does not make the line
+	// inline code), so that the answer does not hang on text yet to come.
+	lineEnd := len(text)
+	if !disownable {
+		lineEnd = at
+	}
+	if f, _, _, info, ok := textlayer.OpenLine(text, lineStart, lineEnd, textlayer.MaxFenceIndent); ok && f <= at && (textlayer.LabelOf(info) == textlayer.Code || s.examples.PresentedAsExample(text, f)) {
 		return true
 	}
 	return s.in.n > 0 || s.in.i < at || s.in.floor > at || s.quoteOpen(text, at)

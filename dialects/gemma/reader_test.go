@@ -52,6 +52,8 @@ func TestReaderStreams(t *testing.T) {
 			"Write `<|tool_call>call:f{}<tool_call|> to call f.", nil, nil},
 		{"a call in a fence labelled with a language is text", gemma.Gemma4, closed,
 			"```python\n<|tool_call>call:f{}<tool_call|>\n```", nil, nil},
+		{"a call on the line of a fence the prose presents as an example is text, whatever follows on its line",
+			gemma.Gemma4, closed, "Example:\n```<|tool_call>call:f{}<tool_call|>```\nDone.", nil, nil},
 		{"a backtick inside a call opens no inline code", gemma.Gemma4, closed,
 			"<|tool_call>call:f{s:<|\"|>use `ls<|\"|>}<tool_call|> and <|tool_call>call:g{}<tool_call|>", []string{"f", "g"},
 			[]int{len("<|tool_call>call:f{s:<|\"|>use `ls<|\"|>}<tool_call|>"), len("<|tool_call>call:f{s:<|\"|>use `ls<|\"|>}<tool_call|> and <|tool_call>call:g{}<tool_call|>")}},
