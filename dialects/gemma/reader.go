@@ -14,7 +14,8 @@ import (
 // one pass as it arrives (dialects.Incremental); Extract is Read of a new
 // Reader.
 //
-// The output is kept whole (a strings.Builder, read without a copy) and
+// The output is kept whole (the first delta as it came, then a
+// strings.Builder, read without a copy) and
 // read on from where the last delta stopped, in modes: content, a
 // reasoning channel (gemma4), a <think> block, a call block.
 //
@@ -76,7 +77,9 @@ const (
 type reader struct {
 	d    *Dialect
 	opts *dialects.Options
+	// buf is the output so far, or view while it is the first delta only.
 	buf  strings.Builder
+	view string
 	out  []dialects.Piece
 	done bool
 
@@ -158,9 +161,27 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	if r.done || delta == "" {
 		return r.out
 	}
-	r.buf.WriteString(delta)
+	switch {
+	case r.view == "" && r.buf.Len() == 0:
+		r.view = delta // held as it came, not copied, while it is all
+	case r.view != "":
+		r.buf.Grow(2 * (len(r.view) + len(delta)))
+		r.buf.WriteString(r.view)
+		r.view = ""
+		fallthrough
+	default:
+		r.buf.WriteString(delta)
+	}
 	r.step(false)
 	return r.out
+}
+
+// text is the output so far.
+func (r *reader) text() string {
+	if r.view != "" {
+		return r.view
+	}
+	return r.buf.String()
 }
 
 // Close ends the output and decides everything held.
@@ -183,7 +204,7 @@ func (r *reader) Close() []dialects.Piece {
 
 // step reads as far as the text allows; final says the output has ended.
 func (r *reader) step(final bool) {
-	text := r.buf.String()
+	text := r.text()
 	for {
 		var more bool
 		switch r.mode {
