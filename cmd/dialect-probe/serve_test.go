@@ -599,5 +599,18 @@ func TestServeSim(t *testing.T) {
 		if code != 200 || strings.Contains(out, `"tool_calls"`) || !strings.Contains(out, "simulated model") {
 			t.Errorf("%s, without tools: %d %s", api, code, out)
 		}
+		// The Responses and Messages APIs, served under either kind,
+		// whole and streamed: the call is the API's own.
+		schema := `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`
+		for _, stream := range []string{"false", "true"} {
+			code, out = post(t, s.url+"/v1/responses", `{"model":"x","stream":`+stream+`,"input":"Read the readme with read_file","tools":[{"type":"function","name":"read_file","parameters":`+schema+`}]}`)
+			if code != 200 || !strings.Contains(out, `"type":"function_call"`) || !strings.Contains(out, `"name":"read_file"`) || strings.Contains(out, "tool_call>") {
+				t.Errorf("%s, Responses, stream %s: %d %s", api, stream, code, out)
+			}
+			code, out = post(t, s.url+"/v1/messages", `{"model":"x","max_tokens":100,"stream":`+stream+`,"messages":[{"role":"user","content":"Read the readme with read_file"}],"tools":[{"name":"read_file","input_schema":`+schema+`}]}`)
+			if code != 200 || !strings.Contains(out, `"type":"tool_use"`) || !strings.Contains(out, `"name":"read_file"`) || !strings.Contains(out, `"stop_reason":"tool_use"`) || strings.Contains(out, "tool_call>") {
+				t.Errorf("%s, Messages, stream %s: %d %s", api, stream, code, out)
+			}
+		}
 	}
 }
