@@ -94,6 +94,14 @@ type parser struct {
 	// scopeLeftOpen says the section read last was not closed.
 	scopeLeftOpen bool
 
+	// shown decides whether an opener is shown rather than made (nil:
+	// none is), in src, the output so far, where text[i] stands at
+	// off+i, or at off+back[i] when text is the output rewritten.
+	shown *shownState
+	src   string
+	off   int
+	back  []int
+
 	// escaped says the markup being read (a section, or a call outside
 	// one) writes line breaks between its tags as the two characters \n
 	// (see skipGap): the line breaks that frame its values are then
@@ -122,6 +130,7 @@ func (p *parser) run() {
 	if p.cont {
 		end, closed := p.scopeBody(0, 0, true)
 		p.spans = append(p.spans, span{0, end})
+		p.tellCall(0, end)
 		p.scopeOpen = !closed
 		pos = end
 	}
@@ -137,6 +146,12 @@ func (p *parser) run() {
 		at, kind, w := p.nextOpener(pos)
 		if at < 0 {
 			break
+		}
+		if p.isShown(at) {
+			// Inline code, a quotation or an example fence opened before
+			// it: the markup is shown, not made.
+			pos = at + p.openerLen(kind, w)
+			continue
 		}
 		before, native := len(p.calls), p.native
 		p.escaped, p.noEscapes = false, false
@@ -162,11 +177,45 @@ func (p *parser) run() {
 			continue
 		}
 		p.spans = append(p.spans, span{start, end})
+		p.tellCall(start, end)
 		p.scopeOpen = kind == openScope && p.scopeLeftOpen
 		p.lastEscaped = escapedGap
 		pos = end
 	}
 	p.absorbFrames()
+}
+
+// openerLen is the length of the opener of kind (and loose wrapper w).
+func (p *parser) openerLen(kind openerKind, w int) int {
+	switch kind {
+	case openScope:
+		return len(p.d.ScopeStart)
+	case openTool:
+		return len(p.d.ToolStart)
+	}
+	return len(p.d.LooseWrappers[w].Start)
+}
+
+// srcAt returns where text[i] stands in the output.
+func (p *parser) srcAt(i int) int {
+	if p.back != nil && i < len(p.back) {
+		i = p.back[i]
+	}
+	return p.off + i
+}
+
+// isShown reports whether markup at text[at] is shown rather than made,
+// by what precedes it in the output (shownState).
+func (p *parser) isShown(at int) bool {
+	return p.shown != nil && p.shown.at(p.src, p.srcAt(at))
+}
+
+// tellCall tells the shown scan that text[start:end] is read as a call
+// or a section.
+func (p *parser) tellCall(start, end int) {
+	if p.shown != nil {
+		p.shown.call(p.src, p.srcAt(start), p.srcAt(end))
+	}
 }
 
 // read reads the section, call or loose call that opens at at, and

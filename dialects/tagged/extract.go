@@ -12,9 +12,8 @@ import (
 
 // frameFunc is a hook that splits an output, or a stretch of it that ends
 // with a message, into messages before calls are read; it returns the
-// whole extraction. startsOpen and implicit are the reasoning split's
-// flags (dialects.ReasoningSplit).
-type frameFunc func(t *Dialect, text string, opts *dialects.Options, startsOpen, implicit bool) *dialects.Extraction
+// whole extraction. s says how the stretch is read.
+type frameFunc func(t *Dialect, text string, opts *dialects.Options, s *stretch) *dialects.Extraction
 
 // Extract finds the calls in text, and the content and reasoning around
 // them: it is a Reader (NewReader) fed text whole.
@@ -26,8 +25,10 @@ type frameFunc func(t *Dialect, text string, opts *dialects.Options, startsOpen,
 // llama.cpp accept it).
 // What is left once calls and sections are taken out is split into
 // reasoning and content; whitespace between content and a call is dropped.
-// A call shown in inline code or in a fence presented as an example is
-// not read (dialects.ExtractShown).
+// Markup shown rather than made is not read: what precedes it opens
+// inline code, a quotation, or a fence labelled with a programming
+// language or that the prose before it presents as an example
+// (dialects.ShownScan.ShownAt).
 func (t *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	return dialects.Read(t.NewReader(opts), text)
 }
@@ -52,6 +53,12 @@ type stretch struct {
 	// tokenizer artefacts): the output shows them, so this one is too.
 	normalized bool
 	join       joinState
+	// shown decides what the output shows rather than makes (nil: it
+	// shows nothing); src is the output so far and base where the
+	// stretch starts in it.
+	shown *shownState
+	src   string
+	base  int
 }
 
 // joinState is what joins the content of one stretch to the next: pieces
@@ -80,24 +87,11 @@ const sentinel = " \x00"
 // readStretch reads text, a stretch of the output starting at base, as s
 // says, and updates s's join state.
 func (t *Dialect) readStretch(text string, base int, opts *dialects.Options, s *stretch) *dialects.Extraction {
-	var out stretch
-	ext := dialects.ExtractShown(text, func(text string) *dialects.Extraction {
-		out = *s
-		return t.extractShown(text, opts, &out)
-	})
-	*s = out
-	if base != 0 {
-		shiftOffsets(ext, base)
-	}
-	return ext
-}
-
-// extractShown is readStretch on text whose shown parts are held out.
-func (t *Dialect) extractShown(text string, opts *dialects.Options, s *stretch) *dialects.Extraction {
+	s.base = base
 	text, after := cutAtEndOfTurn(text, t.desc.EndOfTurn)
 	var ext *dialects.Extraction
 	if t.desc.frame != nil {
-		ext = t.desc.frame(t, text, opts, s.startsOpen, s.implicit)
+		ext = t.desc.frame(t, text, opts, s)
 	} else {
 		ext = t.extract(text, 0, opts, s)
 	}
@@ -110,6 +104,9 @@ func (t *Dialect) extractShown(text string, opts *dialects.Options, s *stretch) 
 		ext.Content += after
 	}
 	s.join.content = s.join.content || ext.Content != ""
+	if base != 0 {
+		shiftOffsets(ext, base)
+	}
 	return ext
 }
 
@@ -145,16 +142,19 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, s *stre
 			// written, so spans and offsets are taken back to it.
 			p.init(t, norm, base, opts)
 			p.prior, p.cont = s.prior, s.cont
+			p.view(s, back)
 			p.run()
 			p.restore(text, back)
 		} else {
 			p.init(t, text, base, opts)
 			p.prior, p.cont = s.prior, s.cont
+			p.view(s, nil)
 			p.run()
 		}
 	} else {
 		p.init(t, text, base, opts)
 		p.prior, p.cont = s.prior, s.cont
+		p.view(s, nil)
 		p.run()
 	}
 	s.scopeOpen, s.lastEscaped = p.scopeOpen, p.lastEscaped
@@ -190,15 +190,24 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, s *stre
 	ext.Content = stripLiterals(ext.Content, t.desc.Strip)
 	if len(p.calls) == 0 && t.desc.TrailingJSONCall && s.trailing {
 		if rc, content, ok := trailingJSONCall(ext.Content, opts); ok {
-			if i := strings.LastIndex(text, strings.TrimSpace(ext.Content[len(content):])); i >= 0 {
+			i := strings.LastIndex(text, strings.TrimSpace(ext.Content[len(content):]))
+			if i >= 0 {
 				rc.Offset = base + i
 			}
-			ext.Calls = append(ext.Calls, rc)
-			ext.Content = content
+			if i < 0 || s.shown == nil || !s.shown.at(s.src, s.base+base+i) {
+				ext.Calls = append(ext.Calls, rc)
+				ext.Content = content
+			}
 		}
 	}
 	ext.Marked = p.native || containsAny(text, t.desc.Evidence)
 	return ext
+}
+
+// view gives p the output it reads a stretch of, as s says, to decide
+// what it shows; back maps a rewritten text's offsets to the text's.
+func (p *parser) view(s *stretch, back []int) {
+	p.shown, p.src, p.off, p.back = s.shown, s.src, s.base+p.base, back
 }
 
 // keepText gives the calls of each span the span's whole text, as written

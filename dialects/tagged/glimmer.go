@@ -27,7 +27,7 @@ const (
 // "self" is reasoning; to "user" or "all", or without a recipient, content;
 // to anything else, a tool message whose <atem:…> calls are read by the
 // engine (a bare JSON body is the arguments of a call to the recipient).
-func glimmerMessages(t *Dialect, text string, opts *dialects.Options, startsOpen, implicit bool) *dialects.Extraction {
+func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s *stretch) *dialects.Extraction {
 	ext := &dialects.Extraction{}
 	var content, reasoning []string
 	addContent := func(s string) {
@@ -39,10 +39,13 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, startsOpen
 	// A finished <think> block is reasoning wherever it stands, and what it
 	// holds is not read for messages: it ends the text before it. So is
 	// the block the template opened, up to its first closing tag.
-	think := textcall.ReasoningBlocks(text, startsOpen, implicit, dialects.Think)
+	think := textcall.ReasoningBlocks(text, s.startsOpen, s.implicit, dialects.Think)
 	pos := 0
 	for pos < len(text) {
 		m := glimmerNext(&msg, text, pos)
+		for m >= 0 && s.shown != nil && s.shown.at(s.src, s.base+m) {
+			m = glimmerNext(&msg, text, m+len(glimmerMessage)) // shown, not a message
+		}
 		for len(think) > 0 && think[0].End <= pos {
 			think = think[1:]
 		}
@@ -106,7 +109,7 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, startsOpen
 				reasoning = append(reasoning, r)
 			}
 		default:
-			sub := t.extract(body, bodyStart, opts, &stretch{implicit: dialects.ImplicitReasoning(opts), final: true})
+			sub := t.extract(body, bodyStart, opts, &stretch{implicit: dialects.ImplicitReasoning(opts), final: true, shown: s.shown, src: s.src, base: s.base})
 			ext.Marked = ext.Marked || sub.Marked
 			if !extracted(sub.Calls) {
 				if _, ok := glimmerJSONCall(recipient, body, bodyStart, false); !ok || len(sub.Calls) > 0 {

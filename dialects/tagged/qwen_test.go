@@ -11,6 +11,32 @@ const qwenWeather = "<tool_call>\n<function=get_weather>\n<parameter=city>\nToky
 
 var qwenRows = []row{
 	{
+		name:    "a call in a fence labelled with a programming language is code",
+		text:    "Here is a script you can run later:\n```python\n" + qwenWeather + "\n```\nDone.",
+		chunks:  []string{"Here is a script you can run later:\n```py", "thon\n<tool_", "call>\n<function=get_weather>\n<parameter=city>\nTokyo\n</parameter>\n</function>\n</tool_call>\n```\nDone."},
+		content: "Here is a script you can run later:\n```python\n" + qwenWeather + "\n```\nDone.",
+	},
+	{
+		name:    "a call quoted inside a sentence is content",
+		text:    `Write "<tool_call><function=get_weather><parameter=city>Tokyo</parameter></function></tool_call>" to call it.`,
+		chunks:  []string{`Write "<tool_call><function=get_`, `weather><parameter=city>Tokyo</parameter></function></tool_call>" to call it.`},
+		content: `Write "<tool_call><function=get_weather><parameter=city>Tokyo</parameter></function></tool_call>" to call it.`,
+	},
+	{
+		name:    "a call after inline code closed before it is a call",
+		text:    "Use `get_weather` for that.\n" + qwenWeather,
+		chunks:  []string{"Use `get_", "weather` for that.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nTokyo\n</par", "ameter>\n</function>\n</tool_call>"},
+		calls:   []want{call("get_weather", `{"city":"Tokyo"}`)},
+		content: "Use `get_weather` for that.",
+	},
+	{
+		name:    "a call in a fence that nothing before it presents is a call, whatever follows",
+		text:    "```\n" + qwenWeather + "\n```\nI won't call it yet.",
+		chunks:  []string{"```\n<tool_call>\n<function=get_weather>\n<parameter=city>\nTokyo\n</parameter>\n</function>\n</tool_call>", "\n```\nI won't call it yet."},
+		calls:   []want{call("get_weather", `{"city":"Tokyo"}`)},
+		content: "```\n```\nI won't call it yet.",
+	},
+	{
 		name:    "the output ending in a section it opened is cut off",
 		text:    "Let me check.\n<tool_call>\n",
 		content: "Let me check.",

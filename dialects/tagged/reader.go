@@ -18,14 +18,15 @@ var _ dialects.Incremental = (*Dialect)(nil)
 // stand after it (a gap, filler, the section's end, a frame's end) read,
 // and is read once, then; its content, reasoning and calls go out at
 // once. A stretch does not end where a later byte could still change what
-// it holds: inside a reasoning block, inside a section, inside a part the
-// text may yet show rather than make (dialects.ShownScan), while a closing
+// it holds: inside a reasoning block, inside a section, while a closing
 // tag could make the text so far reasoning the template opened (neither
 // Options.ReasoningOpen nor ReasoningClosed given, and the start not
 // settled by the text), after an end of turn, or where the literal may lie
 // inside a JSON string or an open value of the call. Text before the last
 // two lines of a stretch that holds no byte a literal, a quotation or code
-// may start with goes out as content as it arrives.
+// may start with goes out as content as it arrives. Whether markup is
+// shown rather than made is decided by what precedes it (shownState), so
+// no later byte changes it.
 //
 // Glimmer's stretches end with a message (<|eom|>, <|eot|>). MiniCPM 5's
 // tokenizer artefacts are undone in a stretch that shows them and in every
@@ -34,7 +35,7 @@ func (t *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	r := &reader{t: t, opts: opts, implicit: -1, ctx: -1}
+	r := &reader{t: t, opts: opts, implicit: -1, ctx: -1, shown: newShownState()}
 	r.out = r.outBuf[:0]
 	switch {
 	case opts.ReasoningOpen:
@@ -78,7 +79,10 @@ type reader struct {
 	look  int   // the gap after cands[0] is read up to here
 	fail  int   // stretch length at the last try that did not end it
 
-	shown dialects.ShownScan
+	// shown decides what the output shows rather than makes, as far as
+	// the stretches read; try is its copy a stretch is read with, kept
+	// only when the stretch ends.
+	shown, try shownState
 
 	// Content that goes out before its stretch ends: sig is the first
 	// byte at or after seg that a literal, quotation or code may start
@@ -483,14 +487,7 @@ func (r *reader) end(text string, e, f int) bool {
 		// may all fail: a sentence may name its marker (Mentioned).
 		return false
 	}
-	for i := range ext.Calls {
-		if r.shown.MayBeShown(text, ext.Calls[i].Offset) {
-			return false
-		}
-	}
-	for i := range ext.Calls {
-		r.shown.Call(ext.Calls[i].Offset, f)
-	}
+	r.shown = r.try
 	r.st = st
 	r.emit(ext)
 	r.next(f)
@@ -509,13 +506,11 @@ func (r *reader) endMessage(text string, f int) bool {
 	st := r.stretchFlags()
 	ext := r.readTo(text, f, &st)
 	for i := range ext.Calls {
-		if rc := &ext.Calls[i]; rc.AtEnd || r.shown.MayBeShown(text, rc.Offset) {
+		if ext.Calls[i].AtEnd {
 			return false
 		}
 	}
-	for i := range ext.Calls {
-		r.shown.Call(ext.Calls[i].Offset, f)
-	}
+	r.shown = r.try
 	r.st = st
 	r.emit(ext)
 	r.next(f)
@@ -664,6 +659,8 @@ func (r *reader) readTo(text string, end int, st *stretch) *dialects.Extraction 
 	if r.ctx >= 0 && r.ctx < r.seg {
 		from = r.ctx
 	}
+	r.try = r.shown
+	st.shown, st.src = &r.try, text
 	ext := r.t.readStretch(text[from:end], from, r.opts, st)
 	if from < r.seg {
 		ext.Content = strings.TrimPrefix(ext.Content, text[from:r.seg])
@@ -682,6 +679,7 @@ func (r *reader) read(text string, end int) {
 	st := r.stretchFlags()
 	st.trailing = r.calls == 0
 	ext := r.readTo(text, end, &st)
+	r.shown = r.try
 	r.st = st
 	r.emit(ext)
 	r.next(end)

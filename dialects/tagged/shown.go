@@ -1,0 +1,58 @@
+package tagged
+
+import "github.com/dialectkit/toolcall/dialects"
+
+// shownState decides whether markup at a place of the output is shown
+// rather than made, by what precedes it (dialects.ShownScan.ShownAt):
+// inside inline code, a quotation, or a fence labelled with a programming
+// language or presented as an example. It reads the output once, as it
+// grows; until the first byte that may open a quotation, code or a fence,
+// nothing is shown and the scan is not read at all.
+type shownState struct {
+	scan dialects.ShownScan
+	// sig is the offset of the output's first byte that may open a
+	// quotation, code or a fence, once one is found up to to; -1 none.
+	sig, to int
+}
+
+func newShownState() shownState { return shownState{sig: -1} }
+
+// mayOpenShown reports whether c may open a quotation (an ASCII quote, or
+// the first byte of a typographic one), inline code or a fence.
+func mayOpenShown(c byte) bool {
+	return c == '`' || c == '~' || c == '"' || c == '\'' || c == 0xE2
+}
+
+// find looks for the first byte that may open a shown part up to upto.
+func (s *shownState) find(src string, upto int) {
+	if s.sig >= 0 || s.to >= upto {
+		return
+	}
+	for i := s.to; i < upto; i++ {
+		if mayOpenShown(src[i]) {
+			s.sig = i
+			break
+		}
+	}
+	s.to = upto
+}
+
+// at reports whether markup at src[i] is shown. src is the output so far:
+// each call passes the output the last one did or a longer one, and i
+// does not fall below the last i asked.
+func (s *shownState) at(src string, i int) bool {
+	s.find(src, i)
+	if s.sig < 0 || i <= s.sig {
+		return false
+	}
+	return s.scan.ShownAt(src, i)
+}
+
+// call tells the scan that src[start:end] is a call or a section read as
+// one: the backticks in it open no inline code.
+func (s *shownState) call(src string, start, end int) {
+	s.find(src, end)
+	if s.sig >= 0 && s.sig < end {
+		s.scan.Call(start, end)
+	}
+}
