@@ -12,8 +12,8 @@ import (
 
 // frameFunc is a hook that splits an output, or a stretch of it that ends
 // with a message, into messages before calls are read; it returns the
-// whole extraction. s says how the stretch is read.
-type frameFunc func(t *Dialect, text string, opts *dialects.Options, s *stretch) *dialects.Extraction
+// whole extraction in ext. s says how the stretch is read.
+type frameFunc func(t *Dialect, text string, opts *dialects.Options, s stretch, ext *dialects.Extraction)
 
 // Extract finds the calls in text, and the content and reasoning around
 // them: it is a Reader (NewReader) fed text whole.
@@ -59,6 +59,9 @@ type stretch struct {
 	shown *shownState
 	src   string
 	base  int
+	// spans is the array the stretch's spans are read into (nil: a new
+	// one), and keeps it for the next stretch.
+	spans []span
 }
 
 // joinState is what joins the content of one stretch to the next: pieces
@@ -85,15 +88,14 @@ type joinState struct {
 const sentinel = " \x00"
 
 // readStretch reads text, a stretch of the output starting at base, as s
-// says, and updates s's join state.
-func (t *Dialect) readStretch(text string, base int, opts *dialects.Options, s *stretch) *dialects.Extraction {
+// says, into ext, and updates s's join state.
+func (t *Dialect) readStretch(text string, base int, opts *dialects.Options, s *stretch, ext *dialects.Extraction) {
 	s.base = base
 	text, after := cutAtEndOfTurn(text, t.desc.EndOfTurn)
-	var ext *dialects.Extraction
 	if t.desc.frame != nil {
-		ext = t.desc.frame(t, text, opts, s)
+		t.desc.frame(t, text, opts, *s, ext)
 	} else {
-		ext = t.extract(text, 0, opts, s)
+		t.extract(text, 0, opts, s, ext)
 	}
 	if after = strings.TrimSpace(after); after != "" {
 		// What follows the end of the turn is not read for calls, but it
@@ -107,7 +109,6 @@ func (t *Dialect) readStretch(text string, base int, opts *dialects.Options, s *
 	if base != 0 {
 		shiftOffsets(ext, base)
 	}
-	return ext
 }
 
 // shiftOffsets moves the offsets of ext, read from a stretch, by base.
@@ -132,8 +133,9 @@ func shiftOffsets(ext *dialects.Extraction, base int) {
 	}
 }
 
-// extract runs the engine on text, which starts at base in the output.
-func (t *Dialect) extract(text string, base int, opts *dialects.Options, s *stretch) *dialects.Extraction {
+// extract runs the engine on text, which starts at base in the output,
+// and writes what it read to ext.
+func (t *Dialect) extract(text string, base int, opts *dialects.Options, s *stretch, ext *dialects.Extraction) {
 	var p parser
 	if t.desc.normalize != nil {
 		if norm, back, ok := t.desc.normalize(text, s.normalized); ok {
@@ -160,7 +162,8 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, s *stre
 	s.scopeOpen, s.lastEscaped = p.scopeOpen, p.lastEscaped
 	p.keepText(text)
 	p.hideReasoning(s.startsOpen, s.implicit)
-	ext := &dialects.Extraction{Calls: p.calls}
+	*ext = dialects.Extraction{Calls: p.calls}
+	s.spans = p.spans[:0]
 	rest := p.rest(&s.join)
 	tags := t.desc.reasoningTags()
 	if pre := t.desc.ChildPrefix; pre != "" && strings.Contains(rest, pre) {
@@ -201,13 +204,13 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, s *stre
 		}
 	}
 	ext.Marked = p.native || containsAny(text, t.desc.Evidence)
-	return ext
 }
 
 // view gives p the output it reads a stretch of, as s says, to decide
 // what it shows; back maps a rewritten text's offsets to the text's.
 func (p *parser) view(s *stretch, back []int) {
 	p.shown, p.src, p.off, p.back = s.shown, s.src, s.base+p.base, back
+	p.spans = s.spans[:0]
 }
 
 // keepText gives the calls of each span the span's whole text, as written

@@ -27,8 +27,8 @@ const (
 // "self" is reasoning; to "user" or "all", or without a recipient, content;
 // to anything else, a tool message whose <atem:…> calls are read by the
 // engine (a bare JSON body is the arguments of a call to the recipient).
-func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s *stretch) *dialects.Extraction {
-	ext := &dialects.Extraction{}
+func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s stretch, ext *dialects.Extraction) {
+	*ext = dialects.Extraction{}
 	var content, reasoning []string
 	addContent := func(s string) {
 		if s = strings.TrimSpace(stripFraming(s)); s != "" {
@@ -109,7 +109,8 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s *stretch
 				reasoning = append(reasoning, r)
 			}
 		default:
-			sub := t.extract(body, bodyStart, opts, &stretch{implicit: dialects.ImplicitReasoning(opts), final: true, shown: s.shown, src: s.src, base: s.base})
+			sub := &dialects.Extraction{}
+			t.extract(body, bodyStart, opts, &stretch{implicit: dialects.ImplicitReasoning(opts), final: true, shown: s.shown, src: s.src, base: s.base}, sub)
 			ext.Marked = ext.Marked || sub.Marked
 			if !extracted(sub.Calls) {
 				if _, ok := glimmerJSONCall(recipient, body, bodyStart, false); !ok || len(sub.Calls) > 0 {
@@ -138,7 +139,6 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s *stretch
 	ext.Content = strings.Join(content, "\n")
 	ext.Reasoning = strings.Join(reasoning, "\n")
 	ext.Marked = ext.Marked || containsAny(text, t.desc.Evidence)
-	return ext
 }
 
 // glimmerRole reports whether w is a role word of a glimmer header.

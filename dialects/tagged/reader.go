@@ -36,7 +36,7 @@ func (t *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 		opts = &dialects.Options{}
 	}
 	r := &reader{t: t, opts: opts, implicit: -1, ctx: -1, shown: newShownState()}
-	r.out = r.outBuf[:0]
+	r.out, r.cands, r.st.spans = r.outBuf[:0], r.candBuf[:0], r.spanBuf[:0]
 	switch {
 	case opts.ReasoningOpen:
 		r.implicit = 1
@@ -56,6 +56,9 @@ type reader struct {
 	b      strings.Builder
 	outBuf [4]dialects.Piece // out's first array: a one-shot read allocates none
 	out    []dialects.Piece
+	// ext is what the last stretch read gave, until its pieces are
+	// returned.
+	ext dialects.Extraction
 
 	seg   int     // where the stretch not yet read starts
 	st    stretch // how it is read
@@ -75,14 +78,20 @@ type reader struct {
 	checked int  // length of the output when settled was last computed
 
 	scan  int   // searched for closing literals up to here
-	cands []int // ends of closing literals found, not yet tried
-	look  int   // the gap after cands[0] is read up to here
-	fail  int   // stretch length at the last try that did not end it
+	cands []int // ends of closing literals found; those from ci on are not yet tried
+	ci    int
+	// candBuf and spanBuf are the first arrays of cands and of the
+	// stretches' spans: a one-shot read of a few calls allocates none.
+	candBuf [4]int
+	spanBuf [4]span
+	look    int // the gap after cands[ci] is read up to here
+	fail    int // stretch length at the last try that did not end it
 
 	// shown decides what the output shows rather than makes, as far as
 	// the stretches read; try is its copy a stretch is read with, kept
-	// only when the stretch ends.
+	// only when the stretch ends (keep). spare is a scan neither uses.
 	shown, try shownState
+	spare      *dialects.ShownScan
 
 	// Content that goes out before its stretch ends: sig is the first
 	// byte at or after seg that a literal, quotation or code may start
@@ -236,8 +245,10 @@ func (r *reader) findEnds(text string) {
 			r.eot = true
 		}
 	}
+	if r.eot || r.ci == len(r.cands) {
+		r.cands, r.ci = r.cands[:0], 0
+	}
 	if r.eot {
-		r.cands = r.cands[:0]
 		r.scan = len(text)
 		return
 	}
@@ -256,7 +267,7 @@ func (r *reader) findEnds(text string) {
 	}
 	if len(r.t.ends) > 1 {
 		slices.Sort(r.cands[n:])
-		r.cands = slices.Compact(r.cands)
+		r.cands = r.cands[:n+len(slices.Compact(r.cands[n:]))]
 	}
 	r.scan = len(text)
 }
@@ -265,10 +276,10 @@ func (r *reader) findEnds(text string) {
 // right after it, or, in a dialect whose calls a frame may wrap, once
 // what may stand after it has arrived.
 func (r *reader) tryEnds(text string) {
-	for len(r.cands) > 0 {
-		e := r.cands[0]
+	for r.ci < len(r.cands) {
+		e := r.cands[r.ci]
 		if e <= r.seg {
-			r.cands, r.look = r.cands[1:], 0
+			r.ci, r.look = r.ci+1, 0
 			continue
 		}
 		f := e
@@ -281,11 +292,11 @@ func (r *reader) tryEnds(text string) {
 				if len(text)-f < len(r.t.desc.ToolStart) && strings.HasPrefix(r.t.desc.ToolStart, text[f:]) {
 					return // whether the next call begins there is not known yet
 				}
-				r.cands, r.look = r.cands[1:], 0
+				r.ci, r.look = r.ci+1, 0
 				continue
 			}
 		}
-		r.cands, r.look = r.cands[1:], 0
+		r.ci, r.look = r.ci+1, 0
 		if !r.settled || r.eot {
 			continue
 		}
@@ -294,7 +305,7 @@ func (r *reader) tryEnds(text string) {
 		}
 		if !r.end(text, e, f) {
 			r.fail = e - r.from()
-		} else if r.lead && !r.absorbLead(text, false) {
+		} else if r.lead && !r.absorbLead(text, false) || r.st.cont && !r.closeSection(text, false) {
 			return
 		}
 	}
@@ -487,7 +498,7 @@ func (r *reader) end(text string, e, f int) bool {
 		// may all fail: a sentence may name its marker (Mentioned).
 		return false
 	}
-	r.shown = r.try
+	r.keepShown()
 	r.st = st
 	r.emit(ext)
 	r.next(f)
@@ -510,7 +521,7 @@ func (r *reader) endMessage(text string, f int) bool {
 			return false
 		}
 	}
-	r.shown = r.try
+	r.keepShown()
 	r.st = st
 	r.emit(ext)
 	r.next(f)
@@ -617,7 +628,8 @@ func (r *reader) early(text string) {
 	st := r.st
 	content := joinPlain(&st.join, text[r.seg:q])
 	r.st = st
-	r.emit(&dialects.Extraction{Content: content})
+	r.ext = dialects.Extraction{Content: content}
+	r.emit(&r.ext)
 	r.seg, r.first = q, true
 }
 
@@ -659,13 +671,42 @@ func (r *reader) readTo(text string, end int, st *stretch) *dialects.Extraction 
 	if r.ctx >= 0 && r.ctx < r.seg {
 		from = r.ctx
 	}
-	r.try = r.shown
+	r.tryShown()
 	st.shown, st.src = &r.try, text
-	ext := r.t.readStretch(text[from:end], from, r.opts, st)
+	ext := &r.ext
+	r.t.readStretch(text[from:end], from, r.opts, st, ext)
 	if from < r.seg {
 		ext.Content = strings.TrimPrefix(ext.Content, text[from:r.seg])
 	}
 	return ext
+}
+
+// tryShown readies try, a copy of shown for a stretch to be read with;
+// the scans are two at most, reused.
+func (r *reader) tryShown() {
+	if r.try.scan != nil && r.try.scan != r.shown.scan {
+		r.spare = r.try.scan // the scan of a stretch not kept
+	}
+	r.try = r.shown
+	if r.shown.scan == nil {
+		r.try.spare = r.spare
+		return
+	}
+	if r.spare == nil {
+		r.spare = new(dialects.ShownScan)
+	}
+	*r.spare = *r.shown.scan
+	r.try.scan, r.spare = r.spare, nil
+}
+
+// keepShown keeps what the stretch just read told try.
+func (r *reader) keepShown() {
+	if r.shown.scan != nil && r.shown.scan != r.try.scan {
+		r.spare = r.shown.scan
+	} else if r.try.scan != nil && r.try.scan == r.spare {
+		r.spare = nil
+	}
+	r.shown, r.shown.spare = r.try, nil
 }
 
 // next starts the stretch after one that ended at f.
@@ -679,7 +720,7 @@ func (r *reader) read(text string, end int) {
 	st := r.stretchFlags()
 	st.trailing = r.calls == 0
 	ext := r.readTo(text, end, &st)
-	r.shown = r.try
+	r.keepShown()
 	r.st = st
 	r.emit(ext)
 	r.next(end)

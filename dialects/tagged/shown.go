@@ -9,7 +9,9 @@ import "github.com/dialectkit/toolcall/dialects"
 // grows; until the first byte that may open a quotation, code or a fence,
 // nothing is shown and the scan is not read at all.
 type shownState struct {
-	scan dialects.ShownScan
+	// scan reads the output, once markup after sig is asked about (nil
+	// before); spare, when not nil, is where it is made then.
+	scan, spare *dialects.ShownScan
 	// sig is the offset of the output's first byte that may open a
 	// quotation, code or a fence, once one is found up to to; -1 none.
 	sig, to int
@@ -45,6 +47,7 @@ func (s *shownState) at(src string, i int) bool {
 	if s.sig < 0 || i <= s.sig {
 		return false
 	}
+	s.start()
 	return s.scan.ShownAt(src, i)
 }
 
@@ -53,6 +56,19 @@ func (s *shownState) at(src string, i int) bool {
 func (s *shownState) call(src string, start, end int) {
 	s.find(src, end)
 	if s.sig >= 0 && s.sig < end {
+		s.start()
 		s.scan.Call(start, end)
 	}
+}
+
+// start makes the scan, when there is none yet.
+func (s *shownState) start() {
+	if s.scan != nil {
+		return
+	}
+	s.scan, s.spare = s.spare, nil
+	if s.scan == nil {
+		s.scan = new(dialects.ShownScan)
+	}
+	*s.scan = dialects.ShownScan{}
 }
