@@ -35,7 +35,7 @@ func (t *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	r := &reader{t: t, opts: opts, implicit: -1, ctx: -1, shown: newShownState()}
+	r := &reader{t: t, opts: opts, implicit: -1, ctx: -1, shown: newShownState(), ann: announcing{at: -1}}
 	r.out, r.cands, r.st.spans = r.outBuf[:0], r.candBuf[:0], r.spanBuf[:0]
 	switch {
 	case opts.ReasoningOpen:
@@ -107,6 +107,7 @@ type reader struct {
 	lead, leadEscaped bool
 	closed            bool
 	marked            bool // PieceMarked was returned
+	ann               announcing
 	// answered and reasoned say content and reasoning were returned.
 	answered, reasoned bool
 }
@@ -125,6 +126,7 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	}
 	r.tryEnds(text)
 	r.early(text)
+	r.announce(text)
 	return r.out
 }
 
@@ -713,6 +715,7 @@ func (r *reader) keepShown() {
 func (r *reader) next(f int) {
 	r.seg, r.first, r.fail, r.ctx = f, true, 0, -1
 	r.st.prior = r.calls
+	r.ann.scan, r.ann.at, r.ann.no = f, -1, false
 }
 
 // read reads the stretch from seg to end, the rest of the output.
@@ -745,6 +748,9 @@ func (r *reader) emit(ext *dialects.Extraction) {
 	}
 	for i := range ext.Calls {
 		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: r.calls, Call: &ext.Calls[i]})
+		if r.ann.started && r.ann.index == r.calls {
+			r.ann.started = false
+		}
 		r.calls++
 	}
 	for _, e := range ext.Errors {
