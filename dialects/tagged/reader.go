@@ -54,7 +54,7 @@ type reader struct {
 	// one-shot read copies nothing), then b.
 	first0 string
 	b      strings.Builder
-	outBuf [4]dialects.Piece // out's first array: a one-shot read allocates none
+	outBuf [3]dialects.Piece // out's first array: a one-shot read allocates none
 	out    []dialects.Piece
 	// ext is what the last stretch read gave, until its pieces are
 	// returned.
@@ -82,8 +82,8 @@ type reader struct {
 	ci    int
 	// candBuf and spanBuf are the first arrays of cands and of the
 	// stretches' spans: a one-shot read of a few calls allocates none.
-	candBuf [4]int
-	spanBuf [4]span
+	candBuf [2]int
+	spanBuf [2]span
 	look    int // the gap after cands[ci] is read up to here
 	fail    int // stretch length at the last try that did not end it
 

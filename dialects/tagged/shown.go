@@ -1,23 +1,30 @@
 package tagged
 
-import "github.com/dialectkit/toolcall/dialects"
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
 
 // shownState decides whether markup at a place of the output is shown
 // rather than made, by what precedes it (dialects.ShownScan.ShownAt):
 // inside inline code, a quotation, or a fence labelled with a programming
 // language or presented as an example. It reads the output once, as it
 // grows; until the first byte that may open a quotation, code or a fence,
-// nothing is shown and the scan is not read at all.
+// nothing is shown and the scan is not read at all, and until a call
+// holds a backtick, no call needs telling it.
 type shownState struct {
-	// scan reads the output, once markup after sig is asked about (nil
-	// before); spare, when not nil, is where it is made then.
+	// scan reads the output, once markup after sig is asked about or a
+	// call holds a backtick (nil before); spare, when not nil, is where
+	// it is made then.
 	scan, spare *dialects.ShownScan
 	// sig is the offset of the output's first byte that may open a
-	// quotation, code or a fence, once one is found up to to; -1 none.
-	sig, to int
+	// quotation, code or a fence, and tick of its first backtick, once
+	// found up to to; -1 none.
+	sig, tick, to int
 }
 
-func newShownState() shownState { return shownState{sig: -1} }
+func newShownState() shownState { return shownState{sig: -1, tick: -1} }
 
 // mayOpenShown reports whether c may open a quotation (an ASCII quote, or
 // the first byte of a typographic one), inline code or a fence.
@@ -25,15 +32,22 @@ func mayOpenShown(c byte) bool {
 	return c == '`' || c == '~' || c == '"' || c == '\'' || c == 0xE2
 }
 
-// find looks for the first byte that may open a shown part up to upto.
+// find looks for the first byte that may open a shown part, and the first
+// backtick, up to upto.
 func (s *shownState) find(src string, upto int) {
-	if s.sig >= 0 || s.to >= upto {
+	if s.to >= upto || s.tick >= 0 {
 		return
 	}
-	for i := s.to; i < upto; i++ {
+	i := s.to
+	for ; s.sig < 0 && i < upto; i++ {
 		if mayOpenShown(src[i]) {
 			s.sig = i
-			break
+		}
+	}
+	if s.sig >= 0 {
+		from := max(s.to, s.sig)
+		if k := strings.IndexByte(src[from:upto], '`'); k >= 0 {
+			s.tick = from + k
 		}
 	}
 	s.to = upto
@@ -52,10 +66,11 @@ func (s *shownState) at(src string, i int) bool {
 }
 
 // call tells the scan that src[start:end] is a call or a section read as
-// one: the backticks in it open no inline code.
+// one: the backticks in it open no inline code. A call before the first
+// backtick needs no telling.
 func (s *shownState) call(src string, start, end int) {
 	s.find(src, end)
-	if s.sig >= 0 && s.sig < end {
+	if s.tick >= 0 && s.tick < end {
 		s.start()
 		s.scan.Call(start, end)
 	}
