@@ -35,7 +35,8 @@ func (t *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	r := &reader{t: t, opts: opts, implicit: -1, ctx: -1, shown: newShownState(), ann: announcing{at: -1}}
+	r := &reader{t: t, opts: opts, implicit: -1, ctx: -1, shownBytes: newShownBytes(), ann: announcing{at: -1}}
+	r.shown.bytes = &r.shownBytes
 	r.out, r.cands, r.st.spans = r.outBuf[:0], r.candBuf[:0], r.spanBuf[:0]
 	switch {
 	case opts.ReasoningOpen:
@@ -92,6 +93,7 @@ type reader struct {
 	// only when the stretch ends (keep). spare is a scan neither uses.
 	shown, try shownState
 	spare      *dialects.ShownScan
+	shownBytes shownBytes
 
 	// Content that goes out before its stretch ends: sig is the first
 	// byte at or after seg that a literal, quotation or code may start

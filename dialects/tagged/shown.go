@@ -14,17 +14,21 @@ import (
 // nothing is shown and the scan is not read at all, and until a call
 // holds a backtick, no call needs telling it.
 type shownState struct {
-	// scan reads the output, once markup after sig is asked about or a
-	// call holds a backtick (nil before); spare, when not nil, is where
-	// it is made then.
+	// scan reads the output, once markup after the first such byte is
+	// asked about or a call holds a backtick (nil before); spare, when
+	// not nil, is where it is made then.
 	scan, spare *dialects.ShownScan
-	// sig is the offset of the output's first byte that may open a
-	// quotation, code or a fence, and tick of its first backtick, once
-	// found up to to; -1 none.
-	sig, tick, to int
+	// bytes are where those bytes lie: a fact of the output, shared by
+	// the copies of a state a Reader tries stretches with.
+	bytes *shownBytes
 }
 
-func newShownState() shownState { return shownState{sig: -1, tick: -1} }
+// shownBytes says where the output's first byte that may open a
+// quotation, code or a fence lies (sig), and its first backtick (tick),
+// once found up to to; -1 none.
+type shownBytes struct{ sig, tick, to int }
+
+func newShownBytes() shownBytes { return shownBytes{sig: -1, tick: -1} }
 
 // mayOpenShown reports whether c may open a quotation (an ASCII quote, or
 // the first byte of a typographic one), inline code or a fence.
@@ -33,8 +37,8 @@ func mayOpenShown(c byte) bool {
 }
 
 // find looks for the first byte that may open a shown part, and the first
-// backtick, up to upto.
-func (s *shownState) find(src string, upto int) {
+// backtick, up to upto: each byte of the output is looked at once.
+func (s *shownBytes) find(src string, upto int) {
 	if s.to >= upto || s.tick >= 0 {
 		return
 	}
@@ -57,8 +61,8 @@ func (s *shownState) find(src string, upto int) {
 // each call passes the output the last one did or a longer one, and i
 // does not fall below the last i asked.
 func (s *shownState) at(src string, i int) bool {
-	s.find(src, i)
-	if s.sig < 0 || i <= s.sig {
+	s.bytes.find(src, i)
+	if s.bytes.sig < 0 || i <= s.bytes.sig {
 		return false
 	}
 	s.start()
@@ -69,8 +73,8 @@ func (s *shownState) at(src string, i int) bool {
 // one: the backticks in it open no inline code. A call before the first
 // backtick needs no telling.
 func (s *shownState) call(src string, start, end int) {
-	s.find(src, end)
-	if s.tick >= 0 && s.tick < end {
+	s.bytes.find(src, end)
+	if s.bytes.tick >= 0 && s.bytes.tick < end {
 		s.start()
 		s.scan.Call(start, end)
 	}
