@@ -21,7 +21,8 @@ import (
 const maxHeader = 256
 
 // Extract finds the calls in text, and the content and reasoning around
-// them.
+// them. It is Read of a new Reader (NewReader), which reads the output in
+// units, each once (see readUnit).
 //
 // Marked calls are found first, over the whole text, so that a call made
 // in reasoning the model never closed is still a call, and a reasoning tag
@@ -38,32 +39,104 @@ func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extract
 	return dialects.Read(d.NewReader(opts), text)
 }
 
-// extractWhole is the reading of a whole text that Extract's Reader
-// settles what it has not sent with.
-func (d *Dialect) extractWhole(text string, opts *dialects.Options) *dialects.Extraction {
-	implicitBlock := dialects.ImplicitReasoningIn(text, &d.start, opts)
-	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return d.extract(text, opts, implicitBlock) })
+// unitStart says where a unit, the part of the output one reading reads,
+// begins: at the output's start, or right after a call a reading before
+// it decided, with the calls decided before it.
+type unitStart struct {
+	// first: the unit begins the output, where a call without its
+	// marker, bare JSON, a block the template opened can stand.
+	first bool
+	// section: it begins inside a calls section, after a call.
+	section bool
+	// calls is the number of calls before it.
+	calls int
 }
 
-// extract is Extract on text whose shown parts are held out; implicit
-// says whether a closing reasoning tag with no opening one ends a block
-// the template opened.
-func (d *Dialect) extract(text string, opts *dialects.Options, implicitBlock bool) *dialects.Extraction {
+// checkpoint is a place in a unit, right after a call region (or a call
+// of a section), where the next unit may begin: what comes after it
+// cannot change what came before.
+type checkpoint struct {
+	// next is where the text goes on; calls the number of calls of the
+	// unit before it; content the length of the unit's content there.
+	next, calls, content int
+	// section: next is inside a calls section; afterSection: next ends
+	// one, which only its own closing marker closes.
+	section, afterSection bool
+	// trimmedAll: the unit's content, blank, was trimmed away before it
+	// at a region's start, which trims the content of the units before.
+	trimmedAll bool
+}
+
+// unitReading is what one reading of a unit found.
+type unitReading struct {
+	x *dialects.Extraction
+	// raw is the unit's content before reasoning was split from it, and
+	// cps its checkpoints; both only when no part of the unit was held
+	// out as shown (the reading's offsets are the unit's).
+	raw string
+	cps []checkpoint
+	// split: the content and reasoning were split and trimmed as an
+	// output of bare JSON, whole.
+	split bool
+	// trimmedAll: the unit's content, blank, was trimmed away at a
+	// region, which trims the content before the unit.
+	trimmedAll bool
+}
+
+// readUnit reads unit, which begins the output or follows a decided call
+// as at says. Its content is split from its reasoning with the output's
+// reasoning start (startsOpen, implicit) for the first unit; it is not
+// trimmed, as more content may stand around it.
+func (d *Dialect) readUnit(unit string, opts *dialects.Options, at unitStart, implicit bool) unitReading {
+	var last *extractor
+	x := dialects.ExtractShown(unit, func(text string) *dialects.Extraction {
+		last = d.newExtractor(text, opts, implicit, at, true)
+		last.run()
+		return last.ext
+	})
+	ur := unitReading{x: x, split: last.bare, trimmedAll: last.trimmedAll}
+	if len(last.s) == len(unit) && !last.bare {
+		ur.raw, ur.cps = last.rawText, last.cps
+	}
+	return ur
+}
+
+// extractWhole is the reading of a whole text as one unit, the engine's
+// reading before it read outputs in units; the benchmarks compare it.
+func (d *Dialect) extractWhole(text string, opts *dialects.Options) *dialects.Extraction {
+	implicitBlock := dialects.ImplicitReasoningIn(text, &d.start, opts)
+	return dialects.ExtractShown(text, func(text string) *dialects.Extraction {
+		x := d.newExtractor(text, opts, implicitBlock, unitStart{first: true}, false)
+		x.run()
+		return x.ext
+	})
+}
+
+func (d *Dialect) newExtractor(text string, opts *dialects.Options, implicitBlock bool, at unitStart, unit bool) *extractor {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	x := &extractor{d: d, s: text, opts: opts, implicitBlock: implicitBlock, ext: &dialects.Extraction{}}
+	x := &extractor{d: d, s: text, opts: opts, implicitBlock: implicitBlock && at.first, ext: &dialects.Extraction{}, at: at, unit: unit}
 	x.find.init(text, d.openers, x.findBuf[:0])
-	implicit := x.scanMarked()
-	if d.bare && !x.ext.Marked && !implicit {
-		x.scanBare()
-		return x.ext
-	}
-	x.finishContent()
-	return x.ext
+	return x
 }
 
-// extractor holds the state of one Extract call.
+// startsOpen says the text begins in a reasoning block the template
+// opened (Options.ReasoningOpen): only a unit that begins the output may.
+func (x *extractor) startsOpen() bool { return x.at.first && x.opts.ReasoningOpen }
+
+// run reads the extractor's text.
+func (x *extractor) run() {
+	implicit := x.scanMarked()
+	if x.d.bare && !x.ext.Marked && !implicit && x.at.first {
+		x.bare = true
+		x.scanBare()
+		return
+	}
+	x.finishContent()
+}
+
+// extractor holds the state of one reading.
 type extractor struct {
 	d    *Dialect
 	s    string
@@ -80,6 +153,18 @@ type extractor struct {
 	// their content is then the text itself, not a copy of it.
 	rawContent string
 	rawSet     bool
+
+	// at says where the text begins in the output; unit says it is read
+	// as a unit of a Reader: checkpoints are kept, the content is not
+	// trimmed, and raw keeps it as it was before reasoning was split.
+	at      unitStart
+	unit    bool
+	cps     []checkpoint
+	rawText string
+	// trimmedAll: the content, blank, was trimmed away at a region.
+	trimmedAll bool
+	// bare: the text was read as bare JSON.
+	bare bool
 }
 
 // piece is what reading a marked region produced.
@@ -88,6 +173,9 @@ type piece struct {
 	content string // content found inside the region (Functionary's "all")
 	next    int    // where the text continues
 	ok      bool   // false: the marker did not open a call of this dialect
+	// cps are the places after a section's calls, in the section, where
+	// a unit may begin (calls counts the piece's calls before it).
+	cps []checkpoint
 }
 
 // scanMarked finds every marked region in order and collects the content
@@ -95,17 +183,27 @@ type piece struct {
 func (x *extractor) scanMarked() (implicit bool) {
 	pos, last := 0, 0
 	hidden := x.closedReasoning()
-	// An output that opens in finished reasoning holds no call the
-	// generation prompt began at its start.
-	if len(hidden) == 0 || hidden[0].start > 0 {
+	switch {
+	case x.at.section:
+		// The unit goes on with a section a unit before it opened.
+		p := x.section(-1, 0)
+		x.ext.Marked = true
+		x.sectionPoints(p)
+		x.add(p)
+		x.checkpoint(p.next, false, true)
+		pos, last = p.next, p.next
+	case x.at.first && (len(hidden) == 0 || hidden[0].start > 0):
+		// An output that opens in finished reasoning holds no call the
+		// generation prompt began at its start.
 		if p, ok := x.implicit(); ok {
 			x.add(p)
+			x.checkpoint(p.next, false, false)
 			pos, last, implicit = p.next, p.next, true
 		}
 	}
 	limit := dialects.CallLimit(x.opts)
 	for pos < len(x.s) {
-		if limit >= 0 && len(x.ext.Calls) > limit {
+		if limit >= 0 && x.at.calls+len(x.ext.Calls) > limit {
 			// Past the call cap the rest is not read (Finish drops the
 			// calls past it): a million markers cost no million calls.
 			x.ext.Calls = append(x.ext.Calls, dialects.NotRead(pos, x.s[pos:]))
@@ -136,14 +234,38 @@ func (x *extractor) scanMarked() (implicit bool) {
 		x.ext.Marked = true
 		x.addContent(x.s[last:at])
 		x.trimContentRight()
+		x.sectionPoints(p)
 		x.add(p)
+		x.checkpoint(p.next, false, x.d.openerOwner[k] < 0)
 		pos, last = p.next, p.next
 	}
-	if last > 0 && x.cutInCloser(last) {
+	if (last > 0 || !x.at.first) && x.cutInCloser(last) {
 		last = len(x.s) // the output ends inside the closing marker of the last region
 	}
 	x.addContent(x.s[last:])
 	return implicit
+}
+
+// checkpoint notes that the text may go on at next, in a section or not,
+// once the calls read so far are decided.
+func (x *extractor) checkpoint(next int, section, afterSection bool) {
+	if !x.unit {
+		return
+	}
+	x.cps = append(x.cps, checkpoint{next: next, calls: len(x.ext.Calls), content: x.contentLen(),
+		section: section, afterSection: afterSection, trimmedAll: x.trimmedAll})
+}
+
+// sectionPoints notes the checkpoints of a section's calls, before its
+// calls are added.
+func (x *extractor) sectionPoints(p piece) {
+	if !x.unit || p.content != "" {
+		return
+	}
+	for _, cp := range p.cps {
+		x.cps = append(x.cps, checkpoint{next: cp.next, calls: len(x.ext.Calls) + cp.calls, content: x.contentLen(),
+			section: true, trimmedAll: x.trimmedAll})
+	}
 }
 
 // callsIn estimates the calls of the section that starts at from: the
@@ -218,9 +340,20 @@ func (x *extractor) spill() {
 func (x *extractor) trimContentRight() {
 	if x.rawSet {
 		x.rawContent = strings.TrimRightFunc(x.rawContent, unicode.IsSpace)
-		return
+	} else {
+		x.content = bytes.TrimRightFunc(x.content, unicode.IsSpace)
 	}
-	x.content = bytes.TrimRightFunc(x.content, unicode.IsSpace)
+	if x.contentLen() == 0 {
+		x.trimmedAll = true
+	}
+}
+
+// contentLen is the length of the content so far.
+func (x *extractor) contentLen() int {
+	if x.rawSet {
+		return len(x.rawContent)
+	}
+	return len(x.content)
 }
 
 // resetContent empties the content.
@@ -242,13 +375,18 @@ func (x *extractor) contentString() string {
 // whether it keeps its outer whitespace does not depend on what follows:
 // a stream shows answer text after leading whitespace at once.
 func (x *extractor) finishContent() {
-	content, reasoning := x.splitReasoning(x.contentString())
-	content = strings.TrimSpace(content)
+	raw := x.contentString()
+	content, reasoning := x.splitReasoning(raw)
+	if x.unit {
+		x.rawText = raw
+	} else {
+		content = strings.TrimSpace(content)
+	}
 	x.ext.Content, x.ext.Reasoning = content, reasoning
 }
 
 func (x *extractor) splitReasoning(text string) (content, reasoning string) {
-	reasoning, content = dialects.SplitReasoning(text, dialects.ReasoningSplit{Tags: x.d.reasoning, StartsOpen: x.opts.ReasoningOpen, Implicit: x.implicitBlock})
+	reasoning, content = dialects.SplitReasoning(text, dialects.ReasoningSplit{Tags: x.d.reasoning, StartsOpen: x.startsOpen(), Implicit: x.implicitBlock})
 	return content, reasoning
 }
 
@@ -263,7 +401,7 @@ type span struct{ start, end int }
 // closes is still a call.
 func (x *extractor) closedReasoning() []span {
 	var spans []span
-	for _, b := range textcall.ReasoningBlocks(x.s, x.opts.ReasoningOpen, x.implicitBlock, x.d.reasoning...) {
+	for _, b := range textcall.ReasoningBlocks(x.s, x.startsOpen(), x.implicitBlock, x.d.reasoning...) {
 		spans = append(spans, span{b.Start, b.End})
 	}
 	return spans
@@ -309,15 +447,19 @@ func (x *extractor) formAt(i int) (*form, int) {
 
 // section reads the calls inside a calls section whose start marker is
 // at at and whose body starts at from, up to the section's end marker. A
-// section the output ends in with no call written is TLP-014.
+// section the output ends in with no call written is TLP-014. at is -1
+// when the section began in a unit before: calls were written in it.
 func (x *extractor) section(at, from int) piece {
 	s := x.s
 	p := piece{ok: true, calls: make([]dialects.RawCall, 0, x.callsIn(from))}
 	i := from
 	for {
+		if x.unit && len(p.calls) > 0 && (len(p.cps) == 0 || p.cps[len(p.cps)-1].calls < len(p.calls)) {
+			p.cps = append(p.cps, checkpoint{next: i, calls: len(p.calls)})
+		}
 		i = skipBlank(s, i)
 		if i >= len(s) {
-			if len(p.calls) == 0 {
+			if len(p.calls) == 0 && at >= 0 {
 				// The output ends in a section it opened and wrote no
 				// call in: cut off inside the envelope, never nothing.
 				p.calls = append(p.calls, cutCall(at, s[at:], "inside a calls section, before its first call"))

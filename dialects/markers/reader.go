@@ -1,11 +1,13 @@
 package markers
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 )
 
@@ -147,10 +149,22 @@ type reader struct {
 	// boundaryEnds says the boundary is the end of a closing marker,
 	// boundaryCloses that it follows a closing bracket.
 	boundaryEnds, boundaryCloses bool
-	// read is the reading of the text's first readN bytes, the last
-	// one done: Close reads nothing again when no byte came since.
-	read  *dialects.Extraction
-	readN int
+	// read is the reading of the unit at readBase of the text's first
+	// readN bytes, the last one done: Close reads nothing again when no
+	// byte came since.
+	read            *unitReading
+	readN, readBase int
+
+	// base is where the unit not decided yet begins: the output before
+	// it was read, its calls (committed of them) sent, its content
+	// (carried) and reasoning (carriedR) split; section says the unit
+	// begins inside a calls section; marked that a marker was read.
+	base      int
+	section   bool
+	committed int
+	carried   []byte
+	carriedR  strings.Builder
+	marked    bool
 
 	// sentTo is where the answer text sent so far ends in the output;
 	// sent is that text as sent, hold its trailing whitespace, not sent
@@ -184,7 +198,6 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	r.sendContent(s)
 	if r.boundary >= 0 && r.tried <= 4*len(s)+1<<16 && r.ready(s) {
 		r.boundary, r.boundaryEnds, r.boundaryCloses = -1, false, false
-		r.tried += len(s)
 		r.sendCalls(s)
 	}
 	return r.out
@@ -193,29 +206,64 @@ func (r *reader) Write(delta string) []dialects.Piece {
 func (r *reader) Close() []dialects.Piece {
 	r.out = r.out[:0]
 	s := r.b.String()
-	x := r.read
-	if x == nil || r.readN != len(s) {
-		x = r.d.extractWhole(s, r.opts)
+	ur := r.read
+	if ur == nil || r.readN != len(s) || r.readBase != r.base {
+		u := r.readUnit(s)
+		ur = &u
 	}
-	if x.Reasoning != "" {
-		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceReasoning, Text: x.Reasoning})
+	x := ur.x
+	content, reasoning := x.Content, x.Reasoning
+	if !ur.split {
+		carried := r.carried
+		if ur.trimmedAll {
+			carried = bytes.TrimRightFunc(carried, unicode.IsSpace)
+		}
+		content = strings.TrimSpace(string(carried) + content)
+		if r.carriedR.Len() > 0 {
+			reasoning = r.carriedR.String() + reasoning
+		}
+	}
+	if reasoning != "" {
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceReasoning, Text: reasoning})
 	}
 	sent := r.sent.String()
-	if strings.HasPrefix(x.Content, sent) {
-		r.content(x.Content[len(sent):])
+	if strings.HasPrefix(content, sent) {
+		r.content(content[len(sent):])
 	} else {
-		r.content(x.Content)
+		r.content(content)
 	}
-	for i := r.calls; i < len(x.Calls); i++ {
-		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: i, Call: &x.Calls[i]})
+	for i := r.calls - r.committed; i < len(x.Calls); i++ {
+		r.sendCall(i, &x.Calls[i])
 	}
 	for _, e := range x.Errors {
 		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceError, Err: e})
 	}
-	if x.Marked {
+	if r.marked || x.Marked {
 		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceMarked})
 	}
 	return r.out
+}
+
+// readUnit reads the unit not decided yet, from base to the end of s.
+func (r *reader) readUnit(s string) unitReading {
+	at := unitStart{first: r.base == 0, section: r.section, calls: r.committed}
+	implicit := r.base == 0 && dialects.ImplicitReasoningIn(s, &r.d.start, r.opts)
+	r.tried += len(s) - r.base
+	return r.d.readUnit(s[r.base:], r.opts, at, implicit)
+}
+
+// sendCall sends call i of the unit at base, rc, with its offsets in the
+// output.
+func (r *reader) sendCall(i int, rc *dialects.RawCall) {
+	if r.base > 0 {
+		if rc.Offset >= 0 {
+			rc.Offset += r.base
+		}
+		if e, ok := rc.Err.(*toolcall.Error); ok && e.Offset >= 0 {
+			e.Offset += r.base
+		}
+	}
+	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: r.committed + i, Call: rc})
 }
 
 func (r *reader) content(s string) {
@@ -372,6 +420,16 @@ func (d *Dialect) values() bool {
 	return false
 }
 
+// endsWithAny reports whether text ends with the last part of one of ms.
+func endsWithAny(text string, ms []marker) bool {
+	for _, m := range ms {
+		if strings.HasSuffix(text, m.parts[len(m.parts)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
 // closedBy reports whether a region's text ends with a marker that closes
 // it: no byte after it can change what the region read.
 func (d *Dialect) closedBy(text string) bool {
@@ -479,37 +537,102 @@ func (d *Dialect) implicitForm() bool {
 	return false
 }
 
-// sendCalls reads the text so far and sends the calls, in order, that
-// nothing after it can change.
+// sendCalls reads the unit not decided yet and sends the calls, in order,
+// that nothing after it can change; the unit then begins after the last
+// of them whose region is decided (commit).
 func (r *reader) sendCalls(s string) {
-	x := r.d.extractWhole(s, r.opts)
-	r.read, r.readN = x, len(s)
-	if r.d.bare && !x.Marked {
+	ur := r.readUnit(s)
+	r.read, r.readN, r.readBase = &ur, len(s), r.base
+	x := ur.x
+	if r.d.bare && !x.Marked && r.base == 0 {
 		return // bare JSON is settled by the whole output
 	}
+	u := s[r.base:]
 	var shown dialects.ShownScan
-	shown.CallsIn(s, x)
-	holdBelow, holdFrom := r.reasoningHold(s)
-	for i := r.calls; i < len(x.Calls); i++ {
+	shown.CallsIn(u, x)
+	holdBelow, holdFrom := r.reasoningHold(u)
+	for i := r.calls - r.committed; i < len(x.Calls); i++ {
 		rc := &x.Calls[i]
-		st, en, ok := region(s, rc)
+		st, en, ok := region(u, rc)
 		// A region the text ends with is closed by its end marker only
 		// when it reads well: a failed value may be a string the end
 		// marker stands in, which the text after it may yet close.
 		value := r.d.isValue(rc.Text)
-		closed := value && valueSettled(s, en) ||
-			!value && (r.d.closedBy(rc.Text) && (en < len(s) || rc.Err == nil) || r.settledAfter(s, en))
-		if !ok || rc.AtEnd || rc.Err != nil || st < holdBelow || st >= holdFrom || shown.MayBeShown(s, st) {
-			return
+		closed := value && valueSettled(u, en) ||
+			!value && (r.d.closedBy(rc.Text) && (en < len(u) || rc.Err == nil) || r.settledAfter(u, en))
+		if !ok || rc.AtEnd || rc.Err != nil || st < holdBelow || st >= holdFrom || shown.MayBeShown(u, st) {
+			break
 		}
 		if !closed {
 			// Whole but not settled: the text after it settles it.
-			r.boundary, r.boundaryEnds, r.boundaryCloses = en, false, value
-			return
+			r.boundary, r.boundaryEnds, r.boundaryCloses = r.base+en, false, value
+			break
 		}
-		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: i, Call: rc})
+		r.sendCall(i, rc)
 		r.calls++
 	}
+	r.commit(u, &ur)
+}
+
+// commit begins the unit after the last checkpoint of reading ur, of
+// unit u, that the calls sent reach and that no later byte can move: its
+// content and reasoning are split and carried, and the text before it is
+// not read again.
+func (r *reader) commit(u string, ur *unitReading) {
+	n := r.calls - r.committed
+	k := -1
+	for j, cp := range ur.cps {
+		if cp.calls > n {
+			break
+		}
+		if cp.calls > 0 && r.decided(u, cp) {
+			k = j
+		}
+	}
+	if k < 0 {
+		return
+	}
+	cp := ur.cps[k]
+	raw := ur.raw[:cp.content]
+	tail := strings.TrimRightFunc(raw, unicode.IsSpace)
+	for _, t := range r.d.reasoning {
+		if t.Close != "" && strings.HasSuffix(tail, t.Close) {
+			// The text after a block is trimmed from its start on: the
+			// unit after it is not read apart from it.
+			return
+		}
+	}
+	reasoning, content := dialects.SplitReasoning(raw, dialects.ReasoningSplit{Tags: r.d.reasoning,
+		StartsOpen: r.base == 0 && r.opts.ReasoningOpen, Implicit: r.base == 0 && dialects.ImplicitReasoningIn(u, &r.d.start, r.opts)})
+	if cp.trimmedAll {
+		r.carried = bytes.TrimRightFunc(r.carried, unicode.IsSpace)
+	}
+	r.carried = append(r.carried, content...)
+	r.carriedR.WriteString(reasoning)
+	r.marked = r.marked || ur.x.Marked
+	r.committed += cp.calls
+	r.base += cp.next
+	r.section = cp.section
+	r.read = nil
+	if r.boundary >= 0 && r.boundary < r.base {
+		r.boundary = -1
+	}
+}
+
+// decided reports whether where the text of unit u goes on after a
+// region, at next, is decided: the region ended with its closing marker,
+// (a section's, when it ends a section), or what follows it (past blanks and closing brackets, which a region
+// may take as its own) is written far enough to tell that no closing
+// marker begins there.
+func (r *reader) decided(u string, cp checkpoint) bool {
+	if cp.afterSection && endsWithAny(u[:cp.next], r.d.secEnd) || !cp.afterSection && r.d.closedBy(u[:cp.next]) {
+		return true
+	}
+	q := cp.next
+	for q < len(u) && (isBlank(u[q]) || u[q] == ']' || u[q] == '}') {
+		q++
+	}
+	return q+r.lits.longest < len(u)
 }
 
 // isValue reports whether a call's text is the JSON value it was read
@@ -566,9 +689,10 @@ func region(s string, rc *dialects.RawCall) (start, end int, ok bool) {
 func (r *reader) reasoningHold(s string) (holdBelow, holdFrom int) {
 	tags := r.d.reasoning
 	holdFrom = len(s) + 1
-	implicit := dialects.ImplicitReasoningIn(s, &r.d.start, r.opts)
+	first := r.base == 0
+	implicit := first && dialects.ImplicitReasoningIn(s, &r.d.start, r.opts)
 	for i, t := range tags {
-		open := i == 0 && r.opts.ReasoningOpen
+		open := first && i == 0 && r.opts.ReasoningOpen
 		if !open && !implicit || t.Open == "" || t.Close == "" {
 			continue
 		}
