@@ -60,8 +60,9 @@ type checkpoint struct {
 	// unit before it; content the length of the unit's content there.
 	next, calls, content int
 	// section: next is inside a calls section; afterSection: next ends
-	// one, which only its own closing marker closes.
-	section, afterSection bool
+	// one, which only its own closing marker closes; values: it ends a
+	// list of values, which more values may go on.
+	section, afterSection, values bool
 	// trimmedAll: the unit's content, blank, was trimmed away before it
 	// at a region's start, which trims the content of the units before.
 	trimmedAll bool
@@ -173,6 +174,8 @@ type piece struct {
 	content string // content found inside the region (Functionary's "all")
 	next    int    // where the text continues
 	ok      bool   // false: the marker did not open a call of this dialect
+	// values: the region is a list of values (Form.Values).
+	values bool
 	// cps are the places after a section's calls, in the section, where
 	// a unit may begin (calls counts the piece's calls before it).
 	cps []checkpoint
@@ -237,6 +240,9 @@ func (x *extractor) scanMarked() (implicit bool) {
 		x.sectionPoints(p)
 		x.add(p)
 		x.checkpoint(p.next, false, x.d.openerOwner[k] < 0)
+		if p.values && len(x.cps) > 0 {
+			x.cps[len(x.cps)-1].values = true
+		}
 		pos, last = p.next, p.next
 	}
 	if (last > 0 || !x.at.first) && x.cutInCloser(last) {
@@ -596,7 +602,7 @@ func (x *extractor) valueAhead(i int) bool {
 // form's end marker. A repeated start marker between values is skipped.
 func (x *extractor) values(f *form, i int) piece {
 	s := x.s
-	p := piece{ok: true}
+	p := piece{ok: true, values: true}
 	fenced := false
 	from := i // where the text the next value's calls keep begins
 	for {

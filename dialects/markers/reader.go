@@ -112,8 +112,12 @@ func (d *Dialect) literals() *lits {
 			add(m.text, literal{strip: true})
 		}
 	}
-	for _, c := range []string{"}", "]"} {
-		add(c, literal{closer: true})
+	if !d.closedForms() {
+		// A closing bracket may end a region that no marker closes, or a
+		// value of a list of calls.
+		for _, c := range []string{"}", "]"} {
+			add(c, literal{closer: true})
+		}
 	}
 	if d.bare {
 		for _, s := range []string{"{", "[", "`"} {
@@ -196,7 +200,7 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	s := r.b.String()
 	r.scan(s)
 	r.sendContent(s)
-	if r.boundary >= 0 && r.tried <= 4*len(s)+1<<16 && r.ready(s) {
+	if r.boundary >= 0 && r.tried <= 4*len(s)+1<<16 && !r.heldWhole(s) && r.ready(s) {
 		r.boundary, r.boundaryEnds, r.boundaryCloses = -1, false, false
 		r.sendCalls(s)
 	}
@@ -320,6 +324,9 @@ func (r *reader) found(s string, i int, lit *literal) {
 		if r.boundary < 0 && r.firstOpener >= 0 {
 			r.boundary, r.boundaryCloses = i+1, true
 		}
+	case lit.opener && r.d.closedForms():
+		// Every region ends with its closing marker: the next one's
+		// opener ends none.
 	case lit.opener, lit.end:
 		if r.boundary < 0 || lit.end && !r.boundaryEnds {
 			r.boundary, r.boundaryEnds, r.boundaryCloses = i, lit.end, false
@@ -328,6 +335,13 @@ func (r *reader) found(s string, i int, lit *literal) {
 			}
 		}
 	}
+}
+
+// heldWhole reports whether every call the text may hold is held: the
+// output may stand in a block the template opened that no closing tag
+// has ended yet, so a later tag may make all of it reasoning.
+func (r *reader) heldWhole(s string) bool {
+	return !r.tagSeen && !r.d.implicitForm() && r.mayReason(s)
 }
 
 // ready reports whether the text after the pending boundary may settle
@@ -358,7 +372,7 @@ func (r *reader) ready(s string) bool {
 		}
 		return r.bsep < len(s)
 	}
-	return true
+	return r.settledAt(s, q)
 }
 
 // settledAfter reports whether the text goes on far enough past the
@@ -408,6 +422,17 @@ func (d *Dialect) endsAt(s string, q int) bool {
 		}
 	}
 	return false
+}
+
+// closedForms reports whether every form of d reads a header call closed
+// by its own marker: no region of d ends without one.
+func (d *Dialect) closedForms() bool {
+	for _, f := range d.forms {
+		if f.Values || len(f.end) == 0 || f.RawName != "" || len(f.RawNames) > 0 || len(f.ContentNames) > 0 || f.Implicit {
+			return false
+		}
+	}
+	return !d.bare
 }
 
 // values reports whether a form of d reads JSON call values.
@@ -620,19 +645,38 @@ func (r *reader) commit(u string, ur *unitReading) {
 }
 
 // decided reports whether where the text of unit u goes on after a
-// region, at next, is decided: the region ended with its closing marker,
-// (a section's, when it ends a section), or what follows it (past blanks and closing brackets, which a region
-// may take as its own) is written far enough to tell that no closing
-// marker begins there.
+// region, at cp.next, is decided. A section ends only with its closing
+// marker. Another region is decided when it ended with its closing
+// marker, or when what follows it (past blanks and closing brackets,
+// which a region may take as its own) is written far enough to tell
+// that no closing marker, fence or (for a list of values, which goes on
+// past separators and a repeated opener) no further value begins there.
 func (r *reader) decided(u string, cp checkpoint) bool {
-	if cp.afterSection && endsWithAny(u[:cp.next], r.d.secEnd) || !cp.afterSection && r.d.closedBy(u[:cp.next]) {
+	if cp.afterSection {
+		return endsWithAny(u[:cp.next], r.d.secEnd)
+	}
+	if r.d.closedBy(u[:cp.next]) {
 		return true
 	}
 	q := cp.next
 	for q < len(u) && (isBlank(u[q]) || u[q] == ']' || u[q] == '}') {
 		q++
 	}
-	return q+r.lits.longest < len(u)
+	switch {
+	case q >= len(u):
+		return false
+	case cp.values:
+		return q+r.lits.longest < len(u) && strings.IndexByte(",;{[`", u[q]) < 0 && !r.d.opensAt(u, q)
+	case u[q] == '`':
+		return q+3 < len(u)
+	}
+	return !r.d.endsAt(u, q)
+}
+
+// opensAt reports whether an opener of d starts at s[q].
+func (d *Dialect) opensAt(s string, q int) bool {
+	_, ok := d.openers.matchAt(s, q)
+	return ok
 }
 
 // isValue reports whether a call's text is the JSON value it was read
