@@ -198,6 +198,10 @@ type Dialect struct {
 	// start is the syntax an output's reasoning start is read from
 	// (dialects.ImplicitReasoningIn).
 	start dialects.Syntax
+	// lits are the literals a Reader looks for; closed says every form
+	// reads a header call closed by its own marker (closedForms).
+	lits   *lits
+	closed bool
 }
 
 // form is a compiled Form.
@@ -306,6 +310,8 @@ func New(d Descriptor) (*Dialect, error) {
 		}
 	}
 	dl.start = dl.Syntax()
+	dl.lits = dl.literals()
+	dl.closed = dl.closedForms()
 	return dl, nil
 }
 

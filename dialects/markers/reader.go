@@ -37,7 +37,7 @@ func (d *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 	if d.implicitForm() {
 		r.firstOpener = 0 // the prompt may have written the first marker
 	}
-	r.lits = d.literals()
+	r.lits = d.lits
 	return r
 }
 
@@ -50,9 +50,8 @@ type literal struct {
 	// line: the answer text of its line is not sent either (bare JSON
 	// may take its line's label with it).
 	line bool
-	// opener: it opens a call region; end: it closes one; closer: it
-	// may close a JSON value.
-	opener, end, closer bool
+	// opener: it opens a call region; end: it closes one.
+	opener, end bool
 	// strip: a framing token taken out of the answer text.
 	strip bool
 	// reasoning: a reasoning tag.
@@ -68,7 +67,18 @@ type lits struct {
 	// region followed by that many bytes cannot be continued by a marker
 	// written in them.
 	longest int
+	// brackets: the JSON brackets and strings after the first opener are
+	// followed, as a closing bracket may end a region.
+	brackets bool
 }
+
+// jsonByte marks the bytes the Reader follows JSON brackets and strings by.
+var jsonByte = func() (t [256]bool) {
+	for _, c := range []byte(`{}[]"\`) {
+		t[c] = true
+	}
+	return t
+}()
 
 func (d *Dialect) literals() *lits {
 	l := &lits{}
@@ -112,13 +122,19 @@ func (d *Dialect) literals() *lits {
 			add(m.text, literal{strip: true})
 		}
 	}
-	if !d.closedForms() {
-		// A closing bracket may end a region that no marker closes, or a
-		// value of a list of calls.
-		for _, c := range []string{"}", "]"} {
-			add(c, literal{closer: true})
+	for _, f := range d.forms {
+		// Header markers: brackets in them are no JSON.
+		for _, ms := range [][]marker{f.nameEnd, f.namePrefix, f.idSep} {
+			for _, m := range ms {
+				for _, p := range m.parts {
+					add(p, literal{})
+				}
+			}
 		}
 	}
+	// A closing bracket may end a region that no marker closes, or a
+	// value of a list of calls (reader.bracket).
+	l.brackets = !d.closedForms()
 	if d.bare {
 		for _, s := range []string{"{", "[", "`"} {
 			add(s, literal{stop: true, line: true})
@@ -138,6 +154,12 @@ type reader struct {
 	// scanned is where the search for literals goes on: a literal that
 	// may start before it has been found.
 	scanned int
+	// litEnd is the end of the literals found; depth, inStr and list
+	// follow the JSON brackets and strings of a region after them (a
+	// list: its outer bracket is an array's).
+	litEnd      int
+	depth       int
+	inStr, list bool
 	// stop is where the first stop literal starts, -1 while none is
 	// found; the answer text before it is sent as it arrives.
 	stop int
@@ -282,28 +304,67 @@ func (r *reader) scan(s string) {
 	l := r.lits
 	i := r.scanned
 	for ; i < len(s); i++ {
-		if !l.first[s[i]] {
+		c := s[i]
+		if !l.first[c] && !(l.brackets && jsonByte[c]) {
 			continue
 		}
 		partial, skip := false, 0
-		for k := range l.list {
-			lit := &l.list[k]
-			switch {
-			case strings.HasPrefix(s[i:], lit.text):
-				r.found(s, i, lit)
-				if lit.strip {
-					skip = len(lit.text) - 1 // the answer text is never cut inside it
+		if l.first[c] {
+			for k := range l.list {
+				lit := &l.list[k]
+				switch {
+				case strings.HasPrefix(s[i:], lit.text):
+					r.found(s, i, lit)
+					r.litEnd = max(r.litEnd, i+len(lit.text))
+					if lit.strip {
+						skip = len(lit.text) - 1 // the answer text is never cut inside it
+					}
+				case len(s)-i < len(lit.text) && strings.HasPrefix(lit.text, s[i:]):
+					partial = true
 				}
-			case len(s)-i < len(lit.text) && strings.HasPrefix(lit.text, s[i:]):
-				partial = true
 			}
 		}
-		if partial {
+		if partial || l.brackets && c == '\\' && r.inStr && i+1 == len(s) {
 			break
+		}
+		if l.brackets && jsonByte[c] && i >= r.litEnd && r.firstOpener >= 0 {
+			i = r.bracket(s, i)
 		}
 		i += skip
 	}
 	r.scanned = i
+}
+
+// bracket follows the JSON byte s[i], outside the literals; it returns
+// the offset of the last byte read. A closing bracket that closes a
+// value, or an element of a list, is a boundary: the region may end
+// there.
+func (r *reader) bracket(s string, i int) int {
+	c := s[i]
+	if r.inStr {
+		switch c {
+		case '\\':
+			return i + 1
+		case '"':
+			r.inStr = false
+		}
+		return i
+	}
+	switch c {
+	case '"':
+		r.inStr = true
+	case '{', '[':
+		if r.depth == 0 {
+			r.list = c == '['
+		}
+		r.depth++
+	case '}', ']':
+		r.depth = max(0, r.depth-1)
+		if (r.depth == 0 || r.depth == 1 && r.list) && r.boundary < 0 {
+			r.boundary, r.boundaryCloses = i+1, true
+		}
+	}
+	return i
 }
 
 // found notes literal lit at s[i].
@@ -317,14 +378,14 @@ func (r *reader) found(s string, i int, lit *literal) {
 			r.stop = strings.LastIndexByte(s[:i], '\n') + 1
 		}
 	}
+	if lit.opener || lit.end {
+		// A region begins or ends: the brackets are counted from here.
+		r.depth, r.inStr, r.list = 0, false, false
+	}
 	switch {
 	case lit.opener && r.firstOpener < 0:
 		r.firstOpener = i
-	case lit.closer:
-		if r.boundary < 0 && r.firstOpener >= 0 {
-			r.boundary, r.boundaryCloses = i+1, true
-		}
-	case lit.opener && r.d.closedForms():
+	case lit.opener && r.d.closed:
 		// Every region ends with its closing marker: the next one's
 		// opener ends none.
 	case lit.opener, lit.end:
