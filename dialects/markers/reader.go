@@ -24,11 +24,14 @@ import (
 // marker's length, or into the next call's name), it stands in no
 // reasoning block that a later tag could close, and no fence, inline code
 // or quotation open before it can still show it (dialects.MayBeShown).
-// The reading of the text so far that settles it costs the length of the
-// text; it is done only when a region may have closed, and its total cost
-// is bounded by a multiple of the output's length, so that the work stays
-// linear however the output is cut. What was not sent is read at Close,
-// in one reading of the whole output.
+// The Reader reads the output in units (Dialect.readUnit): a unit begins
+// at the output's start or right after a sent call whose region's end is
+// decided, and what stands before it is decided and not read again. A
+// unit is read when a region may have closed (a closing marker, a bracket
+// that closes a value or a list element, the next call's marker), so each
+// call is read about once however the output is cut, and the total cost
+// of the readings is also bounded by a multiple of the output's length.
+// Close reads the last unit.
 func (d *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 	if opts == nil {
 		opts = &dialects.Options{}
@@ -191,6 +194,9 @@ type reader struct {
 	carried   []byte
 	carriedR  strings.Builder
 	marked    bool
+	// implicit is dialects.ImplicitReasoningIn of the text of the last
+	// reading, for its first unit (false for any other).
+	implicit bool
 
 	// sentTo is where the answer text sent so far ends in the output;
 	// sent is that text as sent, hold its trailing whitespace, not sent
@@ -273,9 +279,9 @@ func (r *reader) Close() []dialects.Piece {
 // readUnit reads the unit not decided yet, from base to the end of s.
 func (r *reader) readUnit(s string) unitReading {
 	at := unitStart{first: r.base == 0, section: r.section, calls: r.committed}
-	implicit := r.base == 0 && dialects.ImplicitReasoningIn(s, &r.d.start, r.opts)
+	r.implicit = r.base == 0 && dialects.ImplicitReasoningIn(s, &r.d.start, r.opts)
 	r.tried += len(s) - r.base
-	return r.d.readUnit(s[r.base:], r.opts, at, implicit)
+	return r.d.readUnit(s[r.base:], r.opts, at, r.implicit)
 }
 
 // sendCall sends call i of the unit at base, rc, with its offsets in the
@@ -308,14 +314,14 @@ func (r *reader) scan(s string) {
 		if !l.first[c] && !(l.brackets && jsonByte[c]) {
 			continue
 		}
-		partial, skip := false, 0
+		partial, skip, end := false, 0, 0
 		if l.first[c] {
 			for k := range l.list {
 				lit := &l.list[k]
 				switch {
 				case strings.HasPrefix(s[i:], lit.text):
-					r.found(s, i, lit)
-					r.litEnd = max(r.litEnd, i+len(lit.text))
+					r.found(s, i, lit, i < r.litEnd)
+					end = max(end, i+len(lit.text))
 					if lit.strip {
 						skip = len(lit.text) - 1 // the answer text is never cut inside it
 					}
@@ -327,6 +333,7 @@ func (r *reader) scan(s string) {
 		if partial || l.brackets && c == '\\' && r.inStr && i+1 == len(s) {
 			break
 		}
+		r.litEnd = max(r.litEnd, end)
 		if l.brackets && jsonByte[c] && i >= r.litEnd && r.firstOpener >= 0 {
 			i = r.bracket(s, i)
 		}
@@ -367,8 +374,9 @@ func (r *reader) bracket(s string, i int) int {
 	return i
 }
 
-// found notes literal lit at s[i].
-func (r *reader) found(s string, i int, lit *literal) {
+// found notes literal lit at s[i]; nested says it stands inside a
+// literal found before, where no region begins or ends.
+func (r *reader) found(s string, i int, lit *literal, nested bool) {
 	if lit.reasoning && !r.tagSeen {
 		r.tagSeen, r.askedShort = true, false
 	}
@@ -378,13 +386,14 @@ func (r *reader) found(s string, i int, lit *literal) {
 			r.stop = strings.LastIndexByte(s[:i], '\n') + 1
 		}
 	}
-	if lit.opener || lit.end {
+	if (lit.opener || lit.end) && !nested {
 		// A region begins or ends: the brackets are counted from here.
 		r.depth, r.inStr, r.list = 0, false, false
 	}
 	switch {
 	case lit.opener && r.firstOpener < 0:
 		r.firstOpener = i
+	case nested:
 	case lit.opener && r.d.closed:
 		// Every region ends with its closing marker: the next one's
 		// opener ends none.
@@ -689,7 +698,7 @@ func (r *reader) commit(u string, ur *unitReading) {
 		}
 	}
 	reasoning, content := dialects.SplitReasoning(raw, dialects.ReasoningSplit{Tags: r.d.reasoning,
-		StartsOpen: r.base == 0 && r.opts.ReasoningOpen, Implicit: r.base == 0 && dialects.ImplicitReasoningIn(u, &r.d.start, r.opts)})
+		StartsOpen: r.base == 0 && r.opts.ReasoningOpen, Implicit: r.implicit})
 	if cp.trimmedAll {
 		r.carried = bytes.TrimRightFunc(r.carried, unicode.IsSpace)
 	}
@@ -795,7 +804,7 @@ func (r *reader) reasoningHold(s string) (holdBelow, holdFrom int) {
 	tags := r.d.reasoning
 	holdFrom = len(s) + 1
 	first := r.base == 0
-	implicit := first && dialects.ImplicitReasoningIn(s, &r.d.start, r.opts)
+	implicit := r.implicit
 	for i, t := range tags {
 		open := first && i == 0 && r.opts.ReasoningOpen
 		if !open && !implicit || t.Open == "" || t.Close == "" {
