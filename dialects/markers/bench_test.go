@@ -79,8 +79,8 @@ func BenchmarkBaselineUnmarshal(b *testing.B) {
 }
 
 // BenchmarkReader reads a typical single-call output per dialect four
-// ways: the whole-text reading Close settles with (old), Extract (a Reader
-// fed the whole text), and a Reader fed 16-byte and 1-byte deltas.
+// ways: one reading of the whole text as a single unit (old), Extract (a
+// Reader fed the whole text), and a Reader fed 16-byte and 1-byte deltas.
 func BenchmarkReader(b *testing.B) {
 	for _, d := range markers.All() {
 		text := typical[d.Name()]
