@@ -531,7 +531,7 @@ func (o *anthropicStream) readPlain(payload []byte) bool {
 	}
 	var typ string
 	var delta gjson.Result
-	if !distinctKeys(gjson.ParseBytes(payload), func(key string, v gjson.Result) bool {
+	if !distinctKeys(parseView(payload), func(key string, v gjson.Result) bool {
 		switch key {
 		case "type":
 			typ, _ = rawString(v.Raw)

@@ -319,7 +319,7 @@ func (o *openAIStream) readPlain(payload []byte) bool {
 	}
 	var choices gjson.Result
 	ok, n := true, 0
-	gjson.ParseBytes(payload).ForEach(func(k, v gjson.Result) bool {
+	parseView(payload).ForEach(func(k, v gjson.Result) bool {
 		switch key, plain := plainKey(k.Raw); {
 		case !plain || key == "error":
 			ok = false

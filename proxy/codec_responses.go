@@ -687,7 +687,7 @@ func (o *responsesStream) readPlain(payload []byte) bool {
 		return false
 	}
 	hasType, hasText := false, false
-	if !distinctKeys(gjson.ParseBytes(payload), func(key string, v gjson.Result) bool {
+	if !distinctKeys(parseView(payload), func(key string, v gjson.Result) bool {
 		switch key {
 		case "type":
 			typ, _ := rawString(v.Raw)

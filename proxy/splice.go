@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -349,3 +350,13 @@ func digitsEnd(b []byte, i int) int {
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// parseView reads b with gjson without copying it: the results' text is
+// b's, so they are read while b is unchanged, and what is kept of them
+// is copied (a chunk's bytes are the line reader's, reused for the next
+// line). A plain path reads each chunk that does not match its template
+// so, where gjson.ParseBytes would copy the whole chunk first (the done
+// events of a Responses stream carry the whole text again).
+func parseView(b []byte) gjson.Result {
+	return gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b)))
+}
