@@ -459,7 +459,7 @@ func (o *responsesStream) line(ctx context.Context, line []byte) bool {
 	if !ok {
 		return true // event lines: the data carries its type
 	}
-	if o.plain(payload) {
+	if o.plain(payload) || o.unread(payload) {
 		return true
 	}
 	ev, ok := parseObj(payload)
@@ -479,6 +479,7 @@ func (o *responsesStream) line(ctx context.Context, line []byte) bool {
 		o.ev(typ, ev)
 		return true
 	}
+	// Every type read here is one responsesReads names.
 	switch typ {
 	case "response.created":
 		o.env, _ = ev.sub("response")
@@ -574,6 +575,46 @@ func (o *responsesStream) line(ctx context.Context, line []byte) bool {
 		return false
 	}
 	return true
+}
+
+// responsesReads reports whether line reads events of type typ: those it
+// does not are the upstream's own part and done events of its text and
+// reasoning items, which the stream writes itself from what it settled.
+func responsesReads(typ string) bool {
+	switch typ {
+	case "response.created", "response.in_progress", "response.output_text.delta", "response.refusal.delta",
+		"response.reasoning_summary_text.delta", "response.reasoning_text.delta", "response.output_item.added",
+		"response.function_call_arguments.delta", "response.output_item.done",
+		"response.completed", "response.incomplete", "response.failed", "error":
+		return true
+	}
+	return false
+}
+
+// unread reports whether line would do nothing with an event, told from
+// its type without reading the event whole (the done events of a text
+// item carry the whole text again): no item the proxy does not read is
+// open (each of their events goes out as it came), and the type is none
+// responsesReads names. The type is the last "type" key's, as parseObj
+// reads it; an event with an escaped key is read whole.
+func (o *responsesStream) unread(payload []byte) bool {
+	if o.s.q.c.wholeChunks || len(o.passed) > 0 || len(payload) == 0 || payload[0] != '{' {
+		return false
+	}
+	var typ gjson.Result
+	plain := true
+	parseView(payload).ForEach(func(k, v gjson.Result) bool {
+		key, ok := plainKey(k.Raw)
+		if plain = ok; ok && key == "type" {
+			typ = v
+		}
+		return ok
+	})
+	if !plain || typ.Type != gjson.String {
+		return false
+	}
+	t, ok := rawString(typ.Raw)
+	return ok && !responsesReads(t)
 }
 
 // cut: the stream ended before its last event; what was settled goes

@@ -152,6 +152,29 @@ func TestSplicesAsWhole(t *testing.T) {
 			data(`{"type":"response.output_text.delta","sequence_number":8,"obfuscation":"abcd","delta":"`+"\u0001"+`"}`) +
 			data(`{"type":"response.output_text.delta","sequence_number":9,"obfuscation":"abcd","delta":"`+""+`"}`) +
 			data(`{"type":"response.output_text.delta","sequence_number":10,"obfuscation":"abcd","delta":" after"}`) + respDone},
+		// The upstream's own part and done events of its items, which the
+		// proxy does not read, around an item it does not read either
+		// (whose events all go out) and a refusal.
+		{"responses/events", Responses, respCreated +
+			data(`{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"type":"reasoning","id":"rs_1","summary":[]}}`) +
+			data(`{"type":"response.reasoning_summary_part.added","sequence_number":2,"output_index":0,"item_id":"rs_1","summary_index":0,"part":{"type":"summary_text","text":""}}`) +
+			resp("response.reasoning_summary_text.delta", "delta", "think") +
+			data(`{"type":"response.reasoning_summary_text.done","sequence_number":4,"output_index":0,"item_id":"rs_1","summary_index":0,"text":"think"}`) +
+			data(`{"type":"response.output_item.done","sequence_number":5,"output_index":0,"item":{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"think"}]}}`) +
+			data(`{"type":"response.output_item.added","sequence_number":6,"output_index":1,"item":{"type":"web_search_call","id":"ws_1","status":"in_progress"}}`) +
+			data(`{"type":"response.content_part.done","sequence_number":7,"output_index":1,"item_id":"ws_1","part":{"type":"output_text","text":"x"}}`) +
+			data(`{"type":"response.web_search_call.completed","sequence_number":8,"output_index":1,"item_id":"ws_1"}`) +
+			data(`{"type":"response.output_item.done","sequence_number":9,"output_index":1,"item":{"type":"web_search_call","id":"ws_1","status":"completed"}}`) +
+			data(`{"type":"response.output_item.added","sequence_number":10,"output_index":2,"item":{"type":"message","id":"msg_1","status":"in_progress","role":"assistant","content":[]}}`) +
+			data(`{"type":"response.content_part.added","sequence_number":11,"output_index":2,"item_id":"msg_1","content_index":0,"part":{"type":"output_text","text":""}}`) +
+			resp("response.output_text.delta", "delta", "Let me check. "+leaked) +
+			data(`{"type":"response.refusal.delta","sequence_number":13,"output_index":2,"item_id":"msg_1","content_index":1,"delta":"no"}`) +
+			data(`{"type":"response.output_text.done","sequence_number":14,"output_index":2,"item_id":"msg_1","content_index":0,"text":"Let me check."}`) +
+			data(`{"type":"response.output_text.done","type":"response.refusal.delta","sequence_number":16,"delta":" more"}`) +
+			data(`{"type":"response.content_part.done","sequence_number":17,"output_index":2,"item_id":"msg_1","content_index":0,"part":{"type":"output_text","text":"Let me check."}}`) +
+			data(`{"type":"response.output_item.done","sequence_number":18,"output_index":2,"item":{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[]}}`) +
+			data(`{"type":"response.output_text.done","ty\u0070e":"response.completed","sequence_number":15,"response":{"id":"resp_1","status":"completed","output":[]}}`) +
+			respDone},
 		{"anthropic/holes", Anthropic, anthStart +
 			data(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Let "}}`) +
 			data(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"me \/check "}}`) +
