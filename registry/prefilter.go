@@ -4,8 +4,10 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/stream"
 )
 
 // detectTable is what detection needs of every registered dialect, read
@@ -18,6 +20,10 @@ type detectTable struct {
 	literals []string
 	// wrappers are the reasoning wrappers of every dialect, each once.
 	wrappers []dialects.ReasoningTags
+	// cands are the candidates of a detecting stream (Registry.candidates),
+	// made once.
+	once  sync.Once
+	cands *stream.CandidateSet
 }
 
 // detectEntry is one dialect of the table; triggers and markers hold

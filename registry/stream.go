@@ -90,14 +90,26 @@ func (r *Registry) profile(d dialects.Dialect) *stream.Profile {
 	return sp
 }
 
-// candidates returns the profiles of every registered dialect.
-func (r *Registry) candidates() []*stream.Profile {
-	ds := r.Dialects()
-	ps := make([]*stream.Profile, len(ds))
-	for i, dl := range ds {
-		ps[i] = r.profile(dl)
-	}
-	return ps
+// candidates returns what a detecting stream reads the output with: every
+// registered dialect, streamed as Registry.streamed streams it, with the
+// triggers detection prefilters it by (see present).
+func (r *Registry) candidates() *stream.CandidateSet {
+	tab := r.table()
+	tab.once.Do(func() {
+		cands := make([]stream.Candidate, len(tab.entries))
+		for k := range tab.entries {
+			e := &tab.entries[k]
+			c := stream.Candidate{Dialect: r.streamed(e.d), Value: e.body}
+			if !e.always {
+				for _, lit := range e.triggers {
+					c.Triggers = append(c.Triggers, tab.literals[lit])
+				}
+			}
+			cands[k] = c
+		}
+		tab.cands = stream.NewCandidateSet(cands)
+	})
+	return tab.cands
 }
 
 // pointSets caches each registry's stream.PointSet, rebuilt when a dialect
@@ -116,7 +128,7 @@ func (r *Registry) points() *stream.PointSet {
 	if v, ok := pointSets.Load(r); ok && v.(pointSet).gen == gen {
 		return v.(pointSet).set
 	}
-	set := stream.NewPointSet(r.candidates())
+	set := stream.NewPointSet(r.Dialects())
 	pointSets.Store(r, pointSet{gen: gen, set: set})
 	return set
 }
@@ -294,12 +306,13 @@ type detector struct {
 	opts *Options
 }
 
-func (d detector) Candidates() []*stream.Profile { return d.r.candidates() }
+// Candidates are every registered dialect (Registry.candidates).
+func (d detector) Candidates() *stream.CandidateSet { return d.r.candidates() }
 
 func (d detector) Points() *stream.PointSet { return d.r.points() }
 
 // Decide names the dialect prefix decides (Registry.Decide), and why.
-func (d detector) Decide(prefix string) (*stream.Profile, string) {
+func (d detector) Decide(prefix string) (dialects.Dialect, string) {
 	det, ok := d.r.Decide(prefix, d.opts)
 	if !ok {
 		return nil, ""
@@ -308,7 +321,7 @@ func (d detector) Decide(prefix string) (*stream.Profile, string) {
 	if !found {
 		return nil, ""
 	}
-	return d.r.profile(dl), det.Reason
+	return d.r.streamed(dl), det.Reason
 }
 
 func (d detector) Parse(text string) *toolcall.Result { return d.r.Parse(text, d.opts) }
@@ -317,7 +330,7 @@ func (d detector) Parse(text string) *toolcall.Result { return d.r.Parse(text, d
 // it never detects, and the final parse reports the name.
 type nameless detector
 
-func (n nameless) Candidates() []*stream.Profile         { return detector(n).Candidates() }
-func (n nameless) Points() *stream.PointSet              { return stream.NewPointSet(nil) }
-func (nameless) Decide(string) (*stream.Profile, string) { return nil, "" }
-func (n nameless) Parse(text string) *toolcall.Result    { return n.r.Parse(text, n.opts) }
+func (n nameless) Candidates() *stream.CandidateSet       { return detector(n).Candidates() }
+func (n nameless) Points() *stream.PointSet               { return stream.NewPointSet(nil) }
+func (nameless) Decide(string) (dialects.Dialect, string) { return nil, "" }
+func (n nameless) Parse(text string) *toolcall.Result     { return n.r.Parse(text, n.opts) }

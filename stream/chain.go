@@ -3,6 +3,7 @@ package stream
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
@@ -44,6 +45,22 @@ type chain struct {
 	cut, closed           bool
 	diverged              string
 	result                *toolcall.Result
+
+	// A detecting stream's (NewDetecting): det decides the dialect at
+	// the points pts finds (nil once decided or past them), set holds the
+	// candidates (lits: which an alternate reads, see join), buf the
+	// output's text. Its content is
+	// relayed less its leading whitespace (trimLead), as Detector.Parse
+	// reads it.
+	det      Detector
+	pts      *Points
+	set      *CandidateSet
+	lits     literals
+	buf      textBuf
+	trimLead bool
+	// headerless says the output's opening cannot be a header (see
+	// headerless).
+	headerless bool
 }
 
 // alternate is one reading of a stream with a fallback chain.
@@ -56,10 +73,23 @@ type alternate struct {
 	at   [2]int // how much of p's content and reasoning kept covers
 	// args holds the text of the kept CallArguments events, which a run
 	// of them (of one call) is a slice of.
-	args strings.Builder
+	args []byte
 	// called says p reported a valid call: the fallbacks after it cannot
 	// apply.
 	called bool
+	// Under detection, cand is the index of p's candidate when its
+	// dialect has markers, else -1; markAt where the first of them begins
+	// in the output, or -1; opaque says p holds the whole output to the
+	// end (see chain.say).
+	cand, markAt int
+	opaque       bool
+	// unframed says the output's opening cannot be a header or the
+	// start of the framing of p's dialect (chain.mayBeFraming).
+	unframed bool
+	// agrees says p's content and reasoning begin with what the stream
+	// emitted (checked once: an alternate made after the stream emitted
+	// text may read it otherwise).
+	agrees [2]bool
 }
 
 type kept struct {
@@ -104,8 +134,15 @@ func (c *chain) write(delta string) []Event {
 	}
 	c.text += len(delta)
 	c.events = c.events[:0]
+	if c.det != nil {
+		c.buf.write(delta)
+	}
 	if c.inner != nil {
 		c.relay(c.inner.Write(delta))
+		return c.events
+	}
+	if c.det != nil {
+		c.detect(delta)
 		return c.events
 	}
 	for i := 0; i < len(c.alts); i++ {
@@ -150,13 +187,13 @@ func (a *alternate) keep(evs []Event) {
 			k = 1
 		}
 		if ev.Kind == CallArguments {
-			from := a.args.Len()
-			a.args.WriteString(ev.Text)
+			from := len(a.args)
+			a.args = append(a.args, ev.Text...)
 			if n := len(a.kept); n > 0 && a.kept[n-1].ev.Kind == CallArguments && a.kept[n-1].ev.Index == ev.Index {
-				a.kept[n-1].to = a.args.Len()
+				a.kept[n-1].to = len(a.args)
 				continue
 			}
-			a.kept = append(a.kept, kept{ev: Event{Kind: CallArguments, Index: ev.Index}, from: from, to: a.args.Len()})
+			a.kept = append(a.kept, kept{ev: Event{Kind: CallArguments, Index: ev.Index}, from: from, to: len(a.args)})
 			continue
 		}
 		if k < 0 {
@@ -174,12 +211,58 @@ func (a *alternate) keep(evs []Event) {
 }
 
 // emitAgreed emits the answer text and reasoning every alternate has
-// emitted, as far as they agree and not yet emitted.
+// emitted, as far as they agree and not yet emitted. Each alternate's
+// text begins with what was emitted, so only what follows is compared.
 func (c *chain) emitAgreed() {
-	for _, kind := range [2]Kind{Content, Reasoning} {
-		agreed := c.alts[0].p.outText(kind)
-		for i := 1; i < len(c.alts) && agreed != ""; i++ {
-			agreed = commonPrefix(agreed, c.alts[i].p.outText(kind))
+	if len(c.alts) == 0 {
+		return
+	}
+	hold := 0
+	if c.det != nil {
+		text := c.buf.String()
+		if hold = c.held(text); hold == len(text) {
+			return
+		}
+	}
+	for k, kind := range [2]Kind{Content, Reasoning} {
+		done := c.outText(kind)
+		agreed := ""
+		first := true
+		for i := range c.alts {
+			a := &c.alts[i]
+			var s string
+			if c.det != nil {
+				s = c.say(a, kind, c.buf.String())
+			} else {
+				s = a.p.outText(kind)
+			}
+			if len(s) < len(done) || !a.agrees[k] && s[:len(done)] != done {
+				agreed = ""
+				break
+			}
+			a.agrees[k] = true
+			if s = s[len(done):]; first {
+				agreed, first = s, false
+			} else {
+				agreed = commonPrefix(agreed, s)
+			}
+			if agreed == "" {
+				break
+			}
+		}
+		if hold > 0 && kind == Content {
+			// Text that may begin a candidate's marker: held, when the
+			// answer text ends with it.
+			tail := c.buf.String()
+			tail = tail[len(tail)-hold:]
+			for j := min(hold, len(agreed)); j > 0; j-- {
+				if strings.HasSuffix(agreed, tail[:j]) {
+					// With the whitespace before it, which a call
+					// there would trim.
+					agreed = strings.TrimRightFunc(agreed[:len(agreed)-j], unicode.IsSpace)
+					break
+				}
+			}
 		}
 		// A character the readings split differently is not cut.
 		for n := len(agreed); n > 0 && n > len(agreed)-utf8.UTFMax; n-- {
@@ -190,8 +273,8 @@ func (c *chain) emitAgreed() {
 				break
 			}
 		}
-		if done := c.outText(kind); len(agreed) > len(done) {
-			c.emit(Event{Kind: kind, Text: agreed[len(done):]})
+		if agreed != "" {
+			c.emit(Event{Kind: kind, Text: agreed})
 		}
 	}
 }
@@ -242,7 +325,7 @@ func (c *chain) decide(i int) {
 		case Content, Reasoning:
 			ev.Text = a.p.outText(ev.Kind)[k.from:k.to]
 		case CallArguments:
-			ev.Text = a.args.String()[k.from:k.to]
+			ev.Text = string(a.args[k.from:k.to])
 		}
 		evs = append(evs, ev)
 	}
@@ -253,6 +336,14 @@ func (c *chain) decide(i int) {
 // before the stream was decided.
 func (c *chain) relay(evs []Event) {
 	for _, ev := range evs {
+		if ev.Kind == Content && c.trimLead {
+			// Under detection the content never starts with whitespace
+			// (Detector).
+			if ev.Text = strings.TrimLeftFunc(ev.Text, unicode.IsSpace); ev.Text == "" {
+				continue
+			}
+			c.trimLead = false
+		}
 		if ev.Kind == Content || ev.Kind == Reasoning {
 			k := 0
 			if ev.Kind == Reasoning {
@@ -279,7 +370,12 @@ func (c *chain) close() []Event {
 	}
 	c.closed = true
 	c.events = nil // Close's events are not reused: the last Write's stay as they were
-	if c.inner == nil {
+	switch {
+	case c.inner != nil:
+		c.relay(c.inner.Close())
+	case c.det != nil:
+		c.closeDetecting()
+	default:
 		closes := make([][]Event, len(c.alts))
 		results := make([]*toolcall.Result, len(c.alts))
 		for i := range c.alts {
@@ -300,12 +396,17 @@ func (c *chain) close() []Event {
 		}
 		c.alts[win].keep(closes[win])
 		c.decide(win)
-	} else {
-		c.relay(c.inner.Close())
 	}
 	done := &c.events[len(c.events)-1]
-	if d := c.inner.Disagreement(); d != "" {
-		c.diverge("%s", d)
+	if c.inner != nil {
+		if d := c.inner.Disagreement(); d != "" {
+			c.diverge("%s", d)
+		}
+	}
+	if c.det != nil {
+		// Under detection the content never starts with whitespace
+		// (Detector), whatever the dialect's own reading.
+		done.Result.Content = strings.TrimLeftFunc(done.Result.Content, unicode.IsSpace)
 	}
 	if c.skip[0] != "" || c.skip[1] != "" {
 		c.diverge("text %q %q streamed before the reading was decided is not in the result", c.skip[0], c.skip[1])

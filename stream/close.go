@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -22,9 +21,6 @@ func (p *profiled) Close() []Event {
 	p.leaveSteady()
 	p.closed = true
 	p.events = p.closeEvents[:0] // Close's events are not reused: most often Done alone
-	if p.inner != nil {
-		return p.closeInner()
-	}
 	text := p.buf.String()
 	res := p.final(text)
 	p.addCut(res, len(text))
@@ -40,29 +36,6 @@ func (p *profiled) addCut(res *toolcall.Result, offset int) {
 		return
 	}
 	res.Errors = append(res.Errors, cutError(p.maxBytes(), offset))
-}
-
-// closeInner closes the parser of the detected dialect and passes its
-// events on.
-func (p *profiled) closeInner() []Event {
-	evs := p.inner.Close()
-	done := evs[len(evs)-1]
-	p.relay(evs[:len(evs)-1])
-	if d := p.inner.Disagreement(); d != "" {
-		p.diverge("%s", d)
-	}
-	if p.skip[0] != "" || p.skip[1] != "" {
-		p.diverge("text %q %q streamed before the dialect was decided is not in the result", p.skip[0], p.skip[1])
-	}
-	res := done.Result
-	if p.det != nil {
-		// Under detection the content never starts with whitespace
-		// (Detector), whatever the dialect's own reading.
-		res.Content = strings.TrimLeftFunc(res.Content, unicode.IsSpace)
-	}
-	p.addCut(res, p.textLen())
-	p.emit(Event{Kind: Done, Dialect: res.Dialect, Result: res})
-	return p.events
 }
 
 // Result returns the final result once the Parser is closed, else nil.
@@ -81,14 +54,6 @@ func (p *profiled) Result() *toolcall.Result {
 // final parses the whole output as a one-shot parse would, reusing the
 // calls the stream already finished.
 func (p *profiled) final(text string) *toolcall.Result {
-	if p.det != nil {
-		res := p.det.Parse(text)
-		if !p.detected && res.Dialect != "" {
-			p.emit(Event{Kind: Detected, Dialect: res.Dialect, Text: "the whole output"})
-		}
-		p.keepIDs(res)
-		return res
-	}
 	if res := p.composed(text); res != nil {
 		p.reused = true
 		return res

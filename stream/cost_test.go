@@ -128,13 +128,17 @@ func TestSectionEndKeepsStreaming(t *testing.T) {
 }
 
 // hermesOnly detects Hermes, decided by its first closing marker.
-type hermesOnly struct{ prof *stream.Profile }
+type hermesOnly struct{}
 
-func (h hermesOnly) Candidates() []*stream.Profile { return []*stream.Profile{h.prof} }
-func (h hermesOnly) Points() *stream.PointSet      { return stream.NewPointSet(h.Candidates()) }
-func (h hermesOnly) Decide(prefix string) (*stream.Profile, string) {
+func (hermesOnly) Candidates() *stream.CandidateSet {
+	return stream.NewCandidateSet([]stream.Candidate{{Dialect: hermes.Dialect}})
+}
+func (hermesOnly) Points() *stream.PointSet {
+	return stream.NewPointSet([]dialects.Dialect{hermes.Dialect})
+}
+func (hermesOnly) Decide(prefix string) (dialects.Dialect, string) {
 	if strings.Contains(prefix, "</tool_call>") {
-		return h.prof, "a Hermes call"
+		return hermes.Dialect, "a Hermes call"
 	}
 	return nil, ""
 }
@@ -149,7 +153,7 @@ func TestDetectedStreamTextAndLimit(t *testing.T) {
 	call := "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call>"
 	text := call + " and then some text that runs past the limit"
 	limit := len(call) + 9
-	p := stream.NewDetecting(hermesOnly{stream.Learn(hermes.Dialect)}, &stream.Options{MaxBytes: limit})
+	p := stream.NewDetecting(hermesOnly{}, &stream.Options{MaxBytes: limit})
 	for _, c := range split(text, 5) {
 		p.Write(c)
 	}

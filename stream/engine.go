@@ -39,6 +39,9 @@ type engine struct {
 	firstCalls  [1]engineCall
 	cut, closed bool
 	result      *toolcall.Result
+	// noText says the text is not kept: a detecting stream keeps it for
+	// the Parsers of its candidates (Parser.Text).
+	noText bool
 }
 
 // engineCall is one call of the output, as the stream reported it.
@@ -93,7 +96,10 @@ func (e *engine) write(delta string) []Event {
 			return nil
 		}
 	}
-	if e.text.done == nil && e.text.Len()+len(delta) <= chunkSize {
+	if e.noText {
+		// Only its length counts, for the stream's limit.
+		e.text.n0 += len(delta)
+	} else if e.text.done == nil && e.text.Len()+len(delta) <= chunkSize {
 		e.text.write(delta)
 	} else {
 		// Past a chunk's length the text goes to chunks, joined only
@@ -103,15 +109,6 @@ func (e *engine) write(delta string) []Event {
 	}
 	e.events = e.events[:0]
 	e.pieces(e.r.Write(delta))
-	return e.events
-}
-
-// adopt reads buf, the output a detecting stream read before it decided
-// the dialect, as one delta, keeping buf as the output's text.
-func (e *engine) adopt(buf textBuf) []Event {
-	e.text = buf
-	e.events = e.events[:0]
-	e.pieces(e.r.Write(buf.String()))
 	return e.events
 }
 

@@ -45,6 +45,9 @@ func (p *Parser) Text() string {
 		return p.eng.text.String()
 	}
 	if p.ch != nil {
+		if p.ch.det != nil {
+			return p.ch.buf.String()
+		}
 		if p.ch.inner != nil {
 			return p.ch.inner.Text()
 		}
@@ -80,18 +83,6 @@ func (p *Parser) Disagreement() string {
 	return p.old.diverged
 }
 
-// adopt reads buf, the text a detecting stream read before it decided the
-// dialect, as one Write of that text would, without copying it.
-func (p *Parser) adopt(buf textBuf) []Event {
-	if p.eng != nil {
-		return p.eng.adopt(buf)
-	}
-	if p.ch != nil {
-		return p.ch.write(buf.String())
-	}
-	return p.old.adopt(buf)
-}
-
 // textLen is the length of the output received so far.
 func (p *Parser) textLen() int {
 	if p.eng != nil {
@@ -118,3 +109,18 @@ func (p *Parser) outText(kind Kind) string {
 // already: the reading of a dialect that reads its output itself then
 // holds it, whatever follows.
 func (p *Parser) hasErrors() bool { return p.eng != nil && len(p.eng.errs) > 0 }
+
+// dialectName is the name of the dialect the Parser reads its output in,
+// or "" under detection.
+func (p *Parser) dialectName() string {
+	switch {
+	case p.eng != nil:
+		return p.eng.d.Name()
+	case p.ch != nil:
+		if p.ch.det != nil {
+			return ""
+		}
+		return p.ch.name
+	}
+	return p.old.d.Name()
+}

@@ -1,6 +1,10 @@
 package stream
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
 
 // MaxDecisions caps the points at which a detecting stream (and the
 // one-shot detection that must agree with it) asks whether the output so
@@ -72,15 +76,17 @@ type endSet struct {
 // of Points shared by every output.
 type PointSet struct{ ends endSet }
 
-// NewPointSet collects the closing markers of the candidates.
-func NewPointSet(candidates []*Profile) *PointSet {
+// NewPointSet collects the closing markers of the candidates
+// (dialects.Syntax Ends and CallEnds).
+func NewPointSet(candidates []dialects.Dialect) *PointSet {
 	s := &PointSet{}
 	seen := map[string]bool{}
-	for _, cp := range candidates {
-		if cp.opaque {
+	for _, d := range candidates {
+		syn := dialects.SyntaxOf(d)
+		if syn.Opaque {
 			continue
 		}
-		for _, w := range append(cp.syn.Ends[:len(cp.syn.Ends):len(cp.syn.Ends)], cp.syn.CallEnds...) {
+		for _, w := range append(syn.Ends[:len(syn.Ends):len(syn.Ends)], syn.CallEnds...) {
 			if w == "" || seen[w] {
 				continue
 			}

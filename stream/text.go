@@ -22,7 +22,6 @@ const (
 	stReason               // inside a reasoning block
 	stRegion               // inside a call region
 	stBetween              // after a call region, watching for the next
-	stDetect               // markers seen, dialect not yet detected
 	stHeld                 // nothing more is certain before the end
 )
 
@@ -75,35 +74,11 @@ type Options struct {
 	Fallback []dialects.Dialect
 }
 
-// Detector finds the dialect for a Parser that was not given one. Package
-// registry implements it over its dialects.
-type Detector interface {
-	// Candidates are the profiles of every dialect the output may be in.
-	Candidates() []*Profile
-	// Points are the candidates' closing markers (NewPointSet), where the
-	// output may decide its dialect.
-	Points() *PointSet
-	// Decide returns the profile of the dialect prefix, the output so far,
-	// decides, and why; nil when it decides none. It is asked at each of
-	// the output's Points in turn, and Parse must agree with it: when a
-	// prefix at a point decides a dialect, Parse of any output that begins
-	// with that prefix reads the output in that dialect.
-	Decide(prefix string) (*Profile, string)
-	// Parse is the one-shot parse of a whole output, detection included.
-	// Its content never starts with whitespace (unicode.IsSpace): the
-	// dialect Decide names is read with its leading whitespace trimmed,
-	// so that the answer can stream before the dialect is known, whether
-	// that dialect keeps the whitespace or not.
-	Parse(text string) *toolcall.Result
-}
-
-// profiled is the Parser of a dialect streamed by its learnt profile,
-// of a detecting stream, and of a fallback chain.
+// profiled is the Parser of a dialect streamed by its learnt profile.
 type profiled struct {
 	opts Options
 	prof *Profile
-	d    dialects.Dialect // nil until detected
-	det  Detector
+	d    dialects.Dialect
 
 	buf textBuf
 	pos int // bytes the state machine has consumed
@@ -170,18 +145,6 @@ type profiled struct {
 	shownAt bool    // the point being probed may lie in inline code or a fence
 	inList  bool    // the point being probed is an element of a list still open
 	scratch []byte  // the texts probes parse (reportSettled)
-
-	// Detection.
-	points   *Points // where to ask the detector, nil once decided
-	detected bool
-	inner    *Parser // the parser of the detected dialect, once decided
-	// skip holds what was emitted (content, reasoning) before the dialect
-	// was decided and the inner parser has not yet emitted again.
-	skip [2]string
-	// trimLead says the detected dialect's content is relayed less its
-	// leading whitespace, until its first other character: under
-	// detection the content never starts with whitespace (Detector).
-	trimLead bool
 
 	// The first storage of a short output's buffer, events, content,
 	// calls and Close's events, in the Parser's own allocation: a stream
@@ -256,19 +219,6 @@ func (p *Profile) parser(opts *Options) *Parser {
 	return w
 }
 
-// NewDetecting returns a Parser that detects the dialect with det as soon
-// as the output shows enough of it, streaming answer text until then.
-func NewDetecting(det Detector, opts *Options) *Parser {
-	w := newParser(opts)
-	ps := w.old
-	ps.det = det
-	ps.prof = unionOf(det.Candidates())
-	ps.points = det.Points().Points()
-	ps.dropSpace = true
-	ps.startLead()
-	return w
-}
-
 func newParser(opts *Options) *Parser {
 	// The Parser and its state in one allocation.
 	w := &struct {
@@ -301,12 +251,6 @@ func (p *profiled) use(prof *Profile) {
 func (p *profiled) startLead() {
 	p.state = stLead
 	p.opened = len(p.prof.syn.Openings) == 0 && !p.prof.spaceUnsure && !p.prof.syn.MarkedStart && !p.prof.headerStart && p.prof.headerLike == nil
-	if p.opts.Parse.ReasoningOpen && p.d == nil {
-		// Which text a template-opened block holds is the dialect's to say
-		// (a channel format ignores the option): wait for the dialect.
-		p.state = stDetect
-		return
-	}
 	if p.opts.Parse.ReasoningOpen {
 		// The template opened a block of the dialect's own wrapper, the
 		// first (dialects.SplitReasoning): a <think> beside it is
@@ -423,30 +367,11 @@ func (p *profiled) write(delta string) []Event {
 	if p.closed || delta == "" || p.cut {
 		return nil
 	}
-	n := p.buf.Len()
-	if p.inner != nil {
-		n = p.textLen()
-	}
-	if room := p.maxBytes() - n; len(delta) > room {
+	if room := p.maxBytes() - p.buf.Len(); len(delta) > room {
 		delta, p.cut = delta[:room], true
 	}
 	p.events = p.events[:0]
-	if p.inner != nil {
-		// The parser of the detected dialect keeps the text.
-		p.relay(p.inner.Write(delta))
-		return p.events
-	}
 	p.buf.write(delta)
-	p.read()
-	return p.events
-}
-
-// adopt takes buf, the text a detecting parser read before it decided
-// the dialect, as one Write of that text would, without copying it: the
-// detecting parser keeps no text from then on (decide).
-func (p *profiled) adopt(buf textBuf) []Event {
-	p.events = p.events[:0]
-	p.buf = buf
 	p.read()
 	return p.events
 }
@@ -454,10 +379,7 @@ func (p *profiled) adopt(buf textBuf) []Event {
 // read runs the parser over the text written to its buffer.
 func (p *profiled) read() {
 	p.step()
-	if p.points != nil {
-		p.decide()
-	}
-	if p.state == stHeld && p.d != nil {
+	if p.state == stHeld {
 		p.probeHeld()
 	}
 	if p.steady = p.steadyNow(); p.steady {
@@ -480,16 +402,13 @@ func (p *profiled) leaveSteady() {
 // Write): the parser stands inside the argument string of a shown
 // call, with nothing of the output left unread.
 func (p *profiled) steadyNow() bool {
-	return p.state == stRegion && p.inner == nil && p.points == nil && p.quote == '"' && p.argIndex >= 0 &&
+	return p.state == stRegion && p.quote == '"' && p.argIndex >= 0 &&
 		p.argQuote && p.argEscaped == p.escaped && p.probeAt == 0 && p.pos == p.buf.Len() && p.argShown == p.pos &&
 		!p.pastCallCap(p.argIndex) && !p.closed && !p.cut
 }
 
 // Text returns the output received so far.
 func (p *profiled) Text() string {
-	if p.inner != nil {
-		return p.inner.Text()
-	}
 	text := p.buf.String()
 	if p.fastTo > 0 {
 		p.setFast() // the chunks were joined into a new array
@@ -499,9 +418,6 @@ func (p *profiled) Text() string {
 
 // textLen is the length of the output received so far.
 func (p *profiled) textLen() int {
-	if p.inner != nil {
-		return p.inner.textLen()
-	}
 	return p.buf.Len()
 }
 
@@ -519,8 +435,6 @@ func (p *profiled) step() {
 			p.region(text)
 		case stBetween:
 			p.between(text)
-		case stDetect:
-			p.detect(text)
 		case stHeld:
 			p.pos = len(text)
 		}
@@ -626,7 +540,7 @@ func (p *profiled) lead(text string) {
 	if h.at < 0 || h.partial || limit < h.at {
 		return
 	}
-	if p.ambiguous && p.d != nil && p.settles(text, h) {
+	if p.ambiguous && p.settles(text, h) {
 		// The output opens with a call: a model that reasons writes its
 		// reasoning first, so the template opened no block, and a closing
 		// tag later on is text, as the dialect reads it
@@ -635,7 +549,7 @@ func (p *profiled) lead(text string) {
 		p.opts.Parse.ReasoningClosed = true
 		p.emitRun(text, limit, Content)
 	}
-	if p.ambiguous && p.d != nil && h.t.role != roleOpen && h.t.role != roleClose {
+	if p.ambiguous && h.t.role != roleOpen && h.t.role != roleClose {
 		// A call, or any other markup, before it is known whether the
 		// template opened a reasoning block: a closing tag later in the
 		// output would make it reasoning, so nothing of it is certain
@@ -697,10 +611,6 @@ func (p *profiled) lead(text string) {
 		}
 		p.endBlock(h.at + len(h.t.word))
 	case roleStart:
-		if p.d == nil {
-			p.beginDetect(h.at)
-			return
-		}
 		if p.mayBeShown(text, h.at) {
 			// A call shown in inline code or an example fence is not a
 			// call: settled at the end.
@@ -709,10 +619,6 @@ func (p *profiled) lead(text string) {
 		}
 		p.openRegion(h.at, h.at+len(h.t.word))
 	case roleBare:
-		if p.d == nil {
-			p.beginDetect(h.at)
-			return
-		}
 		if p.mayBeShown(text, h.at) {
 			p.hold(text)
 			return
@@ -725,10 +631,6 @@ func (p *profiled) lead(text string) {
 		}
 		p.hold(text)
 	default:
-		if p.d == nil {
-			p.beginDetect(h.at)
-			return
-		}
 		p.hold(text)
 	}
 }
@@ -1768,70 +1670,6 @@ func (p *profiled) pastCallCap(index int) bool {
 }
 
 func (p *profiled) isStarted(index int) bool { return index < len(p.started) && p.started[index] }
-
-// beginDetect stops streaming answer text at a marker of some dialect and
-// waits for the output to decide which.
-func (p *profiled) beginDetect(at int) {
-	p.state = stDetect
-	p.pos = at
-}
-
-// detect holds the output until the detector decides its dialect.
-func (p *profiled) detect(text string) { p.pos = len(text) }
-
-// decide asks the detector at each new point of the output whether the
-// output so far decides its dialect; once it does, the output is handed to
-// a parser of that dialect, which reads it from the start.
-func (p *profiled) decide() {
-	text := p.buf.String()
-	for {
-		at, ok := p.points.Next(text)
-		if !ok {
-			return
-		}
-		prof, reason := p.det.Decide(text[:at])
-		if prof == nil {
-			continue
-		}
-		p.points, p.detected = nil, true
-		p.emit(Event{Kind: Detected, Dialect: prof.d.Name(), Text: reason})
-		p.inner = prof.NewParser(&Options{Parse: p.opts.Parse, MaxBytes: p.opts.MaxBytes})
-		p.skip = [2]string{p.contentOut.String(), p.reasonOut.String()}
-		p.trimLead = true
-		// The inner parser holds the text from now on, in this buffer.
-		p.relay(p.inner.adopt(p.buf))
-		p.buf = textBuf{}
-		return
-	}
-}
-
-// relay passes on the inner parser's events, less the text emitted before
-// the dialect was decided.
-func (p *profiled) relay(evs []Event) {
-	for _, ev := range evs {
-		if ev.Kind == Content && p.trimLead {
-			if ev.Text = strings.TrimLeftFunc(ev.Text, unicode.IsSpace); ev.Text == "" {
-				continue
-			}
-			p.trimLead = false
-		}
-		if ev.Kind == Content || ev.Kind == Reasoning {
-			k := 0
-			if ev.Kind == Reasoning {
-				k = 1
-			}
-			if skip := p.skip[k]; skip != "" {
-				n := min(len(skip), len(ev.Text))
-				if ev.Text[:n] != skip[:n] {
-					p.diverge("%s %q was streamed before the dialect was decided; the dialect's reading is %q", ev.Kind, skip, ev.Text)
-				}
-				p.skip[k] = skip[n:]
-				ev.Text = ev.Text[n:]
-			}
-		}
-		p.emit(ev)
-	}
-}
 
 func (p *profiled) maxBytes() int { return maxBytes(p.opts.MaxBytes) }
 

@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -57,50 +56,52 @@ func TestTextBuf(t *testing.T) {
 }
 
 // hermesAt decides Hermes at its first closing marker.
-type hermesAt struct{ prof *Profile }
+type hermesAt struct{}
 
-func (h hermesAt) Candidates() []*Profile { return []*Profile{h.prof} }
-func (h hermesAt) Points() *PointSet      { return NewPointSet(h.Candidates()) }
-func (h hermesAt) Decide(prefix string) (*Profile, string) {
+func (hermesAt) Candidates() *CandidateSet {
+	return NewCandidateSet([]Candidate{{Dialect: hermes.Dialect}})
+}
+func (hermesAt) Points() *PointSet {
+	return NewPointSet([]dialects.Dialect{hermes.Dialect})
+}
+func (hermesAt) Decide(prefix string) (dialects.Dialect, string) {
 	if strings.Contains(prefix, "</tool_call>") {
-		return h.prof, "a Hermes call"
+		return hermes.Dialect, "a Hermes call"
 	}
 	return nil, ""
 }
-func (h hermesAt) Parse(text string) *toolcall.Result {
+func (hermesAt) Parse(text string) *toolcall.Result {
 	return dialects.Parse(hermes.Dialect, text, &dialects.Options{})
 }
 
-// TestDecidedKeepsBuffer checks that the parser of the dialect a detecting
-// parser decides takes the text read so far in the buffer it was read
-// into, rather than a copy of it.
-func TestDecidedKeepsBuffer(t *testing.T) {
+// TestDecidedKeepsReading checks that the Reader of the dialect a
+// detecting stream decides carries on with what it read: the text is kept
+// once, by the detecting stream, and the decided Parser is the one that
+// read the output while it was undecided, not a new one fed it again.
+func TestDecidedKeepsReading(t *testing.T) {
 	text := "Let me check.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": \"" + strings.Repeat("x", 5000) + "\"}}\n</tool_call>"
 	last := len(text) - 4
-	w := NewDetecting(hermesAt{Learn(hermes.Dialect)}, nil)
-	p := w.old
+	w := NewDetecting(hermesAt{}, nil)
+	c := w.ch
 	for i := 0; i < last; i += 16 {
 		w.Write(text[i:min(i+16, last)])
 	}
-	if p.inner != nil || cap(p.buf.b)-len(p.buf.b) < len(text)-last {
-		t.Fatal("decided early, or no room left for the last delta")
+	if c.inner != nil || len(c.alts) != 1 {
+		t.Fatalf("decided early, or %d readings", len(c.alts))
 	}
-	array := unsafe.SliceData(p.buf.b)
+	reading := c.alts[0].p
 	w.Write(text[last:])
-	if p.inner == nil {
-		t.Fatal("not decided at the closing marker")
+	if c.inner != reading {
+		t.Fatal("not decided at the closing marker, or decided with another Parser")
 	}
-	// The decided dialect's parser: its engine's, or its profile's.
-	var buf *textBuf
-	if p.inner.eng != nil {
-		buf = &p.inner.eng.text
-	} else {
-		buf = &p.inner.old.buf
-	}
-	if unsafe.SliceData(buf.b) != array {
-		t.Error("the text was copied into the decided dialect's parser")
+	if reading.eng == nil || reading.eng.text.b != nil {
+		t.Error("the decided dialect's Parser keeps a copy of the text")
 	}
 	if w.Text() != text {
 		t.Errorf("Text() = %q", w.Text())
+	}
+	evs := w.Close()
+	if res := evs[len(evs)-1].Result; res.Dialect != "hermes" || len(res.Calls) != 1 {
+		t.Errorf("result %+v", res)
 	}
 }

@@ -1,0 +1,514 @@
+package stream
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/coded"
+)
+
+// Detector finds the dialect of a stream that was not given one. Package
+// registry implements it over its dialects.
+type Detector interface {
+	// Candidates are the dialects the output may be in (NewCandidateSet).
+	// A detecting stream reads the output with each candidate the output
+	// so far admits.
+	Candidates() *CandidateSet
+	// Points are where the output may decide its dialect (NewPointSet of
+	// the candidates' dialects).
+	Points() *PointSet
+	// Decide returns the dialect prefix, the output so far, decides, and
+	// why; nil when it decides none. It is asked at each of the output's
+	// Points in turn, and Parse must agree with it: when a prefix at a
+	// point decides a dialect, Parse of any output that begins with that
+	// prefix reads the output in that dialect.
+	Decide(prefix string) (dialects.Dialect, string)
+	// Parse is the one-shot parse of a whole output, detection included.
+	// Its content never starts with whitespace (unicode.IsSpace): the
+	// dialect Decide names is read with its leading whitespace trimmed,
+	// so that the answer can stream before the dialect is known, whether
+	// that dialect keeps the whitespace or not.
+	Parse(text string) *toolcall.Result
+}
+
+// Candidate is a dialect a detecting stream may read its output in.
+type Candidate struct {
+	// Dialect is the candidate, or what streams it: the stream reads the
+	// output with a Parser of it (NewParser).
+	Dialect dialects.Dialect
+	// Triggers are the literals one of which an output must hold for the
+	// dialect to find anything in it (dialects.Prefiltered): the stream
+	// reads the output with the dialect from the first one on (the text
+	// before it included), and until then holds text that may begin one.
+	// None: any output.
+	Triggers []string
+	// Value says the dialect reads only an output that opens, after
+	// whitespace, with a JSON object or array (dialects.Syntax.Body).
+	Value bool
+}
+
+// CandidateSet is the candidates of a detection, with what a detecting
+// stream needs of their syntax, made once for every stream
+// (NewCandidateSet).
+type CandidateSet struct {
+	cands []Candidate
+	// Per candidate: whether it holds its whole output to the end
+	// (dialects.Syntax.Opaque); its markers (dialects.Marked), before the
+	// first of which its reading has no say in the answer text (see
+	// alternate.say); the header it may read before its markers
+	// (Syntax.MarkedStart, Header) and the openings that begin inside its
+	// framing (Syntax.Openings).
+	opaque      []bool
+	marks       [][]string
+	header      []func(string) bool
+	markedStart []bool // MarkedStart without a Header: any opening
+	openings    [][]string
+	// first says a byte begins some trigger or opaque token; max is the
+	// longest one's length.
+	first [256]bool
+	max   int
+}
+
+// NewCandidateSet collects what a detecting stream needs of cands.
+func NewCandidateSet(cands []Candidate) *CandidateSet {
+	s := &CandidateSet{cands: cands}
+	n := len(cands)
+	s.opaque, s.marks, s.header, s.openings = make([]bool, n), make([][]string, n), make([]func(string) bool, n), make([][]string, n)
+	s.markedStart = make([]bool, n)
+	lit := func(l string) {
+		if l != "" {
+			s.first[l[0]] = true
+			s.max = max(s.max, len(l))
+		}
+	}
+	for i := range cands {
+		d := cands[i].Dialect
+		if p, ok := d.(*Profile); ok {
+			d = p.d
+		}
+		syn := dialects.SyntaxOf(d)
+		s.opaque[i] = syn.Opaque
+		// Its markers: those it declares, the strings that open its
+		// calls, its tokens, the tags of its reasoning wrappers and
+		// <think>'s, and the bytes a call without a marker begins with.
+		var marks []string
+		if m, ok := d.(dialects.Marked); ok {
+			marks = append(marks, m.Markers()...)
+		}
+		marks = append(append(marks, syn.Starts...), syn.Tokens...)
+		for _, w := range append(syn.Reasoning, dialects.Think) {
+			marks = append(marks, w.Open, w.Close)
+		}
+		for j := 0; j < len(syn.Bare); j++ {
+			marks = append(marks, syn.Bare[j:j+1])
+		}
+		for _, mk := range marks {
+			if mk != "" && !slices.Contains(s.marks[i], mk) {
+				s.marks[i] = append(s.marks[i], mk)
+			}
+		}
+		if syn.MarkedStart {
+			s.header[i] = syn.Header
+			s.markedStart[i] = syn.Header == nil
+		}
+		s.openings[i] = syn.Openings
+		for _, l := range cands[i].Triggers {
+			lit(l)
+		}
+		for _, l := range s.marks[i] {
+			lit(l)
+		}
+	}
+	return s
+}
+
+// NewDetecting returns a Parser that detects the dialect with det as soon
+// as the output shows enough of it. Until then the output is read with
+// each candidate's own Parser at once, and the answer text and reasoning
+// they all emitted stream as far as they agree; the candidate decided
+// carries on with what it read, and its calls stream from there.
+func NewDetecting(det Detector, opts *Options) *Parser {
+	w := &struct {
+		Parser
+		c chain
+	}{}
+	c := &w.c
+	w.ch = c
+	if opts != nil {
+		c.opts = *opts
+	}
+	c.det = det
+	c.set = det.Candidates()
+	c.pts = det.Points().Points()
+	c.trimLead = true
+	c.lits.left = len(c.set.cands)
+	c.lits.done = c.lits.done0[:]
+	if n := (len(c.set.cands) + 63) / 64; n > 1 {
+		c.lits.done = make([]uint64, n)
+	}
+	return &w.Parser
+}
+
+// literals remembers which candidates a detecting stream reads the
+// output with, or ruled out (done, by index), and how far it looked for
+// the others' triggers, so that each byte is looked at about once.
+type literals struct {
+	from  int // the text before from was searched
+	left  int // candidates not done
+	done  []uint64
+	done0 [1]uint64
+	// opening says the output's opening is settled: no pending
+	// candidate reads it as a header or the start of its framing.
+	opening bool
+}
+
+func (l *literals) isDone(i int) bool { return l.done[i/64]&(1<<(i%64)) != 0 }
+
+// join makes a Parser of every pending candidate the text so far admits:
+// it reads the whole text at once. A candidate that reads only a value
+// is dropped once the text shows it does not open with one. An opaque
+// alternate's markers are looked for in the new text too.
+func (c *chain) join(text string) {
+	s := c.set
+	from := max(0, c.lits.from-s.max+1)
+	c.lits.from = len(text)
+	for i := range c.alts {
+		if a := &c.alts[i]; a.cand >= 0 && a.markAt < 0 {
+			a.markAt = firstOf(text, from, s.marks[a.cand])
+		}
+	}
+	if c.lits.left == 0 {
+		return
+	}
+	lead := strings.TrimLeft(text, " \t\r\n")
+	for i := range s.cands {
+		if c.lits.isDone(i) {
+			continue
+		}
+		cd := &s.cands[i]
+		switch {
+		case cd.Value && lead == "":
+			continue
+		case cd.Value && lead[0] != '{' && lead[0] != '[':
+		case admits(text, from, cd.Triggers):
+			a := c.add(cd.Dialect, text)
+			a.opaque = s.opaque[i]
+			if len(s.marks[i]) > 0 {
+				a.cand = i
+				a.markAt = firstOf(text, 0, s.marks[i])
+			}
+		default:
+			continue
+		}
+		c.lits.done[i/64] |= 1 << (i % 64)
+		c.lits.left--
+	}
+}
+
+// held returns how many bytes at the end of text the stream holds back
+// from the answer text the candidates agree on: the opening while a
+// pending candidate may read it as a header or the start of its framing
+// (all of it), else the longest end of text that begins a pending
+// candidate's trigger or an opaque alternate's marker, which may turn the
+// text into the start of that candidate's call.
+func (c *chain) held(text string) int {
+	s := c.set
+	if !c.lits.opening {
+		lead := strings.TrimLeft(text, " \t\r\n")
+		settled := true
+		for i := range s.cands {
+			if !c.lits.isDone(i) && c.mayBeFraming(i, lead) {
+				settled = false
+				break
+			}
+		}
+		if !settled {
+			return len(text)
+		}
+		c.lits.opening = lead != ""
+	}
+	for i := max(0, len(text)-s.max+1); i < len(text); i++ {
+		if !s.first[text[i]] {
+			continue
+		}
+		tail := text[i:]
+		for k := range s.cands {
+			if !c.lits.isDone(k) {
+				for _, l := range s.cands[k].Triggers {
+					if len(l) > len(tail) && strings.HasPrefix(l, tail) {
+						return len(tail)
+					}
+				}
+			}
+		}
+		for k := range c.alts {
+			if a := &c.alts[k]; a.cand >= 0 && a.markAt < 0 {
+				for _, l := range s.marks[a.cand] {
+					if len(l) > len(tail) && strings.HasPrefix(l, tail) {
+						return len(tail)
+					}
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// firstOf returns where the first of marks that ends after from begins
+// in text, or -1.
+func firstOf(text string, from int, marks []string) int {
+	at := -1
+	for _, m := range marks {
+		if i := strings.Index(text[max(0, min(from, len(text)-len(m))):], m); i >= 0 {
+			i += max(0, min(from, len(text)-len(m)))
+			if at < 0 || i < at {
+				at = i
+			}
+		}
+	}
+	return at
+}
+
+// say returns the text of kind (Content or Reasoning) alternate a has
+// emitted, or what it will: what the stream may emit as far as a is
+// concerned.
+//
+// A dialect reads no call before its first marker (one it declares, a
+// string that opens its calls, a token, a reasoning tag, a byte that
+// begins a call without a marker): with the output known to start outside reasoning, the text
+// before that marker is answer text in its reading, as in every other one
+// (less the whitespace around it). Its Reader may hold that text for what
+// could follow (a quotation a marker could stand in, words that could
+// name a call, a header); the stream need not wait for it. A dialect that
+// holds its whole output to the end says no more than that text, and
+// before its markers it says nothing while the opening may be a header it
+// reads a call after.
+func (c *chain) say(a *alternate, kind Kind, text string) string {
+	own := a.p.outText(kind)
+	if a.opaque {
+		own = ""
+	}
+	if kind == Content && c.trimLead {
+		own = strings.TrimLeftFunc(own, unicode.IsSpace)
+	}
+	if kind == Reasoning || a.cand < 0 || dialects.ImplicitReasoning(&c.opts.Parse) {
+		return own
+	}
+	if a.opaque && a.markAt < 0 {
+		if !c.headerless {
+			c.headerless = headerless(strings.TrimLeft(text, " \t\r\n"))
+		}
+		if !c.headerless {
+			return ""
+		}
+	}
+	before := text
+	if a.markAt >= 0 {
+		before = text[:a.markAt]
+	}
+	if c.set.markedStart[a.cand] {
+		return own
+	}
+	if !a.unframed {
+		if c.mayBeFraming(a.cand, strings.TrimLeft(before, " \t\r\n")) {
+			return own
+		}
+		// Once the text before its first marker cannot be framing, it
+		// stays so.
+		a.unframed = a.markAt >= 0
+	}
+	if before = strings.TrimSpace(before); len(own) >= len(before) {
+		return own
+	}
+	return before
+}
+
+// mayBeFraming reports whether lead, the opening of the output after
+// whitespace, may be read by candidate k as the rest of a header before
+// its markers (dialects.Syntax.MarkedStart, Header) or the start of its
+// framing (Syntax.Openings).
+func (c *chain) mayBeFraming(k int, lead string) bool {
+	s := c.set
+	if h := s.header[k]; h != nil && h(lead) {
+		return true
+	}
+	for _, o := range s.openings[k] {
+		if strings.HasPrefix(lead, o) || strings.HasPrefix(o, lead) {
+			return true
+		}
+	}
+	return false
+}
+
+// headerless reports whether the output's opening, text less its leading
+// whitespace, cannot be a header an opaque dialect reads a call after
+// (Functionary's "get_weather\n{…}"): its first line holds two words,
+// which no header does, or the next line has begun with something else
+// than a value.
+func headerless(text string) bool {
+	if wordy(text) {
+		return true
+	}
+	nl := strings.IndexByte(text, '\n')
+	if nl < 0 {
+		return false
+	}
+	next := strings.TrimLeft(text[nl:], " \t\r\n")
+	return next != "" && next[0] != '{' && next[0] != '['
+}
+
+// admits reports whether text holds one of triggers ending after from, or
+// whether there are none.
+func admits(text string, from int, triggers []string) bool {
+	if len(triggers) == 0 {
+		return true
+	}
+	for _, t := range triggers {
+		if t == "" || strings.Contains(text[max(0, min(from, len(text)-len(t))):], t) {
+			return true
+		}
+	}
+	return false
+}
+
+// add reads the output with d from now on, text being what came so far.
+func (c *chain) add(d dialects.Dialect, text string) *alternate {
+	inner := Options{Parse: c.opts.Parse, MaxBytes: -1}
+	p := newAlone(d, &inner)
+	if p.eng != nil {
+		// The detecting stream keeps the text.
+		p.eng.noText = true
+	}
+	c.alts = append(c.alts, alternate{p: p, cand: -1, markAt: -1})
+	a := &c.alts[len(c.alts)-1]
+	if text != "" {
+		a.keep(p.Write(text))
+	}
+	return a
+}
+
+// detect reads delta, undecided: every candidate reads it, the points it
+// holds are asked about, and what the candidates agree on is emitted.
+func (c *chain) detect(delta string) {
+	text := c.buf.String()
+	for i := range c.alts {
+		a := &c.alts[i]
+		a.keep(a.p.Write(delta))
+	}
+	c.join(text)
+	c.emitAgreed()
+	for c.pts != nil {
+		at, ok := c.pts.Next(text)
+		if !ok {
+			break
+		}
+		d, reason := c.det.Decide(text[:at])
+		if d == nil {
+			continue
+		}
+		c.pts = nil
+		c.emit(Event{Kind: Detected, Dialect: d.Name(), Text: reason})
+		c.decide(c.alternateOf(d, text))
+		return
+	}
+}
+
+// alternateOf returns the index of the Parser that reads the output in
+// d, made now when none does.
+func (c *chain) alternateOf(d dialects.Dialect, text string) int {
+	for i := range c.alts {
+		if c.alts[i].p.dialectName() == d.Name() {
+			return i
+		}
+	}
+	c.add(d, text)
+	return len(c.alts) - 1
+}
+
+// closeDetecting ends an output whose dialect was not decided: the
+// one-shot parse picks it, and the reading of that dialect is emitted.
+func (c *chain) closeDetecting() {
+	text := c.buf.String()
+	res := c.det.Parse(text)
+	if res.Dialect != "" {
+		c.emit(Event{Kind: Detected, Dialect: res.Dialect, Text: "the whole output"})
+	}
+	for i := range c.alts {
+		if c.alts[i].p.dialectName() != res.Dialect {
+			continue
+		}
+		evs := c.alts[i].p.Close()
+		c.alts[i].keep(evs)
+		c.decide(i)
+		done := &c.events[len(c.events)-1]
+		if sameResult(done.Result, res) {
+			done.Result.Content = res.Content
+			return
+		}
+		c.diverge("the reading of %s streamed differs from its one-shot parse", res.Dialect)
+		done.Result = res
+		return
+	}
+	c.alts = nil
+	c.settle(res)
+	c.inner = nil
+	c.events = append(c.events, Event{Kind: Done, Dialect: res.Dialect, Result: res})
+}
+
+// sameResult reports whether a, the stream's reading, is b, the one-shot
+// parse, but for the leading whitespace of its content.
+func sameResult(a, b *toolcall.Result) bool {
+	if a.Dialect != b.Dialect || strings.TrimLeftFunc(a.Content, unicode.IsSpace) != b.Content || a.Reasoning != b.Reasoning ||
+		len(a.Calls) != len(b.Calls) || len(a.Errors) != len(b.Errors) {
+		return false
+	}
+	for i := range a.Calls {
+		if a.Calls[i].Name != b.Calls[i].Name || a.Calls[i].Index != b.Calls[i].Index || !bytes.Equal(a.Calls[i].Arguments, b.Calls[i].Arguments) {
+			return false
+		}
+	}
+	for i := range a.Errors {
+		if a.Errors[i].Code != b.Errors[i].Code {
+			return false
+		}
+	}
+	return true
+}
+
+// settle emits what res holds beyond what was streamed: the result of no
+// candidate's reading (output no dialect recognised).
+func (c *chain) settle(res *toolcall.Result) {
+	if rest, ok := strings.CutPrefix(res.Reasoning, c.reasonOut.String()); ok {
+		c.emit(Event{Kind: Reasoning, Text: rest})
+	} else {
+		c.diverge("reasoning %q is not a prefix of %q", c.reasonOut.String(), res.Reasoning)
+	}
+	if rest, ok := strings.CutPrefix(res.Content, c.contentOut.String()); ok {
+		c.emit(Event{Kind: Content, Text: rest})
+	} else {
+		c.diverge("content %q is not a prefix of %q", c.contentOut.String(), res.Content)
+	}
+	// The calls and failed calls, in order of their index.
+	calls, errs := res.Calls, res.Errors
+	for len(calls) > 0 || len(errs) > 0 {
+		if len(errs) > 0 && errs[0].CallIndex < 0 {
+			errs = errs[1:] // an error of no one call: in Done only
+			continue
+		}
+		if len(calls) > 0 && (len(errs) == 0 || calls[0].Index <= errs[0].CallIndex) {
+			call := &calls[0]
+			calls = calls[1:]
+			c.emit(Event{Kind: CallStart, Index: call.Index, Name: call.Name})
+			c.emit(Event{Kind: Call, Index: call.Index, Call: call})
+			continue
+		}
+		e := errs[0]
+		errs = errs[1:]
+		c.emit(Event{Kind: CallStart, Index: e.CallIndex, Name: e.Tool})
+		c.emit(Event{Kind: CallError, Index: e.CallIndex, Err: coded.Err(e)})
+	}
+}
