@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/stream"
@@ -21,9 +21,8 @@ type detectTable struct {
 	// wrappers are the reasoning wrappers of every dialect, each once.
 	wrappers []dialects.ReasoningTags
 	// cands are the candidates of a detecting stream (Registry.candidates),
-	// made once.
-	once  sync.Once
-	cands *stream.CandidateSet
+	// made on first use.
+	cands atomic.Pointer[stream.CandidateSet]
 }
 
 // detectEntry is one dialect of the table; triggers and markers hold

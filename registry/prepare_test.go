@@ -7,36 +7,46 @@ import (
 	"github.com/dialectkit/toolcall/dialects/plainjson"
 )
 
-// TestPrepare: Prepare learns the profile of every registered dialect and
-// the decision points, so that the first detecting parse builds nothing;
-// a dialect registered later is learnt by the next Prepare.
+// TestPrepare: Prepare builds what a detecting stream reads the output
+// with (the candidate set, with its dialects' syntax) and the decision
+// points, so that the first detecting parse or stream builds nothing; a
+// dialect registered later is taken in by the next Prepare.
 func TestPrepare(t *testing.T) {
 	r := New(plainjson.Dialect)
-	learnt := func() map[string]bool {
-		m := map[string]bool{}
-		r.profiles.Range(func(k, _ any) bool { m[k.(string)] = true; return true })
-		return m
+	built := func() []string {
+		r.mu.RLock()
+		tab := r.detectTab
+		r.mu.RUnlock()
+		if tab == nil || tab.gen != r.gen || tab.cands.Load() == nil {
+			return nil
+		}
+		var names []string
+		for _, e := range tab.entries {
+			names = append(names, e.d.Name())
+		}
+		return names
 	}
-	if n := len(learnt()); n != 0 {
-		t.Fatalf("a new registry has %d profiles", n)
+	if got := built(); got != nil {
+		t.Fatalf("a new registry has candidates %v", got)
 	}
 	r.Prepare()
-	if got := learnt(); len(got) != 1 || !got["json"] {
+	if got := built(); len(got) != 1 || got[0] != "json" {
 		t.Errorf("after Prepare: %v, want json", got)
 	}
 	before, _ := pointSets.Load(r)
 	if before == nil {
 		t.Fatal("Prepare built no point set")
 	}
+	cands := r.candidates()
 	r.Prepare()
-	if after, _ := pointSets.Load(r); after.(pointSet).set != before.(pointSet).set {
-		t.Error("a second Prepare built the point set again")
+	if after, _ := pointSets.Load(r); after.(pointSet).set != before.(pointSet).set || r.candidates() != cands {
+		t.Error("a second Prepare built the point set or the candidates again")
 	}
 	if err := r.Register(hermes.Dialect); err != nil {
 		t.Fatal(err)
 	}
 	r.Prepare()
-	if got := learnt(); len(got) != 2 || !got["hermes"] {
+	if got := built(); len(got) != 2 || got[1] != "hermes" {
 		t.Errorf("after Register and Prepare: %v, want json and hermes", got)
 	}
 }

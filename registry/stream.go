@@ -47,16 +47,20 @@ func heapOptions(o Options) *Options { return &o }
 // Stream returns a parser of the default registry (see Registry.Stream).
 func Stream(opts *Options) *stream.Parser { return defaultRegistry.Stream(opts) }
 
-// Prepare builds what detection needs for every registered dialect: each
-// dialect's stream profile, learnt from tiny parses, and the points where
-// a detecting parse or stream may decide. A process's first detecting
+// Prepare builds what detection needs for every registered dialect: the
+// candidates a detecting stream reads the output with (a dialect that has
+// no Reader of its own by its stream profile, learnt from tiny parses),
+// and the points where a detecting parse or stream may decide. A process's first detecting
 // Parse, Detect or Stream builds them otherwise (about 10 ms for the
 // default registry, against tens of microseconds for a parse after; too
 // much to spend at init in every program that imports it), so a program
 // that times its parses, or answers its first request against a deadline,
 // calls Prepare first. Later calls, and calls after a dialect is
 // registered for what it adds, cost a lookup.
-func (r *Registry) Prepare() { r.points() }
+func (r *Registry) Prepare() {
+	r.points()
+	r.candidates()
+}
 
 // Prepared reports whether the tables Prepare builds are built for the
 // registry's dialects as they are now: a registration since they were
@@ -66,7 +70,10 @@ func (r *Registry) Prepared() bool {
 	gen := r.gen
 	r.mu.RUnlock()
 	v, ok := pointSets.Load(r)
-	return ok && v.(pointSet).gen == gen
+	r.mu.RLock()
+	tab := r.detectTab
+	r.mu.RUnlock()
+	return ok && v.(pointSet).gen == gen && tab != nil && tab.gen == gen && tab.cands.Load() != nil
 }
 
 // streamed returns what a stream reads d's output with: d itself when
@@ -95,21 +102,23 @@ func (r *Registry) profile(d dialects.Dialect) *stream.Profile {
 // triggers detection prefilters it by (see present).
 func (r *Registry) candidates() *stream.CandidateSet {
 	tab := r.table()
-	tab.once.Do(func() {
-		cands := make([]stream.Candidate, len(tab.entries))
-		for k := range tab.entries {
-			e := &tab.entries[k]
-			c := stream.Candidate{Dialect: r.streamed(e.d), Value: e.body}
-			if !e.always {
-				for _, lit := range e.triggers {
-					c.Triggers = append(c.Triggers, tab.literals[lit])
-				}
+	if set := tab.cands.Load(); set != nil {
+		return set
+	}
+	cands := make([]stream.Candidate, len(tab.entries))
+	for k := range tab.entries {
+		e := &tab.entries[k]
+		c := stream.Candidate{Dialect: r.streamed(e.d), Value: e.body}
+		if !e.always {
+			for _, lit := range e.triggers {
+				c.Triggers = append(c.Triggers, tab.literals[lit])
 			}
-			cands[k] = c
 		}
-		tab.cands = stream.NewCandidateSet(cands)
-	})
-	return tab.cands
+		cands[k] = c
+	}
+	// Two streams that build it at once keep the first.
+	tab.cands.CompareAndSwap(nil, stream.NewCandidateSet(cands))
+	return tab.cands.Load()
 }
 
 // pointSets caches each registry's stream.PointSet, rebuilt when a dialect
