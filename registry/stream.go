@@ -335,6 +335,21 @@ func (d detector) Decide(prefix string) (dialects.Dialect, string) {
 
 func (d detector) Parse(text string) *toolcall.Result { return d.r.Parse(text, d.opts) }
 
+// Priors names the dialects the options' chat template and model name are
+// evidence for (see Registry.Detect).
+func (d detector) Priors() []string {
+	var names []string
+	if d.opts.Template != "" {
+		names = d.r.templateDialects(d.opts.Template)
+	}
+	if d.opts.Model != "" {
+		if name, _ := d.r.modelDialect(d.opts.Model); name != "" {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
 // nameless is the detector of a stream whose named dialect does not exist:
 // it never detects, and the final parse reports the name.
 type nameless detector
@@ -342,4 +357,5 @@ type nameless detector
 func (n nameless) Candidates() *stream.CandidateSet       { return detector(n).Candidates() }
 func (n nameless) Points() *stream.PointSet               { return stream.NewPointSet(nil) }
 func (nameless) Decide(string) (dialects.Dialect, string) { return nil, "" }
+func (n nameless) Priors() []string                       { return detector(n).Priors() }
 func (n nameless) Parse(text string) *toolcall.Result     { return n.r.Parse(text, n.opts) }

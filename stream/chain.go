@@ -59,8 +59,10 @@ type chain struct {
 	buf      textBuf
 	trimLead bool
 	// headerless says the output's opening cannot be a header (see
-	// headerless).
-	headerless bool
+	// headerless); plainAgrees that the plain reading of the output
+	// (emitAgreed) began with what was emitted, of content and reasoning.
+	headerless  bool
+	plainAgrees [2]bool
 }
 
 // alternate is one reading of a stream with a fallback chain.
@@ -214,25 +216,42 @@ func (a *alternate) keep(evs []Event) {
 // emitted, as far as they agree and not yet emitted. Each alternate's
 // text begins with what was emitted, so only what follows is compared.
 func (c *chain) emitAgreed() {
-	if len(c.alts) == 0 {
-		return
-	}
-	hold := 0
+	hold, word, plain, text := 0, false, false, ""
 	if c.det != nil {
-		text := c.buf.String()
-		if hold = c.held(text); hold == len(text) {
+		text = c.buf.String()
+		if hold, word = c.held(text); hold == len(text) {
 			return
 		}
+		plain = c.pendingPlain()
+	}
+	if len(c.alts) == 0 && !plain {
+		return
 	}
 	for k, kind := range [2]Kind{Content, Reasoning} {
 		done := c.outText(kind)
 		agreed := ""
 		first := true
-		for i := range c.alts {
+		if plain {
+			// A candidate read by no alternate yet reads the text as
+			// plain text: answer text, less the whitespace around it,
+			// when the output starts outside reasoning.
+			s := ""
+			if kind == Content && !dialects.ImplicitReasoning(&c.opts.Parse) {
+				s = strings.TrimSpace(text)
+			}
+			if len(s) < len(done) || !c.plainAgrees[k] && s[:len(done)] != done {
+				continue
+			}
+			c.plainAgrees[k] = true
+			agreed, first = s[len(done):], false
+		} else {
+			c.plainAgrees[k] = false
+		}
+		for i := 0; i < len(c.alts) && (first || agreed != ""); i++ {
 			a := &c.alts[i]
 			var s string
 			if c.det != nil {
-				s = c.say(a, kind, c.buf.String())
+				s = c.say(a, kind, text)
 			} else {
 				s = a.p.outText(kind)
 			}
@@ -246,20 +265,20 @@ func (c *chain) emitAgreed() {
 			} else {
 				agreed = commonPrefix(agreed, s)
 			}
-			if agreed == "" {
-				break
-			}
 		}
 		if hold > 0 && kind == Content {
 			// Text that may begin a candidate's marker: held, when the
 			// answer text ends with it.
-			tail := c.buf.String()
-			tail = tail[len(tail)-hold:]
+			tail := text[len(text)-hold:]
 			for j := min(hold, len(agreed)); j > 0; j-- {
 				if strings.HasSuffix(agreed, tail[:j]) {
 					// With the whitespace before it, which a call
 					// there would trim.
-					agreed = strings.TrimRightFunc(agreed[:len(agreed)-j], unicode.IsSpace)
+					if agreed = agreed[:len(agreed)-j]; word {
+						agreed = strings.TrimRight(agreed, " \t\r\n")
+					} else {
+						agreed = strings.TrimRightFunc(agreed, unicode.IsSpace)
+					}
 					break
 				}
 			}

@@ -142,6 +142,7 @@ func (hermesOnly) Decide(prefix string) (dialects.Dialect, string) {
 	}
 	return nil, ""
 }
+func (hermesOnly) Priors() []string { return nil }
 func (h hermesOnly) Parse(text string) *toolcall.Result {
 	return dialects.Parse(hermes.Dialect, text, &dialects.Options{})
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -27,6 +28,9 @@ type Detector interface {
 	// point decides a dialect, Parse of any output that begins with that
 	// prefix reads the output in that dialect.
 	Decide(prefix string) (dialects.Dialect, string)
+	// Priors names the candidates the caller's evidence (a chat template,
+	// a model name) makes candidates whatever the output holds.
+	Priors() []string
 	// Parse is the one-shot parse of a whole output, detection included.
 	// Its content never starts with whitespace (unicode.IsSpace): the
 	// dialect Decide names is read with its leading whitespace trimmed,
@@ -57,33 +61,60 @@ type Candidate struct {
 type CandidateSet struct {
 	cands []Candidate
 	// Per candidate: whether it holds its whole output to the end
-	// (dialects.Syntax.Opaque); its markers (dialects.Marked), before the
-	// first of which its reading has no say in the answer text (see
-	// alternate.say); the header it may read before its markers
-	// (Syntax.MarkedStart, Header) and the openings that begin inside its
-	// framing (Syntax.Openings).
+	// (dialects.Syntax.Opaque); its marks, before the first of which its
+	// reading is the text as every other one reads it (see chain.say);
+	// the header it may read before its markers (Syntax.MarkedStart,
+	// Header: markedStart when any opening may be one) and the openings
+	// that begin inside its framing (Syntax.Openings).
 	opaque      []bool
+	nameBare    []bool // a call without a marker is written name(…)
 	marks       [][]string
 	header      []func(string) bool
-	markedStart []bool // MarkedStart without a Header: any opening
+	markedStart []bool
 	openings    [][]string
-	// first says a byte begins some trigger or opaque token; max is the
-	// longest one's length.
-	first [256]bool
-	max   int
+	// lits are the distinct triggers, marks and markers (dialects.Marked)
+	// of the candidates; byFirst lists them by their first byte, max is
+	// the longest one's length. Per literal, the candidates it is a
+	// trigger, a mark and a marker of (bit sets over the candidates).
+	lits                 []string
+	byFirst              [256][]int32
+	max                  int
+	trig, mark, markerOf [][]uint64
+	// always: the candidates with no trigger; unmarked: those with no
+	// mark, and those that read only a response body (read from the
+	// start). index finds a candidate by its dialect's name.
+	always, unmarked []uint64
+	index            map[string]int
 }
+
+// words is the length of a bit set over n things.
+func words(n int) int { return (n + 63) / 64 }
 
 // NewCandidateSet collects what a detecting stream needs of cands.
 func NewCandidateSet(cands []Candidate) *CandidateSet {
 	s := &CandidateSet{cands: cands}
 	n := len(cands)
 	s.opaque, s.marks, s.header, s.openings = make([]bool, n), make([][]string, n), make([]func(string) bool, n), make([][]string, n)
-	s.markedStart = make([]bool, n)
-	lit := func(l string) {
-		if l != "" {
-			s.first[l[0]] = true
-			s.max = max(s.max, len(l))
+	s.markedStart, s.nameBare = make([]bool, n), make([]bool, n)
+	s.always, s.unmarked = make([]uint64, words(n)), make([]uint64, words(n))
+	s.index = make(map[string]int, n)
+	ids := map[string]int{}
+	lit := func(l string, k int, set *[][]uint64) {
+		if l == "" {
+			return
 		}
+		id, ok := ids[l]
+		if !ok {
+			id = len(s.lits)
+			ids[l] = id
+			s.lits = append(s.lits, l)
+			s.byFirst[l[0]] = append(s.byFirst[l[0]], int32(id))
+			s.max = max(s.max, len(l))
+			for _, t := range []*[][]uint64{&s.trig, &s.mark, &s.markerOf} {
+				*t = append(*t, make([]uint64, words(n)))
+			}
+		}
+		(*set)[id][k/64] |= 1 << (k % 64)
 	}
 	for i := range cands {
 		d := cands[i].Dialect
@@ -92,12 +123,16 @@ func NewCandidateSet(cands []Candidate) *CandidateSet {
 		}
 		syn := dialects.SyntaxOf(d)
 		s.opaque[i] = syn.Opaque
-		// Its markers: those it declares, the strings that open its
+		s.nameBare[i] = strings.IndexByte(syn.Bare, '(') >= 0
+		// Its marks: the markers it declares, the strings that open its
 		// calls, its tokens, the tags of its reasoning wrappers and
 		// <think>'s, and the bytes a call without a marker begins with.
 		var marks []string
 		if m, ok := d.(dialects.Marked); ok {
-			marks = append(marks, m.Markers()...)
+			for _, mk := range m.Markers() {
+				lit(mk, i, &s.markerOf)
+				marks = append(marks, mk)
+			}
 		}
 		marks = append(append(marks, syn.Starts...), syn.Tokens...)
 		for _, w := range append(syn.Reasoning, dialects.Think) {
@@ -109,18 +144,29 @@ func NewCandidateSet(cands []Candidate) *CandidateSet {
 		for _, mk := range marks {
 			if mk != "" && !slices.Contains(s.marks[i], mk) {
 				s.marks[i] = append(s.marks[i], mk)
+				lit(mk, i, &s.mark)
 			}
+		}
+		if len(s.marks[i]) == 0 || cands[i].Value {
+			s.unmarked[i/64] |= 1 << (i % 64)
+		}
+		if _, dup := s.index[d.Name()]; !dup {
+			s.index[d.Name()] = i
 		}
 		if syn.MarkedStart {
 			s.header[i] = syn.Header
 			s.markedStart[i] = syn.Header == nil
 		}
 		s.openings[i] = syn.Openings
+		always := true
 		for _, l := range cands[i].Triggers {
-			lit(l)
+			if l != "" {
+				always = false
+				lit(l, i, &s.trig)
+			}
 		}
-		for _, l := range s.marks[i] {
-			lit(l)
+		if always {
+			s.always[i/64] |= 1 << (i % 64)
 		}
 	}
 	return s
@@ -145,117 +191,187 @@ func NewDetecting(det Detector, opts *Options) *Parser {
 	c.set = det.Candidates()
 	c.pts = det.Points().Points()
 	c.trimLead = true
-	c.lits.left = len(c.set.cands)
-	c.lits.done = c.lits.done0[:]
-	if n := (len(c.set.cands) + 63) / 64; n > 1 {
-		c.lits.done = make([]uint64, n)
+	c.lits.init(c.set)
+	for _, name := range det.Priors() {
+		if k, ok := c.set.index[name]; ok {
+			c.lits.trig[k/64] |= 1 << (k % 64)
+		}
 	}
 	return &w.Parser
 }
 
-// literals remembers which candidates a detecting stream reads the
-// output with, or ruled out (done, by index), and how far it looked for
-// the others' triggers, so that each byte is looked at about once.
+// literals is what a detecting stream found of its candidates' literals
+// (CandidateSet.lits) in the output, each looked for until its first
+// occurrence, each byte about once: the literals found (seen), and the
+// candidates one of whose triggers came (trig; with those that have none),
+// one of whose marks came (mark; with those that have none), one of whose
+// markers came (marker), and the candidates an alternate reads the output
+// for (made).
 type literals struct {
-	from  int // the text before from was searched
-	left  int // candidates not done
-	done  []uint64
-	done0 [1]uint64
-	// opening says the output's opening is settled: no pending
-	// candidate reads it as a header or the start of its framing.
+	from                           int // the text before from was searched
+	seen, trig, mark, marker, made []uint64
+	first                          [5][2]uint64 // their first storage
+	// opening says the output's opening is settled: no candidate yet to
+	// read the output reads it as a header or the start of its framing.
 	opening bool
+	// notValue says the output opens with something else than a JSON
+	// value: the candidates that read only one are out.
+	notValue bool
+	// word is where the name-like run of bytes that ends the text began
+	// (backOverName), as of the text's length wordTo.
+	word, wordTo int
 }
 
-func (l *literals) isDone(i int) bool { return l.done[i/64]&(1<<(i%64)) != 0 }
+func has(set []uint64, i int) bool { return set[i/64]&(1<<(i%64)) != 0 }
 
-// join makes a Parser of every pending candidate the text so far admits:
-// it reads the whole text at once. A candidate that reads only a value
-// is dropped once the text shows it does not open with one. An opaque
-// alternate's markers are looked for in the new text too.
+// init sizes the sets for s.
+func (l *literals) init(s *CandidateSet) {
+	sets := [5]*[]uint64{&l.seen, &l.trig, &l.mark, &l.marker, &l.made}
+	for k, set := range sets {
+		n := words(len(s.cands))
+		if k == 0 {
+			n = words(len(s.lits))
+		}
+		if n <= len(l.first[k]) {
+			*set = l.first[k][:n]
+		} else {
+			*set = make([]uint64, n)
+		}
+	}
+	copy(l.trig, s.always)
+	copy(l.mark, s.unmarked)
+}
+
+// scan looks for the literals not yet found in the text that came since
+// the last scan.
+func (l *literals) scan(s *CandidateSet, text string) {
+	for i := max(0, l.from-s.max+1); i < len(text); i++ {
+		for _, id := range s.byFirst[text[i]] {
+			if has(l.seen, int(id)) || !strings.HasPrefix(text[i:], s.lits[id]) {
+				continue
+			}
+			l.seen[id/64] |= 1 << (id % 64)
+			for w := range l.trig {
+				l.trig[w] |= s.trig[id][w]
+				l.mark[w] |= s.mark[id][w]
+				l.marker[w] |= s.markerOf[id][w]
+			}
+		}
+	}
+	l.from = len(text)
+	for i := l.wordTo; i < len(text); {
+		c, n := text[i], 1
+		name := c < utf8.RuneSelf && nameByte(c)
+		if c >= utf8.RuneSelf {
+			var r rune
+			r, n = utf8.DecodeRuneInString(text[i:])
+			name = !unicode.IsSpace(r)
+		}
+		if i += n; !name {
+			l.word = i
+		}
+	}
+	l.wordTo = len(text)
+}
+
+// in reports whether candidate k may read the output as its own, from
+// what came so far: one of its triggers or markers came (or it has none,
+// or a prior), and it is no body dialect ruled out by the opening.
+func (l *literals) in(s *CandidateSet, k int) bool {
+	return (has(l.trig, k) || has(l.marker, k)) && !(l.notValue && s.cands[k].Value)
+}
+
+// join brings the alternates in line with the candidates: a candidate that
+// may read the output as its own and met one of its marks is read by an
+// alternate (made now, reading the whole text at once). A candidate that
+// reads only a response body drops out once the output opens with
+// anything else.
 func (c *chain) join(text string) {
 	s := c.set
-	from := max(0, c.lits.from-s.max+1)
-	c.lits.from = len(text)
-	for i := range c.alts {
-		if a := &c.alts[i]; a.cand >= 0 && a.markAt < 0 {
-			a.markAt = firstOf(text, from, s.marks[a.cand])
-		}
+	c.lits.scan(s, text)
+	if lead := strings.TrimLeft(text, " \t\r\n"); lead != "" && lead[0] != '{' && lead[0] != '[' {
+		c.lits.notValue = true
 	}
-	if c.lits.left == 0 {
-		return
-	}
-	lead := strings.TrimLeft(text, " \t\r\n")
-	for i := range s.cands {
-		if c.lits.isDone(i) {
+	kept := c.alts[:0]
+	for _, a := range c.alts {
+		if a.cand >= 0 && !c.lits.in(s, a.cand) {
+			c.lits.made[a.cand/64] &^= 1 << (a.cand % 64)
 			continue
 		}
-		cd := &s.cands[i]
-		switch {
-		case cd.Value && lead == "":
-			continue
-		case cd.Value && lead[0] != '{' && lead[0] != '[':
-		case admits(text, from, cd.Triggers):
-			a := c.add(cd.Dialect, text)
-			a.opaque = s.opaque[i]
-			if len(s.marks[i]) > 0 {
-				a.cand = i
-				a.markAt = firstOf(text, 0, s.marks[i])
-			}
-		default:
+		kept = append(kept, a)
+	}
+	clear(c.alts[len(kept):])
+	c.alts = kept
+	for k := range s.cands {
+		if has(c.lits.made, k) || !has(c.lits.mark, k) || !c.lits.in(s, k) {
 			continue
 		}
-		c.lits.done[i/64] |= 1 << (i % 64)
-		c.lits.left--
+		c.lits.made[k/64] |= 1 << (k % 64)
+		a := c.add(s.cands[k].Dialect, text)
+		a.cand, a.opaque = k, s.opaque[k]
+		a.markAt = firstOf(text, 0, s.marks[k])
 	}
+}
+
+// pendingPlain reports whether some candidate that may read the output as
+// its own has no alternate yet, having met none of its marks: it reads
+// the text so far as plain text.
+func (c *chain) pendingPlain() bool {
+	s := c.set
+	for k := range s.cands {
+		if !has(c.lits.made, k) && c.lits.in(s, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // held returns how many bytes at the end of text the stream holds back
 // from the answer text the candidates agree on: the opening while a
-// pending candidate may read it as a header or the start of its framing
-// (all of it), else the longest end of text that begins a pending
-// candidate's trigger or an opaque alternate's marker, which may turn the
-// text into the start of that candidate's call.
-func (c *chain) held(text string) int {
+// candidate not yet read may read it as a header or the start of its
+// framing (all of it); else the end of text that begins a literal that
+// may turn the text before it into the start of a call (watched); else,
+// while a candidate may write a call name(…), the last word (word).
+func (c *chain) held(text string) (n int, word bool) {
 	s := c.set
 	if !c.lits.opening {
 		lead := strings.TrimLeft(text, " \t\r\n")
-		settled := true
-		for i := range s.cands {
-			if !c.lits.isDone(i) && c.mayBeFraming(i, lead) {
-				settled = false
-				break
+		for k := range s.cands {
+			if !has(c.lits.made, k) && c.mayBeFraming(k, lead) {
+				return len(text), false
 			}
-		}
-		if !settled {
-			return len(text)
 		}
 		c.lits.opening = lead != ""
 	}
-	for i := max(0, len(text)-s.max+1); i < len(text); i++ {
-		if !s.first[text[i]] {
-			continue
+	hold := 0
+	for k := range s.cands {
+		if s.nameBare[k] {
+			// The last word may name a call written name(…).
+			hold = len(text) - c.lits.word
+			break
 		}
-		tail := text[i:]
-		for k := range s.cands {
-			if !c.lits.isDone(k) {
-				for _, l := range s.cands[k].Triggers {
-					if len(l) > len(tail) && strings.HasPrefix(l, tail) {
-						return len(tail)
-					}
-				}
-			}
-		}
-		for k := range c.alts {
-			if a := &c.alts[k]; a.cand >= 0 && a.markAt < 0 {
-				for _, l := range s.marks[a.cand] {
-					if len(l) > len(tail) && strings.HasPrefix(l, tail) {
-						return len(tail)
-					}
-				}
+	}
+	for i := max(0, len(text)-s.max+1); i < len(text)-hold; i++ {
+		for _, id := range s.byFirst[text[i]] {
+			if l := s.lits[id]; len(l) > len(text)-i && strings.HasPrefix(l, text[i:]) && c.watched(int(id)) {
+				return len(text) - i, false
 			}
 		}
 	}
-	return 0
+	return hold, hold > 0
+}
+
+// watched reports whether literal id, when it comes, may change how the
+// text before it reads: a trigger of a candidate without an alternate, or
+// a mark of one whose alternate met none of its marks yet.
+func (c *chain) watched(id int) bool {
+	s := c.set
+	for w := range c.lits.trig {
+		if s.trig[id][w]&^c.lits.made[w] != 0 || s.mark[id][w]&^c.lits.mark[w] != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // firstOf returns where the first of marks that ends after from begins
@@ -295,7 +411,7 @@ func (c *chain) say(a *alternate, kind Kind, text string) string {
 	if kind == Content && c.trimLead {
 		own = strings.TrimLeftFunc(own, unicode.IsSpace)
 	}
-	if kind == Reasoning || a.cand < 0 || dialects.ImplicitReasoning(&c.opts.Parse) {
+	if kind == Reasoning || a.cand < 0 || has(c.set.unmarked, a.cand) || dialects.ImplicitReasoning(&c.opts.Parse) {
 		return own
 	}
 	if a.opaque && a.markAt < 0 {
@@ -309,6 +425,10 @@ func (c *chain) say(a *alternate, kind Kind, text string) string {
 	before := text
 	if a.markAt >= 0 {
 		before = text[:a.markAt]
+		if c.set.nameBare[a.cand] && text[a.markAt] == '(' {
+			// A call written name(…) begins at its name.
+			before = text[:backOverName(text, 0, a.markAt)]
+		}
 	}
 	if c.set.markedStart[a.cand] {
 		return own
@@ -359,20 +479,6 @@ func headerless(text string) bool {
 	}
 	next := strings.TrimLeft(text[nl:], " \t\r\n")
 	return next != "" && next[0] != '{' && next[0] != '['
-}
-
-// admits reports whether text holds one of triggers ending after from, or
-// whether there are none.
-func admits(text string, from int, triggers []string) bool {
-	if len(triggers) == 0 {
-		return true
-	}
-	for _, t := range triggers {
-		if t == "" || strings.Contains(text[max(0, min(from, len(text)-len(t))):], t) {
-			return true
-		}
-	}
-	return false
 }
 
 // add reads the output with d from now on, text being what came so far.

@@ -70,6 +70,7 @@ func (hermesAt) Decide(prefix string) (dialects.Dialect, string) {
 	}
 	return nil, ""
 }
+func (hermesAt) Priors() []string { return nil }
 func (hermesAt) Parse(text string) *toolcall.Result {
 	return dialects.Parse(hermes.Dialect, text, &dialects.Options{})
 }
