@@ -175,8 +175,6 @@ func TestNoInventedCalls(t *testing.T) {
 		{"markdown_json", "For example:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nThat is how you call it."},
 		{"json", "The format looks like this:\n{\"name\": \"f\", \"arguments\": {}}"},
 		// A fence that the prose right after it disowns.
-		{"", "Here it is:\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n```\nbut I won't call it."},
-		{"hermes", "Here it is:\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n```\nbut I won't call it."},
 		{"mistral", "Here:\n```\n[TOOL_CALLS]f[ARGS]{}\n```\nI will not execute this."},
 	} {
 		for _, tools := range []bool{false, true} {
@@ -211,15 +209,23 @@ func TestFenceNotDisownedIsACall(t *testing.T) {
 	}
 }
 
-// A fenced JSON call is decided when its fence closes: the line after it
-// (markdown_json reads no further than the call's own region) never
-// unmakes it, so the call can go out before the next line is written.
+// A fenced call is decided when its fence closes: the line after it
+// (markdown_json and hermes read no further than the call's own region)
+// never unmakes it, so the call can go out before the next line is
+// written.
 func TestCallFenceDecidedAtItsClose(t *testing.T) {
-	text := "Here it is:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nI am not going to run it."
-	for _, dialect := range []string{"", "markdown_json"} {
-		res := registry.Parse(text, &registry.Options{Dialect: dialect})
-		if len(res.Calls) != 1 || res.Calls[0].Name != "f" {
-			t.Errorf("%q (dialect %q): calls %v errors %v; want the call f", text, dialect, res.Calls, res.Errors)
+	for _, tc := range []struct {
+		text     string
+		dialects []string
+	}{
+		{"Here it is:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nI am not going to run it.", []string{"", "markdown_json"}},
+		{"Here it is:\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n```\nbut I won't call it.", []string{"", "hermes"}},
+	} {
+		for _, dialect := range tc.dialects {
+			res := registry.Parse(tc.text, &registry.Options{Dialect: dialect})
+			if len(res.Calls) != 1 || res.Calls[0].Name != "f" {
+				t.Errorf("%q (dialect %q): calls %v errors %v; want the call f", tc.text, dialect, res.Calls, res.Errors)
+			}
 		}
 	}
 }

@@ -38,13 +38,21 @@ func withoutTagsInStrings(text string, tags []tag, start int) []tag {
 	return out
 }
 
-// tagPass finds the tag blocks in text[start:end]. It also returns the
-// closing <tool_call> tags that no block used: a call object right before
-// one is a call whose opening tag is missing.
+// tagPass finds the tag blocks in text[start:end], leaving out the tags
+// that what precedes them shows rather than makes a call with
+// (dialects.ShownScan.ShownAt). It also returns the closing <tool_call>
+// tags that no block used: a call object right before one is a call whose
+// opening tag is missing.
 func (x *extractor) tagPass(start, end int) (regions []region, orphans []tag) {
 	tags := withoutTagsInStrings(x.Text, tokenize(x.Text, start, end), start)
 	for k := 0; k < len(tags); {
 		t := tags[k]
+		if x.tagShown.ShownAt(x.Text, t.start) {
+			// Shown in inline code, a quotation or an example fence, by
+			// what precedes it: text, and no evidence of the dialect.
+			k++
+			continue
+		}
 		if t.kind == kindToolCall {
 			x.marked = true
 		}
@@ -61,6 +69,7 @@ func (x *extractor) tagPass(start, end int) (regions []region, orphans []tag) {
 			continue
 		}
 		regions = append(regions, r)
+		x.tagShown.Call(r.start, r.end)
 		for k < len(tags) && tags[k].start < r.end {
 			if tags[k].kind == kindToolCall {
 				x.marked = true

@@ -90,7 +90,7 @@ func (x *extractor) bare(from, to, orphanEnd int) []region {
 		i += pos
 		e, complete := dialects.ValueEnd(x.Text[:to], i)
 		if !complete {
-			if unclosed < 0 && x.Text[i] == '{' {
+			if unclosed < 0 && x.Text[i] == '{' && !x.gapShown.ShownAt(x.Text, i) {
 				unclosed = i
 			}
 			if misses++; misses > maxMisses {
@@ -99,8 +99,13 @@ func (x *extractor) bare(from, to, orphanEnd int) []region {
 			pos = i + 1
 			continue
 		}
+		if x.gapShown.ShownAt(x.Text, i) {
+			pos = e // shown, not made: text
+			continue
+		}
 		if orphanEnd >= 0 && textcall.SkipSpace(x.Text, e, to) == to {
 			calls, _ := x.values(i, e)
+			x.gapShown.Call(i, orphanEnd)
 			return append(regs, region{start: i, end: orphanEnd, calls: calls})
 		}
 		// A value that follows a call read from the prose with nothing
@@ -108,6 +113,7 @@ func (x *extractor) bare(from, to, orphanEnd int) []region {
 		continues := len(regs) > 0 && regs[len(regs)-1].end <= i && skipSeparators(x.Text, regs[len(regs)-1].end) == i
 		if calls, ok := x.proseCalls(i, e, continues); ok {
 			regs = append(regs, region{start: i, end: e, calls: calls})
+			x.gapShown.Call(i, e)
 		}
 		pos = e // a call, or a value that is not one: skip it whole
 	}
@@ -171,16 +177,19 @@ func (x *extractor) proseCalls(start, end int, continues bool) ([]dialects.RawCa
 }
 
 // fenceRegion reads a code fence as calls when its language fits (JSON, or
-// xml as llama.cpp's Hermes parser accepts) and it holds nothing but
+// xml as llama.cpp's Hermes parser accepts), nothing before it shows it as
+// an example (dialects.ShownScan.ShownAt), and it holds nothing but
 // call-shaped JSON.
 func (x *extractor) fenceRegion(f textlayer.Fence) (region, bool) {
-	if !textlayer.Is(textlayer.Fenced, textlayer.LabelOf(f.Info), textlayer.OwnLine, false, textlayer.HermesFamily, true, false) || x.PresentedAsExample(f.Start) {
+	if !textlayer.Is(textlayer.Fenced, textlayer.LabelOf(f.Info), textlayer.OwnLine, false, textlayer.HermesFamily, true, false) ||
+		x.gapShown.ShownAt(x.Text, f.BodyStart) || x.PresentedAsExample(f.Start) {
 		return region{}, false
 	}
 	calls, _, ok := x.Framed(f.BodyStart, f.BodyEnd, true)
 	if !ok {
 		return region{}, false
 	}
+	x.gapShown.Call(f.Start, f.End)
 	return region{start: f.Start, end: f.End, calls: calls}, true
 }
 

@@ -81,6 +81,10 @@ type extractor struct {
 	// floor is where the content segment being read starts when nothing
 	// came before it but reasoning, -1 otherwise (textlayer.PlaceOf).
 	floor int
+	// tagShown and gapShown tell, by what precedes it, whether a place
+	// shows a call rather than makes one: for the tag pass, and for the
+	// fallbacks in the gaps between its blocks (dialects.ShownScan).
+	tagShown, gapShown dialects.ShownScan
 }
 
 // region is a span of the text taken out as calls: a tag block, a fence, a
@@ -103,10 +107,12 @@ type region struct {
 func (x *extractor) contentSegment(start, end, floor int) {
 	x.reasoning.Cut()
 	x.floor = floor
+	x.tagShown, x.gapShown = dialects.ShownScan{}, dialects.ShownScan{}
 	tagged, orphans := x.tagPass(start, end)
 	pos := start
 	for _, r := range tagged {
 		x.contentGap(pos, r.start, &orphans)
+		x.gapShown.Call(r.start, r.end)
 		x.emit(&x.content, r)
 		pos = r.end
 	}

@@ -15,14 +15,14 @@ import (
 //
 // The reader splits the output into reasoning and content as it arrives,
 // and reads the content in units: a unit ends at a blank line that no
-// structure crosses (no fence, tag block or JSON value is open there, and
-// no closed fence comes right before it, whose next line may still disown
-// it), or where a reasoning block opens. Each unit is read once, when it
-// ends, by the region readers of the package (tag blocks, wrappers,
-// fences, bare call objects), with the parts dialects.Shown lists held
-// out. Reasoning goes out line by line as it arrives, up to a line that
-// may open a call: in a block that never closes, the first call ends the
-// reasoning.
+// structure crosses (no fence, tag block or JSON value is open there), or
+// where a reasoning block opens. Each unit is read once, when it ends, by
+// the region readers of the package (tag blocks, wrappers, fences, bare
+// call objects); a candidate that what precedes it shows rather than
+// makes (inline code, a quotation, an example fence:
+// dialects.ShownScan.ShownAt) is text. Reasoning goes out line by line as
+// it arrives, up to a line that may open a call: in a block that never
+// closes, the first call ends the reasoning.
 func (hermes) NewReader(opts *dialects.Options) dialects.Reader {
 	if opts == nil {
 		opts = &dialects.Options{}
@@ -99,8 +99,10 @@ type reader struct {
 
 	content, reasoning joiner
 	marked             bool
-	closed             bool
-	out                []dialects.Piece
+	// x reads the units, one at a time (readHeld).
+	x      extractor
+	closed bool
+	out    []dialects.Piece
 }
 
 // Write reads the output's next bytes.
@@ -423,28 +425,20 @@ func (r *reader) unit(n int) {
 	r.args = args{}
 }
 
-// readHeld reads text, at offset base of the output, with read, the parts
-// dialects.Shown lists held out, and returns what it found as pieces. Its
-// first pre bytes were returned as content already.
+// readHeld reads text, at offset base of the output, with read, and
+// returns what it found as pieces. Its first pre bytes were returned as
+// content already.
 func (r *reader) readHeld(text string, base, pre int, read func(x *extractor)) {
-	extract := func(t string) *dialects.Extraction {
-		x := &extractor{Reader: textcall.MakeReader(t, r.opts)}
-		read(x)
-		return &dialects.Extraction{Calls: x.calls, Content: x.content.String(), Reasoning: x.reasoning.String(), Marked: x.marked}
-	}
-	var x *dialects.Extraction
-	if strings.Contains(text, cutMark) {
-		x = extract(text) // the record's mark is in the text: read it as it is
-	} else {
-		x = dialects.ExtractShown(text, extract)
-	}
-	if x.Marked {
+	x := &r.x
+	*x = extractor{Reader: textcall.MakeReader(text, r.opts), content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}}
+	read(x)
+	if x.marked {
 		r.mark()
 	}
-	r.reasoning.replay(r, x.Reasoning)
-	r.content.replay(r, x.Content[len(text[:pre]):])
-	for i := range x.Calls {
-		rc := &x.Calls[i]
+	r.reasoning.replay(r, x.reasoning.parts, 0)
+	r.content.replay(r, x.content.parts, pre)
+	for i := range x.calls {
+		rc := &x.calls[i]
 		shiftCall(rc, base)
 		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: r.calls, Call: rc})
 		r.calls++
@@ -620,8 +614,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // block, with no fence, tag block, JSON value, inline code or quotation
 // that spans lines open (inline code and such a quotation end with their
 // paragraph, so they are open until a blank line); and not where the
-// line before presents what follows as an example, nor right after a
-// fence's closing line (the prose after a fence may disown it).
+// line before presents what follows as an example.
 type unitLines struct {
 	at      int  // the next byte to read
 	mid     bool // at lies inside a line
@@ -634,7 +627,6 @@ type unitLines struct {
 	depth   int  // JSON brackets open
 	inStr   bool // inside a double-quoted string of a JSON value
 	escape  bool // after a backslash in such a string
-	fenced  bool // the last line with text closed a fence
 	ticks   bool // an odd number of backtick runs in the paragraph
 	quoted  bool // a quotation that may span lines opened in the paragraph
 	// presents says the last line with text presents what follows as
@@ -683,13 +675,13 @@ func (u *unitLines) boundary(text string, limit int) int {
 				start, end := u.at, u.at+nl+1
 				if u.fenceCh != 0 {
 					if textlayer.ClosesFence(text[start:end], u.fenceCh, u.fenceN) {
-						u.fenceCh, u.fenced, u.prose = 0, true, true
+						u.fenceCh, u.prose = 0, true
 					}
 					u.at = end
 					continue
 				}
 				if _, ch, n, _, ok := textlayer.OpenLine(text, start, end-1, textlayer.MaxFenceIndent); ok && !u.open() {
-					u.fenceCh, u.fenceN, u.fenced, u.prose = ch, n, false, true
+					u.fenceCh, u.fenceN, u.prose = ch, n, true
 					u.at = end
 					continue
 				}
@@ -738,7 +730,7 @@ func (u *unitLines) boundary(text string, limit int) int {
 				break
 			}
 			// A quotation whose text begins with a call's syntax may span
-			// lines (dialects.Shown).
+			// lines.
 			q := i + 1
 			if c == 0xE2 {
 				q = i + 3
@@ -794,9 +786,9 @@ func (u *unitLines) lineEnd(text string, end int) bool {
 			u.prose, u.presents = false, dialects.PresentedAsExample(text, u.line)
 		}
 		u.ticks, u.quoted = false, false
-		return !u.open() && !u.fenced && !u.presents && u.line > 0
+		return !u.open() && !u.presents && u.line > 0
 	}
-	u.prose, u.fenced, u.presents = true, false, false
+	u.prose, u.presents = true, false
 	if !u.open() && !u.shown.ShownAt(text, end-1) {
 		// The next text decides (next).
 		u.held = end
@@ -858,23 +850,20 @@ func mayOpenFence(text string, i, limit int) bool {
 	return limit-i <= textlayer.MaxFenceIndent
 }
 
-// cutMark stands for a cut in the record of the writes and cuts a unit
-// made to the content or the reasoning (recorder), which
-// dialects.ExtractShown restores with the rest of the text.
-const cutMark = "\uE003"
-
 // recorder records the writes and cuts made to content or reasoning while
-// a unit is read, as text with cutMark at each cut.
-type recorder struct{ b strings.Builder }
+// a unit is read, in order: the texts written, views of the unit, and ""
+// for each cut.
+type recorder struct{ parts []string }
 
 // Write records text written.
-func (r *recorder) Write(s string) { r.b.WriteString(s) }
+func (r *recorder) Write(s string) {
+	if s != "" {
+		r.parts = append(r.parts, s)
+	}
+}
 
 // Cut records that markup was taken out here.
-func (r *recorder) Cut() { r.b.WriteString(cutMark) }
-
-// String returns the record.
-func (r *recorder) String() string { return r.b.String() }
+func (r *recorder) Cut() { r.parts = append(r.parts, "") }
 
 // joiner returns text as pieces of one kind, cut and rejoined by the
 // rule of textcall.Rejoin. Trailing whitespace is held until the next
@@ -921,19 +910,19 @@ func (j *joiner) write(r *reader, s string) {
 	j.emitted, j.held = true, s[k:]
 }
 
-// replay applies a recorder's record.
-func (j *joiner) replay(r *reader, rec string) {
-	for first := true; ; first = false {
-		if !first {
+// replay applies the parts of a recorder's record, less its first skip
+// bytes of text, returned already.
+func (j *joiner) replay(r *reader, parts []string, skip int) {
+	for _, p := range parts {
+		switch {
+		case p == "":
 			j.cut()
+		case skip >= len(p):
+			skip -= len(p)
+		default:
+			j.write(r, p[skip:])
+			skip = 0
 		}
-		i := strings.Index(rec, cutMark)
-		if i < 0 {
-			j.write(r, rec)
-			return
-		}
-		j.write(r, rec[:i])
-		rec = rec[i+len(cutMark):]
 	}
 }
 
