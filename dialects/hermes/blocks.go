@@ -44,7 +44,8 @@ func withoutTagsInStrings(text string, tags []tag, start int) []tag {
 // tags that no block used: a call object right before one is a call whose
 // opening tag is missing.
 func (x *extractor) tagPass(start, end int) (regions []region, orphans []tag) {
-	tags := withoutTagsInStrings(x.Text, tokenize(x.Text, start, end), start)
+	x.tags = tokenize(x.tags[:0], x.Text, start, end)
+	tags := withoutTagsInStrings(x.Text, x.tags, start)
 	for k := 0; k < len(tags); {
 		t := tags[k]
 		if x.tagShown.ShownAt(x.Text, t.start) {

@@ -28,6 +28,7 @@ func (hermes) NewReader(opts *dialects.Options) dialects.Reader {
 		opts = &dialects.Options{}
 	}
 	r := &reader{opts: opts, mode: modeStart}
+	r.out = r.outs[:0]
 	r.content.kind, r.reasoning.kind = dialects.PieceContent, dialects.PieceReasoning
 	r.reasoning.rejoin.Cut(false) // reasoning is trimmed at its start, as every block is
 	r.open.Reset()
@@ -103,6 +104,7 @@ type reader struct {
 	x      extractor
 	closed bool
 	out    []dialects.Piece
+	outs   [4]dialects.Piece // out's first array
 }
 
 // Write reads the output's next bytes.
@@ -430,7 +432,7 @@ func (r *reader) unit(n int) {
 // content already.
 func (r *reader) readHeld(text string, base, pre int, read func(x *extractor)) {
 	x := &r.x
-	*x = extractor{Reader: textcall.MakeReader(text, r.opts), content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}}
+	*x = extractor{Reader: textcall.MakeReader(text, r.opts), content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tags: x.tags[:0]}
 	read(x)
 	if x.marked {
 		r.mark()
@@ -593,17 +595,6 @@ func listOnly(s string) bool {
 		}
 	}
 	return true
-}
-
-// opensTag reports whether text[start:end] holds an opening tag the
-// dialect knows: a call may begin there.
-func opensTag(text string, start, end int) bool {
-	for _, t := range tokenize(text, start, end) {
-		if !t.closing {
-			return true
-		}
-	}
-	return false
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

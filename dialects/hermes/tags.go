@@ -59,10 +59,10 @@ type tag struct {
 	id         string // id attribute
 }
 
-// tokenize lists the tags the dialect knows in text[start:end], in order.
-// Each '<' is examined over a bounded number of bytes, so the scan is linear.
-func tokenize(text string, start, end int) []tag {
-	var tags []tag
+// tokenize appends to tags the tags the dialect knows in text[start:end],
+// in order. Each '<' is examined over a bounded number of bytes, so the
+// scan is linear.
+func tokenize(tags []tag, text string, start, end int) []tag {
 	for pos := start; pos < end; {
 		i := strings.IndexByte(text[pos:end], '<')
 		if i < 0 {
