@@ -22,7 +22,7 @@ type Config struct {
 	// Bare says a JSON value in the text is a candidate call (the json
 	// dialect), and the answer text is trimmed as a whole; otherwise only
 	// a fence is, and the text around the fences taken out is rejoined
-	// (textcall.Joiner's rule).
+	// (textcall.Rejoin).
 	Bare bool
 	// CallFences are the fence openings that open an output with a call
 	// (an output that opens with one opened inside no reasoning block).
@@ -94,9 +94,12 @@ type reader struct {
 	blank   bool // bare: the last byte of prose was a blank
 
 	// The answer text: trailing blanks are held until text follows them.
-	skip    bool   // drop blanks: the start, or a reasoning block was taken out
-	cut     bool   // rejoin: a call fence was taken out and no text followed yet
-	newline bool   // the blanks dropped at that cut held a line break
+	// rejoin drops the blanks after the start, a reasoning block or a
+	// call fence taken out (textcall.Rejoin); cut says a call fence was
+	// taken out and no text followed yet: the text on both sides is
+	// rejoined.
+	rejoin  textcall.Rejoin
+	cut     bool
 	any     bool   // answer text was returned
 	blanks  []byte // answer blanks held
 	started bool   // reasoning text returned in the current block
@@ -114,7 +117,10 @@ func NewReader(c *Config, opts *dialects.Options) dialects.Reader {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	r := &reader{cfg: c, opts: opts, mode: content, body: -1, opens: true, skip: c.Bare}
+	r := &reader{cfg: c, opts: opts, mode: content, body: -1, opens: true}
+	if c.Bare {
+		r.rejoin.Cut(false) // the answer text is trimmed at its start
+	}
 	r.out = r.outs[:0]
 	switch {
 	case opts.ReasoningOpen:
@@ -263,7 +269,8 @@ func (r *reader) reasoning(final bool) bool {
 func (r *reader) endBlock(n int) {
 	r.at += n
 	r.rblanks, r.started, r.from = r.rblanks[:0], false, 0
-	r.mode, r.skip = content, true
+	r.mode = content
+	r.rejoin.Cut(false)
 }
 
 // content reads answer text up to a candidate or a reasoning block.
@@ -817,23 +824,15 @@ func (r *reader) quotes(s string) {
 // answer returns s as answer text: trimmed as a whole (bare), or rejoined
 // around the fences taken out.
 func (r *reader) answer(s string) {
-	if r.skip || r.cut {
-		i := 0
-		for i < len(s) && textcall.IsSpace(s[i]) {
-			r.newline = r.newline || s[i] == '\n'
-			i++
-		}
-		if s = s[i:]; s == "" {
+	if r.rejoin.Pending() {
+		sep, rest, ok := r.rejoin.Front(s, r.cut && r.any)
+		if !ok {
 			return
 		}
-		if r.cut && r.any {
-			sep := " "
-			if r.newline {
-				sep = "\n"
-			}
+		if sep != "" {
 			r.emit(dialects.PieceContent, sep)
 		}
-		r.skip, r.cut, r.newline = false, false, false
+		s, r.cut = rest, false
 	}
 	e := len(s)
 	for e > 0 && textcall.IsSpace(s[e-1]) {
@@ -858,10 +857,8 @@ func (r *reader) answer(s string) {
 // cutJoin drops the blanks before a call fence taken out, to rejoin the
 // text on both sides.
 func (r *reader) cutJoin() {
-	for _, c := range r.blanks {
-		r.newline = r.newline || c == '\n'
-	}
-	r.blanks, r.cut, r.skip = r.blanks[:0], true, false
+	r.rejoin.Cut(bytes.IndexByte(r.blanks, '\n') >= 0)
+	r.blanks, r.cut = r.blanks[:0], true
 }
 
 // reason returns s as reasoning text of the current block, trimmed.
