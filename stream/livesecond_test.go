@@ -91,16 +91,17 @@ func liveSecond(t *testing.T, detect bool) []secondCase {
 // of the corpus outputs with two valid calls or more whose first Call
 // event comes before the second call's name is written (76.8% named and
 // 81.7% detected while a marked list was read whole, and a section of
-// tagged calls was read when it closed). The outputs still late are
-// unmarked lists ([{…}, {…}], [f(), g()], {…}; {…}), which the one-shot
+// tagged calls was read when it closed; 87.6% and 93.3% while the
+// pythonic family's unmarked lists were read whole). The outputs still
+// late are unmarked JSON lists ([{…}, {…}], {…}; {…}), which the one-shot
 // parse reads whole (a later element that is no call makes the list
 // content), so their first call is settled when the list closes; Hermes
 // calls with braces too many and no closing tag, read when the next one
 // opens; and Cohere2MoE's framing tokens, which hold the output. The
 // issue's target is 95%.
 const (
-	minLiveSecondNamed    = 87.0
-	minLiveSecondDetected = 93.0
+	minLiveSecondNamed    = 92.0
+	minLiveSecondDetected = 98.0
 )
 
 // TestLiveSecondCall measures how soon the first of several calls reaches

@@ -13,24 +13,21 @@ var benchTexts = []struct {
 	text string
 }{
 	{Sarashina, "Let me look that up.\n<|tool_calls|>[{'name': 'get_weather', 'arguments': {'city': 'Tokyo', 'unit': 'celsius'}}, {'name': 'get_time', 'arguments': {'zone': 'JST'}}]\nOne moment."},
-	{Engine{Llama3Builtin}, "<|python_tag|>brave_search.call(query=\"weather in Paris today\")<|eom_id|>"},
-	{Engine{Llama3Builtin}, "Sure, here it is: " + strings.Repeat("the answer is long and plain. ", 40)},
+	{Llama3Builtin, "<|python_tag|>brave_search.call(query=\"weather in Paris today\")<|eom_id|>"},
+	{Llama3Builtin, "Sure, here it is: " + strings.Repeat("the answer is long and plain. ", 40)},
+	{Pythonic, "[get_weather(city='San Francisco', metric='celsius'), get_time(zone='PST')]"},
+	{Pythonic, "I'll check both.\n\n[" + strings.Repeat("get_weather(city='Paris', unit='celsius'),\n", 49) + "get_time(zone='CET')]"},
+	{Llama4Pythonic, "<|python_start|>[get_weather(city='LA', metric='C'), get_time()]<|python_end|>"},
+	{Olmo3, "<function_calls>get_weather(location=\"San Francisco\")\nget_time(zone=\"PST\")</function_calls>"},
+	{LFM2, "Checking.<|tool_call_start|>[get_weather(city=\"Paris\"), get_time(zone=\"CET\")]<|tool_call_end|>Done."},
 }
 
-// BenchmarkExtract reads each text one-shot by the whole-text reading
-// (old: the description's own Extract, which the family's other dialects
-// still use) and by the Reader (new: Engine.Extract), and with the Reader
-// fed 16-byte and 1-byte deltas.
+// BenchmarkExtract reads each text one-shot (Engine.Extract: the Reader
+// given the whole text) and with the Reader fed 16-byte and 1-byte
+// deltas.
 func BenchmarkExtract(b *testing.B) {
 	for _, bt := range benchTexts {
-		b.Run(bt.d.Name()+"/old", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(bt.text)))
-			for range b.N {
-				bt.d.Dialect.Extract(bt.text, nil)
-			}
-		})
-		b.Run(bt.d.Name()+"/new", func(b *testing.B) {
+		b.Run(bt.d.Name()+"/oneshot", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bt.text)))
 			for range b.N {

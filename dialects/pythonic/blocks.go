@@ -12,49 +12,11 @@ import (
 	"github.com/dialectkit/toolcall/internal/coded"
 )
 
-// findBlocks finds the dialect's marked blocks in text, in one pass. marked
-// reports that an evidence marker was seen, found that any block was.
-func (x *extractor) findBlocks(text string) (regions []region, marked, found bool) {
-	opens := make([]string, len(x.d.blocks))
-	for i, b := range x.d.blocks {
-		opens[i] = b.open
-	}
-	idx := newMarkerIndex(text)
-	pos := 0
-	for {
-		at, open := idx.first(opens, pos)
-		if at < 0 {
-			return regions, marked, found
-		}
-		kind := x.d.kind(open)
-		found = true
-		marked = marked || kind.evidence
-		bodyStart := at + len(open)
-		limit := len(text)
-		if next, _ := idx.first(opens, bodyStart); next >= 0 {
-			limit = next
-		}
-		closeAt, closeMarker := -1, ""
-		if len(kind.closes) > 0 {
-			if c, m := idx.first(kind.closes, bodyStart); c >= 0 && c+len(m) <= limit {
-				closeAt, closeMarker = c, m
-				limit = c
-			}
-		}
-		r := x.block(text, at, bodyStart, limit, closeAt >= 0, closeAt < 0 && limit == len(text))
-		if r.end == at && len(r.calls) == 0 || dialects.Mentioned(text, at, bodyStart, r.calls) {
-			// The opener was mentioned, not used: its text stays content.
-			pos = bodyStart
-			continue
-		}
-		if closeAt >= 0 {
-			r.end = closeAt + len(closeMarker)
-		} else if limit == len(text) && len(r.calls) > 0 && cutoff.Marker(text[r.end:], kind.closes...) {
-			r.end = len(text) // the output ends inside the closing marker
-		}
-		regions = append(regions, r)
-		pos = max(r.end, bodyStart)
-	}
+// region is a stretch of text that held calls (or a call that could not be
+// extracted): it is not content.
+type region struct {
+	start, end int
+	calls      []dialects.RawCall
 }
 
 func (d *Dialect) kind(open string) blockKind {

@@ -26,7 +26,9 @@ import (
 //     (python, …) holds a program, never a call;
 //   - a declared tool called on a line of its own.
 //
-// Text in `inline code` is a mention and is skipped.
+// Text in `inline code` is a mention and is skipped. The Reader finds
+// the candidates as the output arrives (readprose.go) and reads each, once
+// decided, with the functions here.
 //
 // A call to a Python built-in or a common module (print, len, os.path.join,
 // np.array…) is code, not a tool call, unless a declared tool has the name
@@ -34,37 +36,13 @@ import (
 // name must be declared; under builtinCalls only a whole output of
 // name.call(...) calls counts.
 
-// prose is one search for marker-less calls in s.
+// prose reads a marker-less candidate in s.
 type prose struct {
 	x *extractor
 	s string
 	// wholeStart and wholeEnd bound the trimmed output: a candidate that
 	// spans exactly them is the whole output.
 	wholeStart, wholeEnd int
-}
-
-// findProse returns the regions of s that hold marker-less calls, with call
-// offsets relative to s.
-func (x *extractor) findProse(s string) []region {
-	if strings.IndexByte(s, '(') < 0 {
-		return nil // no call can start without one: skip all scanning
-	}
-	if x.d.fallback == declaredCalls && (x.opts.Tools == nil || x.opts.Tools.Len() == 0) {
-		return nil // nothing is declared, so nothing can qualify
-	}
-	trimmed := strings.TrimSpace(s)
-	if trimmed == "" {
-		return nil
-	}
-	start := strings.Index(s, trimmed)
-	p := &prose{x: x, s: s, wholeStart: start, wholeEnd: start + len(trimmed)}
-	if r, ok := p.wholeBare(); ok {
-		return []region{r}
-	}
-	if x.d.fallback == builtinCalls {
-		return nil
-	}
-	return p.scan()
 }
 
 // wholeBare accepts an output that is nothing but bare calls.
@@ -78,49 +56,6 @@ func (p *prose) wholeBare() (region, bool) {
 		return region{}, false
 	}
 	return region{start: p.wholeStart, end: p.wholeEnd, calls: p.x.listCalls(s, l, 0)}, true
-}
-
-// scan walks s once, trying a candidate at every '[', every code fence and,
-// with declared tools, every line start. A rejected candidate is skipped
-// whole, so no text is scanned twice.
-func (p *prose) scan() []region {
-	s := p.s
-	stops := "[`"
-	lines := p.x.opts.Tools != nil && p.x.opts.Tools.Len() > 0
-	if lines {
-		stops += "\n"
-	}
-	var regions []region
-	try := func(r region, ok bool, next int) int {
-		if ok {
-			regions = append(regions, r)
-		}
-		return next
-	}
-	i := 0
-	if lines {
-		i = try(p.ownLine(0))
-	}
-	for i < len(s) {
-		k := strings.IndexAny(s[i:], stops)
-		if k < 0 {
-			break
-		}
-		at := i + k
-		switch s[at] {
-		case '\n':
-			i = try(p.ownLine(at + 1))
-		case '[':
-			i = try(p.bracketed(at))
-		case '`':
-			if strings.HasPrefix(s[at:], "```") {
-				i = try(p.fence(at))
-			} else {
-				i = skipInlineCode(s, at)
-			}
-		}
-	}
-	return regions
 }
 
 // namesOK applies the naming rules to a candidate's calls. A trusted
@@ -264,17 +199,4 @@ func keywordStyle(s string, el element) bool {
 	}
 	k := skipSpace(s, ne)
 	return k < len(s) && s[k] == '=' && (k+1 == len(s) || s[k+1] != '=')
-}
-
-// skipInlineCode returns the index just past the `inline code` span whose
-// opening backtick is s[at]: a call quoted in a sentence is a mention. A
-// backtick without a partner on its line is skipped alone.
-func skipInlineCode(s string, at int) int {
-	// Look for the partner first: scanning to the end of the line for
-	// every backtick would be quadratic on a long line of them.
-	k := strings.IndexByte(s[at+1:], '`')
-	if k < 0 || strings.IndexByte(s[at+1:at+1+k], '\n') >= 0 {
-		return at + 1
-	}
-	return at + 1 + k + 1
 }

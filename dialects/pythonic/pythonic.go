@@ -18,15 +18,14 @@ package pythonic
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
-	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
-// Dialect is one dialect of the family. Its values are safe for concurrent
-// use.
+// Dialect describes one dialect of the family: its markers, blocks and
+// marker-less rules, read by the family's engine (Engine). Its values are
+// safe for concurrent use.
 type Dialect struct {
 	name    string
 	markers []string
@@ -95,39 +94,39 @@ var pythonBlocks = []blockKind{
 var (
 	// Pythonic is the generic pythonic dialect (Llama 3.2's pythonic
 	// prompt, ToolACE, any model prompted to answer with Python calls).
-	Pythonic = &Dialect{
+	Pythonic = Engine{&Dialect{
 		name:            "pythonic",
 		markers:         []string{"<|python_start|>", "<|python_end|>"},
 		blocks:          pythonBlocks,
 		fallback:        proseCalls,
 		reasoningClosed: true,
-	}
+	}}
 	// Llama4Pythonic is Llama 4's pythonic dialect; its markers are
 	// optional.
-	Llama4Pythonic = &Dialect{
+	Llama4Pythonic = Engine{&Dialect{
 		name:            "llama4_pythonic",
 		markers:         []string{"<|python_start|>", "<|python_end|>"},
 		blocks:          pythonBlocks,
 		fallback:        proseCalls,
 		reasoningClosed: true,
-	}
+	}}
 	// Olmo3 is AI2 OLMo 3's dialect: one call per line inside
 	// <function_calls>.
-	Olmo3 = &Dialect{
+	Olmo3 = Engine{&Dialect{
 		name:      "olmo3",
 		markers:   []string{"<function_calls>", "</function_calls>"},
 		blocks:    []blockKind{{open: "<function_calls>", closes: []string{"</function_calls>"}, evidence: true}},
 		fallback:  declaredCalls,
 		thinkOpen: true,
-	}
+	}}
 	// LFM2 is Liquid LFM2 / LFM2.5's dialect: a pythonic list or a JSON
 	// list of call objects inside <|tool_call_start|>…<|tool_call_end|>.
-	LFM2 = &Dialect{
+	LFM2 = Engine{&Dialect{
 		name:     "lfm2",
 		markers:  []string{"<|tool_call_start|>", "<|tool_call_end|>"},
 		blocks:   []blockKind{{open: "<|tool_call_start|>", closes: []string{"<|tool_call_end|>"}, evidence: true}},
 		fallback: declaredCalls,
-	}
+	}}
 	// Sarashina is SB Intuitions Sarashina's dialect: a list of call
 	// objects, Python dicts or JSON, after <|tool_calls|>.
 	Sarashina = Engine{&Dialect{
@@ -137,14 +136,14 @@ var (
 	}}
 	// Llama3Builtin is Llama 3.1/3.3's built-in tool dialect:
 	// <|python_tag|>brave_search.call(query="…").
-	Llama3Builtin = &Dialect{
+	Llama3Builtin = Engine{&Dialect{
 		name:            "llama3_builtin",
 		markers:         []string{"<|python_tag|>", "<|eom_id|>"},
 		blocks:          []blockKind{{open: "<|python_tag|>", closes: []string{"<|eom_id|>", "<|eot_id|>"}, evidence: true}},
 		fallback:        builtinCalls,
 		builtin:         true,
 		reasoningClosed: true,
-	}
+	}}
 )
 
 func init() {
@@ -155,12 +154,7 @@ func init() {
 }
 
 // spec returns the description of d, a dialect of the family.
-func spec(d dialects.Dialect) *Dialect {
-	if e, ok := d.(Engine); ok {
-		return e.Dialect
-	}
-	return d.(*Dialect)
-}
+func spec(d dialects.Dialect) *Dialect { return d.(Engine).Dialect }
 
 // All returns every dialect of the family.
 func All() []dialects.Dialect {
@@ -176,7 +170,7 @@ func (d *Dialect) Markers() []string { return append([]string(nil), d.markers...
 // Triggers are the literals one of which a text must hold for the
 // dialect to find anything in it (dialects.Prefiltered): its blocks'
 // opening markers, and for a dialect that reads calls without a marker,
-// '(' (no call is written without one: findProse).
+// '(' (no call is written without one).
 func (d *Dialect) Triggers() []string {
 	out := make([]string, 0, len(d.blocks)+1)
 	for _, b := range d.blocks {
@@ -216,77 +210,10 @@ func (d *Dialect) Syntax() dialects.Syntax {
 	return syn
 }
 
-// Extract finds the calls in text, and the content and reasoning around
-// them.
-//
-// The dialect's blocks are found first, anywhere in the text (a complete
-// block in reasoning that never closes is a call too; in a finished block,
-// one written with both tags or the template's closed in the output, it is
-// reasoning); what remains is split into
-// reasoning (<think>…</think>) and content. Only when no block is present
-// does the dialect fall back to marker-less calls, looked for in the content
-// alone: for pythonic and llama4_pythonic, a call list that is the whole
-// output, a bracketed list of keyword-style calls in a sentence, a code
-// fence that holds nothing but calls, or a declared tool called on a line of
-// its own; for olmo3 and lfm2 the same, but only for declared tools; for
-// llama3_builtin, an output of name.call(...) calls.
-// A call shown in inline code or in a fence presented as an example is
-// not read (dialects.ExtractShown).
-func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
-	implicit := dialects.ImplicitReasoningIn(text, &d.start, opts)
-	return dialects.ExtractShown(text, func(text string) *dialects.Extraction { return d.extract(text, opts, implicit) })
-}
-
-// extract is Extract on text whose shown parts are held out; implicit
-// says whether a closing reasoning tag with no opening one ends a block
-// the template opened.
-func (d *Dialect) extract(text string, opts *dialects.Options, implicit bool) *dialects.Extraction {
-	if opts == nil {
-		opts = &dialects.Options{}
-	}
-	x := newExtractor(d, opts)
-	x.implicit = implicit
-	ext := &dialects.Extraction{}
-	regions, marked, found := x.findBlocks(text)
-	ext.Marked = marked
-	open := x.startsOpen(text)
-	if hidden := textcall.ReasoningBlocks(text, open, x.implicit || open, dialects.Think); len(hidden) > 0 {
-		// A call inside a finished reasoning block (both tags written, or
-		// the template's block closed in the output) is the model
-		// thinking about a call: it stays reasoning.
-		regions = slices.DeleteFunc(regions, func(r region) bool { return textcall.Inside(hidden, r.start) })
-	}
-	remainder := assemble(text, regions)
-	reasoning, rest := x.splitReasoning(remainder)
-	ext.Reasoning = reasoning
-	for _, r := range regions {
-		dialects.KeepText(r.calls, text[r.start:r.end])
-		ext.Calls = append(ext.Calls, r.calls...)
-	}
-	if !found && d.fallback != noFallback {
-		if prose := x.findProse(rest); len(prose) > 0 {
-			for _, r := range prose {
-				dialects.KeepText(r.calls, rest[r.start:r.end])
-			}
-			relocate(text, rest, prose)
-			for _, r := range prose {
-				ext.Calls = append(ext.Calls, r.calls...)
-			}
-			rest = assemble(rest, prose)
-		}
-	}
-	// The content never starts with whitespace, whether or not a call was
-	// taken out before it (assemble trims it then): what it keeps does not
-	// depend on what follows, so a stream shows the answer at once.
-	ext.Content = strings.TrimLeft(rest, spaces)
-	return ext
-}
-
-// extractor holds one Extract call's settings.
+// extractor holds one reading's settings.
 type extractor struct {
 	d        *Dialect
 	opts     *dialects.Options
-	implicit bool // a closing tag with no opening one ends a block the template opened
 	maxSize  int
 	maxDepth int
 }
@@ -300,23 +227,4 @@ func newExtractor(d *Dialect, opts *dialects.Options) *extractor {
 		x.maxDepth = lenient.DefaultMaxDepth
 	}
 	return x
-}
-
-// splitReasoning separates <think> reasoning from the rest of text. Output
-// without a think tag is returned as is, without a copy.
-func (x *extractor) splitReasoning(text string) (reasoning, rest string) {
-	open := x.startsOpen(text)
-	if !open && !strings.Contains(text, dialects.Think.Close) && !strings.Contains(text, dialects.Think.Open) {
-		return "", text
-	}
-	return dialects.SplitReasoning(text, dialects.ReasoningSplit{Tags: []dialects.ReasoningTags{dialects.Think}, StartsOpen: open, Implicit: x.implicit || open})
-}
-
-// startsOpen reports whether the text starts inside reasoning.
-func (x *extractor) startsOpen(text string) bool {
-	if x.opts.ReasoningOpen {
-		return true
-	}
-	return x.d.thinkOpen && x.implicit && strings.Contains(text, dialects.Think.Close) &&
-		!strings.HasPrefix(strings.TrimLeft(text, spaces), dialects.Think.Open)
 }

@@ -61,6 +61,15 @@ type reader struct {
 	bare     seqScan
 	notWhole bool
 
+	// found says a block opener was read: no marker-less call is read
+	// after it. pscan is where the search for a marker-less candidate
+	// resumes, startSeen that the answer text's first line was tried,
+	// cand the candidate held (phase inCand).
+	found     bool
+	pscan     int
+	startSeen bool
+	cand      candidate
+
 	ncalls int
 	marked bool
 	shown  dialects.ShownScan
@@ -81,6 +90,9 @@ const (
 	// marker-less form every fallback reads (prose.wholeBare): it is held
 	// until a line does not go on with a call, or the output ends.
 	whole
+	// inCand: a marker-less candidate is held until it is decided
+	// (readprose.go).
+	inCand
 )
 
 // blockState is a block being read: its opener's start and kind, and,
@@ -89,8 +101,13 @@ type blockState struct {
 	at, body int
 	kind     blockKind
 	seq      seqScan
-	// given is how many of its calls were given before it closed.
+	// given is how many of its calls were given before it closed, scan
+	// the reading that gives them (blockScan).
 	given int
+	scan  blockScan
+	// early says the calls before text that follows them were read
+	// (blockEnd).
+	early bool
 }
 
 // NewReader returns the engine reading one output of the dialect under
@@ -142,6 +159,8 @@ func (r *reader) step(final bool) {
 			more = r.block(text, final)
 		case whole:
 			more = r.wholeBare(text, final)
+		case inCand:
+			more = r.candidate(text, final)
 		}
 		if !more {
 			return
@@ -167,7 +186,12 @@ func (r *reader) undecided(text string, final bool) bool {
 	}
 	from := max(0, r.scan-len(dialects.Think.Close))
 	c := r.indexTag(text, dialects.Think.Close, from)
-	o := r.indexTag(text, dialects.Think.Open, from)
+	o := -1
+	if !r.d.thinkOpen {
+		// Where the template opens the block (thinkOpen), a <think> in
+		// it is its text: the first </think> closes it.
+		o = r.indexTag(text, dialects.Think.Open, from)
+	}
 	switch {
 	case c >= 0 && (o < 0 || c < o):
 		r.reason(text[:c], true)
@@ -281,9 +305,12 @@ func (r *reader) thinking(text string, final bool) bool {
 			limit = c
 		}
 		if at, open := r.nextOpener(text, from, limit); at >= 0 {
-			r.emitReasoning(text[:at], true)
-			r.thinkHeld, r.pos = at, at
+			// The reasoning before the block goes out but its trailing
+			// whitespace, which the block's end decides.
+			r.emitReasoning(text[:at], false)
+			r.thinkHeld = at
 			r.mark(open)
+			r.found = true
 		}
 	}
 	switch {
@@ -427,6 +454,19 @@ func (r *reader) content(text string, final bool) bool {
 	from := max(r.pos, r.scan)
 	o, open := r.nextOpener(text, from, len(text))
 	t := r.indexTag(text, dialects.Think.Open, max(r.pos, r.scan-len(dialects.Think.Open)+1))
+	if r.proseOn() {
+		limit := len(text)
+		if o >= 0 {
+			limit = o
+		}
+		if t >= 0 && t < limit {
+			limit = t
+		}
+		if p := r.nextStop(text, limit); p >= 0 {
+			r.startCand(text, p)
+			return true
+		}
+	}
 	switch {
 	case t >= 0 && (o < 0 || t < o):
 		r.emitContent(text, t, false)
@@ -435,12 +475,13 @@ func (r *reader) content(text string, final bool) bool {
 		r.scan, r.phase, r.thinkLead = r.pos, think, true
 		return true
 	case o >= 0:
-		if r.shown.MayBeShown(text, o) {
+		if r.shown.ShownAt(text, o) {
 			r.scan = o + len(open)
 			return true
 		}
 		r.emitContent(text, o, false)
 		r.mark(open)
+		r.found = true
 		r.blk = blockState{at: o, body: o + len(open), kind: r.d.kind(open)}
 		r.pos, r.scan, r.phase = o, o+len(open), inBlock
 		return true
@@ -513,6 +554,15 @@ func (r *reader) flushPend(final bool) {
 // block reads a block until it closes, then gives its calls.
 func (r *reader) block(text string, final bool) bool {
 	b := &r.blk
+	if !final {
+		// The block ends at the next opener at the latest: its calls are
+		// read no further.
+		limit := len(text)
+		if o, _ := r.nextOpener(text, max(b.body, r.scan), len(text)); o >= 0 {
+			limit = o
+		}
+		r.blockEarly(text[:limit])
+	}
 	reg, ok, done := r.blockEnd(text, final)
 	if !done {
 		return false
@@ -711,17 +761,31 @@ func (r *reader) blockEnd(text string, final bool) (reg region, ok, done bool) {
 			closeAt, closeM = k, m
 		}
 	}
-	l, ended := b.seq.end(text, b.body, true, final)
-	if ended && b.seq.state != seqRest && len(b.kind.closes) > 0 && b.given == 0 && (opener < 0 || l <= opener) {
+	seqText := text // the call list ends at the next opener at the latest
+	if opener >= 0 {
+		seqText = text[:opener]
+	}
+	l, ended := b.seq.end(seqText, b.body, true, final || opener >= 0)
+	if ended && !b.early && b.seq.state != seqRest && len(b.kind.closes) > 0 && b.given == 0 && (opener < 0 || l <= opener) {
 		// The calls end and text follows them before any closing marker:
 		// they are given now, and the rest of the block waits for its
 		// marker (the text before it is then an error) or the end.
 		j := skipSpace(text, l)
 		if j < len(text) && (closeAt < 0 || closeAt > j) && partialAt(text[j:], b.kind.closes...) < len(text)-j {
-			early := r.x.block(text, b.at, b.body, l, false, false)
-			if len(early.calls) > 0 && !dialects.Mentioned(text, b.at, b.body, early.calls) {
-				r.giveCalls(text[early.start:early.end], early.calls)
-				b.given = len(early.calls)
+			b.early = true // what it gives depends on text[:l] alone: read once
+			if !r.d.builtin || r.builtinEarly(text, l) {
+				early := r.x.block(text, b.at, b.body, l, false, false)
+				// Only the calls that read are given so: what failed to
+				// read is read again with the rest of the block when it
+				// closes.
+				n := 0
+				for n < len(early.calls) && early.calls[n].Err == nil {
+					n++
+				}
+				if n > 0 {
+					r.giveCalls(text[early.start:early.end], early.calls[:n])
+					b.given = n
+				}
 			}
 		}
 	}
@@ -752,6 +816,18 @@ func (r *reader) blockEnd(text string, final bool) (reg region, ok, done bool) {
 		reg.end = len(text)
 	}
 	return reg, true, true
+}
+
+// builtinEarly reports whether the llama3_builtin block in progress,
+// whose calls end at l with text after them, is read as those calls
+// whatever follows (extractor.builtinBody): they are all complete
+// built-in or declared calls, and the text after them starts on a later
+// line. Otherwise what follows may make the block code, and its calls
+// wait for the block to be read whole.
+func (r *reader) builtinEarly(text string, l int) bool {
+	b := &r.blk
+	ls := scanList(text[:l], skipSpace(text, b.body), false, false, false)
+	return ls.junk < 0 && len(ls.elems) > 0 && r.x.builtinCalls(text, ls.elems) && strings.Contains(text[ls.next:l], "\n")
 }
 
 // maxOpener is the length of the dialect's longest marker.

@@ -1,0 +1,691 @@
+package pythonic
+
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/textlayer"
+)
+
+// The Reader's marker-less calls (prose.go says which count). While no
+// block opener has been read, the answer text goes out up to the next
+// place a candidate may start: a '[' (a call list), a backtick (inline
+// code, whose text is a mention, or a fence) and, with tools declared, a
+// line's start (a declared tool called on its own line). The candidate is
+// held until it is decided, looking no further than the end of its own
+// region (the fence's close) or line, then given as calls or as content:
+//
+//   - a call list is decided by what precedes it and its first element:
+//     when the table of what is a call makes a list that opens the output
+//     or follows a colon a call, or the list's first line ends inside it,
+//     and its first element is a call by the rules of a list in a
+//     sentence (a declared tool, or, where undeclared tools are read, a
+//     keyword-style call to a name that is not code), the list is a call
+//     list: each element is given as a call as soon as the next element
+//     or the list's end follows it, and text in it that is not a call is
+//     an error. Any other list is held until its line ends (and, when it
+//     opens the output, until text follows it or the output ends: a list
+//     that is the whole output may call code names and take positional
+//     arguments) and read by prose.bracketed;
+//   - a fence is held until it closes, then read by prose.fence;
+//   - a declared tool's call at a line's start is held until its line
+//     ends, then read by prose.ownLine.
+//
+// A candidate that prose before it shows as an example
+// (dialects.ShownScan) is content.
+
+// candKind is the kind of a candidate held.
+type candKind uint8
+
+const (
+	candTick candKind = iota + 1 // a backtick: inline code or a fence
+	candFence
+	candLine // a line's start, with tools declared
+	candList // a '['
+)
+
+// listState is where a call list's reading stands.
+type listState uint8
+
+const (
+	lsSep   listState = iota // between elements
+	lsName                   // in an element's callee name
+	lsElem                   // in an element's arguments
+	lsJunk                   // after text that is not a call, to the list's end
+	lsStray                  // after the list's ']': closing brackets too many
+	lsLine                   // the list closed: to the end of its line
+	lsNext                   // a list that opens the output: to the next text
+)
+
+// candidate is a candidate being held.
+type candidate struct {
+	kind candKind
+	at   int // where it starts
+	i    int // the next byte to read
+	fs   textlayer.FenceScan
+	b    brackets // the element's (or a line call's) brackets, or the junk's
+	// a call list:
+	st       listState
+	elem     int  // the element being read starts here
+	nameEnd  int  // and its name ends here
+	sep      bool // a separator came since the last element
+	pend     bool // a complete element is held (el) until what follows it is read
+	el       element
+	elems    int  // elements read
+	live     bool // the list is a call list: its elements are given as they end
+	first    bool // the first element was read: the rule of its name holds (ok)
+	ok       bool
+	place    textlayer.Place
+	broke    bool // the list's first line ended inside it
+	junk     int  // where text that is not a call starts, -1 none
+	next     int  // past the list's ']'
+	strayEnd int
+	lineEnd  int // a list that opens the output: the end of its line
+}
+
+// proseOn reports whether the reader looks for marker-less calls in the
+// answer text: the dialect reads them (other than a whole output of
+// built-in calls), no block opener was read, and, where only declared
+// tools are read, tools are declared.
+func (r *reader) proseOn() bool {
+	switch r.d.fallback {
+	case proseCalls:
+		return !r.found
+	case declaredCalls:
+		return !r.found && r.tools()
+	}
+	return false
+}
+
+// tools reports whether tools are declared.
+func (r *reader) tools() bool { return r.opts.Tools != nil && r.opts.Tools.Len() > 0 }
+
+// nextStop returns where the next candidate may start in text[from:limit]
+// (limit < 0: the end), or -1.
+func (r *reader) nextStop(text string, limit int) int {
+	if limit < 0 {
+		limit = len(text)
+	}
+	if !r.startSeen {
+		r.startSeen = true
+		if r.tools() {
+			return r.pos
+		}
+	}
+	from := max(r.pos, r.pscan)
+	if from >= limit {
+		return -1
+	}
+	stops := "[`"
+	if r.tools() {
+		stops = "[`\n"
+	}
+	k := strings.IndexAny(text[from:limit], stops)
+	if k < 0 {
+		r.pscan = limit
+		return -1
+	}
+	at := from + k
+	if text[at] == '\n' {
+		at++ // the line's start
+	}
+	return at
+}
+
+// startCand holds the candidate that may start at at.
+func (r *reader) startCand(text string, at int) {
+	r.emitContent(text, at, false)
+	r.cand = candidate{at: at, i: at, junk: -1}
+	switch {
+	case at < len(text) && text[at] == '[':
+		r.cand.kind, r.cand.i = candList, at+1
+	case at < len(text) && text[at] == '`':
+		r.cand.kind = candTick
+	default:
+		r.cand.kind = candLine
+	}
+	r.phase = inCand
+}
+
+// candContent ends the candidate as content: the text up to end is read
+// as answer text, with no candidate starting before end.
+func (r *reader) candContent(end int) bool {
+	r.pscan = max(r.pscan, end)
+	r.phase = content
+	return true
+}
+
+// candRegion ends the candidate as calls: reg, given whole.
+func (r *reader) candRegion(text string, reg region) bool {
+	at := reg.start
+	if len(reg.calls) > 0 && reg.calls[0].Offset > at {
+		at = reg.calls[0].Offset
+	}
+	if r.shown.ShownAt(text, at) {
+		return r.candContent(reg.end)
+	}
+	r.pend = -1
+	r.regions = true
+	// Told from where it was asked about: the shown scan has read up to
+	// there, and reads nothing again.
+	r.shown.Call(at, reg.end)
+	r.giveCalls(text[reg.start:reg.end], reg.calls)
+	r.endRegion(reg.end)
+	return true
+}
+
+// endRegion goes on with the answer text after a region that ends at end.
+func (r *reader) endRegion(end int) {
+	r.pos, r.pscan, r.phase = end, end, content
+	r.scan = max(r.scan, end)
+	r.lead = !r.started
+	r.since = false
+}
+
+// floor is textlayer.PlaceOf's floor for a candidate at at: at itself
+// while no answer text or call came before it, -1 otherwise.
+func (r *reader) floor(at int) int {
+	if r.started || r.regions || r.ncalls > 0 {
+		return -1
+	}
+	return at
+}
+
+// prose returns the search of prose.go over s.
+func (r *reader) prose(s string, wholeStart, wholeEnd int) *prose {
+	return &prose{x: r.x, s: s, wholeStart: wholeStart, wholeEnd: wholeEnd}
+}
+
+// candidate reads the candidate held.
+func (r *reader) candidate(text string, final bool) bool {
+	switch r.cand.kind {
+	case candTick:
+		return r.tick(text, final)
+	case candFence:
+		return r.fenced(text, final)
+	case candLine:
+		return r.line(text, final)
+	}
+	return r.list(text, final)
+}
+
+// tick reads a backtick: a fence at a line's start, else inline code,
+// whose text is a mention, to its partner on the line.
+func (r *reader) tick(text string, final bool) bool {
+	c := &r.cand
+	at := c.at
+	if !final && len(text)-at < 3 && strings.Trim(text[at:], "`") == "" {
+		return false // may yet open a fence
+	}
+	if textlayer.IsFenceAt(text, at, len(text)) {
+		if !atLineStart(text, at) {
+			return r.candContent(at + 1)
+		}
+		c.kind = candFence
+		return true
+	}
+	if c.i <= at {
+		c.i = at + 1
+	}
+	for ; c.i < len(text); c.i++ {
+		switch text[c.i] {
+		case '`':
+			return r.candContent(c.i + 1)
+		case '\n':
+			return r.candContent(at + 1)
+		}
+	}
+	if final {
+		return r.candContent(at + 1)
+	}
+	return false
+}
+
+// fenced reads a fence once it closes.
+func (r *reader) fenced(text string, final bool) bool {
+	c := &r.cand
+	f, ok := c.fs.Next(text[c.at:], final)
+	if !ok {
+		return false
+	}
+	end := c.at + f.End
+	reg, ok, next := r.prose(text[:end], -1, -1).fence(c.at)
+	if !ok {
+		return r.candContent(next)
+	}
+	return r.candRegion(text, reg)
+}
+
+// line reads a line's start: a declared tool's call there is held to the
+// end of its line.
+func (r *reader) line(text string, final bool) bool {
+	c := &r.cand
+	if c.st == lsSep {
+		for c.i < len(text) && (text[c.i] == ' ' || text[c.i] == '\t') {
+			c.i++
+		}
+		if c.i == len(text) {
+			if !final {
+				return false
+			}
+			return r.candContent(c.at)
+		}
+		if !isNameStart(text[c.i]) {
+			return r.candContent(c.at)
+		}
+		c.elem, c.st = c.i, lsName
+	}
+	if c.st == lsName {
+		for c.i < len(text) && (isNameByte(text[c.i]) || text[c.i] == '.' || text[c.i] == '-') {
+			c.i++
+		}
+		if c.i == len(text) && !final {
+			return false
+		}
+		ne := readName(text, c.elem)
+		if ne >= len(text) || text[ne] != '(' || !r.x.declared(text[c.elem:ne]) {
+			return r.candContent(c.at)
+		}
+		c.st, c.i, c.b = lsElem, ne, brackets{}
+	}
+	if c.st == lsElem {
+		for c.i < len(text) {
+			if c.b.run < 0 {
+				c.b.run++
+			} else if !c.b.feed(text, c.i, final) {
+				return false
+			}
+			c.i++
+			if c.b.depth == 0 && c.b.q == 0 {
+				c.st = lsLine
+				break
+			}
+		}
+		if c.st == lsElem && !final {
+			return false
+		}
+	}
+	end := len(text)
+	if k := strings.IndexByte(text[c.i:], '\n'); k >= 0 {
+		end = c.i + k
+	} else if !final {
+		c.i = len(text)
+		return false
+	}
+	reg, ok, next := r.prose(text[:end], -1, -1).ownLine(c.at)
+	if !ok {
+		return r.candContent(max(next, c.at))
+	}
+	return r.candRegion(text, reg)
+}
+
+// list reads a call list, from its '['.
+func (r *reader) list(text string, final bool) bool {
+	c := &r.cand
+	for c.i < len(text) {
+		i := c.i
+		ch := text[i]
+		switch c.st {
+		case lsSep:
+			switch {
+			case ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' && c.elems == 0:
+			case c.elems == 0 && !isNameStart(ch):
+				return r.candContent(c.at + 1) // no call follows the '['
+			case ch == '\n':
+				if c.elems > 0 {
+					c.broke = true
+					r.listGive(text, true)
+				}
+			case ch == ',':
+				c.sep = true
+				r.listGive(text, true)
+			case ch == ']':
+				r.listDecide(text, false) // its last element waits for the strays after it
+				c.next, c.strayEnd, c.st = i+1, i+1, lsStray
+			case isNameStart(ch):
+				r.listGive(text, false)
+				c.elem, c.st = i, lsName
+			default:
+				r.listGive(text, false)
+				c.junk, c.st, c.b = i, lsJunk, brackets{depth: 1}
+				continue
+			}
+		case lsName:
+			if isNameByte(ch) || ch == '.' || ch == '-' {
+				break
+			}
+			if ne, ok := callAt(text, c.elem); ok && ne == i {
+				c.nameEnd, c.st, c.b = i, lsElem, brackets{}
+				continue
+			}
+			if c.elems == 0 {
+				return r.candContent(c.at + 1) // no call follows the '['
+			}
+			r.listGive(text, false)
+			c.junk, c.st, c.b = c.elem, lsJunk, brackets{depth: 1}
+			c.i = c.elem
+			continue
+		case lsElem:
+			if c.b.run < 0 {
+				c.b.run++
+				break
+			}
+			if !c.b.feed(text, i, final) {
+				return false
+			}
+			if c.b.depth == 0 && c.b.q == 0 {
+				r.listElem(text, i+1)
+			}
+		case lsJunk:
+			if c.b.run < 0 {
+				c.b.run++
+				break
+			}
+			if !c.b.feed(text, i, final) {
+				return false
+			}
+			if c.b.depth == 0 && c.b.q == 0 {
+				c.next, c.strayEnd = i+1, i+1
+				if c.live {
+					return r.listEnd(text, i+1, final)
+				}
+				c.st = lsLine
+			}
+		case lsStray:
+			switch ch {
+			case ' ', '\t':
+			case ']':
+				c.strayEnd = i + 1
+			default:
+				if c.live {
+					return r.listEnd(text, i, final)
+				}
+				c.st = lsLine
+				continue
+			}
+		case lsLine:
+			if ch == '\n' {
+				if c.at != r.floor(c.at) || !restOfLineBlank(text[:i], c.strayEnd) {
+					return r.listEnd(text, i, final)
+				}
+				c.lineEnd, c.st = i, lsNext
+			}
+		case lsNext:
+			if ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n' {
+				return r.listEnd(text, c.lineEnd, final)
+			}
+		}
+		c.i++
+	}
+	if !final {
+		return false
+	}
+	if c.elems == 0 && (c.st == lsSep || c.st == lsName) {
+		return r.candContent(c.at + 1)
+	}
+	end := len(text)
+	if c.st == lsNext {
+		end = c.lineEnd
+	}
+	return r.listEnd(text, end, true)
+}
+
+// listElem reads the element that ends at end: it is held until what
+// follows it is read; the first decides whether the list is a call list.
+func (r *reader) listElem(text string, end int) {
+	c := &r.cand
+	l := scanList(text[:end], c.elem, false, false, false)
+	el := element{start: c.elem, end: end, nameEnd: c.nameEnd, complete: true}
+	if len(l.elems) > 0 {
+		el = l.elems[0]
+	}
+	el.noComma = c.elems > 0 && !c.sep
+	c.el, c.pend, c.sep, c.st = el, true, false, lsSep
+	c.elems++
+	if !c.first {
+		c.first = true
+		name := text[el.start:el.nameEnd]
+		declared := r.x.declared(name)
+		switch r.d.fallback {
+		case declaredCalls:
+			c.ok = declared
+		default:
+			c.ok = declared || keywordStyle(text, el) && !isCodeName(name)
+		}
+		c.place = textlayer.PlaceOf(text[:end], r.floor(c.at), c.at, end)
+	}
+}
+
+// listGive gives the element held, when the list is a call list (or
+// becomes one now: listDecide).
+func (r *reader) listGive(text string, sep bool) {
+	c := &r.cand
+	if c.pend && r.listDecide(text, sep) {
+		c.pend = false
+		r.giveOne(text, r.x.rawCall(text, c.el, 0), c.el)
+	}
+}
+
+// listDecide decides, with an element held, whether the list is a call
+// list, and reports whether it is. sep says a separator follows the
+// element: a list whose place is not yet known may still wait for the
+// end of its first line; any other text leaves it to be read whole.
+func (r *reader) listDecide(text string, sep bool) bool {
+	c := &r.cand
+	if c.live || !c.pend || !c.ok {
+		return c.live
+	}
+	if !r.listPlaced() {
+		if !sep {
+			c.ok = false
+		}
+		return false
+	}
+	if r.shown.ShownAt(text, c.at) || textlayer.Decide(textlayer.List, textlayer.Unlabelled, c.place, r.tools(), textlayer.PythonicFamily) == textlayer.Content {
+		c.ok = false
+		return false
+	}
+	c.live = true
+	r.pend = -1
+	r.regions = true
+	return true
+}
+
+// nameGoesOn reports whether the callee name that ends at text[ne] may
+// go on with more text: it runs to the end, or only a '.' or '-' that may
+// join the next part follows it.
+func nameGoesOn(text string, ne int) bool {
+	return ne == len(text) || ne == len(text)-1 && (text[ne] == '.' || text[ne] == '-')
+}
+
+// listPlaced reports whether the list's place is known from what
+// precedes it and its first line: it opens the output, a colon
+// introduces it, or its first line ended inside it.
+func (r *reader) listPlaced() bool {
+	c := &r.cand
+	return c.place == textlayer.Opens || c.place == textlayer.AfterColon || c.broke
+}
+
+// giveOne gives one call of a call list, its element's text as written.
+func (r *reader) giveOne(text string, rc dialects.RawCall, el element) {
+	if rc.Text == "" {
+		rc.Text = text[el.start:el.end]
+	}
+	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: r.ncalls, Call: &rc})
+	r.ncalls++
+}
+
+// listEnd ends the list: lineEnd is where the reading stopped (the end
+// of the list's line, or the next text after a list that opens the
+// output).
+func (r *reader) listEnd(text string, lineEnd int, final bool) bool {
+	c := &r.cand
+	if c.live {
+		if c.pend {
+			c.pend = false
+			rc := r.x.rawCall(text, c.el, 0)
+			calls := []dialects.RawCall{rc}
+			switch {
+			case c.junk >= 0:
+			case c.next == 0 && !c.el.complete:
+			case c.next == 0:
+				missingBracket(calls, len(text))
+			case c.strayEnd > c.next:
+				textcall.NoteStrayClosers(calls)
+			}
+			r.giveOne(text, calls[0], c.el)
+		}
+		end := c.strayEnd
+		switch {
+		case c.st == lsName || c.st == lsElem:
+			// The output ended inside an element.
+			el := element{start: c.elem, end: len(text), nameEnd: c.elem}
+			if c.st == lsElem {
+				l := scanList(text, c.elem, false, false, false)
+				if len(l.elems) > 0 {
+					el = l.elems[0]
+				}
+				r.giveOne(text, r.x.rawCall(text, el, 0), el)
+			} else {
+				raw := strings.TrimRight(text[c.elem:], spaces)
+				r.giveOne(text, junkCall(raw, c.elem), element{start: c.elem, end: c.elem + len(raw)})
+			}
+			end = len(text)
+		case c.junk >= 0:
+			e := c.next
+			if e == 0 {
+				e = len(text)
+			}
+			raw := listJunk(text, c.junk, e)
+			r.giveOne(text, junkCall(raw, c.junk), element{start: c.junk, end: c.junk + len(raw)})
+			end = e
+		case c.next == 0:
+			end = len(text)
+		}
+		r.shown.Call(c.at, end)
+		r.endRegion(end)
+		return true
+	}
+	// Read whole, as prose.bracketed reads it.
+	lim := min(lineEnd, len(text))
+	wholeEnd := -1
+	if final && strings.TrimSpace(text[lim:]) == "" {
+		lim = len(strings.TrimRight(text, spaces))
+		wholeEnd = lim
+	}
+	s := text[:max(lim, c.at+1)]
+	reg, ok, next := r.prose(s, r.floor(c.at), wholeEnd).bracketed(c.at)
+	if !ok {
+		return r.candContent(max(next, c.at+1))
+	}
+	return r.candRegion(text, reg)
+}
+
+// blockScan gives the calls of a block as they end, before the block
+// closes: each element of its call list (bracketed or bare, calls or call
+// objects) is given once what follows it says another element comes (a
+// ',' or a line break, or the next element's start). Only a leading run
+// of elements that read as calls is given so: the first text that is
+// not a separator or an element, or an element that fails to read, stops
+// it, and the rest of the block is read when it closes (its first calls,
+// given, are not given again).
+type blockScan struct {
+	i         int // the next byte to read; 0: not started
+	bracketed bool
+	any       bool // an element or the list's '[' was read
+	sep       bool // a comma came since the last element
+	start     int  // the element being read starts here, -1 none
+	object    bool
+	args      bool // in the element's brackets
+	b         brackets
+	held      element
+	has       bool
+	n         int // elements read
+	stop      bool
+}
+
+// blockEarly reads the block in progress on from where it stopped and
+// gives its calls that have ended.
+func (r *reader) blockEarly(text string) {
+	b := &r.blk
+	s := &b.scan
+	if s.stop || r.d.builtin {
+		return
+	}
+	if s.i == 0 {
+		s.i, s.start = b.body, -1
+	}
+	give := func() {
+		if !s.has {
+			return
+		}
+		rc := r.x.rawCall(text, s.held, 0)
+		if rc.Err != nil {
+			s.stop = true
+			return
+		}
+		s.has = false
+		r.giveOne(text, rc, s.held)
+		b.given++
+	}
+	for s.i < len(text) && !s.stop {
+		i := s.i
+		c := text[i]
+		if s.start >= 0 && s.args {
+			if s.b.run < 0 {
+				s.b.run++
+			} else if !s.b.feed(text, i, false) {
+				return
+			}
+			s.i++
+			if s.b.depth == 0 && s.b.q == 0 && s.b.run >= 0 {
+				l := scanList(text[:i+1], s.start, false, s.object, false)
+				if len(l.elems) != 1 || !l.elems[0].complete {
+					s.stop = true
+					return
+				}
+				el := l.elems[0]
+				el.noComma = s.bracketed && !s.sep && s.n > 0
+				s.held, s.has, s.start, s.sep, s.args = el, true, -1, false, false
+				s.n++
+			}
+			continue
+		}
+		switch {
+		case s.start >= 0: // in a callee name
+			switch {
+			case isNameByte(c) || c == '.' || c == '-':
+			case c == '(':
+				if ne, ok := callAt(text, s.start); !ok || ne != i {
+					s.stop = true
+					return
+				}
+				s.b, s.args = brackets{}, true
+				continue
+			default:
+				s.stop = true
+				return
+			}
+		case c == ' ' || c == '\t' || c == '\r':
+		case c == '\n':
+			give()
+		case c == ',' && s.any:
+			s.sep = true
+			give()
+		case c == '[' && !s.any:
+			s.bracketed, s.any = true, true
+		case c == '{':
+			give()
+			s.start, s.object, s.any, s.b, s.args = i, true, true, brackets{}, true
+			continue
+		case isNameStart(c):
+			give()
+			s.start, s.object, s.any = i, false, true
+		default:
+			s.stop = true
+			return
+		}
+		s.i++
+	}
+}
