@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,42 +14,90 @@ import (
 	"github.com/dialectkit/toolcall/registry"
 )
 
-// slowDialect takes delay to read any text, as a long parse of a huge
-// output would, and counts its parses.
-type slowDialect struct {
-	name  string
-	delay time.Duration
-	runs  *atomic.Int32
+// gatedDialect reads any text only once its gate opens, as a long parse
+// of a huge output takes as long as it takes, and counts the parses that
+// began. The tests below decide nothing by a clock: a parse that returns
+// while the gate is shut did not wait for the parse under way.
+type gatedDialect struct {
+	name string
+	g    *gate
 }
 
-func (d slowDialect) Name() string { return d.name }
+// gate holds every gatedDialect of a test until it opens.
+type gate struct {
+	runs    atomic.Int32
+	release chan struct{}
+	once    sync.Once
+}
 
-func (d slowDialect) Extract(text string, _ *dialects.Options) *dialects.Extraction {
-	d.runs.Add(1)
-	time.Sleep(d.delay)
+// newGate returns a shut gate. It opens on its own after 20 s (a parse
+// that waited for the one under way then returns, and the test reports
+// it) and when the test ends, so that no parse is left waiting.
+func newGate(t *testing.T) *gate {
+	g := &gate{release: make(chan struct{})}
+	stop := time.AfterFunc(20*time.Second, g.open)
+	t.Cleanup(func() { stop.Stop(); g.open() })
+	return g
+}
+
+// open lets every parse held, and every later one, go on.
+func (g *gate) open() { g.once.Do(func() { close(g.release) }) }
+
+// isOpen reports whether the gate was opened.
+func (g *gate) isOpen() bool {
+	select {
+	case <-g.release:
+		return true
+	default:
+		return false
+	}
+}
+
+// noMoreThan opens the gate and checks that no more than n parses begin
+// while the parse under way ends and whatever follows it runs. It watches
+// for half a second: a late parse may be missed, a parse is never
+// reported that did not begin.
+func (g *gate) noMoreThan(t *testing.T, n int32, what string) {
+	t.Helper()
+	g.open()
+	for range 20 {
+		if got := g.runs.Load(); got > n {
+			t.Fatalf("%d parses began, want at most %d: %s", got, n, what)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+func (d gatedDialect) Name() string { return d.name }
+
+func (d gatedDialect) Extract(text string, _ *dialects.Options) *dialects.Extraction {
+	d.g.runs.Add(1)
+	<-d.g.release
 	return &dialects.Extraction{Content: text}
+}
+
+func gated(g *gate, names ...string) []dialects.Dialect {
+	var ds []dialects.Dialect
+	for _, name := range names {
+		ds = append(ds, gatedDialect{name: name, g: g})
+	}
+	return ds
 }
 
 // TestParseContextHonoursDeadline: a parse whose context ends returns at
 // once with a TLP-022 error holding the text, stops trying dialects, and
 // a parse under a context with room left is the parse Parse gives.
 func TestParseContextHonoursDeadline(t *testing.T) {
-	var runs atomic.Int32
-	var ds []dialects.Dialect
-	for _, name := range []string{"slow_a", "slow_b", "slow_c"} {
-		ds = append(ds, slowDialect{name: name, delay: time.Second, runs: &runs})
-	}
-	reg := registry.New(ds...)
+	g := newGate(t)
+	reg := registry.New(gated(g, "slow_a", "slow_b", "slow_c")...)
 	text := "some output " + strings.Repeat("x", 1000)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	begin := time.Now()
 	res, det := reg.ParseDetectContext(ctx, text, nil)
-	took := time.Since(begin)
-	// A full parse takes 3 s; the margin is for a loaded machine.
-	if took > 600*time.Millisecond {
-		t.Errorf("ParseContext returned after %v, past its 50ms deadline", took)
+	// The gate is shut: the parse under way cannot have ended.
+	if g.isOpen() {
+		t.Fatal("ParseDetectContext returned only once the parse under way ended")
 	}
 	if len(res.Calls) != 0 || len(res.Errors) != 1 || res.Errors[0].Code != toolcall.CodeCanceled ||
 		res.Errors[0].Raw != text || !errors.Is(res.Errors[0], context.DeadlineExceeded) {
@@ -57,18 +106,16 @@ func TestParseContextHonoursDeadline(t *testing.T) {
 	if det.Dialect != "" {
 		t.Errorf("detection chose %q after the deadline", det.Dialect)
 	}
-	// The dialect under way finishes; no other one starts.
-	time.Sleep(time.Second + 100*time.Millisecond)
-	if n := runs.Load(); n != 1 {
-		t.Errorf("%d dialects ran after the deadline, want only the one under way", n)
-	}
+	// The dialect under way (if it began before the deadline) finishes;
+	// no other one starts.
+	g.noMoreThan(t, 1, "dialects ran after the deadline, want only the one under way")
 
 	// Already done: nothing runs.
-	runs.Store(0)
+	g.runs.Store(0)
 	done, cancelDone := context.WithCancel(context.Background())
 	cancelDone()
-	if res := reg.ParseContext(done, text, nil); len(res.Errors) != 1 || !errors.Is(res.Errors[0], context.Canceled) || runs.Load() != 0 {
-		t.Errorf("cancelled context: %v, %d parses", res.Errors, runs.Load())
+	if res := reg.ParseContext(done, text, nil); len(res.Errors) != 1 || !errors.Is(res.Errors[0], context.Canceled) || g.runs.Load() != 0 {
+		t.Errorf("cancelled context: %v, %d parses", res.Errors, g.runs.Load())
 	}
 
 	// Room left: the same result as Parse.
@@ -83,18 +130,16 @@ func TestParseContextHonoursDeadline(t *testing.T) {
 
 // TestParseContextFallbackStops: the fallback chain stops too.
 func TestParseContextFallbackStops(t *testing.T) {
-	var runs atomic.Int32
-	reg := registry.New(slowDialect{name: "slow_a", delay: 100 * time.Millisecond, runs: &runs},
-		slowDialect{name: "slow_b", delay: 100 * time.Millisecond, runs: &runs},
-		slowDialect{name: "slow_c", delay: 100 * time.Millisecond, runs: &runs})
+	g := newGate(t)
+	reg := registry.New(gated(g, "slow_a", "slow_b", "slow_c")...)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	res := reg.ParseContext(ctx, "text", &registry.Options{Dialect: "slow_a", Fallback: []string{"slow_b", "slow_c"}})
+	if g.isOpen() {
+		t.Fatal("ParseContext returned only once the parse under way ended")
+	}
 	if len(res.Errors) != 1 || res.Errors[0].Code != toolcall.CodeCanceled {
 		t.Errorf("errors %v, want TLP-022", res.Errors)
 	}
-	time.Sleep(250 * time.Millisecond)
-	if n := runs.Load(); n != 1 {
-		t.Errorf("%d parses, want the named dialect's only", n)
-	}
+	g.noMoreThan(t, 1, "want the named dialect's only")
 }
