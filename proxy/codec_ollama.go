@@ -268,15 +268,8 @@ func (o *ollamaStream) plain(line []byte) bool {
 	// The fields of the template: the message's content and thinking,
 	// the chunk's created_at.
 	var vals [maxFields][]byte
-	if !o.fast.match(line, &vals) {
-		o.fast.reset()
-		if !o.readPlain(line) {
-			return false
-		}
-		o.fast.make(line)
-		if !o.fast.match(line, &vals) || vals[2] == nil {
-			return false
-		}
+	if !o.fast.read(line, &vals, o.readPlain) || vals[2] == nil {
+		return false
 	}
 	var content, thinking string
 	if vals[0] != nil {

@@ -280,15 +280,8 @@ func (o *openAIStream) plain(payload []byte) bool {
 		return false
 	}
 	var text [maxFields][]byte // content, thinking, reasoning_content, reasoning
-	if !o.fast.match(payload, &text) {
-		o.fast.reset()
-		if !o.readPlain(payload) {
-			return false
-		}
-		o.fast.make(payload)
-		if !o.fast.match(payload, &text) {
-			return false
-		}
+	if !o.fast.read(payload, &text, o.readPlain) {
+		return false
 	}
 	var reasoning string
 	for _, t := range text[1:] {

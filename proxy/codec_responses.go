@@ -700,15 +700,8 @@ func (o *responsesStream) plain(payload []byte) bool {
 		return false
 	}
 	var vals [maxFields][]byte // the delta
-	if !o.fast.match(payload, &vals) {
-		o.fast.reset()
-		if !o.readPlain(payload) {
-			return false
-		}
-		o.fast.make(payload)
-		if !o.fast.match(payload, &vals) {
-			return false
-		}
+	if !o.fast.read(payload, &vals, o.readPlain) {
+		return false
 	}
 	text, _ := rawString(string(vals[0]))
 	if o.fastReasoning {

@@ -233,6 +233,22 @@ func (t *chunkTemplate) make(chunk []byte) {
 	t.ok = true
 }
 
+// read fills vals with the values of chunk: by the template when chunk
+// matches it, else by readPlain, which reads chunk with gjson, says
+// whether it is a chunk the plain path handles and adds the holes of a
+// new template, made of chunk. false: chunk is not such a chunk.
+func (t *chunkTemplate) read(chunk []byte, vals *[maxFields][]byte, readPlain func([]byte) bool) bool {
+	if t.match(chunk, vals) {
+		return true
+	}
+	t.reset()
+	if !readPlain(chunk) {
+		return false
+	}
+	t.make(chunk)
+	return t.match(chunk, vals)
+}
+
 // match reports whether chunk is the template with other values in its
 // holes, and sets vals[field] to the value of each field read (raw JSON,
 // a slice of chunk); the fields of no hole are left nil.
