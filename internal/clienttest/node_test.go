@@ -53,7 +53,7 @@ func nodeClients(t *testing.T) string {
 			return
 		}
 		jsDir = dir
-		for _, f := range []string{"package.json", "package-lock.json", "harness.mjs", "openai.mjs", "ollama.mjs", "responses.mjs", "anthropic.mjs"} {
+		for _, f := range []string{"package.json", "package-lock.json", "harness.mjs", "openai.mjs", "ollama.mjs", "responses.mjs", "anthropic.mjs", "aisdk.mjs", "langchain.mjs"} {
 			data, err := os.ReadFile(filepath.Join("js", f))
 			if err == nil {
 				err = os.WriteFile(filepath.Join(dir, f), data, 0o644)
@@ -85,6 +85,9 @@ type jsCase struct {
 	Prompt  string            `json:"prompt"`
 	Tools   []json.RawMessage `json:"tools"`
 	Mode    string            `json:"mode"`
+	// Provider names, for the scripts of libraries with several, the
+	// provider the case runs on.
+	Provider string `json:"provider,omitempty"`
 }
 
 // jsGot is what a node script reports for one case.

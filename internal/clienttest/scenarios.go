@@ -1,6 +1,6 @@
 // Package clienttest drives the tool-call-fixing proxy with real clients:
 // the official OpenAI (chat completions and Responses), Anthropic and
-// Ollama JavaScript SDKs (run with node), the
+// Ollama JavaScript SDKs, the AI SDK and LangChain JS (run with node), the
 // ollama/api Go client, and openai-go (in the module under openaigo/, so
 // that the main module does not depend on it). Each client talks to a proxy
 // in front of the scripted fake upstream and must see the leaked, malformed
