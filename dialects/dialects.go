@@ -19,7 +19,9 @@ import (
 )
 
 // Dialect extracts tool calls written in one wire syntax.
-// Implementations must be safe for concurrent use.
+// Implementations must be safe for concurrent use. A dialect that is only
+// a Dialect is streamed by reading the whole output with Extract when it
+// ends, with no event before; implement Incremental to stream.
 type Dialect interface {
 	// Name is the dialect's catalogue name, e.g. "hermes".
 	Name() string

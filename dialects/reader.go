@@ -10,7 +10,9 @@ import (
 // one pass as it arrives. Its Extract is Read of a new Reader: the stream
 // package feeds the same Reader delta by delta, so a streamed output and a
 // one-shot parse of the same text agree by construction, with no second
-// reading of the output.
+// reading of the output. Implement Incremental to stream: a dialect that
+// has only Extract is read whole when its output ends (package stream
+// emits nothing of it before Close).
 type Incremental interface {
 	Dialect
 	// NewReader returns a Reader for one output, read with opts. opts is

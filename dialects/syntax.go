@@ -1,15 +1,14 @@
 package dialects
 
-// Syntax tells the stream engine (package stream) where a dialect's calls
-// and reasoning may begin and end, so that one engine streams every
-// dialect: the engine scans deltas for these strings, streams content and
-// reasoning while none has been seen, and parses each call region once,
-// when it closes. A dialect describes its syntax; it writes no streaming
-// code.
+// Syntax describes the strings where a dialect's calls and reasoning may
+// begin and end. It does not stream the dialect (its Reader does, see
+// Incremental): detection reads it to tell which candidates an output so
+// far may be in and where the output may decide its dialect (package
+// stream's CandidateSet and PointSet), and ImplicitReasoningIn to tell
+// where an output that may have begun inside a reasoning block settles.
 //
-// The description only has to be conservative: text the engine cannot place
-// is held back and settled by one parse of the whole output at the end, so
-// a missing string costs liveness, never correctness.
+// The description only has to be conservative: a missing string costs
+// detection an early decision, never correctness.
 type Syntax struct {
 	// Starts open a call region: a call, or a section holding calls.
 	Starts []string
@@ -28,12 +27,7 @@ type Syntax struct {
 	// tokens that are stripped, channel headers, alternative call
 	// wrappers). Output from the first one on is held back.
 	Tokens []string
-	// Strip are the Tokens the dialect deletes from the content and that
-	// mean nothing else (Cohere's <|START_RESPONSE|>): the stream engine
-	// checks that the dialect's parse reads text around each one as the
-	// text without it, and then streams the content across it.
-	Strip []string
-	// Answer are Strip tokens that open the model's answer (Cohere's
+	// Answer are tokens that open the model's answer (Cohere's
 	// <|START_RESPONSE|>): like a call, an output that opens with one
 	// (after whitespace) did not begin inside a reasoning block the
 	// template opened (ImplicitReasoningIn), so a stream settles where it
@@ -43,10 +37,6 @@ type Syntax struct {
 	// marker, such as '{' and '[' for JSON dialects. Output from the first
 	// one on is held back.
 	Bare string
-	// Quotes lists the bytes that open quoted strings inside a region
-	// ('"' for JSON arguments): a marker inside a string is argument text,
-	// so it does not close the region. Backslash escapes.
-	Quotes string
 	// Openings are texts that, opening the output (after whitespace), mean
 	// it began inside the dialect's framing, as a header the prompt wrote
 	// half of; such output is held back to the end.
@@ -84,9 +74,9 @@ type Syntax struct {
 	Opaque bool
 }
 
-// Streamable is implemented by dialects that describe their syntax to the
-// stream engine. A dialect that does not implement it is streamed from its
-// Markers alone, with everything after the first one held back.
+// Streamable is implemented by dialects that describe their syntax to
+// detection. A dialect that does not implement it is described by its
+// Markers alone (SyntaxOf).
 type Streamable interface {
 	Syntax() Syntax
 }

@@ -87,7 +87,7 @@ func TestBacktickInsideCall(t *testing.T) {
 // live reports whether streaming head and then rest in dialect d reports
 // the second call (index 1) before Close.
 func live(d dialects.Dialect, head, rest string) bool {
-	p := stream.Learn(d).NewParser(&stream.Options{})
+	p := stream.NewParser(d, &stream.Options{})
 	for _, c := range []string{head, rest} {
 		for _, ev := range p.Write(c) {
 			if ev.Kind == stream.Call && ev.Index == 1 {

@@ -26,7 +26,6 @@ type Registry struct {
 	order     []string // registration order: ties in detection go to the earlier one
 	models    []ModelRule
 	templates []TemplateRule
-	profiles  sync.Map // dialect name -> *stream.Profile, learnt on first use
 	// models' dialects by model name, as modelDialect found them; gen
 	// counts the changes to the dialects and rules, which empty it.
 	modelMemo map[string]modelMatch

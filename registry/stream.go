@@ -29,10 +29,10 @@ func (r *Registry) Stream(opts *Options) *stream.Parser {
 		if d, ok := r.Lookup(o.Dialect); ok {
 			for _, name := range o.Fallback {
 				if fb, ok := r.Lookup(name); ok {
-					sopts.Fallback = append(sopts.Fallback, r.streamed(fb))
+					sopts.Fallback = append(sopts.Fallback, fb)
 				}
 			}
-			return stream.NewParser(r.streamed(d), sopts)
+			return stream.NewParser(d, sopts)
 		}
 		// An unknown name: the final parse reports it.
 		return stream.NewDetecting(nameless{r: r, opts: heapOptions(o)}, sopts)
@@ -48,14 +48,13 @@ func heapOptions(o Options) *Options { return &o }
 func Stream(opts *Options) *stream.Parser { return defaultRegistry.Stream(opts) }
 
 // Prepare builds what detection needs for every registered dialect: the
-// candidates a detecting stream reads the output with (a dialect that has
-// no Reader of its own by its stream profile, learnt from tiny parses),
-// and the points where a detecting parse or stream may decide. A process's first detecting
-// Parse, Detect or Stream builds them otherwise (about 10 ms for the
-// default registry, against tens of microseconds for a parse after; too
-// much to spend at init in every program that imports it), so a program
-// that times its parses, or answers its first request against a deadline,
-// calls Prepare first. Later calls, and calls after a dialect is
+// candidates a detecting stream reads the output with, and the points
+// where a detecting parse or stream may decide. A process's first
+// detecting Parse, Detect or Stream builds them otherwise (about 10 ms for
+// the default registry, against tens of microseconds for a parse after;
+// too much to spend at init in every program that imports it), so a
+// program that times its parses, or answers its first request against a
+// deadline, calls Prepare first. Later calls, and calls after a dialect is
 // registered for what it adds, cost a lookup.
 func (r *Registry) Prepare() {
 	r.points()
@@ -76,29 +75,8 @@ func (r *Registry) Prepared() bool {
 	return ok && v.(pointSet).gen == gen && tab != nil && tab.gen == gen && tab.cands.Load() != nil
 }
 
-// streamed returns what a stream reads d's output with: d itself when
-// its own Reader reads it (dialects.Incremental), else its profile.
-func (r *Registry) streamed(d dialects.Dialect) dialects.Dialect {
-	if _, inc := d.(dialects.Incremental); inc {
-		return d
-	}
-	return r.profile(d)
-}
-
-// profile returns the stream profile of d, learning it on first use.
-func (r *Registry) profile(d dialects.Dialect) *stream.Profile {
-	if p, ok := r.profiles.Load(d.Name()); ok {
-		if sp := p.(*stream.Profile); sp.Dialect() == d {
-			return sp
-		}
-	}
-	sp := stream.Learn(d)
-	r.profiles.Store(d.Name(), sp)
-	return sp
-}
-
 // candidates returns what a detecting stream reads the output with: every
-// registered dialect, streamed as Registry.streamed streams it, with the
+// registered dialect, with the
 // triggers detection prefilters it by (see present).
 func (r *Registry) candidates() *stream.CandidateSet {
 	tab := r.table()
@@ -108,7 +86,7 @@ func (r *Registry) candidates() *stream.CandidateSet {
 	cands := make([]stream.Candidate, len(tab.entries))
 	for k := range tab.entries {
 		e := &tab.entries[k]
-		c := stream.Candidate{Dialect: r.streamed(e.d), Value: e.body}
+		c := stream.Candidate{Dialect: e.d, Value: e.body}
 		if !e.always {
 			for _, lit := range e.triggers {
 				c.Triggers = append(c.Triggers, tab.literals[lit])
@@ -330,7 +308,7 @@ func (d detector) Decide(prefix string) (dialects.Dialect, string) {
 	if !found {
 		return nil, ""
 	}
-	return d.r.streamed(dl), det.Reason
+	return dl, det.Reason
 }
 
 func (d detector) Parse(text string) *toolcall.Result { return d.r.Parse(text, d.opts) }

@@ -36,7 +36,6 @@ func bigCall(size int) string {
 // allocations are the stream's alone.
 func BenchmarkStream(b *testing.B) {
 	opts := &dialects.Options{ReasoningClosed: true}
-	prof := stream.Learn(hermes.Dialect)
 	oneShot := func(b *testing.B, text string) {
 		if res := dialects.Parse(hermes.Dialect, text, opts); len(res.Calls) != 1 {
 			b.Fatal(res.Errors)
@@ -60,7 +59,7 @@ func BenchmarkStream(b *testing.B) {
 				pair := pairTimer{}
 				for b.Loop() {
 					pair.stream(b, func() {
-						p := prof.NewParser(&stream.Options{Parse: *opts})
+						p := stream.NewParser(hermes.Dialect, &stream.Options{Parse: *opts})
 						// The deltas are cut as they are written: a slice
 						// of 262 144 one-byte strings would make the
 						// collector's work, not the stream's, the cost.
@@ -163,9 +162,8 @@ func split(text string, n int) []string {
 }
 
 // BenchmarkWriteSteady measures one Write of 1 or 16 bytes inside a long
-// argument string: the per-delta cost of the steady path.
+// argument string: the per-delta cost of the Reader there.
 func BenchmarkWriteSteady(b *testing.B) {
-	prof := stream.Learn(hermes.Dialect)
 	head := "<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"notes.txt\", \"text\": \"" + strings.Repeat("x", 256)
 	for _, delta := range []string{"a", `lorem \"ipsum\" d`} {
 		b.Run(fmt.Sprintf("%dB", len(delta)), func(b *testing.B) {
@@ -176,7 +174,7 @@ func BenchmarkWriteSteady(b *testing.B) {
 			for b.Loop() {
 				if n == 0 {
 					b.StopTimer()
-					p = prof.NewParser(&stream.Options{Parse: dialects.Options{ReasoningClosed: true}})
+					p = stream.NewParser(hermes.Dialect, &stream.Options{Parse: dialects.Options{ReasoningClosed: true}})
 					for i := 0; i < len(head); i += 16 {
 						p.Write(head[i:min(i+16, len(head))])
 					}

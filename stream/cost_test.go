@@ -15,14 +15,13 @@ import (
 	"github.com/dialectkit/toolcall/stream"
 )
 
-// TestSteadyWritesDoNotAllocate holds the steady path to its promise: a
+// TestSteadyWritesDoNotAllocate holds the stream to its promise: a
 // delta inside a long argument string, one byte or sixteen with escapes,
 // allocates nothing (the buffer's doublings aside, which AllocsPerRun's
 // average rounds away).
 func TestSteadyWritesDoNotAllocate(t *testing.T) {
-	prof := stream.Learn(hermes.Dialect)
 	for _, delta := range []string{"a", `lorem \"ipsum\" `, `\n`, `\`, `\\`} {
-		p := prof.NewParser(&stream.Options{Parse: dialects.Options{ReasoningClosed: true}})
+		p := stream.NewParser(hermes.Dialect, &stream.Options{Parse: dialects.Options{ReasoningClosed: true}})
 		head := "<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"notes.txt\", \"text\": \"" + strings.Repeat("x", 300)
 		for _, c := range split(head, 16) {
 			p.Write(c)
@@ -36,17 +35,15 @@ func TestSteadyWritesDoNotAllocate(t *testing.T) {
 	}
 }
 
-// TestCloseReusesRegions checks that Close does not parse again the call
-// regions the stream has already read (it parses the text around them with
-// stand-ins), in the dialects whose profile has a stand-in, and that the
-// result is still exactly the one-shot result. A dialect streamed with its
-// own Reader never reads the text again (stream.OwnReader).
+// TestCloseReusesRegions checks that every dialect of the corpus is
+// streamed with its own Reader, which never reads the text again at Close
+// (stream.OwnReader), and that the result is still exactly the one-shot
+// result, for the corpus and for a 64 KB call.
 func TestCloseReusesRegions(t *testing.T) {
 	vs, err := corpustest.Dialects()
 	if err != nil {
 		t.Fatal(err)
 	}
-	reused := map[string]int{}
 	for _, v := range vs {
 		tools, err := v.ToolSet()
 		if err != nil {
@@ -59,32 +56,26 @@ func TestCloseReusesRegions(t *testing.T) {
 		if err := streamtest.Compare(want, p, streamtest.Feed(p, split(v.Text, 16))); err != nil {
 			t.Errorf("%s: %v", v.ID, err)
 		}
-		if stream.Reused(p) || stream.OwnReader(p) {
-			reused[v.Dialect]++
+		if !stream.OwnReader(p) {
+			t.Errorf("%s: %s is not streamed with its own Reader", v.ID, v.Dialect)
 		}
 	}
-	for _, d := range []string{"hermes", "qwen3_coder", "glm45", "gemma4", "lfm2", "minimax_m2"} {
-		if reused[d] == 0 {
-			t.Errorf("no %s output was closed without parsing its regions again", d)
-		}
-	}
-	t.Logf("closed with stand-ins, per dialect: %v", reused)
 
-	p := stream.Learn(hermes.Dialect).NewParser(&stream.Options{Parse: dialects.Options{ReasoningClosed: true}})
+	p := stream.NewParser(hermes.Dialect, &stream.Options{Parse: dialects.Options{ReasoningClosed: true}})
 	text := bigCall(64 << 10)
 	if err := streamtest.Compare(dialects.Parse(hermes.Dialect, text, &dialects.Options{ReasoningClosed: true}), p, streamtest.Feed(p, split(text, 16))); err != nil {
 		t.Fatal(err)
 	}
-	if !stream.Reused(p) && !stream.OwnReader(p) {
-		t.Error("a 64 KB Hermes call was parsed again at Close")
+	if !stream.OwnReader(p) {
+		t.Error("a 64 KB Hermes call is not streamed with the Reader")
 	}
 }
 
 // TestSectionEndKeepsStreaming checks that the closing tag of a section
 // around a call (Qwen3-Coder's </tool_call> after </function>, MiniMax's
 // </minimax:tool_call> after </invoke>) ends the call's region rather than
-// holding the rest of the output, so that later calls stream (and Close
-// reuses every region), with the one-shot result.
+// holding the rest of the output, so that later calls stream, with the
+// one-shot result.
 func TestSectionEndKeepsStreaming(t *testing.T) {
 	outputs := map[string]string{
 		"qwen3_coder": "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>\n" +
@@ -111,17 +102,11 @@ func TestSectionEndKeepsStreaming(t *testing.T) {
 					}
 				}
 			}
-			if stream.Held(p) {
-				t.Errorf("%s in %d-byte pieces: the output is held after a section's closing tag", dialect, n)
-			}
 			if err := streamtest.Compare(want, p, append(evs, p.Close()...)); err != nil {
 				t.Errorf("%s in %d-byte pieces: %v", dialect, n, err)
 			}
 			if live != len(want.Calls) {
 				t.Errorf("%s in %d-byte pieces: %d of %d calls reported before the end", dialect, n, live, len(want.Calls))
-			}
-			if !stream.Reused(p) {
-				t.Errorf("%s in %d-byte pieces: Close parsed the regions again", dialect, n)
 			}
 		}
 	}
@@ -172,9 +157,8 @@ func TestDetectedStreamTextAndLimit(t *testing.T) {
 }
 
 // TestSteadyBytes writes byte values one at a time inside two long
-// argument strings, where Write's fast path shows each as a string or an
-// event of its own (once 16 KB have been read so): each event is the byte
-// written, of the call written, and the result is the one-shot parse's.
+// argument strings, where each Write gives one event: the byte written, of
+// the call written; and the result is the one-shot parse's.
 // The first call's argument holds the printable bytes, the second's every
 // byte but the backtick.
 func TestSteadyBytes(t *testing.T) {
@@ -209,7 +193,7 @@ func TestSteadyBytes(t *testing.T) {
 		text.WriteString(arg + pad + "\"}}\n</tool_call>")
 	}
 	opts := dialects.Options{ReasoningClosed: true}
-	p := stream.Learn(hermes.Dialect).NewParser(&stream.Options{Parse: opts})
+	p := stream.NewParser(hermes.Dialect, &stream.Options{Parse: opts})
 	var evs []stream.Event
 	s := text.String()
 	for i := 0; i < len(s); i++ {
@@ -236,7 +220,6 @@ func TestSteadyBytes(t *testing.T) {
 func TestStreamAllocatesOnce(t *testing.T) {
 	text := bigCall(256 << 10)
 	opts := dialects.Options{ReasoningClosed: true}
-	prof := stream.Learn(hermes.Dialect)
 	allocated := func(f func()) uint64 {
 		f() // warm
 		var before, after runtime.MemStats
@@ -251,7 +234,7 @@ func TestStreamAllocatesOnce(t *testing.T) {
 	oneShot := allocated(func() { dialects.Parse(hermes.Dialect, text, &opts) })
 	for _, delta := range []int{1, 16, 1024} {
 		streamed := allocated(func() {
-			p := prof.NewParser(&stream.Options{Parse: opts})
+			p := stream.NewParser(hermes.Dialect, &stream.Options{Parse: opts})
 			for i := 0; i < len(text); i += delta {
 				p.Write(text[i:min(i+delta, len(text))])
 			}
@@ -269,16 +252,15 @@ func TestStreamAllocatesOnce(t *testing.T) {
 
 // TestMaxBytesInLongArgument cuts a long argument at the stream's limit,
 // inside the parser's first array, a chunk and the one after, at several
-// delta sizes: the steady path reads no byte past the limit, the call
+// delta sizes: the stream reads no byte past the limit, the call
 // streamed so far is the one-shot parse's of what was read, and the result
 // says where the output was cut.
 func TestMaxBytesInLongArgument(t *testing.T) {
 	text := bigCall(64 << 10)
 	opts := dialects.Options{ReasoningClosed: true}
-	prof := stream.Learn(hermes.Dialect)
 	for _, limit := range []int{200, 300, 16 << 10, 16<<10 + 256, 40000} {
 		for _, delta := range []int{1, 16, 1000} {
-			p := prof.NewParser(&stream.Options{Parse: opts, MaxBytes: limit})
+			p := stream.NewParser(hermes.Dialect, &stream.Options{Parse: opts, MaxBytes: limit})
 			var args strings.Builder
 			for i := 0; i < len(text); i += delta {
 				for _, ev := range p.Write(text[i:min(i+delta, len(text))]) {

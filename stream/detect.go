@@ -118,9 +118,6 @@ func NewCandidateSet(cands []Candidate) *CandidateSet {
 	}
 	for i := range cands {
 		d := cands[i].Dialect
-		if p, ok := d.(*Profile); ok {
-			d = p.d
-		}
 		syn := dialects.SyntaxOf(d)
 		s.opaque[i] = syn.Opaque
 		s.nameBare[i] = strings.IndexByte(syn.Bare, '(') >= 0
@@ -617,4 +614,44 @@ func (c *chain) settle(res *toolcall.Result) {
 		c.emit(Event{Kind: CallStart, Index: e.CallIndex, Name: e.Tool})
 		c.emit(Event{Kind: CallError, Index: e.CallIndex, Err: coded.Err(e)})
 	}
+}
+
+// nameByte reports whether c may stand in a tool's name: letters, digits,
+// '_', '$', '.', '-', and any byte of a multi-byte character.
+func nameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '$' || c == '.' || c == '-' || c >= 0x80
+}
+
+// backOverName returns the start of the name-like run (letters, digits,
+// '_', '$', '.', '-', and any character but a space beyond ASCII) that
+// ends text[from:limit] at limit, or limit.
+func backOverName(text string, from, limit int) int {
+	i := limit
+	for i > from {
+		if c := text[i-1]; c < utf8.RuneSelf {
+			if !nameByte(c) {
+				break
+			}
+			i--
+			continue
+		}
+		r, n := utf8.DecodeLastRuneInString(text[from:i])
+		if unicode.IsSpace(r) {
+			// A space such as U+00A0 ends the word, as ' ' does.
+			break
+		}
+		i -= n
+	}
+	return i
+}
+
+// wordy reports whether the first line of text holds two words: a space
+// or tab between two other bytes.
+func wordy(text string) bool {
+	line := text
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	line = strings.TrimSpace(line)
+	return strings.ContainsAny(line, " \t")
 }

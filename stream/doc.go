@@ -15,12 +15,11 @@
 // second reading of the text; the result is dialects.Parse's, since the
 // dialect's Extract is dialects.Read of the same Reader.
 //
-// One engine streams every other dialect: a dialect describes where its calls and
-// reasoning begin and end (dialects.Syntax), and the engine scans each delta
-// once for those strings, holds back anything that could be the start of a
-// marker, and parses each call region once, when it closes. At the end of
-// the output the whole text is parsed once more and the events are settled
-// against that parse, so the calls, content and reasoning a stream reports
-// are exactly those of a one-shot parse of the same text, however the text
-// was cut into deltas; total work is linear in the length of the output.
+// A dialect that has only Extract is read whole with it at Close
+// (dialects.Holding): such a stream emits nothing before Close. Implement
+// dialects.Incremental to stream. A detecting stream (NewDetecting) and a
+// fallback chain (Options.Fallback) read the output with the candidates'
+// own Parsers. Either way the calls, content and reasoning a stream
+// reports are exactly those of a one-shot parse of the same text, however
+// the text was cut into deltas.
 package stream

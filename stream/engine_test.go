@@ -310,3 +310,52 @@ func TestEngineLongText(t *testing.T) {
 		}
 	}
 }
+
+// extractOnly is a dialect that has only Extract, as a third party's may:
+// hermes' reading of the whole output, without its Reader.
+type extractOnly struct{}
+
+func (extractOnly) Name() string { return "extract_only" }
+func (extractOnly) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	d, _ := registry.Lookup("hermes")
+	return d.Extract(text, opts)
+}
+
+// TestExtractOnlyReadsAtClose streams a dialect that is not
+// dialects.Incremental: it emits nothing before Close, and Close gives the
+// one-shot parse's result (its Extract with the stream's options) however
+// the output is cut.
+func TestExtractOnlyReadsAtClose(t *testing.T) {
+	tools, err := schema.NewSet(toolcall.Tool{Name: "f", Parameters: []byte(`{"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d extractOnly
+	for _, text := range []string{
+		"",
+		"Just an answer.",
+		"<think>hmm</think>Calling.\n<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call>\n<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"x\"}}</tool_call>",
+		"<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1",
+		"<tool_call>{\"name\": \"g\", \"arguments\": {}}</tool_call> done",
+	} {
+		for _, opts := range []*dialects.Options{{}, {Tools: tools, ReasoningClosed: true}} {
+			want := dialects.Parse(d, text, opts)
+			if err := streamtest.Check(d, text, nil, opts); err != nil {
+				t.Errorf("%q: %v", text, err)
+			}
+			p := stream.NewParser(d, &stream.Options{Parse: *opts})
+			for _, c := range split(text, 7) {
+				if evs := p.Write(c); len(evs) > 0 {
+					t.Fatalf("%q: a Write before Close gives %+v", text, evs)
+				}
+			}
+			evs := p.Close()
+			if err := streamtest.SameResult(want, evs[len(evs)-1].Result); err != nil {
+				t.Errorf("%q: %v", text, err)
+			}
+			if p.Text() != text {
+				t.Errorf("%q: Text() = %q", text, p.Text())
+			}
+		}
+	}
+}

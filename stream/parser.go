@@ -1,16 +1,79 @@
 package stream
 
-import "github.com/dialectkit/toolcall"
+import (
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// DefaultMaxBytes is the default cap on a streamed output (Options.MaxBytes).
+const DefaultMaxBytes = 16 << 20
+
+// Options configure a Parser.
+type Options struct {
+	// Parse are the options of the one-shot parse the stream reproduces:
+	// tools, repair, validation, reasoning start, caps. ReasoningOpen
+	// (the chat template opened a reasoning block) lets reasoning stream
+	// from the start; ReasoningClosed lets answer text stream at once.
+	// The common call is one literal: &stream.Options{Parse:
+	// dialects.Options{Tools: set}}; registry.Stream takes registry.Options.
+	Parse dialects.Options
+
+	// MaxBytes caps the output a Parser buffers; zero means
+	// DefaultMaxBytes, a negative value no cap. Text past it is not read:
+	// the final result is the parse of what was kept, with a TLP-009 error
+	// saying where the output was cut.
+	MaxBytes int
+
+	// Fallback are the dialects to read the output in, in order, when the
+	// parser's own dialect finds no call and no error in it: the first
+	// that finds a call gives the result, as registry.Options.Fallback
+	// does for a one-shot parse. The stream is the parser's own dialect's
+	// as soon as that dialect starts a call (or reports a failed one);
+	// until then answer text streams as far as every reading agrees, and
+	// a fallback's calls come with Close. Ignored by NewDetecting.
+	Fallback []dialects.Dialect
+}
+
+// NewParser returns a Parser for output in dialect d, and in the fallback
+// chain's when it finds nothing (Options.Fallback). A dialect that reads
+// its output in one pass (dialects.Incremental) is streamed with its own
+// Reader, its answer and calls as they are decided. Any other dialect is
+// read whole, with its Extract, when the output ends: such a stream
+// emits nothing before Close. Implement dialects.Incremental to stream.
+func NewParser(d dialects.Dialect, opts *Options) *Parser {
+	if opts != nil && len(opts.Fallback) > 0 {
+		return newChain(d, opts)
+	}
+	return newAlone(d, opts)
+}
+
+// newAlone returns a Parser for output in dialect d alone, whatever
+// opts.Fallback says.
+func newAlone(d dialects.Dialect, opts *Options) *Parser {
+	if inc, ok := d.(dialects.Incremental); ok {
+		return newEngine(inc, opts)
+	}
+	return newEngine(extracted{d}, opts)
+}
+
+// extracted reads the output of a dialect that is not dialects.Incremental:
+// its Reader holds the output and reads it once, with the dialect's
+// Extract, at Close (dialects.Holding).
+type extracted struct{ dialects.Dialect }
+
+// NewReader returns a Reader that extracts the whole output with opts.
+func (w extracted) NewReader(opts *dialects.Options) dialects.Reader {
+	return dialects.Holding(func(text string) *dialects.Extraction { return w.Extract(text, opts) })
+}
 
 // Parser reads one model output as it arrives. Write it the deltas, in
 // order, then Close it; each call returns the events the new text settled.
 // A Parser is not safe for concurrent use.
 type Parser struct {
-	// eng streams a dialect that reads its output itself (engine.go);
-	// old any other dialect, a detecting stream and a fallback chain.
+	// eng streams one dialect (engine.go); ch a detecting stream and a
+	// fallback chain (chain.go, detect.go).
 	eng *engine
 	ch  *chain
-	old *profiled
 }
 
 // Write feeds the next delta and returns the events it settled. The slice
@@ -20,10 +83,7 @@ func (p *Parser) Write(delta string) []Event {
 	if p.eng != nil {
 		return p.eng.write(delta)
 	}
-	if p.ch != nil {
-		return p.ch.write(delta)
-	}
-	return p.old.Write(delta)
+	return p.ch.write(delta)
 }
 
 // Close ends the output and returns the last events, Done last with the
@@ -33,10 +93,7 @@ func (p *Parser) Close() []Event {
 	if p.eng != nil {
 		return p.eng.close()
 	}
-	if p.ch != nil {
-		return p.ch.close()
-	}
-	return p.old.Close()
+	return p.ch.close()
 }
 
 // Text returns the output received so far.
@@ -44,16 +101,13 @@ func (p *Parser) Text() string {
 	if p.eng != nil {
 		return p.eng.text.String()
 	}
-	if p.ch != nil {
-		if p.ch.det != nil {
-			return p.ch.buf.String()
-		}
-		if p.ch.inner != nil {
-			return p.ch.inner.Text()
-		}
-		return p.ch.alts[0].p.Text()
+	if p.ch.det != nil {
+		return p.ch.buf.String()
 	}
-	return p.old.Text()
+	if p.ch.inner != nil {
+		return p.ch.inner.Text()
+	}
+	return p.ch.alts[0].p.Text()
 }
 
 // Result returns the final result once the Parser is closed, else nil.
@@ -61,10 +115,7 @@ func (p *Parser) Result() *toolcall.Result {
 	if p.eng != nil {
 		return p.eng.result
 	}
-	if p.ch != nil {
-		return p.ch.result
-	}
-	return p.old.Result()
+	return p.ch.result
 }
 
 // Disagreement reports, after Close, the first thing the stream emitted
@@ -77,21 +128,7 @@ func (p *Parser) Disagreement() string {
 	if p.eng != nil {
 		return ""
 	}
-	if p.ch != nil {
-		return p.ch.diverged
-	}
-	return p.old.diverged
-}
-
-// textLen is the length of the output received so far.
-func (p *Parser) textLen() int {
-	if p.eng != nil {
-		return p.eng.text.Len()
-	}
-	if p.ch != nil {
-		return p.ch.text
-	}
-	return p.old.textLen()
+	return p.ch.diverged
 }
 
 // outText is the text of kind (Content or Reasoning) the stream emitted.
@@ -99,10 +136,7 @@ func (p *Parser) outText(kind Kind) string {
 	if p.eng != nil {
 		return p.eng.outText(kind)
 	}
-	if p.ch != nil {
-		return p.ch.outText(kind)
-	}
-	return p.old.outText(kind)
+	return p.ch.outText(kind)
 }
 
 // hasErrors reports whether the output holds an error of no one call
@@ -116,11 +150,8 @@ func (p *Parser) dialectName() string {
 	switch {
 	case p.eng != nil:
 		return p.eng.d.Name()
-	case p.ch != nil:
-		if p.ch.det != nil {
-			return ""
-		}
-		return p.ch.name
+	case p.ch.det != nil:
+		return ""
 	}
-	return p.old.d.Name()
+	return p.ch.name
 }

@@ -26,12 +26,8 @@ const MaxDecisions = 8
 type Points struct {
 	ends *endSet
 	// lists says a value that closes inside a list opened at depth zero
-	// ([{…}, …], [f(…), …]) is a point too; limit caps the points
-	// returned (zero: MaxDecisions, negative: none); tags says the end of
-	// any tag ('>') is a point.
+	// ([{…}, …], [f(…), …]) is a point too.
 	lists bool
-	tags  bool
-	limit int
 
 	pos     int  // bytes examined
 	depth   int  // bracket depth outside strings
@@ -41,28 +37,6 @@ type Points struct {
 	inStr   bool // inside a "…" string at depth > 0
 	escaped bool // after a backslash in that string
 	asked   int  // points returned
-	// opened holds the opening brackets of a held output's open values
-	// (tags), up to maxMatched deep: there a closing bracket that does not
-	// match the one it would close ({"a": 1) closes nothing and is no
-	// point.
-	opened []byte
-}
-
-// maxMatched is the depth up to which a held output's brackets are matched.
-const maxMatched = 1 << 10
-
-// opener returns the opening bracket a closing bracket c closes, or 0
-// when c is none.
-func opener(c byte) byte {
-	switch c {
-	case '}':
-		return '{'
-	case ']':
-		return '['
-	case ')':
-		return '('
-	}
-	return 0
 }
 
 // endSet is the closing markers of a set of dialects, looked up by their
@@ -105,7 +79,7 @@ func (s *PointSet) Points() *Points { return &Points{ends: &s.ends, lists: true}
 // the same output, longer or not) after the last one returned, or false
 // when text holds no further point or MaxDecisions points were returned.
 func (pt *Points) Next(text string) (int, bool) {
-	if limit := pt.limit; limit == 0 && pt.asked >= MaxDecisions || limit > 0 && pt.asked >= limit {
+	if pt.asked >= MaxDecisions {
 		return 0, false
 	}
 	for pt.pos < len(text) {
@@ -134,27 +108,14 @@ func (pt *Points) Next(text string) (int, bool) {
 			if pt.depth == 0 {
 				pt.inList = c == '['
 			}
-			if pt.tags && pt.depth < maxMatched {
-				pt.opened = append(pt.opened, c)
-			}
 			pt.depth++
-		case opener(c) != 0 && pt.tags && pt.depth > 0 && pt.depth <= maxMatched && pt.opened[pt.depth-1] != opener(c):
-			// A closing bracket of another kind than the value open:
-			// it closes nothing.
 		case c == '}' || c == ']' || c == ')':
-			if pt.tags && pt.depth > 0 && pt.depth <= maxMatched {
-				pt.opened = pt.opened[:pt.depth-1]
-			}
 			if pt.depth > 0 {
 				pt.depth--
 				// Inside a fence, a list's first element does not show
 				// which dialect reads the fence.
 				point = pt.depth == 0 || pt.lists && pt.depth == 1 && pt.inList && !pt.fenced
 			}
-		}
-		if !point && pt.tags && c == '>' && pt.depth == 0 {
-			// A held output is probed after any tag.
-			point = true
 		}
 		if !point && pt.ends.last[c] {
 			for _, w := range pt.ends.words {
@@ -170,28 +131,4 @@ func (pt *Points) Next(text string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// newWordPoints returns a scanner of the points of one dialect's output
-// while it is held (Parser.probeHeld): after any of words, and after a
-// value closes at depth zero or inside a list at depth zero.
-func newWordPoints(words []string) *PointSet {
-	s := &PointSet{}
-	seen := map[string]bool{}
-	for _, w := range words {
-		if w == "" || seen[w] {
-			continue
-		}
-		seen[w] = true
-		s.ends.words = append(s.ends.words, w)
-		s.ends.last[w[len(w)-1]] = true
-	}
-	return s
-}
-
-// heldPoints returns a fresh scanner over the set's words for a held
-// output: list elements and the end of any tag ('>') are points too, and
-// there is no cap.
-func (s *PointSet) heldPoints() *Points {
-	return &Points{ends: &s.ends, lists: true, tags: true, limit: -1}
 }

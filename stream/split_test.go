@@ -37,8 +37,8 @@ func TestSectionSplits(t *testing.T) {
 }
 
 // TestSectionSplitsAgree streams random sequences of markers and call
-// pieces in the dialects whose start marker may end the call before it,
-// cut at random points, and compares every event with the one-shot parse:
+// pieces in every dialect (those whose start marker may end the call
+// before it among them), cut at random points, and compares every event with the one-shot parse:
 // a section read part by part reads as the whole does.
 func TestSectionSplitsAgree(t *testing.T) {
 	pieces := []string{"[TOOL_CALLS]", "[/TOOL_CALLS]", "[ARGS]", "get_weather", "f", `{"a": 1}`, `{"a": "[TOOL_CALLS]"}`,
@@ -48,15 +48,7 @@ func TestSectionSplitsAgree(t *testing.T) {
 		"<seed:tool_call>", "</seed:tool_call>", "<function=f>", "</function>", "<parameter=a>", "<function_calls>", "</function_calls>",
 		"<|tool_call_start|>", "<|tool_call_end|>", "<longcat_tool_call>", "</longcat_tool_call>", "<function_call>", "<|python_tag|>",
 		"<tool_calls>", "</tool_calls>", "TOOL_CALLS"}
-	var names []string
-	for _, n := range registry.Names() {
-		if d, ok := registry.Lookup(n); ok && stream.StartSplits(stream.Learn(d)) {
-			names = append(names, n)
-		}
-	}
-	if len(names) == 0 || !strings.Contains(strings.Join(names, " "), "mistral") {
-		t.Fatalf("dialects whose start marker ends a call: %v", names)
-	}
+	names := registry.Names()
 	n := longtest.Scaled(40000)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range n {

@@ -17,7 +17,6 @@ func (harmonyDialect) Syntax() dialects.Syntax {
 		// A <think> block is reasoning too (Extract).
 		Reasoning: []dialects.ReasoningTags{{Open: mChannel + "analysis" + mMessage, Close: mEnd}, dialects.Think},
 		Tokens:    []string{mChannel, mConstrain, mCall, mMessage, mStart, mReturn, mEnd},
-		Quotes:    `"`,
 		// The prompt may end inside a header: " to=functions.f<|channel|>…".
 		MarkedStart: true,
 		Header:      headerStart,

@@ -52,7 +52,6 @@ func syntax() dialects.Syntax {
 		Reasoning: []dialects.ReasoningTags{dialects.Think},
 		Tokens:    []string{"<tool", "</tool", "<function", "</function", "<json", "<xml", "<response", "```"},
 		Bare:      "{[",
-		Quotes:    `"`,
 	}
 }
 

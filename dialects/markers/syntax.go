@@ -6,13 +6,12 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 )
 
-// Syntax describes the dialect to the stream engine. A section, when the
-// dialect has one, is a region of its own, and so is each call outside a
-// section; calls of a form without a closing marker are read when the
-// output ends. Strip tokens and bare-JSON openers hold the stream back, since
-// their effect on the content is only known at the end.
+// Syntax describes the dialect to detection (dialects.Syntax): its
+// section and call markers, the closing markers where an output may decide
+// its dialect (none for a form without a closing marker, which runs to the
+// next marker or the end of the output), and its other tokens.
 func (d *Dialect) Syntax() dialects.Syntax {
-	syn := dialects.Syntax{Reasoning: d.reasoning, Quotes: `"`, ReasoningClosed: d.desc.ReasoningClosed,
+	syn := dialects.Syntax{Reasoning: d.reasoning, ReasoningClosed: d.desc.ReasoningClosed,
 		Answer: slices.Clone(d.desc.Answer)}
 	for _, m := range d.secStart {
 		syn.Starts = append(syn.Starts, m.text)
@@ -43,7 +42,6 @@ func (d *Dialect) Syntax() dialects.Syntax {
 	}
 	for _, m := range d.stripSet {
 		syn.Tokens = append(syn.Tokens, m.text)
-		syn.Strip = append(syn.Strip, m.text)
 	}
 	syn.Tokens = append(syn.Tokens, d.barePrefix...)
 	for _, w := range d.desc.BareWrappers {

@@ -25,7 +25,7 @@ func (jsonDialect) Markers() []string { return nil }
 func (jsonDialect) Syntax() dialects.Syntax { return syntax() }
 
 func syntax() dialects.Syntax {
-	return dialects.Syntax{Reasoning: []dialects.ReasoningTags{dialects.Think}, Tokens: []string{"```"}, Bare: "{[", Quotes: `"`}
+	return dialects.Syntax{Reasoning: []dialects.ReasoningTags{dialects.Think}, Tokens: []string{"```"}, Bare: "{["}
 }
 
 // Extract finds call objects in text: it is the Reader fed the whole text

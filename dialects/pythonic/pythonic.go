@@ -192,7 +192,6 @@ func (d *Dialect) Syntax() dialects.Syntax {
 		ReasoningClosed: d.reasoningClosed,
 		Reasoning:       []dialects.ReasoningTags{dialects.Think},
 		Tokens:          append([]string{"```"}, d.markers...),
-		Quotes:          `"'`,
 	}
 	closed := true
 	for _, b := range d.blocks {

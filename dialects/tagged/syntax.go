@@ -41,7 +41,6 @@ func (t *Dialect) Syntax() dialects.Syntax {
 	syn.Tokens = append(syn.Tokens, d.Evidence...)
 	syn.Tokens = append(syn.Tokens, d.EndOfTurn...)
 	syn.Tokens = append(syn.Tokens, d.Strip...)
-	syn.Strip = append(syn.Strip, d.Strip...)
 	for _, w := range d.LooseWrappers {
 		syn.Tokens = append(syn.Tokens, w.Start)
 	}

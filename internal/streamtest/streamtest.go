@@ -66,10 +66,6 @@ func Check(d dialects.Dialect, text string, chunks []string, opts *dialects.Opti
 		opts = &dialects.Options{}
 	}
 	newParser := func() *stream.Parser { return stream.NewParser(d, &stream.Options{Parse: *opts}) }
-	if _, ok := d.(dialects.Incremental); !ok {
-		prof := stream.Learn(d)
-		newParser = func() *stream.Parser { return prof.NewParser(&stream.Options{Parse: *opts}) }
-	}
 	return CheckCuts(dialects.Parse(d, text, opts), newParser, text, chunks, false)
 }
 
