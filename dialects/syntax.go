@@ -12,20 +12,20 @@ package dialects
 type Syntax struct {
 	// Starts open a call region: a call, or a section holding calls.
 	Starts []string
-	// Ends close the region a Start opened. A dialect whose regions are not
-	// closed by a marker of their own leaves Ends empty: its calls are then
-	// parsed at the end of the output.
+	// Ends close the region a Start opened: the output so far may decide
+	// its dialect right after one. A dialect whose regions are not closed
+	// by a marker of their own leaves Ends empty.
 	Ends []string
 	// CallEnds close one call inside a region that holds several (a
-	// section's </invoke>): the calls before one are whole, and the stream
-	// engine reads them there, rather than when the section closes.
-	// Outside a region each is held back as a Token is.
+	// section's </invoke>): the output may decide its dialect right after
+	// one too.
 	CallEnds []string
 	// Reasoning lists the reasoning wrappers.
 	Reasoning []ReasoningTags
 	// Tokens are other markers with a meaning in the dialect (framing
 	// tokens that are stripped, channel headers, alternative call
-	// wrappers). Output from the first one on is held back.
+	// wrappers). Under detection the dialect is a candidate from the
+	// first one on.
 	Tokens []string
 	// Answer are tokens that open the model's answer (Cohere's
 	// <|START_RESPONSE|>): like a call, an output that opens with one
@@ -34,16 +34,18 @@ type Syntax struct {
 	// starts as soon as one arrives.
 	Answer []string
 	// Bare lists the bytes that may begin a call written without a
-	// marker, such as '{' and '[' for JSON dialects. Output from the first
-	// one on is held back.
+	// marker, such as '{' and '[' for JSON dialects. Under detection the
+	// dialect is a candidate from the first one on.
 	Bare string
 	// Openings are texts that, opening the output (after whitespace), mean
 	// it began inside the dialect's framing, as a header the prompt wrote
-	// half of; such output is held back to the end.
+	// half of; under detection no text before the dialect's markers is
+	// emitted while the output may so open.
 	Openings []string
 	// MarkedStart says output that does not open with one of the
 	// dialect's markers (after whitespace) may have begun inside a header
-	// the prompt wrote: it is held back to the end.
+	// the prompt wrote: under detection the dialect's own reading of the
+	// text before its markers is all that is emitted of it.
 	MarkedStart bool
 	// Header, with MarkedStart, tells whether text read before one of the
 	// dialect's markers can be the rest of a header the prompt began (a
@@ -68,9 +70,10 @@ type Syntax struct {
 	// streamed before the dialect is known nor a JSON example written
 	// after prose is ever read as a response.
 	Body bool
-	// Opaque says the dialect's output cannot be streamed before it ends
-	// (a whole-response format such as an API response body): everything
-	// is held back and parsed once at the end.
+	// Opaque says the dialect's output cannot be read before it ends (a
+	// whole-response format such as an API response body): under
+	// detection the dialect's reading says nothing before its markers,
+	// and no point of its output decides it early.
 	Opaque bool
 }
 
