@@ -464,18 +464,3 @@ func nameKeyCall(obj gjson.Result, offset int) (RawCall, bool) {
 	rc.Offset = offset
 	return rc, true
 }
-
-// escapeKey makes a literal key safe as a gjson path.
-func escapeKey(k string) string {
-	if !strings.ContainsAny(k, ".*?|#@\\") {
-		return k
-	}
-	var b strings.Builder
-	for _, r := range k {
-		if strings.ContainsRune(".*?|#@\\", r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}

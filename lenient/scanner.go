@@ -139,15 +139,9 @@ func outCap(n int) int { return n + n/8 + 16 }
 // was most of the cost of repairing a small input.
 var scanners = sync.Pool{New: func() any { return new(scanner) }}
 
-// getScanner returns a scanner from the pool, reset for src.
-func getScanner(src []byte, base int, cfg config, deadline time.Time) *scanner {
-	s := scanners.Get().(*scanner)
-	s.reset(src, base, cfg, deadline)
-	return s
-}
-
-// getScannerInto is getScanner writing its output into out, which must
-// have room for outCap(len(src)) bytes and is not used by anything else.
+// getScannerInto returns a scanner from the pool, reset for src and
+// writing its output into out, which must have room for outCap(len(src))
+// bytes and is not used by anything else.
 func getScannerInto(src []byte, base int, cfg config, deadline time.Time, out []byte) *scanner {
 	s := scanners.Get().(*scanner)
 	s.resetInto(src, base, cfg, deadline, out)

@@ -3,7 +3,6 @@ package probe
 import (
 	"encoding/json"
 	"slices"
-	"strings"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/client"
@@ -278,10 +277,4 @@ func nameList(calls []toolcall.Call) []string {
 	}
 	slices.Sort(names)
 	return names
-}
-
-// errorText is a one-line description of an error for the report: code
-// and message, never argument values (toolcall errors never print them).
-func errorText(err error) string {
-	return strings.TrimSpace(err.Error())
 }

@@ -52,12 +52,6 @@ func newEvidenceCache(max int) *evidenceCache {
 	return &evidenceCache{max: max, m: map[string]evidence{}, flight: map[string]chan struct{}{}}
 }
 
-// template returns the chat template of model at the upstream whose base
-// URL is base (see modelEvidence).
-func (c *core) template(ctx context.Context, base *url.URL, model string, header http.Header) string {
-	return c.modelEvidence(ctx, base, model, header).template
-}
-
 // modelEvidence returns what the upstream whose base URL is base tells of
 // model, asking it once per model and keeping the answer (see
 // fetchEvidence). A failed look-up gives nothing and is kept too: the

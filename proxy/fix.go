@@ -75,17 +75,6 @@ type fixed struct {
 	truncated bool
 }
 
-// validCalls counts the calls that passed their check.
-func (f *fixed) validCalls() int {
-	n := 0
-	for _, c := range f.calls {
-		if !c.failed {
-			n++
-		}
-	}
-	return n
-}
-
 func (f *fixed) count(kind string, n int) {
 	if n <= 0 {
 		return

@@ -492,13 +492,6 @@ func (r *reader) listDecide(text string, sep bool) bool {
 	return true
 }
 
-// nameGoesOn reports whether the callee name that ends at text[ne] may
-// go on with more text: it runs to the end, or only a '.' or '-' that may
-// join the next part follows it.
-func nameGoesOn(text string, ne int) bool {
-	return ne == len(text) || ne == len(text)-1 && (text[ne] == '.' || text[ne] == '-')
-}
-
 // listPlaced reports whether the list's place is known from what
 // precedes it and its first line: it opens the output, a colon
 // introduces it, or its first line ended inside it.
