@@ -50,12 +50,14 @@ func Stream(opts *Options) *stream.Parser { return defaultRegistry.Stream(opts) 
 // Prepare builds what detection needs for every registered dialect: the
 // candidates a detecting stream reads the output with, and the points
 // where a detecting parse or stream may decide. A process's first
-// detecting Parse, Detect or Stream builds them otherwise (about 10 ms for
-// the default registry, against tens of microseconds for a parse after;
-// too much to spend at init in every program that imports it), so a
-// program that times its parses, or answers its first request against a
-// deadline, calls Prepare first. Later calls, and calls after a dialect is
-// registered for what it adds, cost a lookup.
+// detecting Parse, Detect or Stream builds them otherwise (about 0.6 ms
+// for the default registry, timed once in each of a dozen fresh
+// processes, against tens of microseconds for a parse after; see
+// docs/performance.md), which every program that imports the registry
+// would pay at init were they built there. A program that times its
+// parses, or answers its first request against a deadline, calls Prepare
+// first. Later calls, and calls after a dialect is registered for what it
+// adds, cost a lookup.
 func (r *Registry) Prepare() {
 	r.points()
 	r.candidates()
