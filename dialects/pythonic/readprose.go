@@ -366,7 +366,8 @@ func (r *reader) list(text string, final bool) bool {
 			c.junk, c.st, c.b = c.elem, lsJunk, brackets{depth: 1}
 			c.i = c.elem
 			continue
-		case lsElem:
+		case lsElem, lsJunk:
+			// An element, or junk, runs to the bracket that closes it.
 			if c.b.run < 0 {
 				c.b.run++
 				break
@@ -374,24 +375,18 @@ func (r *reader) list(text string, final bool) bool {
 			if !c.b.feed(text, i, final) {
 				return false
 			}
-			if c.b.depth == 0 && c.b.q == 0 {
+			if c.b.depth != 0 || c.b.q != 0 {
+				break
+			}
+			if c.st == lsElem {
 				r.listElem(text, i+1)
-			}
-		case lsJunk:
-			if c.b.run < 0 {
-				c.b.run++
 				break
 			}
-			if !c.b.feed(text, i, final) {
-				return false
+			c.next, c.strayEnd = i+1, i+1
+			if c.live {
+				return r.listEnd(text, i+1, final)
 			}
-			if c.b.depth == 0 && c.b.q == 0 {
-				c.next, c.strayEnd = i+1, i+1
-				if c.live {
-					return r.listEnd(text, i+1, final)
-				}
-				c.st = lsLine
-			}
+			c.st = lsLine
 		case lsStray:
 			switch ch {
 			case ' ', '\t':
