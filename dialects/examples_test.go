@@ -295,3 +295,47 @@ func equalSpans(a, b []Span) bool {
 	}
 	return true
 }
+
+// TestShownAtIgnoresLaterText: ShownAt decides by what precedes the
+// marker, so the answer for a marker is the same whatever part of the
+// text after it has arrived; a stream cut right after a marker and the
+// whole text read the marker alike. A fence opened on the marker's own
+// line is read no further than the marker (its label, and a backtick
+// after the marker, are not read). The listed texts, then texts built at
+// random (seeded) from the pieces fences, inline code and quotations are
+// made of.
+func TestShownAtIgnoresLaterText(t *testing.T) {
+	const marker = "<tool_call>"
+	texts := []string{
+		"```Example: " + marker + "`",
+		"```" + marker + `{"name": "f", "arguments": {}}</tool_call>` + "\n```",
+		"```" + marker + "x` more",
+		"Here:\n```" + marker + "{}</tool_call> and `code`\n```",
+		"```json " + marker + "{}</tool_call>\n```",
+		"A `run " + marker + "{}</tool_call> closed` later.",
+		"> " + marker + "{}</tool_call>",
+	}
+	parts := []string{"```", "`", "json", "python", " ", "\n", "x", marker, "{}", "</tool_call>", "Example:", "~~~", `"`, ">"}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for len(texts) < 20000 {
+		var b strings.Builder
+		for range 2 + rng.IntN(7) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		if strings.Contains(b.String(), marker) {
+			texts = append(texts, b.String())
+		}
+	}
+	for _, text := range texts {
+		at := strings.Index(text, marker)
+		var whole ShownScan
+		want := whole.ShownAt(text, at)
+		for k := at + 1; k <= len(text); k++ {
+			var s ShownScan
+			if got := s.ShownAt(text[:k], at); got != want {
+				t.Errorf("%q: ShownAt with %d bytes = %v, with the whole text %v", text, k, got, want)
+				break
+			}
+		}
+	}
+}
