@@ -92,15 +92,17 @@ func liveSecond(t *testing.T, detect bool) []secondCase {
 // event comes before the second call's name is written (76.8% named and
 // 81.7% detected while a marked list was read whole, and a section of
 // tagged calls was read when it closed; 87.6% and 93.3% while the
-// pythonic family's unmarked lists were read whole). The outputs still
-// late are unmarked JSON lists ([{…}, {…}], {…}; {…}), which the one-shot
-// parse reads whole (a later element that is no call makes the list
-// content), so their first call is settled when the list closes; Hermes
+// pythonic family's unmarked lists were read whole; 92.9% while the
+// markers family's bare values were read whole). The outputs still late
+// are unmarked JSON lists ([{…}, {…}]) and runs of values after prose
+// ("Here are the results: {…}; {…}"), which the one-shot parse reads
+// whole (text after the list on its line makes it content), so their
+// first call is settled when the line ends; Hermes
 // calls with braces too many and no closing tag, read when the next one
 // opens; and Cohere2MoE's framing tokens, which hold the output. The
 // issue's target is 95%.
 const (
-	minLiveSecondNamed    = 92.0
+	minLiveSecondNamed    = 96.0
 	minLiveSecondDetected = 98.0
 )
 

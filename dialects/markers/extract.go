@@ -128,13 +128,93 @@ func (x *extractor) startsOpen() bool { return x.at.first && x.opts.ReasoningOpe
 
 // run reads the extractor's text.
 func (x *extractor) run() {
-	implicit := x.scanMarked()
+	lead, leadEnd := x.leadRun()
+	implicit := x.scanMarked(lead, leadEnd)
 	if x.d.bare && !x.ext.Marked && !implicit && x.at.first {
 		x.bare = true
+		x.ext.Calls = nil
+		x.resetContent()
 		x.scanBare()
+		x.keepLeadText(lead)
 		return
 	}
 	x.finishContent()
+}
+
+// leadRun reads the run of bare JSON values that opens a bare dialect's
+// output, as far as each value is decided by its own region: a value is
+// in the run when it closed, reads as calls that name declared tools (or,
+// with none declared, are whole envelopes), holds no content, and the
+// next value of the run has begun after it, past blanks and separators (a
+// ',' or ';' when the two share a line). Such a value is a call whatever
+// comes after it (the table's "opens the output" and a run of calls, as
+// the whole output of values reads it too), so a Reader sends it then; a
+// marker later in the output does not make it content. The last value of
+// the run is one that a line break ends, once the next line begins with
+// a byte that cannot go on with it: not a closing bracket (a value's
+// brackets too many), a separator or a fence's backtick. A value that
+// fails, or that the text after it on its line may place, waits for the
+// reading of the whole output. A template that opens a reasoning block,
+// a dialect whose calls may begin without their marker and one that
+// reads frames after prose (FramedAfterProse) read no run. The calls keep
+// their value's text, from the end of the value before.
+func (x *extractor) leadRun() (calls []dialects.RawCall, end int) {
+	if !x.d.readsRun() || !x.at.first || x.startsOpen() || x.implicitBlock {
+		return nil, 0
+	}
+	s := x.s
+	from, i := 0, skipBlank(s, 0)
+	for valueStart(s, i) {
+		ext := scanValue(s, i, nil)
+		if ext.status != extentComplete || ext.depth > x.depthLimit() {
+			break
+		}
+		next, sep, line := ext.end, false, false
+		for next < len(s) && (isBlank(s[next]) || s[next] == ',' || s[next] == ';') {
+			sep = sep || s[next] == ',' || s[next] == ';'
+			line = line || s[next] == '\n'
+			next++
+		}
+		more := valueStart(s, next)
+		if !(sep || line) || !more && !(line && next < len(s) && strings.IndexByte("]}`,;", s[next]) < 0) {
+			break
+		}
+		cs, content, ok := x.jsonValue(s, i, ext, i, true)
+		if !ok || content != "" || !x.declared(cs) {
+			break
+		}
+		cs[0].Text = s[from:i] + s[i:ext.end]
+		dialects.KeepText(cs, cs[0].Text)
+		calls = append(calls, cs...)
+		from, end, i = ext.end, ext.end, next
+		if !more {
+			break
+		}
+	}
+	return calls, end
+}
+
+// readsRun reports whether d reads a run of bare values that opens the
+// output by each value's own region (leadRun).
+func (d *Dialect) readsRun() bool {
+	return d.bare && !d.desc.FramedAfterProse && !d.implicitForm()
+}
+
+// keepLeadText gives the first calls of a bare reading, the run's, the
+// text the run read them from, so that a Reader finds their regions.
+func (x *extractor) keepLeadText(lead []dialects.RawCall) {
+	if len(lead) > len(x.ext.Calls) {
+		return
+	}
+	for k := range lead {
+		c := &x.ext.Calls[k]
+		if c.Name != lead[k].Name || c.Arguments != lead[k].Arguments || c.Offset != lead[k].Offset {
+			return
+		}
+	}
+	for k := range lead {
+		x.ext.Calls[k].Text = lead[k].Text
+	}
 }
 
 // extractor holds the state of one reading.
@@ -164,8 +244,10 @@ type extractor struct {
 	rawText string
 	// trimmedAll: the content, blank, was trimmed away at a region.
 	trimmedAll bool
-	// bare: the text was read as bare JSON.
-	bare bool
+	// bare: the text was read as bare JSON; samePrefix is how far the
+	// content read as bare JSON is the text itself (offsetIn).
+	bare       bool
+	samePrefix int
 }
 
 // piece is what reading a marked region produced.
@@ -183,10 +265,16 @@ type piece struct {
 
 // scanMarked finds every marked region in order and collects the content
 // between them. It reports whether an implicit first call was read.
-func (x *extractor) scanMarked() (implicit bool) {
+//
+// lead are the calls of the run of bare values that opens the output,
+// which ends at leadEnd (leadRun): the scan goes on after them.
+func (x *extractor) scanMarked(lead []dialects.RawCall, leadEnd int) (implicit bool) {
 	pos, last := 0, 0
 	hidden := x.closedReasoning()
 	switch {
+	case len(lead) > 0:
+		x.ext.Calls = lead
+		pos, last = leadEnd, leadEnd
 	case x.at.section:
 		// The unit goes on with a section a unit before it opened.
 		p := x.section(-1, 0)

@@ -24,6 +24,8 @@ import (
 // marker's length, or into the next call's name), it stands in no
 // reasoning block that a later tag could close, and no fence, inline code
 // or quotation open before it can still show it (dialects.MayBeShown).
+// A bare value of the run that opens the output (Dialect.leadRun) is sent
+// once the next value has begun or its line has ended before text.
 // The Reader reads the output in units (Dialect.readUnit): a unit begins
 // at the output's start or right after a sent call whose region's end is
 // decided, and what stands before it is decided and not read again. A
@@ -37,8 +39,11 @@ func (d *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 		opts = &dialects.Options{}
 	}
 	r := &reader{d: d, opts: opts, stop: -1, firstOpener: -1, leading: true, boundary: -1, bqFor: -1}
-	if d.implicitForm() {
-		r.firstOpener = 0 // the prompt may have written the first marker
+	if d.implicitForm() || d.readsRun() {
+		// The prompt may have written the first marker, or the output
+		// may open with a run of bare values (Dialect.leadRun): the
+		// brackets are followed from its start.
+		r.firstOpener = 0
 	}
 	r.lits = d.lits
 	return r
@@ -639,9 +644,6 @@ func (r *reader) sendCalls(s string) {
 	ur := r.readUnit(s)
 	r.read, r.readN, r.readBase = &ur, len(s), r.base
 	x := ur.x
-	if r.d.bare && !x.Marked && r.base == 0 {
-		return // bare JSON is settled by the whole output
-	}
 	u := s[r.base:]
 	var shown dialects.ShownScan
 	shown.CallsIn(u, x)

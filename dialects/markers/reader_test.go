@@ -39,6 +39,17 @@ func TestReaderSendsEarly(t *testing.T) {
 	add("functionary_v3_1", markers.FunctionaryV31, "Checking both. ", "<function=get_weather>"+args+"</function>", "<function=get_time>"+args+"</function>", "get_time", "")
 	add("internlm2", markers.InternLM2, "Checking both. ", "<|action_start|><|plugin|>"+`{"name": "get_weather", "parameters": `+args+"}<|action_end|>",
 		"<|action_start|><|plugin|>"+`{"name": "get_time", "parameters": `+args+"}<|action_end|>", `"get_time"`, "")
+	// Bare JSON: a run of values that opens the output is read value by
+	// value, each once the next has begun.
+	l3 := func(name string) string { return `{"name": "` + name + `", "parameters": ` + args + `}` }
+	add("llama3_json", markers.Llama3JSON, "", l3("get_weather")+"; ", l3("get_time"), `"get_time"`, "")
+	add("llama3_json/lines", markers.Llama3JSON, "", l3("get_weather")+"\n", l3("get_time"), `"get_time"`, "")
+	env := func(key, name string) string {
+		return `{"` + key + `": {"name": "` + name + `", "arguments": ` + args + `}}`
+	}
+	add("generic_json", markers.GenericJSON, "", env("tool_call", "get_weather")+"\n", env("tool_call", "get_time"), `"get_time"`, "")
+	add("gemini", markers.Gemini, "", env("function_call", "get_weather")+", ", env("function_call", "get_time"), `"get_time"`, "")
+	add("granite", markers.Granite, "", l3("get_weather")+";\n", l3("get_time"), `"get_time"`, "")
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
 			opts := &dialects.Options{ReasoningClosed: true}
@@ -71,6 +82,66 @@ func TestReaderSendsEarly(t *testing.T) {
 			if firstAt < 0 || firstAt >= nameEnd {
 				t.Errorf("the first call went out after %d bytes; the second call's name ends at %d", firstAt, nameEnd)
 			}
+		})
+	}
+}
+
+// TestBareRun holds the reading of a run of bare values that opens the
+// output (each value decided by its own region, sent once the next has
+// begun) to what the whole output reads, and the Reader to its contract
+// however the output is cut: a value that fails or that the text after it
+// may place waits for Close, and nothing later (a marker, a reasoning
+// block, prose, a value that is no call) takes back a value sent.
+func TestBareRun(t *testing.T) {
+	a := `{"name": "get_weather", "parameters": {"city": "Paris"}}`
+	b := `{"name": "get_time", "parameters": {"tz": "CET"}}`
+	undeclared := `{"name": "launch", "parameters": {}}`
+	tools := toolSet(t, []string{"get_weather", "get_time"})
+	rows := []struct {
+		name    string
+		d       *markers.Dialect
+		text    string
+		tools   bool
+		calls   []string // the names read, in order
+		content string
+	}{
+		{"two", markers.Llama3JSON, a + "; " + b, false, []string{"get_weather", "get_time"}, ""},
+		{"lines", markers.Llama3JSON, a + "\n" + b + "\n", true, []string{"get_weather", "get_time"}, ""},
+		{"no separator on a line", markers.Llama3JSON, a + " " + b, false, []string{"get_weather", "get_time"}, ""},
+		{"prose after the run", markers.Llama3JSON, a + "; " + b + "\nDone.", false, []string{"get_weather", "get_time"}, "Done."},
+		{"prose on the last value's line", markers.Llama3JSON, a + "; " + b + " and more", true, []string{"get_weather", "get_time"}, "and more"},
+		{"marker on the next line", markers.Llama3JSON, a + "\n<|python_tag|>" + b, false, []string{"get_weather", "get_time"}, ""},
+		{"fence on the next line", markers.Llama3JSON, a + "\n```json\n" + b + "\n```", true, []string{"get_weather", "get_time"}, ""},
+		{"marker after the run", markers.Llama3JSON, a + "; " + b + "\n<|python_tag|>" + a, false, []string{"get_weather", "get_time", "get_weather"}, ""},
+		{"marker inside a value", markers.Llama3JSON, `{"name": "get_weather", "parameters": {"city": "<|python_tag|>"}}; ` + b, false, []string{"get_weather", "get_time"}, ""},
+		{"reasoning after the run", markers.Granite, a + "; " + b + "\n<think>done</think> Sent.", false, []string{"get_weather", "get_time"}, "Sent."},
+		{"undeclared second", markers.Llama3JSON, a + "; " + undeclared + "\nok", true, []string{"get_weather"}, "; " + undeclared + "\nok"},
+		{"undeclared alone", markers.Llama3JSON, undeclared + "; " + a, true, []string{"launch", "get_weather"}, ""},
+		{"not a call second", markers.Llama3JSON, a + "; " + `{"city": "Paris"}` + "\nok", false, []string{"get_weather"}, `; {"city": "Paris"}` + "\nok"},
+		{"closers too many", markers.Llama3JSON, a + "; " + b + "}", false, []string{"get_weather", "get_time"}, ""},
+		{"content value", markers.GenericJSON, `{"tool_call": {"name": "get_weather", "arguments": {}}}; {"response": "hi"}}`, false, []string{"get_weather"}, "hi"},
+		{"cut", markers.Gemini, `{"function_call": {"name": "get_weather", "args": {}}}, {"function_call": {"name": "get_ti`, false, []string{"get_weather"}, `, {"function_call": {"name": "get_ti`},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			opts := &dialects.Options{}
+			if r.tools {
+				opts.Tools = tools
+			}
+			x := r.d.Extract(r.text, opts)
+			var names []string
+			for _, c := range x.Calls {
+				names = append(names, c.Name)
+			}
+			if strings.Join(names, ",") != strings.Join(r.calls, ",") || x.Content != r.content {
+				t.Errorf("read %q, content %q; want %q, content %q", names, x.Content, r.calls, r.content)
+			}
+			for i, c := range x.Calls {
+				if c.Offset < 0 && c.Err == nil {
+					t.Errorf("call %d has no offset", i)
+				}
+			}
+			checkReader(t, r.d, r.text, opts)
 		})
 	}
 }

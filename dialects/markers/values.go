@@ -401,6 +401,10 @@ func (x *extractor) scanBare() {
 	base := -1
 	if strings.HasSuffix(x.s, content) {
 		base = len(x.s) - len(content)
+	} else {
+		for x.samePrefix < len(content) && content[x.samePrefix] == x.s[x.samePrefix] {
+			x.samePrefix++
+		}
 	}
 	for _, m := range x.d.markers {
 		if strings.Contains(x.s, m) {
@@ -446,7 +450,7 @@ func (x *extractor) whole(s string, base int) (calls []dialects.RawCall, content
 		}
 		i, fenced = e, true
 	}
-	n := 0
+	n, last := 0, 0 // last: the calls of the last value
 	for {
 		i = skipSeparators(s, i)
 		if e, ok := matchAny(x.d.stripSet, s, i); ok {
@@ -467,19 +471,19 @@ func (x *extractor) whole(s string, base int) (calls []dialects.RawCall, content
 			if j := strayEnd(s, i); n > 0 && j > i && (j == len(s) || fenced && strings.HasPrefix(s[j:], "```")) {
 				// Closing brackets too many after the last value ({…}})
 				// are its punctuation, dropped and recorded.
-				textcall.NoteStrayClosers(calls)
+				textcall.NoteStrayClosers(calls[len(calls)-last:])
 				i = j
 				continue
 			}
 			return nil, "", false
 		}
 		ext := scanValue(s, i, nil)
-		cs, c, ok := x.jsonValue(s, i, ext, offsetIn(base, i), true)
+		cs, c, ok := x.jsonValue(s, i, ext, x.offsetIn(base, i), true)
 		if !ok {
 			return nil, "", false
 		}
 		calls, content = append(calls, cs...), content+c
-		n++
+		n, last = n+1, len(cs)
 		i = ext.end
 	}
 	return calls, content, n > 0
@@ -540,7 +544,7 @@ func (x *extractor) framed(s string, base int) bool {
 			closed := f.end == "" || strings.HasPrefix(s[end:], f.end) || strings.TrimSpace(s[end:]) == ""
 			if closed && ext.status != extentSwallowed {
 				var cs []dialects.RawCall
-				if cs, _, ok = x.jsonValue(s, i, ext, offsetIn(base, i), true); ok && len(cs) > 0 && wellFormed(cs) {
+				if cs, _, ok = x.jsonValue(s, i, ext, x.offsetIn(base, i), true); ok && len(cs) > 0 && wellFormed(cs) {
 					if stray > ext.end {
 						textcall.NoteStrayClosers(cs)
 					}
@@ -626,7 +630,7 @@ func (x *extractor) embedded(s string, base int) {
 			i = ext.end
 			continue
 		}
-		if cs, _, ok := x.jsonValue(s, i, ext, offsetIn(base, i), true); ok && x.declared(cs) {
+		if cs, _, ok := x.jsonValue(s, i, ext, x.offsetIn(base, i), true); ok && x.declared(cs) {
 			if stray > ext.end {
 				textcall.NoteStrayClosers(cs)
 			}
@@ -687,11 +691,18 @@ func (x *extractor) declared(calls []dialects.RawCall) bool {
 // tools reports whether tools are declared.
 func (x *extractor) tools() bool { return x.opts.Tools != nil && x.opts.Tools.Len() > 0 }
 
-func offsetIn(base, i int) int {
-	if base < 0 {
-		return -1
+// offsetIn is the offset in the output of s[i], s the content read as
+// bare JSON, which stands at base in the output; base < 0: the content is
+// not one piece of it (a reasoning block was taken out), and only the
+// part before the first block, the output's own (samePrefix), has offsets.
+func (x *extractor) offsetIn(base, i int) int {
+	switch {
+	case base >= 0:
+		return base + i
+	case i < x.samePrefix:
+		return i
 	}
-	return base + i
+	return -1
 }
 
 // strayEnd returns the end of the closing brackets and blanks at s[i:], i
