@@ -50,6 +50,9 @@ type Dialect struct {
 	inContent   []string
 	inReasoning []string
 	inThink     []string
+	// inTemplate is inReasoning with the <think> tags, for the channel
+	// the template opened while they may end a block it opened too.
+	inTemplate []string
 	// inBlock and inThinkBlock are what a call block's end is looked for
 	// among: the string delimiters, then the tokens that end a block
 	// (blockEnds), and inside a <think> block its closing tag.
@@ -67,6 +70,7 @@ func newDialect(name, open, close string, delims []string, reasoning bool) *Dial
 	d.inContent = []string{open, close, dialects.Think.Open}
 	d.inReasoning = []string{channelClose, open, channelOpen}
 	d.inThink = []string{open, dialects.Think.Close}
+	d.inTemplate = append(append([]string{}, d.inReasoning...), dialects.Think.Open, dialects.Think.Close)
 	d.blockEnds = []string{close, open}
 	if reasoning {
 		d.inContent = append(d.inContent, channelOpen, channelClose)
@@ -212,7 +216,7 @@ func (s *blockParser) call(callAt, p, end int) (next int, ok bool) {
 		s.cut(callAt, end, "inside a "+s.d.name+" call block, before its call")
 		return end, false
 	}
-	if name == "" || strings.ContainsAny(name, " \t\r\n<>()[]") || (brace < 0 && !prefixed) {
+	if !validName(name) || (brace < 0 && !prefixed) {
 		s.malformed(callAt, end, p, "call block does not start with call:NAME{")
 		return end, false
 	}
@@ -293,6 +297,13 @@ func (s *blockParser) malformed(callAt, end, at int, msg string) {
 	e := toolcall.NewError(toolcall.CodeMalformedCall, s.d.name+" "+msg)
 	e.Offset, e.Raw = at, s.text[callAt:end]
 	s.calls = append(s.calls, dialects.RawCall{Offset: callAt, Err: e})
+}
+
+// validName reports whether name, read between call: and '{', can name a
+// tool: it is not empty and holds no blank, angle bracket, parenthesis or
+// square bracket.
+func validName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, " \t\r\n<>()[]")
 }
 
 // resolveName maps a name to a declared tool when it is not one but

@@ -33,7 +33,12 @@ import (
 //   - While a later </think> (or, in gemma4, <channel|>) could still make
 //     the start of the output reasoning the template opened
 //     (dialects.ImplicitReasoningIn, dialects.TemplateBlockEnd), the
-//     output is held.
+//     output is held. A channel the template opened (Options.ReasoningOpen,
+//     or a <channel|> first) is read as a channel from the first byte: its
+//     reasoning streams; a </think> before any <think> cuts it, and after
+//     the channel the text waits only while such a tag may still come.
+//   - A block in content announces its first call (PieceCallStart) as
+//     soon as the call's name is read (announce).
 //
 // A marker that inline code, a quotation or an example fence opened before
 // it shows (dialects.ShownScan) is text.
@@ -71,6 +76,10 @@ const (
 	modeThink
 	// modeCall: a call block.
 	modeCall
+	// modeAfter: after the channel the template opened closed, held while
+	// a later </think> may still end a <think> block the template opened
+	// (thinkPending).
+	modeAfter
 )
 
 // reader is the dialect's Reader.
@@ -95,6 +104,14 @@ type reader struct {
 	marked   bool
 	calls    int
 	shown    dialects.ShownScan
+
+	// tmpl says the channel being read is the one the template opened
+	// (Options.ReasoningOpen, or a <channel|> before any reasoning tag);
+	// thinkPending that a </think> before any <think> may yet end a
+	// <think> block the template opened too (dialects.TemplateBlockEnd):
+	// until the tags settle it, such a tag is looked for in the channel
+	// and after it.
+	tmpl, thinkPending bool
 
 	start startState
 	blk   blockState
@@ -137,6 +154,11 @@ type blockState struct {
 	tries int
 	// resume is the mode the block stands in.
 	resume mode
+	// head is where the search for the end of its first call's name goes
+	// on, announced that the call was announced (PieceCallStart), or
+	// that it will not be.
+	head      int
+	announced bool
 }
 
 // holdState is what a call block in reasoning holds: from pos (its
@@ -218,6 +240,8 @@ func (r *reader) step(final bool) {
 			more = r.thinkStep(text, final)
 		case modeCall:
 			more = r.callStep(text, final)
+		case modeAfter:
+			more = r.afterStep(text, final)
 		}
 		if !more {
 			return
@@ -290,49 +314,30 @@ func find(text string, from int, markers []string, final bool) (int, string) {
 // they are settled.
 func (r *reader) startStep(text string, final bool) bool {
 	st := &r.start
+	if r.opts.ReasoningOpen {
+		// The template opened the channel: its reasoning streams from
+		// the first byte.
+		r.enterTemplate()
+		return true
+	}
 	var at [4]int
 	var state [4]dialects.TagState
 	for k := range st.tags {
 		at[k], state[k] = st.tags[k].Find(text, startTags[k], final)
 	}
 	if !st.decided {
-		switch {
-		case r.opts.ReasoningOpen:
-			st.implicit = true
-		default:
-			for st.lead < len(text) && strings.IndexByte(" \t\r\n", text[st.lead]) >= 0 {
-				st.lead++ // the output's leading blanks are read once
-			}
-			lead := text[st.lead:]
-			if lead == "" && !final {
-				return false
-			}
-			if dialects.OpensCall(lead, &r.d.start) {
-				st.implicit = false
-				break
-			}
-			if !final && len(lead) < len(r.d.open) && strings.EqualFold(lead, r.d.open[:len(lead)]) {
-				return false // the output may yet open with a call
-			}
-			// The first reasoning tag: an opening one says the template
-			// opened no block (dialects.FirstTagOpens).
-			first := -1
-			for k := range at {
-				if state[k] == dialects.TagFound && (first < 0 || at[k] < at[first]) {
-					first = k
-				}
-			}
-			if first < 0 && !final {
-				return false
-			}
-			for k := range at {
-				if first >= 0 && state[k] == dialects.TagPending && at[k] < at[first] {
-					return false
-				}
-			}
-			st.implicit = first < 0 || first == 1 || first == 3
+		first, ok := r.firstTag(text, final, &at, &state)
+		if !ok {
+			return false
 		}
-		st.decided = true
+		if first == 1 {
+			// A <channel|> first: the template opened the channel.
+			r.enterTemplate()
+			return true
+		}
+		// A </think> first, or no tag at all: a block the template
+		// opened may end at the first </think>.
+		st.decided, st.implicit = true, first == -1 || first == 3
 	}
 	if !st.implicit {
 		r.enter(modeContent)
@@ -350,18 +355,15 @@ func (r *reader) startStep(text string, final bool) bool {
 		}
 		st.thinkKnown, st.chFrom = true, st.thinkEnd
 	}
-	channel := r.opts.ReasoningOpen
-	if !channel {
-		// A <channel|> before any <|channel> means the template opened
-		// the channel.
-		c := strings.Index(text[st.chFrom:], channelClose)
-		o := strings.Index(text[st.chFrom:], channelOpen)
-		if c < 0 && o < 0 && !final {
-			st.chFrom = max(st.chFrom, len(text)-len(channelOpen)+1)
-			return false
-		}
-		channel = c >= 0 && (o < 0 || c < o)
+	// A <channel|> before any <|channel> means the template opened the
+	// channel.
+	c := strings.Index(text[st.chFrom:], channelClose)
+	o := strings.Index(text[st.chFrom:], channelOpen)
+	if c < 0 && o < 0 && !final {
+		st.chFrom = max(st.chFrom, len(text)-len(channelOpen)+1)
+		return false
 	}
+	channel := c >= 0 && (o < 0 || c < o)
 	if st.thinkEnd > 0 {
 		// All before it is reasoning, call blocks included.
 		r.reasoning.cut(r)
@@ -375,6 +377,106 @@ func (r *reader) startStep(text string, final bool) bool {
 	} else {
 		r.enter(modeContent)
 	}
+	return true
+}
+
+// firstTag reads what decides whether a gemma4 output starts in a block
+// the template opened (dialects.ImplicitReasoningIn): -2 when it opens with
+// a call, else the startTags index of its first reasoning tag, as
+// dialects.FirstTagOpens finds it (-1: none, at the end). ok is false
+// while the text so far does not tell.
+func (r *reader) firstTag(text string, final bool, at *[4]int, state *[4]dialects.TagState) (first int, ok bool) {
+	st := &r.start
+	for st.lead < len(text) && strings.IndexByte(" \t\r\n", text[st.lead]) >= 0 {
+		st.lead++ // the output's leading blanks are read once
+	}
+	lead := text[st.lead:]
+	switch {
+	case lead == "" && !final:
+		return 0, false
+	case dialects.OpensCall(lead, &r.d.start):
+		return -2, true
+	case !final && len(lead) < len(r.d.open) && strings.EqualFold(lead, r.d.open[:len(lead)]):
+		return 0, false // the output may yet open with a call
+	}
+	first = -1
+	for k := range at {
+		if state[k] == dialects.TagFound && (first < 0 || at[k] < at[first]) {
+			first = k
+		}
+	}
+	if first < 0 && !final {
+		return 0, false
+	}
+	for k := range at {
+		if first >= 0 && state[k] == dialects.TagPending && at[k] < at[first] {
+			return 0, false
+		}
+	}
+	return first, true
+}
+
+// enterTemplate begins the output in the channel the template opened.
+// Whether a <think> block the template opened ends in the output too is
+// left to the tags (thinkPending).
+func (r *reader) enterTemplate() {
+	r.start.decided, r.start.implicit = true, true
+	r.tmpl, r.thinkPending = true, true
+	r.enter(modeChannel)
+	r.labelled, r.labelK = true, 0
+}
+
+// thinkClose settles, as far as the text allows, whether a </think>
+// before any <think> ends a <think> block the template opened (the rule
+// of dialects.TemplateBlockEnd, with the tags found as IndexTag finds
+// them). It returns that tag's offset (-1: none), and hold, the first
+// offset of a tag not settled yet (-1: none), where the reader must wait.
+// It clears thinkPending when no such tag can come.
+func (r *reader) thinkClose(text string, final bool) (at, hold int) {
+	st := &r.start
+	o, os := st.tags[2].Find(text, dialects.Think.Open, final)
+	c, cs := st.tags[3].Find(text, dialects.Think.Close, final)
+	switch {
+	case cs == dialects.TagFound && (os == dialects.TagNone || o > c):
+		return c, -1
+	case os == dialects.TagFound && (cs == dialects.TagNone || c > o), os == dialects.TagNone && cs == dialects.TagNone && final:
+		r.thinkPending = false
+		return -1, -1
+	}
+	hold = -1
+	if os != dialects.TagNone {
+		hold = o
+	}
+	if cs != dialects.TagNone && (hold < 0 || c < hold) {
+		hold = c
+	}
+	return -1, hold
+}
+
+// thinkEnds ends, at c, the <think> block the template opened: the text
+// before c, from pos, is reasoning, joined to the reasoning before it with
+// nothing between, as a split at the tag joins it.
+func (r *reader) thinkEnds(text string, c int) {
+	r.reasoning.thought = true
+	r.reasoning.write(r, text[r.pos:c])
+	r.reasoning.cut(r)
+	r.pos, r.scan, r.thinkPending = c+len(dialects.Think.Close), c+len(dialects.Think.Close), false
+}
+
+// afterStep reads on after the channel the template opened has closed,
+// while a later </think> may still end a <think> block the template
+// opened: the text since is held until the tags settle it, and is then
+// reasoning (such a tag follows) or read as content.
+func (r *reader) afterStep(text string, final bool) bool {
+	c, _ := r.thinkClose(text, final)
+	switch {
+	case c >= 0:
+		r.reasoning.cut(r)
+		r.thinkEnds(text, c)
+	case r.thinkPending:
+		return false
+	}
+	r.enter(modeContent)
 	return true
 }
 
@@ -422,8 +524,44 @@ func (r *reader) contentStep(text string, final bool) bool {
 // it): from a block on, the channel is held (holdState).
 func (r *reader) channelStep(text string, final bool) bool {
 	for {
-		i, m := find(text, r.scan, r.d.inReasoning, final)
+		markers := r.d.inReasoning
+		if r.tmpl && r.thinkPending {
+			markers = r.d.inTemplate
+		}
+		i, m := find(text, r.scan, markers, final)
 		if m != "" && r.shown.ShownAt(text, i) {
+			r.scan = i + len(m)
+			continue
+		}
+		if r.tmpl && r.thinkPending {
+			c, hold := r.thinkClose(text, final)
+			if c >= 0 && c <= i {
+				// A </think> in the channel the template opened ends a
+				// <think> block it opened: the reasoning is cut there,
+				// call blocks before it included, and the channel
+				// reads on.
+				if r.hold.active {
+					r.rollback(text, c)
+				} else {
+					r.channelText(text, c, true)
+				}
+				r.reasoning.thought = true
+				r.reasoning.cut(r)
+				r.pos, r.scan, r.thinkPending = c+len(dialects.Think.Close), c+len(dialects.Think.Close), false
+				r.labelled, r.labelK = true, 0
+				continue
+			}
+			if hold >= 0 && hold <= i {
+				// A tag not settled yet comes first.
+				if !r.hold.active {
+					r.channelText(text, max(hold, r.pos), false)
+				}
+				return false
+			}
+		}
+		if m == dialects.Think.Open || m == dialects.Think.Close {
+			// Text of the channel: a tag inside a string, or one that
+			// settles nothing.
 			r.scan = i + len(m)
 			continue
 		}
@@ -446,6 +584,13 @@ func (r *reader) channelStep(text string, final bool) bool {
 		switch m {
 		case channelClose:
 			r.pos = i + len(m)
+			if r.tmpl {
+				r.tmpl = false
+				if r.thinkPending {
+					r.mode = modeAfter
+					return true
+				}
+			}
 			r.enter(modeContent)
 			return true
 		case channelOpen:
@@ -570,7 +715,7 @@ func (r *reader) rollback(text string, c int) {
 // resume.
 func (r *reader) startBlock(i int, resume mode) {
 	from := i + len(r.d.open)
-	r.blk = blockState{start: i, from: from, scan: from, end: -1, resume: resume}
+	r.blk = blockState{start: i, from: from, scan: from, end: -1, resume: resume, head: from, announced: resume != modeContent}
 	r.mode = modeCall
 }
 
@@ -623,10 +768,50 @@ func (r *reader) callStep(text string, final bool) bool {
 		}
 	}
 	if !decided && !final {
+		if !b.announced {
+			// The block goes on past this text: its call is announced
+			// (a block whose end came with it goes out whole at once).
+			r.announce(text)
+		}
 		return false
 	}
 	r.endBlock(text)
 	return true
+}
+
+// announce returns PieceCallStart for the first call of a block that
+// stands in content and has not ended with the text so far, as soon as its
+// name is read: the block's open token
+// there already makes it calls (it is not shown, and no reasoning can
+// close over it), so the call is one, or a failed one, whatever follows.
+// The name is read as blockParser.call reads it, and is complete once the
+// '{' after it has come with no '<' before it, which is where any token
+// that could end the block would begin. A token that stands in a sentence
+// with a blank after it (dialects.InSentence, the shape of a mentioned
+// marker) is not announced, nor is a head that does not read as
+// call:NAME{: that call goes out whole when its block ends.
+func (r *reader) announce(text string) {
+	b := &r.blk
+	k := strings.IndexAny(text[b.head:], "{<")
+	if k < 0 {
+		b.head = len(text)
+		return
+	}
+	b.head += k
+	b.announced = true
+	if text[b.head] != '{' || dialects.InSentence(text, b.start, b.from) {
+		return
+	}
+	p := skipSpace(text, b.from, b.head)
+	if strings.HasPrefix(text[p:b.head], callPrefix) {
+		p += len(callPrefix)
+	}
+	name := strings.TrimSpace(text[p:b.head])
+	if !validName(name) {
+		return
+	}
+	name, _ = resolveName(name, r.opts.Tools)
+	r.emit(dialects.Piece{Kind: dialects.PieceCallStart, Index: r.calls, Name: name})
 }
 
 func indexOf(list []string, s string) int {

@@ -1,6 +1,7 @@
 package gemma_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/dialectkit/toolcall/dialects"
@@ -98,6 +99,147 @@ func TestReaderStreams(t *testing.T) {
 				if live[i] != tt.live[i] {
 					t.Errorf("call %d returned after %d bytes, want %d (-1: at Close)", i, live[i], tt.live[i])
 				}
+			}
+		})
+	}
+}
+
+// TestReasoningStreams feeds outputs to the Reader one byte at a time, up
+// to a point, and checks the reasoning and content returned by then: the
+// reasoning of a channel or <think> block the template opened goes out as
+// it arrives, as every family's does, and only what a later tag may still
+// change waits (dialects.TemplateBlockEnd).
+func TestReasoningStreams(t *testing.T) {
+	open := &dialects.Options{ReasoningOpen: true}
+	rows := []struct {
+		name              string
+		d                 *gemma.Dialect
+		opts              *dialects.Options
+		prefix, rest      string // what has arrived, and the rest of the output
+		reasoning, answer string // what went out by the end of prefix
+	}{
+		{"the channel the template opened streams", gemma.Gemma4, open,
+			"I need the weather in Rome.\nLet me", " check.<channel|><|tool_call>call:get_weather{city:<|\"|>Rome<|\"|>}<tool_call|>",
+			"I need the weather in Rome.\nLet me", ""},
+		{"its name is held while it may be one, then dropped", gemma.Gemma4, open,
+			"thought\nFirst", " this.<channel|>Done.", "First", ""},
+		{"a call drafted in it is held, the reasoning before it is not", gemma.Gemma4, open,
+			"Maybe <|tool_call>call:f{}<tool_call|> or", " not.<channel|>No call.", "Maybe", ""},
+		{"a </think> in it ends the reasoning's first part, and the channel reads on", gemma.Gemma4, open,
+			"A plan.</think> More", " of it.<channel|>Done.", "A plan. More", ""},
+		{"after it, the answer waits while a </think> may still end a block the template opened", gemma.Gemma4, open,
+			"Plan.<channel|>The answer", " is 4.", "Plan.", ""},
+		{"a <think> before any </think> settles that: the answer streams", gemma.Gemma4, open,
+			"Plan <think>x</think> done.<channel|>The answer", " is 4.", "Plan <think>x</think> done.", "The answer"},
+		{"functiongemma: the <think> block the template opened streams", gemma.FunctionGemma, open,
+			"Let me see", ".</think>Done.", "Let me see", ""},
+		{"a channel the output opens streams", gemma.Gemma4, &dialects.Options{},
+			"<|channel>thought\nLet me see", ".<channel|>Done.", "Let me see", ""},
+	}
+	for _, tt := range rows {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := streamtest.CheckReader(tt.d, tt.prefix+tt.rest, tt.opts); err != nil {
+				t.Fatal(err)
+			}
+			r := tt.d.NewReader(tt.opts)
+			var reasoning, answer strings.Builder
+			for i := 0; i < len(tt.prefix); i++ {
+				for _, p := range r.Write(tt.prefix[i : i+1]) {
+					switch p.Kind {
+					case dialects.PieceReasoning:
+						reasoning.WriteString(p.Text)
+					case dialects.PieceContent:
+						answer.WriteString(p.Text)
+					}
+				}
+			}
+			if reasoning.String() != tt.reasoning || answer.String() != tt.answer {
+				t.Errorf("after %q: reasoning %q, content %q; want %q, %q", tt.prefix, reasoning.String(), answer.String(), tt.reasoning, tt.answer)
+			}
+		})
+	}
+}
+
+// TestCallStartsEarly feeds a Reader an output up to a point and checks
+// whether it has announced a call (PieceCallStart) by then: as soon as the
+// name of a block's first call is read where the block's open token makes
+// it a call whatever follows, and never where reasoning may still close
+// over it, the start of the output is not settled, or it may be shown.
+func TestCallStartsEarly(t *testing.T) {
+	closed := &dialects.Options{ReasoningClosed: true}
+	open := &dialects.Options{ReasoningOpen: true}
+	rows := []struct {
+		name         string
+		d            *gemma.Dialect
+		opts         *dialects.Options
+		prefix, rest string // what has arrived, and the rest of the output
+		want         string // the call announced and not yet whole, "" for none
+	}{
+		{"gemma4: the name and its brace have come", gemma.Gemma4, closed,
+			"Sure.\n<|tool_call>call:get_weather{", "city:<|\"|>Rome<|\"|>}<tool_call|>", "get_weather"},
+		{"gemma4: the name may go on", gemma.Gemma4, closed,
+			"<|tool_call>call:get_weath", "er{city:<|\"|>Rome<|\"|>}<tool_call|>", ""},
+		{"gemma4: right after the thought channel", gemma.Gemma4, closed,
+			"<|channel>thought\nRome.<channel|><|tool_call>call:get_weather{city:", "<|\"|>Rome<|\"|>}<tool_call|>", "get_weather"},
+		{"gemma4: after text on its line", gemma.Gemma4, closed,
+			"Checking now.<|tool_call>call:get_weather{", "city:<|\"|>Rome<|\"|>}<tool_call|>", "get_weather"},
+		{"gemma4: the second block, after the first went out", gemma.Gemma4, closed,
+			"<|tool_call>call:a{}<tool_call|>\n<|tool_call>call:b{x:", "1}<tool_call|>", "b"},
+		{"functiongemma: the name and its brace have come", gemma.FunctionGemma, nil,
+			"<start_function_call>call:get_weather{city:", "<escape>Rome<escape>}<end_function_call>", "get_weather"},
+		{"gemma4: in a thought channel that may yet close", gemma.Gemma4, closed,
+			"<|channel>thought\nMaybe <|tool_call>call:f{", "}<tool_call|> not.<channel|>", ""},
+		{"gemma4: in the channel the template opened", gemma.Gemma4, open,
+			"Maybe <|tool_call>call:f{", "}<tool_call|> not.<channel|>", ""},
+		{"gemma4: after that channel, while a </think> may still follow", gemma.Gemma4, open,
+			"Plan.<channel|><|tool_call>call:f{", "}<tool_call|></think>", ""},
+		{"gemma4: the start of the output not settled", gemma.Gemma4, &dialects.Options{},
+			"Sure.\n<|tool_call>call:f{", "}<tool_call|>", ""},
+		{"functiongemma: in a <think> block that may yet close", gemma.FunctionGemma, nil,
+			"<think>Maybe <start_function_call>call:f{", "}<end_function_call></think>", ""},
+		{"gemma4: inside inline code", gemma.Gemma4, closed,
+			"Write `<|tool_call>call:f{", "}<tool_call|>` to call f.", ""},
+		{"gemma4: a token in a sentence, a blank after it", gemma.Gemma4, closed,
+			"Put <|tool_call> call:f{", "} here", ""},
+		{"gemma4: a head that is not call:NAME{", gemma.Gemma4, closed,
+			"<|tool_call>call:a b{", "}<tool_call|>", ""},
+	}
+	for _, tt := range rows {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := tt.opts
+			if opts == nil {
+				opts = &dialects.Options{}
+			}
+			if err := streamtest.CheckReader(tt.d, tt.prefix+tt.rest, opts); err != nil {
+				t.Fatal(err)
+			}
+			r := tt.d.NewReader(opts)
+			started := map[int]string{}
+			for i := 0; i < len(tt.prefix); i++ {
+				for _, p := range r.Write(tt.prefix[i : i+1]) {
+					switch p.Kind {
+					case dialects.PieceCallStart:
+						started[p.Index] = p.Name
+					case dialects.PieceCall:
+						delete(started, p.Index)
+					}
+				}
+			}
+			got := ""
+			for _, name := range started {
+				got = name
+			}
+			if len(started) > 1 || got != tt.want {
+				t.Errorf("after %q: announced %v, want %q", tt.prefix, started, tt.want)
+			}
+			var call *dialects.RawCall
+			for _, p := range append(r.Write(tt.rest), r.Close()...) {
+				if p.Kind == dialects.PieceCall && call == nil {
+					call = p.Call
+				}
+			}
+			if tt.want != "" && (call == nil || call.Name != tt.want) {
+				t.Errorf("announced %q, then the call %+v", tt.want, call)
 			}
 		})
 	}
