@@ -382,7 +382,7 @@ func (s *ShownScan) quoteOpen(text string, at int) bool {
 // quoted text, with as many '{' and '[' as '}' and ']' before it since the
 // opening quote (quoteState). It is listed when a blank and a word follow
 // it, closing punctuation and then a blank and a word or the end of the
-// line, or the end of the line itself (the shape of InSentence around the
+// line, or the end of the line itself (the shape of inprose.InSentence around the
 // whole quotation: "Write "<tool_call>…</tool_call>" to call f.", "I would
 // write "<tool_call>…</tool_call>""), and it holds a '<', '[' or '{', as
 // every call syntax does. A quote inside a value of a call follows ':',

@@ -362,7 +362,7 @@ func TestProseIsNeverCode(t *testing.T) {
 
 // TestFramingTokensInSentence: harmony's and glimmer's special tokens
 // named in prose (with blanks around them, or written as a group or a list
-// in a sentence: dialects.TokenNamed) are words of the sentence, the text
+// in a sentence: inprose.TokenNamed) are words of the sentence, the text
 // kept whole, named, detected and streamed.
 func TestFramingTokensInSentence(t *testing.T) {
 	for _, text := range []string{

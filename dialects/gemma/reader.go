@@ -8,6 +8,7 @@ import (
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
+	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 )
 
 // NewReader returns the engine that reads one output of the dialect in
@@ -787,7 +788,7 @@ func (r *reader) callStep(text string, final bool) bool {
 // The name is read as blockParser.call reads it, and is complete once the
 // '{' after it has come with no '<' before it, which is where any token
 // that could end the block would begin. A token that stands in a sentence
-// with a blank after it (dialects.InSentence, the shape of a mentioned
+// with a blank after it (inprose.InSentence, the shape of a mentioned
 // marker) is not announced, nor is a head that does not read as
 // call:NAME{: that call goes out whole when its block ends.
 func (r *reader) announce(text string) {
@@ -799,7 +800,7 @@ func (r *reader) announce(text string) {
 	}
 	b.head += k
 	b.announced = true
-	if text[b.head] != '{' || dialects.InSentence(text, b.start, b.from) {
+	if text[b.head] != '{' || inprose.InSentence(text, b.start, b.from) {
 		return
 	}
 	p := skipSpace(text, b.from, b.head)

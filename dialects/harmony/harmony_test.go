@@ -94,7 +94,7 @@ func TestDialect(t *testing.T) {
 			content: "In harmony, the <|channel|> token names the channel and <|message|> starts the text.",
 			chunks:  []string{"In harmony, the <|chan", "nel|> token names the channel and <|message|>", " starts the text."}},
 		// Tokens named without blanks around them: a group of tokens in a
-		// sentence, a list of tokens (dialects.TokenNamed).
+		// sentence, a list of tokens (inprose.TokenNamed).
 		{name: "a group of tokens named in a sentence keeps the text whole",
 			text:    "The format is <|channel|>final<|message|> then the answer.",
 			content: "The format is <|channel|>final<|message|> then the answer.",

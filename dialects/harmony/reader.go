@@ -9,6 +9,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
+	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 )
 
@@ -28,7 +29,7 @@ const (
 // the output read so far in buf, which only grows (or, while it came in
 // one delta, views that delta in place: an output read whole is never
 // copied), so that the shared
-// text layer (dialects.ShownScan, dialects.TokenNamed) reads it in place;
+// text layer (dialects.ShownScan, inprose.TokenNamed) reads it in place;
 // each byte is scanned once, and a region (a header, a call's body) is
 // parsed once, when it ends.
 type reader struct {
@@ -631,7 +632,7 @@ func (r *reader) resume(i int) {
 // by the end of the text read so far (len(text) when none; at the end of
 // the output, len(text) and false). A token shown rather than used (in
 // inline code, a quotation or an example fence: dialects.ShownScan) or
-// named in prose (dialects.TokenNamed) is text. Every token read as markup
+// named in prose (inprose.TokenNamed) is text. Every token read as markup
 // marks the output (PieceMarked).
 func (r *reader) next(text string, want markerSet, shown bool) (int, marker, bool) {
 	i, m, ok := r.peek(text, want, shown)
@@ -675,7 +676,7 @@ func (r *reader) peek(text string, want markerSet, shown bool) (int, marker, boo
 			if !r.namedDecided(text, i, end) {
 				return i, noMarker, false
 			}
-			if dialects.TokenNamed(text, i, end) {
+			if inprose.TokenNamed(text, i, end) {
 				r.scan = end
 				continue
 			}
@@ -721,7 +722,7 @@ func tokenAt(text string, i int, think bool) (marker, bool) {
 }
 
 // namedDecided reports whether the text after the token text[at:end] is
-// long enough for dialects.TokenNamed to decide whether prose names it:
+// long enough for inprose.TokenNamed to decide whether prose names it:
 // prose can name a token only after a blank that follows a word or list
 // punctuation; TokenNamed then reads the run of bytes with no blank after
 // the token and the blanks after that run, up to the next byte. What it
@@ -750,7 +751,7 @@ func (r *reader) namedDecided(text string, at, end int) bool {
 }
 
 // namePossible reports whether the token at text[at] may be named in
-// prose (dialects.TokenNamed): the run of bytes with no blank that holds
+// prose (inprose.TokenNamed): the run of bytes with no blank that holds
 // it is preceded by a blank after a word or after list punctuation.
 func namePossible(text string, at int) bool {
 	gs := at

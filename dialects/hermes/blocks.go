@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
+	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/textlayer"
@@ -124,7 +125,7 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 	default:
 		calls, used, ok = x.Framed(open.end, bodyEnd, closed)
 	}
-	if !ok || open.kind == kindToolCall && dialects.Mentioned(x.Text, open.start, open.end, calls) {
+	if !ok || open.kind == kindToolCall && inprose.Mentioned(x.Text, open.start, open.end, calls) {
 		return region{}, false
 	}
 	keep := x.keep

@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall/codemode"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
+	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
@@ -318,7 +319,7 @@ func (x *extractor) scanMarked(lead []dialects.RawCall, leadEnd int) (implicit b
 		} else {
 			p = x.call(x.d.forms[owner], at, end, false)
 		}
-		if !p.ok || dialects.Mentioned(x.s, at, end, p.calls) {
+		if !p.ok || inprose.Mentioned(x.s, at, end, p.calls) {
 			pos = at + 1
 			continue
 		}

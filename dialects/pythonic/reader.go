@@ -5,6 +5,7 @@ import (
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
+	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 )
 
 // The family's engine reads an output in one pass as it arrives
@@ -807,7 +808,7 @@ func (r *reader) blockEnd(text string, final bool) (reg region, ok, done bool) {
 		limit, atEnd = len(text), true
 	}
 	reg = r.x.block(text, b.at, b.body, limit, closed, atEnd)
-	if reg.end == b.at && len(reg.calls) == 0 || dialects.Mentioned(text, b.at, b.body, reg.calls) {
+	if reg.end == b.at && len(reg.calls) == 0 || inprose.Mentioned(text, b.at, b.body, reg.calls) {
 		return region{}, false, true
 	}
 	if closed {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 )
 
 // announcing is the state of the Reader's search for the call the
@@ -33,7 +34,7 @@ type announcing struct {
 //   - it stands at the start of a line, or right after its section's
 //     opening literal with only whitespace between, and that section (or
 //     the call, outside one) is not shown (shownState): markup so placed
-//     is named in no sentence (dialects.Mentioned);
+//     is named in no sentence (inprose.Mentioned);
 //   - its opening tag names one tool.
 //
 // A call whose name is text (glm45, longcat, mirothinker), glimmer's
@@ -119,7 +120,7 @@ func (r *reader) firstCall(text string, at int) bool {
 	if open > 0 && text[open-1] != '\n' {
 		return false // markup inside a line may be named in a sentence
 	}
-	if dialects.InSentence(text, open, at+len(d.ToolStart)) {
+	if inprose.InSentence(text, open, at+len(d.ToolStart)) {
 		return false
 	}
 	r.tryShown()

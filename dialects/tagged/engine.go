@@ -7,6 +7,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
+	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/lenient"
@@ -228,13 +229,13 @@ func (p *parser) read(at int, kind openerKind, w, pos, before int, native bool) 
 		var closed bool
 		end, closed = p.scopeBody(at, at+len(p.d.ScopeStart), false)
 		p.scopeLeftOpen = !closed
-		if dialects.Mentioned(p.text, at, at+len(p.d.ScopeStart), p.calls[before:]) {
+		if inprose.Mentioned(p.text, at, at+len(p.d.ScopeStart), p.calls[before:]) {
 			p.calls, p.native = p.calls[:before], native
 			return at, at + len(p.d.ScopeStart), false
 		}
 	case openTool:
 		end = p.call(at, p.ownLits(), len(p.text), false)
-		if dialects.Mentioned(p.text, at, at+len(p.d.ToolStart), p.calls[before:]) {
+		if inprose.Mentioned(p.text, at, at+len(p.d.ToolStart), p.calls[before:]) {
 			p.calls, p.native = p.calls[:before], native
 			return at, at + len(p.d.ToolStart), false
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
+	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 )
 
@@ -198,7 +199,7 @@ func stripFraming(s string) string {
 			i += from
 			end := i + len(tok)
 			b.WriteString(s[from:i])
-			if dialects.TokenNamed(s, i, end) {
+			if inprose.TokenNamed(s, i, end) {
 				b.WriteString(tok) // a token named in a sentence is a word
 			}
 			from = end
@@ -211,12 +212,12 @@ func stripFraming(s string) string {
 
 // glimmerNext is f.next skipping tokens named in prose (a word and a
 // blank before, a blank and a word after: "the <|message|> token starts
-// it"; a group of tokens in a sentence, a list: dialects.TokenNamed),
+// it"; a group of tokens in a sentence, a list: inprose.TokenNamed),
 // which are words of the sentence, not framing.
 func glimmerNext(f *finder, text string, from int) int {
 	for {
 		i := f.next(text, from)
-		if i < 0 || !dialects.TokenNamed(text, i, i+len(f.lit)) {
+		if i < 0 || !inprose.TokenNamed(text, i, i+len(f.lit)) {
 			return i
 		}
 		from = i + len(f.lit)
@@ -228,7 +229,7 @@ func glimmerNext(f *finder, text string, from int) int {
 func glimmerLastStart(header string) int {
 	for end := len(header); ; {
 		s := strings.LastIndex(header[:end], glimmerStart)
-		if s < 0 || !dialects.TokenNamed(header, s, s+len(glimmerStart)) {
+		if s < 0 || !inprose.TokenNamed(header, s, s+len(glimmerStart)) {
 			return s
 		}
 		end = s

@@ -190,7 +190,7 @@ var Table = []Row{
 	{Shape: Framed, Places: structural, Cell: Call,
 		Why: "the dialect's framing announces the call"},
 	{Shape: Framed, Places: []Place{InProse}, Cell: Call,
-		Why: "the framing announces the call; a marker in a sentence whose call fails to read is content (dialects.Mentioned)"},
+		Why: "the framing announces the call; a marker in a sentence whose call fails to read is content (inprose.Mentioned)"},
 	{Shape: Envelope, Places: []Place{LeadsProse}, Tools: NoTools, Family: MarkersFamily, Cell: CallIfEnveloped,
 		Why: "an object that opens the output with text after it is a call in the markers family only in its own envelope, as llama.cpp and smg read Llama 3's"},
 	{Shape: Envelope, Places: []Place{Opens, LeadsProse, OwnLine, AfterColon, AfterText}, Tools: NoTools, Cell: Call,

@@ -1,10 +1,10 @@
-package dialects_test
+package inprose_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 )
 
 // TestTokenNamed: a special token named in prose is a word; one used as
@@ -42,7 +42,7 @@ func TestTokenNamed(t *testing.T) {
 		text := tc.text[:i] + tc.text[i+1:]
 		at := i + strings.Index(text[i:], "<|")
 		end := at + strings.Index(text[at:], "|>") + 2
-		if got := dialects.TokenNamed(text, at, end); got != tc.named {
+		if got := inprose.TokenNamed(text, at, end); got != tc.named {
 			t.Errorf("%q at %d: named %v, want %v", text, at, got, tc.named)
 		}
 	}
