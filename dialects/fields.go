@@ -343,7 +343,7 @@ func validMembers(obj string, visit func(key string, v gjson.Result) bool) {
 				v = gjson.Parse(v.Raw)
 			}
 		case '{', '[':
-			e, complete := ValueEnd(obj, i)
+			e, complete := jsonscan.ValueEnd(obj, i)
 			if !complete {
 				return
 			}

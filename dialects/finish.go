@@ -238,7 +238,7 @@ func valueCut(args string) bool {
 	if i >= len(args) || args[i] != '{' && args[i] != '[' {
 		return false
 	}
-	_, complete := ValueEnd(args, i)
+	_, complete := jsonscan.ValueEnd(args, i)
 	return !complete
 }
 

@@ -180,27 +180,6 @@ func TestObjectCall(t *testing.T) {
 	}
 }
 
-func TestValueEnd(t *testing.T) {
-	tests := []struct {
-		s        string
-		end      int
-		complete bool
-	}{
-		{`{"a": "}"} tail`, 10, true},
-		{`[1, [2, {"x": "]"}]] tail`, 20, true},
-		{`{'it''s': 1}`, 12, true},
-		{`{"a": "unterminated`, 19, false},
-		{`{"a": {"b": 1}`, 14, false},
-		{`{"k": "it's"}`, 13, true},
-	}
-	for _, tt := range tests {
-		end, complete := dialects.ValueEnd(tt.s, 0)
-		if end != tt.end || complete != tt.complete {
-			t.Errorf("ValueEnd(%q) = %d, %v; want %d, %v", tt.s, end, complete, tt.end, tt.complete)
-		}
-	}
-}
-
 func ExampleFinish() {
 	ext := &dialects.Extraction{Content: "Checking.", Calls: []dialects.RawCall{
 		{ID: "call_1", Name: "get_weather", Arguments: `{"city": "Paris",}`},

@@ -88,7 +88,7 @@ func mayHoldTag(text string, floor, at int) bool {
 		}
 		p = floor + k
 		if jsonscan.EndsInString(text[p:at]) {
-			if _, complete := ValueEnd(text, p); !complete {
+			if _, complete := jsonscan.ValueEnd(text, p); !complete {
 				return true
 			}
 		}

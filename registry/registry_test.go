@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/plainjson"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -28,7 +29,7 @@ func (d tagged) Extract(text string, opts *dialects.Options) *dialects.Extractio
 	ext.Marked = true
 	ext.Content = strings.TrimSpace(text[:i])
 	start := i + len(d.marker)
-	end, _ := dialects.ValueEnd(text, start)
+	end, _ := jsonscan.ValueEnd(text, start)
 	if rc, ok := dialects.ObjectCall(text[start:end], start, opts); ok && start < len(text) && text[start] == '{' {
 		ext.Calls = append(ext.Calls, rc)
 	} else {

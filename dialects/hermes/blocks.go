@@ -190,7 +190,7 @@ func (x *extractor) closingTag(tags []tag, k, lim int) int {
 	}
 	// Most blocks hold one strict JSON value and space up to the first
 	// closing tag: one check of that text both measures the value (a
-	// valid value ends with its last byte, where ValueEnd would find its
+	// valid value ends with its last byte, where jsonscan.ValueEnd would find its
 	// end) and spares its parse the check (valueCalls).
 	if q := p + len(strings.TrimRight(x.Text[p:tags[first].start], " \t\r\n")); q > p {
 		if chk, ok := dialects.CheckStrict(x.Text[p:q], x.Opts); ok {
@@ -248,7 +248,7 @@ func (x *extractor) toolCallBody(start, end int, closed bool) ([]dialects.RawCal
 		case '[':
 			// <tool_call> [{…}] with no closing tag is Granite 3.1 syntax;
 			// it is not read as a hermes call.
-			e, _ := dialects.ValueEnd(x.Text[:end], p)
+			e, _ := jsonscan.ValueEnd(x.Text[:end], p)
 			return []dialects.RawCall{textcall.Malformed(p, x.Text[p:e], "", "a JSON array after an unclosed tool-call tag is granite syntax, not hermes", nil)}, e, true
 		}
 		return nil, p, false
@@ -338,7 +338,7 @@ func (x *extractor) prefixedBody(p, end int) ([]dialects.RawCall, int) {
 	}
 	brace += p
 	prefix := strings.TrimRight(strings.TrimSpace(x.Text[p:brace]), ":")
-	e, complete := dialects.ValueEnd(x.Text[:end], brace)
+	e, complete := jsonscan.ValueEnd(x.Text[:end], brace)
 	if isToolName(prefix) {
 		if !complete && x.AtEnd(e) {
 			return []dialects.RawCall{textcall.Truncated(p, x.Text[p:e], prefix)}, e
@@ -386,7 +386,7 @@ func (x *extractor) namedBody(name string, start, end int) ([]dialects.RawCall, 
 	if p == end || x.Text[p] != '{' {
 		return nil, p, false
 	}
-	e, complete := dialects.ValueEnd(x.Text[:end], p)
+	e, complete := jsonscan.ValueEnd(x.Text[:end], p)
 	if !complete && x.AtEnd(e) {
 		return []dialects.RawCall{textcall.Truncated(p, x.Text[p:e], name)}, e, true
 	}
@@ -445,7 +445,7 @@ func (x *extractor) valueCalls(start, end int) []dialects.RawCall {
 	return calls
 }
 
-// valueEnd is dialects.ValueEnd(x.Text[:limit], p). A block's value is
+// valueEnd is jsonscan.ValueEnd(x.Text[:limit], p). A block's value is
 // measured to find its closing tag and again to read it, with limits that
 // differ only past the value: a value that closed before both limits is
 // measured once.
@@ -453,7 +453,7 @@ func (x *extractor) valueEnd(p, limit int) (int, bool) {
 	if v := x.lastValue; v.complete && v.start == p && v.end <= limit {
 		return v.end, true
 	}
-	e, complete := dialects.ValueEnd(x.Text[:limit], p)
+	e, complete := jsonscan.ValueEnd(x.Text[:limit], p)
 	x.lastValue = measured{start: p, end: e, complete: complete}
 	return e, complete
 }

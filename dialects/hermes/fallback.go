@@ -88,7 +88,7 @@ func (x *extractor) bare(from, to, orphanEnd int) []region {
 			break
 		}
 		i += pos
-		e, complete := dialects.ValueEnd(x.Text[:to], i)
+		e, complete := jsonscan.ValueEnd(x.Text[:to], i)
 		if !complete {
 			if unclosed < 0 && x.Text[i] == '{' && !x.gapShown.ShownAt(x.Text, i) {
 				unclosed = i

@@ -907,7 +907,7 @@ func (p *parser) body(rc *dialects.RawCall, from, to int, loose bool) (native bo
 // string, and what it meant to write is lost. Cut off, never a call whose
 // string repair closed.
 func cutInString(body string) *toolcall.Error {
-	if _, complete := dialects.ValueEnd(body, 0); complete || !jsonscan.EndsInString(body) {
+	if _, complete := jsonscan.ValueEnd(body, 0); complete || !jsonscan.EndsInString(body) {
 		return nil
 	}
 	return cutoff.Error("inside a string of the call's JSON arguments")

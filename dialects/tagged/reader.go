@@ -7,6 +7,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 )
 
 var _ dialects.Incremental = (*Dialect)(nil)
@@ -567,7 +568,7 @@ func (r *reader) openValue(s string) bool {
 			i = 0
 		}
 		if j := strings.IndexByte(s[i:], '{'); j >= 0 {
-			if _, complete := dialects.ValueEnd(s, i+j); !complete {
+			if _, complete := jsonscan.ValueEnd(s, i+j); !complete {
 				return true
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -21,7 +22,7 @@ func valueCalls(value string, offset int, opts *dialects.Options, skip int) []di
 	if v[0] == '{' {
 		if rc, ok := callObject(v, offset, opts); ok {
 			// An object that does not close ran into the end of the output.
-			_, complete := dialects.ValueEnd(v, 0)
+			_, complete := jsonscan.ValueEnd(v, 0)
 			rc.AtEnd = !complete
 			return []dialects.RawCall{rc}
 		}
@@ -37,7 +38,7 @@ func valueCalls(value string, offset int, opts *dialects.Options, skip int) []di
 		case ']':
 			return calls
 		case '{':
-			end, complete := dialects.ValueEnd(v, i)
+			end, complete := jsonscan.ValueEnd(v, i)
 			if skip > 0 {
 				skip--
 				i = end - 1

@@ -14,6 +14,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -76,8 +77,8 @@ type reader struct {
 
 	from    int // undecided, reasoning: where to look on for a tag, from at
 	scan    textlayer.FenceScan
-	vs      dialects.ValueScan
-	ev      dialects.ValueScan // the list element being read
+	vs      jsonscan.ValueScan
+	ev      jsonscan.ValueScan // the list element being read
 	elem    int                // where the next list element is looked for
 	early   int                // list elements returned as calls as they closed
 	stop    bool               // no more list elements are returned so
@@ -317,7 +318,7 @@ func (r *reader) content(final bool) bool {
 			}
 			r.text(s[:k])
 			r.at += k
-			r.mode, r.vs = value, dialects.ValueScan{}
+			r.mode, r.vs = value, jsonscan.ValueScan{}
 			r.elem, r.early, r.stop = 1, 0, c != '[' || !r.settled()
 			return true
 		case strings.HasPrefix(s[k:], think.Open):
@@ -403,7 +404,7 @@ func (r *reader) fence(final bool) bool {
 	}
 	v := textcall.SkipSpace(region, f.BodyStart, f.BodyEnd)
 	if v < f.BodyEnd && (region[v] == '{' || region[v] == '[') {
-		end, complete := dialects.ValueEnd(region[:f.BodyEnd], v)
+		end, complete := jsonscan.ValueEnd(region[:f.BodyEnd], v)
 		stray := strayAfter(region[:f.BodyEnd], end)
 		if textcall.SkipSpace(region, stray, f.BodyEnd) == f.BodyEnd {
 			r.opens, r.run = false, false
@@ -534,7 +535,7 @@ func (r *reader) elements(s string) {
 			return
 		}
 		if r.ev.Start != p {
-			r.ev = dialects.ValueScan{Start: p}
+			r.ev = jsonscan.ValueScan{Start: p}
 		}
 		e, ok := r.ev.Next(s)
 		if !ok {
@@ -584,7 +585,7 @@ func (r *reader) inside(s string, called bool) {
 			r.shown(s[p:])
 			return
 		}
-		e, _ := dialects.ValueEnd(s, p)
+		e, _ := jsonscan.ValueEnd(s, p)
 		switch {
 		case k < r.early:
 			r.note(s[p:e]) // returned as it closed

@@ -17,6 +17,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 )
@@ -138,7 +139,7 @@ func (r *Reader) Framed(start, end int, closed bool) (calls []dialects.RawCall, 
 	}
 	q := p
 	for q < end && (r.Text[q] == '{' || r.Text[q] == '[') {
-		e, complete := dialects.ValueEnd(r.Text[:end], q)
+		e, complete := jsonscan.ValueEnd(r.Text[:end], q)
 		if !complete && r.AtEnd(e) {
 			name := PeekName(r.Text[q:e])
 			if name == "" {
