@@ -12,6 +12,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
+	"github.com/dialectkit/toolcall/dialects/internal/wordskept"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/lenient"
@@ -171,8 +172,7 @@ func parseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *to
 	if e := coded.As(r.Err); e != nil {
 		return gjson.Result{}, nil, e, Unchecked
 	}
-	if w := droppedWord([]byte(text), r.Output); w != "" {
-		e := toolcall.NewError(toolcall.CodeRepairFailed, dropError(w))
+	if e := wordskept.Check([]byte(text), r.Output); e != nil {
 		e.Raw = text
 		return gjson.Result{}, nil, e, Unchecked
 	}

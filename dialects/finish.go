@@ -14,6 +14,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
+	"github.com/dialectkit/toolcall/dialects/internal/wordskept"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/lenient"
@@ -404,10 +405,7 @@ func arguments(text string, opts *Options, valid, unique bool) (json.RawMessage,
 			e.Raw = text
 			return nil, nil, e
 		}
-		// Repair hands valid JSON back as it came (the same slice): no
-		// word of it can be missing.
-		if w := droppedWordIfChanged(in, r.Output); w != "" {
-			e := toolcall.NewError(toolcall.CodeRepairFailed, dropError(w))
+		if e := wordskept.Check(in, r.Output); e != nil {
 			e.Raw = text
 			return nil, nil, e
 		}
@@ -473,15 +471,6 @@ func compact(b []byte) json.RawMessage {
 		}
 	}
 	return out
-}
-
-// droppedWordIfChanged is droppedWord for the output of a repair of src,
-// which is src itself (the same slice) when nothing was changed.
-func droppedWordIfChanged(src, out []byte) string {
-	if len(src) > 0 && len(out) == len(src) && &out[0] == &src[0] {
-		return ""
-	}
-	return droppedWord(src, out)
 }
 
 // compactCopy is compact into new memory, whether or not b has layout.

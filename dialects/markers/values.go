@@ -13,6 +13,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/dialects/internal/wordskept"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
@@ -322,7 +323,8 @@ func (x *extractor) parse(obj string) (gjson.Result, []toolcall.Repair, *toolcal
 	if e := coded.As(r.Err); e != nil {
 		return gjson.Result{}, nil, e
 	}
-	if e := coded.As(dialects.CheckWordsKept(t, r.Output)); e != nil {
+	if e := wordskept.Check([]byte(t), r.Output); e != nil {
+		e.Raw = t
 		return gjson.Result{}, nil, e // repair would drop a word of the call
 	}
 	return gjson.ParseBytes(r.Output), r.Repairs, nil

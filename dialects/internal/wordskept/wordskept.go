@@ -1,4 +1,8 @@
-package dialects
+// Package wordskept holds the one check that repair dropped no word of a
+// call, applied to every repair of call text: the parse of a call's JSON
+// value, the repair of its arguments, and the engines that repair call
+// text themselves.
+package wordskept
 
 import (
 	"fmt"
@@ -122,17 +126,18 @@ func dropError(word string) string {
 
 func quoteByte(c byte) bool { return c == '"' || c == '\'' || c == '\\' }
 
-// CheckWordsKept returns the TLP-003 error of a repair that turned src
-// into out while leaving one of src's words out (see droppedWord), with
-// src as its raw text; nil when every word is still there. An engine that
-// repairs call text itself, rather than through ParseJSON or Finish, holds
-// the repair to the same rule with it.
-func CheckWordsKept(src string, out []byte) error {
-	w := droppedWord([]byte(src), out)
+// Check returns the TLP-003 error of a repair that turned src into out
+// while leaving one of src's words out (see droppedWord); nil when every
+// word is still there. The caller sets the error's raw text. Repair hands
+// valid JSON back as it came (out the same slice as src): no word of it
+// can be missing, and it is not read.
+func Check(src, out []byte) *toolcall.Error {
+	if len(src) > 0 && len(out) == len(src) && &out[0] == &src[0] {
+		return nil
+	}
+	w := droppedWord(src, out)
 	if w == "" {
 		return nil
 	}
-	e := toolcall.NewError(toolcall.CodeRepairFailed, dropError(w))
-	e.Raw = src
-	return e
+	return toolcall.NewError(toolcall.CodeRepairFailed, dropError(w))
 }

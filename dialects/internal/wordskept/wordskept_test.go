@@ -1,4 +1,4 @@
-package dialects
+package wordskept
 
 import (
 	"math/rand/v2"
