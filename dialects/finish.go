@@ -555,7 +555,7 @@ func jsonKind(b []byte) string {
 // layout, so the object goes through the lenient pipeline (valid JSON
 // takes its fast path, which checks the depth) and is compacted.
 func typedArguments(params []Param, tool *schema.Tool, opts *Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
-	args, repairs := TypeParams(params, tool)
+	args, repairs := typeParams(params, tool)
 	r := lenient.Repair(args, &opts.Lenient)
 	if e := coded.As(r.Err); e != nil {
 		e.Offset = -1 // an offset in the built object, not in the text
@@ -596,11 +596,11 @@ func admitted(types []string, v []byte) bool {
 	return slices.Contains(types, t)
 }
 
-// TypeParams builds the arguments object of a tagged-parameter call. With a
+// typeParams builds the arguments object of a tagged-parameter call. With a
 // declared tool, each raw value is typed by its property's schema; without
 // one, values that parse as JSON are kept as JSON and the rest are strings.
 // Every conversion is recorded.
-func TypeParams(params []Param, tool *schema.Tool) (json.RawMessage, []toolcall.Repair) {
+func typeParams(params []Param, tool *schema.Tool) (json.RawMessage, []toolcall.Repair) {
 	var buf bytes.Buffer
 	var repairs []toolcall.Repair
 	buf.WriteByte('{')

@@ -129,23 +129,6 @@ func TestFinishKeepsSiblings(t *testing.T) {
 	}
 }
 
-func TestTypeParams(t *testing.T) {
-	set := tools(t)
-	tool, _ := set.Lookup("get_weather")
-	params := []dialects.Param{{Key: "city", Value: "00123"}, {Key: "days", Value: "3"}, {Key: "extra", Value: "[1, 2]"}}
-	args, repairs := dialects.TypeParams(params, tool)
-	if string(args) != `{"city":"00123","days":3,"extra":[1, 2]}` {
-		t.Errorf("typed = %s", args)
-	}
-	if len(repairs) != 2 {
-		t.Errorf("repairs = %v, want one per conversion", repairs)
-	}
-	untyped, _ := dialects.TypeParams([]dialects.Param{{Key: "n", Value: "5"}, {Key: "s", Value: "Paris"}, {Key: "q", Value: "x", IsString: true}, {Key: "j", Value: "7", IsString: true}}, nil)
-	if string(untyped) != `{"n":5,"s":"Paris","q":"x","j":"7"}` {
-		t.Errorf("untyped = %s", untyped)
-	}
-}
-
 func TestObjectCall(t *testing.T) {
 	tests := []struct {
 		in           string
