@@ -438,29 +438,3 @@ func envelopeFields(env *envelope) (RawCall, bool) {
 	}
 	return rc, true
 }
-
-// NameKeyCall reads a call written with the tool name as the only key:
-// {"get_weather": {"city": "Tokyo"}} (apertus, and Ollama's generic parser).
-// obj is the JSON text of the object.
-func NameKeyCall(obj string, offset int) (RawCall, bool) {
-	return nameKeyCall(gjson.Parse(obj), offset)
-}
-
-// nameKeyCall is NameKeyCall on a parsed object.
-func nameKeyCall(obj gjson.Result, offset int) (RawCall, bool) {
-	if !obj.IsObject() {
-		return RawCall{}, false
-	}
-	var rc RawCall
-	n := 0
-	obj.ForEach(func(k, v gjson.Result) bool {
-		n++
-		rc.Name, rc.Arguments = k.String(), v.Raw
-		return n < 2
-	})
-	if n != 1 {
-		return RawCall{}, false
-	}
-	rc.Offset = offset
-	return rc, true
-}

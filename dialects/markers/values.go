@@ -344,13 +344,25 @@ func field(obj gjson.Result, key string) gjson.Result {
 	return out
 }
 
-// nameKeyCall reads {"get_weather": {"city": "Tokyo"}}: one key, not a
-// call field, whose value is the arguments object.
+// nameKeyCall reads a call written with the tool name as the only key,
+// {"get_weather": {"city": "Tokyo"}} (apertus, and Ollama's generic
+// parser): one key, not a call field, whose value is the arguments object.
 func nameKeyCall(doc gjson.Result, offset int) (dialects.RawCall, bool) {
-	rc, ok := dialects.NameKeyCall(doc.Raw, offset)
-	if !ok || !gjson.Parse(rc.Arguments).IsObject() || isCallField(rc.Name) {
+	if !doc.IsObject() {
 		return dialects.RawCall{}, false
 	}
+	var rc dialects.RawCall
+	var args gjson.Result
+	n := 0
+	doc.ForEach(func(k, v gjson.Result) bool {
+		n++
+		rc.Name, args = k.String(), v
+		return n < 2
+	})
+	if n != 1 || !args.IsObject() || isCallField(rc.Name) {
+		return dialects.RawCall{}, false
+	}
+	rc.Arguments, rc.Offset = args.Raw, offset
 	return rc, true
 }
 
