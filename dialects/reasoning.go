@@ -137,7 +137,7 @@ func ImplicitReasoning(opts *Options) bool {
 // reasoning first, so an output whose first bytes begin a call did not
 // start inside a block; when it opens with a token that opens the answer
 // (OpensAnswer), for the same reason; or when the first reasoning tag in text, of any of
-// the dialect's wrappers (FirstTagOpens), is an opening one: the model
+// the dialect's wrappers (firstTagOpens), is an opening one: the model
 // opened a block of its own before closing any, so the template opened
 // none, and a closing tag of another wrapper later on is text (Mistral's
 // "<think>…</think> … [/THINK]"). Otherwise a closing tag decides, as
@@ -152,7 +152,7 @@ func ImplicitReasoningIn(text string, syn *Syntax, opts *Options) bool {
 	case opts != nil && opts.ReasoningClosed, syn.ReasoningClosed:
 		return false
 	}
-	return !OpensCall(text, syn) && !OpensAnswer(text, syn) && !FirstTagOpens(text, syn)
+	return !OpensCall(text, syn) && !OpensAnswer(text, syn) && !firstTagOpens(text, syn)
 }
 
 // OpensAnswer reports whether text, after leading spaces, tabs and line
@@ -167,12 +167,12 @@ func OpensAnswer(text string, syn *Syntax) bool {
 	return false
 }
 
-// FirstTagOpens reports whether the first reasoning tag in text, of any
+// firstTagOpens reports whether the first reasoning tag in text, of any
 // of syn.Reasoning's wrappers or <think>…</think> (which every dialect
 // reads), is an opening tag, in a dialect that reads two wrappers or more.
 // (With one, a closing tag before any opening one of its own kind is what
 // decides, as the dialect reads it.)
-func FirstTagOpens(text string, syn *Syntax) bool {
+func firstTagOpens(text string, syn *Syntax) bool {
 	own := false
 	for _, t := range syn.Reasoning {
 		own = own || t != Think && t.Open != "" && t.Close != ""

@@ -125,7 +125,7 @@ type startState struct {
 	// decided: implicit is known; implicit says a closing tag before any
 	// opening one ends a block the template opened.
 	decided, implicit bool
-	// tags finds the reasoning tags, as dialects.FirstTagOpens and
+	// tags finds the reasoning tags, as dialects.ImplicitReasoningIn and
 	// dialects.TemplateBlockEnd look for them.
 	tags [4]dialects.TagFinder
 	// thinkEnd is where the <think> block the template opened ends (0:
@@ -383,9 +383,9 @@ func (r *reader) startStep(text string, final bool) bool {
 
 // firstTag reads what decides whether a gemma4 output starts in a block
 // the template opened (dialects.ImplicitReasoningIn): -2 when it opens with
-// a call, else the startTags index of its first reasoning tag, as
-// dialects.FirstTagOpens finds it (-1: none, at the end). ok is false
-// while the text so far does not tell.
+// a call, else the startTags index of its first reasoning tag, as that
+// rule finds it (-1: none, at the end). ok is false while the text so far
+// does not tell.
 func (r *reader) firstTag(text string, final bool, at *[4]int, state *[4]dialects.TagState) (first int, ok bool) {
 	st := &r.start
 	for st.lead < len(text) && strings.IndexByte(" \t\r\n", text[st.lead]) >= 0 {
