@@ -9,16 +9,16 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
+	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 )
 
 // NewReader returns the engine that reads one output of the dialect in
 // one pass as it arrives (dialects.Incremental); Extract is Read of a new
 // Reader.
 //
-// The output is kept whole (the first delta as it came, then a
-// strings.Builder, read without a copy) and
-// read on from where the last delta stopped, in modes: content, a
-// reasoning channel (gemma4), a <think> block, a call block.
+// The output is kept whole (sofar.Output) and read on from where the last
+// delta stopped, in modes: content, a reasoning channel (gemma4), a
+// <think> block, a call block.
 //
 //   - Content and reasoning go out as they arrive; a partial marker at the
 //     end, trailing whitespace and the first bytes of a channel (where its
@@ -87,11 +87,8 @@ const (
 type reader struct {
 	d    *Dialect
 	opts *dialects.Options
-	// buf is the output so far, or view while it is the first delta only.
-	buf  strings.Builder
-	view string
+	in   sofar.Output
 	out  []dialects.Piece
-	done bool
 
 	mode mode
 	pos  int // the text before pos is decided
@@ -181,40 +178,20 @@ type holdState struct {
 // Write reads the output's next bytes.
 func (r *reader) Write(delta string) []dialects.Piece {
 	r.out = r.out[:0]
-	if r.done || delta == "" {
-		return r.out
+	if text, ok := r.in.Write(delta); ok {
+		r.step(text, false)
 	}
-	switch {
-	case r.view == "" && r.buf.Len() == 0:
-		r.view = delta // held as it came, not copied, while it is all
-	case r.view != "":
-		r.buf.Grow(2 * (len(r.view) + len(delta)))
-		r.buf.WriteString(r.view)
-		r.view = ""
-		fallthrough
-	default:
-		r.buf.WriteString(delta)
-	}
-	r.step(false)
 	return r.out
-}
-
-// text is the output so far.
-func (r *reader) text() string {
-	if r.view != "" {
-		return r.view
-	}
-	return r.buf.String()
 }
 
 // Close ends the output and decides everything held.
 func (r *reader) Close() []dialects.Piece {
 	r.out = r.out[:0]
-	if r.done {
+	text, ok := r.in.Close()
+	if !ok {
 		return r.out
 	}
-	r.done = true
-	r.step(true)
+	r.step(text, true)
 	r.content.cut(r)
 	r.reasoning.cut(r)
 	if r.hold.active {
@@ -225,9 +202,9 @@ func (r *reader) Close() []dialects.Piece {
 	return r.out
 }
 
-// step reads as far as the text allows; final says the output has ended.
-func (r *reader) step(final bool) {
-	text := r.text()
+// step reads text, the output so far, as far as it allows; final says the
+// output has ended.
+func (r *reader) step(text string, final bool) {
 	for {
 		var more bool
 		switch r.mode {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 )
@@ -50,12 +51,9 @@ func (t *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 
 // reader is the Reader of a Dialect.
 type reader struct {
-	t    *Dialect
-	opts *dialects.Options
-	// The output so far: first, the first delta as it was given (a
-	// one-shot read copies nothing), then b.
-	first0 string
-	b      strings.Builder
+	t      *Dialect
+	opts   *dialects.Options
+	in     sofar.Output      // the output so far
 	outBuf [3]dialects.Piece // out's first array: a one-shot read allocates none
 	out    []dialects.Piece
 	// ext is what the last stretch read gave, until its pieces are
@@ -108,7 +106,6 @@ type reader struct {
 	// it is still to be taken (absorbLead); leadEscaped that the call
 	// took the escaped gap after it.
 	lead, leadEscaped bool
-	closed            bool
 	marked            bool // PieceMarked was returned
 	ann               announcing
 	// answered and reasoned say content and reasoning were returned.
@@ -118,10 +115,10 @@ type reader struct {
 // Write reads the output's next bytes.
 func (r *reader) Write(delta string) []dialects.Piece {
 	r.out = r.out[:0]
-	if delta == "" || r.closed {
+	text, ok := r.in.Write(delta)
+	if !ok {
 		return r.out
 	}
-	text := r.add(delta)
 	r.settle(text)
 	r.findEnds(text)
 	if r.lead && !r.absorbLead(text, false) || r.st.cont && !r.closeSection(text, false) {
@@ -133,37 +130,13 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	return r.out
 }
 
-// add appends delta to the output and returns the output so far.
-func (r *reader) add(delta string) string {
-	if r.b.Len() == 0 {
-		if r.first0 == "" {
-			r.first0 = delta
-			return delta
-		}
-		r.b.Grow(2 * (len(r.first0) + len(delta)))
-		r.b.WriteString(r.first0)
-		r.first0 = ""
-	}
-	r.b.WriteString(delta)
-	return r.b.String()
-}
-
-// text returns the output so far.
-func (r *reader) text() string {
-	if r.b.Len() == 0 {
-		return r.first0
-	}
-	return r.b.String()
-}
-
 // Close ends the output and reads what was held.
 func (r *reader) Close() []dialects.Piece {
 	r.out = r.out[:0]
-	if r.closed {
+	text, ok := r.in.Close()
+	if !ok {
 		return r.out
 	}
-	r.closed = true
-	text := r.text()
 	if r.implicit < 0 || !r.first {
 		r.implicit = 0
 		if dialects.ImplicitReasoningIn(text, &r.t.start, r.opts) {

@@ -1,0 +1,70 @@
+package sofar
+
+import (
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// TestOutput writes deltas and checks the text returned after each, what
+// Write after Close and a second Close do, and that a first delta that is
+// the whole output is held as it came, not copied.
+func TestOutput(t *testing.T) {
+	rows := []struct {
+		name   string
+		deltas []string
+		oks    []bool // per delta, what Write reports
+		text   string // what Close returns
+	}{
+		{"nothing written", nil, nil, ""},
+		{"one delta", []string{"abc"}, []bool{true}, "abc"},
+		{"empty deltas add nothing", []string{"", "ab", "", "c"}, []bool{false, true, false, true}, "abc"},
+		{"many deltas", []string{"a", "b", "cd", "efg", "h"}, []bool{true, true, true, true, true}, "abcdefgh"},
+		{"a long output cut byte by byte", strings.Split(strings.Repeat("xy", 600), ""), nil, strings.Repeat("xy", 600)},
+	}
+	for _, tt := range rows {
+		t.Run(tt.name, func(t *testing.T) {
+			var o Output
+			so := ""
+			for i, d := range tt.deltas {
+				text, ok := o.Write(d)
+				if tt.oks != nil && ok != tt.oks[i] {
+					t.Fatalf("Write(%q) ok %v, want %v", d, ok, tt.oks[i])
+				}
+				so += d
+				if ok && text != so || o.Text() != so {
+					t.Fatalf("after %q: Write gave %q, Text %q, want %q", d, text, o.Text(), so)
+				}
+			}
+			text, ok := o.Close()
+			if !ok || text != tt.text {
+				t.Fatalf("Close: %q, %v; want %q, true", text, ok, tt.text)
+			}
+			if text, ok := o.Close(); ok || text != "" {
+				t.Errorf("second Close: %q, %v; want \"\", false", text, ok)
+			}
+			if text, ok := o.Write("more"); ok || text != "" || o.Text() != tt.text {
+				t.Errorf("Write after Close: %q, %v, text %q; want nothing added", text, ok, o.Text())
+			}
+		})
+	}
+	whole := strings.Repeat("z", 100)
+	var o Output
+	if text, _ := o.Write(whole); unsafe.StringData(text) != unsafe.StringData(whole) || unsafe.StringData(o.Text()) != unsafe.StringData(whole) {
+		t.Error("a first delta that is the whole output was copied")
+	}
+}
+
+// BenchmarkOutput writes a 64 KiB output in 16-byte deltas.
+func BenchmarkOutput(b *testing.B) {
+	delta := strings.Repeat("d", 16)
+	b.ReportAllocs()
+	b.SetBytes(64 << 10)
+	for range b.N {
+		var o Output
+		for range (64 << 10) / len(delta) {
+			o.Write(delta)
+		}
+		o.Close()
+	}
+}
