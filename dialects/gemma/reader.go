@@ -502,40 +502,46 @@ func (r *reader) contentStep(text string, final bool) bool {
 // it): from a block on, the channel is held (holdState).
 func (r *reader) channelStep(text string, final bool) bool {
 	for {
-		markers := r.d.inReasoning
+		markers, end, last := r.d.inReasoning, len(text), final
+		c, hold := -1, -1
 		if r.tmpl && r.thinkPending {
+			// While a </think> may end a <think> block the template
+			// opened, the channel is read up to the first such tag,
+			// settled (c) or not yet (hold): no marker after it counts
+			// before it is settled.
 			markers = r.d.inTemplate
+			c, hold = r.thinkClose(text, final)
+			if k := max(c, hold); k >= 0 {
+				end, last = max(k, r.scan), true
+			}
 		}
-		i, m := find(text, r.scan, markers, final)
+		i, m := find(text[:end], r.scan, markers, last)
 		if m != "" && r.shown.ShownAt(text, i) {
 			r.scan = i + len(m)
 			continue
 		}
-		if r.tmpl && r.thinkPending {
-			c, hold := r.thinkClose(text, final)
-			if c >= 0 && c <= i {
-				// A </think> in the channel the template opened ends a
-				// <think> block it opened: the reasoning is cut there,
-				// call blocks before it included, and the channel
-				// reads on.
-				if r.hold.active {
-					r.rollback(text, c)
-				} else {
-					r.channelText(text, c, true)
-				}
-				r.reasoning.thought = true
-				r.reasoning.cut(r)
-				r.pos, r.scan, r.thinkPending = c+len(dialects.Think.Close), c+len(dialects.Think.Close), false
-				r.labelled, r.labelK = true, 0
-				continue
+		switch {
+		case m == "" && c >= 0:
+			// A </think> in the channel the template opened ends a
+			// <think> block it opened: the reasoning is cut there, call
+			// blocks before it included, and the channel reads on.
+			if r.hold.active {
+				r.rollback(text, c)
+			} else {
+				r.channelText(text, c, true)
 			}
-			if hold >= 0 && hold <= i {
-				// A tag not settled yet comes first.
-				if !r.hold.active {
-					r.channelText(text, max(hold, r.pos), false)
-				}
-				return false
+			r.reasoning.thought = true
+			r.reasoning.cut(r)
+			r.pos, r.scan, r.thinkPending = c+len(dialects.Think.Close), c+len(dialects.Think.Close), false
+			r.labelled, r.labelK = true, 0
+			continue
+		case m == "" && hold >= 0:
+			// A tag not settled yet: wait for it.
+			if !r.hold.active {
+				r.channelText(text, max(hold, r.pos), false)
 			}
+			r.scan = i
+			return false
 		}
 		if m == dialects.Think.Open || m == dialects.Think.Close {
 			// Text of the channel: a tag inside a string, or one that
