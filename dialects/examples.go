@@ -512,7 +512,7 @@ func (q *quoteState) advance(text string, from, to int, closed func(start, end i
 			case (c == '"' || q.close == "'") && innerOpens(text, q.open+1, i):
 				q.inner = c
 			case q.close != string(c) || q.depth > 0:
-			case c == '\'' && i > 0 && i+1 < len(text) && proseWordByte(text[i-1]) && proseWordByte(text[i+1]):
+			case c == '\'' && i > 0 && i+1 < len(text) && textlayer.WordByte(text[i-1]) && textlayer.WordByte(text[i+1]):
 				// an apostrophe inside a word
 			case !q.closesAt(text, i):
 				q.reset()
@@ -523,7 +523,7 @@ func (q *quoteState) advance(text string, from, to int, closed func(start, end i
 				}
 			}
 		case c == 0xE2 && q.depth <= 0 && strings.HasPrefix(text[i:], q.close):
-			if q.close == "\u2019" && i+3 < len(text) && proseWordByte(text[i+3]) {
+			if q.close == "\u2019" && i+3 < len(text) && textlayer.WordByte(text[i+3]) {
 				i += 2 // an apostrophe inside a word
 				continue
 			}
@@ -577,7 +577,7 @@ func quoteOpens(text string, lineStart, i int) bool {
 	for j > lineStart && (text[j-1] == ' ' || text[j-1] == '\t') {
 		j--
 	}
-	return j < i && j > lineStart && proseWordByte(text[j-1])
+	return j < i && j > lineStart && textlayer.WordByte(text[j-1])
 }
 
 // innerOpens reports whether the ASCII quote at text[i], inside a
@@ -586,7 +586,7 @@ func quoteOpens(text string, lineStart, i int) bool {
 // aside.
 func innerOpens(text string, from, i int) bool {
 	j := i
-	for j > from && isSpaceByte(text[j-1]) {
+	for j > from && textlayer.IsSpace(text[j-1]) {
 		j--
 	}
 	return j > from && strings.IndexByte("{[,:=(", text[j-1]) >= 0
@@ -596,21 +596,21 @@ func innerOpens(text string, from, i int) bool {
 // text[e] goes on with prose: a blank and a word, or closing punctuation
 // and then a blank and a word or the end of the line.
 func quoteCloses(text string, e int) bool {
-	if atLineEnd(text, e) {
+	if textlayer.AtLineEnd(text, e) {
 		return true
 	}
 	p := e
 	for p < len(text) && p-e < 8 && strings.IndexByte(".,;!?)", text[p]) >= 0 {
 		p++
 	}
-	if p > e && atLineEnd(text, p) {
+	if p > e && textlayer.AtLineEnd(text, p) {
 		return true
 	}
 	b := p
 	for b < len(text) && (text[b] == ' ' || text[b] == '\t') {
 		b++
 	}
-	return b > p && b < len(text) && proseWordByte(text[b])
+	return b > p && b < len(text) && textlayer.WordByte(text[b])
 }
 
 // backtickRuns counts the runs of one or two backticks in s.
@@ -1144,7 +1144,7 @@ const exampleProse = 400
 func lineBefore(text string, e int) (line string, start int, whole bool) {
 	s, last := e, -1
 	for s > 0 && text[s-1] != '\n' {
-		if last < 0 && !isBlank(text[s-1]) {
+		if last < 0 && !textlayer.IsBlank(text[s-1]) {
 			last = s
 		}
 		if last >= 0 && last-s > exampleProse+112 {
@@ -1154,5 +1154,3 @@ func lineBefore(text string, e int) (line string, start int, whole bool) {
 	}
 	return strings.TrimSpace(text[s:e]), s, true
 }
-
-func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }

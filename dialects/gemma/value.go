@@ -10,6 +10,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -423,7 +424,7 @@ func (p *valueParser) cutClosers(from int) int {
 	i := p.end
 	for k := 0; k < len(p.closers); k++ {
 		j := i
-		for j > from && isSpace(p.src[j-1]) {
+		for j > from && textlayer.IsSpace(p.src[j-1]) {
 			j--
 		}
 		if j <= from || p.src[j-1] != p.closers[k] {
@@ -431,7 +432,7 @@ func (p *valueParser) cutClosers(from int) int {
 		}
 		i = j - 1
 	}
-	for i > from && isSpace(p.src[i-1]) {
+	for i > from && textlayer.IsSpace(p.src[i-1]) {
 		i--
 	}
 	return i
@@ -577,8 +578,6 @@ func (p *valueParser) fail(msg string) *toolcall.Error {
 	e.Offset = p.pos
 	return e
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // literal returns the JSON of a bare literal or number, and the repair its
 // spelling needed; "" when the word is neither.

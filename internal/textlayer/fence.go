@@ -145,7 +145,7 @@ func FenceAt(text string, i, limit int) Fence {
 // none after floor.
 func FenceOpenBefore(text string, floor, at int) int {
 	k := at
-	for k > floor && isSpace(text[k-1]) {
+	for k > floor && IsSpace(text[k-1]) {
 		k--
 	}
 	l := k
@@ -179,8 +179,6 @@ func endsLine(text string, at, limit int) bool {
 	}
 	return at == limit || text[at] == '\n'
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 func isInfoByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
@@ -272,7 +270,7 @@ func Around(s string, floor, from, to int) (int, int) {
 		return from, to
 	}
 	r := to
-	for r < len(s) && isSpace(s[r]) {
+	for r < len(s) && IsSpace(s[r]) {
 		r++
 	}
 	if !IsFenceAt(s, r, len(s)) {

@@ -29,14 +29,14 @@ func PlaceOf(text string, floor, start, end int) Place {
 	// placing every candidate of a long line costs linear time.
 	lo := max(floor, 0)
 	j := start
-	for j > lo && isBlank(text[j-1]) {
+	for j > lo && IsBlank(text[j-1]) {
 		j--
 	}
 	var last byte // the last byte before the candidate on its line, 0: none
 	if j > lo && text[j-1] != '\n' {
 		last = text[j-1]
 		r := j
-		for r > lo && start-r < maxRunBack && (isBlank(text[r-1]) || isRunByte(text[r-1])) {
+		for r > lo && start-r < maxRunBack && (IsBlank(text[r-1]) || isRunByte(text[r-1])) {
 			r--
 		}
 		if r == lo || text[r-1] == '\n' {
@@ -81,9 +81,6 @@ scan:
 // before a candidate: a longer run counts as text before it.
 const maxRunBack = 1 << 10
 
-// isBlank reports whether c is a blank inside a line.
-func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
-
 // isRunByte reports whether c opens a list of calls or separates its
 // elements.
 func isRunByte(c byte) bool { return c == '[' || c == ',' || c == ';' }
@@ -93,7 +90,7 @@ func isRunByte(c byte) bool { return c == '[' || c == ',' || c == ';' }
 // ';'): before an element of a list, what stands before the list counts.
 func runOnly(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isSpace(c) && c != '[' && c != ',' && c != ';' {
+		if c := s[i]; !IsSpace(c) && c != '[' && c != ',' && c != ';' {
 			return false
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // Mentioned reports whether the marker text[at:end], which opened only the
@@ -50,20 +51,14 @@ func InSentence(text string, at, end int) bool {
 // [ARGS]"), not the start of a call, which follows its marker with a name,
 // a value or a line break. j is where the blanks before the marker start.
 func wordAround(text string, j, end int) bool {
-	if j == 0 || !proseWordByte(text[j-1]) {
+	if j == 0 || !textlayer.WordByte(text[j-1]) {
 		return false
 	}
 	k := end
 	for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
 		k++
 	}
-	return k > end && k < len(text) && proseWordByte(text[k])
-}
-
-// proseWordByte reports whether c is a letter or digit, or a byte of a
-// non-ASCII character.
-func proseWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+	return k > end && k < len(text) && textlayer.WordByte(text[k])
 }
 
 // maxNamedGroup bounds the run of bytes TokenNamed reads around a token,
@@ -97,14 +92,14 @@ func TokenNamed(text string, at, end int) bool {
 	}
 	// The group: the run of bytes with no blank around the token.
 	gs := at
-	for gs > 0 && at-gs < maxNamedGroup && !isSpaceByte(text[gs-1]) {
+	for gs > 0 && at-gs < maxNamedGroup && !textlayer.IsSpace(text[gs-1]) {
 		gs--
 	}
 	ge := end
-	for ge < len(text) && ge-end < maxNamedGroup && !isSpaceByte(text[ge]) {
+	for ge < len(text) && ge-end < maxNamedGroup && !textlayer.IsSpace(text[ge]) {
 		ge++
 	}
-	if gs > 0 && !isSpaceByte(text[gs-1]) || ge < len(text) && !isSpaceByte(text[ge]) {
+	if gs > 0 && !textlayer.IsSpace(text[gs-1]) || ge < len(text) && !textlayer.IsSpace(text[ge]) {
 		return false // longer than the bound: not a word of a sentence
 	}
 	for ge > end && isClosingPunct(text[ge-1]) {
@@ -141,7 +136,7 @@ func proseAround(text string, at, end int) bool {
 	if j == at || j == 0 {
 		return false
 	}
-	if c := text[j-1]; !proseWordByte(c) && c != ',' && c != ';' && c != ':' {
+	if c := text[j-1]; !textlayer.WordByte(c) && c != ',' && c != ';' && c != ':' {
 		return false
 	}
 	if end+1 < len(text) && (text[end] == ',' || text[end] == ';') && (text[end+1] == ' ' || text[end+1] == '\t') {
@@ -151,14 +146,14 @@ func proseAround(text string, at, end int) bool {
 	for k < len(text) && isClosingPunct(text[k]) {
 		k++
 	}
-	if k > end && atLineEnd(text, k) {
+	if k > end && textlayer.AtLineEnd(text, k) {
 		return true
 	}
 	b := k
 	for b < len(text) && (text[b] == ' ' || text[b] == '\t') {
 		b++
 	}
-	return b > k && b < len(text) && proseWordByte(text[b])
+	return b > k && b < len(text) && textlayer.WordByte(text[b])
 }
 
 // specialTokenAt returns the length of the special token "<|name|>" at
@@ -183,18 +178,6 @@ func specialTokenAt(text string, i int) int {
 	}
 	return 0
 }
-
-// atLineEnd reports whether only blanks stand between text[k:] and the
-// end of its line.
-func atLineEnd(text string, k int) bool {
-	for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r') {
-		k++
-	}
-	return k == len(text) || text[k] == '\n'
-}
-
-// isSpaceByte reports whether c is a space, a tab or a line break.
-func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // isClosingPunct reports whether c is punctuation that may close a word of
 // a sentence.

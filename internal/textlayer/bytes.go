@@ -1,0 +1,24 @@
+package textlayer
+
+// IsSpace reports whether c is a space, a tab or a line break ('\r' or
+// '\n'): the blanks around a call and between the words of prose.
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// IsBlank reports whether c is a blank inside a line: a space, a tab or a
+// carriage return.
+func IsBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+
+// WordByte reports whether c is a byte of a word of prose: an ASCII letter
+// or digit, or a byte of a non-ASCII character.
+func WordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// AtLineEnd reports whether only blanks (spaces, tabs, carriage returns)
+// stand between text[k:] and the end of its line or of the text.
+func AtLineEnd(text string, k int) bool {
+	for k < len(text) && IsBlank(text[k]) {
+		k++
+	}
+	return k == len(text) || text[k] == '\n'
+}
