@@ -257,6 +257,9 @@ func (s *ShownScan) read(text string, at int, disownable bool) bool {
 		for s.pos < lineStart {
 			le := s.pos + strings.IndexByte(text[s.pos:lineStart], '\n')
 			f, _, _, info, open := textlayer.OpenLine(text, s.pos, le, textlayer.MaxFenceIndent)
+			// A line that starts inside a call region is the call's own
+			// text (a DeepSeek call's argument fence): it opens no fence.
+			open = open && !lineInCall(s.calls, s.pos)
 			switch {
 			case open && !s.inFence || s.inFence && textlayer.IsCloseLine(text[s.pos:le]):
 				if s.inFence && !s.across {
@@ -788,6 +791,14 @@ func (s *inlineScan) closer(text string, to, end int, final bool) bool {
 func inCall(calls []Span, at, floor int) bool {
 	k := sort.Search(len(calls), func(i int) bool { return calls[i].Start >= at })
 	return k > 0 && calls[k-1].Start >= floor && at < calls[k-1].End
+}
+
+// lineInCall reports whether the line that starts at text[at] starts inside
+// one of calls (sorted and apart): between a call's first byte and its
+// end, so that the line is the call's text, not prose's.
+func lineInCall(calls []Span, at int) bool {
+	k := sort.Search(len(calls), func(i int) bool { return calls[i].Start > at })
+	return k > 0 && at < calls[k-1].End
 }
 
 // openerBefore reports whether c may come right before inline code: a blank

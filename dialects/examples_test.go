@@ -339,3 +339,37 @@ func TestShownAtIgnoresLaterText(t *testing.T) {
 		}
 	}
 }
+
+// TestShownAtCallLinesOpenNoFence: a line that starts inside a call
+// region the scan was told of (a DeepSeek call's argument fence) is the
+// call's own text and opens no fence, so inline code after the call is
+// read as prose's and shows the next marker; a fence opened before a call
+// is told still closes in it.
+func TestShownAtCallLinesOpenNoFence(t *testing.T) {
+	const call = "<c>f\n```json\n{}\n```</c>"
+	for _, tc := range []struct {
+		text  string
+		calls int // the calls told: the first that many <c>…</c> regions
+		want  bool
+	}{
+		{call + "\nThe syntax is `<c>g`.", 1, true},
+		{call + "\nThen <c>g", 1, false},
+		{"```\n" + call + "\n```\nThe syntax is `<c>g`.", 1, true},
+		{"```\n" + call + "\n```\nThen <c>g", 1, false},
+		{call + "\nThe syntax is `<c>g`.", 0, false}, // not told: the fence runs on
+	} {
+		var s ShownScan
+		from := 0
+		for k := 0; k < tc.calls; k++ {
+			st := from + strings.Index(tc.text[from:], "<c>")
+			en := st + strings.Index(tc.text[st:], "</c>") + len("</c>")
+			s.ShownAt(tc.text, st)
+			s.Call(st, en)
+			from = en
+		}
+		at := strings.LastIndex(tc.text, "<c>g")
+		if got := s.ShownAt(tc.text, at); got != tc.want {
+			t.Errorf("%q with %d calls told: ShownAt(%d) = %v, want %v", tc.text, tc.calls, at, got, tc.want)
+		}
+	}
+}

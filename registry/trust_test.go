@@ -174,8 +174,6 @@ func TestNoInventedCalls(t *testing.T) {
 		{"", "For example:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nThat is how you call it."},
 		{"markdown_json", "For example:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nThat is how you call it."},
 		{"json", "The format looks like this:\n{\"name\": \"f\", \"arguments\": {}}"},
-		// A fence that the prose right after it disowns.
-		{"mistral", "Here:\n```\n[TOOL_CALLS]f[ARGS]{}\n```\nI will not execute this."},
 	} {
 		for _, tools := range []bool{false, true} {
 			o := &registry.Options{Dialect: tc.dialect}
@@ -210,9 +208,8 @@ func TestFenceNotDisownedIsACall(t *testing.T) {
 }
 
 // A fenced call is decided when its fence closes: the line after it
-// (markdown_json and hermes read no further than the call's own region)
-// never unmakes it, so the call can go out before the next line is
-// written.
+// (every family reads no further than the call's own region) never
+// unmakes it, so the call can go out before the next line is written.
 func TestCallFenceDecidedAtItsClose(t *testing.T) {
 	for _, tc := range []struct {
 		text     string
@@ -220,6 +217,7 @@ func TestCallFenceDecidedAtItsClose(t *testing.T) {
 	}{
 		{"Here it is:\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\nI am not going to run it.", []string{"", "markdown_json"}},
 		{"Here it is:\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n```\nbut I won't call it.", []string{"", "hermes"}},
+		{"Here:\n```\n[TOOL_CALLS]f[ARGS]{}\n```\nI will not execute this.", []string{"", "mistral"}},
 	} {
 		for _, dialect := range tc.dialects {
 			res := registry.Parse(tc.text, &registry.Options{Dialect: dialect})

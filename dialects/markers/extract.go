@@ -34,8 +34,10 @@ const maxHeader = 256
 // call marker is trimmed, as peers do; interior whitespace is kept. A bare
 // dialect whose output holds none of its markers reads the output as bare
 // JSON instead.
-// A call shown in inline code or in a fence presented as an example is
-// not read (dialects.ExtractShown).
+// A marker that what precedes it shows rather than makes a call with
+// (inline code, a quotation, a fence labelled with a programming language
+// or presented as an example: dialects.ShownScan.ShownAt) opens no call;
+// the prose after a call never unmakes it.
 func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	return dialects.Read(d.NewReader(opts), text)
 }
@@ -73,10 +75,12 @@ type checkpoint struct {
 type unitReading struct {
 	x *dialects.Extraction
 	// raw is the unit's content before reasoning was split from it, and
-	// cps its checkpoints; both only when no part of the unit was held
-	// out as shown (the reading's offsets are the unit's).
+	// cps its checkpoints (none for a reading as bare JSON).
 	raw string
 	cps []checkpoint
+	// regions are the call regions read, in order, in the unit's
+	// offsets: the text the output's ShownScan is told is calls.
+	regions []span
 	// split: the content and reasoning were split and trimmed as an
 	// output of bare JSON, whole.
 	split bool
@@ -85,20 +89,19 @@ type unitReading struct {
 	trimmedAll bool
 }
 
-// readUnit reads unit, which begins the output or follows a decided call
-// as at says. Its content is split from its reasoning with the output's
+// readUnit reads the unit out[base:], which begins the output or follows
+// a decided call as at says. shown has read the output up to base, and
+// decides the unit's markers by what precedes them in the whole output
+// (shownAt). Its content is split from its reasoning with the output's
 // reasoning start (startsOpen, implicit) for the first unit; it is not
 // trimmed, as more content may stand around it.
-func (d *Dialect) readUnit(unit string, opts *dialects.Options, at unitStart, implicit bool) unitReading {
-	var last *extractor
-	x := dialects.ExtractShown(unit, func(text string) *dialects.Extraction {
-		last = d.newExtractor(text, opts, implicit, at, true)
-		last.run()
-		return last.ext
-	})
-	ur := unitReading{x: x, split: last.bare, trimmedAll: last.trimmedAll}
-	if len(last.s) == len(unit) && !last.bare {
-		ur.raw, ur.cps = last.rawText, last.cps
+func (d *Dialect) readUnit(out string, base int, shown *dialects.ShownScan, opts *dialects.Options, at unitStart, implicit bool) unitReading {
+	x := d.newExtractor(out[base:], opts, implicit, at, true)
+	x.out, x.base, x.shown = out, base, shown
+	x.run()
+	ur := unitReading{x: x.ext, split: x.bare, trimmedAll: x.trimmedAll, regions: x.regions}
+	if !x.bare {
+		ur.raw, ur.cps = x.rawText, x.cps
 	}
 	return ur
 }
@@ -107,11 +110,10 @@ func (d *Dialect) readUnit(unit string, opts *dialects.Options, at unitStart, im
 // reading before it read outputs in units; the benchmarks compare it.
 func (d *Dialect) extractWhole(text string, opts *dialects.Options) *dialects.Extraction {
 	implicitBlock := dialects.ImplicitReasoningIn(text, &d.start, opts)
-	return dialects.ExtractShown(text, func(text string) *dialects.Extraction {
-		x := d.newExtractor(text, opts, implicitBlock, unitStart{first: true}, false)
-		x.run()
-		return x.ext
-	})
+	x := d.newExtractor(text, opts, implicitBlock, unitStart{first: true}, false)
+	x.out, x.shown = text, new(dialects.ShownScan)
+	x.run()
+	return x.ext
 }
 
 func (d *Dialect) newExtractor(text string, opts *dialects.Options, implicitBlock bool, at unitStart, unit bool) *extractor {
@@ -249,6 +251,31 @@ type extractor struct {
 	// content read as bare JSON is the text itself (offsetIn).
 	bare       bool
 	samePrefix int
+
+	// out is the whole output so far, s its part from base on; shown
+	// decides by what precedes a marker in out whether it is shown
+	// rather than made (shownAt), and is told of the call regions read
+	// (regions, in s's offsets).
+	out     string
+	base    int
+	shown   *dialects.ShownScan
+	regions []span
+}
+
+// shownAt reports whether what precedes the marker at s[at] in the
+// output (inline code, a quotation, a fence labelled with a programming
+// language or that prose presents as an example, opened before it and
+// not closed) shows a call rather than makes one
+// (dialects.ShownScan.ShownAt). The prose after it has no say.
+func (x *extractor) shownAt(at int) bool { return x.shown.ShownAt(x.out, x.base+at) }
+
+// region notes that s[start:end] is a call region: a backtick run inside
+// it opens no inline code.
+func (x *extractor) region(start, end int) {
+	if end > start {
+		x.regions = append(x.regions, span{start, end})
+		x.shown.Call(x.base+start, x.base+end)
+	}
 }
 
 // piece is what reading a marked region produced.
@@ -275,10 +302,12 @@ func (x *extractor) scanMarked(lead []dialects.RawCall, leadEnd int) (implicit b
 	switch {
 	case len(lead) > 0:
 		x.ext.Calls = lead
+		x.region(0, leadEnd)
 		pos, last = leadEnd, leadEnd
 	case x.at.section:
 		// The unit goes on with a section a unit before it opened.
 		p := x.section(-1, 0)
+		x.region(0, p.next)
 		x.ext.Marked = true
 		x.sectionPoints(p)
 		x.add(p)
@@ -288,6 +317,7 @@ func (x *extractor) scanMarked(lead []dialects.RawCall, leadEnd int) (implicit b
 		// An output that opens in finished reasoning holds no call the
 		// generation prompt began at its start.
 		if p, ok := x.implicit(); ok {
+			x.region(0, p.next)
 			x.add(p)
 			x.checkpoint(p.next, false, false)
 			pos, last, implicit = p.next, p.next, true
@@ -313,6 +343,10 @@ func (x *extractor) scanMarked(lead []dialects.RawCall, leadEnd int) (implicit b
 			pos = hidden[0].end // call markup in finished reasoning is reasoning
 			continue
 		}
+		if x.shownAt(at) {
+			pos = at + 1 // shown, not made: text
+			continue
+		}
 		var p piece
 		if owner := x.d.openerOwner[k]; owner < 0 {
 			p = x.section(at, end)
@@ -324,6 +358,7 @@ func (x *extractor) scanMarked(lead []dialects.RawCall, leadEnd int) (implicit b
 			continue
 		}
 		x.ext.Marked = true
+		x.region(at, p.next)
 		x.addContent(x.s[last:at])
 		x.trimContentRight()
 		x.sectionPoints(p)
@@ -509,7 +544,7 @@ func (x *extractor) closedReasoning() []span {
 func (x *extractor) implicit() (piece, bool) {
 	i := skipBlank(x.s, 0)
 	for _, f := range x.d.forms {
-		if !f.Implicit {
+		if !f.Implicit || x.shownAt(i) {
 			continue
 		}
 		if _, ok := matchAny(f.start, x.s, i); ok {

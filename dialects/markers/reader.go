@@ -21,9 +21,11 @@ import (
 // bytes settle that the template opened no block): only its trailing
 // whitespace is held. A call is sent as soon as its region is closed and
 // settled: the output goes on past its closing marker (at least a
-// marker's length, or into the next call's name), it stands in no
-// reasoning block that a later tag could close, and no fence, inline code
-// or quotation open before it can still show it (dialects.MayBeShown).
+// marker's length, or into the next call's name), and it stands in no
+// reasoning block that a later tag could close. Whether a call is shown
+// rather than made (inline code, a quotation or an example fence open
+// before it) is decided by what precedes its marker
+// (dialects.ShownScan.ShownAt), which no later byte changes.
 // A bare value of the run that opens the output (Dialect.leadRun) is sent
 // once the next value has begun or its line has ended before text.
 // The Reader reads the output in units (Dialect.readUnit): a unit begins
@@ -202,6 +204,11 @@ type reader struct {
 	// implicit is dialects.ImplicitReasoningIn of the text of the last
 	// reading, for its first unit (false for any other).
 	implicit bool
+	// shown has read the output up to base, told of the call regions
+	// before it: each reading of a unit goes on from a copy of it, so
+	// that a marker is shown or not by what precedes it in the whole
+	// output, however the output was cut into units.
+	shown dialects.ShownScan
 
 	// sentTo is where the answer text sent so far ends in the output;
 	// sent is that text as sent, hold its trailing whitespace, not sent
@@ -286,7 +293,8 @@ func (r *reader) readUnit(s string) unitReading {
 	at := unitStart{first: r.base == 0, section: r.section, calls: r.committed}
 	r.implicit = r.base == 0 && dialects.ImplicitReasoningIn(s, &r.d.start, r.opts)
 	r.tried += len(s) - r.base
-	return r.d.readUnit(s[r.base:], r.opts, at, r.implicit)
+	shown := r.shown
+	return r.d.readUnit(s, r.base, &shown, r.opts, at, r.implicit)
 }
 
 // sendCall sends call i of the unit at base, rc, with its offsets in the
@@ -645,8 +653,6 @@ func (r *reader) sendCalls(s string) {
 	r.read, r.readN, r.readBase = &ur, len(s), r.base
 	x := ur.x
 	u := s[r.base:]
-	var shown dialects.ShownScan
-	shown.CallsIn(u, x)
 	holdBelow, holdFrom := r.reasoningHold(u)
 	for i := r.calls - r.committed; i < len(x.Calls); i++ {
 		rc := &x.Calls[i]
@@ -657,7 +663,7 @@ func (r *reader) sendCalls(s string) {
 		value := r.d.isValue(rc.Text)
 		closed := value && valueSettled(u, en) ||
 			!value && (r.d.closedBy(rc.Text) && (en < len(u) || rc.Err == nil) || r.settledAfter(u, en))
-		if !ok || rc.AtEnd || rc.Err != nil || st < holdBelow || st >= holdFrom || shown.MayBeShown(u, st) {
+		if !ok || rc.AtEnd || rc.Err != nil || st < holdBelow || st >= holdFrom {
 			break
 		}
 		if !closed {
@@ -668,14 +674,16 @@ func (r *reader) sendCalls(s string) {
 		r.sendCall(i, rc)
 		r.calls++
 	}
-	r.commit(u, &ur)
+	r.commit(s, &ur)
 }
 
-// commit begins the unit after the last checkpoint of reading ur, of
-// unit u, that the calls sent reach and that no later byte can move: its
-// content and reasoning are split and carried, and the text before it is
-// not read again.
-func (r *reader) commit(u string, ur *unitReading) {
+// commit begins the unit after the last checkpoint of reading ur (of the
+// unit of output s at base) that the calls sent reach and that no later
+// byte can move: its content and reasoning are split and carried, the
+// scan of what is shown reads on to it, and the text before it is not
+// read again.
+func (r *reader) commit(s string, ur *unitReading) {
+	u := s[r.base:]
 	n := r.calls - r.committed
 	k := -1
 	for j, cp := range ur.cps {
@@ -708,7 +716,14 @@ func (r *reader) commit(u string, ur *unitReading) {
 	r.carriedR.WriteString(reasoning)
 	r.marked = r.marked || ur.x.Marked
 	r.committed += cp.calls
+	for _, g := range ur.regions {
+		if g.start >= cp.next {
+			break
+		}
+		r.shown.Call(r.base+g.start, r.base+g.end)
+	}
 	r.base += cp.next
+	r.shown.ShownAt(s, r.base) // read on to the new unit's start, once
 	r.section = cp.section
 	r.read = nil
 	if r.boundary >= 0 && r.boundary < r.base {

@@ -428,18 +428,21 @@ func (x *extractor) scanBare() {
 	}
 	x.ext.Reasoning = reasoning
 	x.resetContent()
-	if calls, answer, ok := x.whole(content, base); ok {
+	// Each reading below decides by what precedes a value in the content
+	// whether it is shown rather than made (dialects.ShownScan.ShownAt),
+	// with a scan of its own: the readings are alternatives.
+	if calls, answer, ok := x.whole(content, base, new(dialects.ShownScan)); ok {
 		x.ext.Calls = calls
 		x.addContent(answer)
 		x.ext.Content = strings.TrimSpace(x.contentString())
 		return
 	}
-	if x.d.desc.FramedAfterProse && x.framed(content, base) {
+	if x.d.desc.FramedAfterProse && x.framed(content, base, new(dialects.ShownScan)) {
 		// Calls framed after prose were found; the rest is content.
 	} else if x.tools() || !x.d.desc.FramedAfterProse {
 		// xLAM frames its calls after prose: without tools, an unframed
 		// value there is not its syntax.
-		x.embedded(content, base)
+		x.embedded(content, base, new(dialects.ShownScan))
 	} else {
 		x.addContent(content)
 	}
@@ -448,8 +451,9 @@ func (x *extractor) scanBare() {
 
 // whole reads s as nothing but JSON call values (after an optional bare
 // prefix, in an optional code fence). ok is false when anything else is
-// there.
-func (x *extractor) whole(s string, base int) (calls []dialects.RawCall, content string, ok bool) {
+// there, or when what precedes a value shows it rather than makes it a
+// call (shown: a fence labelled with a programming language).
+func (x *extractor) whole(s string, base int, shown *dialects.ShownScan) (calls []dialects.RawCall, content string, ok bool) {
 	i := len(s) - len(strings.TrimLeftFunc(s, unicode.IsSpace))
 	for _, p := range x.d.barePrefix {
 		if strings.HasPrefix(s[i:], p) {
@@ -491,11 +495,15 @@ func (x *extractor) whole(s string, base int) (calls []dialects.RawCall, content
 			}
 			return nil, "", false
 		}
+		if shown.ShownAt(s, i) {
+			return nil, "", false
+		}
 		ext := scanValue(s, i, nil)
 		cs, c, ok := x.jsonValue(s, i, ext, x.offsetIn(base, i), true)
 		if !ok {
 			return nil, "", false
 		}
+		shown.Call(i, ext.end)
 		calls, content = append(calls, cs...), content+c
 		n, last = n+1, len(cs)
 		i = ext.end
@@ -507,8 +515,9 @@ func (x *extractor) whole(s string, base int) (calls []dialects.RawCall, content
 // code fence, a BarePrefix token or a BareWrapper right around an array
 // that is nothing but well-formed calls. It reports whether it found any; then every frame and
 // its calls are taken out of s and the rest is content. Each frame start is
-// looked at once, and a value is measured once, so the scan is linear.
-func (x *extractor) framed(s string, base int) bool {
+// looked at once, and a value is measured once, so the scan is linear. A
+// value that what precedes it shows (shown) is not framed.
+func (x *extractor) framed(s string, base int, shown *dialects.ShownScan) bool {
 	type frame struct{ start, end string }
 	var starts []frame
 	starts = append(starts, frame{"```", "```"})
@@ -546,7 +555,7 @@ func (x *extractor) framed(s string, base int) bool {
 		}
 		i = skipBlank(s, i)
 		end, ok, measured := -1, false, -1
-		if i < len(s) && s[i] == '[' && valueStart(s, i) {
+		if i < len(s) && s[i] == '[' && valueStart(s, i) && !shown.ShownAt(s, i) {
 			// The frame holds a call list, xLAM's own shape: a single
 			// object after prose is more often an example than a call.
 			ext := scanValue(s, i, nil)
@@ -569,6 +578,7 @@ func (x *extractor) framed(s string, base int) bool {
 					}
 					calls = append(calls, cs...)
 					pieces = append(pieces, span{at, end})
+					shown.Call(at, end)
 				} else {
 					ok = false
 				}
@@ -616,8 +626,9 @@ func indexFrom(s, lit string, from int) int {
 }
 
 // embedded finds, in prose, JSON values whose calls all name declared
-// tools; everything else stays content.
-func (x *extractor) embedded(s string, base int) {
+// tools; everything else stays content, and so does a value that what
+// precedes it shows (shown).
+func (x *extractor) embedded(s string, base int, shown *dialects.ShownScan) {
 	last, run := 0, -1
 	for i := 0; i < len(s); {
 		j := strings.IndexAny(s[i:], "{[")
@@ -637,7 +648,7 @@ func (x *extractor) embedded(s string, base int) {
 		// Closing brackets too many right after the value ({…}}) are its
 		// punctuation, not prose on its line.
 		stray := strayOnLine(s, ext.end)
-		if !continues && (dialects.PresentedAsExample(s, i) ||
+		if shown.ShownAt(s, i) || !continues && (dialects.PresentedAsExample(s, i) ||
 			!textlayer.Is(textlayer.Envelope, textlayer.Unlabelled, textlayer.PlaceOf(s, 0, i, stray), x.tools(), textlayer.MarkersFamily, true, x.enveloped(s, i, ext.end))) {
 			// One that prose presents as an example is shown; where the
 			// table of what is a call makes it none, it is none either.
@@ -654,6 +665,7 @@ func (x *extractor) embedded(s string, base int) {
 				x.trimContentRight()
 			}
 			x.ext.Calls = append(x.ext.Calls, cs...)
+			shown.Call(i, stray)
 			last, run = to, to
 		} else {
 			run = -1
