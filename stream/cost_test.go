@@ -215,8 +215,11 @@ func TestSteadyBytes(t *testing.T) {
 // for the stream's own text: it grows in chunks joined once rather than by
 // doubling, which allocated four times the text (warm: the chunks are used
 // again). A dialect read by its own Reader (hermes) also holds the call's
-// region there until the region closes, in one array grown by doubling:
-// at most four times the text allocated in all, the rest of the bound.
+// region until the region closes, in an array of its own grown by
+// doubling, and copies it once then: the arrays come from a pool and go
+// back to it, but a pool may have none at hand (the collector emptied it,
+// or the array waits on another thread's list), and then they are new: at
+// most four times the text allocated, the rest of the bound.
 func TestStreamAllocatesOnce(t *testing.T) {
 	text := bigCall(256 << 10)
 	opts := dialects.Options{ReasoningClosed: true}

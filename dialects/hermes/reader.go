@@ -2,7 +2,6 @@ package hermes
 
 import (
 	"strings"
-	"unsafe"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -64,12 +63,8 @@ const (
 // reader is the state of one output read by NewReader's engine.
 type reader struct {
 	opts *dialects.Options
-	// buf is the text not decided yet; buf[0] is at offset base of the
-	// output. Its bytes are never changed once written: the pieces
-	// returned may view them. While it is nil, view is that text, a part
-	// of the delta that brought it.
-	buf  []byte
-	view string
+	// h holds the text not decided yet, at offset base of the output.
+	h    hold
 	base int
 	mode mode
 
@@ -113,24 +108,7 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	if r.closed || delta == "" {
 		return r.out
 	}
-	switch t := r.text(); {
-	case t == "":
-		r.buf, r.view = nil, delta // held as it came, not copied
-	case r.buf == nil:
-		r.buf = make([]byte, 0, max(2*(len(t)+len(delta)), 512))
-		r.buf = append(append(r.buf, t...), delta...)
-		r.view = ""
-	default:
-		if len(r.buf)+len(delta) > cap(r.buf) {
-			// Doubled, not grown by append's smaller steps: a long call
-			// streamed in small deltas is copied a bounded number of
-			// times. The old array stays as it is: pieces may view it.
-			b := make([]byte, len(r.buf), 2*(len(r.buf)+len(delta)))
-			copy(b, r.buf)
-			r.buf = b
-		}
-		r.buf = append(r.buf, delta...)
-	}
+	r.h.add(delta)
 	r.step(false)
 	return r.out
 }
@@ -142,27 +120,20 @@ func (r *reader) Close() []dialects.Piece {
 		return r.out
 	}
 	r.closed = true
+	r.h.delta = ""
 	r.step(true)
 	r.content.flush(r)
 	r.reasoning.flush(r)
+	r.h.release()
 	return r.out
 }
 
 // text is the undecided text, viewed in place.
-func (r *reader) text() string {
-	if r.buf == nil {
-		return r.view
-	}
-	return unsafe.String(unsafe.SliceData(r.buf), len(r.buf))
-}
+func (r *reader) text() string { return r.h.text() }
 
 // drop removes the first n bytes of the undecided text.
 func (r *reader) drop(n int) {
-	if r.buf == nil {
-		r.view = r.view[n:]
-	} else if r.buf = r.buf[n:]; len(r.buf) == 0 {
-		r.buf = nil
-	}
+	r.h.drop(n)
 	r.base += n
 	r.open.Shift(n)
 	r.close.Shift(n)
@@ -328,9 +299,9 @@ func (r *reader) closeBlock(c int) bool {
 // openBlock ends the output inside a reasoning block: the first call in
 // what is held ends the reasoning, and what follows it is content.
 func (r *reader) openBlock() {
-	t := r.text()[r.emitted:]
+	t := r.h.settled(r.text()[r.emitted:])
 	r.readHeld(t, r.base+r.emitted, 0, func(x *extractor) { x.reasoningSegment(0, len(x.Text), r.content.any() || r.calls > 0) })
-	r.drop(len(r.buf))
+	r.drop(len(r.text()))
 }
 
 // startContent begins content at buf[0].
@@ -358,7 +329,7 @@ func (r *reader) contentStep(final bool) bool {
 		}
 		closer := ""
 		if r.lines.mid {
-			closer = t[r.lines.closer:b]
+			closer = r.h.stable(t[r.lines.closer:b])
 		}
 		r.unit(b)
 		r.closer = closer
@@ -415,6 +386,8 @@ func (r *reader) unit(n int) {
 	text, at := r.text()[:n], 0
 	if r.closer != "" {
 		text, at = r.closer+text, len(r.closer)
+	} else {
+		text = r.h.settled(text)
 	}
 	floor := -1
 	if r.floorOK {
@@ -509,7 +482,7 @@ func (r *reader) announce(t string) {
 		}
 	}
 	if i > a.at {
-		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceArguments, Index: r.calls, Text: t[a.at:i]})
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceArguments, Index: r.calls, Text: r.h.stable(t[a.at:i])})
 		a.at = i
 	}
 }
@@ -563,7 +536,7 @@ func (r *reader) header(t string) (at int, ok, more bool) {
 	if i == len(t) {
 		return 0, false, true
 	}
-	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCallStart, Index: r.calls, Name: name})
+	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCallStart, Index: r.calls, Name: r.h.stable(name)})
 	return i, true, false
 }
 
@@ -886,6 +859,7 @@ func (j *joiner) write(r *reader, s string) {
 	if s == "" {
 		return
 	}
+	s = r.h.stable(s)
 	sep, s, ok := j.rejoin.Front(s, j.emitted)
 	if !ok {
 		return
