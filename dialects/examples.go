@@ -234,6 +234,12 @@ func (s *ShownScan) MayBeShown(text string, at int) bool { return s.read(text, a
 // call, and at must not fall below the last at asked.
 func (s *ShownScan) ShownAt(text string, at int) bool { return s.read(text, at, false) }
 
+// Reset readies s for another text, keeping the array of its calls.
+func (s *ShownScan) Reset() {
+	clear(s.calls)
+	*s = ShownScan{calls: s.calls[:0]}
+}
+
 // read answers MayBeShown (disownable: a fence that prose after it may
 // still disown counts) and ShownAt (it does not).
 func (s *ShownScan) read(text string, at int, disownable bool) bool {
@@ -298,7 +304,11 @@ func (s *ShownScan) read(text string, at int, disownable bool) bool {
 		for k < len(s.calls) && s.calls[k].End <= s.in.start {
 			k++ // a call before the paragraph: never read again
 		}
-		s.calls = s.calls[k:]
+		if k == len(s.calls) {
+			s.calls = s.calls[:0] // its array kept for the calls to come
+		} else {
+			s.calls = s.calls[k:]
+		}
 	}
 	if !s.inFence || s.across {
 		s.in.read(text, s.calls, at, len(text), false, nil)
