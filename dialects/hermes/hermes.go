@@ -55,12 +55,6 @@ func syntax() dialects.Syntax {
 	}
 }
 
-// Extract finds the calls in text, and the content and reasoning around them:
-// the text read whole by the dialect's Reader (NewReader).
-func (d hermes) Extract(text string, opts *dialects.Options) *dialects.Extraction {
-	return dialects.Read(d.NewReader(opts), text)
-}
-
 // extractor holds the state of the reading of one unit of the output
 // (NewReader): its calls, and the writes and cuts it made to the content
 // and the reasoning.
@@ -109,7 +103,8 @@ type region struct {
 func (x *extractor) contentSegment(start, end, floor int) {
 	x.reasoning.Cut()
 	x.floor = floor
-	x.tagShown, x.gapShown = dialects.ShownScan{}, dialects.ShownScan{}
+	x.tagShown.Reset()
+	x.gapShown.Reset()
 	tagged, orphans := x.tagPass(start, end)
 	pos := start
 	for _, r := range tagged {

@@ -2,6 +2,7 @@ package hermes
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -23,10 +24,46 @@ import (
 // it arrives, up to a line that may open a call: in a block that never
 // closes, the first call ends the reasoning.
 func (hermes) NewReader(opts *dialects.Options) dialects.Reader {
+	r := new(reader)
+	r.init(opts)
+	return r
+}
+
+// readers keeps the readers Extract read with: the next read uses one
+// again, with the arrays it grew.
+var readers = sync.Pool{New: func() any { return new(reader) }}
+
+// Extract finds the calls in text, and the content and reasoning around them:
+// the text read whole by the dialect's Reader (NewReader).
+func (hermes) Extract(text string, opts *dialects.Options) *dialects.Extraction {
+	r := readers.Get().(*reader)
+	r.init(opts)
+	x := dialects.Read(r, text)
+	r.recycle()
+	readers.Put(r)
+	return x
+}
+
+// recycle clears r, which read an output whole, for init: nothing it
+// returned views what it keeps (dialects.Read copied the pieces out), and
+// it keeps only its arrays, cleared.
+func (r *reader) recycle() {
+	x := &r.x
+	clear(x.tags[:cap(x.tags)])
+	clear(x.content.parts[:cap(x.content.parts)])
+	clear(x.reasoning.parts[:cap(x.reasoning.parts)])
+	x.tagShown.Reset()
+	x.gapShown.Reset()
+	keep := extractor{tags: x.tags[:0], content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tagShown: x.tagShown, gapShown: x.gapShown}
+	*r = reader{x: keep}
+}
+
+// init readies r, new or recycled, to read an output.
+func (r *reader) init(opts *dialects.Options) {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	r := &reader{opts: opts, mode: modeStart}
+	r.opts, r.mode = opts, modeStart
 	r.out = r.outs[:0]
 	r.content.kind, r.reasoning.kind = dialects.PieceContent, dialects.PieceReasoning
 	r.reasoning.rejoin.Cut(false) // reasoning is trimmed at its start, as every block is
@@ -38,7 +75,6 @@ func (hermes) NewReader(opts *dialects.Options) dialects.Reader {
 	case opts.ReasoningClosed:
 		r.startContent()
 	}
-	return r
 }
 
 // mode is what the reader is reading.
@@ -405,7 +441,9 @@ func (r *reader) unit(n int) {
 // content already.
 func (r *reader) readHeld(text string, base, pre int, read func(x *extractor)) {
 	x := &r.x
-	*x = extractor{Reader: textcall.MakeReader(text, r.opts), content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tags: x.tags[:0]}
+	x.tagShown.Reset()
+	x.gapShown.Reset()
+	*x = extractor{Reader: textcall.MakeReader(text, r.opts), content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tags: x.tags[:0], tagShown: x.tagShown, gapShown: x.gapShown}
 	read(x)
 	if x.marked {
 		r.mark()
@@ -457,6 +495,11 @@ func (r *reader) announce(t string) {
 	}
 	i := a.at
 	for ; i < len(t) && !a.complete; i++ {
+		if a.inStr && !a.escape {
+			if i += plainRun(t[i:]); i == len(t) {
+				break
+			}
+		}
 		c := t[i]
 		switch {
 		case a.inStr:
@@ -572,6 +615,17 @@ func listOnly(s string) bool {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
+// plainRun returns the length of the bytes s begins with that neither
+// close nor escape a double-quoted string, nor end a line.
+func plainRun(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' || c == '\n' {
+			return i
+		}
+	}
+	return len(s)
+}
+
 // unitLines finds where a unit of content ends, reading each byte of the
 // unit once. A unit ends where what comes after it can change nothing
 // read in it: at the end of a line, or right after the tag that closes a
@@ -665,6 +719,14 @@ func (u *unitLines) boundary(text string, limit int) int {
 			u.text = true
 		}
 		if u.inStr {
+			if !u.escape {
+				// The string's plain bytes, read at once.
+				if k := plainRun(text[i:limit]); k > 0 {
+					u.text = u.text || strings.TrimLeft(text[i:i+k], " \t\r") != ""
+					u.at += k
+					continue
+				}
+			}
 			switch {
 			case u.escape:
 				u.escape = false
