@@ -36,21 +36,29 @@ func (h *hold) text() string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
+// size is the length of the held text.
+func (h *hold) size() int {
+	if !h.inAcc {
+		return len(h.view)
+	}
+	return len(*h.acc) - h.lo
+}
+
 // add appends delta to the held text.
 func (h *hold) add(delta string) {
-	switch t := h.text(); {
-	case t == "":
-		h.view, h.inAcc = delta, false
-		return
-	case !h.inAcc:
-		h.room(0, len(t)+len(delta))
-		*h.acc = append(append((*h.acc)[:0], t...), delta...)
-		h.view, h.inAcc = "", true
-	default:
+	switch {
+	case h.inAcc:
 		if n := len(*h.acc); n+len(delta) > cap(*h.acc) {
 			h.room(h.lo, len(delta))
 		}
 		*h.acc = append(*h.acc, delta...)
+	case h.view == "":
+		h.view = delta
+		return
+	default:
+		h.room(0, len(h.view)+len(delta))
+		*h.acc = append(append((*h.acc)[:0], h.view...), delta...)
+		h.view, h.inAcc = "", true
 	}
 	h.delta = delta
 }

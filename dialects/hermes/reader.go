@@ -144,9 +144,42 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	if r.closed || delta == "" {
 		return r.out
 	}
-	r.h.add(delta)
-	r.step(false)
+	if !r.steady(delta) {
+		r.h.add(delta)
+		r.step(false)
+	}
 	return r.out
+}
+
+// steady reads a delta inside a string of an announced call's arguments
+// that neither ends the string nor ends the line, when
+// the scans have read all the text before it: it is argument text, and
+// what step would do with it is to pass it in both scans and return it
+// (PieceArguments). It reports whether it did.
+func (r *reader) steady(delta string) bool {
+	u, a := &r.lines, &r.args
+	if r.mode != modeContent || !r.stuck || a.state != 1 || a.complete || !a.inStr || !u.mid || !u.inStr || u.escape != a.escape {
+		return false
+	}
+	n := r.h.size()
+	if u.at != n || a.at != n {
+		return false
+	}
+	k, esc := strRun(delta, a.escape)
+	if k < len(delta) {
+		return false
+	}
+	r.h.add(delta)
+	t := r.text()
+	if _, os := r.open.Find(t, thinkOpen, false); os != dialects.TagNone {
+		r.step(false)
+		return true
+	}
+	u.text = u.text || strings.TrimLeft(delta, " \t\r") != ""
+	u.at, a.at = len(t), len(t)
+	u.escape, a.escape = esc, esc
+	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceArguments, Index: r.calls, Text: delta})
+	return true
 }
 
 // Close ends the output and decides everything held.
@@ -495,8 +528,9 @@ func (r *reader) announce(t string) {
 	}
 	i := a.at
 	for ; i < len(t) && !a.complete; i++ {
-		if a.inStr && !a.escape {
-			if i += plainRun(t[i:]); i == len(t) {
+		if a.inStr {
+			k, esc := strRun(t[i:], a.escape)
+			if i, a.escape = i+k, esc; i == len(t) {
 				break
 			}
 		}
@@ -615,15 +649,24 @@ func listOnly(s string) bool {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
-// plainRun returns the length of the bytes s begins with that neither
-// close nor escape a double-quoted string, nor end a line.
-func plainRun(s string) int {
+// strRun reads s inside a double-quoted string, escape saying a backslash
+// came right before it: it returns how far the string's bytes run, up to
+// its closing quote or a line break (escaped or not), and whether a
+// backslash comes right before that point.
+func strRun(s string, escape bool) (int, bool) {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '"' || c == '\\' || c == '\n' {
-			return i
+		switch c := s[i]; {
+		case c == '\n':
+			return i, escape
+		case escape:
+			escape = false
+		case c == '\\':
+			escape = true
+		case c == '"':
+			return i, false
 		}
 	}
-	return len(s)
+	return len(s), escape
 }
 
 // unitLines finds where a unit of content ends, reading each byte of the
@@ -719,13 +762,12 @@ func (u *unitLines) boundary(text string, limit int) int {
 			u.text = true
 		}
 		if u.inStr {
-			if !u.escape {
-				// The string's plain bytes, read at once.
-				if k := plainRun(text[i:limit]); k > 0 {
-					u.text = u.text || strings.TrimLeft(text[i:i+k], " \t\r") != ""
-					u.at += k
-					continue
-				}
+			// The string's bytes up to its end or the line's, read at
+			// once.
+			if k, esc := strRun(text[i:limit], u.escape); k > 0 {
+				u.text = u.text || strings.TrimLeft(text[i:i+k], " \t\r") != ""
+				u.at, u.escape = u.at+k, esc
+				continue
 			}
 			switch {
 			case u.escape:
