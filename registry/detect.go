@@ -119,6 +119,8 @@ type Candidate struct {
 	// none, or owns the one it saw (see owners).
 	marker string
 	owns   bool
+	// entry is the candidate's index in the detection table.
+	entry int
 }
 
 // Detection is the outcome of detection: the chosen dialect, the ranked
@@ -202,7 +204,22 @@ func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Opt
 		}
 		seen.prefix(n)
 	}
+	return r.rank(ctx, seen, n, opts, func(k int) (*dialects.Extraction, *toolcall.Result) {
+		return seen.tab.entries[k].d.Extract(text, &do), nil
+	})
+}
 
+// rank is the one decision of detection: it ranks the dialects for text,
+// the first n bytes of the output seen looks into, from their readings
+// of it, and returns the best. read returns the reading of the table's
+// entry k: its Extraction and, when the reader has made it, the result
+// (dialects.Finish of that Extraction); a nil Extraction says the dialect
+// reads nothing there. A one-shot detection reads each dialect with its
+// Extract; a detecting stream gives its candidates' Readers' readings
+// (detector.Settle), so that both decide alike.
+func (r *Registry) rank(ctx context.Context, seen *present, n int, opts *Options, read func(k int) (*dialects.Extraction, *toolcall.Result)) Detection {
+	text := seen.prefix(n)
+	do := opts.DialectOptions()
 	priors := map[string][]Evidence(nil) // made when some evidence comes
 	if opts.Template != "" || opts.Model != "" {
 		priors = map[string][]Evidence{}
@@ -256,16 +273,21 @@ func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Opt
 		// Every dialect is tried, markers or not: several accept their
 		// syntax without its optional markers, and an Extract that finds
 		// none of its markers returns quickly.
-		ext := d.Extract(text, &do)
+		ext, res := read(k)
+		if ext == nil {
+			continue
+		}
 		if drafted.draftedCall(text, ext, tab.wrappers, e.reasoning) || drafted.implicitCall(text, ext, tab.wrappers, e, &do) {
 			// It reads a call another family's reasoning holds: a drafted
 			// call, not a reading of the output (when in doubt, not a
 			// call, and no error to re-ask about a draft).
 			continue
 		}
-		res := dialects.Finish(d.Name(), ext, &do)
+		if res == nil {
+			res = dialects.Finish(d.Name(), ext, &do)
+		}
 		c := Candidate{Dialect: d.Name(), Evidence: ev, Calls: len(res.Calls), Errors: len(res.Errors), result: res,
-			marker: marker, owns: own.owns(lit, rank)}
+			marker: marker, owns: own.owns(lit, rank), entry: k}
 		if c.Calls == 0 && !ext.Marked && marker == "" && len(priors[d.Name()]) == 0 {
 			// Nothing for it: no call, and its errors (if any) are about
 			// text it never recognised as its own.

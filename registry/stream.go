@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -35,9 +36,9 @@ func (r *Registry) Stream(opts *Options) *stream.Parser {
 			return stream.NewParser(d, sopts)
 		}
 		// An unknown name: the final parse reports it.
-		return stream.NewDetecting(nameless{r: r, opts: heapOptions(o)}, sopts)
+		return stream.NewDetecting(nameless{r: r, opts: heapOptions(o), tab: r.table()}, sopts)
 	}
-	return stream.NewDetecting(detector{r: r, opts: heapOptions(o)}, sopts)
+	return stream.NewDetecting(detector{r: r, opts: heapOptions(o), tab: r.table()}, sopts)
 }
 
 // heapOptions returns a copy of o that a detecting stream keeps: taken
@@ -80,8 +81,11 @@ func (r *Registry) Prepared() bool {
 // candidates returns what a detecting stream reads the output with: every
 // registered dialect, with the
 // triggers detection prefilters it by (see present).
-func (r *Registry) candidates() *stream.CandidateSet {
-	tab := r.table()
+func (r *Registry) candidates() *stream.CandidateSet { return r.table().candidates() }
+
+// candidates returns the candidates of a detecting stream over the
+// table's dialects, made on first use.
+func (tab *detectTable) candidates() *stream.CandidateSet {
 	if set := tab.cands.Load(); set != nil {
 		return set
 	}
@@ -293,10 +297,12 @@ func (r *Registry) rankAll(ctx context.Context, text string, opts *Options, det 
 type detector struct {
 	r    *Registry
 	opts *Options
+	// tab is the detection table the stream's candidates are of.
+	tab *detectTable
 }
 
 // Candidates are every registered dialect (Registry.candidates).
-func (d detector) Candidates() *stream.CandidateSet { return d.r.candidates() }
+func (d detector) Candidates() *stream.CandidateSet { return d.tab.candidates() }
 
 func (d detector) Points() *stream.PointSet { return d.r.points() }
 
@@ -313,7 +319,24 @@ func (d detector) Decide(prefix string) (dialects.Dialect, string) {
 	return dl, det.Reason
 }
 
-func (d detector) Parse(text string) *toolcall.Result { return d.r.Parse(text, d.opts) }
+// Settle decides the dialect of a whole output from the stream's
+// readings of it, as one-shot detection decides from its Extracts (rank).
+func (d detector) Settle(text string, read func(k int) *stream.Reading) (int, string, *toolcall.Result) {
+	var seen present
+	seen.init(text, d.tab)
+	det := d.r.rank(context.Background(), &seen, len(text), d.opts, func(k int) (*dialects.Extraction, *toolcall.Result) {
+		if rd := read(k); rd != nil {
+			return rd.Extraction, rd.Result
+		}
+		return nil, nil
+	})
+	if det.Dialect == "" {
+		res := det.result
+		res.Content = strings.TrimLeftFunc(res.Content, unicode.IsSpace)
+		return -1, det.Reason, res
+	}
+	return det.Candidates[0].entry, det.Reason, det.result
+}
 
 // Priors names the dialects the options' chat template and model name are
 // evidence for (see Registry.Detect).
@@ -338,4 +361,9 @@ func (n nameless) Candidates() *stream.CandidateSet       { return detector(n).C
 func (n nameless) Points() *stream.PointSet               { return stream.NewPointSet(nil) }
 func (nameless) Decide(string) (dialects.Dialect, string) { return nil, "" }
 func (n nameless) Priors() []string                       { return detector(n).Priors() }
-func (n nameless) Parse(text string) *toolcall.Result     { return n.r.Parse(text, n.opts) }
+
+// Settle chooses no candidate: the result is Parse's, which reports the
+// name.
+func (n nameless) Settle(text string, _ func(int) *stream.Reading) (int, string, *toolcall.Result) {
+	return -1, "", n.r.Parse(text, n.opts)
+}

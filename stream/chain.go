@@ -50,7 +50,7 @@ type chain struct {
 	// the points pts finds (nil once decided or past them), set holds the
 	// candidates (lits: which an alternate reads, see join), buf the
 	// output's text. Its content is
-	// relayed less its leading whitespace (trimLead), as Detector.Parse
+	// relayed less its leading whitespace (trimLead), as Detector.Settle
 	// reads it.
 	det      Detector
 	pts      *Points

@@ -128,8 +128,11 @@ func (hermesOnly) Decide(prefix string) (dialects.Dialect, string) {
 	return nil, ""
 }
 func (hermesOnly) Priors() []string { return nil }
-func (h hermesOnly) Parse(text string) *toolcall.Result {
-	return dialects.Parse(hermes.Dialect, text, &dialects.Options{})
+func (hermesOnly) Settle(text string, read func(int) *stream.Reading) (int, string, *toolcall.Result) {
+	if read(0) != nil {
+		return 0, "a Hermes output", nil
+	}
+	return -1, "", dialects.Parse(hermes.Dialect, text, &dialects.Options{})
 }
 
 // TestDetectedStreamTextAndLimit checks a detecting stream once its

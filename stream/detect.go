@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 	"unicode"
@@ -24,19 +23,35 @@ type Detector interface {
 	Points() *PointSet
 	// Decide returns the dialect prefix, the output so far, decides, and
 	// why; nil when it decides none. It is asked at each of the output's
-	// Points in turn, and Parse must agree with it: when a prefix at a
-	// point decides a dialect, Parse of any output that begins with that
-	// prefix reads the output in that dialect.
+	// Points in turn, and the one-shot parse must agree with it: when a
+	// prefix at a point decides a dialect, the parse of any output that
+	// begins with that prefix reads the output in that dialect.
 	Decide(prefix string) (dialects.Dialect, string)
 	// Priors names the candidates the caller's evidence (a chat template,
 	// a model name) makes candidates whatever the output holds.
 	Priors() []string
-	// Parse is the one-shot parse of a whole output, detection included.
-	// Its content never starts with whitespace (unicode.IsSpace): the
-	// dialect Decide names is read with its leading whitespace trimmed,
-	// so that the answer can stream before the dialect is known, whether
-	// that dialect keeps the whitespace or not.
-	Parse(text string) *toolcall.Result
+	// Settle decides the dialect of an output that ended undecided, text
+	// being the whole output, from the candidates' readings of it:
+	// read(k) is candidate k's (its Reader fed the whole output and
+	// closed), nil when it has none (a candidate that met none of its
+	// marks reads no call). It returns the candidate chosen and why, or
+	// k < 0 and the result of an output no candidate reads (the plain
+	// text). The one-shot parse of the output, detection included, must
+	// be the chosen candidate's reading or that result. Its content
+	// never starts with whitespace (unicode.IsSpace): a detecting stream
+	// reads it with its leading whitespace trimmed, so that the answer
+	// can stream before the dialect is known, whether that dialect keeps
+	// the whitespace or not.
+	Settle(text string, read func(k int) *Reading) (k int, reason string, res *toolcall.Result)
+}
+
+// Reading is one candidate's reading of a whole output (Detector.Settle):
+// the Extraction its Reader's pieces make (the calls, read or failed, and
+// whether its markers were read; the text is the result's), and the
+// result, as dialects.Finish makes it of that Extraction.
+type Reading struct {
+	Extraction *dialects.Extraction
+	Result     *toolcall.Result
 }
 
 // Candidate is a dialect a detecting stream may read its output in.
@@ -483,8 +498,9 @@ func (c *chain) add(d dialects.Dialect, text string) *alternate {
 	inner := Options{Parse: c.opts.Parse, MaxBytes: -1}
 	p := newAlone(d, &inner)
 	if p.eng != nil {
-		// The detecting stream keeps the text.
-		p.eng.noText = true
+		// The detecting stream keeps the text, and decides from the
+		// calls as read (closeDetecting).
+		p.eng.noText, p.eng.raw = true, true
 	}
 	c.alts = append(c.alts, alternate{p: p, cand: -1, markAt: -1})
 	a := &c.alts[len(c.alts)-1]
@@ -532,54 +548,59 @@ func (c *chain) alternateOf(d dialects.Dialect, text string) int {
 	return len(c.alts) - 1
 }
 
-// closeDetecting ends an output whose dialect was not decided: the
-// one-shot parse picks it, and the reading of that dialect is emitted.
+// closeDetecting ends an output whose dialect was not decided: every
+// candidate's Reader is closed, the detector decides from their readings,
+// and the reading chosen is the stream's. A candidate the caller's
+// evidence names (Priors) that met none of its marks is read now, as
+// Settle may choose it whatever it reads.
 func (c *chain) closeDetecting() {
 	text := c.buf.String()
-	res := c.det.Parse(text)
-	if res.Dialect != "" {
-		c.emit(Event{Kind: Detected, Dialect: res.Dialect, Text: "the whole output"})
+	byCand := make([]int, len(c.set.cands))
+	for k := range byCand {
+		byCand[k] = -1
 	}
 	for i := range c.alts {
-		if c.alts[i].p.dialectName() != res.Dialect {
-			continue
+		if k := c.alts[i].cand; k >= 0 {
+			byCand[k] = i
 		}
-		evs := c.alts[i].p.Close()
-		c.alts[i].keep(evs)
-		c.decide(i)
-		done := &c.events[len(c.events)-1]
-		if sameResult(done.Result, res) {
-			done.Result.Content = res.Content
-			return
+	}
+	readings := make([]*Reading, len(c.set.cands))
+	closeAlt := func(i int) *Reading {
+		a := &c.alts[i]
+		evs := a.p.Close()
+		a.keep(evs)
+		return &Reading{Extraction: a.p.eng.extraction(), Result: evs[len(evs)-1].Result}
+	}
+	read := func(k int) *Reading {
+		if k < 0 || k >= len(readings) {
+			return nil
 		}
-		c.diverge("the reading of %s streamed differs from its one-shot parse", res.Dialect)
-		done.Result = res
+		if readings[k] != nil {
+			return readings[k]
+		}
+		i := byCand[k]
+		if i < 0 {
+			if !slices.Contains(c.det.Priors(), c.set.cands[k].Dialect.Name()) {
+				return nil
+			}
+			a := c.add(c.set.cands[k].Dialect, text)
+			a.cand = k
+			i = len(c.alts) - 1
+			byCand[k] = i
+		}
+		readings[k] = closeAlt(i)
+		return readings[k]
+	}
+	k, reason, res := c.det.Settle(text, read)
+	if k >= 0 && read(k) != nil {
+		c.emit(Event{Kind: Detected, Dialect: c.set.cands[k].Dialect.Name(), Text: reason})
+		c.decide(byCand[k])
 		return
 	}
 	c.alts = nil
 	c.settle(res)
 	c.inner = nil
 	c.events = append(c.events, Event{Kind: Done, Dialect: res.Dialect, Result: res})
-}
-
-// sameResult reports whether a, the stream's reading, is b, the one-shot
-// parse, but for the leading whitespace of its content.
-func sameResult(a, b *toolcall.Result) bool {
-	if a.Dialect != b.Dialect || strings.TrimLeftFunc(a.Content, unicode.IsSpace) != b.Content || a.Reasoning != b.Reasoning ||
-		len(a.Calls) != len(b.Calls) || len(a.Errors) != len(b.Errors) {
-		return false
-	}
-	for i := range a.Calls {
-		if a.Calls[i].Name != b.Calls[i].Name || a.Calls[i].Index != b.Calls[i].Index || !bytes.Equal(a.Calls[i].Arguments, b.Calls[i].Arguments) {
-			return false
-		}
-	}
-	for i := range a.Errors {
-		if a.Errors[i].Code != b.Errors[i].Code {
-			return false
-		}
-	}
-	return true
 }
 
 // settle emits what res holds beyond what was streamed: the result of no

@@ -42,6 +42,10 @@ type engine struct {
 	// noText says the text is not kept: a detecting stream keeps it for
 	// the Parsers of its candidates (Parser.Text).
 	noText bool
+	// raw says the calls are kept as the Reader returned them, for the
+	// Extraction a detecting stream decides from (reading); marked says
+	// the Reader read the dialect's own markers (PieceMarked).
+	raw, marked bool
 }
 
 // engineCall is one call of the output, as the stream reported it.
@@ -50,6 +54,8 @@ type engineCall struct {
 	call          toolcall.Call
 	repairs       []toolcall.Repair
 	err           *toolcall.Error
+	// rc is the call as the Reader returned it, kept when engine.raw.
+	rc dialects.RawCall
 }
 
 // newEngine returns a Parser that streams d's output with d's Reader.
@@ -148,6 +154,8 @@ func (e *engine) pieces(ps []dialects.Piece) {
 			e.call(p.Index, p.Call)
 		case dialects.PieceError:
 			e.errs = append(e.errs, coded.As(p.Err))
+		case dialects.PieceMarked:
+			e.marked = true
 		}
 	}
 }
@@ -195,6 +203,9 @@ func (e *engine) call(index int, rc *dialects.RawCall) {
 	}
 	if c.done {
 		return
+	}
+	if e.raw {
+		c.rc = *rc
 	}
 	call, repairs, err := dialects.FinishCall(rc, index, &e.opts.Parse)
 	c.done, c.call, c.repairs, c.err = true, call, repairs, coded.As(err)
@@ -254,6 +265,23 @@ func (e *engine) finish() *toolcall.Result {
 		res.Errors = append(res.Errors, cutError(e.max, e.text.Len()))
 	}
 	return res
+}
+
+// extraction returns the Extraction the Reader's pieces made of the
+// output read (dialects.Read), less its content and reasoning, which the
+// result holds: the calls, read or failed, those past the call cap
+// included, and whether the dialect's markers were read. It is asked of a
+// closed engine that kept its calls (raw).
+func (e *engine) extraction() *dialects.Extraction {
+	x := &dialects.Extraction{Marked: e.marked, Errors: e.errs}
+	if n := len(e.calls) + len(e.past); n > 0 {
+		x.Calls = make([]dialects.RawCall, 0, n)
+	}
+	for i := range e.calls {
+		x.Calls = append(x.Calls, e.calls[i].rc)
+	}
+	x.Calls = append(x.Calls, e.past...)
+	return x
 }
 
 // cutError is the TLP-009 error of an output cut at offset by the stream's

@@ -71,8 +71,11 @@ func (hermesAt) Decide(prefix string) (dialects.Dialect, string) {
 	return nil, ""
 }
 func (hermesAt) Priors() []string { return nil }
-func (hermesAt) Parse(text string) *toolcall.Result {
-	return dialects.Parse(hermes.Dialect, text, &dialects.Options{})
+func (hermesAt) Settle(text string, read func(int) *Reading) (int, string, *toolcall.Result) {
+	if read(0) != nil {
+		return 0, "a Hermes output", nil
+	}
+	return -1, "", dialects.Parse(hermes.Dialect, text, &dialects.Options{})
 }
 
 // TestDecidedKeepsReading checks that the Reader of the dialect a
