@@ -32,9 +32,8 @@ type Detector interface {
 	Priors() []string
 	// Settle decides the dialect of an output that ended undecided, text
 	// being the whole output, from the candidates' readings of it:
-	// read(k) is candidate k's (its Reader fed the whole output and
-	// closed), nil when it has none (a candidate that met none of its
-	// marks reads no call). It returns the candidate chosen and why, or
+	// read(k) is candidate k's, its Reader fed the whole output and
+	// closed (nil for no candidate). It returns the candidate chosen and why, or
 	// k < 0 and the result of an output no candidate reads (the plain
 	// text). The one-shot parse of the output, detection included, must
 	// be the chosen candidate's reading or that result. Its content
@@ -99,7 +98,11 @@ type CandidateSet struct {
 	// mark, and those that read only a response body (read from the
 	// start). index finds a candidate by its dialect's name.
 	always, unmarked []uint64
-	index            map[string]int
+	// markerless: the candidates that declare no marker
+	// (dialects.Marked), which detection ranks only while no candidate's
+	// marker has come.
+	markerless []uint64
+	index      map[string]int
 }
 
 // words is the length of a bit set over n things.
@@ -111,7 +114,7 @@ func NewCandidateSet(cands []Candidate) *CandidateSet {
 	n := len(cands)
 	s.opaque, s.marks, s.header, s.openings = make([]bool, n), make([][]string, n), make([]func(string) bool, n), make([][]string, n)
 	s.markedStart, s.nameBare = make([]bool, n), make([]bool, n)
-	s.always, s.unmarked = make([]uint64, words(n)), make([]uint64, words(n))
+	s.always, s.unmarked, s.markerless = make([]uint64, words(n)), make([]uint64, words(n)), make([]uint64, words(n))
 	s.index = make(map[string]int, n)
 	ids := map[string]int{}
 	lit := func(l string, k int, set *[][]uint64) {
@@ -142,9 +145,14 @@ func NewCandidateSet(cands []Candidate) *CandidateSet {
 		var marks []string
 		if m, ok := d.(dialects.Marked); ok {
 			for _, mk := range m.Markers() {
-				lit(mk, i, &s.markerOf)
-				marks = append(marks, mk)
+				if mk != "" {
+					lit(mk, i, &s.markerOf)
+					marks = append(marks, mk)
+				}
 			}
+		}
+		if len(marks) == 0 {
+			s.markerless[i/64] |= 1 << (i % 64)
 		}
 		marks = append(append(marks, syn.Starts...), syn.Tokens...)
 		for _, w := range append(syn.Reasoning, dialects.Think) {
@@ -229,6 +237,10 @@ type literals struct {
 	// notValue says the output opens with something else than a JSON
 	// value: the candidates that read only one are out.
 	notValue bool
+	// anyMarker says some candidate's marker came: the candidates that
+	// declare none are out, as detection then ranks only candidates that
+	// saw a marker of their own.
+	anyMarker bool
 	// word is where the name-like run of bytes that ends the text began
 	// (backOverName), as of the text's length wordTo.
 	word, wordTo int
@@ -267,6 +279,7 @@ func (l *literals) scan(s *CandidateSet, text string) {
 				l.trig[w] |= s.trig[id][w]
 				l.mark[w] |= s.mark[id][w]
 				l.marker[w] |= s.markerOf[id][w]
+				l.anyMarker = l.anyMarker || s.markerOf[id][w] != 0
 			}
 		}
 	}
@@ -288,9 +301,10 @@ func (l *literals) scan(s *CandidateSet, text string) {
 
 // in reports whether candidate k may read the output as its own, from
 // what came so far: one of its triggers or markers came (or it has none,
-// or a prior), and it is no body dialect ruled out by the opening.
+// or a prior), it is no body dialect ruled out by the opening, and it
+// declares a marker once some candidate's marker came.
 func (l *literals) in(s *CandidateSet, k int) bool {
-	return (has(l.trig, k) || has(l.marker, k)) && !(l.notValue && s.cands[k].Value)
+	return (has(l.trig, k) || has(l.marker, k)) && !(l.notValue && s.cands[k].Value) && !(l.anyMarker && has(s.markerless, k))
 }
 
 // join brings the alternates in line with the candidates: a candidate that
@@ -550,9 +564,10 @@ func (c *chain) alternateOf(d dialects.Dialect, text string) int {
 
 // closeDetecting ends an output whose dialect was not decided: every
 // candidate's Reader is closed, the detector decides from their readings,
-// and the reading chosen is the stream's. A candidate the caller's
-// evidence names (Priors) that met none of its marks is read now, as
-// Settle may choose it whatever it reads.
+// and the reading chosen is the stream's. A candidate the detector asks
+// about that no Reader reads yet (it met none of its marks: one that
+// reads a header as a call, one the caller's evidence names) is read now,
+// the whole output at once.
 func (c *chain) closeDetecting() {
 	text := c.buf.String()
 	byCand := make([]int, len(c.set.cands))
@@ -565,12 +580,6 @@ func (c *chain) closeDetecting() {
 		}
 	}
 	readings := make([]*Reading, len(c.set.cands))
-	closeAlt := func(i int) *Reading {
-		a := &c.alts[i]
-		evs := a.p.Close()
-		a.keep(evs)
-		return &Reading{Extraction: a.p.eng.extraction(), Result: evs[len(evs)-1].Result}
-	}
 	read := func(k int) *Reading {
 		if k < 0 || k >= len(readings) {
 			return nil
@@ -580,15 +589,15 @@ func (c *chain) closeDetecting() {
 		}
 		i := byCand[k]
 		if i < 0 {
-			if !slices.Contains(c.det.Priors(), c.set.cands[k].Dialect.Name()) {
-				return nil
-			}
 			a := c.add(c.set.cands[k].Dialect, text)
-			a.cand = k
+			a.cand, a.opaque = k, c.set.opaque[k]
 			i = len(c.alts) - 1
 			byCand[k] = i
 		}
-		readings[k] = closeAlt(i)
+		a := &c.alts[i]
+		evs := a.p.Close()
+		a.keep(evs)
+		readings[k] = &Reading{Extraction: a.p.eng.extraction(), Result: evs[len(evs)-1].Result}
 		return readings[k]
 	}
 	k, reason, res := c.det.Settle(text, read)
