@@ -42,10 +42,12 @@ type engine struct {
 	// noText says the text is not kept: a detecting stream keeps it for
 	// the Parsers of its candidates (Parser.Text).
 	noText bool
-	// raw says the calls are kept as the Reader returned them, for the
-	// Extraction a detecting stream decides from (reading); marked says
-	// the Reader read the dialect's own markers (PieceMarked).
+	// raw says the calls are kept as the Reader returned them (raws, by
+	// index), for the Extraction a detecting stream decides from
+	// (extraction); marked says the Reader read the dialect's own markers
+	// (PieceMarked).
 	raw, marked bool
+	raws        []dialects.RawCall
 }
 
 // engineCall is one call of the output, as the stream reported it.
@@ -54,8 +56,6 @@ type engineCall struct {
 	call          toolcall.Call
 	repairs       []toolcall.Repair
 	err           *toolcall.Error
-	// rc is the call as the Reader returned it, kept when engine.raw.
-	rc dialects.RawCall
 }
 
 // newEngine returns a Parser that streams d's output with d's Reader.
@@ -205,7 +205,10 @@ func (e *engine) call(index int, rc *dialects.RawCall) {
 		return
 	}
 	if e.raw {
-		c.rc = *rc
+		for len(e.raws) <= index {
+			e.raws = append(e.raws, dialects.RawCall{Offset: -1})
+		}
+		e.raws[index] = *rc
 	}
 	call, repairs, err := dialects.FinishCall(rc, index, &e.opts.Parse)
 	c.done, c.call, c.repairs, c.err = true, call, repairs, coded.As(err)
@@ -273,14 +276,10 @@ func (e *engine) finish() *toolcall.Result {
 // included, and whether the dialect's markers were read. It is asked of a
 // closed engine that kept its calls (raw).
 func (e *engine) extraction() *dialects.Extraction {
-	x := &dialects.Extraction{Marked: e.marked, Errors: e.errs}
-	if n := len(e.calls) + len(e.past); n > 0 {
-		x.Calls = make([]dialects.RawCall, 0, n)
+	x := &dialects.Extraction{Marked: e.marked, Errors: e.errs, Calls: e.raws}
+	if len(e.past) > 0 {
+		x.Calls = append(x.Calls[:len(x.Calls):len(x.Calls)], e.past...)
 	}
-	for i := range e.calls {
-		x.Calls = append(x.Calls, e.calls[i].rc)
-	}
-	x.Calls = append(x.Calls, e.past...)
 	return x
 }
 
