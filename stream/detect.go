@@ -228,7 +228,11 @@ func NewDetecting(det Detector, opts *Options) *Parser {
 // markers came (marker), and the candidates an alternate reads the output
 // for (made).
 type literals struct {
-	from                           int // the text before from was searched
+	from int // the text before from was searched
+	// again is where the text searched ends with the beginning of a
+	// literal (the earliest such place), or from: the next search
+	// starts there.
+	again                          int
 	seen, trig, mark, marker, made []uint64
 	first                          [5][2]uint64 // their first storage
 	// opening says the output's opening is settled: no candidate yet to
@@ -267,11 +271,20 @@ func (l *literals) init(s *CandidateSet) {
 }
 
 // scan looks for the literals not yet found in the text that came since
-// the last scan.
+// the last scan, and from where the last scan's text ended with the
+// beginning of one (again).
 func (l *literals) scan(s *CandidateSet, text string) {
-	for i := max(0, l.from-s.max+1); i < len(text); i++ {
+	partial := len(text)
+	for i := min(l.again, l.from); i < len(text); i++ {
 		for _, id := range s.byFirst[text[i]] {
-			if has(l.seen, int(id)) || !strings.HasPrefix(text[i:], s.lits[id]) {
+			lit := s.lits[id]
+			if len(lit) > len(text)-i {
+				if strings.HasPrefix(lit, text[i:]) {
+					partial = min(partial, i)
+				}
+				continue
+			}
+			if has(l.seen, int(id)) || !strings.HasPrefix(text[i:], lit) {
 				continue
 			}
 			l.seen[id/64] |= 1 << (id % 64)
@@ -283,7 +296,7 @@ func (l *literals) scan(s *CandidateSet, text string) {
 			}
 		}
 	}
-	l.from = len(text)
+	l.from, l.again = len(text), partial
 	for i := l.wordTo; i < len(text); {
 		c, n := text[i], 1
 		name := c < utf8.RuneSelf && nameByte(c)
@@ -377,7 +390,13 @@ func (c *chain) held(text string) (n int, word bool) {
 			break
 		}
 	}
-	for i := max(0, len(text)-s.max+1); i < len(text)-hold; i++ {
+	start := max(0, len(text)-s.max+1)
+	if c.lits.from == len(text) {
+		// No literal begins before where the last search found the
+		// beginning of one.
+		start = max(start, c.lits.again)
+	}
+	for i := start; i < len(text)-hold; i++ {
 		for _, id := range s.byFirst[text[i]] {
 			if l := s.lits[id]; len(l) > len(text)-i && strings.HasPrefix(l, text[i:]) && c.watched(int(id)) {
 				return len(text) - i, false
