@@ -36,9 +36,9 @@ func (r *Registry) Stream(opts *Options) *stream.Parser {
 			return stream.NewParser(d, sopts)
 		}
 		// An unknown name: the final parse reports it.
-		return stream.NewDetecting(nameless{r: r, opts: heapOptions(o), tab: r.table()}, sopts)
+		return stream.NewDetecting(&nameless{r: r, opts: heapOptions(o), tab: r.table()}, sopts)
 	}
-	return stream.NewDetecting(detector{r: r, opts: heapOptions(o), tab: r.table()}, sopts)
+	return stream.NewDetecting(&detector{r: r, opts: heapOptions(o), tab: r.table()}, sopts)
 }
 
 // heapOptions returns a copy of o that a detecting stream keeps: taken
@@ -293,22 +293,38 @@ func (r *Registry) rankAll(ctx context.Context, text string, opts *Options, det 
 	det.Candidates = r.detect(ctx, text, opts, false).Candidates
 }
 
-// detector detects a stream's dialect with the registry.
+// detector detects a stream's dialect with the registry: one per stream,
+// as it keeps what it found of the output.
 type detector struct {
 	r    *Registry
 	opts *Options
-	// tab is the detection table the stream's candidates are of.
-	tab *detectTable
+	// tab is the detection table the stream's candidates are of; seen
+	// finds its literals in the output, each looked for once across the
+	// points asked and the end (started: seen was readied).
+	tab     *detectTable
+	seen    present
+	started bool
+}
+
+// look readies d.seen for text, the output so far: the output only
+// grows, so what was searched of it stays searched.
+func (d *detector) look(text string) *present {
+	if !d.started {
+		d.seen.init(text, d.tab)
+		d.started = true
+	}
+	d.seen.text = text
+	return &d.seen
 }
 
 // Candidates are every registered dialect (Registry.candidates).
-func (d detector) Candidates() *stream.CandidateSet { return d.tab.candidates() }
+func (d *detector) Candidates() *stream.CandidateSet { return d.tab.candidates() }
 
-func (d detector) Points() *stream.PointSet { return d.r.points() }
+func (d *detector) Points() *stream.PointSet { return d.r.points() }
 
 // Decide names the dialect prefix decides (Registry.Decide), and why.
-func (d detector) Decide(prefix string) (dialects.Dialect, string) {
-	det, ok := d.r.Decide(prefix, d.opts)
+func (d *detector) Decide(prefix string) (dialects.Dialect, string) {
+	det, ok := d.r.decideIn(context.Background(), d.look(prefix), len(prefix), d.opts)
 	if !ok {
 		return nil, ""
 	}
@@ -321,10 +337,8 @@ func (d detector) Decide(prefix string) (dialects.Dialect, string) {
 
 // Settle decides the dialect of a whole output from the stream's
 // readings of it, as one-shot detection decides from its Extracts (rank).
-func (d detector) Settle(text string, read func(k int) *stream.Reading) (int, string, *toolcall.Result) {
-	var seen present
-	seen.init(text, d.tab)
-	det := d.r.rank(context.Background(), &seen, len(text), d.opts, func(k int) (*dialects.Extraction, *toolcall.Result) {
+func (d *detector) Settle(text string, read func(k int) *stream.Reading) (int, string, *toolcall.Result) {
+	det := d.r.rank(context.Background(), d.look(text), len(text), d.opts, func(k int) (*dialects.Extraction, *toolcall.Result) {
 		if rd := read(k); rd != nil {
 			return rd.Extraction, rd.Result
 		}
@@ -340,7 +354,7 @@ func (d detector) Settle(text string, read func(k int) *stream.Reading) (int, st
 
 // Priors names the dialects the options' chat template and model name are
 // evidence for (see Registry.Detect).
-func (d detector) Priors() []string {
+func (d *detector) Priors() []string {
 	var names []string
 	if d.opts.Template != "" {
 		names = d.r.templateDialects(d.opts.Template)
@@ -357,13 +371,13 @@ func (d detector) Priors() []string {
 // it never detects, and the final parse reports the name.
 type nameless detector
 
-func (n nameless) Candidates() *stream.CandidateSet       { return detector(n).Candidates() }
-func (n nameless) Points() *stream.PointSet               { return stream.NewPointSet(nil) }
-func (nameless) Decide(string) (dialects.Dialect, string) { return nil, "" }
-func (n nameless) Priors() []string                       { return detector(n).Priors() }
+func (n *nameless) Candidates() *stream.CandidateSet       { return n.tab.candidates() }
+func (n *nameless) Points() *stream.PointSet               { return stream.NewPointSet(nil) }
+func (*nameless) Decide(string) (dialects.Dialect, string) { return nil, "" }
+func (n *nameless) Priors() []string                       { return (*detector)(n).Priors() }
 
 // Settle chooses no candidate: the result is Parse's, which reports the
 // name.
-func (n nameless) Settle(text string, _ func(int) *stream.Reading) (int, string, *toolcall.Result) {
+func (n *nameless) Settle(text string, _ func(int) *stream.Reading) (int, string, *toolcall.Result) {
 	return -1, "", n.r.Parse(text, n.opts)
 }
