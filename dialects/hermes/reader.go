@@ -500,6 +500,10 @@ type args struct {
 	inStr    bool
 	escape   bool
 	complete bool // the arguments' value has closed
+	// The header read so far (header): hi is where it goes on (0 before
+	// the tag is read), hk the part of it expected there; [n0, n1) is
+	// the name, and scan how far a name not ended yet was searched.
+	hi, hk, n0, n1, scan int
 }
 
 // announce announces the call of a <tool_call> block that opens the unit
@@ -566,36 +570,43 @@ func (r *reader) announce(t string) {
 
 // header reads the start of the block at t[r.pre] for announce: where its
 // arguments start, whether it is announced, or more to say the text so
-// far does not tell.
+// far does not tell. It goes on where it stopped.
 func (r *reader) header(t string) (at int, ok, more bool) {
-	p := r.pre
-	for k := p; k > 0 && t[k-1] != '\n'; k-- {
-		if t[k-1] != ' ' && t[k-1] != '\t' {
-			return 0, false, false // text before it on its line
+	a := &r.args
+	if a.hi == 0 {
+		p := r.pre
+		for k := p; k > 0 && t[k-1] != '\n'; k-- {
+			if t[k-1] != ' ' && t[k-1] != '\t' {
+				return 0, false, false // text before it on its line
+			}
 		}
+		if len(t)-p <= maxTagSpan && strings.IndexByte(t[p:], '>') < 0 {
+			return 0, false, true
+		}
+		tg, ok := parseTag(t, p, len(t))
+		if !ok || tg.closing || tg.kind != kindToolCall {
+			return 0, false, false
+		}
+		a.hi = tg.end
 	}
-	if len(t)-p <= maxTagSpan && strings.IndexByte(t[p:], '>') < 0 {
-		return 0, false, true
-	}
-	tg, ok := parseTag(t, p, len(t))
-	if !ok || tg.closing || tg.kind != kindToolCall {
-		return 0, false, false
-	}
-	i := tg.end
-	var name string
-	for _, want := range []string{"{", `"name"`, ":", `"`, "name", `"`, ",", `"arguments"`, ":"} {
+	i := a.hi
+	wants := [...]string{"{", `"name"`, ":", `"`, "name", `"`, ",", `"arguments"`, ":"}
+	for ; a.hk < len(wants); a.hk++ {
 		for i < len(t) && isSpace(t[i]) {
 			i++
 		}
+		want := wants[a.hk]
 		if want == "name" {
-			e := strings.IndexAny(t[i:], "\"\\\n")
+			a.scan = max(a.scan, i)
+			e := strings.IndexAny(t[a.scan:], "\"\\\n")
 			if e < 0 {
+				a.hi, a.scan = i, len(t)
 				return 0, false, true
 			}
-			if t[i+e] != '"' || e == 0 {
+			if e += a.scan; t[e] != '"' || e == i {
 				return 0, false, false
 			}
-			name, i = t[i:i+e], i+e
+			a.n0, a.n1, i = i, e, e
 			continue
 		}
 		n := min(len(want), len(t)-i)
@@ -603,6 +614,7 @@ func (r *reader) header(t string) (at int, ok, more bool) {
 			return 0, false, false
 		}
 		if n < len(want) {
+			a.hi = i
 			return 0, false, true
 		}
 		i += n
@@ -611,9 +623,10 @@ func (r *reader) header(t string) (at int, ok, more bool) {
 		i++
 	}
 	if i == len(t) {
+		a.hi = i
 		return 0, false, true
 	}
-	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCallStart, Index: r.calls, Name: r.h.stable(name)})
+	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCallStart, Index: r.calls, Name: r.h.stable(t[a.n0:a.n1])})
 	return i, true, false
 }
 
