@@ -3,7 +3,9 @@ package hermes_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/hermes"
@@ -39,6 +41,33 @@ func BenchmarkBaselineUnmarshal(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkParseRatio alternates BenchmarkParse's parse and
+// BenchmarkBaselineUnmarshal's decoding in batches of 100 and reports the
+// median of the batches' time ratios (x_unmarshal), so that a loaded
+// machine weighs on both alike; ns/op is a pair of batches.
+func BenchmarkParseRatio(b *testing.B) {
+	const batch = 100
+	var ratios []float64
+	for b.Loop() {
+		start := time.Now()
+		for range batch {
+			var v map[string]any
+			if err := json.Unmarshal([]byte(benchArgs), &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+		mid := time.Now()
+		for range batch {
+			if res := dialects.Parse(hermes.Dialect, benchText, nil); len(res.Calls) != 1 {
+				b.Fatal(res.Errors)
+			}
+		}
+		ratios = append(ratios, float64(time.Since(mid))/float64(mid.Sub(start)))
+	}
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "x_unmarshal")
 }
 
 // multiText is an output with reasoning, prose and three calls, one of
