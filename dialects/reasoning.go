@@ -38,9 +38,6 @@ type ReasoningSplit struct {
 // removed block is dropped from the rest. With no block, rest is text
 // itself, not a copy.
 func SplitReasoning(text string, s ReasoningSplit) (reasoning, rest string) {
-	if len(s.Tags) == 1 {
-		return splitReasoning(text, s.Tags[0], s.StartsOpen, s.Implicit)
-	}
 	tags, startsOpen, implicit := s.Tags, s.StartsOpen, s.Implicit
 	var r strings.Builder
 	for i, t := range tags {
@@ -235,42 +232,6 @@ func equalFoldASCII(a, b string) bool {
 		}
 	}
 	return true
-}
-
-func splitReasoning(text string, tags ReasoningTags, startsOpen, implicit bool) (reasoning, rest string) {
-	if tags.Open == "" || tags.Close == "" {
-		return "", text
-	}
-	var r, c strings.Builder
-	firstClose := IndexTag(text, tags.Close)
-	firstOpen := IndexTag(text, tags.Open)
-	if startsOpen || (implicit && firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
-		if firstClose < 0 {
-			return strings.TrimSpace(text), ""
-		}
-		r.WriteString(strings.TrimSpace(text[:firstClose]))
-		text = strings.TrimLeft(text[firstClose+len(tags.Close):], " \t\r\n")
-	}
-	if IndexTag(text, tags.Open) < 0 {
-		return r.String(), text // no reasoning block: the rest as it is, not a copy
-	}
-	for {
-		i := IndexTag(text, tags.Open)
-		if i < 0 {
-			c.WriteString(text)
-			break
-		}
-		c.WriteString(text[:i])
-		body := text[i+len(tags.Open):]
-		j := IndexTag(body, tags.Close)
-		if j < 0 {
-			r.WriteString(strings.TrimSpace(body))
-			break
-		}
-		r.WriteString(strings.TrimSpace(body[:j]))
-		text = strings.TrimLeft(body[j+len(tags.Close):], " \t\r\n")
-	}
-	return r.String(), c.String()
 }
 
 // ClosedBlocks returns the blocks of text written with both tags of the
