@@ -111,7 +111,7 @@ type acrossFence struct {
 // the paragraph that begins at para; floor is the end of the last span
 // listed before it (inCall).
 func (a *acrossFence) find(text string, calls []Span, floor, para, fence int) (Span, bool) {
-	if backtickRuns(text[para:fence])%2 == 0 {
+	if textlayer.BacktickRuns(text[para:fence])%2 == 0 {
 		return Span{}, false
 	}
 	if a.spans == nil || fence >= a.end {
@@ -176,7 +176,7 @@ type ShownScan struct {
 	across  bool // the paragraph is read on through the fence: code may hold it
 	shown   bool // the open fence is presented as an example
 	in      inlineScan
-	runs    int // backtick runs (backtickRuns) in the paragraph's lines read whole
+	runs    int // backtick runs (textlayer.BacktickRuns) in the paragraph's lines read whole
 	// paraFloor is in.floor where the paragraph starts; stale says that
 	// a call told since (Call) starts in text in has read: the paragraph
 	// is read again from its start, the call's backticks left out.
@@ -370,7 +370,7 @@ func (s *ShownScan) plainLines(text string, lineStart int) {
 
 // readLine reads the line from s.pos to le, whole, into the paragraph.
 func (s *ShownScan) readLine(text string, le int) {
-	s.runs += backtickRuns(text[s.pos:le])
+	s.runs += textlayer.BacktickRuns(text[s.pos:le])
 	s.in.read(text, s.calls, le+1, len(text), false, nil)
 }
 
@@ -624,27 +624,6 @@ func quoteCloses(text string, e int) bool {
 		b++
 	}
 	return b > p && b < len(text) && textlayer.WordByte(text[b])
-}
-
-// backtickRuns counts the runs of one or two backticks in s.
-func backtickRuns(s string) int {
-	if strings.IndexByte(s, '`') < 0 {
-		return 0
-	}
-	runs := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '`' {
-			n := 1
-			for i+n < len(s) && s[i+n] == '`' {
-				n++
-			}
-			if n <= 2 {
-				runs++
-			}
-			i += n - 1
-		}
-	}
-	return runs
 }
 
 // fenceClose returns the end of the line that closes the fence whose

@@ -705,7 +705,7 @@ func (r *reader) note(s string) {
 			if nl >= 0 {
 				line = rest[:nl]
 			}
-			r.ticks = r.ticks != (backtickRuns(line)%2 == 1)
+			r.ticks = r.ticks != (textlayer.BacktickRuns(line)%2 == 1)
 			r.inLine = r.inLine || strings.TrimLeft(line, " \t\r") != ""
 			if nl < 0 {
 				break
@@ -734,27 +734,6 @@ func (r *reader) note(s string) {
 		r.proseLine(string(r.line))
 	}
 	r.line = append(r.line[:0], s[last+1:]...)
-}
-
-// backtickRuns counts the runs of one or two backticks in s: each opens or
-// closes inline code.
-func backtickRuns(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		k := strings.IndexByte(s[i:], '`')
-		if k < 0 {
-			break
-		}
-		j := i + k
-		for j < len(s) && s[j] == '`' {
-			j++
-		}
-		if j-(i+k) < 3 {
-			n++
-		}
-		i = j
-	}
-	return n
 }
 
 // proseLine keeps l as the prose a next candidate follows if it is a line
