@@ -15,6 +15,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/wordskept"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -350,7 +351,7 @@ func validMembers(obj string, visit func(key string, v gjson.Result) bool) {
 			v = gjson.Result{Type: gjson.JSON, Raw: obj[i:e]}
 		default:
 			e := i
-			for e < len(obj) && obj[e] != ',' && obj[e] != '}' && !isJSONSpaceByte(obj[e]) {
+			for e < len(obj) && obj[e] != ',' && obj[e] != '}' && !textlayer.IsSpace(obj[e]) {
 				e++
 			}
 			v = gjson.Parse(obj[i:e])
@@ -366,12 +367,10 @@ func validMembers(obj string, visit func(key string, v gjson.Result) bool) {
 	}
 }
 
-func isJSONSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
 // skipJSONSpace returns the first offset at or after i that is not JSON
-// whitespace.
+// whitespace (textlayer.IsSpace: the same four bytes).
 func skipJSONSpace(s string, i int) int {
-	for i < len(s) && isJSONSpaceByte(s[i]) {
+	for i < len(s) && textlayer.IsSpace(s[i]) {
 		i++
 	}
 	return i
