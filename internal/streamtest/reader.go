@@ -3,6 +3,7 @@ package streamtest
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -12,19 +13,34 @@ import (
 // gives: the pieces of every cutting make the Extraction that reading the
 // text whole makes, and they keep the Reader's rules (calls begin in
 // order, each started call ends with exactly one PieceCall after its
-// start, PieceMarked comes at most once).
+// start, PieceMarked comes at most once). A piece, once returned, stays
+// as it was returned: what the Reader writes later, and what other
+// Readers of the dialect write after it (pooled arrays used again), never
+// changes the text it holds.
 func CheckReader(d dialects.Incremental, text string, opts *dialects.Options) error {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
 	want := dialects.Read(d.NewReader(opts), text)
+	wantWas := renderExtraction(want)
+	var all []dialects.Piece
+	var was []string
 	for _, cut := range Cuts(text, nil, len(text) > maxEveryCut) {
 		r := d.NewReader(opts)
 		var ps []dialects.Piece
 		for _, c := range cut {
+			n := len(ps)
 			ps = append(ps, r.Write(c)...)
+			for _, p := range ps[n:] {
+				was = append(was, renderPiece(&p))
+			}
 		}
+		n := len(ps)
 		ps = append(ps, r.Close()...)
+		for _, p := range ps[n:] {
+			was = append(was, renderPiece(&p))
+		}
+		all = append(all, ps...)
 		if err := pieceRules(ps); err != nil {
 			return fmt.Errorf("%s: cut in %d deltas: %w", d.Name(), len(cut), err)
 		}
@@ -33,7 +49,40 @@ func CheckReader(d dialects.Incremental, text string, opts *dialects.Options) er
 			return fmt.Errorf("%s: cut in %d deltas (%q…): %w", d.Name(), len(cut), cut[0], err)
 		}
 	}
+	for i := range all {
+		if now := renderPiece(&all[i]); now != was[i] {
+			return fmt.Errorf("%s: a piece changed after it was returned: %q, was %q", d.Name(), now, was[i])
+		}
+	}
+	if now := renderExtraction(want); now != wantWas {
+		return fmt.Errorf("%s: the one-shot reading changed after other readings: %q, was %q", d.Name(), now, wantWas)
+	}
 	return nil
+}
+
+// renderPiece writes out every string a piece holds, its call's included,
+// so that a later change to any of them shows.
+func renderPiece(p *dialects.Piece) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d|%d|%q|%q|%v", p.Kind, p.Index, p.Text, p.Name, p.Err)
+	if p.Call != nil {
+		renderCall(&b, p.Call)
+	}
+	return b.String()
+}
+
+// renderExtraction writes out every string an Extraction holds.
+func renderExtraction(x *dialects.Extraction) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q|%q|%v|%v", x.Content, x.Reasoning, x.Marked, x.Errors)
+	for i := range x.Calls {
+		renderCall(&b, &x.Calls[i])
+	}
+	return b.String()
+}
+
+func renderCall(b *strings.Builder, rc *dialects.RawCall) {
+	fmt.Fprintf(b, "|%q|%q|%q|%q|%d|%v|%v|%v", rc.ID, rc.Name, rc.Arguments, rc.Text, rc.Offset, rc.Params, rc.Repairs, rc.Err)
 }
 
 // replay returns recorded pieces, all at once.
