@@ -78,20 +78,13 @@ func BenchmarkBaselineUnmarshal(b *testing.B) {
 	}
 }
 
-// BenchmarkReader reads a typical single-call output per dialect four
-// ways: one reading of the whole text as a single unit (old), Extract (a
-// Reader fed the whole text), and a Reader fed 16-byte and 1-byte deltas.
+// BenchmarkReader reads a typical single-call output per dialect three
+// ways: Extract (a Reader fed the whole text), and a Reader fed 16-byte
+// and 1-byte deltas.
 func BenchmarkReader(b *testing.B) {
 	for _, d := range markers.All() {
 		text := typical[d.Name()]
 		md := d.(*markers.Dialect)
-		b.Run(d.Name()+"/old", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(text)))
-			for b.Loop() {
-				markers.ExtractWhole(md, text, nil)
-			}
-		})
 		b.Run(d.Name()+"/whole", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(text)))

@@ -2,11 +2,6 @@ package markers
 
 import "github.com/dialectkit/toolcall/dialects"
 
-// ExtractWhole is one reading of a whole text as a single unit, for the
-// benchmarks that compare it with the Reader.
-func ExtractWhole(d *Dialect, text string, opts *dialects.Options) *dialects.Extraction {
-	if opts == nil {
-		opts = &dialects.Options{}
-	}
-	return d.extractWhole(text, opts)
-}
+// ReadCost is the number of bytes the readings of Reader r have read so
+// far: the tests hold it to a small multiple of the output's length.
+func ReadCost(r dialects.Reader) int { return r.(*reader).tried }

@@ -3,6 +3,7 @@ package markers
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -51,6 +52,15 @@ type unitStart struct {
 	first bool
 	// section: it begins inside a calls section, after a call.
 	section bool
+	// run: it goes on with the run of bare values that opened the
+	// output (leadRun), right after a value of it: it reads as the rest
+	// of the first unit does after that value.
+	run bool
+	// form, when not 0, is 1 + the index of the form whose values the
+	// unit goes on with, right after one of them; inList: after an
+	// element of a list of calls, inside its brackets.
+	form   int
+	inList bool
 	// calls is the number of calls before it.
 	calls int
 }
@@ -66,6 +76,13 @@ type checkpoint struct {
 	// one, which only its own closing marker closes; values: it ends a
 	// list of values, which more values may go on.
 	section, afterSection, values bool
+	// run: next ends a value of the run of bare values that opens the
+	// output (leadRun), decided by its own region.
+	run bool
+	// form, inList: next ends a value (inList: an element of a list) of
+	// the values of a form, and the next value has begun (unitStart).
+	form   int
+	inList bool
 	// trimmedAll: the unit's content, blank, was trimmed away before it
 	// at a region's start, which trims the content of the units before.
 	trimmedAll bool
@@ -96,31 +113,25 @@ type unitReading struct {
 // reasoning start (startsOpen, implicit) for the first unit; it is not
 // trimmed, as more content may stand around it.
 func (d *Dialect) readUnit(out string, base int, shown *dialects.ShownScan, opts *dialects.Options, at unitStart, implicit bool) unitReading {
-	x := d.newExtractor(out[base:], opts, implicit, at, true)
+	x := d.newExtractor(out[base:], opts, implicit, at)
 	x.out, x.base, x.shown = out, base, shown
 	x.run()
 	ur := unitReading{x: x.ext, split: x.bare, trimmedAll: x.trimmedAll, regions: x.regions}
-	if !x.bare {
+	switch {
+	case !x.bare:
 		ur.raw, ur.cps = x.rawText, x.cps
+	case len(x.cps) > 0 && x.cps[0].run:
+		// A bare reading: the unit after the run goes on with it.
+		ur.cps = x.cps[:1]
 	}
 	return ur
 }
 
-// extractWhole is the reading of a whole text as one unit, the engine's
-// reading before it read outputs in units; the benchmarks compare it.
-func (d *Dialect) extractWhole(text string, opts *dialects.Options) *dialects.Extraction {
-	implicitBlock := dialects.ImplicitReasoningIn(text, &d.start, opts)
-	x := d.newExtractor(text, opts, implicitBlock, unitStart{first: true}, false)
-	x.out, x.shown = text, new(dialects.ShownScan)
-	x.run()
-	return x.ext
-}
-
-func (d *Dialect) newExtractor(text string, opts *dialects.Options, implicitBlock bool, at unitStart, unit bool) *extractor {
+func (d *Dialect) newExtractor(text string, opts *dialects.Options, implicitBlock bool, at unitStart) *extractor {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	x := &extractor{d: d, s: text, opts: opts, implicitBlock: implicitBlock && at.first, ext: &dialects.Extraction{}, at: at, unit: unit}
+	x := &extractor{d: d, s: text, opts: opts, implicitBlock: implicitBlock && at.first, ext: &dialects.Extraction{}, at: at}
 	x.find.init(text, d.openers, x.findBuf[:0])
 	return x
 }
@@ -133,12 +144,10 @@ func (x *extractor) startsOpen() bool { return x.at.first && x.opts.ReasoningOpe
 func (x *extractor) run() {
 	lead, leadEnd := x.leadRun()
 	implicit := x.scanMarked(lead, leadEnd)
-	if x.d.bare && !x.ext.Marked && !implicit && x.at.first {
+	if x.d.bare && !x.ext.Marked && !implicit && (x.at.first || x.at.run) {
 		x.bare = true
-		x.ext.Calls = nil
-		x.resetContent()
-		x.scanBare()
-		x.keepLeadText(lead)
+		x.ext.Calls = lead
+		x.scanBare(leadEnd)
 		return
 	}
 	x.finishContent()
@@ -162,11 +171,14 @@ func (x *extractor) run() {
 // reads frames after prose (FramedAfterProse) read no run. The calls keep
 // their value's text, from the end of the value before.
 func (x *extractor) leadRun() (calls []dialects.RawCall, end int) {
-	if !x.d.readsRun() || !x.at.first || x.startsOpen() || x.implicitBlock {
+	if !x.d.readsRun() || !x.at.first && !x.at.run || x.startsOpen() || x.implicitBlock {
 		return nil, 0
 	}
 	s := x.s
 	from, i := 0, skipBlank(s, 0)
+	if x.at.run {
+		i = skipSeparators(s, 0) // the separators after the value before
+	}
 	for valueStart(s, i) {
 		ext := scanValue(s, i, nil)
 		if ext.status != extentComplete || ext.depth > x.depthLimit() {
@@ -186,7 +198,7 @@ func (x *extractor) leadRun() (calls []dialects.RawCall, end int) {
 		if !ok || content != "" || !x.declared(cs) {
 			break
 		}
-		cs[0].Text = s[from:i] + s[i:ext.end]
+		cs[0].Text = s[from:ext.end]
 		dialects.KeepText(cs, cs[0].Text)
 		calls = append(calls, cs...)
 		from, end, i = ext.end, ext.end, next
@@ -201,23 +213,6 @@ func (x *extractor) leadRun() (calls []dialects.RawCall, end int) {
 // output by each value's own region (leadRun).
 func (d *Dialect) readsRun() bool {
 	return d.bare && !d.desc.FramedAfterProse && !d.implicitForm()
-}
-
-// keepLeadText gives the first calls of a bare reading, the run's, the
-// text the run read them from, so that a Reader finds their regions.
-func (x *extractor) keepLeadText(lead []dialects.RawCall) {
-	if len(lead) > len(x.ext.Calls) {
-		return
-	}
-	for k := range lead {
-		c := &x.ext.Calls[k]
-		if c.Name != lead[k].Name || c.Arguments != lead[k].Arguments || c.Offset != lead[k].Offset {
-			return
-		}
-	}
-	for k := range lead {
-		x.ext.Calls[k].Text = lead[k].Text
-	}
 }
 
 // extractor holds the state of one reading.
@@ -238,19 +233,19 @@ type extractor struct {
 	rawContent string
 	rawSet     bool
 
-	// at says where the text begins in the output; unit says it is read
-	// as a unit of a Reader: checkpoints are kept, the content is not
-	// trimmed, and raw keeps it as it was before reasoning was split.
+	// at says where the text, a unit of a Reader, begins in the output;
+	// cps are its checkpoints; rawText keeps its content as it was
+	// before reasoning was split (the content is not trimmed).
 	at      unitStart
-	unit    bool
 	cps     []checkpoint
 	rawText string
 	// trimmedAll: the content, blank, was trimmed away at a region.
 	trimmedAll bool
-	// bare: the text was read as bare JSON; samePrefix is how far the
-	// content read as bare JSON is the text itself (offsetIn).
-	bare       bool
-	samePrefix int
+	// bare: the text was read as bare JSON, from bareFrom on;
+	// samePrefix is how far the content read as bare JSON is the text
+	// itself (offsetIn).
+	bare                 bool
+	bareFrom, samePrefix int
 
 	// out is the whole output so far, s its part from base on; shown
 	// decides by what precedes a marker in out whether it is shown
@@ -303,7 +298,19 @@ func (x *extractor) scanMarked(lead []dialects.RawCall, leadEnd int) (implicit b
 	case len(lead) > 0:
 		x.ext.Calls = lead
 		x.region(0, leadEnd)
+		x.checkpoint(leadEnd, false, false)
+		x.cps[len(x.cps)-1].run = true
 		pos, last = leadEnd, leadEnd
+	case x.at.form > 0:
+		// The unit goes on with the values of a form, after one of them.
+		p := x.values(x.d.forms[x.at.form-1], 0, x.at.inList)
+		x.region(0, p.next)
+		x.ext.Marked = true
+		x.sectionPoints(p)
+		x.add(p)
+		x.checkpoint(p.next, false, false)
+		x.cps[len(x.cps)-1].values = true
+		pos, last = p.next, p.next
 	case x.at.section:
 		// The unit goes on with a section a unit before it opened.
 		p := x.section(-1, 0)
@@ -379,9 +386,6 @@ func (x *extractor) scanMarked(lead []dialects.RawCall, leadEnd int) (implicit b
 // checkpoint notes that the text may go on at next, in a section or not,
 // once the calls read so far are decided.
 func (x *extractor) checkpoint(next int, section, afterSection bool) {
-	if !x.unit {
-		return
-	}
 	x.cps = append(x.cps, checkpoint{next: next, calls: len(x.ext.Calls), content: x.contentLen(),
 		section: section, afterSection: afterSection, trimmedAll: x.trimmedAll})
 }
@@ -389,12 +393,12 @@ func (x *extractor) checkpoint(next int, section, afterSection bool) {
 // sectionPoints notes the checkpoints of a section's calls, before its
 // calls are added.
 func (x *extractor) sectionPoints(p piece) {
-	if !x.unit || p.content != "" {
+	if p.content != "" {
 		return
 	}
 	for _, cp := range p.cps {
 		x.cps = append(x.cps, checkpoint{next: cp.next, calls: len(x.ext.Calls) + cp.calls, content: x.contentLen(),
-			section: true, trimmedAll: x.trimmedAll})
+			section: cp.section, form: cp.form, inList: cp.inList, trimmedAll: x.trimmedAll})
 	}
 }
 
@@ -500,18 +504,13 @@ func (x *extractor) contentString() string {
 	return string(x.content)
 }
 
-// finishContent splits reasoning from the collected content. The content
-// is trimmed whether or not anything was taken out of the text, so that
-// whether it keeps its outer whitespace does not depend on what follows:
-// a stream shows answer text after leading whitespace at once.
+// finishContent splits reasoning from the collected content, kept
+// untrimmed: the Reader trims the output's content once, whatever units
+// it was read in.
 func (x *extractor) finishContent() {
 	raw := x.contentString()
 	content, reasoning := x.splitReasoning(raw)
-	if x.unit {
-		x.rawText = raw
-	} else {
-		content = strings.TrimSpace(content)
-	}
+	x.rawText = raw
 	x.ext.Content, x.ext.Reasoning = content, reasoning
 }
 
@@ -584,8 +583,8 @@ func (x *extractor) section(at, from int) piece {
 	p := piece{ok: true, calls: make([]dialects.RawCall, 0, x.callsIn(from))}
 	i := from
 	for {
-		if x.unit && len(p.calls) > 0 && (len(p.cps) == 0 || p.cps[len(p.cps)-1].calls < len(p.calls)) {
-			p.cps = append(p.cps, checkpoint{next: i, calls: len(p.calls)})
+		if len(p.calls) > 0 && (len(p.cps) == 0 || p.cps[len(p.cps)-1].calls < len(p.calls)) {
+			p.cps = append(p.cps, checkpoint{next: i, calls: len(p.calls), section: true})
 		}
 		i = skipBlank(s, i)
 		if i >= len(s) {
@@ -696,7 +695,7 @@ func (x *extractor) callAt(f *form, at, end int, strict bool) piece {
 	case i >= len(s):
 		return piece{calls: []dialects.RawCall{cutCall(at, s[at:], "right after a call marker")}, next: len(s), ok: true}
 	case f.Values && x.valueAhead(i):
-		return x.values(f, i)
+		return x.values(f, i, false)
 	case f.header:
 		return x.header(f, at, end, strict)
 	case f.RawName != "":
@@ -724,12 +723,35 @@ func (x *extractor) valueAhead(i int) bool {
 // values reads JSON call values from s[i] on: objects and arrays separated
 // by blanks, commas or semicolons, in an optional code fence, up to the
 // form's end marker. A repeated start marker between values is skipped.
-func (x *extractor) values(f *form, i int) piece {
+// inList says s[i:] goes on with a list of calls after one of its
+// elements (a unit that begins there): what stands before the list's
+// closing bracket is read as the rest of the list. The piece notes where
+// a unit may begin (cps): after a value, or an element of a list, that
+// closed, once the next one has begun, outside a fence.
+func (x *extractor) values(f *form, i int, inList bool) piece {
 	s := x.s
 	p := piece{ok: true, values: true}
 	fenced := false
 	from := i // where the text the next value's calls keep begins
+	fi := slices.Index(x.d.forms, f) + 1
 	for {
+		if inList {
+			inList = false
+			// The rest of a list, read as a list of its own: the unit's
+			// text after a virtual opening bracket.
+			v := "[" + s[i:]
+			ext := scanValue(v, 0, x.d.bounds)
+			calls, content, _ := x.jsonValue(v, 0, ext, i-1, false)
+			for k := range calls {
+				calls[k].Text = strings.TrimPrefix(calls[k].Text, "[")
+			}
+			end := i + ext.end - 1
+			x.listPoints(&p, fi, i, end, calls)
+			p.calls = append(p.calls, calls...)
+			p.content += content
+			i, from = end, end
+			continue
+		}
 		j := skipSeparators(s, i)
 		if j >= len(s) {
 			break
@@ -755,10 +777,16 @@ func (x *extractor) values(f *form, i int) piece {
 				calls[0].Text = s[from:j] + calls[0].Text
 			}
 			dialects.KeepText(calls, s[from:ext.end])
+			if !fenced && s[j] == '[' {
+				x.listPoints(&p, fi, j+1, ext.end, calls)
+			}
 			from = ext.end
 			p.calls = append(p.calls, calls...)
 			p.content += content
 			i = ext.end
+			if !fenced && ext.status == extentComplete && len(calls) > 0 && x.valueBegun(f, s, i) {
+				p.cps = append(p.cps, checkpoint{next: i, calls: len(p.calls), form: fi})
+			}
 			continue
 		}
 		if e, ok := matchAny(f.end, s, j); ok {
@@ -789,6 +817,55 @@ func (x *extractor) values(f *form, i int) piece {
 	return p
 }
 
+// valueBegun reports whether the next value of form f has begun at or
+// after s[i], past separators or a repeated start marker: no closing
+// bracket can come between, and the values read so far are whole.
+func (x *extractor) valueBegun(f *form, s string, i int) bool {
+	j := skipSeparators(s, i)
+	if e, ok := matchAny(f.start, s, j); ok {
+		j = skipBlank(s, e)
+	}
+	return j < len(s) && s[j] == '{'
+}
+
+// listPoints notes in p the places after the elements of a list of calls,
+// whose elements start at s[i] (past separators) and whose extent ends at
+// end, where a unit may begin: right after an element that closed, once
+// the next one has begun (its '{' written after a ','). calls are the
+// list's calls; each one's offset tells the element it was read from.
+func (x *extractor) listPoints(p *piece, fi, i, end int, calls []dialects.RawCall) {
+	if fi == 0 {
+		return
+	}
+	s := x.s
+	n := 0 // the calls of the elements up to the current one
+	for {
+		i = skipSeparators(s, i)
+		if i >= end || s[i] != '{' {
+			return
+		}
+		e := scanValue(s[:end], i, nil) // no further than the list
+		if e.status != extentComplete {
+			return
+		}
+		k := skipBlank(s, e.end)
+		if k >= end || s[k] != ',' {
+			return
+		}
+		if k = skipBlank(s, k+1); k >= end || s[k] != '{' {
+			return
+		}
+		for n < len(calls) && calls[n].Offset >= 0 && calls[n].Offset < e.end {
+			n++
+		}
+		if n == 0 || n < len(calls) && calls[n].Offset < 0 {
+			return
+		}
+		p.cps = append(p.cps, checkpoint{next: e.end, calls: len(p.calls) + n, form: fi, inList: true})
+		i = e.end
+	}
+}
+
 // skipSeparators skips blanks, commas and semicolons between values.
 func skipSeparators(s string, i int) int {
 	for i < len(s) && (isBlank(s[i]) || s[i] == ',' || s[i] == ';') {
@@ -807,7 +884,7 @@ func (x *extractor) header(f *form, at, end int, strict bool) piece {
 		if j := x.valuesAfterJunk(f, hs, limit); j >= 0 {
 			// Not a name: text between the marker and a list of calls
 			// that no name end follows is content, and the list is read.
-			p := x.values(f, j)
+			p := x.values(f, j, false)
 			if junk := strings.TrimSpace(s[hs:j]); junk != "" {
 				p.content = " " + junk + p.content
 			}

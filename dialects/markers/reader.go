@@ -194,9 +194,15 @@ type reader struct {
 	// base is where the unit not decided yet begins: the output before
 	// it was read, its calls (committed of them) sent, its content
 	// (carried) and reasoning (carriedR) split; section says the unit
-	// begins inside a calls section; marked that a marker was read.
+	// begins inside a calls section, run that it goes on with the run of
+	// bare values that opened the output, form and inList that it goes
+	// on with the values of a form (unitStart); marked that a marker was
+	// read.
 	base      int
 	section   bool
+	run       bool
+	form      int
+	inList    bool
 	committed int
 	carried   []byte
 	carriedR  strings.Builder
@@ -290,7 +296,7 @@ func (r *reader) Close() []dialects.Piece {
 
 // readUnit reads the unit not decided yet, from base to the end of s.
 func (r *reader) readUnit(s string) unitReading {
-	at := unitStart{first: r.base == 0, section: r.section, calls: r.committed}
+	at := unitStart{first: r.base == 0, section: r.section, run: r.run, form: r.form, inList: r.inList, calls: r.committed}
 	r.implicit = r.base == 0 && dialects.ImplicitReasoningIn(s, &r.d.start, r.opts)
 	r.tried += len(s) - r.base
 	shown := r.shown
@@ -724,7 +730,7 @@ func (r *reader) commit(s string, ur *unitReading) {
 	}
 	r.base += cp.next
 	r.shown.ShownAt(s, r.base) // read on to the new unit's start, once
-	r.section = cp.section
+	r.section, r.run, r.form, r.inList = cp.section, cp.run, cp.form, cp.inList
 	r.read = nil
 	if r.boundary >= 0 && r.boundary < r.base {
 		r.boundary = -1
@@ -739,7 +745,10 @@ func (r *reader) commit(s string, ur *unitReading) {
 // that no closing marker, fence or (for a list of values, which goes on
 // past separators and a repeated opener) no further value begins there.
 func (r *reader) decided(u string, cp checkpoint) bool {
-	if cp.afterSection {
+	switch {
+	case cp.run, cp.form > 0:
+		return true // its value was decided by what follows it
+	case cp.afterSection:
 		return endsWithAny(u[:cp.next], r.d.secEnd)
 	}
 	if r.d.closedBy(u[:cp.next]) {

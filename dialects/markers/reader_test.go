@@ -145,3 +145,147 @@ func TestBareRun(t *testing.T) {
 		})
 	}
 }
+
+// TestBareRunReadOnce streams a long run of bare values byte by byte and
+// checks that each value is read about once (the readings cost a small
+// multiple of the output's length, not its square) and each call goes out
+// before Close.
+func TestBareRunReadOnce(t *testing.T) {
+	for _, sep := range []string{"; ", "\n", ",\n"} {
+		var b strings.Builder
+		const n = 200
+		for i := range n {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			b.WriteString(`{"name": "get_weather", "parameters": {"city": "Paris", "day": ` + strings.Repeat("1", i%7+1) + `}}`)
+		}
+		text := b.String()
+		r := markers.Llama3JSON.NewReader(&dialects.Options{})
+		early := 0
+		for i := range len(text) {
+			for _, p := range r.Write(text[i : i+1]) {
+				if p.Kind == dialects.PieceCall {
+					early++
+				}
+			}
+		}
+		cost := markers.ReadCost(r)
+		late := 0
+		for _, p := range r.Close() {
+			if p.Kind == dialects.PieceCall {
+				late++
+			}
+		}
+		if early != n-1 || late != 1 {
+			t.Errorf("sep %q: %d calls before Close, %d at Close; want %d and 1", sep, early, late, n-1)
+		}
+		if cost > 3*len(text) {
+			t.Errorf("sep %q: the readings read %d bytes of a %d-byte output", sep, cost, len(text))
+		}
+	}
+}
+
+// TestListReadOnce streams long lists of calls, and values repeated after
+// their marker, byte by byte: each element is read about once (the
+// readings cost a small multiple of the output's length) and each call
+// but the last goes out before Close.
+func TestListReadOnce(t *testing.T) {
+	const n = 120
+	elem := func(i int) string {
+		return `{"name": "get_weather", "arguments": {"city": "Paris", "day": ` + strings.Repeat("1", i%7+1) + `}}`
+	}
+	list := func(open, sep, close string, e func(int) string) string {
+		var b strings.Builder
+		b.WriteString(open)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			b.WriteString(e(i))
+		}
+		b.WriteString(close)
+		return b.String()
+	}
+	apertus := func(i int) string { return `{"get_weather": {"day": ` + strings.Repeat("2", i%5+1) + `}}` }
+	rows := []struct {
+		name string
+		d    *markers.Dialect
+		text string
+	}{
+		{"granite", markers.Granite, list("<|tool_call|>[", ", ", "]", elem)},
+		{"apertus", markers.Apertus, list("<|tools_prefix|>[", ",\n", "]<|tools_suffix|>", apertus)},
+		{"mistral list", markers.Mistral, list("[TOOL_CALLS][", ", ", "]", elem)},
+		{"granite_20b_fc", markers.Granite20bFC, list("<function_call> ", "\n<function_call> ", "", elem)},
+		{"llama3_json tagged", markers.Llama3JSON, list("<|python_tag|>", "; ", "", func(i int) string {
+			return `{"name": "get_weather", "parameters": {"day": ` + strings.Repeat("3", i%4+1) + `}}`
+		})},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			want := r.d.Extract(r.text, nil)
+			if len(want.Calls) != n {
+				t.Fatalf("the text reads as %d calls", len(want.Calls))
+			}
+			rd := r.d.NewReader(&dialects.Options{})
+			early := 0
+			for i := range len(r.text) {
+				for _, p := range rd.Write(r.text[i : i+1]) {
+					if p.Kind == dialects.PieceCall {
+						early++
+					}
+				}
+			}
+			cost := markers.ReadCost(rd)
+			rd.Close()
+			if early < n-1 {
+				t.Errorf("%d calls before Close, want at least %d", early, n-1)
+			}
+			if cost > 3*len(r.text) {
+				t.Errorf("the readings read %d bytes of a %d-byte output", cost, len(r.text))
+			}
+		})
+	}
+}
+
+// TestListElements holds the reading of a list of calls element by
+// element to its contract: each call is read from its own element, so an
+// element that fails (broken, too deep, not an object, a string that runs
+// over the closing marker, a cut) fails alone, and the Reader agrees with
+// the whole output however it is cut.
+func TestListElements(t *testing.T) {
+	a := `{"name": "get_weather", "arguments": {"city": "Paris"}}`
+	b := `{"name": "get_time", "arguments": {"tz": "CET"}}`
+	deep := `{"name": "f", "arguments": {"a": ` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + `}}`
+	rows := []struct {
+		name  string
+		d     *markers.Dialect
+		text  string
+		names []string // the calls read, then "!" for each failed one
+	}{
+		{"three", markers.Granite, "<|tool_call|>[" + a + ", " + b + ", " + a + "]", []string{"get_weather", "get_time", "get_weather"}},
+		{"no tool in the middle", markers.Granite, "<|tool_call|>[" + a + ", " + `{"city": "Paris"}` + ", " + a + "]", []string{"get_weather", "get_weather", "!"}},
+		{"too deep", markers.Granite, "<|tool_call|>[" + a + ", " + deep + ", " + b + "]", []string{"get_weather", "get_time", "!"}},
+		{"not an object", markers.Apertus, `<|tools_prefix|>[{"get_weather": {}}, 3, {"get_time": {}}]<|tools_suffix|>`, []string{"get_weather", "!"}},
+		{"swallowed", markers.Apertus, `<|tools_prefix|>[{"get_weather": {}}, {"get_time": {"tz": "C<|tools_suffix|>`, []string{"get_weather", "!"}},
+		{"cut", markers.Cohere, `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "get_weather", "parameters": {}}, {"tool_call_id": "1", "tool_name": "get_ti`, []string{"get_weather", "!"}},
+		{"closers too many", markers.Mistral, "[TOOL_CALLS][" + a + ", " + b + "]]", []string{"get_weather", "get_time"}},
+		{"values then marker", markers.Granite20bFC, "<function_call> " + a + "\n<function_call> " + b + "</function_call> done", []string{"get_weather", "get_time"}},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			res := dialects.Parse(r.d, r.text, nil)
+			var got []string
+			for _, c := range res.Calls {
+				got = append(got, c.Name)
+			}
+			for range res.Errors {
+				got = append(got, "!")
+			}
+			if strings.Join(got, ",") != strings.Join(r.names, ",") {
+				t.Errorf("read %q, want %q (errors %v)", got, r.names, res.Errors)
+			}
+			checkReader(t, r.d, r.text, &dialects.Options{})
+		})
+	}
+}

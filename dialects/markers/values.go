@@ -27,7 +27,9 @@ import (
 // is not entirely calls gives ok false, and the text stays content.
 func (x *extractor) jsonValue(s string, start int, ext extent, offset int, bare bool) (calls []dialects.RawCall, content string, ok bool) {
 	raw := s[start:ext.end]
-	if limit := x.depthLimit(); ext.depth > limit {
+	// A marked list of calls is limited element by element (value): each
+	// call is read from its own value.
+	if limit := x.depthLimit(); ext.depth > limit && (bare || raw[0] != '[') {
 		if bare && !x.namesCall(raw) {
 			return nil, "", false
 		}
@@ -197,6 +199,13 @@ func (x *extractor) value(v string, offset int, bare bool) (calls []dialects.Raw
 		elem := v[i:e.end]
 		if e.status == extentCut {
 			elem += e.closers
+		}
+		if limit := x.depthLimit(); !bare && e.depth+1 > limit {
+			err := toolcall.NewError(toolcall.CodeTooDeep, fmt.Sprintf("the call nests %d levels deep, the limit is %d", e.depth+1, limit))
+			err.Offset, err.Raw = offset+i, elem
+			calls = append(calls, dialects.RawCall{Offset: offset + i, Err: err, Text: v[prev:e.end]})
+			prev, i = e.end, e.end
+			continue
 		}
 		cs, c, vd := x.object(elem, offset+i)
 		if !bare {
@@ -409,14 +418,20 @@ func rawArguments(key, text string) string {
 	return b.String()
 }
 
-// scanBare reads an output without markers as bare JSON.
-func (x *extractor) scanBare() {
-	content, reasoning := x.splitReasoning(x.s)
+// scanBare reads an output without markers as bare JSON, from x.s[from:]
+// on: from is the end of the run of values that opens the output
+// (leadRun), whose calls are read already, or 0. What follows the run is
+// read as the rest of the output after a call of it: a value right after
+// it goes on with the run.
+func (x *extractor) scanBare(from int) {
+	s := x.s[from:]
+	x.bareFrom = from
+	content, reasoning := x.splitReasoning(s)
 	base := -1
-	if strings.HasSuffix(x.s, content) {
-		base = len(x.s) - len(content)
+	if strings.HasSuffix(s, content) {
+		base = from + len(s) - len(content)
 	} else {
-		for x.samePrefix < len(content) && content[x.samePrefix] == x.s[x.samePrefix] {
+		for x.samePrefix < len(content) && content[x.samePrefix] == s[x.samePrefix] {
 			x.samePrefix++
 		}
 	}
@@ -431,8 +446,8 @@ func (x *extractor) scanBare() {
 	// Each reading below decides by what precedes a value in the content
 	// whether it is shown rather than made (dialects.ShownScan.ShownAt),
 	// with a scan of its own: the readings are alternatives.
-	if calls, answer, ok := x.whole(content, base, new(dialects.ShownScan)); ok {
-		x.ext.Calls = calls
+	if calls, answer, ok := x.whole(content, base, from > 0, new(dialects.ShownScan)); ok {
+		x.ext.Calls = append(x.ext.Calls, calls...)
 		x.addContent(answer)
 		x.ext.Content = strings.TrimSpace(x.contentString())
 		return
@@ -442,7 +457,7 @@ func (x *extractor) scanBare() {
 	} else if x.tools() || !x.d.desc.FramedAfterProse {
 		// xLAM frames its calls after prose: without tools, an unframed
 		// value there is not its syntax.
-		x.embedded(content, base, new(dialects.ShownScan))
+		x.embedded(content, base, from > 0, new(dialects.ShownScan))
 	} else {
 		x.addContent(content)
 	}
@@ -453,7 +468,10 @@ func (x *extractor) scanBare() {
 // prefix, in an optional code fence). ok is false when anything else is
 // there, or when what precedes a value shows it rather than makes it a
 // call (shown: a fence labelled with a programming language).
-func (x *extractor) whole(s string, base int, shown *dialects.ShownScan) (calls []dialects.RawCall, content string, ok bool) {
+//
+// afterRun says s goes on after a value of the run that opens the output:
+// it may hold no further value.
+func (x *extractor) whole(s string, base int, afterRun bool, shown *dialects.ShownScan) (calls []dialects.RawCall, content string, ok bool) {
 	i := len(s) - len(strings.TrimLeftFunc(s, unicode.IsSpace))
 	for _, p := range x.d.barePrefix {
 		if strings.HasPrefix(s[i:], p) {
@@ -508,7 +526,7 @@ func (x *extractor) whole(s string, base int, shown *dialects.ShownScan) (calls 
 		n, last = n+1, len(cs)
 		i = ext.end
 	}
-	return calls, content, n > 0
+	return calls, content, n > 0 || afterRun
 }
 
 // framed finds, in prose, JSON call lists that a frame marks as calls: a
@@ -628,8 +646,13 @@ func indexFrom(s, lit string, from int) int {
 // embedded finds, in prose, JSON values whose calls all name declared
 // tools; everything else stays content, and so does a value that what
 // precedes it shows (shown).
-func (x *extractor) embedded(s string, base int, shown *dialects.ShownScan) {
+//
+// afterRun says s goes on after a call of the run that opens the output.
+func (x *extractor) embedded(s string, base int, afterRun bool, shown *dialects.ShownScan) {
 	last, run := 0, -1
+	if afterRun || x.at.run {
+		run = 0 // the text goes on after a call of the run that opened the output
+	}
 	for i := 0; i < len(s); {
 		j := strings.IndexAny(s[i:], "{[")
 		if j < 0 {
@@ -720,13 +743,14 @@ func (x *extractor) tools() bool { return x.opts.Tools != nil && x.opts.Tools.Le
 // offsetIn is the offset in the output of s[i], s the content read as
 // bare JSON, which stands at base in the output; base < 0: the content is
 // not one piece of it (a reasoning block was taken out), and only the
-// part before the first block, the output's own (samePrefix), has offsets.
+// part before the first block, the text's own from bareFrom on
+// (samePrefix), has offsets.
 func (x *extractor) offsetIn(base, i int) int {
 	switch {
 	case base >= 0:
 		return base + i
 	case i < x.samePrefix:
-		return i
+		return x.bareFrom + i
 	}
 	return -1
 }
