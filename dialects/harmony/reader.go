@@ -4,12 +4,12 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
+	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 )
 
@@ -34,8 +34,7 @@ const (
 // parsed once, when it ends.
 type reader struct {
 	opts   *dialects.Options
-	buf    []byte
-	view   string // the output so far while it is one delta; buf is then nil
+	buf    sofar.Output // the output so far
 	closed bool
 	out    []dialects.Piece
 
@@ -128,27 +127,12 @@ func (harmonyDialect) NewReader(opts *dialects.Options) dialects.Reader {
 	return r
 }
 
-// str is the output read so far. buf only grows and the bytes it holds
-// never change, so the string stays valid as buf grows.
-func (r *reader) str() string {
-	if r.buf == nil {
-		return r.view
-	}
-	return unsafe.String(unsafe.SliceData(r.buf), len(r.buf))
-}
+// str is the output read so far.
+func (r *reader) str() string { return r.buf.Text() }
 
 func (r *reader) Write(delta string) []dialects.Piece {
 	r.out = r.out[:0]
-	switch {
-	case r.buf == nil && r.view == "":
-		r.view = delta // the first delta, viewed where it is
-	case r.buf == nil:
-		r.buf = make([]byte, 0, max(2*(len(r.view)+len(delta)), 512))
-		r.buf = append(append(r.buf, r.view...), delta...)
-		r.view = ""
-	default:
-		r.buf = append(r.buf, delta...)
-	}
+	r.buf.Write(delta)
 	r.run()
 	return r.out
 }

@@ -6,12 +6,14 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
+	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 )
 
 // The family's engine reads an output in one pass as it arrives
-// (dialects.Reader). The text read so far is kept whole (a strings.Builder,
-// so that reading it costs no copy) and a cursor says how far it is
-// decided; each Write reads on from where the last one stopped:
+// (dialects.Reader). The text read so far is kept whole (a sofar.Output:
+// reading it costs no copy, and a one-shot read copies nothing) and a
+// cursor says how far it is decided; each Write reads on from where the
+// last one stopped:
 //
 //   - reasoning: a <think> block, or the block the template opened. While
 //     a later </think> could still make the text so far reasoning (no
@@ -33,7 +35,7 @@ type reader struct {
 	d    *Dialect
 	x    *extractor
 	opts *dialects.Options
-	buf  strings.Builder
+	buf  sofar.Output // the output so far
 	out  []dialects.Piece
 
 	phase phase
@@ -131,7 +133,7 @@ func (e Engine) NewReader(opts *dialects.Options) dialects.Reader {
 // Write reads the output's next bytes.
 func (r *reader) Write(delta string) []dialects.Piece {
 	r.out = r.out[:0]
-	r.buf.WriteString(delta)
+	r.buf.Write(delta)
 	r.step(false)
 	return r.out
 }
@@ -146,7 +148,7 @@ func (r *reader) Close() []dialects.Piece {
 
 // step decides as much of the text as can be decided.
 func (r *reader) step(final bool) {
-	text := r.buf.String()
+	text := r.buf.Text()
 	for {
 		var more bool
 		switch r.phase {
@@ -543,7 +545,7 @@ func (r *reader) flushPend(final bool) {
 	if r.pend < 0 {
 		return
 	}
-	text := r.buf.String()
+	text := r.buf.Text()
 	s := text[r.pend:r.pos]
 	r.pend = -1
 	if r.lead || final && r.regions && !r.since {

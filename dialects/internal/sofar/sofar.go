@@ -29,13 +29,23 @@ func (o *Output) Write(delta string) (text string, ok bool) {
 			o.first = delta
 			return delta, true
 		}
-		o.b.Grow(2 * (len(o.first) + len(delta)))
+		o.b.Grow(max(2*(len(o.first)+len(delta)), minCap))
 		o.b.WriteString(o.first)
 		o.first = ""
+	}
+	if o.b.Cap()-o.b.Len() < len(delta) {
+		// Grow doubles the array; WriteString alone would append, which
+		// grows a long array by a quarter at a time (about five times
+		// the output allocated, four times copied).
+		o.b.Grow(len(delta))
 	}
 	o.b.WriteString(delta)
 	return o.b.String(), true
 }
+
+// minCap is the least capacity of the array: a short output grows it
+// once or not at all.
+const minCap = 512
 
 // Text returns the output so far.
 func (o *Output) Text() string {

@@ -55,6 +55,34 @@ func TestOutput(t *testing.T) {
 	}
 }
 
+// TestOutputGrowsByDoubling streams 64 KiB in 16-byte deltas: the array
+// is allocated about log2(64 KiB / 512 B) times, where append's growth by
+// a quarter allocates it about 25 times; and every text returned earlier
+// is still the output as it was then.
+func TestOutputGrowsByDoubling(t *testing.T) {
+	delta := strings.Repeat("z", 16)
+	allocs := testing.AllocsPerRun(5, func() {
+		var o Output
+		for range 4096 {
+			o.Write(delta)
+		}
+	})
+	if allocs > 9 {
+		t.Fatalf("%v allocations for 64 KiB in 16-byte deltas, want at most 9 (512 B doubled to 128 KiB)", allocs)
+	}
+	var o Output
+	var texts []string
+	for i := range 3000 {
+		text, _ := o.Write(string(rune('a' + i%26)))
+		texts = append(texts, text)
+	}
+	for i, text := range texts {
+		if len(text) != i+1 || text != o.Text()[:i+1] {
+			t.Fatalf("text %d changed: %q", i, text)
+		}
+	}
+}
+
 // BenchmarkOutput writes a 64 KiB output in 16-byte deltas.
 func BenchmarkOutput(b *testing.B) {
 	delta := strings.Repeat("d", 16)
