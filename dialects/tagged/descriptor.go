@@ -202,11 +202,13 @@ type Dialect struct {
 
 	// What a Reader looks for (see reader): the literals that may end a
 	// stretch (ends) and those a call absorbs after it (absorbs); the
-	// longest literal, reasoning tag and call start; and the bytes a
-	// literal, a quotation or code may start with (sig).
+	// longest literal, reasoning tag, call start, and stretch end or end
+	// of turn (maxEnd); and the bytes a literal, a quotation or code may
+	// start with (sig).
 	ends, absorbs            []string
 	immediate                bool // a stretch ends right after its closing literal
 	maxLit, maxTag, maxStart int
+	maxEnd                   int
 	sig                      [256]bool
 }
 
@@ -432,6 +434,10 @@ func (t *Dialect) readerLits() {
 			t.sig[l[0]] = true
 			t.maxLit = max(t.maxLit, len(l))
 		}
+	}
+	t.maxEnd = 1
+	for _, l := range append(slices.Clone(t.ends), d.EndOfTurn...) {
+		t.maxEnd = max(t.maxEnd, len(l))
 	}
 	// Quotations, code and escapes, JSON that may be a call, and the
 	// lead byte of curly quotes.

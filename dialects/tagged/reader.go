@@ -37,7 +37,7 @@ func (t *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	r := &reader{t: t, opts: opts, implicit: -1, ctx: -1, shownBytes: newShownBytes(), ann: announcing{at: -1}}
+	r := &reader{t: t, opts: opts, implicit: -1, ctx: -1, goesOn: -1, shownBytes: newShownBytes(), ann: announcing{at: -1}}
 	r.shown.bytes = &r.shownBytes
 	r.out, r.cands, r.st.spans = r.outBuf[:0], r.candBuf[:0], r.spanBuf[:0]
 	switch {
@@ -106,8 +106,11 @@ type reader struct {
 	// it is still to be taken (absorbLead); leadEscaped that the call
 	// took the escaped gap after it.
 	lead, leadEscaped bool
-	marked            bool // PieceMarked was returned
-	ann               announcing
+	// goesOn is the seg at which closeSection found that the section
+	// goes on, for good (-1: none).
+	goesOn int
+	marked bool // PieceMarked was returned
+	ann    announcing
 	// answered and reasoned say content and reasoning were returned.
 	answered, reasoned bool
 }
@@ -216,7 +219,7 @@ func (r *reader) settle(text string) {
 // findEnds searches the bytes that arrived for the literals that may end
 // a stretch, and for an end of turn.
 func (r *reader) findEnds(text string) {
-	from := max(r.seg, r.scan-r.t.maxLit+1)
+	from := max(r.seg, r.scan-r.t.maxEnd+1)
 	win := text[from:]
 	for _, e := range r.t.desc.EndOfTurn {
 		if strings.Contains(win, e) {
@@ -318,6 +321,9 @@ func (r *reader) from() int {
 // section's reading would read it, with no stretch to read. It reports
 // whether what follows is known (at the end of the output, it is).
 func (r *reader) closeSection(text string, final bool) bool {
+	if r.goesOn == r.seg {
+		return true
+	}
 	d := &r.t.desc
 	i := r.seg
 	for {
@@ -343,6 +349,11 @@ func (r *reader) closeSection(text string, final bool) bool {
 		return true
 	case len(rest) < len(d.ScopeEnd) && strings.HasPrefix(d.ScopeEnd, rest) || rest != "" && rest[0] == '\\' && len(rest) == 1:
 		return false // the section's end may be arriving
+	}
+	if len(rest) >= r.t.maxLit {
+		// No later byte can make a filler or the section's end of what
+		// stands there: the answer holds until the stretch moves on.
+		r.goesOn = r.seg
 	}
 	return true
 }
