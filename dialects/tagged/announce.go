@@ -90,7 +90,7 @@ func (r *reader) announce(text string) {
 func (r *reader) firstCall(text string, at int) bool {
 	d := &r.t.desc
 	before := text[r.seg:at]
-	for _, tg := range d.reasoningTags() {
+	for _, tg := range r.t.tags {
 		if strings.Contains(before, tg.Open) || strings.Contains(before, tg.Close) {
 			return false
 		}

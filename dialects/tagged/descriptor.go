@@ -206,7 +206,8 @@ type Dialect struct {
 	// of turn (maxEnd); and the bytes a literal, a quotation or code may
 	// start with (sig).
 	ends, absorbs            []string
-	immediate                bool // a stretch ends right after its closing literal
+	tags                     []dialects.ReasoningTags // reasoningTags
+	immediate                bool                     // a stretch ends right after its closing literal
 	maxLit, maxTag, maxStart int
 	maxEnd                   int
 	sig                      [256]bool
@@ -425,7 +426,8 @@ func (t *Dialect) readerLits() {
 	for _, w := range append(slices.Clone(d.LooseWrappers), t.frames...) {
 		lits = append(lits, w.Start, w.End)
 	}
-	for _, tg := range d.reasoningTags() {
+	t.tags = d.reasoningTags()
+	for _, tg := range t.tags {
 		lits = append(lits, tg.Open, tg.Close)
 		t.maxTag = max(t.maxTag, len(tg.Open), len(tg.Close))
 	}

@@ -270,7 +270,7 @@ func (p *parser) standsAlone(start int) bool {
 	lead := p.text[floor:start]
 	t := trimGapRight(lead)
 	alone := t == "" || strings.ContainsAny(lead[len(t):], "\n\r")
-	for _, tags := range p.d.reasoningTags() {
+	for _, tags := range p.t.tags {
 		alone = alone || strings.HasSuffix(t, tags.Close)
 	}
 	return alone

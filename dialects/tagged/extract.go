@@ -49,6 +49,9 @@ type stretch struct {
 	// one, and lastEscaped that its last call took the escaped gap after
 	// it.
 	cont, scopeOpen, lastEscaped bool
+	// tagFree says the stretch, and the output before it, hold no
+	// reasoning tag: there is no reasoning to split off or hide.
+	tagFree bool
 	// normalized says a stretch before was read rewritten (MiniCPM 5's
 	// tokenizer artefacts): the output shows them, so this one is too.
 	normalized bool
@@ -161,11 +164,13 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, s *stre
 	}
 	s.scopeOpen, s.lastEscaped = p.scopeOpen, p.lastEscaped
 	p.keepText(text)
-	p.hideReasoning(s.startsOpen, s.implicit)
+	if !s.tagFree {
+		p.hideReasoning(s.startsOpen, s.implicit)
+	}
 	*ext = dialects.Extraction{Calls: p.calls}
 	s.spans = p.spans[:0]
 	rest := p.rest(&s.join)
-	tags := t.desc.reasoningTags()
+	tags := t.tags
 	if pre := t.desc.ChildPrefix; pre != "" && strings.Contains(rest, pre) {
 		// The namespace marker may precede the reasoning tags too.
 		for _, tg := range tags {
@@ -176,7 +181,12 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, s *stre
 	if !s.final {
 		rest += sentinel
 	}
-	ext.Reasoning, ext.Content = dialects.SplitReasoning(rest, dialects.ReasoningSplit{Tags: tags, StartsOpen: s.startsOpen, Implicit: s.implicit})
+	if s.tagFree && !s.startsOpen {
+		// What SplitReasoning returns for a text with no tag.
+		ext.Reasoning, ext.Content = "", rest
+	} else {
+		ext.Reasoning, ext.Content = dialects.SplitReasoning(rest, dialects.ReasoningSplit{Tags: tags, StartsOpen: s.startsOpen, Implicit: s.implicit})
+	}
 	if s.join.trimLead {
 		ext.Content = strings.TrimLeft(ext.Content, " \t\r\n")
 	}
@@ -238,7 +248,7 @@ func (p *parser) keepText(text string) {
 // tags, and the one the template opened, up to its first closing tag
 // (textcall.ReasoningBlocks, under the flags the reasoning is split with).
 func (p *parser) hideReasoning(reasoningOpen, implicit bool) {
-	hidden := textcall.ReasoningBlocks(p.text, reasoningOpen, implicit, p.d.reasoningTags()...)
+	hidden := textcall.ReasoningBlocks(p.text, reasoningOpen, implicit, p.t.tags...)
 	if len(hidden) == 0 {
 		return
 	}

@@ -106,6 +106,10 @@ type reader struct {
 	// it is still to be taken (absorbLead); leadEscaped that the call
 	// took the escaped gap after it.
 	lead, leadEscaped bool
+	// tagTo: the text before it holds no reasoning tag, unless tagged
+	// (tagFree).
+	tagTo  int
+	tagged bool
 	// goesOn is the seg at which closeSection found that the section
 	// goes on, for good (-1: none).
 	goesOn int
@@ -170,12 +174,18 @@ func (r *reader) settle(text string) {
 		r.settled = true
 		return
 	}
-	tags := r.t.desc.reasoningTags()
+	tags := r.t.tags
 	from := max(0, r.tagAt-r.t.maxTag)
+	found := false
 	for _, tg := range tags {
 		if strings.Contains(text[from:], tg.Open) || strings.Contains(text[from:], tg.Close) {
-			r.newTag = true
+			r.newTag, found = true, true
 		}
+	}
+	if !found && !r.tagged && r.tagTo >= r.tagAt {
+		// None begins at from or after, and none ends before tagAt
+		// (tagFree searched so far): the text holds none.
+		r.tagTo = len(text)
 	}
 	r.tagAt = len(text)
 	if r.implicit < 0 && !r.newTag {
@@ -473,7 +483,7 @@ func (r *reader) end(text string, e, f int) bool {
 	if r.t.desc.frame != nil {
 		return r.endMessage(text, f)
 	}
-	if r.openValue(text[r.seg:e]) || r.inReasoning(text[r.seg:f]) {
+	if r.openValue(text[r.seg:e]) || !r.tagFree(text, f) && r.inReasoning(text[r.seg:f]) {
 		return false
 	}
 	st := r.stretchFlags()
@@ -500,7 +510,7 @@ func (r *reader) end(text string, e, f int) bool {
 // endMessage reads a stretch of glimmer messages that ends at f with
 // the end of one, when nothing in it is left open.
 func (r *reader) endMessage(text string, f int) bool {
-	if r.inReasoning(text[r.seg:f]) {
+	if !r.tagFree(text, f) && r.inReasoning(text[r.seg:f]) {
 		return false
 	}
 	st := r.stretchFlags()
@@ -560,9 +570,31 @@ func (r *reader) openValue(s string) bool {
 	return false
 }
 
+// tagFree reports whether text[:to] holds no reasoning tag, opening or
+// closing (anywhere, inside a string too): a stretch that ends there has
+// no reasoning to split off, hide or end inside. The text is searched
+// once, as far as the stretches read reach, and no more once a tag is
+// found.
+func (r *reader) tagFree(text string, to int) bool {
+	if r.tagged {
+		return false
+	}
+	if to > r.tagTo {
+		win := text[max(0, r.tagTo-r.t.maxTag+1):to]
+		for _, tg := range r.t.tags {
+			if strings.Contains(win, tg.Open) || strings.Contains(win, tg.Close) {
+				r.tagged = true
+				return false
+			}
+		}
+		r.tagTo = to
+	}
+	return true
+}
+
 // inReasoning reports whether s ends inside a reasoning block it opened.
 func (r *reader) inReasoning(s string) bool {
-	for _, tg := range r.t.desc.reasoningTags() {
+	for _, tg := range r.t.tags {
 		for i := 0; ; {
 			o := dialects.IndexTag(s[i:], tg.Open)
 			if o < 0 {
@@ -662,6 +694,7 @@ func (r *reader) readTo(text string, end int, st *stretch) *dialects.Extraction 
 	}
 	r.tryShown()
 	st.shown, st.src = &r.try, text
+	st.tagFree = r.tagFree(text, end)
 	ext := &r.ext
 	r.t.readStretch(text[from:end], from, r.opts, st, ext)
 	if from < r.seg {

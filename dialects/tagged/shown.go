@@ -30,11 +30,9 @@ type shownBytes struct{ sig, tick, to int }
 
 func newShownBytes() shownBytes { return shownBytes{sig: -1, tick: -1} }
 
-// mayOpenShown reports whether c may open a quotation (an ASCII quote, or
+// opensShown are the bytes that may open a quotation (an ASCII quote, or
 // the first byte of a typographic one), inline code or a fence.
-func mayOpenShown(c byte) bool {
-	return c == '`' || c == '~' || c == '"' || c == '\'' || c == 0xE2
-}
+var opensShown = [256]bool{'`': true, '~': true, '"': true, '\'': true, 0xE2: true}
 
 // find looks for the first byte that may open a shown part, and the first
 // backtick, up to upto: each byte of the output is looked at once.
@@ -42,9 +40,12 @@ func (s *shownBytes) find(src string, upto int) {
 	if s.to >= upto || s.tick >= 0 {
 		return
 	}
-	i := s.to
-	for ; s.sig < 0 && i < upto; i++ {
-		if mayOpenShown(src[i]) {
+	if s.sig < 0 {
+		i := s.to
+		for i < upto && !opensShown[src[i]] {
+			i++
+		}
+		if i < upto {
 			s.sig = i
 		}
 	}
