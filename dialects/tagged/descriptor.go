@@ -202,15 +202,15 @@ type Dialect struct {
 
 	// What a Reader looks for (see reader): the literals that may end a
 	// stretch (ends) and those a call absorbs after it (absorbs); the
-	// longest literal, reasoning tag, call start, and stretch end or end
-	// of turn (maxEnd); and the bytes a literal, a quotation or code may
-	// start with (sig).
+	// longest literal, reasoning tag and call start; the last bytes of
+	// the literals that end a stretch (endLast) and of the ends of turn
+	// (eotLast); and the bytes a literal, a quotation or code may start
+	// with (sig).
 	ends, absorbs            []string
 	tags                     []dialects.ReasoningTags // reasoningTags
 	immediate                bool                     // a stretch ends right after its closing literal
 	maxLit, maxTag, maxStart int
-	maxEnd                   int
-	sig                      [256]bool
+	endLast, eotLast, sig    [256]bool
 }
 
 var (
@@ -437,9 +437,15 @@ func (t *Dialect) readerLits() {
 			t.maxLit = max(t.maxLit, len(l))
 		}
 	}
-	t.maxEnd = 1
-	for _, l := range append(slices.Clone(t.ends), d.EndOfTurn...) {
-		t.maxEnd = max(t.maxEnd, len(l))
+	for _, l := range t.ends {
+		if l != "" {
+			t.endLast[l[len(l)-1]] = true
+		}
+	}
+	for _, l := range d.EndOfTurn {
+		if l != "" {
+			t.eotLast[l[len(l)-1]] = true
+		}
 	}
 	// Quotations, code and escapes, JSON that may be a call, and the
 	// lead byte of curly quotes.

@@ -1,7 +1,6 @@
 package tagged
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/dialectkit/toolcall"
@@ -229,11 +228,14 @@ func (r *reader) settle(text string) {
 // findEnds searches the bytes that arrived for the literals that may end
 // a stretch, and for an end of turn.
 func (r *reader) findEnds(text string) {
-	from := max(r.seg, r.scan-r.t.maxEnd+1)
-	win := text[from:]
-	for _, e := range r.t.desc.EndOfTurn {
-		if strings.Contains(win, e) {
-			r.eot = true
+	// A literal that arrived ends after scan: its last byte is among
+	// the new bytes, each looked at once, and the literal is compared
+	// where it ends.
+	if len(r.t.desc.EndOfTurn) > 0 {
+		for p := r.scan; p < len(text) && !r.eot; p++ {
+			if r.t.eotLast[text[p]] {
+				r.eot = r.endsAt(text, p+1, r.t.desc.EndOfTurn)
+			}
 		}
 	}
 	if r.eot || r.ci == len(r.cands) {
@@ -243,24 +245,22 @@ func (r *reader) findEnds(text string) {
 		r.scan = len(text)
 		return
 	}
-	n := len(r.cands)
-	for _, lit := range r.t.ends {
-		for pos := from; ; {
-			i := strings.Index(text[pos:], lit)
-			if i < 0 {
-				break
-			}
-			pos += i + 1
-			if e := pos - 1 + len(lit); e > r.scan {
-				r.cands = append(r.cands, e)
-			}
+	for p := r.scan; p < len(text); p++ {
+		if r.t.endLast[text[p]] && r.endsAt(text, p+1, r.t.ends) {
+			r.cands = append(r.cands, p+1)
 		}
 	}
-	if len(r.t.ends) > 1 {
-		slices.Sort(r.cands[n:])
-		r.cands = r.cands[:n+len(slices.Compact(r.cands[n:]))]
-	}
 	r.scan = len(text)
+}
+
+// endsAt reports whether one of lits ends at e in text, after seg.
+func (r *reader) endsAt(text string, e int, lits []string) bool {
+	for _, l := range lits {
+		if l != "" && e-len(l) >= r.seg && text[e-len(l):e] == l {
+			return true
+		}
+	}
+	return false
 }
 
 // tryEnds tries to end the stretch after each closing literal found:
