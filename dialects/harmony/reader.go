@@ -712,7 +712,7 @@ func tokenAt(text string, i int, think bool) (marker, bool) {
 // the token and the blanks after that run, up to the next byte. What it
 // read is remembered, so that each byte is read once.
 func (r *reader) namedDecided(text string, at, end int) bool {
-	if r.closed || !namePossible(text, at) {
+	if r.closed || !inprose.MayBeNamed(text, at) {
 		return true
 	}
 	k, blanks := end, false
@@ -732,28 +732,6 @@ func (r *reader) namedDecided(text string, at, end int) bool {
 	}
 	r.named.at, r.named.k, r.named.blanks = at, k, blanks
 	return k < len(text)
-}
-
-// namePossible reports whether the token at text[at] may be named in
-// prose (inprose.TokenNamed): the run of bytes with no blank that holds
-// it is preceded by a blank after a word or after list punctuation.
-func namePossible(text string, at int) bool {
-	gs := at
-	for gs > 0 && at-gs < 256 && !isSpace(text[gs-1]) {
-		gs--
-	}
-	if gs == 0 || text[gs-1] != ' ' && text[gs-1] != '\t' {
-		return false
-	}
-	j := gs - 1
-	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
-		j--
-	}
-	if j == 0 {
-		return false
-	}
-	c := text[j-1]
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 || c == ',' || c == ';' || c == ':'
 }
 
 // maxHeaderRest bounds the text before a header token that may be the

@@ -124,6 +124,31 @@ func TokenNamed(text string, at, end int) bool {
 	return lastEnd == ge && proseAround(text, gs, ge)
 }
 
+// MayBeNamed reports whether the special token at text[at] may be named
+// in prose (TokenNamed): the run of bytes with no blank that holds it,
+// read back no further than TokenNamed reads, is preceded by a blank
+// after a word or after list punctuation (',', ';', ':'). A reader that
+// gets false needs to read no further to know the token is used; one
+// that gets true asks TokenNamed once the text after the token is in.
+func MayBeNamed(text string, at int) bool {
+	gs := at
+	for gs > 0 && at-gs < maxNamedGroup && !textlayer.IsSpace(text[gs-1]) {
+		gs--
+	}
+	if gs == 0 || text[gs-1] != ' ' && text[gs-1] != '\t' {
+		return false
+	}
+	j := gs - 1
+	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+		j--
+	}
+	if j == 0 {
+		return false
+	}
+	c := text[j-1]
+	return textlayer.WordByte(c) || c == ',' || c == ';' || c == ':'
+}
+
 // proseAround reports whether text[at:end] stands in prose as TokenNamed
 // describes it: a blank after a word or list punctuation before it; after
 // it, a blank and a word, list punctuation and a blank, or closing

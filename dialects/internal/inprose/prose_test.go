@@ -47,3 +47,34 @@ func TestTokenNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestMayBeNamed holds MayBeNamed to TokenNamed: wherever a token is
+// named in prose, MayBeNamed said it may be, and it says no where nothing
+// before the token can make it a word of a sentence.
+func TestMayBeNamed(t *testing.T) {
+	const tok = "<|channel|>"
+	for _, c := range []struct {
+		before, after string
+		may           bool
+	}{
+		{"use the ", " token, then", true},
+		{"tokens a, ", " and b", true},
+		{"tokens:\t", " and b", true},
+		{"", "final<|message|>Hi", false},
+		{"answer.", "final", false},
+		{"answer. ", "final", false},
+		{"  ", " and so on", false},
+		{"write ", "final<|message|> here", true},
+		{"write x" + strings.Repeat("y", 300), " and so on", false},
+	} {
+		text := c.before + c.after
+		at := len(c.before)
+		text = text[:at] + tok + text[at:]
+		if got := inprose.MayBeNamed(text, at); got != c.may {
+			t.Errorf("MayBeNamed(%q) = %v, want %v", text, got, c.may)
+		}
+		if inprose.TokenNamed(text, at, at+len(tok)) && !inprose.MayBeNamed(text, at) {
+			t.Errorf("%q: TokenNamed but not MayBeNamed", text)
+		}
+	}
+}
