@@ -11,6 +11,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // mode is what the reader is reading.
@@ -182,7 +183,7 @@ func (r *reader) step(text string) bool {
 func (r *reader) readBetween(text string) bool {
 	i, m, ok := r.next(text, anyMarker|think, true)
 	if r.text == nil {
-		for r.pos < i && isSpace(text[r.pos]) {
+		for r.pos < i && textlayer.IsSpace(text[r.pos]) {
 			r.pos++ // white space before a header or content is neither
 		}
 		if !ok && !mayBeHeader(text[r.pos:i]) {
@@ -381,7 +382,7 @@ func (r *reader) readValue(text string) bool {
 	v := &r.val
 	if !v.started {
 		k := r.pos
-		for k < len(text) && isSpace(text[k]) {
+		for k < len(text) && textlayer.IsSpace(text[k]) {
 			k++
 		}
 		if k == len(text) {
@@ -720,7 +721,7 @@ func (r *reader) namedDecided(text string, at, end int) bool {
 		k, blanks = r.named.k, r.named.blanks
 	}
 	if !blanks {
-		for k < len(text) && !isSpace(text[k]) {
+		for k < len(text) && !textlayer.IsSpace(text[k]) {
 			k++
 		}
 		blanks = k < len(text)

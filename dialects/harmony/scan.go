@@ -1,6 +1,10 @@
 package harmony
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/internal/textlayer"
+)
 
 // The harmony special tokens.
 const (
@@ -103,11 +107,11 @@ func (m *message) channelName() string {
 func (m *message) words(seg string) {
 	for seg != "" {
 		i := 0
-		for i < len(seg) && isSpace(seg[i]) {
+		for i < len(seg) && textlayer.IsSpace(seg[i]) {
 			i++
 		}
 		j := i
-		for j < len(seg) && !isSpace(seg[j]) {
+		for j < len(seg) && !textlayer.IsSpace(seg[j]) {
 			j++
 		}
 		if j > i {
@@ -157,8 +161,6 @@ func (m *message) to(w string) {
 		m.recipients++
 	}
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // isCall reports whether the message is addressed to a tool. A recipient
 // that is a chat role ("to=assistant", on a tool's reply) is not a tool.
