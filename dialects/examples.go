@@ -1,6 +1,7 @@
 package dialects
 
 import (
+	"bytes"
 	"sort"
 	"strconv"
 	"strings"
@@ -1035,9 +1036,21 @@ func presentsExample(line string) bool {
 	if len(line) > exampleProse {
 		line = line[len(line)-exampleProse:]
 	}
-	line = strings.ToLower(line)
+	// The words are ASCII: the line is lowered byte by byte, ASCII
+	// letters only, in an array of its own, so a line of invalid UTF-8
+	// costs no more than any other (strings.ToLower would allocate a
+	// replacement rune for each bad byte, at every value asked).
+	var buf [exampleProse]byte
+	low := buf[:len(line)]
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
 	for _, w := range exampleWords {
-		if strings.Contains(line, w) {
+		if bytes.Contains(low, []byte(w)) {
 			return true
 		}
 	}

@@ -76,3 +76,29 @@ func BenchmarkPresentedAsExampleLongLine(b *testing.B) {
 		}
 	}
 }
+
+// The example words match whatever the case of their ASCII letters, and
+// asking about a value under a line of invalid UTF-8 allocates nothing: a
+// hostile output of such lines, each with a value, cost hundreds of times
+// its size when the line was lowered with strings.ToLower.
+func TestPresentedAsExampleFoldsASCII(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"FOR EXAMPLE:\n{\"name\": \"f\"}", true},
+		{"Here Is The Format: {\"name\": \"f\"}", true},
+		{"\xff\xfeExample\xc0 {\"name\": \"f\"}", true},
+		{"\xff\xfe\xc3\x28 {\"name\": \"f\"}", false},
+		{"I will call it: {\"name\": \"f\"}", false},
+	} {
+		if got := PresentedAsExample(c.text, strings.IndexByte(c.text, '{')); got != c.want {
+			t.Errorf("PresentedAsExample(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+	bad := strings.Repeat("\xff\xfe\xc3\x28\xc0", 80) + ` {"a": 1}`
+	at := strings.IndexByte(bad, '{')
+	if n := testing.AllocsPerRun(100, func() { PresentedAsExample(bad, at) }); n != 0 {
+		t.Errorf("a value under a line of invalid UTF-8: %v allocations, want 0", n)
+	}
+}
