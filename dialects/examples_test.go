@@ -9,99 +9,83 @@ import (
 	"github.com/dialectkit/toolcall/internal/longtest"
 )
 
-func TestShownSpans(t *testing.T) {
+// TestShownAt: a marker (at the "^" of each text) is shown by what
+// precedes it: inline code of its paragraph opened and not closed before
+// it, a quotation opened before it in a sentence, or a fence opened before
+// it that is labelled with a programming language or that the prose
+// before it presents as an example. What follows it has no say.
+func TestShownAt(t *testing.T) {
 	for _, tc := range []struct {
-		text string
-		want []string
+		text  string
+		shown bool
 	}{
-		{"The syntax is `<tool_call>x</tool_call>`.", []string{"`<tool_call>x</tool_call>`"}},
-		{"Run `a\nb` now", []string{"`a\nb`"}},
-		{"Run `a\n\nb` now", nil},                 // a blank line ends the paragraph
-		{`{"cmd": "echo ` + "`date`" + `"}`, nil}, // inside a word or string
-		{"For example:\n```\nx\n```\nok", []string{"```\nx\n```"}},
-		{"Here it is:\n```\nx\n```", nil},
-		{"```\nx\n```", nil},
-		{"The format:\n```\nx", []string{"```\nx"}},
-		// Prose right after a closed fence that disowns it: a mention.
-		{"Here it is:\n```\nx\n```\nbut I won't call it.", []string{"```\nx\n```"}},
-		{"```\nx\n```\n\nI’m not going to run this.", []string{"```\nx\n```"}},
-		{"Here it is:\n```\nx\n```\nI will not execute that", []string{"```\nx\n```"}},
-		// Prose after a fence that does not disown it: still a call.
-		{"Here it is:\n```\nx\n```\nLet me know if you need anything else.", nil},
-		{"```\nx\n```\nIf it does not work, run it again.", nil},
-		{"```\nx\n```\nNothing to run yet.", nil},
-		{"```\nx\n```", nil},
-		{"Here it is:\n```\nx\nbut I won't call it.", nil}, // the fence is not closed: no line after it
+		// Inline code.
+		{"The syntax is `^<tool_call>x</tool_call>`.", true},
+		{"The syntax is `^<tool_call>x</tool_call>", true}, // not closed before it: what follows has no say
+		{"Run `ls` then ^<t>", false},
+		{"Run `a\n^b` now", true},
+		{"Run `a\n\n^b` now", false}, // a blank line ends the paragraph
+		{"a`b ^<t>", false},          // a run glued after a word opens no code
+		{"a `b`c ^<t>", true},        // a run that a word follows closes nothing
+		{"a ```b ^<t>", false},       // a run of three that is no fence opens nothing
 		// Inline code that holds a fence line (DeepSeek V3's arguments in
 		// backticks): the paragraph goes on through the fence.
-		{"Write `f\n```json\n{}\n```g` here.", []string{"`f\n```json\n{}\n```g`"}},
-		{"Write `f\n```json\n{}\n```\ng` here.", []string{"`f\n```json\n{}\n```\ng`"}},
-		{"Write `a` b\n```json\n{}\n```", []string{"`a`"}}, // closed before the fence
-		{"Write `f\n```json\n\n{}\n```g` here.", nil},      // a blank line ends the paragraph
-		{"Write `f\n```json\n{}\n```g` and `h`.", []string{"`f\n```json\n{}\n```g`", "`h`"}},
-		{"Write `f\n```\nx\n```g`, then `h\n```\ny\n```i` ok", []string{"`f\n```\nx\n```g`", "`h\n```\ny\n```i`"}},
-		// A call quoted inside a sentence.
-		{`Write "<tool_call>{"a": ["x", 1]}</tool_call>" to call f.`, []string{`"<tool_call>{"a": ["x", 1]}</tool_call>"`}},
-		{"It answers \u201C[T]f{}\u201D here.", []string{"\u201C[T]f{}\u201D"}},
-		{"Say \u2018[f(a='don\u2019t')]\u2019, then stop.", []string{"\u2018[f(a='don\u2019t')]\u2019"}},
-		{`I would write "<t>".`, []string{`"<t>"`}},
-		{`Write "<t>"`, []string{`"<t>"`}}, // the end of the line ends the sentence
-		{"Write \"<t>\"  \nNext", []string{`"<t>"`}},
-		{`Write "<t>"x`, nil},                    // a word right after it: no quotation's end
-		{`"<t>" is the tag`, nil},                // no word before it
-		{`Write "Paris" now <t>`, nil},           // no call syntax inside
-		{`{"a": "<t>" b}`, nil},                  // a string of JSON opens no quotation
-		{`<p k="It's "x"<c>a k="n" t="s">`, nil}, // a quoted phrase in a value closes before the syntax goes on
-		{`Write "<t>` + "\n" + `x" to`, nil},     // a quotation ends with its line
-		// A tight quotation (a call's syntax right inside the quote) spans lines.
-		{"Write \"<t>\n{\"a\": 1}\n</t>\" to call f.", []string{"\"<t>\n{\"a\": 1}\n</t>\""}},
-		{"Write \u201C<t>\nx</t>\u201D here.", []string{"\u201C<t>\nx</t>\u201D"}},
-		{"Write \"<t>\n\n</t>\" to call f.", nil},     // a blank line ends it
-		{"Write \"<t>\nI said \"hi\" to you", nil},    // a later quote not after the call's end abandons it
-		{"Write \"Paris\n<t>x</t>\" to call f.", nil}, // not tight: it ends with its line
-		{"I look up \"<t>\n<t>{\"q\": 1}</t>\nThat was \"f\" for you.", nil},
-		// ASCII single quotes: only around a call's syntax.
-		{`Write '<t>{"a": "it's"}</t>' to call f.`, []string{`'<t>{"a": "it's"}</t>'`}},
-		{`Say '[f(a='x', b="y")]', then stop.`, []string{`'[f(a='x', b="y")]'`}},
-		{`Say '[f(a=1)]'`, []string{`'[f(a=1)]'`}},
-		{`It's the users' <t>{"a": 1}</t> now`, nil}, // apostrophes open nothing
-		{`I'd say 'hello' <t>{"a": 1}</t> now`, nil}, // not tight
-		{`Say '<t>x</t> it's' now`, nil},             // closes only after the call's end
-		{"Write '<t>\n{}\n</t>' now.", []string{"'<t>\n{}\n</t>'"}},
+		{"Write `f\n```json\n{}\n```^g` here.", true},
+		{"Write `f\n```json\n\n{}\n```^g` here.", false}, // a blank line ends the paragraph
+		{"Write `a` b\n```json\n{}\n```\n^<t>", false},   // closed before the fence
+		// Fences.
+		{"For example:\n```\n^<t>\n```\nok", true},
+		{"The format:\n```\n^<t>", true},
+		{"Run this:\n```python\n^<t>\n```", true},
+		{"```json ^<t>", false},
+		{"```python ^<t>", true},
+		{"Here it is:\n```\n^<t>\n```\nbut I won't call it.", false}, // the line after has no say
+		{"```\n^<t>\n```", false},
+		{"For example:\n```\nx\n```\n\nNow ^<t>", false}, // after the fence closed
+		// Quotations inside a sentence.
+		{`Write "^<tool_call>{"a": ["x", 1]}</tool_call>" to call f.`, true},
+		{"It answers \u201C^[T]f{}\u201D here.", true},
+		{"Say \u2018[f(a='don\u2019t')]\u2019, then ^<t>", false}, // closed before it
+		{`"^<t>" is the tag`, false},                              // no word before the quote
+		{`Write "Paris" now ^<t>`, false},
+		{`{"a": "^<t>" b}`, false},                            // a string of JSON opens no quotation
+		{"Write \"<t>\n{\"a\": 1}\n^</t>\" to call f.", true}, // a tight quotation spans lines
+		{"Write \"<t>\n\n^</t>\" to call f.", false},          // a blank line ends it
+		{"Write \"Paris\n^<t>x</t>\" to call f.", false},      // not tight: it ends with its line
+		{`Write '^<t>{"a": "it's"}</t>' to call f.`, true},
+		{`It's the users' ^<t>{"a": 1}</t> now`, false}, // apostrophes open nothing
+		{`I'd say 'hello' ^<t>{"a": 1}</t> now`, false}, // not tight
 	} {
-		var got []string
-		for _, sp := range Shown(tc.text) {
-			got = append(got, tc.text[sp.Start:sp.End])
-		}
-		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("Shown(%q) = %q, want %q", tc.text, got, tc.want)
+		at := strings.Index(tc.text, "^")
+		text := tc.text[:at] + tc.text[at+1:]
+		var s ShownScan
+		if got := s.ShownAt(text, at); got != tc.shown {
+			t.Errorf("ShownAt(%q, %d) = %v, want %v", text, at, got, tc.shown)
 		}
 	}
 }
 
-// Shown reads a paragraph of unclosed backticks in linear time, and a
-// ShownScan reads each line once however many markers it is asked about.
+// A ShownScan reads a paragraph of unclosed backticks, lines of inline
+// code, quotations that never close and fences in a paragraph with code
+// open in linear time, however many markers it is asked about.
 func TestShownLinear(t *testing.T) {
-	measure := func(n int) time.Duration {
-		text := strings.Repeat(" `a", n)
-		start := time.Now()
-		Shown(text)
+	scan := func(text string, step int) {
 		var s ShownScan
-		for at := 0; at < len(text); at += 3 {
-			s.MayBeShown(text, at)
+		for at := 0; at < len(text); at += step {
+			s.ShownAt(text, at)
 		}
-		lines := strings.Repeat("x `y` <tool_call>\n", n/6)
-		var s2 ShownScan
-		for at := 2; at < len(lines); at += 18 {
-			s2.MayBeShown(lines, at)
-		}
+	}
+	measure := func(n int) time.Duration {
+		start := time.Now()
+		scan(strings.Repeat(" `a", n), 3)
+		scan(strings.Repeat("x `y` <tool_call>\n", n/6), 18)
 		// Quotations that may span lines and never close, apostrophes.
-		quotes := strings.Repeat("say \"<t>\n{x 'it's' '<b>\n", n/6)
-		Shown(quotes)
-		var s3 ShownScan
-		for at := 5; at < len(quotes); at += 26 {
-			s3.MayBeShown(quotes, at)
-		}
+		scan(strings.Repeat("say \"<t>\n{x 'it's' '<b>\n", n/6), 26)
+		// Fences in a paragraph with inline code open: crossing the
+		// fences, and not.
+		scan(strings.Repeat("a `f\n```\nx\n```g` b\n", n/6), 7)
+		scan(strings.Repeat("a `f\n```\nx\n```\n", n/6), 7)
+		scan(strings.Repeat("a `f\n```\n", n/6), 5)
 		return time.Since(start)
 	}
 	// Sixteen times the input: linear work takes about 16 times as long,
@@ -112,24 +96,11 @@ func TestShownLinear(t *testing.T) {
 	if large > 64*small+50*time.Millisecond {
 		t.Errorf("16x the input took %v against %v: not linear", large, small)
 	}
-	// Fences in a paragraph with inline code open: crossing the fences,
-	// and not (acrossFence).
-	fences := func(n int) time.Duration {
-		start := time.Now()
-		Shown(strings.Repeat("a `f\n```\nx\n```g` b\n", n))
-		Shown(strings.Repeat("a `f\n```\nx\n```\n", n))
-		Shown(strings.Repeat("a `f\n```\n", n))
-		return time.Since(start)
-	}
-	small, large = fences(4000), fences(64000)
-	if large > 64*small+50*time.Millisecond {
-		t.Errorf("fences: 16x the input took %v against %v: not linear", large, small)
-	}
 }
 
-// A ShownScan asked about growing positions answers as a fresh reading of
-// the whole text does, and a marker that Shown lists in a part is may be
-// shown on every prefix: the scan pairs backtick runs as Shown does.
+// A ShownScan asked about growing positions answers as a fresh scan asked
+// about the last position only: the scan pairs backtick runs, fences and
+// quotations the same whatever steps it took.
 func TestShownScanAgrees(t *testing.T) {
 	const call = `<tool_call>{"name":"f","arguments":{}}</tool_call>`
 	r := rand.New(rand.NewPCG(3, 4))
@@ -175,58 +146,52 @@ func checkShownScan(t *testing.T, text string, r *rand.Rand) bool {
 	t.Helper()
 	var s ShownScan
 	for at := 0; at <= len(text); at += 1 + r.IntN(6) {
-		fresh := func() bool { var f ShownScan; return f.MayBeShown(text, at) }()
-		if got := s.MayBeShown(text, at); got != fresh {
-			t.Errorf("MayBeShown(%q, %d): incremental %v, fresh %v", text, at, got, fresh)
+		fresh := func() bool { var f ShownScan; return f.ShownAt(text, at) }()
+		if got := s.ShownAt(text, at); got != fresh {
+			t.Errorf("ShownAt(%q, %d): incremental %v, fresh %v", text, at, got, fresh)
 			return false
-		}
-	}
-	// A marker inside a part Shown lists may be shown, on every prefix.
-	for _, sp := range Shown(text) {
-		for at := sp.Start + 1; at < sp.End; at++ {
-			if text[at] == '<' && !MayBeShown(text[:at+1], at) {
-				t.Errorf("MayBeShown(%q, %d) = false inside %q", text[:at+1], at, text[sp.Start:sp.End])
-				return false
-			}
 		}
 	}
 	return true
 }
 
-// Backticks inside a call open no inline code (inCall), a call that
-// starts inside code is the code's, as if it were not a call, and a
-// ShownScan told of the calls as they end answers as a fresh reading.
+// Backticks inside a call open no inline code (inCall), and a ShownScan
+// told of the calls as an engine reads them (a call whose start is not
+// shown is told once it ends) answers as a fresh scan told of the same
+// calls.
 func TestShownLeavesCallsOut(t *testing.T) {
 	for _, tc := range []struct {
-		text string
-		want []string
+		text  string
+		shown bool // at the "^"; the <c>…</c> regions before it not shown are calls
 	}{
-		{"<c>use `ls</c>\n<c>p` here</c>", nil},
-		{"Run `ls`.\n<c>use `ls</c> and `pwd` then", []string{"`ls`", "`pwd`"}},
-		{"Write `<c>a `b</c>` to call", []string{"`<c>a `b</c>`"}},
-		{"Write `<c>x` y</c>` to call", []string{"`<c>x`"}},
+		{"<c>use `ls</c>\n^<c>p` here</c>", false},
+		{"<c>use `ls</c> and `pwd` then ^x", false},
+		{"<c>use `ls</c> and `pwd ^x", true},
+		{"Write `<c>a `b</c>` to call ^f", false}, // the shown call's backticks are the code's
+		{"Write `<c>x` y</c> ^z", false},
 	} {
-		var calls []Span
+		at := strings.Index(tc.text, "^")
+		text := tc.text[:at] + tc.text[at+1:]
+		var s ShownScan
 		for i := 0; ; {
-			s := strings.Index(tc.text[i:], "<c>")
-			if s < 0 {
+			st := strings.Index(text[i:], "<c>")
+			if st < 0 || i+st >= at {
 				break
 			}
-			e := strings.Index(tc.text[i+s:], "</c>")
-			calls = append(calls, Span{i + s, i + s + e + 4})
-			i += s + e + 4
+			st += i
+			en := st + strings.Index(text[st:], "</c>") + len("</c>")
+			if !s.ShownAt(text, st) {
+				s.Call(st, en)
+			}
+			i = en
 		}
-		var got []string
-		for _, sp := range code(tc.text, calls) {
-			got = append(got, tc.text[sp.Start:sp.End])
-		}
-		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("code(%q) = %q, want %q", tc.text, got, tc.want)
+		if got := s.ShownAt(text, at); got != tc.shown {
+			t.Errorf("ShownAt(%q, %d) = %v, want %v", text, at, got, tc.shown)
 		}
 	}
 
 	pieces := []string{"`", "``", "\n", "\n\n", "x ", " `y` ", "<m>", " <m>", "```json\n", "```\n", " `b"}
-	inner := []string{"`", "``", "a", " ", "\n", "x` ", " `y"}
+	inner := []string{"`", "``", "a", " ", "\n", "x` ", " `y", "\n```json\n"}
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 3000 {
 		var b strings.Builder
@@ -245,20 +210,14 @@ func TestShownLeavesCallsOut(t *testing.T) {
 			b.WriteString(pieces[r.IntN(len(pieces))])
 		}
 		text := b.String()
-		spans := code(text, calls)
-		// The calls a stream enters: those that start in no listed part.
+		// The calls an engine makes: those whose start is not shown.
 		var real []Span
+		var e ShownScan
 		for _, c := range calls {
-			in := false
-			for _, sp := range spans {
-				in = in || sp.Start < c.Start && c.Start < sp.End
-			}
-			if !in {
+			if !e.ShownAt(text, c.Start) {
+				e.Call(c.Start, c.End)
 				real = append(real, c)
 			}
-		}
-		if again := code(text, real); !equalSpans(again, spans) {
-			t.Fatalf("code(%q): %v with every call, %v with the calls a stream enters", text, spans, again)
 		}
 		// Told of the calls as they end, a scan answers as a fresh one
 		// told of the same calls; as a stream, it is asked about no
@@ -277,23 +236,11 @@ func TestShownLeavesCallsOut(t *testing.T) {
 			for _, c := range real[:k] {
 				f.Call(c.Start, c.End)
 			}
-			if got, want := s.MayBeShown(text, at), f.MayBeShown(text, at); got != want {
-				t.Fatalf("MayBeShown(%q, %d) with calls %v: incremental %v, fresh %v", text, at, real[:k], got, want)
+			if got, want := s.ShownAt(text, at), f.ShownAt(text, at); got != want {
+				t.Fatalf("ShownAt(%q, %d) with calls %v: incremental %v, fresh %v", text, at, real[:k], got, want)
 			}
 		}
 	}
-}
-
-func equalSpans(a, b []Span) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestShownAtIgnoresLaterText: ShownAt decides by what precedes the

@@ -2,11 +2,6 @@ package dialects
 
 import "github.com/dialectkit/toolcall/internal/jsonscan"
 
-// isWordByte reports whether c is an ASCII letter or digit.
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
 // JSONRunsPast reports whether the JSON value that opens at s[p] holds
 // offset at inside one of its strings and reads on past it, up to limit,
 // as strict JSON: a marker found at at is then text of an argument, not

@@ -192,9 +192,9 @@ func TestNoInventedCalls(t *testing.T) {
 	}
 }
 
-// A fence followed by prose that does not disown it stays a call: only a
-// negation closely followed by a verb of calling disowns it.
-func TestFenceNotDisownedIsACall(t *testing.T) {
+// A fence followed by prose stays a call: the prose after a call never
+// unmakes it (TestCallFenceDecidedAtItsClose).
+func TestFenceFollowedByProseIsACall(t *testing.T) {
 	for _, text := range []string{
 		"Here it is:\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n```\nLet me know if it does not work.",
 		"Here it is:\n```\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>\n```\nIf it does not work, run it again.",
