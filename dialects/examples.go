@@ -2,6 +2,7 @@ package dialects
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -41,8 +42,10 @@ type ShownScan struct {
 	qPos int
 	q    quoteState
 	// calls are the call regions of the text not yet read past (Call),
-	// in order: the backticks in them open no inline code.
-	calls []Span
+	// in order: the backticks in them open no inline code. shared says
+	// the array is another scan's too (Fork): it is read, never written.
+	calls  []Span
+	shared bool
 	// examples answers PresentedAsExample for the fences asked about.
 	examples ExampleScan
 }
@@ -67,8 +70,24 @@ func (s *ShownScan) para(start int) {
 
 // Reset readies s for another text, keeping the array of its calls.
 func (s *ShownScan) Reset() {
+	if s.shared {
+		*s = ShownScan{} // the array is another scan's
+		return
+	}
 	clear(s.calls)
 	*s = ShownScan{calls: s.calls[:0]}
+}
+
+// Fork returns a scan that goes on from where s is, by itself: what
+// either is told or asked after leaves the other as it was. The fork
+// shares the calls s holds, read only (it copies none of them), so a
+// reader can ask ahead from a state it keeps (a unit read again as more
+// text arrives) at no cost in the calls told before.
+func (s *ShownScan) Fork() ShownScan {
+	f := *s
+	f.calls = slices.Clip(s.calls)
+	f.shared = true
+	return f
 }
 
 // ShownAt reports whether a marker at text[at] lies in a part that the
@@ -144,7 +163,7 @@ func (s *ShownScan) ShownAt(text string, at int) bool {
 		for k < len(s.calls) && s.calls[k].End <= s.in.start {
 			k++ // a call before the paragraph: never read again
 		}
-		if k == len(s.calls) {
+		if k == len(s.calls) && !s.shared {
 			s.calls = s.calls[:0] // its array kept for the calls to come
 		} else {
 			s.calls = s.calls[k:]
@@ -223,9 +242,10 @@ func (s *ShownScan) quoteOpen(text string, at int) bool {
 
 // quoteState reads the quotations of a text, byte by byte, for ShownScan,
 // which asks whether one is open at a marker. Inside a quotation, an
-// ASCII quote that follows '{', '[', ',', ':', '=' or '(' (blanks aside) opens a string of the quoted text (a JSON
-// key or value, an attribute, an argument), which the next such quote not
-// escaped by a backslash closes; the quotation's own closing quote is one
+// ASCII quote that follows '{', '[', ',', ':', '=' or '(' (blanks aside)
+// opens a string of the quoted text (a JSON key or value, an attribute,
+// an argument), which the next such quote not escaped by a backslash
+// closes; the quotation's own closing quote is one
 // outside such strings with no bracket left open since the quotation
 // opened (an apostrophe inside a word closes nothing). A closing quote
 // closes the quotation whatever follows it.

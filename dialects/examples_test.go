@@ -320,3 +320,35 @@ func TestShownAtCallLinesOpenNoFence(t *testing.T) {
 		}
 	}
 }
+
+// TestShownScanFork: a fork goes on by itself. Told of a call past the
+// original's calls, once it has read past them (where a scan reuses its
+// array for the calls to come), it leaves the original's calls as they
+// were: the original answers as a scan with its own history only.
+func TestShownScanFork(t *testing.T) {
+	text := "<c>use `ls</c> and z\n\nnext <c>g</c> end"
+	call := strings.Index(text, "</c>") + len("</c>")
+	z := strings.Index(text, "z")
+	next := strings.LastIndex(text, "<c>")
+	var s ShownScan
+	s.ShownAt(text, 0)
+	s.Call(0, call)
+	want := func() bool {
+		var f ShownScan
+		f.ShownAt(text, 0)
+		f.Call(0, call)
+		return f.ShownAt(text, z)
+	}()
+	f := s.Fork()
+	if f.ShownAt(text, next) {
+		t.Fatalf("%q: the marker at %d is not shown", text, next)
+	}
+	f.Call(next, len(text)-len(" end"))
+	f.ShownAt(text, len(text))
+	if got := s.ShownAt(text, z); got != want {
+		t.Errorf("%q: after a fork read on, ShownAt(%d) = %v, want %v", text, z, got, want)
+	}
+	if want {
+		t.Errorf("%q: the backtick inside the call opens no code: ShownAt(%d) = true", text, z)
+	}
+}

@@ -213,8 +213,10 @@ type reader struct {
 	// shown has read the output up to base, told of the call regions
 	// before it: each reading of a unit goes on from a copy of it, so
 	// that a marker is shown or not by what precedes it in the whole
-	// output, however the output was cut into units.
-	shown dialects.ShownScan
+	// output, however the output was cut into units. scratch is the
+	// fork of it a reading goes on from (ShownScan.Fork: the reading
+	// leaves shown as it was).
+	shown, scratch dialects.ShownScan
 
 	// sentTo is where the answer text sent so far ends in the output;
 	// sent is that text as sent, hold its trailing whitespace, not sent
@@ -299,8 +301,8 @@ func (r *reader) readUnit(s string) unitReading {
 	at := unitStart{first: r.base == 0, section: r.section, run: r.run, form: r.form, inList: r.inList, calls: r.committed}
 	r.implicit = r.base == 0 && dialects.ImplicitReasoningIn(s, &r.d.start, r.opts)
 	r.tried += len(s) - r.base
-	shown := r.shown
-	return r.d.readUnit(s, r.base, &shown, r.opts, at, r.implicit)
+	r.scratch = r.shown.Fork()
+	return r.d.readUnit(s, r.base, &r.scratch, r.opts, at, r.implicit)
 }
 
 // sendCall sends call i of the unit at base, rc, with its offsets in the

@@ -445,19 +445,21 @@ func (x *extractor) scanBare(from int) {
 	x.resetContent()
 	// Each reading below decides by what precedes a value in the content
 	// whether it is shown rather than made (dialects.ShownScan.ShownAt),
-	// with a scan of its own: the readings are alternatives.
-	if calls, answer, ok := x.whole(content, base, from > 0, new(dialects.ShownScan)); ok {
+	// with the scan reset: the readings are alternatives.
+	sc := new(dialects.ShownScan)
+	if calls, answer, ok := x.whole(content, base, from > 0, sc); ok {
 		x.ext.Calls = append(x.ext.Calls, calls...)
 		x.addContent(answer)
 		x.ext.Content = strings.TrimSpace(x.contentString())
 		return
 	}
-	if x.d.desc.FramedAfterProse && x.framed(content, base, new(dialects.ShownScan)) {
+	if sc.Reset(); x.d.desc.FramedAfterProse && x.framed(content, base, sc) {
 		// Calls framed after prose were found; the rest is content.
 	} else if x.tools() || !x.d.desc.FramedAfterProse {
 		// xLAM frames its calls after prose: without tools, an unframed
 		// value there is not its syntax.
-		x.embedded(content, base, from > 0, new(dialects.ShownScan))
+		sc.Reset()
+		x.embedded(content, base, from > 0, sc)
 	} else {
 		x.addContent(content)
 	}
