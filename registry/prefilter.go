@@ -23,6 +23,8 @@ type detectTable struct {
 	// cands are the candidates of a detecting stream (Registry.candidates),
 	// made on first use.
 	cands atomic.Pointer[stream.CandidateSet]
+	// pts are its decision points (Registry.points), made on first use.
+	pts atomic.Pointer[stream.PointSet]
 }
 
 // detectEntry is one dialect of the table; triggers and markers hold

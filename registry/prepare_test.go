@@ -33,13 +33,13 @@ func TestPrepare(t *testing.T) {
 	if got := built(); len(got) != 1 || got[0] != "json" {
 		t.Errorf("after Prepare: %v, want json", got)
 	}
-	before, _ := pointSets.Load(r)
+	before := r.table().pts.Load()
 	if before == nil {
 		t.Fatal("Prepare built no point set")
 	}
 	cands := r.candidates()
 	r.Prepare()
-	if after, _ := pointSets.Load(r); after.(pointSet).set != before.(pointSet).set || r.candidates() != cands {
+	if after := r.table().pts.Load(); after != before || r.candidates() != cands {
 		t.Error("a second Prepare built the point set or the candidates again")
 	}
 	if err := r.Register(hermes.Dialect); err != nil {

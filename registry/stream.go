@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/dialectkit/toolcall"
@@ -69,13 +68,10 @@ func (r *Registry) Prepare() {
 // built makes it false until the next Prepare or detecting parse.
 func (r *Registry) Prepared() bool {
 	r.mu.RLock()
-	gen := r.gen
-	r.mu.RUnlock()
-	v, ok := pointSets.Load(r)
-	r.mu.RLock()
 	tab := r.detectTab
+	ok := tab != nil && tab.gen == r.gen
 	r.mu.RUnlock()
-	return ok && v.(pointSet).gen == gen && tab != nil && tab.gen == gen && tab.cands.Load() != nil
+	return ok && tab.pts.Load() != nil && tab.cands.Load() != nil
 }
 
 // candidates returns what a detecting stream reads the output with: every
@@ -105,25 +101,24 @@ func (tab *detectTable) candidates() *stream.CandidateSet {
 	return tab.cands.Load()
 }
 
-// pointSets caches each registry's stream.PointSet, rebuilt when a dialect
-// is registered.
-var pointSets sync.Map // *Registry -> pointSet
+// points returns the decision points of a detecting stream over the
+// registry's dialects (stream.NewPointSet), made once per generation of
+// its dialects, with its detection table.
+func (r *Registry) points() *stream.PointSet { return r.table().points() }
 
-type pointSet struct {
-	gen uint64
-	set *stream.PointSet
-}
-
-func (r *Registry) points() *stream.PointSet {
-	r.mu.RLock()
-	gen := r.gen
-	r.mu.RUnlock()
-	if v, ok := pointSets.Load(r); ok && v.(pointSet).gen == gen {
-		return v.(pointSet).set
+// points returns the decision points over the table's dialects, made on
+// first use.
+func (tab *detectTable) points() *stream.PointSet {
+	if set := tab.pts.Load(); set != nil {
+		return set
 	}
-	set := stream.NewPointSet(r.Dialects())
-	pointSets.Store(r, pointSet{gen: gen, set: set})
-	return set
+	ds := make([]dialects.Dialect, len(tab.entries))
+	for k := range tab.entries {
+		ds[k] = tab.entries[k].d
+	}
+	// Two streams that build it at once keep the first.
+	tab.pts.CompareAndSwap(nil, stream.NewPointSet(ds))
+	return tab.pts.Load()
 }
 
 // Decide reports whether prefix, the beginning of an output, already
