@@ -54,6 +54,12 @@ func (d *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 // literal is a string the Reader looks for as text arrives.
 type literal struct {
 	text string
+	// json: the literal is an opening bracket of bare JSON, followed as
+	// a bracket too (reader.bracket): the other literals' bytes are not,
+	// but were the brackets that open a bare value not counted, every
+	// closing one would seem to end a value, and a value holding a list
+	// of calls would be read again at each of its elements.
+	json bool
 	// stop: answer text after it is not sent before Close (a call's or a
 	// section's opener, a reasoning tag, a frame of bare JSON).
 	stop bool
@@ -147,7 +153,7 @@ func (d *Dialect) literals() *lits {
 	l.brackets = !d.closedForms()
 	if d.bare {
 		for _, s := range []string{"{", "[", "`"} {
-			add(s, literal{stop: true, line: true})
+			add(s, literal{stop: true, line: true, json: s != "`"})
 		}
 	}
 	return l
@@ -342,7 +348,9 @@ func (r *reader) scan(s string) {
 				switch {
 				case strings.HasPrefix(s[i:], lit.text):
 					r.found(s, i, lit, i < r.litEnd)
-					end = max(end, i+len(lit.text))
+					if !lit.json {
+						end = max(end, i+len(lit.text))
+					}
 					if lit.strip {
 						skip = len(lit.text) - 1 // the answer text is never cut inside it
 					}
