@@ -260,12 +260,26 @@ func TestValueEnd(t *testing.T) {
 		{`"\"`, false}, {`"abc`, false}, {`abc"`, false}, {`5`, false},
 		{`0`, true}, {`-0`, true}, {`12`, true}, {`1.5`, true}, {`-1.25e-3`, true}, {`1E+5`, true}, {`1e5`, true},
 		{`01`, true}, {`-`, true}, {`1.`, true}, {`.5`, true}, {`1e`, true}, {`1e+`, true}, {`+1`, true}, {`"1"`, true}, {``, true},
+		{`[]`, true}, {`{}`, true}, {`true`, true}, {`null`, true}, {`[]`, false}, {`false`, false},
 	} {
-		want := lenient.Valid([]byte(tc.in)) && len(tc.in) > 0 && (tc.in[0] == '"') != tc.num
+		want := lenient.Valid([]byte(tc.in)) && holeKind([]byte(tc.in), tc.num)
 		if got := valueEnd([]byte(tc.in+`,`), 0, tc.num) == len(tc.in); got != want {
 			t.Errorf("valueEnd(%q, num %v) takes it: %v, want %v", tc.in, tc.num, got, want)
 		}
 	}
+}
+
+// holeKind reports whether b begins as the kind of value a hole takes: a
+// number (a minus or a digit) when num, else a string. Arrays, objects,
+// true, false and null are neither.
+func holeKind(b []byte, num bool) bool {
+	if len(b) == 0 {
+		return false
+	}
+	if num {
+		return b[0] == '-' || '0' <= b[0] && b[0] <= '9'
+	}
+	return b[0] == '"'
 }
 
 // FuzzValueEnd: valueEnd takes a string or number exactly when
@@ -277,7 +291,7 @@ func FuzzValueEnd(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, num := range []bool{false, true} {
-			want := lenient.Valid(b) && len(b) > 0 && len(bytes.TrimSpace(b)) == len(b) && (b[0] == '"') != num
+			want := lenient.Valid(b) && len(bytes.TrimSpace(b)) == len(b) && holeKind(b, num)
 			if got := valueEnd(append(b[:len(b):len(b)], '}'), 0, num) == len(b); got != want {
 				t.Errorf("valueEnd(%q, num %v) takes it: %v, want %v", b, num, got, want)
 			}
