@@ -17,8 +17,7 @@
 // it, and the content and reasoning of a Result are slices of it, shared
 // rather than copied. So registry.Parse, Detect, DetectTemplate and
 // Stream's Write, dialects.Parse and every Dialect's Extract,
-// dialects.ParseJSON, codemode.Detect and lenient.ParsePythonCalls take a
-// string. A document a program holds (a wire body, a tools file, a YAML
+// codemode.Detect and lenient.ParsePythonCalls take a string. A document a program holds (a wire body, a tools file, a YAML
 // configuration, arguments once they are strict JSON) is a []byte
 // (json.RawMessage), as encoding/json, gjson and os.ReadFile give it: so
 // lenient.Repair, Check and Valid, schema's Validate, ollamawire.ParseJSON

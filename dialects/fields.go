@@ -19,18 +19,6 @@ import (
 	"github.com/dialectkit/toolcall/lenient"
 )
 
-// NameFields returns the field names models use for a call's name, in the
-// order they are tried. The slice is a copy.
-func NameFields() []string { return slices.Clone(fields.Name) }
-
-// ArgumentsFields returns the field names models use for a call's
-// arguments, in the order they are tried. The slice is a copy.
-func ArgumentsFields() []string { return slices.Clone(fields.Arguments) }
-
-// IDFields returns the field names models use for a call's id, in the
-// order they are tried. The slice is a copy.
-func IDFields() []string { return slices.Clone(fields.ID) }
-
 // ObjectCall reads a call written as a JSON object, such as
 // {"name": "f", "arguments": {...}}, accepting the aliases above and the
 // OpenAI shape {"type": "function", "function": {"name": …, "arguments": …}}.
@@ -119,21 +107,13 @@ const (
 	StrictUnique
 )
 
-// ParseJSON reads one JSON value a dialect found (the object around a
-// call, an array of calls), sending almost-JSON through the lenient
-// pipeline unless repair is off, and returns it as JSON text; the repairs
-// come back for the call. A failure is a *toolcall.Error (errors.As).
-func ParseJSON(text string, opts *Options) (string, []toolcall.Repair, error) {
-	v, repairs, e, _ := parseJSON(text, opts)
-	if e != nil {
-		return "", nil, e
-	}
-	return v.Raw, repairs, nil
-}
-
-// ParseCheckedJSON is ParseJSON that also returns what is known of the
-// value's text, so that the call objects read out of it
-// (CheckedObjectCall) and their arguments are not checked again.
+// ParseCheckedJSON reads one JSON value a dialect found (the object around
+// a call, an array of calls), sending almost-JSON through the lenient
+// pipeline unless repair is off, and returns it as JSON text with what is
+// known of it, so that the call objects read out of it
+// (CheckedObjectCall) and their arguments are not checked again; the
+// repairs come back for the call. A failure is a *toolcall.Error
+// (errors.As).
 func ParseCheckedJSON(text string, opts *Options) (string, []toolcall.Repair, Checked, error) {
 	v, repairs, e, chk := parseJSON(text, opts)
 	if e != nil {
@@ -142,9 +122,8 @@ func ParseCheckedJSON(text string, opts *Options) (string, []toolcall.Repair, Ch
 	return v.Raw, repairs, chk, nil
 }
 
-// parseJSON is ParseJSON with the parsed value and the concrete error, and
-// what is known of the value's text (checked or repaired), so that the
-// values read out of it need no second check.
+// parseJSON is ParseCheckedJSON with the parsed value and the concrete
+// error.
 func parseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *toolcall.Error, Checked) {
 	text = strings.TrimSpace(text)
 	check := lenient.Options{MaxSize: -1, MaxDepth: valueDepthLimit(opts)}

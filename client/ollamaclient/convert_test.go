@@ -89,3 +89,72 @@ func TestToolsFromAPI(t *testing.T) {
 		t.Errorf("nameless tool: err = %v", err)
 	}
 }
+
+// A whole stream of api values parses as its NDJSON body does (but for the
+// byte offsets only the body has): the calls in arrival order, the content
+// joined, and a stream that no response marks done reported as cut
+// (TLP-014).
+func TestParseResponses(t *testing.T) {
+	chunk := func(content, calls string, done bool) string {
+		msg := `{"role":"assistant","content":` + strconvQuote(content)
+		if calls != "" {
+			msg += `,"tool_calls":[` + calls + `]`
+		}
+		msg += `}`
+		if done {
+			return `{"model":"m","created_at":"2026-02-27T10:00:00Z","message":` + msg + `,"done":true,"done_reason":"stop"}`
+		}
+		return `{"model":"m","created_at":"2026-02-27T10:00:00Z","message":` + msg + `,"done":false}`
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		calls []string
+		cut   bool
+	}{
+		{"done", []string{
+			chunk("Let me ", "", false),
+			chunk("check.", `{"id":"call_a","function":{"index":0,"name":"get_weather","arguments":{"city":"Paris"}}}`, false),
+			chunk("", `{"id":"call_b","function":{"index":1,"name":"now","arguments":{}}}`, false),
+			chunk("", "", true),
+		}, []string{`get_weather {"city":"Paris"}`, `now {}`}, false},
+		{"dropped", []string{
+			chunk("", `{"id":"call_a","function":{"index":0,"name":"now","arguments":{}}}`, false),
+		}, []string{`now {}`}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resps := make([]api.ChatResponse, len(tt.lines))
+			for i, l := range tt.lines {
+				if err := json.Unmarshal([]byte(l), &resps[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := ParseResponses(resps, nil)
+			raw := dialect.ParseJSON([]byte(strings.Join(tt.lines, "\n")), nil)
+			// The body has byte offsets where the api values have none.
+			a, _ := json.Marshal(got.Calls)
+			b, _ := json.Marshal(raw.Calls)
+			if string(a) != string(b) || got.Content != raw.Content || len(got.Errors) != len(raw.Errors) {
+				t.Errorf("typed %+v\nraw   %+v", got, raw)
+			}
+			var calls []string
+			for _, c := range got.Calls {
+				calls = append(calls, c.Name+" "+string(c.Arguments))
+			}
+			if strings.Join(calls, "|") != strings.Join(tt.calls, "|") {
+				t.Errorf("calls = %q, want %q", calls, tt.calls)
+			}
+			cut := len(got.Errors) == 1 && got.Errors[0].Code == toolcall.CodeTruncated
+			if cut != tt.cut || !tt.cut && len(got.Errors) != 0 {
+				t.Errorf("errors = %v, want cut %v", got.Errors, tt.cut)
+			}
+		})
+	}
+}
+
+// strconvQuote is a JSON string literal of s.
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -1,7 +1,5 @@
 // Package fields holds the field aliases models use for a call's name,
-// arguments and id, shared by the dialects that read JSON objects. The
-// public, read-only view is dialects.NameFields, ArgumentsFields and
-// IDFields.
+// arguments and id, shared by the dialects that read JSON objects.
 package fields
 
 // Aliases, in the order they are tried. Read-only.
