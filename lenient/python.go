@@ -83,7 +83,9 @@ type pyLiteral struct {
 }
 
 var pyLexer = lexer.MustSimple([]lexer.SimpleRule{
-	{Name: "String", Pattern: `"""(?s:.*?)"""|'''(?s:.*?)'''|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'`},
+	// A string ends where pystr.End says: a backslash escapes the byte
+	// after it (a quote, a line break) in every kind of literal.
+	{Name: "String", Pattern: `"""(?s:\\.|[^\\])*?"""|'''(?s:\\.|[^\\])*?'''|"(?s:\\.|[^"\\])*"|'(?s:\\.|[^'\\])*'`},
 	{Name: "Number", Pattern: `[-+]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)`},
 	// Hyphens join identifier parts because tool names have them (MCP's
 	// "list-files"), and models write such names unquoted in calls.

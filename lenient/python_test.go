@@ -24,6 +24,8 @@ func TestPythonLiteralToJSON(t *testing.T) {
 		{`{"cmd": run(1, x=2)}`, `{"cmd":"run(1, x=2)"}`, kinds(toolcall.RepairUnquotedString)},
 		{`'''multi
 line'''`, `"multi\nline"`, kinds(toolcall.RepairPythonLiteral, toolcall.RepairSingleQuotes)},
+		{`['''it\'''', '''a\'''b''']`, `["it'","a'''b"]`, kinds(toolcall.RepairPythonLiteral, toolcall.RepairSingleQuotes)}, // escaped quotes end no string (pystr.End)
+		{"'one \\\ntwo'", `"one two"`, kinds(toolcall.RepairSingleQuotes)},
 		{`{'path': 'C:\Users\new'}`, `{"path":"C:\\Users\\new"}`, kinds(toolcall.RepairSingleQuotes)},
 		{`{'text': 'a\nb\x41'}`, `{"text":"a\nbA"}`, kinds(toolcall.RepairSingleQuotes)},
 		{`[0x10, +1, .5]`, `[16,1,0.5]`, kinds(toolcall.RepairNumberFormat)},

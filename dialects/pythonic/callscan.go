@@ -205,40 +205,16 @@ func (c *callScanner) value(depth int) bool {
 func (c *callScanner) str() bool {
 	s, i := c.src, c.i
 	q := s[i]
-	var body string
-	triple := i+2 < len(s) && s[i+1] == q && s[i+2] == q
-	if triple {
-		k := strings.Index(s[i+3:], s[i:i+3])
-		if k < 0 {
-			return false
-		}
-		body = s[i+3 : i+3+k]
-		c.i = i + 3 + k + 3
-	} else {
-		j := i + 1
-		for {
-			if j >= len(s) {
-				return false
-			}
-			switch s[j] {
-			case '\\':
-				// The lexer's escape is a backslash and any character but
-				// a line break.
-				if j+1 >= len(s) || s[j+1] == '\n' {
-					return false
-				}
-				j += 2
-				continue
-			case q:
-			default:
-				j++
-				continue
-			}
-			break
-		}
-		body = s[i+1 : j]
-		c.i = j + 1
+	end, ok := pystr.End(s, i)
+	if !ok {
+		return false
 	}
+	triple := end-i >= 6 && s[i+1] == q && s[i+2] == q
+	body := s[i+1 : end-1]
+	if triple {
+		body = s[i+3 : end-3]
+	}
+	c.i = end
 	if !c.delimiter(c.i) {
 		return false
 	}

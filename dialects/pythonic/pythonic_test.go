@@ -172,6 +172,19 @@ var pythonicRows = []row{
 		calls: calls("echo", `{"text":"line1\nline2 \"quoted\" back\\slash café ☃ 😀","s":"it's"}`),
 	},
 	{
+		// An escaped quote before the closing three does not close the
+		// string: it ends at the three quotes after it, as in Python.
+		name:   "an escaped quote at the end of a triple-quoted string",
+		text:   `[echo(text='''it\''''), get_time()]`,
+		calls:  calls("echo", `{"text":"it'"}`, "get_time", `{}`),
+		chunks: []string{`[echo(text='''it\'`, `'`, `''), get_`, `time()]`},
+	},
+	{
+		name:  "a line continuation in a string",
+		text:  "[echo(text='one \\\ntwo'), get_time()]",
+		calls: calls("echo", `{"text":"one two"}`, "get_time", `{}`),
+	},
+	{
 		name:    "python_start markers",
 		text:    "Sure. <|python_start|>[get_time()]<|python_end|> Done.",
 		calls:   calls("get_time", `{}`),

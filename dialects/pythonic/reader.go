@@ -7,6 +7,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
+	"github.com/dialectkit/toolcall/internal/pystr"
 )
 
 // The family's engine reads an output in one pass as it arrives
@@ -603,14 +604,19 @@ func (r *reader) giveCalls(text string, calls []dialects.RawCall) {
 }
 
 // brackets follows matchClose over text that arrives in pieces: the depth
-// of brackets outside strings, and the string it is in (skipString).
+// of brackets outside strings, and the string it is in (pystr.Lit).
 type brackets struct {
-	depth  int
-	q      byte // the open string's quote, 0 outside strings
-	triple bool
-	esc    bool
-	run    int // closing quotes in a row, in a triple-quoted string
+	depth int
+	lit   pystr.Lit
+	skip  int // bytes of a triple quote's opening still to pass
 }
+
+// inString reports whether the reading is inside a string literal.
+func (b *brackets) inString() bool { return b.lit.IsOpen() }
+
+// closed reports whether the brackets read have all closed, outside any
+// string.
+func (b *brackets) closed() bool { return b.depth == 0 && !b.lit.IsOpen() }
 
 // feed reads text[i]; it returns false when the byte cannot be read before
 // more text arrives (a quote whose next two bytes say whether it opens a
@@ -618,44 +624,23 @@ type brackets struct {
 func (b *brackets) feed(text string, i int, final bool) bool {
 	c := text[i]
 	switch {
-	case b.q != 0 && b.triple:
-		if c == b.q {
-			b.run++
-			if b.run == 3 {
-				b.q, b.triple, b.run = 0, false, 0
-			}
-		} else {
-			b.run = 0
-		}
-	case b.q != 0:
-		switch {
-		case b.esc:
-			b.esc = false
-		case c == '\\':
-			b.esc = true
-		case c == b.q:
-			b.q = 0
-		}
+	case b.skip > 0:
+		b.skip--
+	case b.lit.IsOpen():
+		b.lit.Feed(c)
 	case c == '(' || c == '[' || c == '{':
 		b.depth++
 	case c == ')' || c == ']' || c == '}':
 		b.depth--
 	case (c == '"' || c == '\'') && b.depth > 0:
-		if i+2 >= len(text) && !final {
+		n := b.lit.Open(text, i, final)
+		if n == 0 {
 			return false
 		}
-		b.q = c
-		b.triple = i+2 < len(text) && text[i+1] == c && text[i+2] == c
-		if b.triple {
-			b.feedTripleOpen()
-		}
+		b.skip = n - 1
 	}
 	return true
 }
-
-// feedTripleOpen notes that the two quotes after a triple quote's first
-// are part of its opening: they are skipped by the caller.
-func (b *brackets) feedTripleOpen() { b.run = -2 }
 
 // seqScan finds where the call list of a block ends, as block reads it,
 // when no closing marker ends it first: a bracketed list at its closing
@@ -720,16 +705,12 @@ func (s *seqScan) end(text string, body int, objects, final bool) (limit int, do
 			}
 			s.state = seqRest
 		case seqList, seqBare:
-			if s.b.run < 0 {
-				s.b.run++ // the rest of a triple quote's opening
-				break
-			}
 			if !s.b.feed(text, i, final) {
 				return 0, false
 			}
 			if s.state == seqList && s.b.depth == 0 {
 				s.state = seqStray
-			} else if s.state == seqBare && c == '\n' && s.b.depth <= 0 && s.b.q == 0 {
+			} else if s.state == seqBare && c == '\n' && s.b.depth <= 0 && !s.b.inString() {
 				s.state = seqLine
 			}
 		case seqStray:

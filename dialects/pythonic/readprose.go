@@ -291,13 +291,11 @@ func (r *reader) line(text string, final bool) bool {
 	}
 	if c.st == lsElem {
 		for c.i < len(text) {
-			if c.b.run < 0 {
-				c.b.run++
-			} else if !c.b.feed(text, c.i, final) {
+			if !c.b.feed(text, c.i, final) {
 				return false
 			}
 			c.i++
-			if c.b.depth == 0 && c.b.q == 0 {
+			if c.b.closed() {
 				c.st = lsLine
 				break
 			}
@@ -368,14 +366,10 @@ func (r *reader) list(text string, final bool) bool {
 			continue
 		case lsElem, lsJunk:
 			// An element, or junk, runs to the bracket that closes it.
-			if c.b.run < 0 {
-				c.b.run++
-				break
-			}
 			if !c.b.feed(text, i, final) {
 				return false
 			}
-			if c.b.depth != 0 || c.b.q != 0 {
+			if !c.b.closed() {
 				break
 			}
 			if c.st == lsElem {
@@ -621,13 +615,11 @@ func (r *reader) blockEarly(text string) {
 		i := s.i
 		c := text[i]
 		if s.start >= 0 && s.args {
-			if s.b.run < 0 {
-				s.b.run++
-			} else if !s.b.feed(text, i, false) {
+			if !s.b.feed(text, i, false) {
 				return
 			}
 			s.i++
-			if s.b.depth == 0 && s.b.q == 0 && s.b.run >= 0 {
+			if s.b.closed() {
 				l := scanList(text[:i+1], s.start, false, s.object, false)
 				if len(l.elems) != 1 || !l.elems[0].complete {
 					s.stop = true

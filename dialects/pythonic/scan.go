@@ -1,6 +1,10 @@
 package pythonic
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/internal/pystr"
+)
 
 // The scanner finds the extent of call expressions without parsing them, so
 // that the grammar only ever sees text that is shaped like a call, one call
@@ -55,29 +59,6 @@ func skipSpace(s string, i int) int {
 	return i
 }
 
-// skipString returns the index just past the string literal whose opening
-// quote is s[i], and false when the text ends first. Triple-quoted strings
-// end at the next triple quote; other strings honour backslash escapes.
-func skipString(s string, i int) (int, bool) {
-	q := s[i]
-	if i+2 < len(s) && s[i+1] == q && s[i+2] == q {
-		k := strings.Index(s[i+3:], s[i:i+3])
-		if k < 0 {
-			return len(s), false
-		}
-		return i + 3 + k + 3, true
-	}
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case q:
-			return j + 1, true
-		}
-	}
-	return len(s), false
-}
-
 // matchClose finds the bracket that closes the one at s[i] ('(', '[' or
 // '{'), skipping strings. Any closer closes the innermost opener: the
 // grammar reports mismatches later, with a position. It returns the index
@@ -98,7 +79,7 @@ func matchClose(s string, i int) (end int, closed bool, maxDepth int) {
 				return j + 1, true, maxDepth
 			}
 		case '"', '\'':
-			k, ok := skipString(s, j)
+			k, ok := pystr.End(s, j)
 			if !ok {
 				return len(s), false, maxDepth
 			}

@@ -1,6 +1,10 @@
 package textcall
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/internal/pystr"
+)
 
 // CodeCut reports whether Python code that runs to the end of the output
 // ends inside something it opened: a bracket ((, [, {) not closed, a
@@ -42,30 +46,16 @@ func CodeCut(code string) bool {
 }
 
 // stringEnd returns the end of the Python string literal whose opening
-// quote is at code[at], or -1 when the code ends inside it. A string in
-// single quotes ends at the end of its line too (a syntax error, not a
-// cut: the rest of the code is still there).
+// quote is code[at] (pystr.Lit), or -1 when the code ends inside it. A
+// string in single quotes ends at an unescaped line break too (Broken: a
+// syntax error, not a cut: the rest of the code is still there).
 func stringEnd(code string, at int) int {
-	q := code[at]
-	if strings.HasPrefix(code[at:], string([]byte{q, q, q})) {
-		delim := code[at : at+3]
-		for i := at + 3; i < len(code); i++ {
-			switch {
-			case code[i] == '\\':
-				i++
-			case strings.HasPrefix(code[i:], delim):
-				return i + 3
-			}
-		}
-		return -1
-	}
-	for i := at + 1; i < len(code); i++ {
-		switch code[i] {
-		case '\\':
-			i++
-		case q:
+	var l pystr.Lit
+	for i := at + l.Open(code, at, true); i < len(code); i++ {
+		switch l.Feed(code[i]) {
+		case pystr.Closed:
 			return i + 1
-		case '\n':
+		case pystr.Broken:
 			return i
 		}
 	}
