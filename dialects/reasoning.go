@@ -242,25 +242,43 @@ func equalFoldASCII(a, b string) bool {
 // call, not making one; the dialect engines and detection read the blocks
 // with it.
 func ClosedBlocks(text string, t ReasoningTags) []Span {
-	if t.Open == "" || t.Close == "" {
-		return nil
-	}
 	var spans []Span
+	blocks(text, t, func(b Span) { spans = append(spans, b) })
+	return spans
+}
+
+// UnclosedBlock returns the offset of the opening tag of a block of the
+// wrapper t that text opens and does not close, after the blocks
+// ClosedBlocks returns, or -1: text then ends inside reasoning it opened
+// itself. A tag inside a string of a JSON value is text (IndexTag).
+func UnclosedBlock(text string, t ReasoningTags) int {
+	return blocks(text, t, nil)
+}
+
+// blocks calls each, unless nil, with the blocks of text written with both
+// tags of t, in order, and returns the offset of an opening tag never
+// closed after them, or -1.
+func blocks(text string, t ReasoningTags, each func(Span)) int {
+	if t.Open == "" || t.Close == "" {
+		return -1
+	}
 	for i := 0; i < len(text); {
 		o := IndexTag(text[i:], t.Open)
 		if o < 0 {
-			break
+			return -1
 		}
 		o += i
 		c := IndexTag(text[o+len(t.Open):], t.Close)
 		if c < 0 {
-			break
+			return o
 		}
 		end := o + len(t.Open) + c + len(t.Close)
-		spans = append(spans, Span{o, end})
+		if each != nil {
+			each(Span{o, end})
+		}
 		i = end
 	}
-	return spans
+	return -1
 }
 
 // IndexTag returns the offset of the first tag in text that does not stand

@@ -180,20 +180,13 @@ func (r *Registry) decideIn(ctx context.Context, seen *present, n int, opts *Opt
 // inOpenReasoning reports whether prefix ends inside a reasoning block it
 // opened itself, of one of tags (every registered dialect's wrappers: a
 // call in another family's block may turn out drafted, see draftedCall)
-// or <think>: its last opening tag has no closing one after it.
+// or <think> (dialects.UnclosedBlock: a tag inside a JSON string is text).
 func inOpenReasoning(prefix string, tags []dialects.ReasoningTags) bool {
-	open := func(t dialects.ReasoningTags) bool {
-		if t.Open == "" || t.Close == "" {
-			return false
-		}
-		i := strings.LastIndex(prefix, t.Open)
-		return i >= 0 && !strings.Contains(prefix[i+len(t.Open):], t.Close)
-	}
-	if open(dialects.Think) {
+	if dialects.UnclosedBlock(prefix, dialects.Think) >= 0 {
 		return true
 	}
 	for _, t := range tags {
-		if open(t) {
+		if dialects.UnclosedBlock(prefix, t) >= 0 {
 			return true
 		}
 	}
@@ -201,13 +194,14 @@ func inOpenReasoning(prefix string, tags []dialects.ReasoningTags) bool {
 }
 
 // closesReasoning reports whether prefix holds the closing tag of one of
-// tags (every registered dialect's wrappers) or of <think>.
+// tags (every registered dialect's wrappers) or of <think>, outside the
+// strings of JSON values (dialects.IndexTag).
 func closesReasoning(prefix string, tags []dialects.ReasoningTags) bool {
-	if strings.Contains(prefix, dialects.Think.Close) {
+	if dialects.IndexTag(prefix, dialects.Think.Close) >= 0 {
 		return true
 	}
 	for _, t := range tags {
-		if t.Close != "" && strings.Contains(prefix, t.Close) {
+		if t.Close != "" && dialects.IndexTag(prefix, t.Close) >= 0 {
 			return true
 		}
 	}

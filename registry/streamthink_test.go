@@ -2,6 +2,7 @@ package registry_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/dialectkit/toolcall"
@@ -55,4 +56,49 @@ func TestDetectingStreamReasoningAgrees(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReasoningTagInStringDecides: a reasoning tag written inside a JSON
+// string of a call's arguments is text, so it neither closes the block the
+// template opened nor opens one. Under detection, a prefix whose only
+// closing tag lies in an argument does not decide while the template's
+// block is open (the call may yet turn out drafted in it), and a prefix
+// whose only opening tag lies in one decides at the call's end as any
+// other.
+func TestReasoningTagInStringDecides(t *testing.T) {
+	tools := cutTools(t)
+	for _, name := range registry.Names() {
+		t.Run(name, func(t *testing.T) {
+			r, ok := render.For(name)
+			if !ok || name == "ollama" {
+				t.Skip("no renderer, or reads a server's response")
+			}
+			for _, tag := range []string{"</think>", "<think>"} {
+				call := toolcall.Call{ID: "call_1", Name: "delete_file", Arguments: json.RawMessage(`{"force":false,"path":"a` + tag + `b"}`)}
+				made := r.Calls([]toolcall.Call{call})
+				if !strings.Contains(made, `"path": "a`+tag+`b"`) && !strings.Contains(made, `"path":"a`+tag+`b"`) {
+					continue // the dialect writes its arguments other than as JSON
+				}
+				for _, o := range []dialects.Options{
+					{Tools: tools, ReasoningOpen: true},
+					{Tools: tools, ReasoningClosed: true},
+				} {
+					opts := regOpts(o, registry.Options{})
+					det, decided := registry.Default().Decide(made, opts)
+					single := det.Dialect != "" && len(det.Candidates) > 0 && det.Candidates[0].Calls > 0 && det.Candidates[0].Errors == 0
+					if o.ReasoningOpen && decided {
+						t.Errorf("%q (open): decided %q though the template's block is not closed", made, det.Dialect)
+					}
+					if o.ReasoningClosed && tag == "<think>" && single && !decided && !tied(det) {
+						t.Errorf("%q (closed): not decided, as if the tag in the argument opened a block", made)
+					}
+				}
+			}
+		})
+	}
+}
+
+// tied reports whether det ranks another candidate as high as its first.
+func tied(det registry.Detection) bool {
+	return len(det.Candidates) > 1 && det.Candidates[1].Score >= det.Candidates[0].Score
 }
