@@ -27,6 +27,9 @@ func (h *holding) Write(delta string) []Piece {
 	return nil
 }
 
+// Text returns the body given so far (TextReader).
+func (h *holding) Text() string { return h.text.String() }
+
 func (h *holding) Close() []Piece {
 	if h.closed {
 		return nil

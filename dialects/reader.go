@@ -44,6 +44,16 @@ type Reader interface {
 	Close() []Piece
 }
 
+// A TextReader is a Reader that keeps the whole output it has been given,
+// as one string: Text returns it without a copy, so that whoever feeds the
+// Reader (package stream, for Parser.Text) need not keep a copy of its
+// own. A Reader that keeps only what it has not decided yet is not one.
+type TextReader interface {
+	Reader
+	// Text returns the output given so far, whole, Close or no Close.
+	Text() string
+}
+
 // PieceKind says what a Piece reports.
 type PieceKind uint8
 

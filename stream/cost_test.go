@@ -1,8 +1,10 @@
 package stream_test
 
 import (
+	"encoding/json"
 	"errors"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/dialectkit/toolcall/internal/corpustest"
 	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/registry"
+	"github.com/dialectkit/toolcall/render"
 	"github.com/dialectkit/toolcall/stream"
 )
 
@@ -226,20 +229,9 @@ func TestSteadyBytes(t *testing.T) {
 func TestStreamAllocatesOnce(t *testing.T) {
 	text := bigCall(256 << 10)
 	opts := dialects.Options{ReasoningClosed: true}
-	allocated := func(f func()) uint64 {
-		f() // warm
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		const runs = 4
-		for range runs {
-			f()
-		}
-		runtime.ReadMemStats(&after)
-		return (after.TotalAlloc - before.TotalAlloc) / runs
-	}
-	oneShot := allocated(func() { dialects.Parse(hermes.Dialect, text, &opts) })
+	oneShot := allocatedPerRun(func() { dialects.Parse(hermes.Dialect, text, &opts) })
 	for _, delta := range []int{1, 16, 1024} {
-		streamed := allocated(func() {
+		streamed := allocatedPerRun(func() {
 			p := stream.NewParser(hermes.Dialect, &stream.Options{Parse: opts})
 			for i := 0; i < len(text); i += delta {
 				p.Write(text[i:min(i+delta, len(text))])
@@ -254,6 +246,71 @@ func TestStreamAllocatesOnce(t *testing.T) {
 			t.Errorf("%d-byte deltas: the stream allocates %d bytes, the one-shot parse %d (limit %d)", delta, streamed, oneShot, limit)
 		}
 	}
+}
+
+// TestStreamKeepsNoTextOfItsOwn holds a stream of a dialect whose Reader
+// keeps the whole output (dialects.TextReader) to no copy of the text of
+// its own: streamed, a long argument in small deltas allocates at most
+// what the Reader fed the same deltas allocates, plus what the one-shot
+// parse allocates (the call finished as dialects.Finish does it), plus a
+// stream's fixed cost, whatever the text's length. A copy of the text
+// (256 KB) would exceed it.
+func TestStreamKeepsNoTextOfItsOwn(t *testing.T) {
+	opts := dialects.Options{ReasoningClosed: true}
+	const fixed = 8 << 10
+	for _, name := range []string{"qwen3_coder", "pythonic", "harmony", "gemma4"} {
+		d, ok := registry.Lookup(name)
+		inc, isInc := d.(dialects.Incremental)
+		r, rok := render.For(name)
+		if !ok || !isInc || !rok {
+			t.Fatalf("%s: no Incremental dialect with a renderer", name)
+		}
+		if _, keeps := inc.NewReader(&opts).(dialects.TextReader); !keeps {
+			t.Fatalf("%s: the Reader does not keep the output (dialects.TextReader)", name)
+		}
+		long := strings.Repeat(`lorem ipsum dolor sit amet, "quoted" and <tags> too. `, (256<<10)/54)
+		text := "Let me write that file.\n" + r.Calls([]toolcall.Call{{Name: "write_file", Arguments: json.RawMessage(`{"path":"notes.txt","text":` + strconv.Quote(long) + `}`)}})
+		if res := dialects.Parse(d, text, &opts); len(res.Calls) != 1 || len(res.Errors) != 0 {
+			t.Fatalf("%s: the one-shot parse gives %d calls, errors %v", name, len(res.Calls), res.Errors)
+		}
+		oneShot := allocatedPerRun(func() { dialects.Parse(d, text, &opts) })
+		for _, delta := range []int{16, 1024} {
+			reader := allocatedPerRun(func() {
+				rd := inc.NewReader(&opts)
+				for i := 0; i < len(text); i += delta {
+					rd.Write(text[i:min(i+delta, len(text))])
+				}
+				rd.Close()
+			})
+			streamed := allocatedPerRun(func() {
+				p := stream.NewParser(d, &stream.Options{Parse: opts})
+				for i := 0; i < len(text); i += delta {
+					p.Write(text[i:min(i+delta, len(text))])
+				}
+				p.Close()
+				if p.Text() != text {
+					t.Fatalf("%s: Text() is not the output", name)
+				}
+			})
+			if limit := reader + oneShot + fixed; streamed > limit {
+				t.Errorf("%s, %d-byte deltas: the stream allocates %d bytes, its Reader alone %d, the one-shot parse %d (limit %d)", name, delta, streamed, reader, oneShot, limit)
+			}
+		}
+	}
+}
+
+// allocatedPerRun returns the bytes f allocates, in the average of a few
+// runs after a first that warms the pools.
+func allocatedPerRun(f func()) uint64 {
+	f()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const runs = 4
+	for range runs {
+		f()
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / runs
 }
 
 // TestMaxBytesInLongArgument cuts a long argument at the stream's limit,

@@ -26,7 +26,12 @@ type engine struct {
 	// (dialects.CallLimit), or -1 for none.
 	max, limit int
 
-	text               textBuf // the output read so far (Parser.Text)
+	// n is the length of the output read so far. The text itself is the
+	// Reader's when it keeps it (tr: dialects.TextReader), else it is
+	// kept in text, unless noText (Parser.Text).
+	n                  int
+	tr                 dialects.TextReader
+	text               textBuf
 	content, reasoning strings.Builder
 	// calls are the calls under the cap, by index; past are those beyond
 	// it, kept for the error that says how many there were.
@@ -40,7 +45,7 @@ type engine struct {
 	cut, closed bool
 	result      *toolcall.Result
 	// noText says the text is not kept: a detecting stream keeps it for
-	// the Parsers of its candidates (Parser.Text).
+	// the Parsers of its candidates.
 	noText bool
 	// raw says the calls are kept as the Reader returned them (raws, by
 	// index), for the Extraction a detecting stream decides from
@@ -76,6 +81,7 @@ func newEngine(d dialects.Incremental, opts *Options) *Parser {
 	e.events = e.firstEvents[:0]
 	e.calls = e.firstCalls[:0]
 	e.r = d.NewReader(&e.opts.Parse)
+	e.tr, _ = e.r.(dialects.TextReader)
 	return &w.Parser
 }
 
@@ -96,18 +102,19 @@ func (e *engine) write(delta string) []Event {
 	if e.closed || e.cut || delta == "" {
 		return nil
 	}
-	if room := e.max - e.text.Len(); len(delta) > room {
+	if room := e.max - e.n; len(delta) > room {
 		delta, e.cut = delta[:room], true
 		if delta == "" {
 			return nil
 		}
 	}
-	if e.noText {
-		// Only its length counts, for the stream's limit.
-		e.text.n0 += len(delta)
-	} else if e.text.done == nil && e.text.Len()+len(delta) <= chunkSize {
+	e.n += len(delta)
+	switch {
+	case e.noText || e.tr != nil:
+		// The text is kept elsewhere, or not at all.
+	case e.text.done == nil && e.text.Len()+len(delta) <= chunkSize:
 		e.text.write(delta)
-	} else {
+	default:
 		// Past a chunk's length the text goes to chunks, joined only
 		// if Text is asked for: a long output is kept at about its own
 		// length, where doubling allocates up to twice as much.
@@ -125,7 +132,9 @@ func (e *engine) close() []Event {
 		return nil
 	}
 	e.closed = true
-	e.events = nil // Close's events are not reused: the last Write's stay as they were
+	// Close's events go after the last Write's, which stay as they were:
+	// in the room left in their array, then in one of their own.
+	e.events = e.events[len(e.events):]
 	e.pieces(e.r.Close())
 	e.result = e.finish()
 	e.events = append(e.events, Event{Kind: Done, Dialect: e.result.Dialect, Result: e.result})
@@ -265,7 +274,7 @@ func (e *engine) finish() *toolcall.Result {
 	res.Errors = append(res.Errors, e.errs...)
 	dialects.CapErrors(res, o)
 	if e.cut {
-		res.Errors = append(res.Errors, cutError(e.max, e.text.Len()))
+		res.Errors = append(res.Errors, cutError(e.max, e.n))
 	}
 	return res
 }
@@ -289,6 +298,14 @@ func cutError(max, offset int) *toolcall.Error {
 	e := toolcall.NewError(toolcall.CodeTooLarge, fmt.Sprintf("the output is longer than the stream limit of %d bytes; the rest was not read", max))
 	e.Offset = offset
 	return e
+}
+
+// str returns the output read so far (Parser.Text).
+func (e *engine) str() string {
+	if e.tr != nil {
+		return e.tr.Text()
+	}
+	return e.text.String()
 }
 
 // outText is the text of kind (Content or Reasoning) the stream emitted.

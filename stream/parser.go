@@ -99,7 +99,7 @@ func (p *Parser) Close() []Event {
 // Text returns the output received so far.
 func (p *Parser) Text() string {
 	if p.eng != nil {
-		return p.eng.text.String()
+		return p.eng.str()
 	}
 	if p.ch.det != nil {
 		return p.ch.buf.String()

@@ -175,6 +175,9 @@ type holdState struct {
 	pend  []dialects.Piece
 }
 
+// Text returns the output given so far (dialects.TextReader).
+func (r *reader) Text() string { return r.in.Text() }
+
 // Write reads the output's next bytes.
 func (r *reader) Write(delta string) []dialects.Piece {
 	r.out = r.out[:0]

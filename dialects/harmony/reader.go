@@ -128,8 +128,8 @@ func (harmonyDialect) NewReader(opts *dialects.Options) dialects.Reader {
 	return r
 }
 
-// str is the output read so far.
-func (r *reader) str() string { return r.buf.Text() }
+// Text returns the output given so far (dialects.TextReader).
+func (r *reader) Text() string { return r.buf.Text() }
 
 func (r *reader) Write(delta string) []dialects.Piece {
 	r.out = r.out[:0]
@@ -142,7 +142,7 @@ func (r *reader) Close() []dialects.Piece {
 	r.out = r.out[:0]
 	r.closed = true
 	r.run()
-	text := r.str()
+	text := r.Text()
 	switch r.mode {
 	case between:
 		if r.text == nil {
@@ -161,7 +161,7 @@ func (r *reader) Close() []dialects.Piece {
 
 // run reads as far as the output read so far decides.
 func (r *reader) run() {
-	for r.step(r.str()) {
+	for r.step(r.Text()) {
 	}
 }
 

@@ -131,6 +131,9 @@ func (e Engine) NewReader(opts *dialects.Options) dialects.Reader {
 	return r
 }
 
+// Text returns the output given so far (dialects.TextReader).
+func (r *reader) Text() string { return r.buf.Text() }
+
 // Write reads the output's next bytes.
 func (r *reader) Write(delta string) []dialects.Piece {
 	r.out = r.out[:0]

@@ -118,6 +118,9 @@ type reader struct {
 	answered, reasoned bool
 }
 
+// Text returns the output given so far (dialects.TextReader).
+func (r *reader) Text() string { return r.in.Text() }
+
 // Write reads the output's next bytes.
 func (r *reader) Write(delta string) []dialects.Piece {
 	r.out = r.out[:0]
