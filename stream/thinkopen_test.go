@@ -150,3 +150,55 @@ func paths(t *testing.T, calls []toolcall.Call) []string {
 	}
 	return out
 }
+
+// TestTemplateOpenedReasoningStreams streams, named, an output that opens
+// in a reasoning block the template opened (ReasoningOpen) and checks
+// that the reasoning goes out as it arrives, before its closing tag is
+// written, in every family that reads such a block; the call after the
+// tag, and the reasoning's whole text, are those of a one-shot parse.
+func TestTemplateOpenedReasoningStreams(t *testing.T) {
+	call := toolcall.Call{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}
+	chunks := []string{"The user wants ", "the weather in Paris.\n", "I will call the tool", "."}
+	for _, tc := range []struct{ name, close string }{
+		{"mistral", "[/THINK]"}, {"deepseek_v3", "</think>"}, {"deepseek_v31", "</think>"}, {"kimi_k2", "</think>"},
+		{"hermes", "</think>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, ok := render.For(tc.name)
+			if !ok {
+				t.Fatalf("no renderer for %s", tc.name)
+			}
+			all := append(slices.Clone(chunks), tc.close, "\n\n", r.Calls([]toolcall.Call{call}))
+			text := strings.Join(all, "")
+			o := &registry.Options{Dialect: tc.name, ReasoningOpen: true}
+			want := registry.Parse(text, o)
+			if len(want.Calls) != 1 || want.Calls[0].Name != "get_weather" {
+				t.Fatalf("one-shot: calls %+v, errors %v", want.Calls, want.Errors)
+			}
+			p := registry.Stream(o)
+			var reasoning strings.Builder
+			for i, c := range all {
+				for _, ev := range p.Write(c) {
+					if ev.Kind == stream.Reasoning {
+						reasoning.WriteString(ev.Text)
+					}
+				}
+				if i == len(chunks)-2 {
+					// The reasoning so far went out, but for the text
+					// after the last blank, held.
+					if got, sent := reasoning.String(), strings.Join(chunks[:len(chunks)-1], ""); got != sent {
+						t.Errorf("before the closing tag, reasoning %q went out, want %q", got, sent)
+					}
+				}
+			}
+			for _, ev := range p.Close() {
+				if ev.Kind == stream.Reasoning {
+					reasoning.WriteString(ev.Text)
+				}
+			}
+			if reasoning.String() != want.Reasoning {
+				t.Errorf("streamed reasoning %q, one-shot %q", reasoning.String(), want.Reasoning)
+			}
+		})
+	}
+}

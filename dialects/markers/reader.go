@@ -19,7 +19,9 @@ import (
 // arrives, once no later byte can make it reasoning (Options.ReasoningOpen
 // unset, and ReasoningClosed, the family's templates or the output's first
 // bytes settle that the template opened no block): only its trailing
-// whitespace is held. A call is sent as soon as its region is closed and
+// whitespace is held. In an output that opens in a block the template
+// opened (Options.ReasoningOpen), that text is reasoning, sent as it
+// arrives the same way. A call is sent as soon as its region is closed and
 // settled: the output goes on past its closing marker (at least a
 // marker's length, or into the next call's name), and it stands in no
 // reasoning block that a later tag could close. Whether a call is shown
@@ -224,9 +226,10 @@ type reader struct {
 	// leaves shown as it was).
 	shown, scratch dialects.ShownScan
 
-	// sentTo is where the answer text sent so far ends in the output;
-	// sent is that text as sent, hold its trailing whitespace, not sent
-	// yet; leading says nothing but whitespace came before.
+	// sentTo is where the answer text sent so far (the reasoning, when
+	// the output opens in a block the template opened) ends in the
+	// output; sent is that text as sent, hold its trailing whitespace,
+	// not sent yet; leading says nothing but whitespace came before.
 	sentTo  int
 	sent    strings.Builder
 	hold    string
@@ -281,15 +284,19 @@ func (r *reader) Close() []dialects.Piece {
 			reasoning = r.carriedR.String() + reasoning
 		}
 	}
+	// The text sent before Close is the start of the content, or of the
+	// reasoning when the output opened in a block the template opened.
+	sent, sentIn := r.sent.String(), &content
+	if r.opensInReasoning() {
+		sentIn = &reasoning
+	}
+	if strings.HasPrefix(*sentIn, sent) {
+		*sentIn = (*sentIn)[len(sent):]
+	}
 	if reasoning != "" {
 		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceReasoning, Text: reasoning})
 	}
-	sent := r.sent.String()
-	if strings.HasPrefix(content, sent) {
-		r.content(content[len(sent):])
-	} else {
-		r.content(content)
-	}
+	r.content(content)
 	for i := r.calls - r.committed; i < len(x.Calls); i++ {
 		r.sendCall(i, &x.Calls[i])
 	}
@@ -606,8 +613,22 @@ func (r *reader) mayReason(s string) bool {
 
 // sendContent sends the answer text that stands before every stop
 // literal, once nothing later can change it.
+//
+// In an output that opens in a block the template opened
+// (Options.ReasoningOpen, with a first wrapper whose tags are both known),
+// the text before every stop literal is reasoning whatever follows: the
+// block's first closing tag ends it there or later, and a block never
+// closed makes all of it reasoning, the calls in it taken out after that
+// text (dialects.SplitReasoning). It is sent as reasoning as it arrives,
+// the same way.
 func (r *reader) sendContent(s string) {
-	if r.d.implicitForm() || r.mayReason(s) {
+	kind := dialects.PieceContent
+	switch {
+	case r.d.implicitForm():
+		return
+	case r.opensInReasoning():
+		kind = dialects.PieceReasoning
+	case r.mayReason(s):
 		return
 	}
 	to := r.scanned
@@ -635,8 +656,16 @@ func (r *reader) sendContent(s string) {
 	if body != "" {
 		r.leading = false
 		r.sent.WriteString(body)
-		r.content(body)
+		r.out = append(r.out, dialects.Piece{Kind: kind, Text: body})
 	}
+}
+
+// opensInReasoning reports whether the output opens in the reasoning
+// block the template opened: Options.ReasoningOpen, and the dialect's
+// first wrapper has both its tags (dialects.SplitReasoning's StartsOpen).
+func (r *reader) opensInReasoning() bool {
+	t := r.d.reasoning
+	return r.opts.ReasoningOpen && len(t) > 0 && t[0].Open != "" && t[0].Close != ""
 }
 
 func lastRuneStart(s string, to int) int {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/markers"
+	"github.com/dialectkit/toolcall/internal/streamtest"
 )
 
 // TestReaderSendsEarly feeds outputs in small deltas and checks when the
@@ -286,6 +287,86 @@ func TestListElements(t *testing.T) {
 				t.Errorf("read %q, want %q (errors %v)", got, r.names, res.Errors)
 			}
 			checkReader(t, r.d, r.text, &dialects.Options{})
+		})
+	}
+}
+
+// TestReasoningStreams feeds outputs that open in a reasoning block the
+// template opened (Options.ReasoningOpen) one byte at a time, up to a
+// point, and checks the reasoning and content returned by then: the
+// reasoning goes out as it arrives, as in the gemma and hermes families,
+// and only what a later byte may still change waits (a partial closing
+// tag, trailing blanks, a call drafted in it, the text after its
+// closing tag).
+func TestReasoningStreams(t *testing.T) {
+	open := &dialects.Options{ReasoningOpen: true}
+	args := `{"city": "Paris"}`
+	rows := []struct {
+		name              string
+		d                 *markers.Dialect
+		opts              *dialects.Options
+		prefix, rest      string // what has arrived, and the rest of the output
+		reasoning, answer string // what went out by the end of prefix
+	}{
+		{"mistral: the block streams", markers.Mistral, open,
+			"I need the weather in Paris.\nLet me", " check.[/THINK][TOOL_CALLS]get_weather[ARGS]" + args,
+			"I need the weather in Paris.\nLet me", ""},
+		{"mistral: a partial closing tag is held", markers.Mistral, open,
+			"Let me check.[/TH", "INK]Sure.", "Let me check.", ""},
+		{"mistral: trailing blanks are held", markers.Mistral, open,
+			"  Let me check. \n", "[/THINK]Sure.", "Let me check.", ""},
+		{"mistral: a call drafted in it is held, the reasoning before it is not", markers.Mistral, open,
+			"Maybe [TOOL_CALLS]f[ARGS]{} or", " not.[/THINK]No call.", "Maybe", ""},
+		{"mistral: the answer after the block waits for Close", markers.Mistral, open,
+			"Plan.[/THINK]The answer", " is 4.", "Plan.", ""},
+		{"mistral: a framing token is taken out", markers.Mistral, open,
+			"Plan</s> more", " of it.[/THINK]Done.", "Plan more", ""},
+		{"deepseek_v3: the block streams", markers.DeepSeekV3, open,
+			"The user wants the weather", ".</think>\n\n" + dsCalls + dsV3("get_weather", args) + dsCallsEnd,
+			"The user wants the weather", ""},
+		{"deepseek_v31: the block streams", markers.DeepSeekV31, open,
+			"The user wants ", "the weather.</think>" + dsCalls + dsV31("get_weather", args) + dsCallsEnd,
+			"The user wants", ""},
+		{"deepseek_v31: a block never closed streams, up to its call", markers.DeepSeekV31, open,
+			"planning the call" + dsCalls + dsCall + "f", dsSep + "{}" + dsCallEnd + dsCallsEnd,
+			"planning the call", ""},
+		{"kimi_k2: the block streams", markers.KimiK2, open,
+			"Let me look", ".</think>" + kimiSection + kimi("functions.get_weather:0", args) + kimiSectionEnd,
+			"Let me look", ""},
+		{"cohere: the block streams", markers.Cohere, open,
+			"I need the weather.", "<|END_THINKING|>Action: <|START_ACTION|>[]<|END_ACTION|>",
+			"I need the weather.", ""},
+		{"minimax_m1: the block streams", markers.MiniMaxM1, open,
+			"Checking", ".</think><tool_calls>[]</tool_calls>", "Checking", ""},
+		{"llama3_json: the block streams, bare JSON in it too", markers.Llama3JSON, open,
+			"First the weather.\nThen {\"name\"", `: "f", "parameters": {}}</think>Done.`, "First the weather.\nThen", ""},
+		{"without the option, nothing is sent before a tag settles it", markers.Mistral, &dialects.Options{},
+			"Let me check", ".[/THINK]Sure.", "", ""},
+	}
+	for _, tt := range rows {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := streamtest.CheckReader(tt.d, tt.prefix+tt.rest, tt.opts); err != nil {
+				t.Fatal(err)
+			}
+			whole := tt.d.Extract(tt.prefix+tt.rest, tt.opts)
+			if tt.reasoning != "" && !strings.HasPrefix(whole.Reasoning, tt.reasoning) {
+				t.Fatalf("one-shot reasoning %q does not begin with %q", whole.Reasoning, tt.reasoning)
+			}
+			r := tt.d.NewReader(tt.opts)
+			var reasoning, answer strings.Builder
+			for i := 0; i < len(tt.prefix); i++ {
+				for _, p := range r.Write(tt.prefix[i : i+1]) {
+					switch p.Kind {
+					case dialects.PieceReasoning:
+						reasoning.WriteString(p.Text)
+					case dialects.PieceContent:
+						answer.WriteString(p.Text)
+					}
+				}
+			}
+			if reasoning.String() != tt.reasoning || answer.String() != tt.answer {
+				t.Errorf("after %q: reasoning %q, content %q; want %q, %q", tt.prefix, reasoning.String(), answer.String(), tt.reasoning, tt.answer)
+			}
 		})
 	}
 }
