@@ -2,7 +2,6 @@ package dialects
 
 import (
 	"bytes"
-	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -42,10 +41,8 @@ type ShownScan struct {
 	qPos int
 	q    quoteState
 	// calls are the call regions of the text not yet read past (Call),
-	// in order: the backticks in them open no inline code. shared says
-	// the array is another scan's too (Fork): it is read, never written.
-	calls  []Span
-	shared bool
+	// in order: the backticks in them open no inline code.
+	calls []Span
 	// examples answers PresentedAsExample for the fences asked about.
 	examples ExampleScan
 }
@@ -70,24 +67,21 @@ func (s *ShownScan) para(start int) {
 
 // Reset readies s for another text, keeping the array of its calls.
 func (s *ShownScan) Reset() {
-	if s.shared {
-		*s = ShownScan{} // the array is another scan's
-		return
-	}
 	clear(s.calls)
 	*s = ShownScan{calls: s.calls[:0]}
 }
 
-// Fork returns a scan that goes on from where s is, by itself: what
-// either is told or asked after leaves the other as it was. The fork
-// shares the calls s holds, read only (it copies none of them), so a
-// reader can ask ahead from a state it keeps (a unit read again as more
-// text arrives) at no cost in the calls told before.
-func (s *ShownScan) Fork() ShownScan {
-	f := *s
-	f.calls = slices.Clip(s.calls)
-	f.shared = true
-	return f
+// ForkTo makes f a scan that goes on from where s is, by itself: what
+// either is told or asked after leaves the other as it was. f keeps its
+// own array of calls, reused: the calls s holds are copied into it, so a
+// reader that asks ahead from a state it keeps (a unit read again as more
+// text arrives) allocates nothing once the array has grown, however many
+// calls each reading tells it (a fork sharing the array read only copied
+// it whole at its first call).
+func (s *ShownScan) ForkTo(f *ShownScan) {
+	calls := append(f.calls[:0], s.calls...)
+	*f = *s
+	f.calls = calls
 }
 
 // ShownAt reports whether a marker at text[at] lies in a part that the
@@ -163,7 +157,7 @@ func (s *ShownScan) ShownAt(text string, at int) bool {
 		for k < len(s.calls) && s.calls[k].End <= s.in.start {
 			k++ // a call before the paragraph: never read again
 		}
-		if k == len(s.calls) && !s.shared {
+		if k == len(s.calls) {
 			s.calls = s.calls[:0] // its array kept for the calls to come
 		} else {
 			s.calls = s.calls[k:]

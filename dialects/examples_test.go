@@ -321,7 +321,7 @@ func TestShownAtCallLinesOpenNoFence(t *testing.T) {
 	}
 }
 
-// TestShownScanFork: a fork goes on by itself. Told of a call past the
+// TestShownScanFork: a fork (ForkTo) goes on by itself. Told of a call past the
 // original's calls, once it has read past them (where a scan reuses its
 // array for the calls to come), it leaves the original's calls as they
 // were: the original answers as a scan with its own history only.
@@ -339,7 +339,8 @@ func TestShownScanFork(t *testing.T) {
 		f.Call(0, call)
 		return f.ShownAt(text, z)
 	}()
-	f := s.Fork()
+	var f ShownScan
+	s.ForkTo(&f)
 	if f.ShownAt(text, next) {
 		t.Fatalf("%q: the marker at %d is not shown", text, next)
 	}

@@ -63,6 +63,9 @@ type unitStart struct {
 	inList bool
 	// calls is the number of calls before it.
 	calls int
+	// noTag: no reasoning tag stands in the output, so its reasoning
+	// needs no search (a block the template opened aside).
+	noTag bool
 }
 
 // checkpoint is a place in a unit, right after a call region (or a call
@@ -112,8 +115,12 @@ type unitReading struct {
 // (shownAt). Its content is split from its reasoning with the output's
 // reasoning start (startsOpen, implicit) for the first unit; it is not
 // trimmed, as more content may stand around it.
-func (d *Dialect) readUnit(out string, base int, shown *dialects.ShownScan, opts *dialects.Options, at unitStart, implicit bool) unitReading {
-	x := d.newExtractor(out[base:], opts, implicit, at)
+//
+// x is the extractor the reading uses, its memory reused: the reading
+// returned holds its checkpoints and regions until x reads again. The
+// calls and the strings it returns are its own.
+func (d *Dialect) readUnit(x *extractor, out string, base int, shown *dialects.ShownScan, opts *dialects.Options, at unitStart, implicit bool) unitReading {
+	x.reset(d, out[base:], opts, implicit, at)
 	x.out, x.base, x.shown = out, base, shown
 	x.run()
 	ur := unitReading{x: x.ext, split: x.bare, trimmedAll: x.trimmedAll, regions: x.regions}
@@ -127,13 +134,22 @@ func (d *Dialect) readUnit(out string, base int, shown *dialects.ShownScan, opts
 	return ur
 }
 
-func (d *Dialect) newExtractor(text string, opts *dialects.Options, implicitBlock bool, at unitStart) *extractor {
+// reset readies x to read text, keeping the memory of its checkpoints,
+// regions, content and finder.
+func (x *extractor) reset(d *Dialect, text string, opts *dialects.Options, implicitBlock bool, at unitStart) {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	x := &extractor{d: d, s: text, opts: opts, implicitBlock: implicitBlock && at.first, ext: &dialects.Extraction{}, at: at}
-	x.find.init(text, d.openers, x.findBuf[:0])
-	return x
+	*x = extractor{d: d, s: text, opts: opts, implicitBlock: implicitBlock && at.first, ext: &dialects.Extraction{}, at: at,
+		cps: x.cps[:0], regions: x.regions[:0], content: x.content[:0], findMem: x.findMem}
+	if x.findMem == nil && len(d.openers.list) > len(x.findBuf) {
+		x.findMem = make([]int, len(d.openers.list))
+	}
+	buf := x.findBuf[:0]
+	if x.findMem != nil {
+		buf = x.findMem[:0]
+	}
+	x.find.init(text, d.openers, buf)
 }
 
 // startsOpen says the text begins in a reasoning block the template
@@ -226,6 +242,7 @@ type extractor struct {
 	ext           *dialects.Extraction
 	find          finder
 	findBuf       [16]int // the finder's memory, for dialects with few markers
+	findMem       []int   // and for the others
 	content       []byte
 	// rawContent holds the content while it is one unchanged piece of the text
 	// (rawSet): most dialects tried on an output find nothing in it, and
@@ -515,6 +532,9 @@ func (x *extractor) finishContent() {
 }
 
 func (x *extractor) splitReasoning(text string) (content, reasoning string) {
+	if x.at.noTag && !x.startsOpen() {
+		return text, ""
+	}
 	reasoning, content = dialects.SplitReasoning(text, dialects.ReasoningSplit{Tags: x.d.reasoning, StartsOpen: x.startsOpen(), Implicit: x.implicitBlock})
 	return content, reasoning
 }
@@ -529,6 +549,9 @@ type span struct{ start, end int }
 // one (vLLM's MiniMax parser agrees); a call in reasoning that never
 // closes is still a call.
 func (x *extractor) closedReasoning() []span {
+	if x.at.noTag && !x.startsOpen() {
+		return nil
+	}
 	var spans []span
 	for _, b := range textcall.ReasoningBlocks(x.s, x.startsOpen(), x.implicitBlock, x.d.reasoning...) {
 		spans = append(spans, span{b.Start, b.End})

@@ -88,6 +88,14 @@ type lits struct {
 	// brackets: the JSON brackets and strings after the first opener are
 	// followed, as a closing bracket may end a region.
 	brackets bool
+	// tagsApart: no literal holds a reasoning tag but the tag itself,
+	// so every tag in the text is found as a literal of its own (a
+	// literal the scan skips or waits inside holds none).
+	tagsApart bool
+	// only is the one byte every literal starts with, when the brackets
+	// are not followed: the search jumps from one to the next. -1 when
+	// there are more.
+	only int
 }
 
 // jsonByte marks the bytes the Reader follows JSON brackets and strings by.
@@ -158,6 +166,27 @@ func (d *Dialect) literals() *lits {
 			add(s, literal{stop: true, line: true, json: s != "`"})
 		}
 	}
+	l.tagsApart = true
+	for _, t := range d.reasoning {
+		for _, tag := range []string{t.Open, t.Close} {
+			for _, lit := range l.list {
+				if tag != "" && lit.text != tag && strings.Contains(lit.text, tag) {
+					l.tagsApart = false
+				}
+			}
+		}
+	}
+	l.only = -1
+	for c := range l.first {
+		switch {
+		case !l.first[c]:
+		case l.only == -1 && !l.brackets:
+			l.only = c
+		default:
+			l.only = -2
+		}
+	}
+	l.only = max(l.only, -1)
 	return l
 }
 
@@ -194,10 +223,13 @@ type reader struct {
 	// boundaryCloses that it follows a closing bracket.
 	boundaryEnds, boundaryCloses bool
 	// read is the reading of the unit at readBase of the text's first
-	// readN bytes, the last one done: Close reads nothing again when no
-	// byte came since.
-	read            *unitReading
+	// readN bytes, the last one done (valid when hasRead): Close reads
+	// nothing again when no byte came since. x is the extractor every
+	// reading uses, its memory reused.
+	read            unitReading
+	hasRead         bool
 	readN, readBase int
+	x               extractor
 
 	// base is where the unit not decided yet begins: the output before
 	// it was read, its calls (committed of them) sent, its content
@@ -222,7 +254,7 @@ type reader struct {
 	// before it: each reading of a unit goes on from a copy of it, so
 	// that a marker is shown or not by what precedes it in the whole
 	// output, however the output was cut into units. scratch is the
-	// fork of it a reading goes on from (ShownScan.Fork: the reading
+	// fork of it a reading goes on from (ShownScan.ForkTo: the reading
 	// leaves shown as it was).
 	shown, scratch dialects.ShownScan
 
@@ -267,10 +299,14 @@ func (r *reader) Write(delta string) []dialects.Piece {
 func (r *reader) Close() []dialects.Piece {
 	r.out = r.out[:0]
 	s := r.b.String()
-	ur := r.read
-	if ur == nil || r.readN != len(s) || r.readBase != r.base {
-		u := r.readUnit(s)
-		ur = &u
+	ur := &r.read
+	switch {
+	case r.hasRead && r.readN == len(s) && r.readBase == r.base:
+	case r.base > 0 && r.base == len(s) && !r.section && !r.run && r.form == 0:
+		// Nothing after the units decided: an empty unit reads as nothing.
+		r.read = unitReading{x: &dialects.Extraction{}}
+	default:
+		r.read = r.readUnit(s)
 	}
 	x := ur.x
 	content, reasoning := x.Content, x.Reasoning
@@ -311,11 +347,11 @@ func (r *reader) Close() []dialects.Piece {
 
 // readUnit reads the unit not decided yet, from base to the end of s.
 func (r *reader) readUnit(s string) unitReading {
-	at := unitStart{first: r.base == 0, section: r.section, run: r.run, form: r.form, inList: r.inList, calls: r.committed}
+	at := unitStart{first: r.base == 0, section: r.section, run: r.run, form: r.form, inList: r.inList, calls: r.committed, noTag: r.noTag()}
 	r.implicit = r.base == 0 && dialects.ImplicitReasoningIn(s, &r.d.start, r.opts)
 	r.tried += len(s) - r.base
-	r.scratch = r.shown.Fork()
-	return r.d.readUnit(s, r.base, &r.scratch, r.opts, at, r.implicit)
+	r.shown.ForkTo(&r.scratch)
+	return r.d.readUnit(&r.x, s, r.base, &r.scratch, r.opts, at, r.implicit)
 }
 
 // sendCall sends call i of the unit at base, rc, with its offsets in the
@@ -344,6 +380,14 @@ func (r *reader) scan(s string) {
 	l := r.lits
 	i := r.scanned
 	for ; i < len(s); i++ {
+		if l.only >= 0 && s[i] != byte(l.only) {
+			k := strings.IndexByte(s[i:], byte(l.only))
+			if k < 0 {
+				i = len(s)
+				break
+			}
+			i += k
+		}
 		c := s[i]
 		if !l.first[c] && !(l.brackets && jsonByte[c]) {
 			continue
@@ -442,6 +486,10 @@ func (r *reader) found(s string, i int, lit *literal, nested bool) {
 		}
 	}
 }
+
+// noTag reports whether no reasoning tag stands in the output so far: its
+// reasoning needs no search.
+func (r *reader) noTag() bool { return r.lits.tagsApart && !r.tagSeen }
 
 // heldWhole reports whether every call the text may hold is held: the
 // output may stand in a block the template opened that no closing tag
@@ -694,8 +742,8 @@ func (d *Dialect) implicitForm() bool {
 // that nothing after it can change; the unit then begins after the last
 // of them whose region is decided (commit).
 func (r *reader) sendCalls(s string) {
-	ur := r.readUnit(s)
-	r.read, r.readN, r.readBase = &ur, len(s), r.base
+	r.read, r.hasRead, r.readN, r.readBase = r.readUnit(s), true, len(s), r.base
+	ur := &r.read
 	x := ur.x
 	u := s[r.base:]
 	holdBelow, holdFrom := r.reasoningHold(u)
@@ -719,7 +767,7 @@ func (r *reader) sendCalls(s string) {
 		r.sendCall(i, rc)
 		r.calls++
 	}
-	r.commit(s, &ur)
+	r.commit(s, ur)
 }
 
 // commit begins the unit after the last checkpoint of reading ur (of the
@@ -752,8 +800,11 @@ func (r *reader) commit(s string, ur *unitReading) {
 			return
 		}
 	}
-	reasoning, content := dialects.SplitReasoning(raw, dialects.ReasoningSplit{Tags: r.d.reasoning,
-		StartsOpen: r.base == 0 && r.opts.ReasoningOpen, Implicit: r.implicit})
+	reasoning, content := "", raw
+	if startsOpen := r.base == 0 && r.opts.ReasoningOpen; startsOpen || !r.noTag() {
+		reasoning, content = dialects.SplitReasoning(raw, dialects.ReasoningSplit{Tags: r.d.reasoning,
+			StartsOpen: startsOpen, Implicit: r.implicit})
+	}
 	if cp.trimmedAll {
 		r.carried = bytes.TrimRightFunc(r.carried, unicode.IsSpace)
 	}
@@ -770,7 +821,7 @@ func (r *reader) commit(s string, ur *unitReading) {
 	r.base += cp.next
 	r.shown.ShownAt(s, r.base) // read on to the new unit's start, once
 	r.section, r.run, r.form, r.inList = cp.section, cp.run, cp.form, cp.inList
-	r.read = nil
+	r.hasRead = false
 	if r.boundary >= 0 && r.boundary < r.base {
 		r.boundary = -1
 	}
@@ -870,9 +921,15 @@ func (r *reader) reasoningHold(s string) (holdBelow, holdFrom int) {
 	holdFrom = len(s) + 1
 	first := r.base == 0
 	implicit := r.implicit
+	noTag := r.noTag()
 	for i, t := range tags {
 		open := first && i == 0 && r.opts.ReasoningOpen
 		if !open && !implicit || t.Open == "" || t.Close == "" {
+			continue
+		}
+		if noTag {
+			// No tag closes the block the template may have opened.
+			holdBelow = len(s) + 1
 			continue
 		}
 		// A block the template opened ends at the wrapper's first
@@ -887,6 +944,9 @@ func (r *reader) reasoningHold(s string) (holdBelow, holdFrom int) {
 		}
 	}
 	for _, t := range tags {
+		if noTag {
+			break // no opening tag either
+		}
 		from := 0
 		for _, b := range dialects.ClosedBlocks(s, t) {
 			from = b.End
