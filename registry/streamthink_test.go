@@ -64,7 +64,7 @@ func TestDetectingStreamReasoningAgrees(t *testing.T) {
 // closing tag lies in an argument does not decide while the template's
 // block is open (the call may yet turn out drafted in it), and a prefix
 // whose only opening tag lies in one decides at the call's end as any
-// other.
+// other. The stream cut every way gives the one-shot result.
 func TestReasoningTagInStringDecides(t *testing.T) {
 	tools := cutTools(t)
 	for _, name := range registry.Names() {
@@ -91,6 +91,12 @@ func TestReasoningTagInStringDecides(t *testing.T) {
 					}
 					if o.ReasoningClosed && tag == "<think>" && single && !decided && !tied(det) {
 						t.Errorf("%q (closed): not decided, as if the tag in the argument opened a block", made)
+					}
+					for _, text := range []string{made, made + " more thought</think>answer"} {
+						want := registry.Parse(text, opts)
+						if err := streamtest.CheckCuts(want, func() *stream.Parser { return registry.Stream(opts) }, text, nil, true); err != nil {
+							t.Errorf("%q (open %t): %v", text, o.ReasoningOpen, err)
+						}
 					}
 				}
 			}

@@ -102,6 +102,28 @@ func TestLiveEvents(t *testing.T) {
 			},
 		},
 		{
+			name:   "qwen3_coder: reasoning opened by the template streams from the first byte",
+			opts:   *regOpts(optsReasoningOpen(), registry.Options{Dialect: "qwen3_coder"}),
+			chunks: []string{"pondering", " more</think>", "Answer."},
+			want: [][]string{
+				{"reasoning:pondering"},
+				{"reasoning: more"},
+				{"content:Answer."},
+				{"done:qwen3_coder"},
+			},
+		},
+		{
+			name:   "longcat: reasoning opened by the template streams from the first byte; the answer waits while a </think> may still end a block the template opened",
+			opts:   *regOpts(optsReasoningOpen(), registry.Options{Dialect: "longcat"}),
+			chunks: []string{"pondering", " more</longcat_think>", "Answer."},
+			want: [][]string{
+				{"reasoning:pondering"},
+				{"reasoning: more"},
+				{},
+				{"content:Answer.", "done:longcat"},
+			},
+		},
+		{
 			name:   "deepseek_v31: markers split inside their multi-byte characters",
 			opts:   *regOpts(closed, registry.Options{Dialect: "deepseek_v31"}),
 			chunks: []string{"On it.\n<\xef\xbd\x9ctool\xe2", "\x96\x81calls\xe2\x96\x81begin\xef\xbd\x9c><\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81begin\xef\xbd\x9c>get_weather<\xef\xbd\x9ctool\xe2\x96\x81sep\xef\xbd\x9c>{\"city\": \"Oslo\"}<\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81end\xef", "\xbd\x9c><\xef\xbd\x9ctool\xe2\x96\x81calls\xe2\x96\x81end\xef\xbd\x9c>"},

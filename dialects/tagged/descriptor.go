@@ -204,13 +204,15 @@ type Dialect struct {
 	// stretch (ends) and those a call absorbs after it (absorbs); the
 	// longest literal, reasoning tag and call start; the last bytes of
 	// the literals that end a stretch (endLast) and of the ends of turn
-	// (eotLast); and the bytes a literal, a quotation or code may start
-	// with (sig).
-	ends, absorbs            []string
-	tags                     []dialects.ReasoningTags // reasoningTags
-	immediate                bool                     // a stretch ends right after its closing literal
-	maxLit, maxTag, maxStart int
-	endLast, eotLast, sig    [256]bool
+	// (eotLast); the bytes a literal, a quotation or code may start
+	// with (sig); and the literals themselves (readLits), with their
+	// first bytes (litFirst).
+	ends, absorbs                   []string
+	readLits                        []string
+	tags                            []dialects.ReasoningTags // reasoningTags
+	immediate                       bool                     // a stretch ends right after its closing literal
+	maxLit, maxTag, maxStart        int
+	endLast, eotLast, sig, litFirst [256]bool
 }
 
 var (
@@ -433,8 +435,9 @@ func (t *Dialect) readerLits() {
 	}
 	for _, l := range lits {
 		if l != "" {
-			t.sig[l[0]] = true
+			t.sig[l[0]], t.litFirst[l[0]] = true, true
 			t.maxLit = max(t.maxLit, len(l))
+			t.readLits = append(t.readLits, l)
 		}
 	}
 	for _, l := range t.ends {
@@ -455,7 +458,7 @@ func (t *Dialect) readerLits() {
 	if d.normalize != nil {
 		// The lead byte of Ġ and Ċ: text that shows artefacts is read
 		// with the stretch, whose rewriting it decides.
-		t.sig[0xc4] = true
+		t.sig[0xc4], t.litFirst[0xc4] = true, true
 	}
 	for _, s := range append(slices.Clone(t.start.Starts), t.start.Answer...) {
 		t.maxStart = max(t.maxStart, len(s))

@@ -2,6 +2,8 @@ package tagged
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -72,9 +74,21 @@ type reader struct {
 	// closing tag can make text before it reasoning any more.
 	settled bool
 	tagAt   int  // searched for reasoning tags up to here
-	newTag  bool // a reasoning tag arrived since settled was computed
+	newTag  bool // a reasoning tag arrived
 	tmplEnd int  // where the block the template opened ends; 0: none
-	checked int  // length of the output when settled was last computed
+	// finds finds the opening and closing tag of each wrapper, as
+	// IndexTag finds them, in the text that grows.
+	finds [2][2]dialects.TagFinder
+
+	// tmpl is the reasoning of the block the template opened that went
+	// out before the first stretch was read (earlyReasoning): the text
+	// from its first byte that is not a space (once led) up to tmpl.to,
+	// read for literals up to tmpl.scan; tmpl.stop says a literal stands
+	// at scan.
+	tmpl struct {
+		from, to, scan int
+		led, stop      bool
+	}
 
 	scan  int   // searched for closing literals up to here
 	cands []int // ends of closing literals found; those from ci on are not yet tried
@@ -129,11 +143,13 @@ func (r *reader) Write(delta string) []dialects.Piece {
 		return r.out
 	}
 	r.settle(text)
+	r.endTemplate(text)
 	r.findEnds(text)
 	if r.lead && !r.absorbLead(text, false) || r.st.cont && !r.closeSection(text, false) {
 		return r.out
 	}
 	r.tryEnds(text)
+	r.earlyReasoning(text)
 	r.early(text)
 	r.announce(text)
 	return r.out
@@ -198,10 +214,9 @@ func (r *reader) settle(text string) {
 		}
 		return
 	}
-	if !r.newTag || len(text) < r.checked+r.checked/4 {
+	if !r.newTag {
 		return
 	}
-	r.newTag, r.checked = false, len(text)
 	if r.implicit < 0 {
 		r.implicit = 0
 		if dialects.ImplicitReasoningIn(text, &r.t.start, r.opts) {
@@ -212,20 +227,126 @@ func (r *reader) settle(text string) {
 		r.settled = true
 		return
 	}
+	// The block the template opened ends at the first closing tag of the
+	// first wrapper when it opened that one, and at the first closing tag
+	// of any wrapper that comes before an opening one of its kind
+	// (dialects.TemplateBlockEnd): settled once each tag that decides it
+	// is found where no later byte can put it inside a string.
 	for i, tg := range tags {
-		c := dialects.IndexTag(text, tg.Close)
+		c, cs := r.finds[i][1].Find(text, tg.Close, false)
 		if i == 0 && r.opts.ReasoningOpen {
-			if c < 0 {
+			if cs != dialects.TagFound {
 				return
 			}
 			continue
 		}
-		if c < 0 && dialects.IndexTag(text, tg.Open) < 0 {
+		o, os := r.finds[i][0].Find(text, tg.Open, false)
+		switch {
+		case cs == dialects.TagFound && (os == dialects.TagNone || o > c):
+		case os == dialects.TagFound && (cs == dialects.TagNone || c > o):
+		default:
 			return
 		}
 	}
 	r.settled = true
 	r.tmplEnd = dialects.TemplateBlockEnd(text, tags, r.opts.ReasoningOpen, true)
+}
+
+// endTemplate ends the first stretch where the block the template opened
+// ends, once that is settled (tmplEnd): it is all reasoning, calls
+// included, and what follows it is read as any later stretch, its
+// content going out as it arrives.
+func (r *reader) endTemplate(text string) {
+	if r.first || !r.settled || r.tmplEnd == 0 || r.eot || r.t.desc.frame != nil {
+		return
+	}
+	st := r.stretchFlags()
+	ext := r.readTo(text, r.tmplEnd, &st)
+	st.cont = false
+	r.keepShown()
+	r.st = st
+	r.emit(ext)
+	r.next(r.tmplEnd)
+}
+
+// earlyReasoning sends the reasoning of the block the template opened
+// (Options.ReasoningOpen) as it arrives, before the first stretch is
+// read: its text from the first byte that is not a space up to the first
+// literal of the dialect (a call or section may begin there, which counts
+// if the block never closes, and the block's closing tag is one), less
+// the blanks and the part of a rune at its end. That text begins the
+// first stretch's reasoning however the block ends (dialects.SplitReasoning
+// trims it); emit takes it out of it.
+func (r *reader) earlyReasoning(text string) {
+	m := &r.tmpl
+	if !r.opts.ReasoningOpen || r.first || m.stop || r.t.desc.frame != nil {
+		return // glimmer's messages trim and join their text
+	}
+	if !m.led {
+		for {
+			if m.from == len(text) || !utf8.FullRuneInString(text[m.from:]) {
+				return // what comes next may be a blank yet
+			}
+			c, n := utf8.DecodeRuneInString(text[m.from:])
+			if !unicode.IsSpace(c) {
+				break
+			}
+			m.from += n
+		}
+		m.led, m.to, m.scan = true, m.from, m.from
+	}
+	p := max(m.scan, m.to)
+	for ; p < len(text); p++ {
+		if !r.t.litFirst[text[p]] {
+			continue
+		}
+		if at, partial := r.litAt(text, p); at {
+			m.stop = true
+			break
+		} else if partial {
+			break
+		}
+	}
+	m.scan = p
+	q := p
+	for q > m.to {
+		c, n := utf8.DecodeLastRuneInString(text[m.to:q])
+		if c == utf8.RuneError && n <= 1 || unicode.IsSpace(c) {
+			q -= n // a blank, or a rune not whole yet
+			continue
+		}
+		if q-2 >= m.to && text[q-2] == '\\' && gapEscape(text, q-2, q) || text[q-1] == '\\' {
+			q -= 1 // an escape that may be a gap
+			continue
+		}
+		break
+	}
+	if q <= m.to {
+		return
+	}
+	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceReasoning, Text: text[m.to:q]})
+	r.reasoned = true
+	m.to = q
+}
+
+// litAt reports whether one of the dialect's literals stands at p in text
+// (at), or may begin there but the text ends first (partial). Under a
+// rewriting of tokenizer artefacts, the lead byte of one counts as a
+// literal.
+func (r *reader) litAt(text string, p int) (at, partial bool) {
+	if text[p] == 0xc4 && r.t.desc.normalize != nil {
+		return true, false
+	}
+	rest := text[p:]
+	for _, l := range r.t.readLits {
+		if strings.HasPrefix(rest, l) {
+			return true, false
+		}
+		if len(rest) < len(l) && strings.HasPrefix(l, rest) {
+			partial = true
+		}
+	}
+	return false, partial
 }
 
 // findEnds searches the bytes that arrived for the literals that may end
@@ -754,6 +875,11 @@ func (r *reader) read(text string, end int) {
 
 // emit returns the pieces of a stretch's extraction.
 func (r *reader) emit(ext *dialects.Extraction) {
+	if m := &r.tmpl; m.to > m.from {
+		// The reasoning earlyReasoning sent begins the first stretch's.
+		ext.Reasoning = strings.TrimPrefix(ext.Reasoning, r.in.Text()[m.from:m.to])
+		m.from = m.to
+	}
 	if ext.Reasoning != "" {
 		if r.t.desc.frame != nil && r.reasoned {
 			// Messages are joined by a line break.

@@ -1,0 +1,87 @@
+package tagged_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/tagged"
+	"github.com/dialectkit/toolcall/internal/streamtest"
+	"github.com/dialectkit/toolcall/render"
+)
+
+// TestTemplateReasoningStreams feeds every tagged dialect outputs that
+// start in the reasoning block the template opened (Options.ReasoningOpen)
+// one byte at a time, up to a point, and checks what was returned by then:
+// the block's reasoning goes out as it arrives, before its closing tag;
+// from a call drafted in it on, the reasoning waits (the call counts if
+// the block never closes); after the block, content and calls go out as
+// in any stretch, unless a closing tag of the other wrapper may still end
+// a block the template opened (dialects.TemplateBlockEnd). Every output
+// is held to the contract cut every way (streamtest.CheckReader).
+func TestTemplateReasoningStreams(t *testing.T) {
+	open := &dialects.Options{ReasoningOpen: true}
+	call := toolcall.Call{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Rome"}`)}
+	for _, d := range tagged.All() {
+		t.Run(d.Name(), func(t *testing.T) {
+			syn := d.(interface{ Syntax() dialects.Syntax }).Syntax()
+			if syn.Opaque {
+				t.Skip("messages framed by headers: their text is trimmed and joined when a message ends")
+			}
+			r, ok := render.For(d.Name())
+			if !ok {
+				t.Fatalf("no renderer for %s", d.Name())
+			}
+			made := r.Calls([]toolcall.Call{call})
+			closing := syn.Reasoning[0].Close
+			// With a second wrapper, a closing tag of it before any opening
+			// one ends a block the template opened too: what follows the
+			// first block waits until the tags settle that.
+			after := len(syn.Reasoning) == 1
+			answer, then, calls := "", "", 0
+			if after {
+				answer, then, calls = "The answer", "Then", 1
+			}
+			rows := []struct {
+				name, prefix, rest string
+				reasoning, content string // returned by the end of prefix
+				calls              int
+			}{
+				{"it streams", "I need the weather in Rome.\nLet me", " check." + closing + "Done.",
+					"I need the weather in Rome.\nLet me", "", 0},
+				{"its leading and trailing blanks are held", " \n Plan  ", "it." + closing + "ok", "Plan", "", 0},
+				{"from a call drafted in it, it waits", "Maybe " + made + " or", " not." + closing + "No call.", "Maybe", "", 0},
+				{"the answer after it streams", "Plan." + closing + "The answer", " is 4.", "Plan.", answer, 0},
+				{"a call after it goes out when its region closes", "Plan." + closing + "\n" + made + "\nThen", " done.", "Plan.", then, calls},
+			}
+			for _, tt := range rows {
+				t.Run(tt.name, func(t *testing.T) {
+					text := tt.prefix + tt.rest
+					if err := streamtest.CheckReader(d.(dialects.Incremental), text, open); err != nil {
+						t.Fatal(err)
+					}
+					rd := d.(dialects.Incremental).NewReader(open)
+					var reasoning, content strings.Builder
+					n := 0
+					for i := 0; i < len(tt.prefix); i++ {
+						for _, p := range rd.Write(tt.prefix[i : i+1]) {
+							switch p.Kind {
+							case dialects.PieceReasoning:
+								reasoning.WriteString(p.Text)
+							case dialects.PieceContent:
+								content.WriteString(p.Text)
+							case dialects.PieceCall:
+								n++
+							}
+						}
+					}
+					if reasoning.String() != tt.reasoning || content.String() != tt.content || n != tt.calls {
+						t.Errorf("after %q: reasoning %q, content %q, %d calls; want %q, %q, %d", tt.prefix, reasoning.String(), content.String(), n, tt.reasoning, tt.content, tt.calls)
+					}
+				})
+			}
+		})
+	}
+}
