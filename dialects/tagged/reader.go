@@ -716,20 +716,12 @@ func (r *reader) tagFree(text string, to int) bool {
 	return true
 }
 
-// inReasoning reports whether s ends inside a reasoning block it opened.
+// inReasoning reports whether s ends inside a reasoning block it opened
+// (dialects.UnclosedBlock).
 func (r *reader) inReasoning(s string) bool {
 	for _, tg := range r.t.tags {
-		for i := 0; ; {
-			o := dialects.IndexTag(s[i:], tg.Open)
-			if o < 0 {
-				break
-			}
-			o += i + len(tg.Open)
-			c := dialects.IndexTag(s[o:], tg.Close)
-			if c < 0 {
-				return true
-			}
-			i = o + c + len(tg.Close)
+		if dialects.UnclosedBlock(s, tg) >= 0 {
+			return true
 		}
 	}
 	return false
