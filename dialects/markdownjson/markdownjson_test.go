@@ -138,6 +138,20 @@ var rows = []row{
 		chunks:    []string{"<think>Maybe:\n```json\n{\"name\": \"a\", \"arguments\": {}}\n```\n</thi", "nk>\n```", "json\n{\"name\": \"b\", \"arguments\": {}}\n```"},
 	},
 	{
+		name:      "a closing tag inside a JSON string of a reasoning block is text",
+		text:      "<think>I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>\"}} but no.</think>\n```json\n{\"name\": \"g\", \"arguments\": {}}\n```",
+		calls:     []call{{"g", `{}`}},
+		reasoning: "I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>\"}} but no.",
+		chunks:    []string{"<think>I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</thi", "nk>\"}} but", " no.</think>\n```json\n{\"name\": \"g\", \"arguments\": {}}\n```"},
+	},
+	{
+		name:      "a closing tag inside a JSON string does not end the block the template opened",
+		text:      "I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>\"}} but no.</think>\n```json\n{\"name\": \"g\", \"arguments\": {}}\n```",
+		open:      true,
+		calls:     []call{{"g", `{}`}},
+		reasoning: "I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>\"}} but no.",
+	},
+	{
 		name:      "reasoning opened by the template",
 		text:      "Need a tool.</think>\n```json\n{\"name\": \"a\", \"arguments\": {}}\n```",
 		open:      true,

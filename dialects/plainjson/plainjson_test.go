@@ -142,6 +142,16 @@ func TestDialect(t *testing.T) {
 			chunks:    []string{"<thi", "nk>The user wants weather.</th", "ink>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Bern\"}}"},
 			calls:     []wantCall{{"get_weather", `{"city":"Bern"}`}},
 			reasoning: "The user wants weather."},
+		{name: "a closing tag inside a JSON string of a reasoning block is text",
+			text:      "<think>I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>\"}} but no.</think>\n{\"name\": \"g\", \"arguments\": {}}",
+			chunks:    []string{"<think>I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</thi", "nk>\"}} but", " no.</think>\n{\"name\": \"g\", \"arguments\": {}}"},
+			calls:     []wantCall{{"g", `{}`}},
+			reasoning: "I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>\"}} but no."},
+		{name: "a closing tag inside a JSON string does not end the block the template opened",
+			text:      "I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>\"}} but no.</think>\n{\"name\": \"g\", \"arguments\": {}}",
+			chunks:    []string{"I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>", "\"}} but no.</think>\n{\"name\": \"g\", \"arguments\": {}}"},
+			calls:     []wantCall{{"g", `{}`}},
+			reasoning: "I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>\"}} but no."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

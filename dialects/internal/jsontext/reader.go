@@ -75,7 +75,12 @@ type reader struct {
 	inBuf bool
 	mode  int
 
-	from    int // undecided, reasoning: where to look on for a tag, from at
+	// undecided, reasoning: the tags in cur[at:], found as IndexTag finds
+	// them (a tag a JSON string holds is text), and how much of a
+	// reasoning block went out (cur[at:at+sent]).
+	open, close dialects.TagFinder
+	sent        int
+
 	scan    textlayer.FenceScan
 	vs      jsonscan.ValueScan
 	ev      jsonscan.ValueScan // the list element being read
@@ -229,47 +234,57 @@ func (r *reader) undecided(final bool) bool {
 			}
 		}
 	}
-	o, c := strings.Index(s[r.from:], think.Open), strings.Index(s[r.from:], think.Close)
+	o, os := r.open.Find(s, think.Open, final)
+	c, cs := r.close.Find(s, think.Close, final)
 	switch {
-	case c >= 0 && (o < 0 || c < o):
-		c += r.from
+	case cs == dialects.TagFound && (os == dialects.TagNone || c < o):
 		r.reason(s[:c])
 		r.endBlock(c + len(think.Close))
-	case o >= 0 || final:
-		r.mode, r.from = content, 0 // read as answer text from the start
+	case os == dialects.TagFound && (cs == dialects.TagNone || o < c), final:
+		r.mode = content // read as answer text from the start
+		r.open.Reset()
+		r.close.Reset()
 	default:
-		r.from = max(r.from, len(s)-len(think.Close)+1)
 		return false
 	}
 	return true
 }
 
-// reasoning reads a reasoning block up to its closing tag.
+// reasoning reads a reasoning block up to its closing tag. The block is
+// kept from its start (at) until the tag is found, for the tag's search;
+// its text goes out as it arrives, up to a tag that more text may yet
+// show inside a string.
 func (r *reader) reasoning(final bool) bool {
 	s := r.cur[r.at:]
-	c := strings.Index(s[r.from:], think.Close)
-	if c < 0 {
-		if final {
-			r.reason(s)
-			r.at, r.rblanks, r.started = len(r.cur), r.rblanks[:0], false
-			return false
-		}
-		keep := partialAt(s, think.Close)
-		r.reason(s[:keep])
-		r.at += keep
-		r.from = 0
+	c, cs := r.close.Find(s, think.Close, final)
+	upTo := c
+	switch {
+	case cs == dialects.TagFound:
+		r.reason(s[r.sent:c])
+		r.endBlock(c + len(think.Close))
+		return true
+	case final:
+		r.reason(s[r.sent:])
+		r.at, r.rblanks, r.started = len(r.cur), r.rblanks[:0], false
+		r.sent = 0
+		r.close.Reset()
 		return false
+	case cs == dialects.TagNone:
+		upTo = partialAt(s, think.Close)
 	}
-	c += r.from
-	r.reason(s[:c])
-	r.endBlock(c + len(think.Close))
-	return true
+	if upTo > r.sent {
+		r.reason(s[r.sent:upTo])
+		r.sent = upTo
+	}
+	return false
 }
 
 // endBlock ends a reasoning block whose closing tag ends at cur[at+n].
 func (r *reader) endBlock(n int) {
 	r.at += n
-	r.rblanks, r.started, r.from = r.rblanks[:0], false, 0
+	r.rblanks, r.started, r.sent = r.rblanks[:0], false, 0
+	r.open.Reset()
+	r.close.Reset()
 	r.mode = content
 	r.rejoin.Cut(false)
 }
@@ -324,7 +339,8 @@ func (r *reader) content(final bool) bool {
 		case strings.HasPrefix(s[k:], think.Open):
 			r.text(s[:k])
 			r.at += k + len(think.Open)
-			r.mode, r.from = reasoning, 0
+			r.mode, r.sent = reasoning, 0
+			r.close.Reset()
 			return true
 		case strings.HasPrefix(s[k:], "```"):
 			r.text(s[:k])
