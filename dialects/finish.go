@@ -17,6 +17,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/wordskept"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -39,7 +40,9 @@ func Finish(dialect string, ext *Extraction, opts *Options) *toolcall.Result {
 	if len(ext.Calls) > 0 {
 		res.Calls = make([]toolcall.Call, 0, len(ext.Calls))
 	}
-	res.Content = ext.Content
+	// The content's edges are Edges's in every dialect, an Extract of its
+	// own included (an Incremental dialect's Read has applied it).
+	res.Content = textlayer.TrimSpace(ext.Content)
 	res.Reasoning = ext.Reasoning
 	for i := range ext.Calls {
 		call, repairs, err := finishCall(&ext.Calls[i], i, opts)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // Incremental is implemented by a dialect whose engine reads an output in
@@ -103,18 +104,21 @@ type Piece struct {
 }
 
 // Read reads text whole with r, as one delta, and returns the Extraction
-// its pieces make: the calls in order of their index, the content and
-// reasoning joined, the errors in order. It is the Extract of every
+// its pieces make: the calls in order of their index, the content (with
+// its edges as Edges says) and reasoning joined, the errors in order. It is the Extract of every
 // Incremental dialect.
 func Read(r Reader, text string) *Extraction {
 	x := &Extraction{}
 	var content, reasoning joined
+	var edges Edges
 	add := func(ps []Piece) {
 		for i := range ps {
 			p := &ps[i]
 			switch p.Kind {
 			case PieceContent:
-				content.add(p.Text)
+				held, text := edges.Next(p.Text)
+				content.add(held)
+				content.add(text)
 			case PieceReasoning:
 				reasoning.add(p.Text)
 			case PieceCall:
@@ -162,4 +166,41 @@ func (j *joined) String() string {
 		return j.one
 	}
 	return j.more.String()
+}
+
+// Edges is the rule of the content's edges, one for every family, named
+// or detected, one-shot or streamed: the spaces (textlayer.IsSpace) that
+// begin the content and those that end it are not content; the spaces
+// between its text are, as written, and so is every other character
+// (U+00A0, '\f', '\v' are text). Read applies it to the content pieces of
+// a Reader and a stream to its content events, as they come: the spaces
+// that begin the content are dropped, and the spaces that end what came so
+// far are held until text follows them (they go out before that text) or
+// the output ends (they are dropped). The zero Edges is at the start of an
+// output.
+type Edges struct {
+	begun bool
+	held  joined
+}
+
+// Next takes s, the content's next piece, and returns what goes out now:
+// held, the spaces held from before that text now follows, then text, s
+// without the spaces that begin the content or end s. Both are "" when
+// nothing goes out.
+func (e *Edges) Next(s string) (held, text string) {
+	if !e.begun {
+		if s = textlayer.TrimLeft(s); s == "" {
+			return "", ""
+		}
+		e.begun = true
+	}
+	t := textlayer.TrimRight(s)
+	if t == "" {
+		e.held.add(s)
+		return "", ""
+	}
+	held = e.held.String()
+	e.held = joined{}
+	e.held.add(s[len(t):])
+	return held, t
 }

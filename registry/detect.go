@@ -6,10 +6,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -467,7 +467,7 @@ func unexplained(c Candidate) int {
 	if c.result == nil {
 		return 0
 	}
-	return len(strings.TrimSpace(c.result.Content))
+	return len(textlayer.TrimSpace(c.result.Content))
 }
 
 // noteTie records, on a first candidate that won a tie of scores by
@@ -560,7 +560,7 @@ func opensValue(text string) bool {
 // off, the rest is content.
 func plain(text string, opts *dialects.Options) *toolcall.Result {
 	reasoning, content := dialects.SplitReasoning(text, dialects.ReasoningSplit{Tags: []dialects.ReasoningTags{dialects.Think}, StartsOpen: opts != nil && opts.ReasoningOpen, Implicit: dialects.ImplicitReasoning(opts)})
-	return &toolcall.Result{Calls: []toolcall.Call{}, Content: strings.TrimSpace(content), Reasoning: reasoning}
+	return &toolcall.Result{Calls: []toolcall.Call{}, Content: textlayer.TrimSpace(content), Reasoning: reasoning}
 }
 
 // Parse parses text: with the named dialect (then the fallback chain when it
@@ -600,14 +600,6 @@ func (r *Registry) parseDetect(ctx context.Context, text string, opts *Options) 
 	}
 	if res.Dialect == "" {
 		res.Dialect = det.Dialect
-	}
-	if _, named := r.Lookup(opts.Dialect); !named {
-		// Whether a dialect keeps the content's leading whitespace differs
-		// between dialects, and output no dialect recognised is trimmed:
-		// under detection the content never starts with whitespace, so a
-		// detecting stream can show the answer before the dialect is known
-		// (stream.NewDetecting trims the same).
-		res.Content = strings.TrimLeftFunc(res.Content, unicode.IsSpace)
 	}
 	return res, det
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -334,9 +333,7 @@ func (d *detector) Settle(text string, read func(k int) *stream.Reading) (int, s
 		return nil, nil
 	})
 	if det.Dialect == "" {
-		res := det.result
-		res.Content = strings.TrimLeftFunc(res.Content, unicode.IsSpace)
-		return -1, det.Reason, res
+		return -1, det.Reason, det.result
 	}
 	return det.Candidates[0].entry, det.Reason, det.result
 }

@@ -3,11 +3,11 @@ package stream
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // A stream with a fallback chain (Options.Fallback) reads the output in its
@@ -49,15 +49,12 @@ type chain struct {
 	// A detecting stream's (NewDetecting): det decides the dialect at
 	// the points pts finds (nil once decided or past them), set holds the
 	// candidates (lits: which an alternate reads, see join), buf the
-	// output's text. Its content is
-	// relayed less its leading whitespace (trimLead), as Detector.Settle
-	// reads it.
-	det      Detector
-	pts      *Points
-	set      *CandidateSet
-	lits     literals
-	buf      textBuf
-	trimLead bool
+	// output's text.
+	det  Detector
+	pts  *Points
+	set  *CandidateSet
+	lits literals
+	buf  textBuf
 	// headerless says the output's opening cannot be a header (see
 	// headerless); plainAgrees that the plain reading of the output
 	// (emitAgreed) began with what was emitted, of content and reasoning.
@@ -216,10 +213,10 @@ func (a *alternate) keep(evs []Event) {
 // emitted, as far as they agree and not yet emitted. Each alternate's
 // text begins with what was emitted, so only what follows is compared.
 func (c *chain) emitAgreed() {
-	hold, word, plain, text := 0, false, false, ""
+	hold, plain, text := 0, false, ""
 	if c.det != nil {
 		text = c.buf.String()
-		if hold, word = c.held(text); hold == len(text) {
+		if hold = c.held(text); hold == len(text) {
 			return
 		}
 		plain = c.pendingPlain()
@@ -237,7 +234,7 @@ func (c *chain) emitAgreed() {
 			// when the output starts outside reasoning.
 			s := ""
 			if kind == Content && !dialects.ImplicitReasoning(&c.opts.Parse) {
-				s = strings.TrimSpace(text)
+				s = textlayer.TrimSpace(text)
 			}
 			if len(s) < len(done) || !c.plainAgrees[k] && s[:len(done)] != done {
 				continue
@@ -274,11 +271,7 @@ func (c *chain) emitAgreed() {
 				if strings.HasSuffix(agreed, tail[:j]) {
 					// With the whitespace before it, which a call
 					// there would trim.
-					if agreed = agreed[:len(agreed)-j]; word {
-						agreed = strings.TrimRight(agreed, " \t\r\n")
-					} else {
-						agreed = strings.TrimRightFunc(agreed, unicode.IsSpace)
-					}
+					agreed = textlayer.TrimRight(agreed[:len(agreed)-j])
 					break
 				}
 			}
@@ -355,14 +348,6 @@ func (c *chain) decide(i int) {
 // before the stream was decided.
 func (c *chain) relay(evs []Event) {
 	for _, ev := range evs {
-		if ev.Kind == Content && c.trimLead {
-			// Under detection the content never starts with whitespace
-			// (Detector).
-			if ev.Text = strings.TrimLeftFunc(ev.Text, unicode.IsSpace); ev.Text == "" {
-				continue
-			}
-			c.trimLead = false
-		}
 		if ev.Kind == Content || ev.Kind == Reasoning {
 			k := 0
 			if ev.Kind == Reasoning {
@@ -421,11 +406,6 @@ func (c *chain) close() []Event {
 		if d := c.inner.Disagreement(); d != "" {
 			c.diverge("%s", d)
 		}
-	}
-	if c.det != nil {
-		// Under detection the content never starts with whitespace
-		// (Detector), whatever the dialect's own reading.
-		done.Result.Content = strings.TrimLeftFunc(done.Result.Content, unicode.IsSpace)
 	}
 	if c.skip[0] != "" || c.skip[1] != "" {
 		c.diverge("text %q %q streamed before the reading was decided is not in the result", c.skip[0], c.skip[1])

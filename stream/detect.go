@@ -9,6 +9,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // Detector finds the dialect of a stream that was not given one. Package
@@ -37,10 +38,9 @@ type Detector interface {
 	// k < 0 and the result of an output no candidate reads (the plain
 	// text). The one-shot parse of the output, detection included, must
 	// be the chosen candidate's reading or that result. Its content
-	// never starts with whitespace (unicode.IsSpace): a detecting stream
-	// reads it with its leading whitespace trimmed, so that the answer
-	// can stream before the dialect is known, whether that dialect keeps
-	// the whitespace or not.
+	// never starts or ends with whitespace (textlayer.IsSpace), as no
+	// dialect's does (dialects.Edges), so that the answer can stream
+	// before the dialect is known.
 	Settle(text string, read func(k int) *Reading) (k int, reason string, res *toolcall.Result)
 }
 
@@ -210,7 +210,6 @@ func NewDetecting(det Detector, opts *Options) *Parser {
 	c.det = det
 	c.set = det.Candidates()
 	c.pts = det.Points().Points()
-	c.trimLead = true
 	c.lits.init(c.set)
 	for _, name := range det.Priors() {
 		if k, ok := c.set.index[name]; ok {
@@ -370,14 +369,14 @@ func (c *chain) pendingPlain() bool {
 // candidate not yet read may read it as a header or the start of its
 // framing (all of it); else the end of text that begins a literal that
 // may turn the text before it into the start of a call (watched); else,
-// while a candidate may write a call name(…), the last word (word).
-func (c *chain) held(text string) (n int, word bool) {
+// while a candidate may write a call name(…), the last word.
+func (c *chain) held(text string) int {
 	s := c.set
 	if !c.lits.opening {
-		lead := strings.TrimLeft(text, " \t\r\n")
+		lead := textlayer.TrimLeft(text)
 		for k := range s.cands {
 			if !has(c.lits.made, k) && c.mayBeFraming(k, lead) {
-				return len(text), false
+				return len(text)
 			}
 		}
 		c.lits.opening = lead != ""
@@ -399,11 +398,11 @@ func (c *chain) held(text string) (n int, word bool) {
 	for i := start; i < len(text)-hold; i++ {
 		for _, id := range s.byFirst[text[i]] {
 			if l := s.lits[id]; len(l) > len(text)-i && strings.HasPrefix(l, text[i:]) && c.watched(int(id)) {
-				return len(text) - i, false
+				return len(text) - i
 			}
 		}
 	}
-	return hold, hold > 0
+	return hold
 }
 
 // watched reports whether literal id, when it comes, may change how the
@@ -453,9 +452,6 @@ func (c *chain) say(a *alternate, kind Kind, text string) string {
 	if a.opaque {
 		own = ""
 	}
-	if kind == Content && c.trimLead {
-		own = strings.TrimLeftFunc(own, unicode.IsSpace)
-	}
 	if kind == Reasoning || a.cand < 0 || has(c.set.unmarked, a.cand) || dialects.ImplicitReasoning(&c.opts.Parse) {
 		return own
 	}
@@ -486,7 +482,7 @@ func (c *chain) say(a *alternate, kind Kind, text string) string {
 		// stays so.
 		a.unframed = a.markAt >= 0
 	}
-	if before = strings.TrimSpace(before); len(own) >= len(before) {
+	if before = textlayer.TrimSpace(before); len(own) >= len(before) {
 		return own
 	}
 	return before

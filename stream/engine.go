@@ -33,6 +33,7 @@ type engine struct {
 	tr                 dialects.TextReader
 	text               textBuf
 	content, reasoning strings.Builder
+	edges              dialects.Edges // the content's edges, as dialects.Read keeps them
 	// calls are the calls under the cap, by index; past are those beyond
 	// it, kept for the error that says how many there were.
 	calls []engineCall
@@ -147,7 +148,9 @@ func (e *engine) pieces(ps []dialects.Piece) {
 		p := &ps[i]
 		switch p.Kind {
 		case dialects.PieceContent:
-			e.out(Content, &e.content, p.Text)
+			held, text := e.edges.Next(p.Text)
+			e.out(Content, &e.content, held)
+			e.out(Content, &e.content, text)
 		case dialects.PieceReasoning:
 			e.out(Reasoning, &e.reasoning, p.Text)
 		case dialects.PieceCallStart:

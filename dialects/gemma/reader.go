@@ -3,13 +3,13 @@ package gemma
 import (
 	"bytes"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // NewReader returns the engine that reads one output of the dialect in
@@ -892,7 +892,7 @@ func (j *joiner) add(r *reader, s string) {
 		return
 	}
 	if j.lead {
-		t := strings.TrimLeftFunc(s, unicode.IsSpace)
+		t := textlayer.TrimLeft(s)
 		if !j.thought {
 			j.gap = max(j.gap, gapKind(s[:len(s)-len(t)]))
 		}
@@ -912,7 +912,7 @@ func (j *joiner) add(r *reader, s string) {
 		}
 		j.lead, s = false, t
 	}
-	body := strings.TrimRightFunc(s, unicode.IsSpace)
+	body := textlayer.TrimRight(s)
 	if body == "" {
 		j.held = append(j.held, s...)
 		return

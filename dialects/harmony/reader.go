@@ -2,7 +2,6 @@ package harmony
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
@@ -854,11 +853,11 @@ func (j *joiner) add(out []dialects.Piece, text string, from, to int, last bool)
 		}
 	}
 	if !j.open {
-		lead := e - len(strings.TrimLeftFunc(s[:e], unicode.IsSpace))
+		lead := e - len(textlayer.TrimLeft(s[:e]))
 		j.pend += lead
 		s, e = s[lead:], e-lead
 	}
-	t := strings.TrimRightFunc(s[:e], unicode.IsSpace)
+	t := textlayer.TrimRight(s[:e])
 	if t == "" {
 		return out
 	}
@@ -883,7 +882,7 @@ func (j *joiner) end() { j.open, j.pend = false, -1 }
 
 // whole sends s as a piece of its own.
 func (j *joiner) whole(out []dialects.Piece, s string) []dialects.Piece {
-	if t := strings.TrimSpace(s); t != "" {
+	if t := textlayer.TrimSpace(s); t != "" {
 		j.open = false
 		out = append(j.begin(out), dialects.Piece{Kind: j.kind, Text: t})
 		j.open = false

@@ -235,7 +235,7 @@ func (r *reader) step(final bool) {
 func (r *reader) start(final bool) bool {
 	t := r.text()
 	i := 0
-	for i < len(t) && isSpace(t[i]) {
+	for i < len(t) && textlayer.IsSpace(t[i]) {
 		i++
 	}
 	opens := false
@@ -263,7 +263,7 @@ const openToolCall = "<tool_call>"
 func (r *reader) template(final bool) bool {
 	t := r.text()
 	i := 0
-	for i < len(t) && isSpace(t[i]) {
+	for i < len(t) && textlayer.IsSpace(t[i]) {
 		i++
 	}
 	switch {
@@ -557,7 +557,7 @@ func (r *reader) announce(t string) {
 		case c == '}' || c == ']':
 			a.depth--
 			a.complete = a.depth <= 0
-		case a.depth == 0 && (c == ',' || isSpace(c)) && i > a.at:
+		case a.depth == 0 && (c == ',' || textlayer.IsSpace(c)) && i > a.at:
 			a.complete = true // a bare literal ended
 			i--
 		}
@@ -592,7 +592,7 @@ func (r *reader) header(t string) (at int, ok, more bool) {
 	i := a.hi
 	wants := [...]string{"{", `"name"`, ":", `"`, "name", `"`, ",", `"arguments"`, ":"}
 	for ; a.hk < len(wants); a.hk++ {
-		for i < len(t) && isSpace(t[i]) {
+		for i < len(t) && textlayer.IsSpace(t[i]) {
 			i++
 		}
 		want := wants[a.hk]
@@ -619,7 +619,7 @@ func (r *reader) header(t string) (at int, ok, more bool) {
 		}
 		i += n
 	}
-	for i < len(t) && isSpace(t[i]) {
+	for i < len(t) && textlayer.IsSpace(t[i]) {
 		i++
 	}
 	if i == len(t) {
@@ -653,14 +653,12 @@ func shiftCall(rc *dialects.RawCall, d int) {
 // candidate, such text leaves it opening the output (textlayer.PlaceOf).
 func listOnly(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isSpace(c) && c != '[' && c != ',' && c != ';' {
+		if c := s[i]; !textlayer.IsSpace(c) && c != '[' && c != ',' && c != ';' {
 			return false
 		}
 	}
 	return true
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // strRun reads s inside a double-quoted string, escape saying a backslash
 // came right before it: it returns how far the string's bytes run, up to
@@ -771,7 +769,7 @@ func (u *unitLines) boundary(text string, limit int) int {
 			}
 			continue
 		}
-		if !isSpace(c) {
+		if !textlayer.IsSpace(c) {
 			u.text = true
 		}
 		if u.inStr {

@@ -3,7 +3,7 @@ package hermes
 import (
 	"strings"
 
-	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // tagKind tells what an XML-like tag means to the dialect.
@@ -149,7 +149,7 @@ func tagEnd(text string, from, limit, max int) int {
 // attributes reads name="…" and id="…" from the inside of a tag.
 func attributes(s string) (name, id string) {
 	for i := 0; i < len(s); {
-		for i < len(s) && (textcall.IsSpace(s[i]) || s[i] == '/') {
+		for i < len(s) && (textlayer.IsSpace(s[i]) || s[i] == '/') {
 			i++
 		}
 		k := i
@@ -178,7 +178,7 @@ func attributes(s string) (name, id string) {
 			}
 		} else {
 			k := i
-			for i < len(s) && !textcall.IsSpace(s[i]) {
+			for i < len(s) && !textlayer.IsSpace(s[i]) {
 				i++
 			}
 			val = s[k:i]

@@ -1,7 +1,6 @@
 package markers
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -201,7 +200,7 @@ func (x *extractor) leadRun() (calls []dialects.RawCall, end int) {
 			break
 		}
 		next, sep, line := ext.end, false, false
-		for next < len(s) && (isBlank(s[next]) || s[next] == ',' || s[next] == ';') {
+		for next < len(s) && (textlayer.IsSpace(s[next]) || s[next] == ',' || s[next] == ';') {
 			sep = sep || s[next] == ',' || s[next] == ';'
 			line = line || s[next] == '\n'
 			next++
@@ -490,9 +489,9 @@ func (x *extractor) spill() {
 // trimContentRight drops the trailing whitespace of the content so far.
 func (x *extractor) trimContentRight() {
 	if x.rawSet {
-		x.rawContent = strings.TrimRightFunc(x.rawContent, unicode.IsSpace)
+		x.rawContent = textlayer.TrimRight(x.rawContent)
 	} else {
-		x.content = bytes.TrimRightFunc(x.content, unicode.IsSpace)
+		x.content = textlayer.TrimRight(x.content)
 	}
 	if x.contentLen() == 0 {
 		x.trimmedAll = true
@@ -891,7 +890,7 @@ func (x *extractor) listPoints(p *piece, fi, i, end int, calls []dialects.RawCal
 
 // skipSeparators skips blanks, commas and semicolons between values.
 func skipSeparators(s string, i int) int {
-	for i < len(s) && (isBlank(s[i]) || s[i] == ',' || s[i] == ';') {
+	for i < len(s) && (textlayer.IsSpace(s[i]) || s[i] == ',' || s[i] == ';') {
 		i++
 	}
 	return i

@@ -1,14 +1,13 @@
 package markers
 
 import (
-	"bytes"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // NewReader returns a Reader for one output read with opts
@@ -313,9 +312,9 @@ func (r *reader) Close() []dialects.Piece {
 	if !ur.split {
 		carried := r.carried
 		if ur.trimmedAll {
-			carried = bytes.TrimRightFunc(carried, unicode.IsSpace)
+			carried = textlayer.TrimRight(carried)
 		}
-		content = strings.TrimSpace(string(carried) + content)
+		content = textlayer.TrimSpace(string(carried) + content)
 		if r.carriedR.Len() > 0 {
 			reasoning = r.carriedR.String() + reasoning
 		}
@@ -509,7 +508,7 @@ func (r *reader) ready(s string) bool {
 	if r.bqFor != r.boundary {
 		r.bq, r.bsep, r.bqFor = r.boundary, r.boundary, r.boundary
 	}
-	for r.bq < len(s) && (isBlank(s[r.bq]) || r.boundaryCloses && (s[r.bq] == ']' || s[r.bq] == '}')) {
+	for r.bq < len(s) && (textlayer.IsSpace(s[r.bq]) || r.boundaryCloses && (s[r.bq] == ']' || s[r.bq] == '}')) {
 		r.bq++
 	}
 	if r.bq >= len(s) {
@@ -521,7 +520,7 @@ func (r *reader) ready(s string) bool {
 	}
 	if s[q] == ',' || s[q] == ';' {
 		r.bsep = max(r.bsep, q+1)
-		for r.bsep < len(s) && isBlank(s[r.bsep]) {
+		for r.bsep < len(s) && textlayer.IsSpace(s[r.bsep]) {
 			r.bsep++
 		}
 		return r.bsep < len(s)
@@ -697,9 +696,9 @@ func (r *reader) sendContent(s string) {
 	r.sentTo = to
 	seg = r.hold + seg
 	if r.leading {
-		seg = strings.TrimLeftFunc(seg, unicode.IsSpace)
+		seg = textlayer.TrimLeft(seg)
 	}
-	body := strings.TrimRightFunc(seg, unicode.IsSpace)
+	body := textlayer.TrimRight(seg)
 	r.hold = seg[len(body):]
 	if body != "" {
 		r.leading = false
@@ -792,7 +791,7 @@ func (r *reader) commit(s string, ur *unitReading) {
 	}
 	cp := ur.cps[k]
 	raw := ur.raw[:cp.content]
-	tail := strings.TrimRightFunc(raw, unicode.IsSpace)
+	tail := textlayer.TrimRight(raw)
 	for _, t := range r.d.reasoning {
 		if t.Close != "" && strings.HasSuffix(tail, t.Close) {
 			// The text after a block is trimmed from its start on: the
@@ -806,7 +805,7 @@ func (r *reader) commit(s string, ur *unitReading) {
 			StartsOpen: startsOpen, Implicit: r.implicit})
 	}
 	if cp.trimmedAll {
-		r.carried = bytes.TrimRightFunc(r.carried, unicode.IsSpace)
+		r.carried = textlayer.TrimRight(r.carried)
 	}
 	r.carried = append(r.carried, content...)
 	r.carriedR.WriteString(reasoning)
@@ -845,7 +844,7 @@ func (r *reader) decided(u string, cp checkpoint) bool {
 		return true
 	}
 	q := cp.next
-	for q < len(u) && (isBlank(u[q]) || u[q] == ']' || u[q] == '}') {
+	for q < len(u) && (textlayer.IsSpace(u[q]) || u[q] == ']' || u[q] == '}') {
 		q++
 	}
 	switch {
@@ -883,7 +882,7 @@ func (d *Dialect) isValue(text string) bool {
 // a separator the next value has begun.
 func valueSettled(s string, end int) bool {
 	q := end
-	for q < len(s) && (isBlank(s[q]) || s[q] == ']' || s[q] == '}') {
+	for q < len(s) && (textlayer.IsSpace(s[q]) || s[q] == ']' || s[q] == '}') {
 		q++
 	}
 	if q >= len(s) {

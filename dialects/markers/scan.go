@@ -1,6 +1,10 @@
 package markers
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/internal/textlayer"
+)
 
 // extentStatus says how the extent of a JSON value ended.
 type extentStatus int
@@ -142,7 +146,7 @@ func cutExtent(s string, start, end int, stack []byte, quote byte, key bool, las
 			b.WriteString(":null")
 		}
 	} else {
-		for end > start && isBlank(s[end-1]) {
+		for end > start && textlayer.IsSpace(s[end-1]) {
 			end--
 		}
 		switch {
@@ -164,11 +168,9 @@ func cutExtent(s string, start, end int, stack []byte, quote byte, key bool, las
 	return extent{end: end, status: extentCut, closers: b.String(), inString: quote != 0}
 }
 
-func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
-
 // skipBlank returns the offset of the first non-blank byte at or after i.
 func skipBlank(s string, i int) int {
-	for i < len(s) && isBlank(s[i]) {
+	for i < len(s) && textlayer.IsSpace(s[i]) {
 		i++
 	}
 	return i

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/tidwall/gjson"
 
@@ -450,7 +449,7 @@ func (x *extractor) scanBare(from int) {
 	if calls, answer, ok := x.whole(content, base, from > 0, sc); ok {
 		x.ext.Calls = append(x.ext.Calls, calls...)
 		x.addContent(answer)
-		x.ext.Content = strings.TrimSpace(x.contentString())
+		x.ext.Content = textlayer.TrimSpace(x.contentString())
 		return
 	}
 	if sc.Reset(); x.d.desc.FramedAfterProse && x.framed(content, base, sc) {
@@ -463,7 +462,7 @@ func (x *extractor) scanBare(from int) {
 	} else {
 		x.addContent(content)
 	}
-	x.ext.Content = strings.TrimSpace(x.contentString())
+	x.ext.Content = textlayer.TrimSpace(x.contentString())
 }
 
 // whole reads s as nothing but JSON call values (after an optional bare
@@ -474,7 +473,7 @@ func (x *extractor) scanBare(from int) {
 // afterRun says s goes on after a value of the run that opens the output:
 // it may hold no further value.
 func (x *extractor) whole(s string, base int, afterRun bool, shown *dialects.ShownScan) (calls []dialects.RawCall, content string, ok bool) {
-	i := len(s) - len(strings.TrimLeftFunc(s, unicode.IsSpace))
+	i := len(s) - len(textlayer.TrimLeft(s))
 	for _, p := range x.d.barePrefix {
 		if strings.HasPrefix(s[i:], p) {
 			i = skipBlank(s, i+len(p))
@@ -503,7 +502,7 @@ func (x *extractor) whole(s string, base int, afterRun bool, shown *dialects.Sho
 			continue
 		}
 		if !valueStart(s, i) {
-			if strings.TrimSpace(s[i:]) == "" { // trailing non-ASCII blanks
+			if textlayer.TrimSpace(s[i:]) == "" {
 				break
 			}
 			if j := strayEnd(s, i); n > 0 && j > i && (j == len(s) || fenced && strings.HasPrefix(s[j:], "```")) {

@@ -122,7 +122,7 @@ func TestParseResponses(t *testing.T) {
 	want := []wantCall{{"call_1", "get_weather", `{"city":"Paris"}`, 0}, {"call_2", "get_weather", `{"city":"Oslo"}`, 1}}
 
 	res := ParseResponses(fromAPIs(t, append(stream, done)), nil)
-	checkResult(t, res, want, "Sure. ", "plan more", nil)
+	checkResult(t, res, want, "Sure.", "plan more", nil)
 
 	s := DecodeResponses(fromAPIs(t, append(stream, done)))
 	if s.Status.Model != "qwen3:8b" || s.DoneReason != "stop" || s.EvalCount != 20 || s.PromptEvalCount != 10 || s.Responses != 5 {
@@ -131,7 +131,7 @@ func TestParseResponses(t *testing.T) {
 
 	// Chat returns nil when the connection drops: no done, truncated.
 	res = ParseResponses(fromAPIs(t, stream), nil)
-	checkResult(t, res, want, "Sure. ", "plan more", []toolcall.Code{toolcall.CodeTruncated})
+	checkResult(t, res, want, "Sure.", "plan more", []toolcall.Code{toolcall.CodeTruncated})
 	if !errors.Is(res.Err(), toolcall.ErrTruncated) {
 		t.Errorf("Err = %v", res.Err())
 	}

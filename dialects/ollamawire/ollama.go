@@ -24,6 +24,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // Name is the dialect's catalogue name.
@@ -78,6 +79,7 @@ func extract(text string) *dialects.Extraction {
 	s := decode(text)
 	ext := s.Extraction
 	ext.Errors = s.Errors
+	ext.Content = textlayer.TrimSpace(ext.Content) // dialects.Edges, as every dialect's
 	return &ext
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // Glimmer's message framing (Ollama glimmer models).
@@ -32,7 +33,7 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s stretch,
 	*ext = dialects.Extraction{}
 	var content, reasoning []string
 	addContent := func(s string) {
-		if s = strings.TrimSpace(stripFraming(s)); s != "" {
+		if s = textlayer.TrimSpace(stripFraming(s)); s != "" {
 			content = append(content, s)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 var _ dialects.Incremental = (*Dialect)(nil)
@@ -746,7 +747,7 @@ func (r *reader) early(text string) {
 		r.plain++
 	}
 	q := r.plain
-	for q > r.seg && isSpaceByte(text[q-1]) {
+	for q > r.seg && textlayer.IsSpace(text[q-1]) {
 		q--
 	}
 	if q <= r.seg {
@@ -798,8 +799,6 @@ func joinPlain(j *joinState, s string) string {
 	}
 	return out
 }
-
-func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // readTo reads the stretch from seg to end (with its context, see early)
 // as st says.

@@ -3,8 +3,32 @@ package textlayer
 import "strings"
 
 // IsSpace reports whether c is a space, a tab or a line break ('\r' or
-// '\n'): the blanks around a call and between the words of prose.
+// '\n'): the blanks around a call and between the words of prose, JSON's
+// whitespace, and what the edges of content drop (TrimSpace). It is the
+// one space set of every family: other characters Unicode calls spaces
+// (U+00A0, U+3000, '\f', '\v') are text, in the content and in a value.
 func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// TrimSpace returns s without the spaces (IsSpace) that begin and end it.
+func TrimSpace[S ~string | ~[]byte](s S) S { return TrimRight(TrimLeft(s)) }
+
+// TrimLeft returns s without the spaces (IsSpace) that begin it.
+func TrimLeft[S ~string | ~[]byte](s S) S {
+	i := 0
+	for i < len(s) && IsSpace(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+// TrimRight returns s without the spaces (IsSpace) that end it.
+func TrimRight[S ~string | ~[]byte](s S) S {
+	i := len(s)
+	for i > 0 && IsSpace(s[i-1]) {
+		i--
+	}
+	return s[:i]
+}
 
 // IsBlank reports whether c is a blank inside a line: a space, a tab or a
 // carriage return.

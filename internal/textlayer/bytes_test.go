@@ -41,3 +41,19 @@ func TestAtLineEnd(t *testing.T) {
 		}
 	}
 }
+
+func TestTrimSpace(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", ""},
+		{" \t\r\n", ""},
+		{" \n a b \r\n", "a b"},
+		{"\u00a0a\u00a0", "\u00a0a\u00a0"}, // not in the space set: text
+		{"\f\va\v\f", "\f\va\v\f"},
+		{"\u3000a", "\u3000a"},
+		{" \u00a0 a", "\u00a0 a"},
+	} {
+		if got := TrimSpace(c.in); got != c.want {
+			t.Errorf("TrimSpace(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

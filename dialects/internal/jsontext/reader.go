@@ -319,7 +319,7 @@ func (r *reader) content(final bool) bool {
 		case c == '{' || c == '[':
 			if c == '[' {
 				j := k + 1
-				for j < limit && textcall.IsSpace(s[j]) {
+				for j < limit && textlayer.IsSpace(s[j]) {
 					j++
 				}
 				if j == len(s) && limit == len(s) && !final {
@@ -540,7 +540,7 @@ func (r *reader) settled() bool {
 func (r *reader) elements(s string) {
 	for !r.stop {
 		p := r.elem
-		for p < len(s) && (textcall.IsSpace(s[p]) || s[p] == ',') {
+		for p < len(s) && (textlayer.IsSpace(s[p]) || s[p] == ',') {
 			p++
 		}
 		if r.elem = p; p == len(s) {
@@ -560,7 +560,7 @@ func (r *reader) elements(s string) {
 		// The last element waits for the list: closing brackets too many
 		// after it are noted on it.
 		q := e
-		for q < len(s) && textcall.IsSpace(s[q]) {
+		for q < len(s) && textlayer.IsSpace(s[q]) {
 			q++
 		}
 		if q == len(s) {
@@ -590,7 +590,7 @@ func (r *reader) inside(s string, called bool) {
 	r.text(s[:1])
 	for p < len(s) {
 		q := p
-		for p < len(s) && (textcall.IsSpace(s[p]) || s[p] == ',') {
+		for p < len(s) && (textlayer.IsSpace(s[p]) || s[p] == ',') {
 			p++
 		}
 		r.text(s[q:p])
@@ -831,7 +831,7 @@ func (r *reader) answer(s string) {
 		s, r.cut = rest, false
 	}
 	e := len(s)
-	for e > 0 && textcall.IsSpace(s[e-1]) {
+	for e > 0 && textlayer.IsSpace(s[e-1]) {
 		e--
 	}
 	if e > 0 {
@@ -863,7 +863,7 @@ func (r *reader) reason(s string) {
 		s = strings.TrimLeft(s, " \t\r\n")
 	}
 	e := len(s)
-	for e > 0 && textcall.IsSpace(s[e-1]) {
+	for e > 0 && textlayer.IsSpace(s[e-1]) {
 		e--
 	}
 	if e > 0 {

@@ -1,6 +1,10 @@
 package textcall
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/internal/textlayer"
+)
 
 // Rejoin is the rule of a cut in text, the text left around markup that
 // was taken out (a call, a reasoning block): at each cut the whitespace on
@@ -34,7 +38,7 @@ func (c *Rejoin) Front(s string, before bool) (sep, rest string, ok bool) {
 		return "", s, true
 	}
 	i := 0
-	for i < len(s) && IsSpace(s[i]) {
+	for i < len(s) && textlayer.IsSpace(s[i]) {
 		if s[i] == '\n' {
 			c.newline = true
 		}
@@ -58,7 +62,7 @@ func (c *Rejoin) Front(s string, before bool) (sep, rest string, ok bool) {
 // and whether that whitespace holds a newline.
 func TrimTrailing(s string) (n int, newline bool) {
 	n = len(s)
-	for n > 0 && IsSpace(s[n-1]) {
+	for n > 0 && textlayer.IsSpace(s[n-1]) {
 		n--
 	}
 	return n, strings.IndexByte(s[n:], '\n') >= 0
@@ -92,7 +96,7 @@ func (j *Joiner) Cut() {
 		return
 	}
 	end, nl := len(j.buf), false
-	for end > 0 && IsSpace(j.buf[end-1]) {
+	for end > 0 && textlayer.IsSpace(j.buf[end-1]) {
 		nl = nl || j.buf[end-1] == '\n'
 		end--
 	}

@@ -423,13 +423,10 @@ func Truncated(offset int, raw, tool string) dialects.RawCall {
 // value still open there was cut off, not merely malformed.
 func (r *Reader) AtEnd(i int) bool { return SkipSpace(r.Text, i, len(r.Text)) == len(r.Text) }
 
-// IsSpace reports whether c is ASCII whitespace.
-func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
 // SkipSpace returns the first offset at or after i, before end, that is not
 // ASCII whitespace.
 func SkipSpace(s string, i, end int) int {
-	for i < end && IsSpace(s[i]) {
+	for i < end && textlayer.IsSpace(s[i]) {
 		i++
 	}
 	return i
@@ -437,7 +434,7 @@ func SkipSpace(s string, i, end int) int {
 
 // SkipSeparators skips whitespace, commas and semicolons between values.
 func SkipSeparators(s string, i, end int) int {
-	for i < end && (IsSpace(s[i]) || s[i] == ',' || s[i] == ';') {
+	for i < end && (textlayer.IsSpace(s[i]) || s[i] == ',' || s[i] == ';') {
 		i++
 	}
 	return i
