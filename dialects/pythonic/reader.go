@@ -340,7 +340,7 @@ func (r *reader) thinking(text string, final bool) bool {
 	}
 	r.scan = len(text)
 	if r.thinkHeld < 0 {
-		end := len(text) - partialAt(text[r.pos:], append(r.openers(), dialects.Think.Close)...)
+		end := len(text) - r.partialMarker(text[r.pos:], dialects.Think.Close)
 		r.emitReasoning(text[:end], false)
 	}
 	return false
@@ -434,11 +434,22 @@ func partialAt(s string, markers ...string) int {
 	n := 0
 	for _, m := range markers {
 		for k := min(len(m)-1, len(s)); k > n; k-- {
-			if strings.HasSuffix(s, m[:k]) {
+			// A suffix that may be the prefix begins with its first byte.
+			if s[len(s)-k] == m[0] && s[len(s)-k:] == m[:k] {
 				n = k
 				break
 			}
 		}
+	}
+	return n
+}
+
+// partialMarker returns the length of the longest suffix of s that is a
+// proper prefix of one of the dialect's block openers or of tag.
+func (r *reader) partialMarker(s, tag string) int {
+	n := partialAt(s, tag)
+	for _, b := range r.d.blocks {
+		n = max(n, partialAt(s, b.open))
 	}
 	return n
 }
@@ -495,7 +506,7 @@ func (r *reader) content(text string, final bool) bool {
 	}
 	end := len(text)
 	if !final {
-		end -= partialAt(text[r.pos:], append(r.openers(), dialects.Think.Open)...)
+		end -= r.partialMarker(text[r.pos:], dialects.Think.Open)
 	}
 	r.scan = end
 	r.emitContent(text, end, final)
@@ -845,15 +856,6 @@ func (r *reader) mark(open string) {
 		r.marked = true
 		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceMarked})
 	}
-}
-
-// openers returns the dialect's block openers, in a new slice.
-func (r *reader) openers() []string {
-	out := make([]string, 0, len(r.d.blocks)+1)
-	for _, b := range r.d.blocks {
-		out = append(out, b.open)
-	}
-	return out
 }
 
 // wholeBare holds an output that may be nothing but bare calls until a
