@@ -57,6 +57,10 @@ const (
 // textlayer.PlaceOf and the prose that may present it as an example.
 const maxBack = 1 << 11
 
+// minHeld is the least room a reader makes for the bytes it holds across
+// deltas.
+const minHeld = 256
+
 // reader is the family's Reader.
 type reader struct {
 	cfg  *Config
@@ -149,10 +153,16 @@ func (r *reader) Write(delta string) []dialects.Piece {
 		keep := r.keep()
 		r.base += keep
 		r.buf.Reset()
+		// The held bytes grow by doubling from room for a few deltas,
+		// not from their length by append's small steps.
+		r.buf.Grow(max(2*(len(r.cur)-keep+len(delta)), minHeld))
 		r.buf.WriteString(r.cur[keep:])
 		r.buf.WriteString(delta)
 		r.cur, r.at, r.inBuf = r.buf.String(), r.at-keep, true
 	default:
+		if r.buf.Cap()-r.buf.Len() < len(delta) {
+			r.buf.Grow(len(delta))
+		}
 		r.buf.WriteString(delta)
 		r.cur = r.buf.String()
 	}
