@@ -180,6 +180,11 @@ func (e *engine) out(kind Kind, b *strings.Builder, s string) {
 		return
 	}
 	n := b.Len()
+	if b.Cap()-n < len(s) {
+		// Doubling, from room for a line or two: append would grow a
+		// short text in several small steps.
+		b.Grow(max(len(s), minOut))
+	}
 	b.WriteString(s)
 	if k := len(e.events) - 1; k >= 0 && e.events[k].Kind == kind {
 		e.events[k].Text = b.String()[n-len(e.events[k].Text):]
@@ -187,6 +192,10 @@ func (e *engine) out(kind Kind, b *strings.Builder, s string) {
 	}
 	e.events = append(e.events, Event{Kind: kind, Text: s})
 }
+
+// minOut is the least room the stream makes for the text of a kind it
+// emits (engine.out).
+const minOut = 128
 
 // slot returns call index's entry, or nil past the call cap: those calls
 // are not reported, as a one-shot parse drops them (dialects.CapCalls).
