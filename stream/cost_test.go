@@ -259,7 +259,7 @@ func TestStreamAllocatesOnce(t *testing.T) {
 func TestStreamKeepsNoTextOfItsOwn(t *testing.T) {
 	opts := dialects.Options{ReasoningClosed: true}
 	const fixed = 8 << 10
-	for _, name := range []string{"qwen3_coder", "pythonic", "harmony", "gemma4"} {
+	for _, name := range []string{"qwen3_coder", "pythonic", "harmony", "gemma4", "deepseek_v31", "mistral", "minimax_m1"} {
 		d, ok := registry.Lookup(name)
 		inc, isInc := d.(dialects.Incremental)
 		r, rok := render.For(name)

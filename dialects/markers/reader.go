@@ -48,6 +48,7 @@ func (d *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 		// brackets are followed from its start.
 		r.firstOpener = 0
 	}
+	r.regionBefore = d.implicitForm()
 	r.lits = d.lits
 	return r
 }
@@ -211,6 +212,11 @@ type reader struct {
 	stop int
 	// firstOpener is where the first opener starts, -1 while none.
 	firstOpener int
+	// regionBefore says a region may stand before the text scanned: a
+	// marker opened one, a bare value began, or the prompt may have
+	// written the first call's marker. An opener with none before it
+	// ends no region, and is no boundary.
+	regionBefore bool
 	// boundary is where the last region may have ended (past an end
 	// literal, or at an opener after the first), not yet settled by a
 	// reading; -1 when none is pending.
@@ -294,6 +300,9 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	}
 	return r.out
 }
+
+// Text returns the output given so far (dialects.TextReader).
+func (r *reader) Text() string { return r.b.String() }
 
 func (r *reader) Close() []dialects.Piece {
 	r.out = r.out[:0]
@@ -441,7 +450,7 @@ func (r *reader) bracket(s string, i int) int {
 		r.inStr = true
 	case '{', '[':
 		if r.depth == 0 {
-			r.list = c == '['
+			r.list, r.regionBefore = c == '[', true
 		}
 		r.depth++
 	case '}', ']':
@@ -471,8 +480,10 @@ func (r *reader) found(s string, i int, lit *literal, nested bool) {
 	}
 	switch {
 	case lit.opener && r.firstOpener < 0:
-		r.firstOpener = i
+		r.firstOpener, r.regionBefore = i, true
 	case nested:
+	case lit.opener && !r.regionBefore:
+		r.regionBefore = true // the first region: none before it ends here
 	case lit.opener && r.d.closed:
 		// Every region ends with its closing marker: the next one's
 		// opener ends none.

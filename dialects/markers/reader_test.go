@@ -370,3 +370,38 @@ func TestReasoningStreams(t *testing.T) {
 		})
 	}
 }
+
+// TestCallAfterProseReadOnce streams prose and one marked call in 16-byte
+// deltas, in dialects whose output may also open with bare values, and
+// checks that the call is read once, at Close: the marker, with no region
+// before it that it could end, starts no reading of its own.
+func TestCallAfterProseReadOnce(t *testing.T) {
+	const lead = "Let me check the weather for you.\n"
+	for _, tt := range []struct {
+		d    *markers.Dialect
+		call string
+	}{
+		{markers.Granite, `<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Tokyo", "unit": "celsius"}}]`},
+		{markers.Llama3JSON, `<|python_tag|>{"name": "get_weather", "parameters": {"city": "Tokyo", "unit": "celsius"}}`},
+	} {
+		t.Run(tt.d.Name(), func(t *testing.T) {
+			text := lead + tt.call
+			r := tt.d.NewReader(&dialects.Options{ReasoningClosed: true})
+			for i := 0; i < len(text); i += 16 {
+				r.Write(text[i:min(i+16, len(text))])
+			}
+			if cost := markers.ReadCost(r); cost != 0 {
+				t.Errorf("before Close, the readings read %d bytes", cost)
+			}
+			calls := 0
+			for _, p := range r.Close() {
+				if p.Kind == dialects.PieceCall && p.Call.Err == nil {
+					calls++
+				}
+			}
+			if cost := markers.ReadCost(r); calls != 1 || cost > len(text) {
+				t.Errorf("%d calls at Close, the readings read %d bytes of %d", calls, cost, len(text))
+			}
+		})
+	}
+}
