@@ -81,10 +81,13 @@ type thinkBlock struct {
 	open bool
 	at   int // the opening tag
 	from int // the block's text starts here
-	find int // </think> is looked for from here
-	next int // the first marker that would end the block if it never closes, -1: not found yet
-	look int // that marker is looked for from here
-	ends markerSet
+	find int // a </think> cut by the end of the text is looked for from here
+	// close finds </think> in the block's text, as IndexTag finds it: a
+	// tag a JSON string holds is text.
+	close dialects.TagFinder
+	next  int // the first marker that would end the block if it never closes, -1: not found yet
+	look  int // that marker is looked for from here
+	ends  markerSet
 	// analysis: the block stands in an analysis body, where it is text
 	// of the body; a closed one hides the tokens it holds.
 	analysis bool
@@ -541,8 +544,9 @@ func (r *reader) openThink(i int, ends markerSet, analysis bool) {
 // to the first such token, and held from there.
 func (r *reader) readThink(text string) bool {
 	t := &r.think
-	if c := strings.Index(text[t.find:], dialects.Think.Close); c >= 0 {
-		c += t.find
+	c, cs := t.close.Find(text[t.from:], dialects.Think.Close, r.closed)
+	c += t.from
+	if cs == dialects.TagFound {
 		t.open = false
 		end := c + len(dialects.Think.Close)
 		if t.analysis {
@@ -558,8 +562,12 @@ func (r *reader) readThink(text string) bool {
 	}
 	t.find = max(t.find, len(text)-len(dialects.Think.Close)+1)
 	// The text is sent up to the first token that would end the block,
-	// and short of a closing tag cut by the end of the text.
+	// and short of a closing tag cut by the end of the text or that more
+	// text may show inside a string.
 	upTo := cutAt(text, t.find, dialects.Think.Close)
+	if cs == dialects.TagPending {
+		upTo = min(upTo, c)
+	}
 	if t.next < 0 {
 		saved := r.scan
 		r.scan = t.look
