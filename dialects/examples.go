@@ -528,10 +528,10 @@ func openerBefore(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '(' || c == '[' || c == '*' || c == '_' || c == '>'
 }
 
-// closerAfter reports whether c may come right after inline code: a blank or
-// punctuation.
+// closerAfter reports whether c may come right after inline code: a blank,
+// closing punctuation, or the end of emphasis ('*', '_').
 func closerAfter(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || strings.IndexByte(".,;:!?)]*_'", c) >= 0
+	return textlayer.IsSpace(c) || textlayer.ClosingPunct(c) || c == '*' || c == '_'
 }
 
 // exampleWords are what prose says when it shows a call rather than makes

@@ -1,6 +1,10 @@
 package tagged
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/internal/textlayer"
+)
 
 // normalizeFunc is a hook that rewrites the text before calls are read:
 // when the text shows the need, or force says an earlier stretch of the
@@ -46,7 +50,7 @@ func glued(text string) bool {
 		for i := strings.Index(text, sym); i >= 0; {
 			if i > 0 {
 				c := text[i-1]
-				if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte(".,;:!?)]}", c) >= 0 {
+				if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || textlayer.ClosingPunct(c) {
 					return true
 				}
 			}

@@ -34,6 +34,19 @@ func TrimRight[S ~string | ~[]byte](s S) S {
 // carriage return.
 func IsBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
 
+// ClosingPunct reports whether c is punctuation that closes a word of
+// prose: a sentence's or a list's (. , ; : ! ?), a closing bracket, or a
+// closing quote. It is the one set every reader of prose uses; what may
+// follow a word is never a reason to read a call, only to read text as
+// prose.
+func ClosingPunct(c byte) bool {
+	switch c {
+	case '.', ',', ';', ':', '!', '?', ')', ']', '}', '"', '\'':
+		return true
+	}
+	return false
+}
+
 // WordByte reports whether c is a byte of a word of prose: an ASCII letter
 // or digit, or a byte of a non-ASCII character.
 func WordByte(c byte) bool {

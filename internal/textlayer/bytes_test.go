@@ -1,6 +1,9 @@
 package textlayer
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestBacktickRuns(t *testing.T) {
 	for _, c := range []struct {
@@ -54,6 +57,15 @@ func TestTrimSpace(t *testing.T) {
 	} {
 		if got := TrimSpace(c.in); got != c.want {
 			t.Errorf("TrimSpace(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestClosingPunct(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		want := c < 128 && strings.IndexByte(`.,;:!?)]}"'`, byte(c)) >= 0
+		if got := ClosingPunct(byte(c)); got != want {
+			t.Errorf("ClosingPunct(%q) = %v, want %v", byte(c), got, want)
 		}
 	}
 }

@@ -102,7 +102,7 @@ func TokenNamed(text string, at, end int) bool {
 	if gs > 0 && !textlayer.IsSpace(text[gs-1]) || ge < len(text) && !textlayer.IsSpace(text[ge]) {
 		return false // longer than the bound: not a word of a sentence
 	}
-	for ge > end && isClosingPunct(text[ge-1]) {
+	for ge > end && textlayer.ClosingPunct(text[ge-1]) {
 		ge--
 	}
 	if gs == at && ge == end {
@@ -168,7 +168,7 @@ func proseAround(text string, at, end int) bool {
 		return true // an item of a list
 	}
 	k := end
-	for k < len(text) && isClosingPunct(text[k]) {
+	for k < len(text) && textlayer.ClosingPunct(text[k]) {
 		k++
 	}
 	if k > end && textlayer.AtLineEnd(text, k) {
@@ -202,14 +202,4 @@ func specialTokenAt(text string, i int) int {
 		}
 	}
 	return 0
-}
-
-// isClosingPunct reports whether c is punctuation that may close a word of
-// a sentence.
-func isClosingPunct(c byte) bool {
-	switch c {
-	case '.', ',', ';', ':', '!', '?', ')', '"', '\'':
-		return true
-	}
-	return false
 }

@@ -1,19 +1,26 @@
 package textcall
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/internal/textlayer"
+)
 
 // ProseCode reports whether text that a raw-code marker introduced (Llama
 // 3's and Functionary's <|python_tag|>) reads as a sentence, not as code:
 // its first line is at least three words of letters separated by single
-// blanks, with no bracket, operator or quote, at most ending in sentence
-// punctuation ("to call tools in general."). Such a marker is mentioned in
-// prose, and what follows it is not code to run.
+// blanks, with no bracket, operator or quote, at most ending in closing
+// punctuation (textlayer.ClosingPunct: "to call tools in general.").
+// Such a marker is mentioned in prose, and what follows it is not code to
+// run.
 func ProseCode(code string) bool {
 	line := strings.TrimSpace(code)
 	if i := strings.IndexByte(line, '\n'); i >= 0 {
 		line = strings.TrimSpace(line[:i])
 	}
-	line = strings.TrimRight(line, ".,;!?")
+	for line != "" && textlayer.ClosingPunct(line[len(line)-1]) {
+		line = line[:len(line)-1]
+	}
 	words := 0
 	for w := range strings.SplitSeq(line, " ") {
 		if w == "" {
