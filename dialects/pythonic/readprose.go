@@ -49,9 +49,10 @@ const (
 type listState uint8
 
 const (
-	lsSep   listState = iota // between elements
-	lsName                   // in an element's callee name
-	lsElem                   // in an element's arguments
+	lsSep   listState = iota // a line's start: before its callee name
+	lsName                   // in a line call's callee name
+	lsElem                   // in a line call's arguments
+	lsList                   // in a call list, read by the candidate's listScan
 	lsJunk                   // after text that is not a call, to the list's end
 	lsStray                  // after the list's ']': closing brackets too many
 	lsLine                   // the list closed: to the end of its line
@@ -64,13 +65,13 @@ type candidate struct {
 	at   int // where it starts
 	i    int // the next byte to read
 	fs   textlayer.FenceScan
-	b    brackets // the element's (or a line call's) brackets, or the junk's
+	b    brackets // a line call's brackets, or the junk's
 	// a call list:
 	st       listState
-	elem     int  // the element being read starts here
-	nameEnd  int  // and its name ends here
-	sep      bool // a separator came since the last element
-	pend     bool // a complete element is held (el) until what follows it is read
+	ls       listScan // its elements
+	elem     int      // a line call starts here
+	sep      bool     // a separator came since the last element
+	pend     bool     // a complete element is held (el) until what follows it is read
 	el       element
 	elems    int  // elements read
 	live     bool // the list is a call list: its elements are given as they end
@@ -139,7 +140,7 @@ func (r *reader) startCand(text string, at int) {
 	r.cand = candidate{at: at, i: at, junk: -1}
 	switch {
 	case at < len(text) && text[at] == '[':
-		r.cand.kind, r.cand.i = candList, at+1
+		r.cand.kind, r.cand.i, r.cand.st, r.cand.ls = candList, at+1, lsList, newListScan(at+1)
 	case at < len(text) && text[at] == '`':
 		r.cand.kind = candTick
 	default:
@@ -321,59 +322,61 @@ func (r *reader) line(text string, final bool) bool {
 // list reads a call list, from its '['.
 func (r *reader) list(text string, final bool) bool {
 	c := &r.cand
-	for c.i < len(text) {
-		i := c.i
-		ch := text[i]
-		switch c.st {
-		case lsSep:
-			switch {
-			case ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' && c.elems == 0:
-			case c.elems == 0 && !isNameStart(ch):
+	for c.st == lsList {
+		ev, at := c.ls.next(text, false, final)
+		switch ev {
+		case leMore:
+			if !final {
+				return false
+			}
+			if c.elems == 0 && !c.ls.inArgs() {
+				return r.candContent(c.at + 1) // no call follows the '['
+			}
+			return r.listEnd(text, len(text), true)
+		case leStart:
+			r.listGive(text, false)
+		case leNotCall:
+			if c.elems == 0 {
+				return r.candContent(c.at + 1) // no call follows the '['
+			}
+			r.listGive(text, false)
+			c.junk, c.st, c.b, c.i = c.ls.start, lsJunk, brackets{depth: 1}, c.ls.start
+		case leElem:
+			r.listElem(text, at)
+			c.ls.done()
+		case leByte:
+			switch ch := text[at]; {
+			case ch == '\n' && c.elems == 0:
+			case c.elems == 0:
 				return r.candContent(c.at + 1) // no call follows the '['
 			case ch == '\n':
-				if c.elems > 0 {
-					c.broke = true
-					r.listGive(text, true)
-				}
+				c.broke = true
+				r.listGive(text, true)
 			case ch == ',':
 				c.sep = true
 				r.listGive(text, true)
 			case ch == ']':
 				r.listDecide(text, false) // its last element waits for the strays after it
-				c.next, c.strayEnd, c.st = i+1, i+1, lsStray
-			case isNameStart(ch):
-				r.listGive(text, false)
-				c.elem, c.st = i, lsName
+				c.next, c.strayEnd, c.st, c.i = at+1, at+1, lsStray, at+1
+				continue
 			default:
 				r.listGive(text, false)
-				c.junk, c.st, c.b = i, lsJunk, brackets{depth: 1}
+				c.junk, c.st, c.b, c.i = at, lsJunk, brackets{depth: 1}, at
 				continue
 			}
-		case lsName:
-			if isNameByte(ch) || ch == '.' || ch == '-' {
-				break
-			}
-			if ne, ok := callAt(text, c.elem); ok && ne == i {
-				c.nameEnd, c.st, c.b = i, lsElem, brackets{}
-				continue
-			}
-			if c.elems == 0 {
-				return r.candContent(c.at + 1) // no call follows the '['
-			}
-			r.listGive(text, false)
-			c.junk, c.st, c.b = c.elem, lsJunk, brackets{depth: 1}
-			c.i = c.elem
-			continue
-		case lsElem, lsJunk:
-			// An element, or junk, runs to the bracket that closes it.
+			c.ls.skip()
+		}
+	}
+	for c.i < len(text) {
+		i := c.i
+		ch := text[i]
+		switch c.st {
+		case lsJunk:
+			// Junk runs to the bracket that closes the list.
 			if !c.b.feed(text, i, final) {
 				return false
 			}
 			if !c.b.closed() {
-				break
-			}
-			if c.st == lsElem {
-				r.listElem(text, i+1)
 				break
 			}
 			c.next, c.strayEnd = i+1, i+1
@@ -410,9 +413,6 @@ func (r *reader) list(text string, final bool) bool {
 	if !final {
 		return false
 	}
-	if c.elems == 0 && (c.st == lsSep || c.st == lsName) {
-		return r.candContent(c.at + 1)
-	}
 	end := len(text)
 	if c.st == lsNext {
 		end = c.lineEnd
@@ -424,13 +424,13 @@ func (r *reader) list(text string, final bool) bool {
 // follows it is read; the first decides whether the list is a call list.
 func (r *reader) listElem(text string, end int) {
 	c := &r.cand
-	l := scanList(text[:end], c.elem, false, false, false)
-	el := element{start: c.elem, end: end, nameEnd: c.nameEnd, complete: true}
+	l := scanList(text[:end], c.ls.start, false, false, false)
+	el := element{start: c.ls.start, end: end, nameEnd: c.ls.nameEnd, complete: true}
 	if len(l.elems) > 0 {
 		el = l.elems[0]
 	}
 	el.noComma = c.elems > 0 && !c.sep
-	c.el, c.pend, c.sep, c.st = el, true, false, lsSep
+	c.el, c.pend, c.sep = el, true, false
 	c.elems++
 	if !c.first {
 		c.first = true
@@ -520,18 +520,19 @@ func (r *reader) listEnd(text string, lineEnd int, final bool) bool {
 		}
 		end := c.strayEnd
 		switch {
-		case c.st == lsName || c.st == lsElem:
+		case c.st == lsList && c.ls.start >= 0:
 			// The output ended inside an element.
-			el := element{start: c.elem, end: len(text), nameEnd: c.elem}
-			if c.st == lsElem {
-				l := scanList(text, c.elem, false, false, false)
+			at := c.ls.start
+			el := element{start: at, end: len(text), nameEnd: at}
+			if c.ls.inArgs() {
+				l := scanList(text, at, false, false, false)
 				if len(l.elems) > 0 {
 					el = l.elems[0]
 				}
 				r.giveOne(text, r.x.rawCall(text, el, 0), el)
 			} else {
-				raw := strings.TrimRight(text[c.elem:], spaces)
-				r.giveOne(text, junkCall(raw, c.elem), element{start: c.elem, end: c.elem + len(raw)})
+				raw := strings.TrimRight(text[at:], spaces)
+				r.giveOne(text, junkCall(raw, at), element{start: at, end: at + len(raw)})
 			}
 			end = len(text)
 		case c.junk >= 0:
@@ -566,21 +567,18 @@ func (r *reader) listEnd(text string, lineEnd int, final bool) bool {
 
 // blockScan gives the calls of a block as they end, before the block
 // closes: each element of its call list (bracketed or bare, calls or call
-// objects) is given once what follows it says another element comes (a
-// ',' or a line break, or the next element's start). Only a leading run
-// of elements that read as calls is given so: the first text that is
-// not a separator or an element, or an element that fails to read, stops
-// it, and the rest of the block is read when it closes (its first calls,
-// given, are not given again).
+// objects), read by a listScan, is given once what follows it says
+// another element comes (a ',' or a line break, or the next element's
+// start). Only a leading run of elements that read as calls is given so:
+// the first text that is not a separator or an element, or an element
+// that fails to read, stops it, and the rest of the block is read when it
+// closes (its first calls, given, are not given again).
 type blockScan struct {
-	i         int // the next byte to read; 0: not started
+	ls        listScan
+	started   bool
 	bracketed bool
 	any       bool // an element or the list's '[' was read
 	sep       bool // a comma came since the last element
-	start     int  // the element being read starts here, -1 none
-	object    bool
-	args      bool // in the element's brackets
-	b         brackets
 	held      element
 	has       bool
 	n         int // elements read
@@ -595,8 +593,8 @@ func (r *reader) blockEarly(text string) {
 	if s.stop || r.d.builtin {
 		return
 	}
-	if s.i == 0 {
-		s.i, s.start = b.body, -1
+	if !s.started {
+		s.started, s.ls = true, newListScan(b.body)
 	}
 	give := func() {
 		if !s.has {
@@ -611,61 +609,41 @@ func (r *reader) blockEarly(text string) {
 		r.giveOne(text, rc, s.held)
 		b.given++
 	}
-	for s.i < len(text) && !s.stop {
-		i := s.i
-		c := text[i]
-		if s.start >= 0 && s.args {
-			if !s.b.feed(text, i, false) {
+	for !s.stop {
+		ev, at := s.ls.next(text, true, false)
+		switch ev {
+		case leMore:
+			return
+		case leStart:
+			give()
+			s.any = true
+		case leNotCall:
+			s.stop = true
+		case leElem:
+			l := scanList(text[:at], s.ls.start, false, s.ls.object, false)
+			if len(l.elems) != 1 || !l.elems[0].complete {
+				s.stop = true
 				return
 			}
-			s.i++
-			if s.b.closed() {
-				l := scanList(text[:i+1], s.start, false, s.object, false)
-				if len(l.elems) != 1 || !l.elems[0].complete {
-					s.stop = true
-					return
-				}
-				el := l.elems[0]
-				el.noComma = s.bracketed && !s.sep && s.n > 0
-				s.held, s.has, s.start, s.sep, s.args = el, true, -1, false, false
-				s.n++
-			}
-			continue
-		}
-		switch {
-		case s.start >= 0: // in a callee name
-			switch {
-			case isNameByte(c) || c == '.' || c == '-':
-			case c == '(':
-				if ne, ok := callAt(text, s.start); !ok || ne != i {
-					s.stop = true
-					return
-				}
-				s.b, s.args = brackets{}, true
-				continue
+			el := l.elems[0]
+			el.noComma = s.bracketed && !s.sep && s.n > 0
+			s.held, s.has, s.sep = el, true, false
+			s.n++
+			s.ls.done()
+		case leByte:
+			switch c := text[at]; {
+			case c == '\n':
+				give()
+			case c == ',' && s.any:
+				s.sep = true
+				give()
+			case c == '[' && !s.any:
+				s.bracketed, s.any = true, true
 			default:
 				s.stop = true
 				return
 			}
-		case c == ' ' || c == '\t' || c == '\r':
-		case c == '\n':
-			give()
-		case c == ',' && s.any:
-			s.sep = true
-			give()
-		case c == '[' && !s.any:
-			s.bracketed, s.any = true, true
-		case c == '{':
-			give()
-			s.start, s.object, s.any, s.b, s.args = i, true, true, brackets{}, true
-			continue
-		case isNameStart(c):
-			give()
-			s.start, s.object, s.any = i, false, true
-		default:
-			s.stop = true
-			return
+			s.ls.skip()
 		}
-		s.i++
 	}
 }
