@@ -140,30 +140,36 @@ func (r *Registry) Decide(prefix string, opts *Options) (Detection, bool) {
 func (r *Registry) decide(ctx context.Context, prefix string, opts *Options) (Detection, bool) {
 	var seen present
 	seen.init(prefix, r.table())
-	return r.decideIn(ctx, &seen, len(prefix), opts)
+	return r.decideIn(ctx, &seen, len(prefix), opts, nil)
 }
 
 // decideIn is decide for the first n bytes of the output seen looks into.
-func (r *Registry) decideIn(ctx context.Context, seen *present, n int, opts *Options) (Detection, bool) {
-	det := r.detectIn(ctx, seen, n, opts, false)
+// read gives the dialects' readings of them (see rank); nil reads each
+// with its Extract.
+func (r *Registry) decideIn(ctx context.Context, seen *present, n int, opts *Options, read func(k int) (*dialects.Extraction, *toolcall.Result)) (Detection, bool) {
+	// The template opened a reasoning block and the prefix has not
+	// closed one: a call in it may turn out drafted in that block (of
+	// whichever family's wrapper closes it later), and is then
+	// reasoning, not a call. A reasoning block the prefix opened and has
+	// not closed may close later, and the calls in it are then
+	// reasoning too: nothing is decided inside one.
+	inReasoning := opts.ReasoningOpen && !closesReasoning(seen.text[:n], seen.tab.wrappers) ||
+		inOpenReasoning(seen.text[:n], seen.tab.wrappers)
+	var det Detection
+	if read == nil {
+		det = r.detectIn(ctx, seen, n, opts, false)
+	} else if inReasoning {
+		// A stream's candidates are not read for a ranking it would
+		// not use.
+		return det, false
+	} else {
+		det = r.rank(ctx, seen, n, opts, read)
+	}
 	if ctx.Err() != nil || det.Dialect == "" || len(det.Candidates) == 0 {
 		return det, false
 	}
 	best := det.Candidates[0]
-	if best.Calls == 0 || best.Errors > 0 {
-		return det, false
-	}
-	if opts.ReasoningOpen && !closesReasoning(seen.text[:n], seen.tab.wrappers) {
-		// The template opened a reasoning block and the prefix has not
-		// closed one: a call in it may turn out drafted in that block
-		// (of whichever family's wrapper closes it later), and is then
-		// reasoning, not a call.
-		return det, false
-	}
-	if inOpenReasoning(seen.text[:n], seen.tab.wrappers) {
-		// A reasoning block the prefix opened and has not closed may
-		// close later, and the calls in it are then reasoning, not calls:
-		// nothing is decided inside one.
+	if best.Calls == 0 || best.Errors > 0 || inReasoning {
 		return det, false
 	}
 	for _, c := range det.Candidates[1:] {
@@ -231,7 +237,7 @@ func (r *Registry) decideEarly(ctx context.Context, seen *present, opts *Options
 		if !ok || ctx.Err() != nil {
 			return Detection{}, false
 		}
-		det, ok := r.decideIn(ctx, seen, at, opts)
+		det, ok := r.decideIn(ctx, seen, at, opts, nil)
 		if !ok {
 			continue
 		}
@@ -310,28 +316,31 @@ func (d *detector) Candidates() *stream.CandidateSet { return d.tab.candidates()
 
 func (d *detector) Points() *stream.PointSet { return d.r.points() }
 
-// Decide names the dialect prefix decides (Registry.Decide), and why.
-func (d *detector) Decide(prefix string) (dialects.Dialect, string) {
-	det, ok := d.r.decideIn(context.Background(), d.look(prefix), len(prefix), d.opts)
+// Decide names the candidate prefix decides (Registry.Decide), and why,
+// from the stream's readings of prefix, as one-shot detection decides
+// from its Extracts.
+func (d *detector) Decide(prefix string, read func(k int) *stream.Reading) (int, string) {
+	det, ok := d.r.decideIn(context.Background(), d.look(prefix), len(prefix), d.opts, readings(read))
 	if !ok {
-		return nil, ""
+		return -1, ""
 	}
-	dl, found := d.r.Lookup(det.Dialect)
-	if !found {
-		return nil, ""
+	return det.Candidates[0].entry, det.Reason
+}
+
+// readings adapts a stream's readings to rank's.
+func readings(read func(k int) *stream.Reading) func(k int) (*dialects.Extraction, *toolcall.Result) {
+	return func(k int) (*dialects.Extraction, *toolcall.Result) {
+		if rd := read(k); rd != nil {
+			return rd.Extraction, rd.Result
+		}
+		return nil, nil
 	}
-	return dl, det.Reason
 }
 
 // Settle decides the dialect of a whole output from the stream's
 // readings of it, as one-shot detection decides from its Extracts (rank).
 func (d *detector) Settle(text string, read func(k int) *stream.Reading) (int, string, *toolcall.Result) {
-	det := d.r.rank(context.Background(), d.look(text), len(text), d.opts, func(k int) (*dialects.Extraction, *toolcall.Result) {
-		if rd := read(k); rd != nil {
-			return rd.Extraction, rd.Result
-		}
-		return nil, nil
-	})
+	det := d.r.rank(context.Background(), d.look(text), len(text), d.opts, readings(read))
 	if det.Dialect == "" {
 		return -1, det.Reason, det.result
 	}
@@ -357,10 +366,12 @@ func (d *detector) Priors() []string {
 // it never detects, and the final parse reports the name.
 type nameless detector
 
-func (n *nameless) Candidates() *stream.CandidateSet       { return n.tab.candidates() }
-func (n *nameless) Points() *stream.PointSet               { return stream.NewPointSet(nil) }
-func (*nameless) Decide(string) (dialects.Dialect, string) { return nil, "" }
-func (n *nameless) Priors() []string                       { return (*detector)(n).Priors() }
+func (n *nameless) Candidates() *stream.CandidateSet { return n.tab.candidates() }
+func (n *nameless) Points() *stream.PointSet         { return stream.NewPointSet(nil) }
+func (*nameless) Decide(string, func(int) *stream.Reading) (int, string) {
+	return -1, ""
+}
+func (n *nameless) Priors() []string { return (*detector)(n).Priors() }
 
 // Settle chooses no candidate: the result is Parse's, which reports the
 // name.

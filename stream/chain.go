@@ -49,12 +49,14 @@ type chain struct {
 	// A detecting stream's (NewDetecting): det decides the dialect at
 	// the points pts finds (nil once decided or past them), set holds the
 	// candidates (lits: which an alternate reads, see join), buf the
-	// output's text.
+	// output's text; fed is how much of it every alternate has read
+	// (feed).
 	det  Detector
 	pts  *Points
 	set  *CandidateSet
 	lits literals
 	buf  textBuf
+	fed  int
 	// headerless says the output's opening cannot be a header (see
 	// headerless); plainAgrees that the plain reading of the output
 	// (emitAgreed) began with what was emitted, of content and reasoning.
@@ -151,14 +153,14 @@ func (c *chain) write(delta string) []Event {
 		if i == 0 && (a.commits(evs) || a.p.hasErrors()) {
 			// The named dialect reads a call or an error here: its
 			// final reading holds it, and no fallback can apply.
-			c.decide(0)
+			c.decide(0, nil)
 			return c.events
 		}
 		if i > 0 && a.called {
 			c.alts = c.alts[:i+1]
 		}
 	}
-	c.emitAgreed()
+	c.emitAgreed("")
 	return c.events
 }
 
@@ -212,10 +214,10 @@ func (a *alternate) keep(evs []Event) {
 // emitAgreed emits the answer text and reasoning every alternate has
 // emitted, as far as they agree and not yet emitted. Each alternate's
 // text begins with what was emitted, so only what follows is compared.
-func (c *chain) emitAgreed() {
-	hold, plain, text := 0, false, ""
+// Under detection text is the output every alternate has read.
+func (c *chain) emitAgreed(text string) {
+	hold, plain := 0, false
 	if c.det != nil {
-		text = c.buf.String()
 		if hold = c.held(text); hold == len(text) {
 			return
 		}
@@ -323,14 +325,14 @@ func (c *chain) emit(ev Event) {
 }
 
 // decide makes alternate i the stream's reading: what it emitted beyond
-// what the stream has emitted is emitted, in its order, and the stream is
-// its from now on.
-func (c *chain) decide(i int) {
+// what the stream has emitted is emitted, in its order, then more, what it
+// emitted since in the same Write, and the stream is its from now on.
+func (c *chain) decide(i int, more []Event) {
 	a := &c.alts[i]
 	c.inner = a.p
 	c.skip = [2]string{c.contentOut.String(), c.reasonOut.String()}
 	c.alts = nil
-	evs := make([]Event, 0, len(a.kept))
+	evs := make([]Event, 0, len(a.kept)+len(more))
 	for _, k := range a.kept {
 		ev := k.ev
 		switch ev.Kind {
@@ -341,7 +343,7 @@ func (c *chain) decide(i int) {
 		}
 		evs = append(evs, ev)
 	}
-	c.relay(evs)
+	c.relay(append(evs, more...))
 }
 
 // relay passes on the chosen reading's events, less the text emitted
@@ -399,7 +401,7 @@ func (c *chain) close() []Event {
 			c.emit(Event{Kind: Detected, Dialect: results[win].Dialect, Text: "fallback after " + c.name + " found no call"})
 		}
 		c.alts[win].keep(closes[win])
-		c.decide(win)
+		c.decide(win, nil)
 	}
 	done := &c.events[len(c.events)-1]
 	if c.inner != nil {

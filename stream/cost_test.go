@@ -124,11 +124,11 @@ func (hermesOnly) Candidates() *stream.CandidateSet {
 func (hermesOnly) Points() *stream.PointSet {
 	return stream.NewPointSet([]dialects.Dialect{hermes.Dialect})
 }
-func (hermesOnly) Decide(prefix string) (dialects.Dialect, string) {
+func (hermesOnly) Decide(prefix string, _ func(int) *stream.Reading) (int, string) {
 	if strings.Contains(prefix, "</tool_call>") {
-		return hermes.Dialect, "a Hermes call"
+		return 0, "a Hermes call"
 	}
-	return nil, ""
+	return -1, ""
 }
 func (hermesOnly) Priors() []string { return nil }
 func (hermesOnly) Settle(text string, read func(int) *stream.Reading) (int, string, *toolcall.Result) {

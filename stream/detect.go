@@ -22,12 +22,14 @@ type Detector interface {
 	// Points are where the output may decide its dialect (NewPointSet of
 	// the candidates' dialects).
 	Points() *PointSet
-	// Decide returns the dialect prefix, the output so far, decides, and
-	// why; nil when it decides none. It is asked at each of the output's
-	// Points in turn, and the one-shot parse must agree with it: when a
-	// prefix at a point decides a dialect, the parse of any output that
-	// begins with that prefix reads the output in that dialect.
-	Decide(prefix string) (dialects.Dialect, string)
+	// Decide returns the candidate prefix, the output so far, decides,
+	// and why; k < 0 when it decides none. read(k) is candidate k's
+	// reading of prefix, as its Reader would close it there (nil for no
+	// candidate). It is asked at each of the output's Points in turn,
+	// and the one-shot parse must agree with it: when a prefix at a point
+	// decides a dialect, the parse of any output that begins with that
+	// prefix reads the output in that dialect.
+	Decide(prefix string, read func(k int) *Reading) (k int, reason string)
 	// Priors names the candidates the caller's evidence (a chat template,
 	// a model name) makes candidates whatever the output holds.
 	Priors() []string
@@ -539,41 +541,94 @@ func (c *chain) add(d dialects.Dialect, text string) *alternate {
 	return a
 }
 
-// detect reads delta, undecided: every candidate reads it, the points it
-// holds are asked about, and what the candidates agree on is emitted.
+// detect reads delta, undecided: every candidate reads it, up to each
+// point it holds and on, the points are asked about from the candidates'
+// readings there, and what the candidates agree on is emitted.
 func (c *chain) detect(delta string) {
 	text := c.buf.String()
-	for i := range c.alts {
-		a := &c.alts[i]
-		a.keep(a.p.Write(delta))
-	}
-	c.join(text)
-	c.emitAgreed()
 	for c.pts != nil {
 		at, ok := c.pts.Next(text)
 		if !ok {
 			break
 		}
-		d, reason := c.det.Decide(text[:at])
-		if d == nil {
+		if at > c.fed {
+			// A point behind what was read is one the bytes after a
+			// bracket told (Points): the readings there are not the
+			// alternates' own.
+			c.feed(text[:at])
+			c.emitAgreed(text[:at])
+		}
+		k, reason := c.det.Decide(text[:at], c.readAt(text[:at]))
+		if k < 0 {
 			continue
 		}
 		c.pts = nil
-		c.emit(Event{Kind: Detected, Dialect: d.Name(), Text: reason})
-		c.decide(c.alternateOf(d, text))
+		c.emit(Event{Kind: Detected, Dialect: c.set.cands[k].Dialect.Name(), Text: reason})
+		i := c.alternateOf(k, text[:c.fed])
+		var more []Event
+		if c.fed < len(text) {
+			more = c.alts[i].p.Write(text[c.fed:])
+		}
+		c.decide(i, more)
 		return
+	}
+	c.feed(text)
+	c.emitAgreed(text)
+}
+
+// feed has every alternate read the output up to the end of text, the
+// output so far or a prefix of it, and brings the alternates in line with
+// the candidates there (join).
+func (c *chain) feed(text string) {
+	if len(text) > c.fed {
+		for i := range c.alts {
+			a := &c.alts[i]
+			a.keep(a.p.Write(text[c.fed:]))
+		}
+		c.fed = len(text)
+	}
+	c.join(text)
+}
+
+// readAt returns the candidates' readings of prefix, the output so far
+// (Detector.Decide): an alternate's as its Reader peeks it, when every
+// alternate has read prefix and no more, else the reading of a Parser of
+// the candidate fed prefix and closed.
+func (c *chain) readAt(prefix string) func(k int) *Reading {
+	return func(k int) *Reading {
+		if k < 0 || k >= len(c.set.cands) {
+			return nil
+		}
+		for i := range c.alts {
+			if len(prefix) != c.fed {
+				break
+			}
+			if a := &c.alts[i]; a.cand == k && a.p.eng != nil {
+				if rd := a.p.eng.peek(); rd != nil {
+					return rd
+				}
+				break
+			}
+		}
+		inner := Options{Parse: c.opts.Parse, MaxBytes: -1}
+		p := newAlone(c.set.cands[k].Dialect, &inner)
+		p.eng.noText, p.eng.raw = true, true
+		p.Write(prefix)
+		evs := p.Close()
+		return &Reading{Extraction: p.eng.extraction(), Result: evs[len(evs)-1].Result}
 	}
 }
 
-// alternateOf returns the index of the Parser that reads the output in
-// d, made now when none does.
-func (c *chain) alternateOf(d dialects.Dialect, text string) int {
+// alternateOf returns the index of the alternate that reads the output
+// as candidate k, made now, reading text, when none does.
+func (c *chain) alternateOf(k int, text string) int {
 	for i := range c.alts {
-		if c.alts[i].p.dialectName() == d.Name() {
+		if c.alts[i].cand == k {
 			return i
 		}
 	}
-	c.add(d, text)
+	a := c.add(c.set.cands[k].Dialect, text)
+	a.cand, a.opaque = k, c.set.opaque[k]
 	return len(c.alts) - 1
 }
 
@@ -618,7 +673,7 @@ func (c *chain) closeDetecting() {
 	k, reason, res := c.det.Settle(text, read)
 	if k >= 0 && read(k) != nil {
 		c.emit(Event{Kind: Detected, Dialect: c.set.cands[k].Dialect.Name(), Text: reason})
-		c.decide(byCand[k])
+		c.decide(byCand[k], nil)
 		return
 	}
 	c.alts = nil

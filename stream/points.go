@@ -16,7 +16,9 @@ const MaxDecisions = 8
 // early: right after a call region's closing marker (of any candidate
 // dialect), and right after a bracket that closes a value opened at depth
 // zero ({…}, […], (…), the end of a bare JSON or pythonic call), or inside
-// a list opened at depth zero (each call of [{…}, {…}]). Which
+// a list opened at depth zero (each call of [{…}, {…}]). A bracket inside
+// a candidate's marker (MiniMax-M3's "]<]minimax[>[", Mistral's
+// "[TOOL_CALLS]") is none: the marker is passed over whole. Which
 // bytes are points depends only on the bytes before them, so a stream that
 // reads the output delta by delta finds exactly the points a one-shot
 // parse of the whole output finds, and both decide the same way.
@@ -40,10 +42,14 @@ type Points struct {
 }
 
 // endSet is the closing markers of a set of dialects, looked up by their
-// last byte.
+// last byte, and their markers that hold a bracket (marks), looked up by
+// their first byte: a bracket inside a marker (MiniMax-M3's
+// "]<]minimax[>[", Mistral's "[TOOL_CALLS]") opens and closes no value.
 type endSet struct {
 	last  [256]bool
 	words []string
+	first [256]bool
+	marks []string
 }
 
 // PointSet is the closing markers of a set of candidate dialects, the part
@@ -54,19 +60,32 @@ type PointSet struct{ ends endSet }
 // (dialects.Syntax Ends and CallEnds).
 func NewPointSet(candidates []dialects.Dialect) *PointSet {
 	s := &PointSet{}
-	seen := map[string]bool{}
+	seen, marked := map[string]bool{}, map[string]bool{}
 	for _, d := range candidates {
 		syn := dialects.SyntaxOf(d)
 		if syn.Opaque {
 			continue
 		}
-		for _, w := range append(syn.Ends[:len(syn.Ends):len(syn.Ends)], syn.CallEnds...) {
+		ends := append(syn.Ends[:len(syn.Ends):len(syn.Ends)], syn.CallEnds...)
+		for _, w := range ends {
 			if w == "" || seen[w] {
 				continue
 			}
 			seen[w] = true
 			s.ends.words = append(s.ends.words, w)
 			s.ends.last[w[len(w)-1]] = true
+		}
+		marks := append(append(ends, syn.Starts...), syn.Tokens...)
+		for _, w := range syn.Reasoning {
+			marks = append(marks, w.Open, w.Close)
+		}
+		for _, w := range marks {
+			if w == "" || marked[w] || !strings.ContainsAny(w, "{}[]()") {
+				continue
+			}
+			marked[w] = true
+			s.ends.marks = append(s.ends.marks, w)
+			s.ends.first[w[0]] = true
 		}
 	}
 	return s
@@ -84,6 +103,23 @@ func (pt *Points) Next(text string) (int, bool) {
 	}
 	for pt.pos < len(text) {
 		c := text[pt.pos]
+		if !pt.inStr && pt.ends.first[c] {
+			// A marker that holds a bracket is passed over whole; the
+			// text may end inside one, which the next bytes tell.
+			n, partial := pt.ends.markAt(text[pt.pos:])
+			if partial {
+				return 0, false
+			}
+			if n > 0 {
+				pt.pos += n
+				pt.ticks = 0
+				if pt.ends.endsAt(text[:pt.pos]) {
+					pt.asked++
+					return pt.pos, true
+				}
+				continue
+			}
+		}
 		pt.pos++
 		point := false
 		if c == '`' {
@@ -118,12 +154,7 @@ func (pt *Points) Next(text string) (int, bool) {
 			}
 		}
 		if !point && pt.ends.last[c] {
-			for _, w := range pt.ends.words {
-				if strings.HasSuffix(text[:pt.pos], w) {
-					point = true
-					break
-				}
-			}
+			point = pt.ends.endsAt(text[:pt.pos])
 		}
 		if point {
 			pt.asked++
@@ -131,4 +162,31 @@ func (pt *Points) Next(text string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// endsAt reports whether text ends with a closing marker.
+func (s *endSet) endsAt(text string) bool {
+	for _, w := range s.words {
+		if strings.HasSuffix(text, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// markAt returns the length of the longest marker holding a bracket that
+// text begins with (0: none), and whether text is a proper prefix of one,
+// which more text may make the longest.
+func (s *endSet) markAt(text string) (n int, partial bool) {
+	for _, m := range s.marks {
+		switch {
+		case len(text) < len(m):
+			if strings.HasPrefix(m, text) {
+				return 0, true
+			}
+		case strings.HasPrefix(text, m):
+			n = max(n, len(m))
+		}
+	}
+	return n, false
 }

@@ -64,11 +64,11 @@ func (hermesAt) Candidates() *CandidateSet {
 func (hermesAt) Points() *PointSet {
 	return NewPointSet([]dialects.Dialect{hermes.Dialect})
 }
-func (hermesAt) Decide(prefix string) (dialects.Dialect, string) {
+func (hermesAt) Decide(prefix string, _ func(int) *Reading) (int, string) {
 	if strings.Contains(prefix, "</tool_call>") {
-		return hermes.Dialect, "a Hermes call"
+		return 0, "a Hermes call"
 	}
-	return nil, ""
+	return -1, ""
 }
 func (hermesAt) Priors() []string { return nil }
 func (hermesAt) Settle(text string, read func(int) *Reading) (int, string, *toolcall.Result) {

@@ -237,13 +237,16 @@ func TestParseJSONLEvents(t *testing.T) {
 		t.Errorf("empty chunks: events %v", lines[3]["events"])
 	}
 	// Under detection the dialect is announced once the first call decides
-	// it, with the call right after.
+	// it, with the call right after. The stream reads the chunk up to each
+	// place the output may decide its dialect (the end of the call's
+	// value, then its closing tag), so the Reader reads the call in two
+	// parts and sends its arguments between.
 	kinds = nil
 	evs, _ = lines[4]["events"].([]any)
 	for _, e := range evs {
 		kinds = append(kinds, e.(map[string]any)["event"].(string))
 	}
-	want = []string{"content", "detected", "call_start", "call", "content", "done"}
+	want = []string{"content", "detected", "call_start", "call_arguments", "call", "content", "done"}
 	if strings.Join(kinds, ",") != strings.Join(want, ",") {
 		t.Errorf("detected: events %v, want %v", kinds, want)
 	}

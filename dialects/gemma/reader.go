@@ -3,7 +3,6 @@ package gemma
 import (
 	"bytes"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
@@ -881,7 +880,7 @@ func (j *joiner) write(r *reader, s string) {
 		s = j.part + s
 		j.part = ""
 	}
-	if k := incompleteTail(s); k > 0 {
+	if k := textlayer.IncompleteTail(s); k > 0 {
 		j.part, s = s[len(s)-k:], s[:len(s)-k]
 	}
 	j.add(r, s)
@@ -940,20 +939,6 @@ func (j *joiner) cut(r *reader) {
 		}
 	}
 	j.held, j.lead, j.thought = j.held[:0], true, false
-}
-
-// incompleteTail returns the length of a rune at the end of s that more
-// bytes may complete, or 0.
-func incompleteTail(s string) int {
-	for k := 1; k < utf8.UTFMax && k <= len(s); k++ {
-		if c := s[len(s)-k]; utf8.RuneStart(c) {
-			if utf8.FullRuneInString(s[len(s)-k:]) {
-				return 0
-			}
-			return k
-		}
-	}
-	return 0
 }
 
 func gapKind(ws string) int {

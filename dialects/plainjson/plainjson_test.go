@@ -126,6 +126,10 @@ func TestDialect(t *testing.T) {
 			content: `You can call [{"name": "get_weather", "arguments": {"city": "Paris"}}], then read it.`},
 		{name: "object in a quotation", text: `He typed “{"name": "get_weather", "arguments": {"city": "Paris"}}” into the box.`,
 			content: `He typed “{"name": "get_weather", "arguments": {"city": "Paris"}}” into the box.`},
+		// Streamed, the quotation mark is cut across deltas: it still
+		// opens the quotation, and the value cut in it is text.
+		{name: "object in a quotation the output cuts", text: `He typed “{"name": "get_weather", "arguments"`,
+			content: `He typed “{"name": "get_weather", "arguments"`},
 		{name: "object inside a sentence, tools declared", tools: true, text: `You can call {"name": "get_weather", "arguments": {"city": "Paris"}} to see the weather.`,
 			content: `You can call {"name": "get_weather", "arguments": {"city": "Paris"}} to see the weather.`},
 		{name: "object after a colon", text: `Sure: {"name": "get_weather", "arguments": {"city": "Paris"}} coming up.`,

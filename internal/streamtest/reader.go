@@ -16,7 +16,10 @@ import (
 // start, PieceMarked comes at most once). A piece, once returned, stays
 // as it was returned: what the Reader writes later, and what other
 // Readers of the dialect write after it (pooled arrays used again), never
-// changes the text it holds.
+// changes the text it holds. A Reader that is a dialects.Peeker is peeked
+// after each delta of every cutting of up to maxPeeked deltas: the pieces
+// so far and the peek make the Extraction that reading the text so far
+// whole makes, and the peeks change nothing the Reader returns after.
 func CheckReader(d dialects.Incremental, text string, opts *dialects.Options) error {
 	if opts == nil {
 		opts = &dialects.Options{}
@@ -28,11 +31,18 @@ func CheckReader(d dialects.Incremental, text string, opts *dialects.Options) er
 	for _, cut := range Cuts(text, nil, len(text) > maxEveryCut) {
 		r := d.NewReader(opts)
 		var ps []dialects.Piece
+		fed := 0
 		for _, c := range cut {
 			n := len(ps)
 			ps = append(ps, r.Write(c)...)
 			for _, p := range ps[n:] {
 				was = append(was, renderPiece(&p))
+			}
+			fed += len(c)
+			if pk, ok := r.(dialects.Peeker); ok && len(cut) <= maxPeeked {
+				if err := checkPeek(d, pk, ps, text[:fed], opts); err != nil {
+					return fmt.Errorf("%s: cut in %d deltas: %w", d.Name(), len(cut), err)
+				}
 			}
 		}
 		n := len(ps)
@@ -56,6 +66,24 @@ func CheckReader(d dialects.Incremental, text string, opts *dialects.Options) er
 	}
 	if now := renderExtraction(want); now != wantWas {
 		return fmt.Errorf("%s: the one-shot reading changed after other readings: %q, was %q", d.Name(), now, wantWas)
+	}
+	return nil
+}
+
+// maxPeeked is the most deltas of a cutting CheckReader peeks after each
+// of: a peek costs a reading of the text so far.
+const maxPeeked = 200
+
+// checkPeek checks a Peeker that read prefix and returned ps: ps and
+// what it peeks make the Extraction of prefix read whole.
+func checkPeek(d dialects.Incremental, pk dialects.Peeker, ps []dialects.Piece, prefix string, opts *dialects.Options) error {
+	peeked := append(slices.Clone(ps), pk.Peek()...)
+	if err := pieceRules(peeked); err != nil {
+		return fmt.Errorf("peeked after %d bytes: %w", len(prefix), err)
+	}
+	want := dialects.Read(d.NewReader(opts), prefix)
+	if err := SameExtraction(want, dialects.Read(&replay{ps: peeked}, "")); err != nil {
+		return fmt.Errorf("peeked after %d bytes (%q): %w", len(prefix), prefix, err)
 	}
 	return nil
 }

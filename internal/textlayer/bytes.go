@@ -1,6 +1,9 @@
 package textlayer
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // IsSpace reports whether c is a space, a tab or a line break ('\r' or
 // '\n'): the blanks around a call and between the words of prose, JSON's
@@ -82,4 +85,21 @@ func BacktickRuns(s string) int {
 		i = j
 	}
 	return n
+}
+
+// IncompleteTail returns the length of the character at the end of s that
+// more bytes may complete (the first bytes of a multi-byte UTF-8
+// character cut by the end of what arrived), or 0: text read as it
+// arrives holds those bytes until the character is whole, so that a
+// character is read the same however the text was cut.
+func IncompleteTail(s string) int {
+	for k := 1; k < utf8.UTFMax && k <= len(s); k++ {
+		if c := s[len(s)-k]; utf8.RuneStart(c) {
+			if utf8.FullRuneInString(s[len(s)-k:]) {
+				return 0
+			}
+			return k
+		}
+	}
+	return 0
 }

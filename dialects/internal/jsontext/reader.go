@@ -320,8 +320,13 @@ func (r *reader) content(final bool) bool {
 				r.body = -1
 				return true
 			}
+			if !final {
+				// A character cut by the end of what arrived is read
+				// whole, with the bytes that complete it.
+				s = s[:len(s)-textlayer.IncompleteTail(s)]
+			}
 			r.text(s)
-			r.at = len(r.cur)
+			r.at += len(s)
 			return false
 		}
 		k += i

@@ -1,0 +1,24 @@
+package jsontext
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// Peek returns the pieces Close would return now, leaving r as it was
+// (dialects.Peeker): a copy of r is closed, with its own arrays of held
+// blanks and of the line, and its own fence reader. The text it reads
+// (cur) is a string r never writes again.
+func (r *reader) Peek() []dialects.Piece {
+	f := *r
+	f.buf = strings.Builder{}
+	if r.tc != nil {
+		tc := *r.tc
+		f.tc = &tc
+	}
+	f.blanks, f.rblanks, f.line = slices.Clone(r.blanks), slices.Clone(r.rblanks), slices.Clone(r.line)
+	f.out = f.outs[:0]
+	return f.Close()
+}

@@ -1,0 +1,28 @@
+package stream
+
+import (
+	"slices"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
+
+// peek returns the engine's reading of the output so far, as Close would
+// make it, leaving the engine as it was: the Reader's peek
+// (dialects.Peeker) added to a copy of what its pieces reported. It
+// returns nil when the Reader cannot peek, or the engine is closed.
+func (e *engine) peek() *Reading {
+	pk, ok := e.r.(dialects.Peeker)
+	if !ok || e.closed {
+		return nil
+	}
+	f := &engine{d: e.d, opts: e.opts, max: e.max, limit: e.limit, cut: e.cut, noText: true, raw: e.raw, marked: e.marked}
+	f.text.n0 = e.text.Len()
+	f.content.WriteString(e.content.String())
+	f.reasoning.WriteString(e.reasoning.String())
+	f.calls, f.past, f.raws = slices.Clone(e.calls), slices.Clone(e.past), slices.Clone(e.raws)
+	f.errs = slices.Clone(e.errs)
+	f.pieces(pk.Peek())
+	f.closed = true
+	res := f.finish()
+	return &Reading{Extraction: f.extraction(), Result: res}
+}
