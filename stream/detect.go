@@ -49,7 +49,10 @@ type Detector interface {
 // Reading is one candidate's reading of a whole output (Detector.Settle):
 // the Extraction its Reader's pieces make (the calls, read or failed, and
 // whether its markers were read; the text is the result's), and the
-// result, as dialects.Finish makes it of that Extraction.
+// result, as dialects.Finish makes it of that Extraction. A reading of the
+// output so far (Detector.Decide) has no Result: its Extraction is whole,
+// the text included, and the detector finishes it as it finishes a
+// dialect's Extract.
 type Reading struct {
 	Extraction *dialects.Extraction
 	Result     *toolcall.Result
@@ -614,8 +617,8 @@ func (c *chain) readAt(prefix string) func(k int) *Reading {
 		p := newAlone(c.set.cands[k].Dialect, &inner)
 		p.eng.noText, p.eng.raw = true, true
 		p.Write(prefix)
-		evs := p.Close()
-		return &Reading{Extraction: p.eng.extraction(), Result: evs[len(evs)-1].Result}
+		p.Close()
+		return p.eng.reading()
 	}
 }
 

@@ -21,8 +21,18 @@ func (e *engine) peek() *Reading {
 	f.reasoning.WriteString(e.reasoning.String())
 	f.calls, f.past, f.raws = slices.Clone(e.calls), slices.Clone(e.past), slices.Clone(e.raws)
 	f.errs = slices.Clone(e.errs)
+	f.edges = e.edges.Fork()
 	f.pieces(pk.Peek())
 	f.closed = true
-	res := f.finish()
-	return &Reading{Extraction: f.extraction(), Result: res}
+	return f.reading()
+}
+
+// reading returns the Extraction the closed engine's Reader made of the
+// output (dialects.Read's: the content and reasoning as the pieces gave
+// them), for a decision at a point: the detector finishes it as one-shot
+// detection finishes Extract's (Reading.Result nil).
+func (e *engine) reading() *Reading {
+	x := e.extraction()
+	x.Content, x.Reasoning = e.content.String(), e.reasoning.String()
+	return &Reading{Extraction: x}
 }
