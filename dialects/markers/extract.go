@@ -134,13 +134,21 @@ func (d *Dialect) readUnit(x *extractor, out string, base int, shown *dialects.S
 }
 
 // reset readies x to read text, keeping the memory of its checkpoints,
-// regions, content and finder.
+// regions, content, finder and Extraction: the Extraction of the reading
+// before, which its reading returned (unitReading.x), is cleared. The
+// calls and strings it held are left as they were.
 func (x *extractor) reset(d *Dialect, text string, opts *dialects.Options, implicitBlock bool, at unitStart) {
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	*x = extractor{d: d, s: text, opts: opts, implicitBlock: implicitBlock && at.first, ext: &dialects.Extraction{}, at: at,
-		cps: x.cps[:0], regions: x.regions[:0], content: x.content[:0], findMem: x.findMem}
+	ext := x.extMem
+	if ext == nil {
+		ext = &dialects.Extraction{}
+	} else {
+		*ext = dialects.Extraction{}
+	}
+	*x = extractor{d: d, s: text, opts: opts, implicitBlock: implicitBlock && at.first, ext: ext, extMem: ext, at: at,
+		cps: x.cps[:0], regions: x.regions[:0], content: x.content[:0], findMem: x.findMem, spare: x.spare}
 	if x.findMem == nil && len(d.openers.list) > len(x.findBuf) {
 		x.findMem = make([]int, len(d.openers.list))
 	}
@@ -242,7 +250,12 @@ type extractor struct {
 	find          finder
 	findBuf       [16]int // the finder's memory, for dialects with few markers
 	findMem       []int   // and for the others
-	content       []byte
+	// extMem is the Extraction every reading of x fills (reset);
+	// spare is an array for a piece's checkpoints (takeSpare), its
+	// checkpoints copied out once the piece is added (sectionPoints).
+	extMem  *dialects.Extraction
+	spare   []checkpoint
+	content []byte
 	// rawContent holds the content while it is one unchanged piece of the text
 	// (rawSet): most dialects tried on an output find nothing in it, and
 	// their content is then the text itself, not a copy of it.
@@ -407,15 +420,28 @@ func (x *extractor) checkpoint(next int, section, afterSection bool) {
 }
 
 // sectionPoints notes the checkpoints of a section's calls, before its
-// calls are added.
+// calls are added. The piece's array of checkpoints is kept for the next
+// piece (takeSpare): p's checkpoints are not read after.
 func (x *extractor) sectionPoints(p piece) {
-	if p.content != "" {
-		return
+	if p.content == "" {
+		for _, cp := range p.cps {
+			x.cps = append(x.cps, checkpoint{next: cp.next, calls: len(x.ext.Calls) + cp.calls, content: x.contentLen(),
+				section: cp.section, form: cp.form, inList: cp.inList, trimmedAll: x.trimmedAll})
+		}
 	}
-	for _, cp := range p.cps {
-		x.cps = append(x.cps, checkpoint{next: cp.next, calls: len(x.ext.Calls) + cp.calls, content: x.contentLen(),
-			section: cp.section, form: cp.form, inList: cp.inList, trimmedAll: x.trimmedAll})
+	if cap(p.cps) > cap(x.spare) {
+		x.spare = p.cps[:0]
 	}
+}
+
+// takeSpare returns an empty array for the checkpoints of a piece, the
+// spare one when x holds it (a piece read inside another gets none: each
+// piece's checkpoints are its own). sectionPoints gives it back once the
+// piece's checkpoints are copied out.
+func (x *extractor) takeSpare() []checkpoint {
+	cps := x.spare
+	x.spare = nil
+	return cps[:0]
 }
 
 // callsIn estimates the calls of the section that starts at from: the
@@ -602,7 +628,7 @@ func (x *extractor) formAt(i int) (*form, int) {
 // when the section began in a unit before: calls were written in it.
 func (x *extractor) section(at, from int) piece {
 	s := x.s
-	p := piece{ok: true, calls: make([]dialects.RawCall, 0, x.callsIn(from))}
+	p := piece{ok: true, calls: make([]dialects.RawCall, 0, x.callsIn(from)), cps: x.takeSpare()}
 	i := from
 	for {
 		if len(p.calls) > 0 && (len(p.cps) == 0 || p.cps[len(p.cps)-1].calls < len(p.calls)) {
@@ -752,7 +778,7 @@ func (x *extractor) valueAhead(i int) bool {
 // closed, once the next one has begun, outside a fence.
 func (x *extractor) values(f *form, i int, inList bool) piece {
 	s := x.s
-	p := piece{ok: true, values: true}
+	p := piece{ok: true, values: true, cps: x.takeSpare()}
 	fenced := false
 	from := i // where the text the next value's calls keep begins
 	fi := slices.Index(x.d.forms, f) + 1
