@@ -141,14 +141,16 @@ func (x *extractor) reset(d *Dialect, text string, opts *dialects.Options, impli
 	if opts == nil {
 		opts = &dialects.Options{}
 	}
-	ext := x.extMem
-	if ext == nil {
-		ext = &dialects.Extraction{}
-	} else {
-		*ext = dialects.Extraction{}
+	cps, regions := x.cps[:0], x.regions[:0]
+	*x = extractor{d: d, s: text, opts: opts, implicitBlock: implicitBlock && at.first, at: at,
+		cps: cps, regions: regions, content: x.content[:0], findMem: x.findMem, spare: x.spare}
+	x.ext = &x.extMem // cleared with the rest of x
+	if cps == nil {
+		x.cps = x.cpsBuf[:0]
 	}
-	*x = extractor{d: d, s: text, opts: opts, implicitBlock: implicitBlock && at.first, ext: ext, extMem: ext, at: at,
-		cps: x.cps[:0], regions: x.regions[:0], content: x.content[:0], findMem: x.findMem, spare: x.spare}
+	if regions == nil {
+		x.regions = x.regionsBuf[:0]
+	}
 	if x.findMem == nil && len(d.openers.list) > len(x.findBuf) {
 		x.findMem = make([]int, len(d.openers.list))
 	}
@@ -250,12 +252,16 @@ type extractor struct {
 	find          finder
 	findBuf       [16]int // the finder's memory, for dialects with few markers
 	findMem       []int   // and for the others
-	// extMem is the Extraction every reading of x fills (reset);
-	// spare is an array for a piece's checkpoints (takeSpare), its
-	// checkpoints copied out once the piece is added (sectionPoints).
-	extMem  *dialects.Extraction
-	spare   []checkpoint
-	content []byte
+	// extMem is the Extraction every reading of x fills (reset), and
+	// cpsBuf and regionsBuf the first memory of cps and regions, so
+	// that a reading of a few calls allocates none of them; spare is an
+	// array for a piece's checkpoints (takeSpare), its checkpoints
+	// copied out once the piece is added (sectionPoints).
+	extMem     dialects.Extraction
+	cpsBuf     [2]checkpoint
+	regionsBuf [4]span
+	spare      []checkpoint
+	content    []byte
 	// rawContent holds the content while it is one unchanged piece of the text
 	// (rawSet): most dialects tried on an output find nothing in it, and
 	// their content is then the text itself, not a copy of it.

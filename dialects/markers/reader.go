@@ -50,6 +50,7 @@ func (d *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 	}
 	r.regionBefore = d.implicitForm()
 	r.lits = d.lits
+	r.out = r.outBuf[:0]
 	return r
 }
 
@@ -197,6 +198,9 @@ type reader struct {
 	lits *lits
 	b    strings.Builder
 	out  []dialects.Piece
+	// outBuf is the first memory of out: the pieces of an output of a
+	// few calls need no array of their own.
+	outBuf [4]dialects.Piece
 
 	// scanned is where the search for literals goes on: a literal that
 	// may start before it has been found.
