@@ -49,7 +49,9 @@ type Dialect struct {
 	// newDialect.
 	inContent   []string
 	inReasoning []string
-	inThink     []string
+	// inThink is what a <think> block is read for besides its closing
+	// tag, which the Reader finds as dialects.IndexTag does.
+	inThink []string
 	// inTemplate is inReasoning with the <think> tags, for the channel
 	// the template opened while they may end a block it opened too.
 	inTemplate []string
@@ -69,7 +71,7 @@ func newDialect(name, open, close string, delims []string, reasoning bool) *Dial
 	// A <think> block is reasoning, as in every dialect (dialects.Think).
 	d.inContent = []string{open, close, dialects.Think.Open}
 	d.inReasoning = []string{channelClose, open, channelOpen}
-	d.inThink = []string{open, dialects.Think.Close}
+	d.inThink = []string{open}
 	d.inTemplate = append(append([]string{}, d.inReasoning...), dialects.Think.Open, dialects.Think.Close)
 	d.blockEnds = []string{close, open}
 	if reasoning {

@@ -110,6 +110,12 @@ type reader struct {
 	// and after it.
 	tmpl, thinkPending bool
 
+	// thinkEnd finds the </think> that ends the <think> block being read
+	// in the text from thinkFrom on: one inside a string of a JSON value
+	// the block writes is text of it (dialects.IndexTag).
+	thinkEnd  dialects.TagFinder
+	thinkFrom int
+
 	start startState
 	blk   blockState
 	hold  holdState
@@ -261,6 +267,8 @@ func (r *reader) enter(m mode) {
 		// (dialects.SplitReasoning).
 		r.reasoning.cut(r)
 		r.reasoning.thought = true
+		r.thinkEnd.Reset()
+		r.thinkFrom = r.pos
 	}
 }
 
@@ -286,6 +294,17 @@ func find(text string, from int, markers []string, final bool) (int, string) {
 		from = i + 1
 	}
 	return len(text), ""
+}
+
+// cut returns where the text's end, from from on, may begin tag, or
+// len(text).
+func cut(text string, from int, tag string) int {
+	for k := max(len(text)-len(tag)+1, from); k < len(text); k++ {
+		if strings.HasPrefix(tag, text[k:]) {
+			return k
+		}
+	}
+	return len(text)
 }
 
 // startStep decides where a gemma4 output starts (the rules of
@@ -635,31 +654,50 @@ func (r *reader) channelText(text string, i int, ended bool) bool {
 func (r *reader) thinkStep(text string, final bool) bool {
 	for {
 		i, m := find(text, r.scan, r.d.inThink, final)
-		if m != "" && r.shown.ShownAt(text, i) {
-			r.scan = i + len(m)
-			continue
-		}
 		r.scan = i
-		if m == dialects.Think.Close && r.hold.active {
-			r.rollback(text, i)
+		at, tag := i, m
+		c, cs := r.thinkEnd.Find(text[r.thinkFrom:], dialects.Think.Close, final)
+		c += r.thinkFrom
+		switch {
+		case cs == dialects.TagNone && !final && cut(text, r.pos, dialects.Think.Close) < i:
+			// The text's end may begin the closing tag.
+			at, tag = cut(text, r.pos, dialects.Think.Close), ""
+		case cs == dialects.TagNone || c >= i:
+			if m != "" && r.shown.ShownAt(text, i) {
+				r.scan = i + len(m)
+				continue
+			}
+		case cs == dialects.TagPending:
+			// A value the block writes may hold the tag in a string:
+			// the text from it waits.
+			at, tag = c, ""
+		case r.shown.ShownAt(text, c):
+			r.thinkFrom = c + len(dialects.Think.Close)
+			r.thinkEnd.Reset()
+			continue
+		default:
+			at, tag = c, dialects.Think.Close
+		}
+		if tag == dialects.Think.Close && r.hold.active {
+			r.rollback(text, at)
 		} else {
-			if m == r.d.open && !r.hold.active {
+			if tag == r.d.open && !r.hold.active {
 				r.begin()
 			}
-			r.reasoning.write(r, text[r.pos:i])
-			r.pos = i
+			r.reasoning.write(r, text[r.pos:at])
+			r.pos = at
 		}
-		if m == "" {
+		if tag == "" {
 			return false
 		}
 		r.reasoning.cut(r)
-		if m == dialects.Think.Close {
-			r.pos = i + len(m)
+		if tag == dialects.Think.Close {
+			r.pos = at + len(tag)
 			r.enter(modeContent)
 			return true
 		}
 		r.mark()
-		r.startBlock(i, modeThink)
+		r.startBlock(at, modeThink)
 		return true
 	}
 }

@@ -244,3 +244,50 @@ func TestCallStartsEarly(t *testing.T) {
 		})
 	}
 }
+
+// TestReaderThinkTagInString holds a <think> block to the rule of
+// dialects.SplitReasoning: a </think> inside a string of a JSON value the
+// block writes is text of the block, not its end, in one shot and in
+// every cutting.
+func TestReaderThinkTagInString(t *testing.T) {
+	closed := &dialects.Options{ReasoningClosed: true}
+	const call = "Sure.\n<|tool_call>call:f{a:1}<tool_call|>"
+	rows := []struct {
+		name               string
+		d                  *gemma.Dialect
+		opts               *dialects.Options
+		text               string
+		reasoning, content string
+		calls              int
+	}{
+		{"gemma4: the block reads on past the string", gemma.Gemma4, closed,
+			`<think>Use {"end": "</think>"} as the marker.</think>` + call,
+			`Use {"end": "</think>"} as the marker.`, "Sure.", 1},
+		{"functiongemma: the block reads on past the string", gemma.FunctionGemma, nil,
+			`<think>Say {"s": "a </think> b"} then.</think>Done.`,
+			`Say {"s": "a </think> b"} then.`, "Done.", 0},
+		{"a call after the string in the block is the model thinking", gemma.Gemma4, closed,
+			`<think>{"x": "</think>"} <|tool_call>call:f{}<tool_call|></think>` + call,
+			`{"x": "</think>"} <|tool_call>call:f{}<tool_call|>`, "Sure.", 1},
+		{"a </think> after the value closed ends the block", gemma.Gemma4, closed,
+			`<think>{"x": 1} </think>Done.`, `{"x": 1}`, "Done.", 0},
+		{"a </think> in a value that never closes ends the block", gemma.Gemma4, closed,
+			`<think>{"x": "</think> and on`, `{"x": "`, "and on", 0},
+	}
+	for _, tt := range rows {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := tt.opts
+			if opts == nil {
+				opts = &dialects.Options{}
+			}
+			if err := streamtest.CheckReader(tt.d, tt.text, opts); err != nil {
+				t.Fatal(err)
+			}
+			x := tt.d.Extract(tt.text, opts)
+			if strings.TrimSpace(x.Reasoning) != tt.reasoning || strings.TrimSpace(x.Content) != tt.content || len(x.Calls) != tt.calls {
+				t.Fatalf("reasoning %q content %q calls %d, want %q %q %d",
+					x.Reasoning, x.Content, len(x.Calls), tt.reasoning, tt.content, tt.calls)
+			}
+		})
+	}
+}
