@@ -314,8 +314,15 @@ func TestClientDisconnect(t *testing.T) {
 	for _, api := range allAPIs {
 		for _, stream := range []bool{false, true} {
 			var upstreamDone atomic.Bool
+			reached := make(chan struct{}, 1)
 			fake := fakeserver.NewHandler(fakeserver.Script{{Content: "Let me think", Stall: true}}, nil)
 			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == chatPath(api) {
+					select {
+					case reached <- struct{}{}:
+					default:
+					}
+				}
 				fake.ServeHTTP(w, r)
 				if r.URL.Path == chatPath(api) {
 					upstreamDone.Store(true)
@@ -329,8 +336,14 @@ func TestClientDisconnect(t *testing.T) {
 			srv := httptest.NewServer(h)
 			ctx, cancel := context.WithCancel(context.Background())
 			req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+chatPath(api), strings.NewReader(chatBody(api, stream, "")))
+			// The client goes away once the request is upstream: cancelled
+			// sooner, on a loaded machine, the proxy may never send it.
 			go func() {
-				time.Sleep(100 * time.Millisecond)
+				select {
+				case <-reached:
+					time.Sleep(50 * time.Millisecond)
+				case <-time.After(10 * time.Second):
+				}
 				cancel()
 			}()
 			resp, err := http.DefaultClient.Do(req)
