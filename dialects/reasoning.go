@@ -314,6 +314,9 @@ const maxAround = 8
 // nearest brackets before at) and reads on past it, and where that value
 // ends: a marker at at is then text of the value, not markup.
 func InsideJSONString(text string, floor, at int) (end int, ok bool) {
+	if !quoteOnLine(text, floor, at) {
+		return 0, false
+	}
 	p := at
 	for range maxAround {
 		k := strings.LastIndexAny(text[floor:p], "{[")

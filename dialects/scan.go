@@ -7,7 +7,7 @@ import "github.com/dialectkit/toolcall/internal/jsonscan"
 // as strict JSON: a marker found at at is then text of an argument, not
 // markup. It returns where the value ends.
 func JSONRunsPast(s string, p, at, limit int, opts *Options) (end int, ok bool) {
-	if p >= at || s[p] != '{' && s[p] != '[' || !jsonscan.EndsInString(s[p:at]) {
+	if p >= at || s[p] != '{' && s[p] != '[' || !quoteOnLine(s, p, at) || !jsonscan.EndsInString(s[p:at]) {
 		return 0, false
 	}
 	end, complete := strictValueEnd(s[:limit], p)
@@ -16,6 +16,24 @@ func JSONRunsPast(s string, p, at, limit int, opts *Options) (end int, ok bool) 
 	}
 	_, ok = CheckStrict(s[p:end], opts)
 	return end, ok
+}
+
+// quoteOnLine reports whether a double quote stands in s[from:at] after
+// its last line break. A string of strict JSON holds no raw line break, so
+// a string that holds offset at opens there: without such a quote, at is
+// inside no string of a strict value (the test costs the bytes back to
+// the nearest quote or line break, where finding the brackets a value may
+// open at costs the bytes back to them, each read to at).
+func quoteOnLine(s string, from, at int) bool {
+	for i := at - 1; i >= from; i-- {
+		switch s[i] {
+		case '"':
+			return true
+		case '\n':
+			return false
+		}
+	}
+	return false
 }
 
 // strictValueEnd is jsonscan.ValueEnd for a value that must be strict JSON: it
