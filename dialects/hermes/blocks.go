@@ -43,8 +43,9 @@ func withoutTagsInStrings(text string, tags []tag, start int) []tag {
 // that what precedes them shows rather than makes a call with
 // (dialects.ShownScan.ShownAt). It also returns the closing <tool_call>
 // tags that no block used: a call object right before one is a call whose
-// opening tag is missing.
+// opening tag is missing. The regions' array is the next pass's too.
 func (x *extractor) tagPass(start, end int) (regions []region, orphans []tag) {
+	regions = x.regions[:0]
 	x.tags = tokenize(x.tags[:0], x.Text, start, end)
 	tags := withoutTagsInStrings(x.Text, x.tags, start)
 	for k := 0; k < len(tags); {
@@ -79,6 +80,7 @@ func (x *extractor) tagPass(start, end int) (regions []region, orphans []tag) {
 			k++
 		}
 	}
+	x.regions = regions[:0] // the next pass writes over them
 	return x.fenceRuns(regions, start, end), orphans
 }
 

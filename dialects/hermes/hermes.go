@@ -78,9 +78,10 @@ type extractor struct {
 	// shows a call rather than makes one: for the tag pass, and for the
 	// fallbacks in the gaps between its blocks (dialects.ShownScan).
 	tagShown, gapShown dialects.ShownScan
-	// tags holds the tags of the tag pass, its array used again by the
-	// next unit.
-	tags []tag
+	// tags holds the tags of the tag pass, and regions its regions, their
+	// arrays used again by the next unit.
+	tags    []tag
+	regions []region
 }
 
 // region is a span of the text taken out as calls: a tag block, a fence, a

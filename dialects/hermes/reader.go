@@ -23,15 +23,46 @@ import (
 // dialects.ShownScan.ShownAt) is text. Reasoning goes out line by line as
 // it arrives, up to a line that may open a call: in a block that never
 // closes, the first call ends the reasoning.
+//
+// The reader is lent from the pool Extract reads with, and given back at
+// Close, with the arrays it grew.
 func (hermes) NewReader(opts *dialects.Options) dialects.Reader {
-	r := new(reader)
+	r := readers.Get().(*reader)
 	r.init(opts)
-	return r
+	return &lent{r: r}
 }
 
-// readers keeps the readers Extract read with: the next read uses one
-// again, with the arrays it grew.
+// readers keeps the readers Extract and NewReader read with: the next read
+// uses one again, with the arrays it grew.
 var readers = sync.Pool{New: func() any { return new(reader) }}
+
+// lent is a reader lent from readers for one output (NewReader). Close
+// gives it back; the pieces Close returns are copied out of it first,
+// since the reader's array of pieces is another output's from then on.
+type lent struct{ r *reader }
+
+// Write reads the output's next bytes.
+func (l *lent) Write(delta string) []dialects.Piece {
+	if l.r == nil {
+		return nil
+	}
+	return l.r.Write(delta)
+}
+
+// Close ends the output and gives the reader back.
+func (l *lent) Close() []dialects.Piece {
+	if l.r == nil {
+		return nil
+	}
+	var out []dialects.Piece
+	if ps := l.r.Close(); len(ps) > 0 {
+		out = append(out, ps...)
+	}
+	l.r.recycle()
+	readers.Put(l.r)
+	l.r = nil
+	return out
+}
 
 // Extract finds the calls in text, and the content and reasoning around them:
 // the text read whole by the dialect's Reader (NewReader).
@@ -50,11 +81,12 @@ func (hermes) Extract(text string, opts *dialects.Options) *dialects.Extraction 
 func (r *reader) recycle() {
 	x := &r.x
 	clear(x.tags[:cap(x.tags)])
+	clear(x.regions[:cap(x.regions)])
 	clear(x.content.parts[:cap(x.content.parts)])
 	clear(x.reasoning.parts[:cap(x.reasoning.parts)])
 	x.tagShown.Reset()
 	x.gapShown.Reset()
-	keep := extractor{tags: x.tags[:0], content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tagShown: x.tagShown, gapShown: x.gapShown}
+	keep := extractor{tags: x.tags[:0], regions: x.regions[:0], content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tagShown: x.tagShown, gapShown: x.gapShown}
 	*r = reader{x: keep}
 }
 
@@ -476,7 +508,7 @@ func (r *reader) readHeld(text string, base, pre int, read func(x *extractor)) {
 	x := &r.x
 	x.tagShown.Reset()
 	x.gapShown.Reset()
-	*x = extractor{Reader: textcall.MakeReader(text, r.opts), content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tags: x.tags[:0], tagShown: x.tagShown, gapShown: x.gapShown}
+	*x = extractor{Reader: textcall.MakeReader(text, r.opts), content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tags: x.tags[:0], regions: x.regions[:0], tagShown: x.tagShown, gapShown: x.gapShown}
 	read(x)
 	if x.marked {
 		r.mark()
@@ -665,19 +697,30 @@ func listOnly(s string) bool {
 // its closing quote or a line break (escaped or not), and whether a
 // backslash comes right before that point.
 func strRun(s string, escape bool) (int, bool) {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\n':
-			return i, escape
-		case escape:
-			escape = false
-		case c == '\\':
-			escape = true
-		case c == '"':
+	i := 0
+	if escape {
+		if len(s) == 0 || s[0] == '\n' {
+			return 0, true
+		}
+		i = 1 // the byte the backslash escapes
+	}
+	for i < len(s) {
+		switch s[i] {
+		case '\\':
+			switch {
+			case i+1 == len(s):
+				return i + 1, true
+			case s[i+1] == '\n':
+				return i + 1, true
+			}
+			i += 2
+		case '"', '\n':
 			return i, false
+		default:
+			i++
 		}
 	}
-	return len(s), escape
+	return len(s), false
 }
 
 // unitLines finds where a unit of content ends, reading each byte of the
@@ -769,6 +812,22 @@ func (u *unitLines) boundary(text string, limit int) int {
 			}
 			continue
 		}
+		if !u.inStr && unitClass[c] != unitSpecial {
+			// A run of bytes that change nothing but whether the line
+			// holds text, read at once.
+			j, t := i, uint8(0)
+			for j < limit {
+				k := unitClass[text[j]]
+				if k == unitSpecial {
+					break
+				}
+				t |= k
+				j++
+			}
+			u.text = u.text || t != 0
+			u.at = j
+			continue
+		}
 		if !textlayer.IsSpace(c) {
 			u.text = true
 		}
@@ -851,6 +910,28 @@ func (u *unitLines) boundary(text string, limit int) int {
 	}
 	return 0
 }
+
+// The classes of the bytes unitLines.boundary reads outside a string:
+// blanks (textlayer.IsSpace), other text, and the bytes its switch reads one at a time.
+const (
+	unitBlank uint8 = iota
+	unitText
+	unitSpecial
+)
+
+// unitClass is the class of each byte (unitBlank, unitText, unitSpecial).
+var unitClass = func() (t [256]uint8) {
+	for i := range t {
+		t[i] = unitText
+		if textlayer.IsSpace(byte(i)) {
+			t[i] = unitBlank
+		}
+	}
+	for _, c := range []byte("\n{[}]`\"'<\xE2") {
+		t[c] = unitSpecial
+	}
+	return t
+}()
 
 // lineEnd reads the end of a line, before offset end, and reports
 // whether the unit may end there.

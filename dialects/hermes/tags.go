@@ -30,17 +30,28 @@ type tagName struct {
 	family uint8
 }
 
-// tagNames maps a normalised tag name (lower case, without '_' and '-') to
-// what it means.
-var tagNames = map[string]tagName{
-	"toolcall":     {kindToolCall, 1},
-	"function":     {kindFunction, 2},
-	"tool":         {kindWrapper, 3},
-	"tools":        {kindWrapper, 4},
-	"functioncall": {kindWrapper, 5},
-	"json":         {kindWrapper, 6},
-	"xml":          {kindWrapper, 7},
-	"response":     {kindWrapper, 8},
+// tagNamed returns what a normalised tag name (lower case, without '_'
+// and '-') means, if anything.
+func tagNamed(name string) (tagName, bool) {
+	switch name {
+	case "toolcall":
+		return tagName{kindToolCall, 1}, true
+	case "function":
+		return tagName{kindFunction, 2}, true
+	case "tool":
+		return tagName{kindWrapper, 3}, true
+	case "tools":
+		return tagName{kindWrapper, 4}, true
+	case "functioncall":
+		return tagName{kindWrapper, 5}, true
+	case "json":
+		return tagName{kindWrapper, 6}, true
+	case "xml":
+		return tagName{kindWrapper, 7}, true
+	case "response":
+		return tagName{kindWrapper, 8}, true
+	}
+	return tagName{}, false
 }
 
 // Limits that keep tag recognition bounded per '<'.
@@ -220,6 +231,5 @@ func lookupTagName(s string) (tagName, bool) {
 			n++
 		}
 	}
-	known, ok := tagNames[string(buf[:n])]
-	return known, ok
+	return tagNamed(string(buf[:n]))
 }
