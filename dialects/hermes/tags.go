@@ -31,10 +31,11 @@ type tagName struct {
 }
 
 // tagNamed returns what a normalised tag name (lower case, without '_'
-// and '-') means, if anything.
+// and '-') means, if anything; the names the dialect's templates write
+// with '_' are known as written too.
 func tagNamed(name string) (tagName, bool) {
 	switch name {
-	case "toolcall":
+	case "toolcall", "tool_call":
 		return tagName{kindToolCall, 1}, true
 	case "function":
 		return tagName{kindFunction, 2}, true
@@ -42,7 +43,7 @@ func tagNamed(name string) (tagName, bool) {
 		return tagName{kindWrapper, 3}, true
 	case "tools":
 		return tagName{kindWrapper, 4}, true
-	case "functioncall":
+	case "functioncall", "function_call":
 		return tagName{kindWrapper, 5}, true
 	case "json":
 		return tagName{kindWrapper, 6}, true
@@ -211,13 +212,24 @@ func unquote(s string) string {
 	return s
 }
 
-func isTagNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
-}
+// isTagNameByte reports whether c may stand in a tag name: an ASCII
+// letter or digit, '_' or '-'.
+func isTagNameByte(c byte) bool { return tagNameBytes[c] }
+
+// tagNameBytes is isTagNameByte's table.
+var tagNameBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+	}
+	return t
+}()
 
 // lookupTagName finds a tag name ignoring ASCII case, '_' and '-', so that
 // <tool_call>, <TOOL_CALL>, <toolcall> and <tool-call> are one name.
 func lookupTagName(s string) (tagName, bool) {
+	if known, ok := tagNamed(s); ok {
+		return known, true // written as the table writes it: nothing to normalise
+	}
 	var buf [maxTagName]byte
 	n := 0
 	for i := 0; i < len(s) && n < len(buf); i++ {
