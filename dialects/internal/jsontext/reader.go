@@ -77,7 +77,7 @@ type reader struct {
 	base  int // the offset in the output of cur's first byte
 	buf   strings.Builder
 	inBuf bool
-	mode  int
+	mode  uint8
 
 	// undecided, reasoning: the tags in cur[at:], found as IndexTag finds
 	// them (a tag a JSON string holds is text), and how much of a
@@ -90,10 +90,10 @@ type reader struct {
 	ev      jsonscan.ValueScan // the list element being read
 	elem    int                // where the next list element is looked for
 	early   int                // list elements returned as calls as they closed
-	stop    bool               // no more list elements are returned so
 	body    int                // a fence read inside: its closing run in the output, or -1
 	bodyEnd int                // and the end of that run
 	calls   int                // calls returned
+	stop    bool               // no more list elements are returned so
 	mark    bool
 	opens   bool // bare: nothing but blanks, separators and own calls so far
 	run     bool // bare: a call was taken and only separators followed
@@ -111,15 +111,18 @@ type reader struct {
 	rejoin  textcall.Rejoin
 	cut     bool
 	any     bool   // answer text was returned
-	blanks  []byte // answer blanks held
 	started bool   // reasoning text returned in the current block
+	blanks  []byte // answer blanks held
 	rblanks []byte // reasoning blanks held
 
 	// The prose a candidate follows (dialects.PresentedAsExample): the
 	// last line with text that opens no fence, and the current line so
-	// far.
-	prose string
-	line  []byte
+	// far. The prose is a part of the text read (prose), or, when its
+	// line arrived in pieces, a copy of line kept in a buffer reused from
+	// line to line (proseBuf); the other one is empty.
+	prose    string
+	proseBuf []byte
+	line     []byte
 }
 
 // NewReader returns a Reader of one output of the dialect c describes.
@@ -714,7 +717,7 @@ func shifted(offset, shift int) int {
 // example reports whether the prose right before the candidate that
 // opens here presents it as an example (dialects.PresentedAsExample).
 func (r *reader) example() bool {
-	w := r.prose + "\n" + string(r.line)
+	w := r.prose + string(r.proseBuf) + "\n" + string(r.line)
 	return dialects.PresentedAsExample(w, len(w))
 }
 
@@ -746,7 +749,7 @@ func (r *reader) note(s string) {
 		}
 	}
 	if last < 0 {
-		r.line = append(r.line, s...)
+		r.line = appendRoom(r.line, s)
 		if len(r.line) > 4*maxLine {
 			// The line's start is prose (the mark keeps it so).
 			r.line = append(append(r.line[:0], "…"...), r.line[len(r.line)-maxLine:]...)
@@ -757,24 +760,37 @@ func (r *reader) note(s string) {
 	found := false
 	for e := last; e > first && !found; {
 		b := strings.LastIndexByte(s[:e], '\n')
-		found = r.proseLine(s[b+1 : e])
+		if l := strings.TrimSpace(s[b+1 : e]); isProse(l) {
+			r.prose, r.proseBuf, found = l[max(0, len(l)-maxLine):], r.proseBuf[:0], true
+		}
 		e = b
 	}
 	if !found {
-		r.line = append(r.line, s[:first]...)
-		r.proseLine(string(r.line))
+		r.line = appendRoom(r.line, s[:first])
+		if l := bytes.TrimSpace(r.line); isProse(l) {
+			r.prose, r.proseBuf = "", append(r.proseBuf[:0], l[max(0, len(l)-maxLine):]...)
+		}
 	}
-	r.line = append(r.line[:0], s[last+1:]...)
+	r.line = appendRoom(r.line[:0], s[last+1:])
 }
 
-// proseLine keeps l as the prose a next candidate follows if it is a line
-// with text that opens no fence.
-func (r *reader) proseLine(l string) bool {
-	if l = strings.TrimSpace(l); l == "" || strings.HasPrefix(l, "```") {
-		return false
+// isProse reports whether l, a line trimmed of its blanks, is one a
+// next candidate follows as its prose: it has text and opens no fence.
+func isProse[T string | []byte](l T) bool {
+	return len(l) > 0 && (len(l) < 3 || string(l[:3]) != "```")
+}
+
+// minLine is the least room a reader makes for a line it keeps, so that
+// a line that arrives in small pieces does not grow by append's steps.
+const minLine = 128
+
+// appendRoom appends s to b; a line that goes on past its first piece
+// gets room for at least minLine bytes.
+func appendRoom(b []byte, s string) []byte {
+	if len(b) > 0 && len(b)+len(s) > cap(b) && cap(b) < minLine {
+		b = append(make([]byte, 0, max(minLine, 2*(len(b)+len(s)))), b...)
 	}
-	r.prose = l[max(0, len(l)-maxLine):]
-	return true
+	return append(b, s...)
 }
 
 // text returns s, read in the answer, as answer text.
