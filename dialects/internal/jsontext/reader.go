@@ -305,16 +305,16 @@ func (r *reader) endBlock(n int) {
 // content reads answer text up to a candidate or a reasoning block.
 func (r *reader) content(final bool) bool {
 	s := r.cur[r.at:]
-	limit, specials := len(s), "<`"
+	limit, specials := len(s), &fenceStarts
 	if r.cfg.Bare {
-		specials = "<`{["
+		specials = &candidateStarts
 	}
 	if r.body >= 0 {
 		// Inside a fence read for values, up to its closing run.
-		limit, specials = r.body-r.base-r.at, "{["
+		limit, specials = r.body-r.base-r.at, &valueStarts
 	}
 	for k := 0; ; k++ {
-		i := strings.IndexAny(s[k:limit], specials)
+		i := specials.index(s[k:limit])
 		if i < 0 {
 			if limit < len(s) {
 				e := r.bodyEnd - r.base - r.at
@@ -371,6 +371,38 @@ func (r *reader) content(final bool) bool {
 			return false
 		}
 	}
+}
+
+// byteSet is a set of bytes, read in one table lookup per byte: a
+// delta's scan for where answer text may stop costs no setup, as
+// strings.IndexAny's does on every call.
+type byteSet [256]bool
+
+// The bytes where answer text may stop: a reasoning tag or a fence
+// (fenceStarts), and a bare value too (candidateStarts); inside a fence
+// read for values, a value (valueStarts).
+var (
+	fenceStarts     = newByteSet("<`")
+	candidateStarts = newByteSet("<`{[")
+	valueStarts     = newByteSet("{[")
+)
+
+func newByteSet(bs string) byteSet {
+	var set byteSet
+	for i := 0; i < len(bs); i++ {
+		set[bs[i]] = true
+	}
+	return set
+}
+
+// index returns the offset of the first byte of s in the set, or -1.
+func (set *byteSet) index(s string) int {
+	for i := 0; i < len(s); i++ {
+		if set[s[i]] {
+			return i
+		}
+	}
+	return -1
 }
 
 // partialAt returns where s ends with a part of tag, or len(s).
