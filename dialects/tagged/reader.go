@@ -219,6 +219,12 @@ func (r *reader) settle(text string) {
 		return
 	}
 	if r.implicit < 0 {
+		opens := dialects.OpensCall(text, &r.t.start) || dialects.OpensAnswer(text, &r.t.start)
+		if !opens && len(r.t.tags) > 1 && !r.firstTagKnown(text) {
+			// The first tag decides (dialects.ImplicitReasoningIn), and
+			// a value still being written may yet hold it in a string.
+			return
+		}
 		r.implicit = 0
 		if dialects.ImplicitReasoningIn(text, &r.t.start, r.opts) {
 			r.implicit = 1
@@ -251,6 +257,24 @@ func (r *reader) settle(text string) {
 	}
 	r.settled = true
 	r.tmplEnd = dialects.TemplateBlockEnd(text, tags, r.opts.ReasoningOpen, true)
+}
+
+// firstTagKnown reports whether the first reasoning tag in text, of any
+// wrapper, stands where no later byte can put it inside a string of a
+// JSON value (dialects.TagFinder), or text holds none outside strings:
+// the tags dialects.ImplicitReasoningIn reads in text are then those it
+// reads in the whole output.
+func (r *reader) firstTagKnown(text string) bool {
+	first, state := -1, dialects.TagNone
+	for i, tg := range r.t.tags {
+		for k, tag := range [2]string{tg.Open, tg.Close} {
+			at, s := r.finds[i][k].Find(text, tag, false)
+			if s != dialects.TagNone && (first < 0 || at < first) {
+				first, state = at, s
+			}
+		}
+	}
+	return state != dialects.TagPending
 }
 
 // endTemplate ends the first stretch where the block the template opened

@@ -85,3 +85,40 @@ func TestTemplateReasoningStreams(t *testing.T) {
 		})
 	}
 }
+
+// TestImplicitReasoningTagInString holds the start of an output with
+// neither Options.ReasoningOpen nor ReasoningClosed to the rule of
+// dialects.ImplicitReasoningIn: a reasoning tag inside a string of a JSON
+// value is text, so it neither opens nor closes a block, whether the
+// value is whole or still being written; a stream and a one-shot read
+// agree (streamtest.CheckReader).
+func TestImplicitReasoningTagInString(t *testing.T) {
+	rows := []struct {
+		name               string
+		d                  dialects.Dialect
+		text               string
+		reasoning, content string
+	}{
+		{"an opening tag in a string: a closing tag after it ends the template's block",
+			tagged.LongCat, `I weigh {"t": "<think>"} and then.</longcat_think>Answer.`,
+			`I weigh {"t": "<think>"} and then.`, "Answer."},
+		{"a closing tag in a string: an opening tag after it makes the text content",
+			tagged.LongCat, `Say {"t": "</longcat_think>"} now <think>hm</think>Answer.`,
+			"hm", `Say {"t": "</longcat_think>"} now Answer.`},
+		{"a tag in a value that never closes is a tag",
+			tagged.LongCat, `I weigh {"t": "<think> and</longcat_think>on`,
+			"and</longcat_think>on", `I weigh {"t": "`},
+	}
+	opts := &dialects.Options{}
+	for _, tt := range rows {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := streamtest.CheckReader(tt.d.(dialects.Incremental), tt.text, opts); err != nil {
+				t.Fatal(err)
+			}
+			x := tt.d.Extract(tt.text, opts)
+			if strings.TrimSpace(x.Reasoning) != tt.reasoning || strings.TrimSpace(x.Content) != tt.content {
+				t.Fatalf("reasoning %q content %q, want %q %q", x.Reasoning, x.Content, tt.reasoning, tt.content)
+			}
+		})
+	}
+}
