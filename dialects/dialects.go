@@ -120,6 +120,10 @@ type RawCall struct {
 	// included) that the dialect has already checked, so that Finish does
 	// not check it again. Leave it false when unsure.
 	ArgumentsValid bool
+	// ArgumentsUnique reports that Arguments, valid (ArgumentsValid),
+	// repeats no key in any object, as the dialect checked: Finish then
+	// has no duplicate key to resolve. Leave it false when unsure.
+	ArgumentsUnique bool
 	// Params holds the arguments of tagged-parameter dialects, one raw text
 	// value per key; Finish types them by schema. Nil for JSON dialects.
 	Params []Param
@@ -147,10 +151,6 @@ type RawCall struct {
 	// closed by repair, the end of the output cut them, and the call is
 	// TLP-014, never a call, whatever repair could reconstruct.
 	AtEnd bool
-	// argsUnique reports that Arguments, valid, repeats no key in any
-	// object (ObjectCall learnt it checking the call object): Finish then
-	// has no duplicate key to resolve.
-	argsUnique bool
 	// Verbatim reports that the call is text taken as it stands as the
 	// one argument of a fixed tool (Functionary's and Llama's raw code
 	// after <|python_tag|> → python {"code": …}), not a call read from

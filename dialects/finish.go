@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -131,7 +132,7 @@ func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 			return fail(aerr)
 		}
 	} else {
-		args, repairs, aerr = arguments(rc.Arguments, opts, rc.ArgumentsValid, rc.ArgumentsValid && rc.argsUnique)
+		args, repairs, aerr = arguments(rc.Arguments, opts, rc.ArgumentsValid, rc.ArgumentsValid && rc.ArgumentsUnique)
 		if aerr != nil {
 			if rc.AtEnd && valueCut(rc.Arguments) {
 				// The output ends inside the arguments: whatever
@@ -238,7 +239,7 @@ func inventedValueError() *toolcall.Error {
 // valueCut reports whether args, the text of a JSON value, opens a value
 // (object or array) that the text ends before closing.
 func valueCut(args string) bool {
-	i := skipJSONSpace(args, 0)
+	i := textlayer.SkipSpace(args, 0)
 	if i >= len(args) || args[i] != '{' && args[i] != '[' {
 		return false
 	}
@@ -693,3 +694,6 @@ func unwrapArguments(args json.RawMessage, tool *schema.Tool, opts *Options) (js
 	}
 	return nil, nil, false
 }
+
+// unsafeBytes views s as bytes, for reading only.
+func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

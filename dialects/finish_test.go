@@ -8,6 +8,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -129,7 +130,7 @@ func TestFinishKeepsSiblings(t *testing.T) {
 	}
 }
 
-func TestObjectCall(t *testing.T) {
+func TestReadCallObject(t *testing.T) {
 	tests := []struct {
 		in           string
 		ok           bool
@@ -146,19 +147,19 @@ func TestObjectCall(t *testing.T) {
 		{`[1, 2]`, false, "", "", "", false},
 	}
 	for _, tt := range tests {
-		rc, ok := dialects.ObjectCall(tt.in, 7, nil)
+		rc, ok := callobject.Read(tt.in, 7, nil)
 		if ok != tt.ok {
-			t.Errorf("ObjectCall(%s) ok = %v", tt.in, ok)
+			t.Errorf("Read(%s) ok = %v", tt.in, ok)
 			continue
 		}
 		if !ok {
 			continue
 		}
 		if rc.Name != tt.name || rc.Arguments != tt.args || rc.ID != tt.id || rc.Offset != 7 {
-			t.Errorf("ObjectCall(%s) = %+v", tt.in, rc)
+			t.Errorf("Read(%s) = %+v", tt.in, rc)
 		}
 		if tt.repairedHere != (len(rc.Repairs) > 0) {
-			t.Errorf("ObjectCall(%s) repairs = %v", tt.in, rc.Repairs)
+			t.Errorf("Read(%s) repairs = %v", tt.in, rc.Repairs)
 		}
 	}
 }

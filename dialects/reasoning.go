@@ -1,6 +1,10 @@
 package dialects
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dialectkit/toolcall/internal/strictjson"
+)
 
 // ReasoningTags are the open and close markers of a reasoning wrapper.
 type ReasoningTags struct{ Open, Close string }
@@ -44,8 +48,8 @@ func SplitReasoning(text string, s ReasoningSplit) (reasoning, rest string) {
 		if t.Open == "" || t.Close == "" {
 			continue
 		}
-		firstClose := IndexTag(text, t.Close)
-		firstOpen := IndexTag(text, t.Open)
+		firstClose := strictjson.IndexTag(text, t.Close)
+		firstOpen := strictjson.IndexTag(text, t.Open)
 		if i == 0 && startsOpen || implicit && firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen) {
 			if firstClose < 0 {
 				r.WriteString(strings.TrimSpace(text))
@@ -63,7 +67,7 @@ func SplitReasoning(text string, s ReasoningSplit) (reasoning, rest string) {
 			if t.Open == "" || t.Close == "" {
 				continue
 			}
-			if j := IndexTag(text, t.Open); j >= 0 && (at < 0 || j < at) {
+			if j := strictjson.IndexTag(text, t.Open); j >= 0 && (at < 0 || j < at) {
 				at, k = j, i
 			}
 		}
@@ -77,7 +81,7 @@ func SplitReasoning(text string, s ReasoningSplit) (reasoning, rest string) {
 		opened = true
 		c.WriteString(text[:at])
 		body := text[at+len(tags[k].Open):]
-		j := IndexTag(body, tags[k].Close)
+		j := strictjson.IndexTag(body, tags[k].Close)
 		if j < 0 {
 			r.WriteString(strings.TrimSpace(body))
 			break
@@ -107,11 +111,11 @@ func TemplateBlockEnd(text string, tags []ReasoningTags, startsOpen, implicit bo
 		if t.Open == "" || t.Close == "" {
 			continue
 		}
-		firstClose := IndexTag(text, t.Close)
+		firstClose := strictjson.IndexTag(text, t.Close)
 		if firstClose < 0 {
 			continue
 		}
-		firstOpen := IndexTag(text, t.Open)
+		firstOpen := strictjson.IndexTag(text, t.Open)
 		if i == 0 && startsOpen || implicit && (firstOpen < 0 || firstClose < firstOpen) {
 			end = max(end, firstClose+len(t.Close))
 		}
@@ -182,10 +186,10 @@ func firstTagOpens(text string, syn *Syntax) bool {
 		if t.Open == "" || t.Close == "" {
 			return
 		}
-		if i := IndexTag(text, t.Open); i >= 0 && (first < 0 || i < first) {
+		if i := strictjson.IndexTag(text, t.Open); i >= 0 && (first < 0 || i < first) {
 			first, opens = i, true
 		}
-		if i := IndexTag(text, t.Close); i >= 0 && (first < 0 || i < first) {
+		if i := strictjson.IndexTag(text, t.Close); i >= 0 && (first < 0 || i < first) {
 			first, opens = i, false
 		}
 	}
@@ -250,7 +254,8 @@ func ClosedBlocks(text string, t ReasoningTags) []Span {
 // UnclosedBlock returns the offset of the opening tag of a block of the
 // wrapper t that text opens and does not close, after the blocks
 // ClosedBlocks returns, or -1: text then ends inside reasoning it opened
-// itself. A tag inside a string of a JSON value is text (IndexTag).
+// itself. A tag inside a string of a JSON value is text
+// (strictjson.IndexTag).
 func UnclosedBlock(text string, t ReasoningTags) int {
 	return blocks(text, t, nil)
 }
@@ -263,12 +268,12 @@ func blocks(text string, t ReasoningTags, each func(Span)) int {
 		return -1
 	}
 	for i := 0; i < len(text); {
-		o := IndexTag(text[i:], t.Open)
+		o := strictjson.IndexTag(text[i:], t.Open)
 		if o < 0 {
 			return -1
 		}
 		o += i
-		c := IndexTag(text[o+len(t.Open):], t.Close)
+		c := strictjson.IndexTag(text[o+len(t.Open):], t.Close)
 		if c < 0 {
 			return o
 		}
@@ -279,54 +284,4 @@ func blocks(text string, t ReasoningTags, each func(Span)) int {
 		i = end
 	}
 	return -1
-}
-
-// IndexTag returns the offset of the first tag in text that does not stand
-// inside a string of a JSON value, or -1. Structure inside a string is
-// text: a reasoning tag written in an argument ("a <think> b") neither
-// opens nor closes a block. A tag is inside a string when a JSON value
-// that opens before it (one of the few nearest brackets) holds it in one
-// of its strings and reads on, as strict JSON, past it; the search then
-// goes on past that value, so that each byte is read a bounded number of
-// times.
-func IndexTag(text, tag string) int {
-	for from := 0; from <= len(text); {
-		i := strings.Index(text[from:], tag)
-		if i < 0 {
-			return -1
-		}
-		i += from
-		end, ok := InsideJSONString(text, from, i)
-		if !ok {
-			return i
-		}
-		from = end
-	}
-	return -1
-}
-
-// maxAround bounds the brackets before a tag tried as the start of a JSON
-// value that holds it.
-const maxAround = 8
-
-// InsideJSONString reports whether offset at lies inside a string of a
-// strict JSON value that opens in text[floor:at] (at one of the few
-// nearest brackets before at) and reads on past it, and where that value
-// ends: a marker at at is then text of the value, not markup.
-func InsideJSONString(text string, floor, at int) (end int, ok bool) {
-	if !quoteOnLine(text, floor, at) {
-		return 0, false
-	}
-	p := at
-	for range maxAround {
-		k := strings.LastIndexAny(text[floor:p], "{[")
-		if k < 0 {
-			return 0, false
-		}
-		p = floor + k
-		if end, ok := JSONRunsPast(text, p, at, len(text), nil); ok {
-			return end, true
-		}
-	}
-	return 0, false
 }

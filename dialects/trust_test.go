@@ -5,6 +5,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -69,7 +70,7 @@ func TestAmbiguousEnvelope(t *testing.T) {
 	} {
 		for _, strict := range []bool{false, true} {
 			opts := &dialects.Options{DisableRepair: strict}
-			rc, ok := dialects.ObjectCall(tc.text, 0, opts)
+			rc, ok := callobject.Read(tc.text, 0, opts)
 			if !ok {
 				t.Fatalf("%s: not a call", tc.text)
 			}

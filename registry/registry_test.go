@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/plainjson"
@@ -30,12 +32,23 @@ func (d tagged) Extract(text string, opts *dialects.Options) *dialects.Extractio
 	ext.Content = strings.TrimSpace(text[:i])
 	start := i + len(d.marker)
 	end, _ := jsonscan.ValueEnd(text, start)
-	if rc, ok := dialects.ObjectCall(text[start:end], start, opts); ok && start < len(text) && text[start] == '{' {
+	if rc, ok := callObject(text[start:end], start); ok && start < len(text) && text[start] == '{' {
 		ext.Calls = append(ext.Calls, rc)
 	} else {
 		ext.Calls = append(ext.Calls, dialects.RawCall{Err: toolcall.NewError(toolcall.CodeMalformedCall, "no call object after the marker"), Offset: i})
 	}
 	return ext
+}
+
+// callObject reads a call object as a dialect of one's own may: a JSON
+// object with a name and arguments.
+func callObject(obj string, offset int) (dialects.RawCall, bool) {
+	v := gjson.Parse(obj)
+	name := v.Get("name")
+	if !v.IsObject() || name.Type != gjson.String {
+		return dialects.RawCall{}, false
+	}
+	return dialects.RawCall{Name: name.Str, Arguments: v.Get("arguments").Raw, Offset: offset}, true
 }
 
 func newTestRegistry(t *testing.T) *registry.Registry {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/stream"
 )
 
@@ -200,13 +201,13 @@ func inOpenReasoning(prefix string, tags []dialects.ReasoningTags) bool {
 
 // closesReasoning reports whether prefix holds the closing tag of one of
 // tags (every registered dialect's wrappers) or of <think>, outside the
-// strings of JSON values (dialects.IndexTag).
+// strings of JSON values (strictjson.IndexTag).
 func closesReasoning(prefix string, tags []dialects.ReasoningTags) bool {
-	if dialects.IndexTag(prefix, dialects.Think.Close) >= 0 {
+	if strictjson.IndexTag(prefix, dialects.Think.Close) >= 0 {
 		return true
 	}
 	for _, t := range tags {
-		if t.Close != "" && dialects.IndexTag(prefix, t.Close) >= 0 {
+		if t.Close != "" && strictjson.IndexTag(prefix, t.Close) >= 0 {
 			return true
 		}
 	}

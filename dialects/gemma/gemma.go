@@ -50,7 +50,7 @@ type Dialect struct {
 	inContent   []string
 	inReasoning []string
 	// inThink is what a <think> block is read for besides its closing
-	// tag, which the Reader finds as dialects.IndexTag does.
+	// tag, which the Reader finds as strictjson.IndexTag does.
 	inThink []string
 	// inTemplate is inReasoning with the <think> tags, for the channel
 	// the template opened while they may end a block it opened too.

@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -112,8 +113,8 @@ type reader struct {
 
 	// thinkEnd finds the </think> that ends the <think> block being read
 	// in the text from thinkFrom on: one inside a string of a JSON value
-	// the block writes is text of it (dialects.IndexTag).
-	thinkEnd  dialects.TagFinder
+	// the block writes is text of it (strictjson.IndexTag).
+	thinkEnd  strictjson.TagFinder
 	thinkFrom int
 
 	start startState
@@ -129,7 +130,7 @@ type startState struct {
 	decided, implicit bool
 	// tags finds the reasoning tags, as dialects.ImplicitReasoningIn and
 	// dialects.TemplateBlockEnd look for them.
-	tags [4]dialects.TagFinder
+	tags [4]strictjson.TagFinder
 	// thinkEnd is where the <think> block the template opened ends (0:
 	// none), once thinkKnown.
 	thinkKnown bool
@@ -320,7 +321,7 @@ func (r *reader) startStep(text string, final bool) bool {
 		return true
 	}
 	var at [4]int
-	var state [4]dialects.TagState
+	var state [4]strictjson.TagState
 	for k := range st.tags {
 		at[k], state[k] = st.tags[k].Find(text, startTags[k], final)
 	}
@@ -346,9 +347,9 @@ func (r *reader) startStep(text string, final bool) bool {
 		// A </think> before any <think> ends a block the template opened.
 		o, os, c, cs := at[2], state[2], at[3], state[3]
 		switch {
-		case cs == dialects.TagFound && (os == dialects.TagNone || o > c):
+		case cs == strictjson.TagFound && (os == strictjson.TagNone || o > c):
 			st.thinkEnd = c + len(dialects.Think.Close)
-		case os == dialects.TagFound && (cs == dialects.TagNone || c > o), final:
+		case os == strictjson.TagFound && (cs == strictjson.TagNone || c > o), final:
 		default:
 			return false
 		}
@@ -384,7 +385,7 @@ func (r *reader) startStep(text string, final bool) bool {
 // a call, else the startTags index of its first reasoning tag, as that
 // rule finds it (-1: none, at the end). ok is false while the text so far
 // does not tell.
-func (r *reader) firstTag(text string, final bool, at *[4]int, state *[4]dialects.TagState) (first int, ok bool) {
+func (r *reader) firstTag(text string, final bool, at *[4]int, state *[4]strictjson.TagState) (first int, ok bool) {
 	st := &r.start
 	for st.lead < len(text) && strings.IndexByte(" \t\r\n", text[st.lead]) >= 0 {
 		st.lead++ // the output's leading blanks are read once
@@ -400,7 +401,7 @@ func (r *reader) firstTag(text string, final bool, at *[4]int, state *[4]dialect
 	}
 	first = -1
 	for k := range at {
-		if state[k] == dialects.TagFound && (first < 0 || at[k] < at[first]) {
+		if state[k] == strictjson.TagFound && (first < 0 || at[k] < at[first]) {
 			first = k
 		}
 	}
@@ -408,7 +409,7 @@ func (r *reader) firstTag(text string, final bool, at *[4]int, state *[4]dialect
 		return 0, false
 	}
 	for k := range at {
-		if first >= 0 && state[k] == dialects.TagPending && at[k] < at[first] {
+		if first >= 0 && state[k] == strictjson.TagPending && at[k] < at[first] {
 			return 0, false
 		}
 	}
@@ -436,17 +437,17 @@ func (r *reader) thinkClose(text string, final bool) (at, hold int) {
 	o, os := st.tags[2].Find(text, dialects.Think.Open, final)
 	c, cs := st.tags[3].Find(text, dialects.Think.Close, final)
 	switch {
-	case cs == dialects.TagFound && (os == dialects.TagNone || o > c):
+	case cs == strictjson.TagFound && (os == strictjson.TagNone || o > c):
 		return c, -1
-	case os == dialects.TagFound && (cs == dialects.TagNone || c > o), os == dialects.TagNone && cs == dialects.TagNone && final:
+	case os == strictjson.TagFound && (cs == strictjson.TagNone || c > o), os == strictjson.TagNone && cs == strictjson.TagNone && final:
 		r.thinkPending = false
 		return -1, -1
 	}
 	hold = -1
-	if os != dialects.TagNone {
+	if os != strictjson.TagNone {
 		hold = o
 	}
-	if cs != dialects.TagNone && (hold < 0 || c < hold) {
+	if cs != strictjson.TagNone && (hold < 0 || c < hold) {
 		hold = c
 	}
 	return -1, hold
@@ -659,15 +660,15 @@ func (r *reader) thinkStep(text string, final bool) bool {
 		c, cs := r.thinkEnd.Find(text[r.thinkFrom:], dialects.Think.Close, final)
 		c += r.thinkFrom
 		switch {
-		case cs == dialects.TagNone && !final && cut(text, r.pos, dialects.Think.Close) < i:
+		case cs == strictjson.TagNone && !final && cut(text, r.pos, dialects.Think.Close) < i:
 			// The text's end may begin the closing tag.
 			at, tag = cut(text, r.pos, dialects.Think.Close), ""
-		case cs == dialects.TagNone || c >= i:
+		case cs == strictjson.TagNone || c >= i:
 			if m != "" && r.shown.ShownAt(text, i) {
 				r.scan = i + len(m)
 				continue
 			}
-		case cs == dialects.TagPending:
+		case cs == strictjson.TagPending:
 			// A value the block writes may hold the tag in a string:
 			// the text from it waits.
 			at, tag = c, ""

@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -84,7 +85,7 @@ type thinkBlock struct {
 	find int // a </think> cut by the end of the text is looked for from here
 	// close finds </think> in the block's text, as IndexTag finds it: a
 	// tag a JSON string holds is text.
-	close dialects.TagFinder
+	close strictjson.TagFinder
 	next  int // the first marker that would end the block if it never closes, -1: not found yet
 	look  int // that marker is looked for from here
 	ends  markerSet
@@ -95,7 +96,7 @@ type thinkBlock struct {
 
 // valueRead follows a call's body as a JSON value, as it arrives, so that
 // a token inside one of its strings is argument text when the value reads
-// on past it as strict JSON (dialects.InsideJSONString), and ends the body
+// on past it as strict JSON (strictjson.InsideString), and ends the body
 // otherwise.
 type valueRead struct {
 	started bool
@@ -429,13 +430,13 @@ func (r *reader) readValue(text string) bool {
 				v.i++
 				v.end, v.done = v.i, true
 				if v.cand >= 0 {
-					_, v.ok = dialects.CheckStrict(text[v.start:v.end], r.opts)
+					_, v.ok = strictjson.Check(text[v.start:v.end], r.opts.Lenient.MaxDepth)
 				}
 				return true
 			}
 		case c == '"':
 			v.inStr, v.from = true, v.i
-		case !strictOutside(c):
+		case !strictjson.Outside(c):
 			v.done = true // not strict JSON: read on as text
 			return true
 		}
@@ -461,12 +462,6 @@ func (v *valueRead) noteToken(text string, from, to int) {
 		}
 		from += k + 2
 	}
-}
-
-// strictOutside reports whether strict JSON may have c outside its
-// strings.
-func strictOutside(c byte) bool {
-	return strings.IndexByte(",: \t\r\n0123456789+-.eEtrufalsn", c) >= 0
 }
 
 // endBody ends the body at i, at the token m (noMarker: the end of the
@@ -546,7 +541,7 @@ func (r *reader) readThink(text string) bool {
 	t := &r.think
 	c, cs := t.close.Find(text[t.from:], dialects.Think.Close, r.closed)
 	c += t.from
-	if cs == dialects.TagFound {
+	if cs == strictjson.TagFound {
 		t.open = false
 		end := c + len(dialects.Think.Close)
 		if t.analysis {
@@ -565,7 +560,7 @@ func (r *reader) readThink(text string) bool {
 	// and short of a closing tag cut by the end of the text or that more
 	// text may show inside a string.
 	upTo := cutAt(text, t.find, dialects.Think.Close)
-	if cs == dialects.TagPending {
+	if cs == strictjson.TagPending {
 		upTo = min(upTo, c)
 	}
 	if t.next < 0 {

@@ -11,12 +11,13 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // withoutTagsInStrings drops from tags, found in text from start, the
 // <tool_call> tags that stand inside a string of a JSON value
-// (dialects.InsideJSONString): structure inside a string is text. A value
+// (strictjson.InsideString): structure inside a string is text. A value
 // that holds one is looked for back to the tag before it only, and the
 // tags inside a value found are dropped without a look, so the pass stays
 // linear.
@@ -28,7 +29,7 @@ func withoutTagsInStrings(text string, tags []tag, start int) []tag {
 			if t.start < skip {
 				continue
 			}
-			if e, in := dialects.InsideJSONString(text, floor, t.start); in {
+			if e, in := strictjson.InsideString(text, floor, t.start); in {
 				skip = e
 				continue
 			}
@@ -195,7 +196,7 @@ func (x *extractor) closingTag(tags []tag, k, lim int) int {
 	// valid value ends with its last byte, where jsonscan.ValueEnd would find its
 	// end) and spares its parse the check (valueCalls).
 	if q := p + len(strings.TrimRight(x.Text[p:tags[first].start], " \t\r\n")); q > p {
-		if chk, ok := dialects.CheckStrict(x.Text[p:q], x.Opts); ok {
+		if chk, ok := strictjson.Check(x.Text[p:q], x.Opts.Lenient.MaxDepth); ok {
 			x.lastValue = measured{start: p, end: q, complete: true, chk: chk}
 			return first
 		}
@@ -428,7 +429,7 @@ func (x *extractor) valueCalls(start, end int) []dialects.RawCall {
 		repairs []toolcall.Repair
 		err     *toolcall.Error
 	)
-	if m := x.lastValue; m.chk != dialects.Unchecked && m.start == start && m.end == end {
+	if m := x.lastValue; m.chk != strictjson.Unchecked && m.start == start && m.end == end {
 		v = x.ParseChecked(raw, m.chk) // checked when its block was measured
 	} else {
 		v, repairs, err = x.Parse(raw)
@@ -466,14 +467,14 @@ type measured struct {
 	complete   bool
 	// chk is what is known of the value's text when closingTag checked
 	// it; Unchecked when only measured.
-	chk dialects.Checked
+	chk strictjson.Checked
 }
 
 // inValue reports whether offset at lies inside a string of the JSON value
 // that opens the body at from, and where that value ends: the text up to
 // at ends inside a string, and the value, read on past at, is strict JSON
-// (dialects.JSONRunsPast). A value cut off inside a string, with a call
+// (strictjson.RunsPast). A value cut off inside a string, with a call
 // after it, is no such value: the tag then opens the next block.
 func (x *extractor) inValue(from, at, limit int) (end int, ok bool) {
-	return dialects.JSONRunsPast(x.Text, textcall.SkipSpace(x.Text, from, at), at, limit, x.Opts)
+	return strictjson.RunsPast(x.Text, textcall.SkipSpace(x.Text, from, at), at, limit, x.Opts.Lenient.MaxDepth)
 }

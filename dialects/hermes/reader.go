@@ -7,6 +7,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -136,7 +137,7 @@ type reader struct {
 	base int
 	mode mode
 
-	open, close dialects.TagFinder // <think> and </think> in buf
+	open, close strictjson.TagFinder // <think> and </think> in buf
 
 	// In a reasoning block: emitted is the end of the block's text
 	// already returned, and hold says an opening tag the dialect knows
@@ -203,7 +204,7 @@ func (r *reader) steady(delta string) bool {
 	}
 	r.h.add(delta)
 	t := r.text()
-	if _, os := r.open.Find(t, thinkOpen, false); os != dialects.TagNone {
+	if _, os := r.open.Find(t, thinkOpen, false); os != strictjson.TagNone {
 		r.step(false)
 		return true
 	}
@@ -316,11 +317,11 @@ func (r *reader) implicit(final bool) bool {
 	o, os := r.open.Find(t, thinkOpen, final)
 	c, cs := r.close.Find(t, thinkClose, final)
 	switch {
-	case cs == dialects.TagFound && (os == dialects.TagNone || o > c):
+	case cs == strictjson.TagFound && (os == strictjson.TagNone || o > c):
 		r.content.cut()
 		r.startBlock()
 		return r.closeBlock(c)
-	case os == dialects.TagFound && (cs == dialects.TagNone || c > o), final:
+	case os == strictjson.TagFound && (cs == strictjson.TagNone || c > o), final:
 		r.startContent()
 		return true
 	}
@@ -340,7 +341,7 @@ func (r *reader) startBlock() {
 func (r *reader) block(final bool) bool {
 	t := r.text()
 	c, cs := r.close.Find(t, thinkClose, final)
-	if cs == dialects.TagFound {
+	if cs == strictjson.TagFound {
 		return r.closeBlock(c)
 	}
 	if final {
@@ -348,7 +349,7 @@ func (r *reader) block(final bool) bool {
 		return false
 	}
 	limit := len(t)
-	if cs == dialects.TagPending {
+	if cs == strictjson.TagPending {
 		limit = c
 	}
 	if !r.hold {
@@ -421,7 +422,7 @@ func (r *reader) contentStep(final bool) bool {
 	t := r.text()
 	o, os := r.open.Find(t, thinkOpen, final)
 	limit := len(t)
-	if os != dialects.TagNone {
+	if os != strictjson.TagNone {
 		limit = o
 	}
 	if b := r.lines.boundary(t, limit); b > 0 {
@@ -436,7 +437,7 @@ func (r *reader) contentStep(final bool) bool {
 		r.closer = closer
 		return true
 	}
-	if !r.stuck && os != dialects.TagFound {
+	if !r.stuck && os != strictjson.TagFound {
 		// Text before the first byte that may open a region of calls
 		// is content, whatever the unit holds after it.
 		at := limit
@@ -446,11 +447,11 @@ func (r *reader) contentStep(final bool) bool {
 		r.content.write(r, t[r.pre:at])
 		r.pre = at
 	}
-	if r.stuck && os != dialects.TagFound {
+	if r.stuck && os != strictjson.TagFound {
 		r.announce(t)
 	}
 	switch {
-	case os == dialects.TagFound:
+	case os == strictjson.TagFound:
 		r.unit(o)
 		r.drop(len(thinkOpen))
 		r.startBlock()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -949,11 +950,11 @@ func (r *reader) reasoningHold(s string) (holdBelow, holdFrom int) {
 		// A block the template opened ends at the wrapper's first
 		// closing tag; until one comes, a call may stand in it, unless
 		// an opening tag came first (dialects.TemplateBlockEnd).
-		if c := dialects.IndexTag(s, t.Close); c >= 0 {
-			if o := dialects.IndexTag(s, t.Open); open || o < 0 || c < o {
+		if c := strictjson.IndexTag(s, t.Close); c >= 0 {
+			if o := strictjson.IndexTag(s, t.Open); open || o < 0 || c < o {
 				holdBelow = max(holdBelow, c+len(t.Close))
 			}
-		} else if open || dialects.IndexTag(s, t.Open) < 0 {
+		} else if open || strictjson.IndexTag(s, t.Open) < 0 {
 			holdBelow = len(s) + 1
 		}
 	}
@@ -965,7 +966,7 @@ func (r *reader) reasoningHold(s string) (holdBelow, holdFrom int) {
 		for _, b := range dialects.ClosedBlocks(s, t) {
 			from = b.End
 		}
-		if o := dialects.IndexTag(s[from:], t.Open); o >= 0 {
+		if o := strictjson.IndexTag(s[from:], t.Open); o >= 0 {
 			holdFrom = min(holdFrom, from+o)
 		}
 	}

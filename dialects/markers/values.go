@@ -9,6 +9,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
@@ -274,7 +275,7 @@ func (x *extractor) object(obj string, offset int) ([]dialects.RawCall, string, 
 			return []dialects.RawCall{rc}, "", isCall
 		}
 	}
-	rc, ok := dialects.ObjectCall(doc.Raw, offset, x.opts)
+	rc, ok := callobject.Read(doc.Raw, offset, x.opts)
 	switch {
 	case !ok:
 		return nil, "", notCall

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
@@ -192,7 +193,7 @@ func (x *extractor) objectCall(src string, el element, off int) dialects.RawCall
 			text, repairs = string(out), repairsOf(kinds)
 		}
 	}
-	rc, ok := dialects.ObjectCall(text, off, x.opts)
+	rc, ok := callobject.Read(text, off, x.opts)
 	if !ok {
 		if lenient.ValidString(text) && gjson.Parse(text).IsObject() {
 			return fail(toolcall.NewError(toolcall.CodeMissingFunction, "call object has no name field"))

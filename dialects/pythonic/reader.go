@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/pystr"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 )
 
 // The family's engine reads an output in one pass as it arrives
@@ -224,7 +225,7 @@ func mayOpen(s string, markers []string) bool {
 	return false
 }
 
-// indexTag is dialects.IndexTag on text from from, as an offset of text,
+// indexTag is strictjson.IndexTag on text from from, as an offset of text,
 // with the literal's occurrences found through r.next.
 func (r *reader) indexTag(text, tag string, from int) int {
 	for from <= len(text) {
@@ -232,7 +233,7 @@ func (r *reader) indexTag(text, tag string, from int) int {
 		if i < 0 {
 			return -1
 		}
-		end, ok := dialects.InsideJSONString(text, from, i)
+		end, ok := strictjson.InsideString(text, from, i)
 		if !ok {
 			return i
 		}

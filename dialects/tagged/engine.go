@@ -6,10 +6,12 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
@@ -718,7 +720,7 @@ func (p *parser) region(from, limit int, limitCloses bool, lits callLits) (bodyE
 // jsonPast reports whether the call whose body starts at from holds JSON
 // (arguments, or a call object, where the dialect accepts them) that opens
 // the body, holds at inside one of its strings, and reads on past it as
-// strict JSON; it returns where that value ends (dialects.JSONRunsPast).
+// strict JSON; it returns where that value ends (strictjson.RunsPast).
 func (p *parser) jsonPast(from, at, limit int) (int, bool) {
 	d := p.d
 	if !d.JSONArguments && !d.JSONEnvelope || at >= limit {
@@ -735,7 +737,7 @@ func (p *parser) jsonPast(from, at, limit int) (int, bool) {
 	if pos >= at || p.text[pos] != '{' {
 		return 0, false
 	}
-	return dialects.JSONRunsPast(p.text, pos, at, limit, p.opts)
+	return strictjson.RunsPast(p.text, pos, at, limit, p.opts.Lenient.MaxDepth)
 }
 
 // regionFrom is region with the search for literals starting at from.
@@ -915,7 +917,7 @@ func cutInString(body string) *toolcall.Error {
 
 // envelope reads a JSON call object written inside the call literals.
 func (p *parser) envelope(rc *dialects.RawCall, from, to int) *toolcall.Error {
-	obj, ok := dialects.ObjectCall(p.text[from:to], rc.Offset, p.opts)
+	obj, ok := callobject.Read(p.text[from:to], rc.Offset, p.opts)
 	if !ok {
 		return toolcall.NewError(toolcall.CodeMalformedCall, "the call holds JSON that is not a call object")
 	}

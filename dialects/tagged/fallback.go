@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
@@ -74,7 +75,7 @@ const maxStrayClosers = 3
 
 // jsonCall reads a call object that has a name and an arguments object.
 func jsonCall(obj gjson.Result, tools *schema.Set) (dialects.RawCall, bool) {
-	rc, ok := dialects.ObjectCall(obj.Raw, 0, nil)
+	rc, ok := callobject.Read(obj.Raw, 0, nil)
 	if !ok || rc.Name == "" || !gjson.Parse(rc.Arguments).IsObject() {
 		return rc, false
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -79,7 +80,7 @@ type reader struct {
 	tmplEnd int  // where the block the template opened ends; 0: none
 	// finds finds the opening and closing tag of each wrapper, as
 	// IndexTag finds them, in the text that grows.
-	finds [2][2]dialects.TagFinder
+	finds [2][2]strictjson.TagFinder
 
 	// tmpl is the reasoning of the block the template opened that went
 	// out before the first stretch was read (earlyReasoning): the text
@@ -242,15 +243,15 @@ func (r *reader) settle(text string) {
 	for i, tg := range tags {
 		c, cs := r.finds[i][1].Find(text, tg.Close, false)
 		if i == 0 && r.opts.ReasoningOpen {
-			if cs != dialects.TagFound {
+			if cs != strictjson.TagFound {
 				return
 			}
 			continue
 		}
 		o, os := r.finds[i][0].Find(text, tg.Open, false)
 		switch {
-		case cs == dialects.TagFound && (os == dialects.TagNone || o > c):
-		case os == dialects.TagFound && (cs == dialects.TagNone || c > o):
+		case cs == strictjson.TagFound && (os == strictjson.TagNone || o > c):
+		case os == strictjson.TagFound && (cs == strictjson.TagNone || c > o):
 		default:
 			return
 		}
@@ -261,20 +262,20 @@ func (r *reader) settle(text string) {
 
 // firstTagKnown reports whether the first reasoning tag in text, of any
 // wrapper, stands where no later byte can put it inside a string of a
-// JSON value (dialects.TagFinder), or text holds none outside strings:
+// JSON value (strictjson.TagFinder), or text holds none outside strings:
 // the tags dialects.ImplicitReasoningIn reads in text are then those it
 // reads in the whole output.
 func (r *reader) firstTagKnown(text string) bool {
-	first, state := -1, dialects.TagNone
+	first, state := -1, strictjson.TagNone
 	for i, tg := range r.t.tags {
 		for k, tag := range [2]string{tg.Open, tg.Close} {
 			at, s := r.finds[i][k].Find(text, tag, false)
-			if s != dialects.TagNone && (first < 0 || at < first) {
+			if s != strictjson.TagNone && (first < 0 || at < first) {
 				first, state = at, s
 			}
 		}
 	}
-	return state != dialects.TagPending
+	return state != strictjson.TagPending
 }
 
 // endTemplate ends the first stretch where the block the template opened

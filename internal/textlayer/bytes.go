@@ -33,6 +33,14 @@ func TrimRight[S ~string | ~[]byte](s S) S {
 	return s[:i]
 }
 
+// SkipSpace returns the first offset at or after i that is not IsSpace.
+func SkipSpace(s string, i int) int {
+	for i < len(s) && IsSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
 // IsBlank reports whether c is a blank inside a line: a space, a tab or a
 // carriage return.
 func IsBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }

@@ -6,6 +6,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/lenient"
 )
@@ -63,7 +64,7 @@ func valueCalls(value string, offset int, opts *dialects.Options, skip int) []di
 
 // callObject reads one object as a call if it is shaped like one.
 func callObject(obj string, offset int, opts *dialects.Options) (dialects.RawCall, bool) {
-	rc, ok := dialects.ObjectCall(obj, offset, opts)
+	rc, ok := callobject.Read(obj, offset, opts)
 	if !ok {
 		return rc, false
 	}

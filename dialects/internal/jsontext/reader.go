@@ -15,6 +15,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -82,7 +83,7 @@ type reader struct {
 	// undecided, reasoning: the tags in cur[at:], found as IndexTag finds
 	// them (a tag a JSON string holds is text), and how much of a
 	// reasoning block went out (cur[at:at+sent]).
-	open, close dialects.TagFinder
+	open, close strictjson.TagFinder
 	sent        int
 
 	scan    textlayer.FenceScan
@@ -250,10 +251,10 @@ func (r *reader) undecided(final bool) bool {
 	o, os := r.open.Find(s, think.Open, final)
 	c, cs := r.close.Find(s, think.Close, final)
 	switch {
-	case cs == dialects.TagFound && (os == dialects.TagNone || c < o):
+	case cs == strictjson.TagFound && (os == strictjson.TagNone || c < o):
 		r.reason(s[:c])
 		r.endBlock(c + len(think.Close))
-	case os == dialects.TagFound && (cs == dialects.TagNone || o < c), final:
+	case os == strictjson.TagFound && (cs == strictjson.TagNone || o < c), final:
 		r.mode = content // read as answer text from the start
 		r.open.Reset()
 		r.close.Reset()
@@ -272,7 +273,7 @@ func (r *reader) reasoning(final bool) bool {
 	c, cs := r.close.Find(s, think.Close, final)
 	upTo := c
 	switch {
-	case cs == dialects.TagFound:
+	case cs == strictjson.TagFound:
 		r.reason(s[r.sent:c])
 		r.endBlock(c + len(think.Close))
 		return true
@@ -282,7 +283,7 @@ func (r *reader) reasoning(final bool) bool {
 		r.sent = 0
 		r.close.Reset()
 		return false
-	case cs == dialects.TagNone:
+	case cs == strictjson.TagNone:
 		upTo = partialAt(s, think.Close)
 	}
 	if upTo > r.sent {

@@ -14,10 +14,12 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 )
@@ -40,7 +42,7 @@ type Reader struct {
 	// checked is the text of the last value Parse returned, and chk what
 	// is known of it: a call object inside it is not checked again.
 	checked string
-	chk     dialects.Checked
+	chk     strictjson.Checked
 	// examples answers PresentedAsExample over Text.
 	examples dialects.ExampleScan
 }
@@ -73,7 +75,7 @@ func (r *Reader) Parse(raw string) (gjson.Result, []toolcall.Repair, *toolcall.E
 	if r.failures >= MaxRepairFailures && !lenient.ValidString(raw) {
 		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeRepairFailed, "repair not attempted: too many malformed calls in this output")
 	}
-	v, repairs, chk, err := dialects.ParseCheckedJSON(raw, r.Opts)
+	v, repairs, chk, err := callobject.Parse(raw, r.Opts)
 	if e := coded.As(err); e != nil {
 		if e.Code != toolcall.CodeInvalidJSON {
 			r.failures++
@@ -84,9 +86,9 @@ func (r *Reader) Parse(raw string) (gjson.Result, []toolcall.Repair, *toolcall.E
 	return gjson.Parse(v), repairs, nil
 }
 
-// ParseChecked is Parse for raw, trimmed, that dialects.CheckStrict found
+// ParseChecked is Parse for raw, trimmed, that strictjson.Check found
 // strict (chk): it is not checked again, and needs no repair.
-func (r *Reader) ParseChecked(raw string, chk dialects.Checked) gjson.Result {
+func (r *Reader) ParseChecked(raw string, chk strictjson.Checked) gjson.Result {
 	r.checked, r.chk = raw, chk
 	return gjson.Parse(raw)
 }
@@ -101,9 +103,9 @@ func (r *Reader) Call(v gjson.Result, offset int, repairs []toolcall.Repair) dia
 		ok bool
 	)
 	if within(v.Raw, r.checked) {
-		rc, ok = dialects.CheckedObjectCall(v.Raw, offset, r.chk, r.Opts)
+		rc, ok = callobject.ReadChecked(v.Raw, offset, r.chk, r.Opts)
 	} else {
-		rc, ok = dialects.ObjectCall(v.Raw, offset, r.Opts)
+		rc, ok = callobject.Read(v.Raw, offset, r.Opts)
 	}
 	if !ok {
 		return Malformed(offset, v.Raw, "", "the call object has no name field", nil)

@@ -1,4 +1,4 @@
-package dialects_test
+package callobject_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 )
 
 // checkedObjects are call objects and values holding them: valid, with
@@ -32,30 +33,29 @@ var checkedObjects = []string{
 	`{"tool": "f", "args": null}`,
 }
 
-// A call object read out of a value ParseCheckedJSON returned
-// (CheckedObjectCall) finishes exactly as the same object read from its
-// text whose arguments are checked from scratch: the checks it skips are
-// the ones already made.
-func TestCheckedObjectCallAgrees(t *testing.T) {
+// A call object read out of a value Parse returned (ReadChecked) finishes
+// exactly as the same object read from its text whose arguments are
+// checked from scratch: the checks it skips are the ones already made.
+func TestReadCheckedAgrees(t *testing.T) {
 	for _, in := range checkedObjects {
 		for _, opts := range []*dialects.Options{nil, {DisableRepair: true}} {
-			v, _, chk, err := dialects.ParseCheckedJSON(in, opts)
+			v, _, chk, err := callobject.Parse(in, opts)
 			if err != nil {
-				if _, ok := dialects.ObjectCall(in, 0, opts); ok {
-					t.Errorf("%s: ParseCheckedJSON fails (%v) but ObjectCall reads a call", in, err)
+				if _, ok := callobject.Read(in, 0, opts); ok {
+					t.Errorf("%s: Parse fails (%v) but Read reads a call", in, err)
 				}
 				continue
 			}
 			// The items of an array; an object is its own one item. The
 			// value's repairs are the caller's, made once to the whole.
 			for k, it := range gjson.Parse(v).Array() {
-				got, gotOK := dialects.CheckedObjectCall(it.Raw, 3, chk, opts)
-				want, wantOK := dialects.ObjectCall(it.Raw, 3, opts)
+				got, gotOK := callobject.ReadChecked(it.Raw, 3, chk, opts)
+				want, wantOK := callobject.Read(it.Raw, 3, opts)
 				// The reference finishes its arguments without taking
 				// anything as known.
 				want.ArgumentsValid = false
 				if gotOK != wantOK {
-					t.Errorf("%s: item %d: CheckedObjectCall ok %v, ObjectCall ok %v", in, k, gotOK, wantOK)
+					t.Errorf("%s: item %d: ReadChecked ok %v, Read ok %v", in, k, gotOK, wantOK)
 					continue
 				}
 				if g, w := finished(got, opts), finished(want, opts); gotOK && g != w {
@@ -83,7 +83,7 @@ func finished(rc dialects.RawCall, opts *dialects.Options) string {
 // memory of their own, never as a view of the model's text.
 func TestValidArgumentsAreCopied(t *testing.T) {
 	for _, in := range []string{`{"name":"f","arguments":{"a":1}}`, `{"name": "f", "arguments": {"a": 1}}`} {
-		rc, ok := dialects.ObjectCall(in, 0, nil)
+		rc, ok := callobject.Read(in, 0, nil)
 		if !ok || !rc.ArgumentsValid {
 			t.Fatalf("%s: %+v", in, rc)
 		}

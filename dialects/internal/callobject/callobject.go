@@ -1,7 +1,14 @@
-package dialects
+// Package callobject reads a tool call written as a JSON object, such as
+// {"name": "f", "arguments": {...}}, with the field aliases models use
+// (dialects/internal/fields) and the OpenAI shape {"type": "function",
+// "function": {...}}, for every dialect that writes its calls so: one
+// reading of a call object, and one answer to a call object that says two
+// things (TLP-019).
+package callobject
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -11,22 +18,24 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
 	"github.com/dialectkit/toolcall/dialects/internal/wordskept"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 )
 
-// ObjectCall reads a call written as a JSON object, such as
-// {"name": "f", "arguments": {...}}, accepting the aliases above and the
+// Read reads a call written as a JSON object, such as
+// {"name": "f", "arguments": {...}}, accepting the field aliases and the
 // OpenAI shape {"type": "function", "function": {"name": …, "arguments": …}}.
 // An almost-JSON object is repaired first (the repairs are kept on the call).
 // offset is the object's byte offset in the output. ok is false when the
 // text is not an object that names a call (no name field at all); a call
 // with an empty name is still returned, for Finish to reject.
-func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
+func Read(text string, offset int, opts *dialects.Options) (rc dialects.RawCall, ok bool) {
 	rc.Offset = offset
 	if !mayNameCallRaw(text) {
 		// No name field can come out of it: not worth checking or
@@ -44,14 +53,14 @@ func ObjectCall(text string, offset int, opts *Options) (rc RawCall, ok bool) {
 	return rc, ok
 }
 
-// CheckedObjectCall is ObjectCall for obj, the text of an object read out
-// of a value that ParseCheckedJSON returned, with the Checked it
+// ReadChecked is Read for obj, the text of an object read out of a value
+// that Parse returned, with the Checked it
 // reported: a checked object is neither checked nor repaired again, and
 // its repairs are those made to the value (the caller has them).
-func CheckedObjectCall(obj string, offset int, chk Checked, opts *Options) (RawCall, bool) {
+func ReadChecked(obj string, offset int, chk strictjson.Checked, opts *dialects.Options) (dialects.RawCall, bool) {
 	obj = strings.TrimSpace(obj)
-	if chk == Unchecked || obj == "" || obj[0] != '{' {
-		return ObjectCall(obj, offset, opts)
+	if chk == strictjson.Unchecked || obj == "" || obj[0] != '{' {
+		return Read(obj, offset, opts)
 	}
 	// Strict JSON: its members are read from its text (validMembers),
 	// which needs no parse first.
@@ -59,11 +68,11 @@ func CheckedObjectCall(obj string, offset int, chk Checked, opts *Options) (RawC
 }
 
 // objectCall reads the call of obj, parsed, whose text is as chk says.
-func objectCall(obj gjson.Result, offset int, chk Checked) (RawCall, bool) {
+func objectCall(obj gjson.Result, offset int, chk strictjson.Checked) (dialects.RawCall, bool) {
 	if !obj.IsObject() || !mayNameCall(obj.Raw) {
-		return RawCall{Offset: offset}, false
+		return dialects.RawCall{Offset: offset}, false
 	}
-	valid := chk >= Strict
+	valid := chk >= strictjson.Strict
 	env := readEnvelope(obj, valid)
 	if fn := env.function; fn.IsObject() {
 		inner, ok := objectFields(fn, valid)
@@ -82,56 +91,43 @@ func objectCall(obj gjson.Result, offset int, chk Checked) (RawCall, bool) {
 				inner.Err = toolcall.NewError(toolcall.CodeMalformedCall, "the call object gives its arguments twice, around and inside its \"function\" object, differently: which arguments are meant cannot be known")
 			}
 			inner.Offset = offset
-			inner.ArgumentsValid = chk >= Strict && inner.Arguments != ""
-			inner.argsUnique = chk == StrictUnique && inner.ArgumentsValid
+			inner.ArgumentsValid = chk >= strictjson.Strict && inner.Arguments != ""
+			inner.ArgumentsUnique = chk == strictjson.StrictUnique && inner.ArgumentsValid
 			return inner, true
 		}
 	}
 	rc, ok := envelopeFields(&env)
 	rc.Offset = offset
-	rc.ArgumentsValid = chk >= Strict && rc.Arguments != ""
-	rc.argsUnique = chk == StrictUnique && rc.ArgumentsValid
+	rc.ArgumentsValid = chk >= strictjson.Strict && rc.Arguments != ""
+	rc.ArgumentsUnique = chk == strictjson.StrictUnique && rc.ArgumentsValid
 	return rc, ok
 }
 
-// Checked says what is known of a JSON value's text (ParseCheckedJSON).
-type Checked uint8
-
-const (
-	// Unchecked: nothing is known (text nested past the depth limit is
-	// read as it is).
-	Unchecked Checked = iota
-	// Strict: strict JSON, UTF-8 included, checked or repaired.
-	Strict
-	// StrictUnique: strict JSON in which no object repeats a key.
-	StrictUnique
-)
-
-// ParseCheckedJSON reads one JSON value a dialect found (the object around
+// Parse reads one JSON value a dialect found (the object around
 // a call, an array of calls), sending almost-JSON through the lenient
 // pipeline unless repair is off, and returns it as JSON text with what is
 // known of it, so that the call objects read out of it
-// (CheckedObjectCall) and their arguments are not checked again; the
+// (ReadChecked) and their arguments are not checked again; the
 // repairs come back for the call. A failure is a *toolcall.Error
 // (errors.As).
-func ParseCheckedJSON(text string, opts *Options) (string, []toolcall.Repair, Checked, error) {
+func Parse(text string, opts *dialects.Options) (string, []toolcall.Repair, strictjson.Checked, error) {
 	v, repairs, e, chk := parseJSON(text, opts)
 	if e != nil {
-		return "", nil, Unchecked, e
+		return "", nil, strictjson.Unchecked, e
 	}
 	return v.Raw, repairs, chk, nil
 }
 
-// parseJSON is ParseCheckedJSON with the parsed value and the concrete
+// parseJSON is Parse with the parsed value and the concrete
 // error.
-func parseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *toolcall.Error, Checked) {
+func parseJSON(text string, opts *dialects.Options) (gjson.Result, []toolcall.Repair, *toolcall.Error, strictjson.Checked) {
 	text = strings.TrimSpace(text)
-	check := lenient.Options{MaxSize: -1, MaxDepth: valueDepthLimit(opts)}
+	check := lenient.Options{MaxSize: -1, MaxDepth: strictjson.Limit(maxDepthOf(opts))}
 	switch unique, err := lenient.CheckKeys(unsafeBytes(text), &check); {
 	case err == nil:
-		chk := Strict
+		chk := strictjson.Strict
 		if unique {
-			chk = StrictUnique
+			chk = strictjson.StrictUnique
 		}
 		return gjson.Parse(text), nil, nil, chk
 	case errors.Is(err, toolcall.ErrTooDeep):
@@ -139,10 +135,10 @@ func parseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *to
 		// depth check whatever the rest holds, so the text is read as it
 		// is (gjson reads top-level fields without descending into the
 		// nesting), for the call to be found and get that error.
-		return gjson.Parse(text), nil, nil, Unchecked
+		return gjson.Parse(text), nil, nil, strictjson.Unchecked
 	}
 	if opts != nil && opts.DisableRepair {
-		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeInvalidJSON, "call is not valid JSON and repair is disabled"), Unchecked
+		return gjson.Result{}, nil, toolcall.NewError(toolcall.CodeInvalidJSON, "call is not valid JSON and repair is disabled"), strictjson.Unchecked
 	}
 	var lo *lenient.Options
 	if opts != nil {
@@ -150,48 +146,24 @@ func parseJSON(text string, opts *Options) (gjson.Result, []toolcall.Repair, *to
 	}
 	r := lenient.Repair([]byte(text), lo)
 	if e := coded.As(r.Err); e != nil {
-		return gjson.Result{}, nil, e, Unchecked
+		return gjson.Result{}, nil, e, strictjson.Unchecked
 	}
 	if e := wordskept.Check([]byte(text), r.Output); e != nil {
 		e.Raw = text
-		return gjson.Result{}, nil, e, Unchecked
+		return gjson.Result{}, nil, e, strictjson.Unchecked
 	}
-	return gjson.ParseBytes(r.Output), r.Repairs, nil, Strict
-}
-
-// CheckStrict reports, for text that is strict JSON (no surrounding
-// whitespace) within the depth a value holding calls may reach, what
-// ParseCheckedJSON would know of it (Strict or StrictUnique) and ok; ok is
-// false for any other text, which ParseCheckedJSON must read. A dialect
-// that checks a value this way, to measure it in the same pass, hands the
-// Checked on instead of parsing the value again.
-func CheckStrict(text string, opts *Options) (Checked, bool) {
-	check := lenient.Options{MaxSize: -1, MaxDepth: valueDepthLimit(opts)}
-	unique, err := lenient.CheckKeys(unsafeBytes(text), &check)
-	switch {
-	case err != nil:
-		return Unchecked, false
-	case unique:
-		return StrictUnique, true
-	}
-	return Strict, true
+	return gjson.ParseBytes(r.Output), r.Repairs, nil, strictjson.Strict
 }
 
 // unsafeBytes views s as bytes, for reading only.
 func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
-// valueDepthLimit is the deepest a value holding calls may nest: the
-// arguments' depth limit plus the call object and an envelope around it,
-// or -1 (none) when the limit is off.
-func valueDepthLimit(opts *Options) int {
-	limit := lenient.DefaultMaxDepth
-	if opts != nil && opts.Lenient.MaxDepth != 0 {
-		limit = opts.Lenient.MaxDepth
+// maxDepthOf is the lenient depth limit of opts (0: the default).
+func maxDepthOf(opts *dialects.Options) int {
+	if opts == nil {
+		return 0
 	}
-	if limit < 0 {
-		return -1
-	}
-	return limit + 4
+	return opts.Lenient.MaxDepth
 }
 
 // envelope is what one pass over a call object's members finds: for the
@@ -280,7 +252,11 @@ func readEnvelope(obj gjson.Result, valid bool) envelope {
 // sameJSON reports whether a and b, two JSON texts, are the same value
 // written alike but for the layout outside strings.
 func sameJSON(a, b string) bool {
-	return a == b || bytes.Equal(compact([]byte(a)), compact([]byte(b)))
+	if a == b {
+		return true
+	}
+	var ca, cb bytes.Buffer
+	return json.Compact(&ca, []byte(a)) == nil && json.Compact(&cb, []byte(b)) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 // validMembers calls visit with the key and value of each member of obj,
@@ -290,11 +266,11 @@ func sameJSON(a, b string) bool {
 // left to gjson.
 func validMembers(obj string, visit func(key string, v gjson.Result) bool) {
 	b := unsafeBytes(obj)
-	i := skipJSONSpace(obj, 0)
+	i := textlayer.SkipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return
 	}
-	for i = skipJSONSpace(obj, i+1); i < len(obj) && obj[i] == '"'; {
+	for i = textlayer.SkipSpace(obj, i+1); i < len(obj) && obj[i] == '"'; {
 		ke := jsonscan.StringEnd(b, i) + 1
 		if ke > len(obj) {
 			return
@@ -303,11 +279,11 @@ func validMembers(obj string, visit func(key string, v gjson.Result) bool) {
 		if strings.IndexByte(key, '\\') >= 0 {
 			key = gjson.Parse(obj[i:ke]).String()
 		}
-		i = skipJSONSpace(obj, ke)
+		i = textlayer.SkipSpace(obj, ke)
 		if i >= len(obj) || obj[i] != ':' {
 			return
 		}
-		i = skipJSONSpace(obj, i+1)
+		i = textlayer.SkipSpace(obj, i+1)
 		if i >= len(obj) {
 			return
 		}
@@ -338,21 +314,12 @@ func validMembers(obj string, visit func(key string, v gjson.Result) bool) {
 		if !visit(key, v) {
 			return
 		}
-		i = skipJSONSpace(obj, i+len(v.Raw))
+		i = textlayer.SkipSpace(obj, i+len(v.Raw))
 		if i >= len(obj) || obj[i] != ',' {
 			return
 		}
-		i = skipJSONSpace(obj, i+1)
+		i = textlayer.SkipSpace(obj, i+1)
 	}
-}
-
-// skipJSONSpace returns the first offset at or after i that is not JSON
-// whitespace (textlayer.IsSpace: the same four bytes).
-func skipJSONSpace(s string, i int) int {
-	for i < len(s) && textlayer.IsSpace(s[i]) {
-		i++
-	}
-	return i
 }
 
 // mayNameCall reports whether the object text obj may hold a name field
@@ -396,13 +363,13 @@ func (env *envelope) idOf() string {
 	return ""
 }
 
-func objectFields(obj gjson.Result, valid bool) (RawCall, bool) {
+func objectFields(obj gjson.Result, valid bool) (dialects.RawCall, bool) {
 	env := readEnvelope(obj, valid)
 	return envelopeFields(&env)
 }
 
-func envelopeFields(env *envelope) (RawCall, bool) {
-	var rc RawCall
+func envelopeFields(env *envelope) (dialects.RawCall, bool) {
+	var rc dialects.RawCall
 	if env.nameAt == maxFields {
 		return rc, false
 	}
