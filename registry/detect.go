@@ -67,7 +67,7 @@ type Options struct {
 // DialectOptions returns the options of one dialect's parse: the fields of
 // o that dialects.Options has. With a Template and neither ReasoningOpen
 // nor ReasoningClosed set, the reasoning start is the template's
-// (TemplateOpensReasoning), the same for Parse, Detect and Stream.
+// (TemplateReasoningStart), the same for Parse, Detect and Stream.
 func (o *Options) DialectOptions() dialects.Options {
 	if o == nil {
 		return dialects.Options{}

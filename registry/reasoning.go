@@ -10,25 +10,6 @@ import (
 // add_generation_prompt section is read as its generation prompt.
 const generationTail = 400
 
-// TemplateOpensReasoning reports whether a chat template opens a
-// reasoning block for the model: its generation prompt (the add_generation_prompt
-// block of a Jinja template, or the last few hundred bytes of any other)
-// writes an opening reasoning tag of some registered dialect (<think>,
-// <seed:think>, [THINK], …) that it does not close, whatever the
-// template's variables say. A stream of such a model's output starts inside
-// reasoning (Options.ReasoningOpen). See TemplateReasoningStart for the
-// templates that open nothing, and for those where it depends.
-func TemplateOpensReasoning(template string) bool {
-	return defaultRegistry.TemplateOpensReasoning(template)
-}
-
-// TemplateOpensReasoning is the package's TemplateOpensReasoning over the
-// reasoning tags of r's dialects.
-func (r *Registry) TemplateOpensReasoning(template string) bool {
-	open, _ := r.TemplateReasoningStart(template)
-	return open
-}
-
 // TemplateReasoningStart reads where a chat template's generation prompt
 // leaves the model's output: open says it opens a reasoning block it does
 // not close on every path through the prompt (DeepSeek-R1's

@@ -55,7 +55,7 @@ func TestTemplateOpensReasoning(t *testing.T) {
 		{"llama 3", llamaTemplate, false},
 		{"empty", "", false},
 	} {
-		if got := registry.TemplateOpensReasoning(tt.template); got != tt.open {
+		if got, _ := registry.TemplateReasoningStart(tt.template); got != tt.open {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.open)
 		}
 		if got := registry.DetectTemplate(tt.template).OpensReasoning; got != tt.open {

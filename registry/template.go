@@ -57,7 +57,7 @@ type TemplateDetection struct {
 	CallTag string `json:"call_tag,omitempty"`
 	// OpensReasoning reports that the template's generation prompt opens a
 	// reasoning block the model's output continues, on every path
-	// (TemplateOpensReasoning): stream and parse its output with
+	// (TemplateReasoningStart): stream and parse its output with
 	// ReasoningOpen.
 	OpensReasoning bool `json:"opens_reasoning,omitempty"`
 	// ReasoningDepends reports that whether it opens one depends on the
