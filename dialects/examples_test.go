@@ -75,7 +75,7 @@ func TestShownLinear(t *testing.T) {
 			s.ShownAt(text, at)
 		}
 	}
-	measure := func(n int) time.Duration {
+	once := func(n int) time.Duration {
 		start := time.Now()
 		scan(strings.Repeat(" `a", n), 3)
 		scan(strings.Repeat("x `y` <tool_call>\n", n/6), 18)
@@ -87,6 +87,15 @@ func TestShownLinear(t *testing.T) {
 		scan(strings.Repeat("a `f\n```\nx\n```\n", n/6), 7)
 		scan(strings.Repeat("a `f\n```\n", n/6), 5)
 		return time.Since(start)
+	}
+	// The best of three runs: a pause of the collector or of a loaded
+	// machine lengthens one run, never the work.
+	measure := func(n int) time.Duration {
+		best := once(n)
+		for range 2 {
+			best = min(best, once(n))
+		}
+		return best
 	}
 	// Sixteen times the input: linear work takes about 16 times as long,
 	// quadratic 256 times; the bound of 64 leaves a loaded machine room.

@@ -143,15 +143,3 @@ func (p *Parser) outText(kind Kind) string {
 // already: the reading of a dialect that reads its output itself then
 // holds it, whatever follows.
 func (p *Parser) hasErrors() bool { return p.eng != nil && len(p.eng.errs) > 0 }
-
-// dialectName is the name of the dialect the Parser reads its output in,
-// or "" under detection.
-func (p *Parser) dialectName() string {
-	switch {
-	case p.eng != nil:
-		return p.eng.d.Name()
-	case p.ch.det != nil:
-		return ""
-	}
-	return p.ch.name
-}

@@ -41,8 +41,7 @@ func newListScan(i int) listScan { return listScan{i: i, start: -1} }
 // skip passes the byte next returned as leByte.
 func (s *listScan) skip() { s.i++ }
 
-// inName and inArgs report where an element left open stands.
-func (s *listScan) inName() bool { return s.start >= 0 && !s.args }
+// inArgs reports whether an element left open stands in its arguments.
 func (s *listScan) inArgs() bool { return s.start >= 0 && s.args }
 
 // next reads on from where the scan stopped and returns what it read.
