@@ -28,6 +28,8 @@ type ShownScan struct {
 	pos     int  // the start of the first line not read whole
 	at      int  // the last position asked about
 	inFence bool // a fence opened on a line read whole is not closed
+	fenceCh byte // and the byte of its opening run
+	fenceN  int  // and the run's length, which a closing run matches
 	across  bool // the paragraph is read on through the fence: code may hold it
 	shown   bool // the open fence is presented as an example
 	in      inlineScan
@@ -115,12 +117,12 @@ func (s *ShownScan) ShownAt(text string, at int) bool {
 		}
 		for s.pos < lineStart {
 			le := s.pos + strings.IndexByte(text[s.pos:lineStart], '\n')
-			f, _, _, info, open := textlayer.OpenLine(text, s.pos, le, textlayer.MaxFenceIndent)
+			f, ch, n, info, open := textlayer.OpenLine(text, s.pos, le, textlayer.MaxFenceIndent)
 			// A line that starts inside a call region is the call's own
 			// text (a DeepSeek call's argument fence): it opens no fence.
 			open = open && !lineInCall(s.calls, s.pos)
 			switch {
-			case open && !s.inFence || s.inFence && textlayer.IsCloseLine(text[s.pos:le]):
+			case open && !s.inFence || s.inFence && textlayer.ClosesFence(text[s.pos:le], s.fenceCh, s.fenceN):
 				if s.inFence && !s.across {
 					// The fence closes: a new paragraph starts after it.
 					if s.shown {
@@ -132,6 +134,7 @@ func (s *ShownScan) ShownAt(text string, at int) bool {
 				}
 				if !s.inFence {
 					s.inFence, s.shown = true, textlayer.LabelOf(info) == textlayer.Code || s.examples.PresentedAsExample(text, f)
+					s.fenceCh, s.fenceN = ch, n
 					if s.in.n == 0 || s.runs%2 == 0 {
 						// No code is open to hold the fence: it ends the
 						// paragraph; the next starts after it.
@@ -573,7 +576,7 @@ func (s *ExampleScan) PresentedAsExample(text string, at int) bool {
 	}
 	line, end, whole := lineBefore(text, at)
 	first := end
-	for whole && (line == "" || strings.HasPrefix(line, "```")) && end > 0 {
+	for whole && (line == "" || textlayer.FenceLine(line)) && end > 0 {
 		if s.hi >= 0 && end >= s.lo && end <= s.hi {
 			s.hi = max(s.hi, first)
 			return s.shown

@@ -42,6 +42,11 @@ func TestShownAt(t *testing.T) {
 		{"Here it is:\n```\n^<t>\n```\nbut I won't call it.", false}, // the line after has no say
 		{"```\n^<t>\n```", false},
 		{"For example:\n```\nx\n```\n\nNow ^<t>", false}, // after the fence closed
+		{"~~~python\nx\n~~~\n^<t>", false},               // a tilde fence closes with tildes
+		{"~~~python\nx\n```\n^<t>", true},                // and only with tildes
+		{"```python\nx\n~~~\n^<t>", true},                // a backtick fence only with backticks
+		{"~~~~python\nx\n~~~\n^<t>", true},               // with a run as long as its opening one
+		{"For example:\n\n~~~\n~~~\n\n~~~\n^<t>", true},  // the walk up to the prose passes tilde fence lines
 		// Quotations inside a sentence.
 		{`Write "^<tool_call>{"a": ["x", 1]}</tool_call>" to call f.`, true},
 		{"It answers \u201C^[T]f{}\u201D here.", true},

@@ -51,9 +51,9 @@ func (x *extractor) scan(from, to, orphanEnd int) []region {
 	var regs []region
 	for pos := from; pos < to; {
 		stop, oe := to, orphanEnd
-		fi := strings.Index(x.Text[pos:to], "```")
+		fi := textlayer.IndexFence(x.Text, pos, to)
 		if fi >= 0 {
-			stop, oe = pos+fi, -1
+			stop, oe = fi, -1
 		}
 		regs = append(regs, x.bare(pos, stop, oe)...)
 		if fi < 0 {
@@ -205,11 +205,7 @@ func (x *extractor) fenceRuns(regs []region, start, end int) []region {
 		if open := textlayer.FenceOpenBefore(x.Text, start, regs[i].start); open >= 0 {
 			after := textcall.SkipSpace(x.Text, regs[j].end, end)
 			if textlayer.IsFenceAt(x.Text, after, end) {
-				e := after
-				for e < end && x.Text[e] == '`' {
-					e++
-				}
-				regs[i].start, regs[j].end = open, e
+				regs[i].start, regs[j].end = open, textlayer.RunEnd(x.Text, after, end)
 			}
 		}
 		i = j + 1

@@ -35,6 +35,10 @@ type row struct {
 const weatherTools = `[{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]`
 
 var rows = []row{
+	{name: "a call in a tilde fence is a call, the fence going with it", unmarked: true, text: "Sure.\n~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~~\nDone.", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: "Sure.\nDone.",
+		chunks: []string{"Sure.\n~", "~~js", "on\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~", "~\nDone."}},
+	{name: "a tilde fence of code closes with tildes: the call after it is a call", text: "~~~python\nprint(1)\n~~~\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: "~~~python\nprint(1)\n~~~",
+		chunks: []string{"~~~python\nprint(1)\n~", "~~\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"}},
 	{name: "tags named in a sentence are words, not a failed call", text: "Wrap the call in <tool_call> and </tool_call> tags.", content: "Wrap the call in <tool_call> and </tool_call> tags.",
 		chunks: []string{"Wrap the call in <tool_", "call> and </tool_call> tags."}},
 	{name: "a call beyond repair after a word keeps its error", text: "I will use the tool <tool_call>{\"name\": \"f\", \"arguments\": {:::}}</tool_call>", content: "I will use the tool",

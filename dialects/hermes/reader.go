@@ -441,7 +441,7 @@ func (r *reader) contentStep(final bool) bool {
 		// Text before the first byte that may open a region of calls
 		// is content, whatever the unit holds after it.
 		at := limit
-		if k := strings.IndexAny(t[r.pre:limit], "<`{["); k >= 0 {
+		if k := strings.IndexAny(t[r.pre:limit], "<`~{["); k >= 0 {
 			at, r.stuck = r.pre+k, true
 		}
 		r.content.write(r, t[r.pre:at])
@@ -478,7 +478,7 @@ func (r *reader) unit(n int) {
 		}
 		r.lines = unitLines{}
 	}()
-	if t := r.text()[:n]; !stuck && r.closer == "" && strings.IndexAny(t[pre:], "<`{[") < 0 {
+	if t := r.text()[:n]; !stuck && r.closer == "" && strings.IndexAny(t[pre:], "<`~{[") < 0 {
 		// Nothing in it may open a region: it is content, as it is.
 		r.content.write(r, t[pre:])
 		r.floorOK = r.floorOK && listOnly(t)

@@ -35,12 +35,8 @@ func (markdownJSON) Markers() []string { return nil }
 // Syntax describes the dialect to the stream engine: output from the first
 // code fence on is settled when the output ends.
 func (markdownJSON) Syntax() dialects.Syntax {
-	return dialects.Syntax{Reasoning: []dialects.ReasoningTags{dialects.Think}, Tokens: []string{"```", "~~~"}, Starts: callFences}
+	return dialects.Syntax{Reasoning: []dialects.ReasoningTags{dialects.Think}, Tokens: []string{"```", "~~~"}}
 }
-
-// callFences are the fence openings that start a call: an output that
-// opens with one opens with a call.
-var callFences = []string{"```json", "```tool_call"}
 
 // Extract finds the fenced calls in text: it is the Reader fed the whole
 // text (dialects.Read). Reasoning (<think>…</think>) is read first; fences
@@ -55,7 +51,7 @@ func (d markdownJSON) Extract(text string, opts *dialects.Options) *dialects.Ext
 }
 
 // config is the dialect to the family's engine: fences only.
-var config = jsontext.Config{CallFences: callFences}
+var config = jsontext.Config{}
 
 // NewReader returns a Reader of one output (the family's engine,
 // dialects/internal/jsontext).

@@ -30,6 +30,21 @@ type row struct {
 }
 
 var rows = []row{
+	// A fence of tildes is a fence, as one of backticks is (CommonMark).
+	{name: "a call in a tilde fence", text: "Sure.\n~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~~\nDone.", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: "Sure.\nDone.",
+		chunks: []string{"Sure.\n~", "~~js", "on\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~", "~\nDone."}},
+	{name: "tildes inside a line open no fence", text: "Sure ~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~~\nDone.", content: "Sure ~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~~\nDone."},
+	{name: "a tilde fence closes only with tildes", text: "~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\n~~~", content: "~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\n~~~"},
+	// An output that opens with a fence labelled as JSON or as a call
+	// (textlayer.LabelOf) opens with a call: a stray closing tag after it
+	// ends no reasoning block; a label that names a language is no call.
+	{name: "an output that opens with a tool_calls fence opens with a call", text: "```tool_calls\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nok</think>done", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: "ok</think>done"},
+	{name: "an output that opens with a toolcall fence opens with a call", text: "```toolcall\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nok</think>done", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: "ok</think>done",
+		chunks: []string{"```tool", "call\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nok</th", "ink>done"}},
+	{name: "an output that opens with a jsonc fence opens with a call", text: "```JSONC\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nok</think>done", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: "ok</think>done"},
+	{name: "an output that opens with a tilde json fence opens with a call", text: "~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~~\nok</think>done", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: "ok</think>done"},
+	{name: "a jsonnet fence is a program, not a call", text: "```jsonnet\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nok</think>done", reasoning: "```jsonnet\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nok", content: "done"},
+	{name: "a json_schema fence is not a json fence", text: "```json_schema\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nok</think>done", reasoning: "```json_schema\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nok", content: "done"},
 	{name: "a call shown in inline code is content", text: "The syntax is `{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}`, but I won't call it now.", content: "The syntax is `{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}`, but I won't call it now.", chunks: []string{"The syntax is `{\"nam", "e\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}`, but I won't call it now."}},
 	{name: "a call in a fence presented as an example is content", text: "For example:\n```json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nbut I won't call it.", content: "For example:\n```json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nbut I won't call it.", chunks: []string{"For example:\n```json", "\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nbut I won't call it."}},
 	{

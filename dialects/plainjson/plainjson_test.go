@@ -40,6 +40,10 @@ func TestDialect(t *testing.T) {
 	}{
 		{name: "single", text: `{"name": "get_weather", "arguments": {"city": "Paris"}}`,
 			calls: []wantCall{{"get_weather", `{"city":"Paris"}`}}},
+		{name: "a call in a tilde fence", text: "Sure.\n~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~~\nDone.", calls: []wantCall{{"get_weather", `{"city":"Paris"}`}}, content: "Sure.\nDone.",
+			chunks: []string{"Sure.\n~", "~~js", "on\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~", "~\nDone."}},
+		{name: "an output that opens with a json fence opens with a call", text: "~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~~\nok</think>done", calls: []wantCall{{"get_weather", `{"city":"Paris"}`}}, content: "ok</think>done"},
+		{name: "an output that opens with a python fence does not", text: "```python\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nok</think>done", reasoning: "```python\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nok", content: "done"},
 		{name: "parameters alias", text: `{"name": "get_weather", "parameters": {"city": "Oslo", "days": 2}}`,
 			calls: []wantCall{{"get_weather", `{"city":"Oslo","days":2}`}}},
 		{name: "args alias and tool alias", text: `{"tool": "echo", "args": {"text": "hi"}}`,

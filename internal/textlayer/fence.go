@@ -67,6 +67,16 @@ func InfoWord(s string) string {
 	return strings.ToLower(s[:j])
 }
 
+// InfoAt returns the info word (InfoWord) of a fence whose opening run
+// ends at text[i], and whether text holds all of it: a byte that is no
+// part of it follows, the word is as long as one is read, or final says
+// text is whole. A reader that reads an output as it arrives holds the
+// fence until it knows.
+func InfoAt(text string, i int, final bool) (info string, known bool) {
+	info = InfoWord(text[i:])
+	return info, final || i+len(info) < len(text) || len(info) == maxInfo
+}
+
 // ClosesFence reports whether line closes a fence opened by a run of n
 // bytes ch: blanks around a run of ch only, at least n long.
 func ClosesFence(line string, ch byte, n int) bool {
@@ -74,28 +84,83 @@ func ClosesFence(line string, ch byte, n int) bool {
 	return len(line) >= n && n >= 3 && strings.Trim(line, string(ch)) == ""
 }
 
-// IsCloseLine reports whether line closes a backtick fence: a run of three
-// backticks or more, blanks around it.
-func IsCloseLine(line string) bool { return ClosesFence(line, '`', 3) }
+// IsFenceByte reports whether c is a byte a fence's runs are made of: a
+// backtick or a tilde.
+func IsFenceByte(c byte) bool { return c == '`' || c == '~' }
 
-// IsFenceAt reports whether text[i:limit] starts with three backticks.
-func IsFenceAt(text string, i, limit int) bool {
-	return limit-i >= 3 && text[i:i+3] == "```"
-}
-
-// FenceAt reads the fence whose opening backticks are at text[i], ending
-// before limit. The info word may be followed by the body on the same line
-// ("```json {…}```"). The fence closes at the first run of three backticks
-// or more that begins or ends a line, so backticks inside a string of its
-// body do not close it, and a model's "f()```" does; a fence never closed
-// runs to limit. The scan stops at the close, so reading fence after fence
-// is linear.
-func FenceAt(text string, i, limit int) Fence {
-	f := Fence{Start: i}
+// RunEnd returns the end of the run of text[i]'s byte that starts at
+// text[i], before limit.
+func RunEnd(text string, i, limit int) int {
 	j := i
-	for j < limit && text[j] == '`' {
+	for j < limit && text[j] == text[i] {
 		j++
 	}
+	return j
+}
+
+// IsFenceAt reports whether a fence's opening run starts at text[i],
+// before limit: three backticks or more wherever they stand (a model
+// writes "```json {…}```" inside a line), or three tildes or more that
+// begin their line in text, after at most MaxFenceIndent spaces (as
+// CommonMark: a run of tildes inside a line is prose). The start of text
+// counts as the start of a line; a reader that does not hold the line's
+// start asks OpensFence.
+func IsFenceAt(text string, i, limit int) bool {
+	k := i
+	for k > 0 && i-k < MaxFenceIndent && text[k-1] == ' ' {
+		k--
+	}
+	return OpensFence(text, i, limit, k == 0 || text[k-1] == '\n')
+}
+
+// OpensFence is IsFenceAt for a reader that knows whether only up to
+// MaxFenceIndent spaces stand between text[i] and the start of its line
+// (lineStart).
+func OpensFence(text string, i, limit int, lineStart bool) bool {
+	if limit-i < 3 || !IsFenceByte(text[i]) || text[i+1] != text[i] || text[i+2] != text[i] {
+		return false
+	}
+	return text[i] == '`' || lineStart
+}
+
+// IndexFence returns the offset of the first fence opening run
+// (IsFenceAt) in text[from:to], or -1.
+func IndexFence(text string, from, to int) int {
+	for i := from; i < to; {
+		k := strings.IndexAny(text[i:to], "`~")
+		if k < 0 {
+			return -1
+		}
+		i += k
+		if IsFenceAt(text, i, to) {
+			return i
+		}
+		i = RunEnd(text, i, to)
+	}
+	return -1
+}
+
+// FenceLine reports whether line, blanks aside, begins with a fence's
+// run: three backticks or more, or three tildes or more.
+func FenceLine[T string | []byte](line T) bool {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	return len(line)-i >= 3 && IsFenceByte(line[i]) && line[i+1] == line[i] && line[i+2] == line[i]
+}
+
+// FenceAt reads the fence whose opening run (IsFenceAt) is at text[i],
+// ending before limit. The info word may be followed by the body on the
+// same line ("```json {…}```"). The fence closes at the first run of three
+// or more of its opening byte (backticks, or tildes) that begins or ends a
+// line, so backticks inside a string of its body do not close it, and a
+// model's "f()```" does; a fence never closed runs to limit. The scan
+// stops at the close, so reading fence after fence is linear.
+func FenceAt(text string, i, limit int) Fence {
+	f := Fence{Start: i}
+	j := RunEnd(text, i, limit)
+	run := closeRun(text[i])
 	langStart := j
 	for j < limit && j-langStart < maxInfo && isInfoByte(text[j]) {
 		j++
@@ -111,15 +176,12 @@ func FenceAt(text string, i, limit int) Fence {
 	f.BodyStart = j
 	f.BodyEnd, f.End = limit, limit
 	for from := j; from < limit; {
-		c := strings.Index(text[from:limit], "```")
+		c := strings.Index(text[from:limit], run)
 		if c < 0 {
 			break
 		}
 		c += from
-		e := c
-		for e < limit && text[e] == '`' {
-			e++
-		}
+		e := RunEnd(text, c, limit)
 		if beginsLine(text, j, c) || endsLine(text, e, limit) {
 			f.BodyEnd, f.End, f.Closed = c, e, true
 			break
@@ -127,10 +189,11 @@ func FenceAt(text string, i, limit int) Fence {
 		from = e
 	}
 	if !f.Closed {
-		// A fence never closed whose last line is one or two backticks:
-		// the text ends inside the closing backticks, which are not body.
+		// A fence never closed whose last line is one or two bytes of
+		// its run: the text ends inside the closing run, which is not
+		// body.
 		k := limit
-		for k > j && limit-k < 2 && text[k-1] == '`' {
+		for k > j && limit-k < 2 && text[k-1] == run[0] {
 			k--
 		}
 		if k < limit && beginsLine(text, j, k) {
@@ -140,9 +203,9 @@ func FenceAt(text string, i, limit int) Fence {
 	return f
 }
 
-// FenceOpenBefore returns where a fence's opening ("```xml") starts when
-// only blanks and line breaks separate its end from at; -1 if there is
-// none after floor.
+// FenceOpenBefore returns where a fence's opening ("```xml", IsFenceAt)
+// starts when only blanks and line breaks separate its end from at; -1 if
+// there is none after floor.
 func FenceOpenBefore(text string, floor, at int) int {
 	k := at
 	for k > floor && IsSpace(text[k-1]) {
@@ -152,14 +215,27 @@ func FenceOpenBefore(text string, floor, at int) int {
 	for l > floor && k-l < maxInfo && isInfoByte(text[l-1]) {
 		l--
 	}
-	if l-floor < 3 || text[l-3:l] != "```" {
+	if l-floor < 3 || !IsFenceByte(text[l-1]) || text[l-3:l] != closeRun(text[l-1]) {
 		return -1
 	}
+	ch := text[l-1]
 	l -= 3
-	for l > floor && text[l-1] == '`' {
+	for l > floor && text[l-1] == ch {
 		l--
 	}
+	if !OpensFence(text, l, k, beginsLine(text, floor, l)) {
+		return -1
+	}
 	return l
+}
+
+// closeRun returns the shortest run that closes a fence opened by a run of
+// c: three of it.
+func closeRun(c byte) string {
+	if c == '~' {
+		return "~~~"
+	}
+	return "```"
 }
 
 // beginsLine reports whether only spaces or tabs separate at from the start
@@ -243,16 +319,13 @@ func (l Label) String() string {
 	return "any other (python, bash, js, …)"
 }
 
-// OpenRun reports whether a fence's opening run (three backticks or more)
-// starts at s[i], and returns the offset after the run and its info word.
+// OpenRun reports whether a fence's opening run (IsFenceAt) starts at
+// s[i], and returns the offset after the run and its info word.
 func OpenRun(s string, i int) (int, bool) {
 	if !IsFenceAt(s, i, len(s)) {
 		return i, false
 	}
-	j := i
-	for j < len(s) && s[j] == '`' {
-		j++
-	}
+	j := RunEnd(s, i, len(s))
 	k := j
 	for k < len(s) && k-j < maxInfo && isInfoByte(s[k]) {
 		k++
@@ -273,14 +346,10 @@ func Around(s string, floor, from, to int) (int, int) {
 	for r < len(s) && IsSpace(s[r]) {
 		r++
 	}
-	if !IsFenceAt(s, r, len(s)) {
+	if r+3 > len(s) || s[r:r+3] != closeRun(s[j]) {
 		return from, to
 	}
-	e := r
-	for e < len(s) && s[e] == '`' {
-		e++
-	}
-	return j, e
+	return j, RunEnd(s, r, len(s))
 }
 
 // FenceScan finds the end of a fence as its text arrives, for a reader
@@ -298,10 +367,7 @@ type FenceScan struct {
 // (the output ends with text), always. Otherwise ok is false.
 func (s *FenceScan) Next(text string, final bool) (f Fence, ok bool) {
 	if s.body == 0 {
-		j := 0
-		for j < len(text) && text[j] == '`' {
-			j++
-		}
+		j := RunEnd(text, 0, len(text))
 		k := j
 		for k < len(text) && k-j < maxInfo && isInfoByte(text[k]) {
 			k++
@@ -318,17 +384,15 @@ func (s *FenceScan) Next(text string, final bool) (f Fence, ok bool) {
 		}
 		s.from = s.body
 	}
+	run := closeRun(text[0])
 	for s.from < len(text) {
-		c := strings.Index(text[s.from:], "```")
+		c := strings.Index(text[s.from:], run)
 		if c < 0 {
 			s.from = max(s.from, len(text)-2)
 			break
 		}
 		c += s.from
-		e := c
-		for e < len(text) && text[e] == '`' {
-			e++
-		}
+		e := RunEnd(text, c, len(text))
 		if e == len(text) && !final {
 			s.from = c // the run may go on
 			break

@@ -18,6 +18,10 @@ func TestFenceAt(t *testing.T) {
 		{"```json {\"a\": 1}```", "json", " {\"a\": 1}", true},
 		{"````xml\n<x/>\n````", "xml", "<x/>\n", true},
 		{"```json\n{\"a\": ", "json", "{\"a\": ", false},
+		{"~~~json\n{}\n~~~", "json", "{}\n", true},
+		{"~~~\n{}\n```\n~~~", "", "{}\n```\n", true}, // closed by a run of its own byte
+		{"```\n{}\n~~~\n```", "", "{}\n~~~\n", true},
+		{"~~~json\n{}\n~", "json", "{}\n", false},
 	}
 	for _, tt := range tests {
 		f := textlayer.FenceAt(tt.text, 0, len(tt.text))
@@ -41,5 +45,91 @@ func TestFenceOpenBefore(t *testing.T) {
 	}
 	if got := textlayer.FenceOpenBefore("```<x>", 1, 3); got != -1 {
 		t.Errorf("fence before the floor: got %d, want -1", got)
+	}
+}
+
+func TestIsFenceAt(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		at   int
+		want bool
+	}{
+		{"```json", 0, true},
+		{"say ```json", 4, true}, // a backtick run opens a fence inside a line
+		{"~~~json", 0, true},
+		{"x\n   ~~~json", 5, true},
+		{"x\n    ~~~json", 6, false}, // indented four spaces: code, no fence
+		{"say ~~~json", 4, false},    // a tilde run opens one only at its line's start
+		{"~~json", 0, false},
+		{"``json", 0, false},
+		{"~`~", 0, false},
+	} {
+		if got := textlayer.IsFenceAt(tc.text, tc.at, len(tc.text)); got != tc.want {
+			t.Errorf("IsFenceAt(%q, %d) = %v, want %v", tc.text, tc.at, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"a `` b ~~~ c\n~~~json", 13},
+		{"a `` b ```", 7},
+		{"~~ ``", -1},
+	} {
+		if got := textlayer.IndexFence(tc.text, 0, len(tc.text)); got != tc.want {
+			t.Errorf("IndexFence(%q) = %d, want %d", tc.text, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{{"```json", true}, {"  ~~~", true}, {"~~", false}, {"x```", false}} {
+		if got := textlayer.FenceLine(tc.line); got != tc.want {
+			t.Errorf("FenceLine(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestInfoAt(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		final bool
+		info  string
+		known bool
+	}{
+		{"```jso", false, "jso", false},
+		{"```jso", true, "jso", true},
+		{"```json\n", false, "json", true},
+		{"~~~tool_calls ", false, "tool_calls", true},
+		{"```", false, "", false},
+	} {
+		info, known := textlayer.InfoAt(tc.text, 3, tc.final)
+		if info != tc.info || known != tc.known {
+			t.Errorf("InfoAt(%q, %v) = %q, %v; want %q, %v", tc.text, tc.final, info, known, tc.info, tc.known)
+		}
+	}
+}
+
+// A FenceScan closes a fence where FenceAt does, tildes as backticks,
+// however its text arrives.
+func TestFenceScanTildes(t *testing.T) {
+	for _, text := range []string{"~~~json\n{}\n~~~\nafter", "~~~\n```\n~~~~\nafter", "```\n~~~\n```\nafter"} {
+		want := textlayer.FenceAt(text, 0, len(text))
+		for cut := 1; cut < len(text); cut++ {
+			var s textlayer.FenceScan
+			f, ok := s.Next(text[:cut], false)
+			if !ok {
+				f, ok = s.Next(text, false)
+			}
+			if !ok || f != want {
+				t.Errorf("%q cut at %d: %+v %v, want %+v", text, cut, f, ok, want)
+			}
+		}
+	}
+	if got := textlayer.FenceOpenBefore("~~~json\n{", 0, 8); got != 0 {
+		t.Errorf("FenceOpenBefore after a tilde fence = %d, want 0", got)
+	}
+	if got := textlayer.FenceOpenBefore("so ~~~json\n{", 0, 11); got != -1 {
+		t.Errorf("FenceOpenBefore after tildes inside a line = %d, want -1", got)
 	}
 }

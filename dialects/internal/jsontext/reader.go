@@ -26,9 +26,6 @@ type Config struct {
 	// a fence is, and the text around the fences taken out is rejoined
 	// (textcall.Rejoin).
 	Bare bool
-	// CallFences are the fence openings that open an output with a call
-	// (an output that opens with one opened inside no reasoning block).
-	CallFences []string
 }
 
 // The tags of the reasoning block the family reads.
@@ -236,17 +233,12 @@ func (r *reader) undecided(final bool) bool {
 		r.mode = content // the output opens with a call: no block is open
 		return true
 	}
-	for _, f := range r.cfg.CallFences {
-		n := min(len(t), len(f))
-		if n > 0 && strings.EqualFold(t[:n], f[:n]) {
-			if n == len(f) {
-				r.mode = content
-				return true
-			}
-			if !final {
-				return false
-			}
-		}
+	switch opens, known := fenceOpensCall(t, final); {
+	case !known:
+		return false
+	case opens:
+		r.mode = content // the output opens with a call: no block is open
+		return true
 	}
 	o, os := r.open.Find(s, think.Open, final)
 	c, cs := r.close.Find(s, think.Close, final)
@@ -262,6 +254,27 @@ func (r *reader) undecided(final bool) bool {
 		return false
 	}
 	return true
+}
+
+// fenceOpensCall reports whether t, the output from its first byte that is
+// not a blank, opens with a fence whose label names JSON or a call
+// (textlayer.LabelOf): a call, so no reasoning block the template opened
+// is open. An unlabelled fence may hold anything and says nothing. known
+// is false while the text so far does not tell.
+func fenceOpensCall(t string, final bool) (opens, known bool) {
+	if t == "" || !textlayer.IsFenceByte(t[0]) {
+		return false, true
+	}
+	n := textlayer.RunEnd(t, 0, len(t))
+	if n < 3 || !textlayer.IsFenceAt(t, 0, len(t)) {
+		return false, n < len(t) || final
+	}
+	info, known := textlayer.InfoAt(t, n, final)
+	if !known {
+		return false, false
+	}
+	l := textlayer.LabelOf(info)
+	return l == textlayer.JSON || l == textlayer.CallLabel, true
 }
 
 // reasoning reads a reasoning block up to its closing tag. The block is
@@ -361,12 +374,12 @@ func (r *reader) content(final bool) bool {
 			r.mode, r.sent = reasoning, 0
 			r.close.Reset()
 			return true
-		case strings.HasPrefix(s[k:], "```"):
+		case textlayer.OpensFence(s, k, len(s), r.lineStart(s[:k])):
 			r.text(s[:k])
 			r.at += k
 			r.mode, r.scan = fence, textlayer.FenceScan{}
 			return true
-		case !final && partialAt(s[k:], think.Open) == 0, !final && strings.Trim(s[k:], "`") == "":
+		case !final && partialAt(s[k:], think.Open) == 0, !final && c != '<' && len(s)-k < 3 && strings.Trim(s[k:], s[k:k+1]) == "":
 			r.text(s[:k]) // the delta ends inside a tag or a fence's opening run
 			r.at += k
 			return false
@@ -383,8 +396,8 @@ type byteSet [256]bool
 // (fenceStarts), and a bare value too (candidateStarts); inside a fence
 // read for values, a value (valueStarts).
 var (
-	fenceStarts     = newByteSet("<`")
-	candidateStarts = newByteSet("<`{[")
+	fenceStarts     = newByteSet("<`~")
+	candidateStarts = newByteSet("<`~{[")
 	valueStarts     = newByteSet("{[")
 )
 
@@ -404,6 +417,18 @@ func (set *byteSet) index(s string) int {
 		}
 	}
 	return -1
+}
+
+// lineStart reports whether only up to textlayer.MaxFenceIndent spaces
+// stand between the start of the current line and the answer text read
+// so far followed by before.
+func (r *reader) lineStart(before string) bool {
+	if nl := strings.LastIndexByte(before, '\n'); nl >= 0 {
+		before = before[nl+1:]
+	} else if len(r.line) > 0 {
+		before = string(r.line) + before
+	}
+	return len(before) <= textlayer.MaxFenceIndent && strings.Trim(before, " ") == ""
 }
 
 // partialAt returns where s ends with a part of tag, or len(s).
@@ -810,7 +835,7 @@ func (r *reader) note(s string) {
 // isProse reports whether l, a line trimmed of its blanks, is one a
 // next candidate follows as its prose: it has text and opens no fence.
 func isProse[T string | []byte](l T) bool {
-	return len(l) > 0 && (len(l) < 3 || string(l[:3]) != "```")
+	return len(l) > 0 && !textlayer.FenceLine(l)
 }
 
 // minLine is the least room a reader makes for a line it keeps, so that
