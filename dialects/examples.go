@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -319,7 +320,7 @@ func (q *quoteState) advance(text string, from, to int) {
 			}
 			i += max(n, 1) - 1
 		case q.inner != 0:
-			if c == q.inner && text[i-1] != '\\' {
+			if c == q.inner && !jsonscan.Escaped(text, i) {
 				q.inner = 0
 			}
 		case c == '{' || c == '[':

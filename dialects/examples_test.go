@@ -53,10 +53,12 @@ func TestShownAt(t *testing.T) {
 		{"Say \u2018[f(a='don\u2019t')]\u2019, then ^<t>", false}, // closed before it
 		{`"^<t>" is the tag`, false},                              // no word before the quote
 		{`Write "Paris" now ^<t>`, false},
-		{`{"a": "^<t>" b}`, false},                            // a string of JSON opens no quotation
-		{"Write \"<t>\n{\"a\": 1}\n^</t>\" to call f.", true}, // a tight quotation spans lines
-		{"Write \"<t>\n\n^</t>\" to call f.", false},          // a blank line ends it
-		{"Write \"Paris\n^<t>x</t>\" to call f.", false},      // not tight: it ends with its line
+		{`{"a": "^<t>" b}`, false},                                 // a string of JSON opens no quotation
+		{`Write "<t>{"a": "x\\"}</t>" to call f. Now ^<t>`, false}, // the string ends at a quote after an escaped backslash
+		{`Write "<t>{"a": "x\\\"}</t>" to call f. Now ^<t>`, true}, // not at an escaped quote
+		{"Write \"<t>\n{\"a\": 1}\n^</t>\" to call f.", true},      // a tight quotation spans lines
+		{"Write \"<t>\n\n^</t>\" to call f.", false},               // a blank line ends it
+		{"Write \"Paris\n^<t>x</t>\" to call f.", false},           // not tight: it ends with its line
 		{`Write '^<t>{"a": "it's"}</t>' to call f.`, true},
 		{`It's the users' ^<t>{"a": 1}</t> now`, false}, // apostrophes open nothing
 		{`I'd say 'hello' ^<t>{"a": 1}</t> now`, false}, // not tight

@@ -106,8 +106,8 @@ type valueRead struct {
 	i       int // the next byte to read
 	depth   int
 	inStr   bool
-	from    int // inside a string: where its closing quote is looked for
-	cand    int // the first token inside a string, -1: none
+	str     jsonscan.StringScan // the string being read, while inStr
+	cand    int                 // the first token inside a string, -1: none
 	candM   marker
 	ok      bool // the value closed as strict JSON
 	end     int  // where it closed
@@ -403,19 +403,14 @@ func (r *reader) readValue(text string) bool {
 	}
 	for v.i < len(text) {
 		if v.inStr {
-			j := jsonscan.StringEndIn(text, v.from)
+			j, closed := v.str.Next(text)
 			if v.cand < 0 {
-				v.noteToken(text, v.i, min(j, len(text)))
+				v.noteToken(text, v.i, j)
 			}
-			if j >= len(text) {
-				// Go on from the last byte that is no backslash: the
-				// backslashes before a quote are counted from there. A
-				// token cut by the end of the text is looked for again.
-				k := len(text) - 1
-				for k > v.from && text[k] == '\\' {
-					k--
-				}
-				v.from, v.i = k, max(v.i, len(text)-len(mConstrain)+1)
+			if !closed {
+				// A token cut by the end of the text is looked for
+				// again.
+				v.i = max(v.i, len(text)-len(mConstrain)+1)
 				break
 			}
 			v.inStr, v.i = false, j+1
@@ -435,7 +430,7 @@ func (r *reader) readValue(text string) bool {
 				return true
 			}
 		case c == '"':
-			v.inStr, v.from = true, v.i
+			v.inStr, v.str = true, jsonscan.NewStringScan(v.i)
 		case !strictjson.Outside(c):
 			v.done = true // not strict JSON: read on as text
 			return true

@@ -1175,23 +1175,12 @@ func trimValue(v string, closed, escaped bool) string {
 		v = v[:len(v)-2]
 	case strings.HasSuffix(v, "\n"):
 		v = v[:len(v)-1]
-	case escaped && strings.HasSuffix(v, `\r\n`) && !escapedBackslash(v, len(v)-4):
+	case escaped && strings.HasSuffix(v, `\r\n`) && !jsonscan.Escaped(v, len(v)-4):
 		v = v[:len(v)-4]
-	case escaped && strings.HasSuffix(v, `\n`) && !escapedBackslash(v, len(v)-2):
+	case escaped && strings.HasSuffix(v, `\n`) && !jsonscan.Escaped(v, len(v)-2):
 		v = v[:len(v)-2]
 	}
 	return v
-}
-
-// escapedBackslash reports whether the backslash at s[i] is itself escaped:
-// an odd run of backslashes ends right before it.
-func escapedBackslash(s string, i int) bool {
-	n := 0
-	for i > 0 && s[i-1] == '\\' {
-		n++
-		i--
-	}
-	return n%2 == 1
 }
 
 // skipGap skips a gap between tags: whitespace, and the escapes \n, \r and
@@ -1258,7 +1247,7 @@ func (p *parser) skipGapOnly(pos, end int) int {
 func trimGapRight(s string) string {
 	for {
 		t := strings.TrimRight(s, " \t\r\n")
-		if len(t) >= 2 && t[len(t)-2] == '\\' && gapEscape(t, len(t)-2, len(t)) && !escapedBackslash(t, len(t)-2) {
+		if len(t) >= 2 && t[len(t)-2] == '\\' && gapEscape(t, len(t)-2, len(t)) && !jsonscan.Escaped(t, len(t)-2) {
 			s = t[:len(t)-2]
 			continue
 		}

@@ -19,16 +19,58 @@ func StringEnd(b []byte, i int) int {
 			return len(b)
 		}
 		j += k
-		backslashes := 0
-		for m := j - 1; m > i && b[m] == '\\'; m-- {
-			backslashes++
-		}
-		if backslashes%2 == 0 {
+		if !escaped(b, i, j) {
 			return j
 		}
 		j++
 	}
 	return len(b)
+}
+
+// escaped reports whether an odd run of backslashes ends right before
+// b[j], looking back no further than b[i+1].
+func escaped[T string | []byte](b T, i, j int) bool {
+	n := 0
+	for m := j - 1; m > i && b[m] == '\\'; m-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+// Escaped reports whether the byte at s[i] is escaped: an odd run of
+// backslashes ends right before it (a quote so escaped ends no string, a
+// backslash so escaped escapes nothing).
+func Escaped(s string, i int) bool { return escaped(s, -1, i) }
+
+// StringScan is StringEnd for a reader that has only the start of the
+// text yet: Next is given the text, longer at each call, and reads each
+// byte a bounded number of times over all the calls. Start it with
+// NewStringScan.
+type StringScan struct {
+	// from is the opening quote, or a byte inside the string that is no
+	// backslash: the closing quote is looked for after it, and the
+	// backslashes before a quote are counted back to it.
+	from int
+}
+
+// NewStringScan returns a scan of the JSON string whose opening quote is
+// at offset open.
+func NewStringScan(open int) StringScan { return StringScan{from: open} }
+
+// Next returns the offset of the closing quote and true once text holds
+// it, or len(text) and false.
+func (s *StringScan) Next(text string) (end int, closed bool) {
+	if j := StringEndIn(text, s.from); j < len(text) {
+		return j, true
+	}
+	// Go on from the last byte that is no backslash: a run of them at the
+	// end may escape the quote to come.
+	k := len(text) - 1
+	for k > s.from && text[k] == '\\' {
+		k--
+	}
+	s.from = k
+	return len(text), false
 }
 
 // StringEndIn is StringEnd on a string, read in place.

@@ -63,3 +63,39 @@ func TestEndsInString(t *testing.T) {
 		}
 	}
 }
+
+func TestEscaped(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		at   int
+		want bool
+	}{
+		{`a"`, 1, false},
+		{`a\"`, 2, true},
+		{`a\\"`, 3, false},
+		{`\\\"`, 3, true},
+		{`"`, 0, false},
+	} {
+		if got := Escaped(tc.in, tc.at); got != tc.want {
+			t.Errorf("Escaped(%q, %d) = %v, want %v", tc.in, tc.at, got, tc.want)
+		}
+	}
+}
+
+// A StringScan finds the closing quote StringEnd finds, however the text
+// arrives, a cut inside a run of backslashes included.
+func TestStringScan(t *testing.T) {
+	for _, text := range []string{`"abc" x`, `"a\"b" x`, `"a\\" x`, `"a\\\"b\\\\" x`, `"open \\\`, `"日本\\" x`} {
+		want := StringEndIn(text, 0)
+		for cut := 1; cut <= len(text); cut++ {
+			s := NewStringScan(0)
+			end, closed := s.Next(text[:cut])
+			if !closed {
+				end, closed = s.Next(text)
+			}
+			if end != want || closed != (want < len(text)) {
+				t.Errorf("%q cut at %d: %d %v, want %d", text, cut, end, closed, want)
+			}
+		}
+	}
+}

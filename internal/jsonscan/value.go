@@ -17,10 +17,11 @@ func ValueEnd(s string, start int) (end int, complete bool) {
 type ValueScan struct {
 	// Start is the offset of the value's opening bracket.
 	Start int
-	i     int  // where to read on (0: Start)
-	depth int  // brackets open at i
-	quote byte // the quote of the string i is inside, or 0
-	end   int  // the value's end once it closed, or 0
+	i     int        // where to read on (0: Start)
+	depth int        // brackets open at i
+	quote byte       // the quote of the string i is inside, or 0
+	str   StringScan // the double-quoted string i is inside
+	end   int        // the value's end once it closed, or 0
 }
 
 // Next returns ValueEnd(s, v.Start) as far as s reads: the end of the
@@ -33,15 +34,10 @@ func (v *ValueScan) Next(s string) (end int, complete bool) {
 	for i < len(s) {
 		switch v.quote {
 		case '"':
-			// Double-quoted: jump from quote to quote (a vectorised
-			// search), counting the backslashes before each. i is inside
-			// the string, after no backslash that escapes it.
-			j := StringEndIn(s, i-1)
-			if j >= len(s) {
+			// Double-quoted: jump from quote to quote (StringScan).
+			j, closed := v.str.Next(s)
+			if !closed {
 				v.i = len(s)
-				for v.i > i && s[v.i-1] == '\\' {
-					v.i-- // resume before a run of backslashes
-				}
 				return len(s), false
 			}
 			i, v.quote = j+1, 0
@@ -77,7 +73,7 @@ func (v *ValueScan) Next(s string) (end int, complete bool) {
 				return i + 1, true
 			}
 		case '"':
-			v.quote = c
+			v.quote, v.str = c, NewStringScan(i)
 		case '\'':
 			// A quote inside a word ("it's") is not a string opener in
 			// almost-JSON, but inside a JSON value a single quote only
