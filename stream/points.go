@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // MaxDecisions caps the points at which a detecting stream (and the
@@ -34,8 +35,7 @@ type Points struct {
 	pos     int  // bytes examined
 	depth   int  // bracket depth outside strings
 	inList  bool // the value at depth zero is a list
-	ticks   int  // backticks in a row just before pos
-	fenced  bool // a fence (```) came before: list elements are no points
+	fenced  bool // a fence (textlayer.IsFenceAt) came before: list elements are no points
 	inStr   bool // inside a "…" string at depth > 0
 	escaped bool // after a backslash in that string
 	asked   int  // points returned
@@ -112,7 +112,6 @@ func (pt *Points) Next(text string) (int, bool) {
 			}
 			if n > 0 {
 				pt.pos += n
-				pt.ticks = 0
 				if pt.ends.endsAt(text[:pt.pos]) {
 					pt.asked++
 					return pt.pos, true
@@ -122,11 +121,8 @@ func (pt *Points) Next(text string) (int, bool) {
 		}
 		pt.pos++
 		point := false
-		if c == '`' {
-			pt.ticks++
-			pt.fenced = pt.fenced || pt.ticks >= 3
-		} else {
-			pt.ticks = 0
+		if textlayer.IsFenceByte(c) && pt.pos >= 3 && textlayer.IsFenceAt(text, pt.pos-3, pt.pos) {
+			pt.fenced = true
 		}
 		switch {
 		case pt.inStr:

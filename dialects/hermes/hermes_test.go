@@ -364,6 +364,7 @@ var rows = []row{
 		calls: []call{{"a", `{}`}, {"b", `{}`}},
 	},
 	{name: "fence inside a tool-call block", text: "<tool_call>\n```json\n{\"name\": \"a\", \"arguments\": {}}\n```\n</tool_call>", calls: []call{{"a", `{}`}}},
+	{name: "tilde fence inside a tool-call block", text: "<tool_call>\n~~~json\n{\"name\": \"a\", \"arguments\": {}}\n~~~\n</tool_call>", calls: []call{{"a", `{}`}}},
 	{
 		name:     "fenced data is content",
 		text:     "Config:\n```json\n{\"database\": \"postgres\", \"port\": 5432}\n```",

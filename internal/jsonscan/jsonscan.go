@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"strings"
 	"unsafe"
+
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // StringEnd returns the offset of the quote that closes the JSON string
@@ -95,8 +97,8 @@ func EndsInString(s string) bool {
 
 // WithoutRemovableSyntax returns src with the syntax repair removes by
 // rule blanked out: comments outside strings (// and # to the end of the
-// line, /* … */) and the info word of a code fence that opens a line
-// (```json). Strings,
+// line, /* … */) and the opening run and info word of a code fence that
+// opens a line (```json, ~~~json; textlayer.OpensFence). Strings,
 // in double or single quotes, are kept whole.
 func WithoutRemovableSyntax(src []byte) []byte {
 	var out []byte // a copy, made at the first blank
@@ -108,6 +110,7 @@ func WithoutRemovableSyntax(src []byte) []byte {
 			out[k] = ' '
 		}
 	}
+	text := unsafe.String(unsafe.SliceData(src), len(src)) // read only, in place
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; {
 		case c == '"' || c == '\'' && (i == 0 || !isWordByte(src[i-1])):
@@ -134,11 +137,9 @@ func WithoutRemovableSyntax(src []byte) []byte {
 			j = min(j+2, len(src))
 			blank(i, j)
 			i = j - 1
-		case c == '`' && i+2 < len(src) && src[i+1] == '`' && src[i+2] == '`' && lineStart(src, i):
-			j := i + 3
-			for j < len(src) && isWordByte(src[j]) {
-				j++
-			}
+		case textlayer.IsFenceByte(c) && lineStart(src, i) && textlayer.OpensFence(text, i, len(text), true):
+			j := textlayer.RunEnd(text, i, len(text))
+			j += len(textlayer.InfoWord(text[j:]))
 			blank(i, j)
 			i = j - 1
 		}

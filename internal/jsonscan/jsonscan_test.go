@@ -34,6 +34,10 @@ func TestWithoutRemovableSyntax(t *testing.T) {
 		{"```json\n{}\n```", "       \n{}\n   "},
 		{"x```qvg(", "x```qvg("},
 		{"  ```py\n1", "       \n1"},
+		{"~~~json\n{}\n~~~", "       \n{}\n   "},
+		{"````py\n1", "      \n1"},         // the whole run
+		{"x ~~~ y", "x ~~~ y"},             // tildes inside a line are no fence
+		{"```json-ld\n1", "          \n1"}, // the info word as a fence reads it
 		{`{"u": "http://x.org/#top"}`, `{"u": "http://x.org/#top"}`},
 		{`{'u': 'a // b'}`, `{'u': 'a // b'}`},
 		{`{"s": "it's // kept"} // gone`, `{"s": "it's // kept"}        `},

@@ -134,7 +134,7 @@ func within(s, outer string) bool {
 // text read ends.
 func (r *Reader) Framed(start, end int, closed bool) (calls []dialects.RawCall, used int, ok bool) {
 	p := SkipSpace(r.Text, start, end)
-	if p < end && r.Text[p] == '`' && textlayer.IsFenceAt(r.Text, p, end) {
+	if textlayer.IsFenceAt(r.Text, p, end) {
 		f := textlayer.FenceAt(r.Text, p, end)
 		calls, _, ok := r.Framed(f.BodyStart, f.BodyEnd, true)
 		return calls, f.End, ok && (!closed || SkipSpace(r.Text, f.End, end) == end)
