@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -32,13 +33,12 @@ type Points struct {
 	// ([{…}, …], [f(…), …]) is a point too.
 	lists bool
 
-	pos     int  // bytes examined
-	depth   int  // bracket depth outside strings
-	inList  bool // the value at depth zero is a list
-	fenced  bool // a fence (textlayer.IsFenceAt) came before: list elements are no points
-	inStr   bool // inside a "…" string at depth > 0
-	escaped bool // after a backslash in that string
-	asked   int  // points returned
+	pos    int  // bytes examined
+	depth  int  // bracket depth outside strings
+	inList bool // the value at depth zero is a list
+	fenced bool // a fence (textlayer.IsFenceAt) came before: list elements are no points
+	inStr  bool // inside a "…" string at depth > 0
+	asked  int  // points returned
 }
 
 // endSet is the closing markers of a set of dialects, looked up by their
@@ -126,14 +126,7 @@ func (pt *Points) Next(text string) (int, bool) {
 		}
 		switch {
 		case pt.inStr:
-			switch {
-			case pt.escaped:
-				pt.escaped = false
-			case c == '\\':
-				pt.escaped = true
-			case c == '"':
-				pt.inStr = false
-			}
+			pt.inStr = c != '"' || jsonscan.Escaped(text, pt.pos-1)
 		case c == '"' && pt.depth > 0:
 			pt.inStr = true
 		case c == '{' || c == '[' || c == '(':

@@ -108,3 +108,15 @@ func TestPointBehindTheDelta(t *testing.T) {
 		}
 	}
 }
+
+// TestPointsAfterStrings: a value's end is found past its strings, where
+// a quote after an escaped backslash ends one and an escaped quote does
+// not (jsonscan.Escaped).
+func TestPointsAfterStrings(t *testing.T) {
+	for _, text := range []string{`{"a": "x\\"}`, `{"a": "x\\\"}"}`, `{"a": "}"}`} {
+		pt := stream.NewPointSet(nil).Points()
+		if p, ok := pt.Next(text); !ok || p != len(text) {
+			t.Errorf("%q: first point %d %v, want %d", text, p, ok, len(text))
+		}
+	}
+}
