@@ -53,6 +53,7 @@ func TestShownAt(t *testing.T) {
 		{"Say \u2018[f(a='don\u2019t')]\u2019, then ^<t>", false}, // closed before it
 		{`"^<t>" is the tag`, false},                              // no word before the quote
 		{`Write "Paris" now ^<t>`, false},
+		{`He said, "^<t>`, false},                                  // a comma before the blank: as a JSON string after a comma
 		{`{"a": "^<t>" b}`, false},                                 // a string of JSON opens no quotation
 		{`Write "<t>{"a": "x\\"}</t>" to call f. Now ^<t>`, false}, // the string ends at a quote after an escaped backslash
 		{`Write "<t>{"a": "x\\\"}</t>" to call f. Now ^<t>`, true}, // not at an escaped quote

@@ -40,6 +40,13 @@ func TestDialect(t *testing.T) {
 	}{
 		{name: "single", text: `{"name": "get_weather", "arguments": {"city": "Paris"}}`,
 			calls: []wantCall{{"get_weather", `{"city":"Paris"}`}}},
+		// Inline code and quotations are dialects.ShownScan's, as in
+		// every family: a run of two backticks is closed only by a run of
+		// two; a quote that a word and a blank precede opens a quotation.
+		{name: "a value after a run of two backticks closed by none is in inline code", text: "Try ``a` {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}", content: "Try ``a` {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}",
+			chunks: []string{"Try ``", "a` {\"name\"", ": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}"}},
+		{name: "a value after a quote that a word and a blank precede is quoted", text: "He said \"it {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}", content: "He said \"it {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}"},
+		{name: "a value after a quotation closed on its line is not quoted", text: "He said \"hi\" and then {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}", calls: []wantCall{{"get_weather", `{"city":"Paris"}`}}, content: "He said \"hi\" and then"},
 		{name: "a call in a tilde fence", text: "Sure.\n~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~~\nDone.", calls: []wantCall{{"get_weather", `{"city":"Paris"}`}}, content: "Sure.\nDone.",
 			chunks: []string{"Sure.\n~", "~~js", "on\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~", "~\nDone."}},
 		{name: "an output that opens with a json fence opens with a call", text: "~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~~\nok</think>done", calls: []wantCall{{"get_weather", `{"city":"Paris"}`}}, content: "ok</think>done"},

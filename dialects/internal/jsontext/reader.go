@@ -10,6 +10,7 @@ package jsontext
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
@@ -95,11 +96,12 @@ type reader struct {
 	mark    bool
 	opens   bool // bare: nothing but blanks, separators and own calls so far
 	run     bool // bare: a call was taken and only separators followed
-	ticks   bool // bare: inline code is open (in the current paragraph)
-	inLine  bool // bare: the current line holds text (not blank)
-	quoted  bool // bare: a quotation in a sentence is open on the current line
-	prev    byte // bare: the last byte of prose on the current line but a blank, or 0
-	blank   bool // bare: the last byte of prose was a blank
+	// bare: the answer text read so far, and the scan that tells
+	// whether a candidate at its end is shown (inline code, a quotation,
+	// a fence of code or of an example: dialects.ShownScan), told the
+	// calls taken in it.
+	seen  []byte
+	shown dialects.ShownScan
 
 	// The answer text: trailing blanks are held until text follows them.
 	// rejoin drops the blanks after the start, a reasoning block or a
@@ -516,6 +518,7 @@ func (r *reader) fence(final bool) bool {
 				textcall.NoteStrayClosers(calls)
 			}
 			r.note(region)
+			r.told(len(region))
 			r.blanks = r.blanks[:0] // the line break before the fence goes with it
 			r.take(calls, region, r.base+r.at)
 			r.at += f.End
@@ -572,7 +575,7 @@ func (r *reader) value(final bool) bool {
 		if s[0] == '[' {
 			r.inside(s[:end], r.early > 0 || r.called(start, to, place, tools))
 		} else {
-			r.shown(s[:end])
+			r.shownText(s[:end])
 		}
 		r.at += end
 		r.mode = content
@@ -588,6 +591,7 @@ func (r *reader) value(final bool) bool {
 		textcall.NoteStrayClosers(calls)
 	}
 	r.note(s[:to])
+	r.told(to)
 	r.take(calls, s[:to], r.base+start)
 	r.at += to
 	r.mode, r.run = content, true
@@ -674,20 +678,22 @@ func (r *reader) inside(s string, called bool) {
 			return
 		}
 		if s[p] != '{' {
-			r.shown(s[p:])
+			r.shownText(s[p:])
 			return
 		}
 		e, _ := jsonscan.ValueEnd(s, p)
 		switch {
 		case k < r.early:
 			r.note(s[p:e]) // returned as it closed
+			r.told(e - p)
 		default:
 			rc, ok := callObject(s[p:e], r.base+r.at+p, r.opts)
 			if calls := []dialects.RawCall{rc}; called && ok && embedded(calls, r.opts) {
 				r.note(s[p:e])
+				r.told(e - p)
 				r.take(calls, s[p:e], 0)
 			} else {
-				r.shown(s[p:e])
+				r.shownText(s[p:e])
 			}
 		}
 		p, k = e, k+1
@@ -714,13 +720,16 @@ func decided(s string, end int) bool {
 }
 
 // called reports whether a bare value cur[start:start+to], standing at
-// place, is a call by the table of what is a call, outside inline code and
-// a quotation in a sentence, and not presented as an example.
+// place, is a call by the table of what is a call, not shown by what
+// precedes it (dialects.ShownScan: inside inline code, a quotation in a
+// sentence, a fence of code or of an example), and not presented as an
+// example.
 func (r *reader) called(start, to int, place textlayer.Place, tools bool) bool {
-	if textlayer.Decide(textlayer.Envelope, textlayer.Unlabelled, place, tools, textlayer.JSONFamily) == textlayer.Content || r.ticks {
+	if textlayer.Decide(textlayer.Envelope, textlayer.Unlabelled, place, tools, textlayer.JSONFamily) == textlayer.Content {
 		return false
 	}
-	return !r.quoted && !r.example()
+	seen := unsafe.String(unsafe.SliceData(r.seen), len(r.seen)) // appended to only: a view stays as it was
+	return !r.shown.ShownAt(seen, len(seen)) && !r.example()
 }
 
 // strayAfter returns the end of the closing brackets that follow s[:end]
@@ -779,32 +788,24 @@ func (r *reader) example() bool {
 	return dialects.PresentedAsExample(w, len(w))
 }
 
+// minSeen is the room first made for the answer text a bare reader
+// keeps.
+const minSeen = 256
+
 // maxLine bounds the part of a line kept for example: the end of the
 // sentence that introduces a candidate.
 const maxLine = 1 << 10
 
-// note reads the lines of s, answer text or a candidate, for example and
-// for inline code: only the last line with text and the current line are
-// kept.
+// note reads the lines of s, answer text or a candidate, for example
+// (only the last line with text and the current line are kept) and, bare,
+// for what a later candidate may be shown in.
 func (r *reader) note(s string) {
 	last := strings.LastIndexByte(s, '\n')
 	if r.cfg.Bare {
-		// Inline code goes on across a line break, as its paragraph
-		// does: a blank line ends both.
-		for rest := s; ; {
-			nl := strings.IndexByte(rest, '\n')
-			line := rest
-			if nl >= 0 {
-				line = rest[:nl]
-			}
-			r.ticks = r.ticks != (textlayer.BacktickRuns(line)%2 == 1)
-			r.inLine = r.inLine || strings.TrimLeft(line, " \t\r") != ""
-			if nl < 0 {
-				break
-			}
-			r.ticks = r.ticks && r.inLine
-			r.inLine, rest = false, rest[nl+1:]
+		if n := len(r.seen); cap(r.seen)-n < len(s) {
+			r.seen = append(make([]byte, 0, 2*n+max(len(s), minSeen)), r.seen...) // doubling, from a line's worth
 		}
+		r.seen = append(r.seen, s...)
 	}
 	if last < 0 {
 		r.line = appendRoom(r.line, s)
@@ -830,6 +831,14 @@ func (r *reader) note(s string) {
 		}
 	}
 	r.line = appendRoom(r.line[:0], s[last+1:])
+}
+
+// told tells the shown scan that the last n bytes noted are a call: the
+// backticks in it open no inline code.
+func (r *reader) told(n int) {
+	if r.cfg.Bare {
+		r.shown.Call(len(r.seen)-n, len(r.seen))
+	}
 }
 
 // isProse reports whether l, a line trimmed of its blanks, is one a
@@ -867,43 +876,14 @@ func (r *reader) text(s string) {
 			return
 		}
 	}
-	if r.cfg.Bare {
-		r.quotes(s)
-	}
 	r.note(s)
 	r.answer(s)
 }
 
-// shown returns s, a candidate that is not a call, as answer text: its
-// quote marks are its own, not the prose's.
-func (r *reader) shown(s string) {
+// shownText returns s, a candidate that is not a call, as answer text.
+func (r *reader) shownText(s string) {
 	r.note(s)
 	r.answer(s)
-}
-
-// quotes follows the quotations of prose text s on its line: a quote mark
-// (“ or ") that a word and a blank precede opens a quotation in a
-// sentence, its closing mark (” or ") or the end of the line closes it. A
-// candidate inside one is shown, not made.
-func (r *reader) quotes(s string) {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\n':
-			r.quoted, r.prev, r.blank = false, 0, false
-			continue
-		case c == ' ' || c == '\t' || c == '\r':
-			r.blank = true
-			continue
-		case strings.HasPrefix(s[i:], "”"):
-			r.quoted = false
-		case strings.HasPrefix(s[i:], "“") || c == '"' && !r.quoted:
-			r.quoted = r.prev != 0 && r.prev != ':' && r.blank
-		case c == '"':
-			r.quoted = false
-		}
-		r.prev, r.blank = c, false
-	}
 }
 
 // answer returns s as answer text: trimmed as a whole (bare), or rejoined
