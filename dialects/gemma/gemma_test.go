@@ -106,6 +106,12 @@ func sameKinds(got, want []toolcall.RepairKind) bool {
 
 func TestGemma4(t *testing.T) {
 	run(t, gemma.Gemma4, []row{
+		// A string in JSON quotes ends at a quote no backslash escapes
+		// (jsonscan.Escaped).
+		{name: "a quote after an escaped backslash ends a quoted string", text: "<|tool_call>call:note{text:\"a\\\\\",n:1}<tool_call|>",
+			calls: []wantCall{{"note", `{"text":"a\\","n":1}`}}},
+		{name: "an escaped quote does not", text: "<|tool_call>call:note{text:\"a\\\",b\",n:1}<tool_call|>",
+			calls: []wantCall{{"note", `{"text":"a\",b","n":1}`}}},
 		{name: "a close token inside a string the block closes later is string text",
 			text:   "<|tool_call>call:note{text:<|\"|>end it with <tool_call|> here<|\"|>}<tool_call|>",
 			chunks: []string{"<|tool_call>call:note{text:<|\"|>end it with <tool_call|>", " here<|\"|>}<tool_call|>"},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
@@ -375,12 +376,13 @@ func (p *valueParser) quoted(q byte, key bool) string {
 	from := p.pos + 1
 	stop := -1
 	for i := from; i < p.end; i++ {
-		c := p.src[i]
-		if c == '\\' {
-			i++
-			continue
+		k := strings.IndexByte(p.src[i:p.end], q)
+		if k < 0 {
+			break
 		}
-		if c == q && p.quoteEnds(i+1, key) {
+		// A quote ends the string when no backslash escapes it
+		// (jsonscan.Escaped) and what follows it says it does.
+		if i += k; !jsonscan.Escaped(p.src, i) && p.quoteEnds(i+1, key) {
 			stop = i
 			break
 		}
