@@ -376,7 +376,7 @@ func (r *reader) content(final bool) bool {
 			r.mode, r.sent = reasoning, 0
 			r.close.Reset()
 			return true
-		case textlayer.OpensFence(s, k, len(s), r.lineStart(s[:k])):
+		case textlayer.OpensFence(s, k, len(s), c == '~' && r.lineStart(s, k)):
 			r.text(s[:k])
 			r.at += k
 			r.mode, r.scan = fence, textlayer.FenceScan{}
@@ -422,15 +422,18 @@ func (set *byteSet) index(s string) int {
 }
 
 // lineStart reports whether only up to textlayer.MaxFenceIndent spaces
-// stand between the start of the current line and the answer text read
-// so far followed by before.
-func (r *reader) lineStart(before string) bool {
-	if nl := strings.LastIndexByte(before, '\n'); nl >= 0 {
-		before = before[nl+1:]
-	} else if len(r.line) > 0 {
-		before = string(r.line) + before
+// stand between the start of the current line and s[k], s the text from
+// at on and r.line the line before at; it looks back no further than
+// those spaces.
+func (r *reader) lineStart(s string, k int) bool {
+	j := k
+	for j > 0 && k-j <= textlayer.MaxFenceIndent && s[j-1] == ' ' {
+		j--
 	}
-	return len(before) <= textlayer.MaxFenceIndent && strings.Trim(before, " ") == ""
+	if n := k - j; j > 0 || n+len(r.line) > textlayer.MaxFenceIndent {
+		return j > 0 && n <= textlayer.MaxFenceIndent && s[j-1] == '\n'
+	}
+	return strings.Trim(string(r.line), " ") == ""
 }
 
 // partialAt returns where s ends with a part of tag, or len(s).
