@@ -353,19 +353,9 @@ func TestReasoningStreams(t *testing.T) {
 				t.Fatalf("one-shot reasoning %q does not begin with %q", whole.Reasoning, tt.reasoning)
 			}
 			r := tt.d.NewReader(tt.opts)
-			var reasoning, answer strings.Builder
-			for i := 0; i < len(tt.prefix); i++ {
-				for _, p := range r.Write(tt.prefix[i : i+1]) {
-					switch p.Kind {
-					case dialects.PieceReasoning:
-						reasoning.WriteString(p.Text)
-					case dialects.PieceContent:
-						answer.WriteString(p.Text)
-					}
-				}
-			}
-			if reasoning.String() != tt.reasoning || answer.String() != tt.answer {
-				t.Errorf("after %q: reasoning %q, content %q; want %q, %q", tt.prefix, reasoning.String(), answer.String(), tt.reasoning, tt.answer)
+			reasoning, answer, _ := streamtest.SentSoFar(r, tt.prefix)
+			if reasoning != tt.reasoning || answer != tt.answer {
+				t.Errorf("after %q: reasoning %q, content %q; want %q, %q", tt.prefix, reasoning, answer, tt.reasoning, tt.answer)
 			}
 		})
 	}

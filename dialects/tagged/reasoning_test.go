@@ -63,22 +63,9 @@ func TestTemplateReasoningStreams(t *testing.T) {
 						t.Fatal(err)
 					}
 					rd := d.(dialects.Incremental).NewReader(open)
-					var reasoning, content strings.Builder
-					n := 0
-					for i := 0; i < len(tt.prefix); i++ {
-						for _, p := range rd.Write(tt.prefix[i : i+1]) {
-							switch p.Kind {
-							case dialects.PieceReasoning:
-								reasoning.WriteString(p.Text)
-							case dialects.PieceContent:
-								content.WriteString(p.Text)
-							case dialects.PieceCall:
-								n++
-							}
-						}
-					}
-					if reasoning.String() != tt.reasoning || content.String() != tt.content || n != tt.calls {
-						t.Errorf("after %q: reasoning %q, content %q, %d calls; want %q, %q, %d", tt.prefix, reasoning.String(), content.String(), n, tt.reasoning, tt.content, tt.calls)
+					reasoning, content, n := streamtest.SentSoFar(rd, tt.prefix)
+					if reasoning != tt.reasoning || content != tt.content || n != tt.calls {
+						t.Errorf("after %q: reasoning %q, content %q, %d calls; want %q, %q, %d", tt.prefix, reasoning, content, n, tt.reasoning, tt.content, tt.calls)
 					}
 				})
 			}

@@ -222,3 +222,25 @@ func codeOf(err error) toolcall.Code {
 	}
 	return "other"
 }
+
+// SentSoFar writes text to r a byte at a time, without closing it, and
+// returns what the Reader has sent by then: its reasoning and content
+// pieces joined, and the number of calls it has ended. A test of what
+// streams early (reasoning before its closing tag, an answer after it)
+// compares these with what no later byte can change.
+func SentSoFar(r dialects.Reader, text string) (reasoning, content string, calls int) {
+	var rb, cb strings.Builder
+	for i := 0; i < len(text); i++ {
+		for _, p := range r.Write(text[i : i+1]) {
+			switch p.Kind {
+			case dialects.PieceReasoning:
+				rb.WriteString(p.Text)
+			case dialects.PieceContent:
+				cb.WriteString(p.Text)
+			case dialects.PieceCall:
+				calls++
+			}
+		}
+	}
+	return rb.String(), cb.String(), calls
+}
