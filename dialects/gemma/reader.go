@@ -297,17 +297,6 @@ func find(text string, from int, markers []string, final bool) (int, string) {
 	return len(text), ""
 }
 
-// cut returns where the text's end, from from on, may begin tag, or
-// len(text).
-func cut(text string, from int, tag string) int {
-	for k := max(len(text)-len(tag)+1, from); k < len(text); k++ {
-		if strings.HasPrefix(tag, text[k:]) {
-			return k
-		}
-	}
-	return len(text)
-}
-
 // startStep decides where a gemma4 output starts (the rules of
 // dialects.ImplicitReasoningIn and dialects.TemplateBlockEnd, with
 // Options.ReasoningOpen opening the channel), holding the text until
@@ -660,9 +649,9 @@ func (r *reader) thinkStep(text string, final bool) bool {
 		c, cs := r.thinkEnd.Find(text[r.thinkFrom:], dialects.Think.Close, final)
 		c += r.thinkFrom
 		switch {
-		case cs == strictjson.TagNone && !final && cut(text, r.pos, dialects.Think.Close) < i:
+		case cs == strictjson.TagNone && !final && textlayer.CutLiteral(text, r.pos, dialects.Think.Close) < i:
 			// The text's end may begin the closing tag.
-			at, tag = cut(text, r.pos, dialects.Think.Close), ""
+			at, tag = textlayer.CutLiteral(text, r.pos, dialects.Think.Close), ""
 		case cs == strictjson.TagNone || c >= i:
 			if m != "" && r.shown.ShownAt(text, i) {
 				r.scan = i + len(m)

@@ -554,7 +554,7 @@ func (r *reader) readThink(text string) bool {
 	// The text is sent up to the first token that would end the block,
 	// and short of a closing tag cut by the end of the text or that more
 	// text may show inside a string.
-	upTo := cutAt(text, t.find, dialects.Think.Close)
+	upTo := textlayer.CutLiteral(text, t.find, dialects.Think.Close)
 	if cs == strictjson.TagPending {
 		upTo = min(upTo, c)
 	}
@@ -886,15 +886,4 @@ func (j *joiner) whole(out []dialects.Piece, s string) []dialects.Piece {
 		j.open = false
 	}
 	return out
-}
-
-// cutAt returns where text[from:] ends with the first bytes of lit, cut
-// short by the end of the text, or len(text).
-func cutAt(text string, from int, lit string) int {
-	for k := max(from, len(text)-len(lit)+1); k < len(text); k++ {
-		if strings.HasPrefix(lit, text[k:]) {
-			return k
-		}
-	}
-	return len(text)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/pystr"
 	"github.com/dialectkit/toolcall/internal/strictjson"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // The family's engine reads an output in one pass as it arrives
@@ -434,13 +435,7 @@ func (r *reader) nextOpener(text string, from, limit int) (int, string) {
 func partialAt(s string, markers ...string) int {
 	n := 0
 	for _, m := range markers {
-		for k := min(len(m)-1, len(s)); k > n; k-- {
-			// A suffix that may be the prefix begins with its first byte.
-			if s[len(s)-k] == m[0] && s[len(s)-k:] == m[:k] {
-				n = k
-				break
-			}
-		}
+		n = max(n, len(s)-textlayer.CutLiteral(s, 0, m))
 	}
 	return n
 }

@@ -111,3 +111,20 @@ func IncompleteTail(s string) int {
 	}
 	return 0
 }
+
+// CutLiteral returns where text[from:] ends with the first bytes of lit,
+// cut short by the end of the text (a proper prefix of lit, the longest),
+// or len(text): text read as it arrives holds those bytes until the next
+// delta says whether lit is written there.
+func CutLiteral(text string, from int, lit string) int {
+	if lit == "" {
+		return len(text)
+	}
+	for k := max(from, len(text)-len(lit)+1); k < len(text); k++ {
+		// A suffix that may be lit's first bytes begins with its first byte.
+		if text[k] == lit[0] && strings.HasPrefix(lit, text[k:]) {
+			return k
+		}
+	}
+	return len(text)
+}

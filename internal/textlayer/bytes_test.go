@@ -69,3 +69,25 @@ func TestClosingPunct(t *testing.T) {
 		}
 	}
 }
+
+func TestCutLiteral(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		from int
+		lit  string
+		want int
+	}{
+		{"abc</th", 0, "</think>", 3},
+		{"abc<", 0, "</think>", 3},
+		{"abc</think>", 0, "</think>", 11}, // whole: not cut short
+		{"abc", 0, "</think>", 3},
+		{"<<", 0, "<<a", 0},        // the longest cut prefix
+		{"x</t", 3, "</think>", 4}, // nothing before from
+		{"", 0, "</think>", 0},
+		{"ab", 0, "", 2},
+	} {
+		if got := CutLiteral(tt.text, tt.from, tt.lit); got != tt.want {
+			t.Errorf("CutLiteral(%q, %d, %q) = %d, want %d", tt.text, tt.from, tt.lit, got, tt.want)
+		}
+	}
+}

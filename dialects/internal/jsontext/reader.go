@@ -299,7 +299,7 @@ func (r *reader) reasoning(final bool) bool {
 		r.close.Reset()
 		return false
 	case cs == strictjson.TagNone:
-		upTo = partialAt(s, think.Close)
+		upTo = textlayer.CutLiteral(s, 0, think.Close)
 	}
 	if upTo > r.sent {
 		r.reason(s[r.sent:upTo])
@@ -381,7 +381,7 @@ func (r *reader) content(final bool) bool {
 			r.at += k
 			r.mode, r.scan = fence, textlayer.FenceScan{}
 			return true
-		case !final && partialAt(s[k:], think.Open) == 0, !final && c != '<' && len(s)-k < 3 && strings.Trim(s[k:], s[k:k+1]) == "":
+		case !final && textlayer.CutLiteral(s[k:], 0, think.Open) == 0, !final && c != '<' && len(s)-k < 3 && strings.Trim(s[k:], s[k:k+1]) == "":
 			r.text(s[:k]) // the delta ends inside a tag or a fence's opening run
 			r.at += k
 			return false
@@ -434,16 +434,6 @@ func (r *reader) lineStart(s string, k int) bool {
 		return j > 0 && n <= textlayer.MaxFenceIndent && s[j-1] == '\n'
 	}
 	return strings.Trim(string(r.line), " ") == ""
-}
-
-// partialAt returns where s ends with a part of tag, or len(s).
-func partialAt(s, tag string) int {
-	for k := max(0, len(s)-len(tag)+1); k < len(s); k++ {
-		if strings.HasPrefix(tag, s[k:]) {
-			return k
-		}
-	}
-	return len(s)
 }
 
 // fence reads a fence once it closes.
