@@ -285,3 +285,6 @@ func blocks(text string, t ReasoningTags, each func(Span)) int {
 	}
 	return -1
 }
+
+// Span is a byte range [Start, End) of a text.
+type Span struct{ Start, End int }

@@ -139,7 +139,7 @@ func TestBacktickAroundCall(t *testing.T) {
 // and the stream announces no call the one-shot result shows. Named and
 // detected, cut at every point. A run that opens code before a call and
 // has not closed when the call's region closes shows the call: a call is
-// decided by what precedes it (dialects.ShownScan.ShownAt).
+// decided by what precedes it (shown.ShownScan.ShownAt).
 func TestBacktickRunPairing(t *testing.T) {
 	call := `<tool_call>{"name":"f","arguments":{}}</tool_call>`
 	for _, tc := range []struct {

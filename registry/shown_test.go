@@ -38,7 +38,7 @@ func TestShownCallsAreNotCalls(t *testing.T) {
 		{"json", `{"name": "f", "arguments": {"a": 1}}`, true},
 		{"markdown_json", "```json\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n```", true},
 		// A call whose own syntax holds a fence: inline code goes on
-		// through the fence line (dialects.ShownScan).
+		// through the fence line (shown.ShownScan).
 		{"deepseek_v3", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": 1}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", false},
 	} {
 		d, ok := registry.Lookup(tc.dialect)
@@ -58,7 +58,7 @@ func TestShownCallsAreNotCalls(t *testing.T) {
 		called := []string{tc.call}
 		if !strings.Contains(tc.call, "\n") {
 			shown = append(shown, "You could write `"+tc.call+"` yourself.",
-				// Quoted inside a sentence (dialects.ShownScan).
+				// Quoted inside a sentence (shown.ShownScan).
 				`Write "`+tc.call+`" to call f.`,
 				"The model answers \u201C"+tc.call+"\u201D here.",
 				"Say \u2018"+tc.call+"\u2019, then stop.",

@@ -119,7 +119,7 @@ func TestAdversarialStreams(t *testing.T) {
 			if !strings.HasPrefix(full, "```") {
 				// Inline code, also when the call's own syntax holds a
 				// fence line (DeepSeek V3's arguments): the paragraph goes
-				// on through it (dialects.ShownScan). A call that is a fence
+				// on through it (shown.ShownScan). A call that is a fence
 				// (markdown_json) cannot open inline code.
 				hostile = append(hostile, hostileText{"You could write `" + full + "` here, but I will not.", true})
 			}

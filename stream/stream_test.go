@@ -231,7 +231,7 @@ func TestLiveEvents(t *testing.T) {
 		},
 		{
 			// A call is decided by what precedes it
-			// (dialects.ShownScan.ShownAt): the backtick run before the
+			// (shown.ShownScan.ShownAt): the backtick run before the
 			// marker opens inline code that has not closed there, so the
 			// call is shown, not made, whatever follows it (whether the
 			// run closes later in its paragraph has no say).

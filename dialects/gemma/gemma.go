@@ -131,7 +131,7 @@ func (d *Dialect) Markers() []string {
 // the output. A closed <think> block is reasoning, call blocks inside it
 // included, as in every dialect. A call shown in inline code, in a
 // quotation or in a fence presented as an example is not read
-// (dialects.ShownScan).
+// (shown.ShownScan).
 func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	return dialects.Read(d.NewReader(opts), text)
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/shown"
 )
 
 // Peek returns the pieces Close would return now, leaving r as it was
@@ -17,7 +18,7 @@ func (r *reader) Peek() []dialects.Piece {
 	f.reasoning.held = slices.Clone(r.reasoning.held)
 	f.hold.reasoning.held = slices.Clone(r.hold.reasoning.held)
 	f.hold.opens, f.hold.pend = slices.Clone(r.hold.opens), slices.Clone(r.hold.pend)
-	f.shown = dialects.ShownScan{}
+	f.shown = shown.ShownScan{}
 	r.shown.ForkTo(&f.shown)
 	return f.Close()
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
+	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
@@ -42,7 +43,7 @@ import (
 //     soon as the call's name is read (announce).
 //
 // A marker that inline code, a quotation or an example fence opened before
-// it shows (dialects.ShownScan) is text.
+// it shows (shown.ShownScan) is text.
 func (d *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 	if opts == nil {
 		opts = &dialects.Options{}
@@ -101,7 +102,7 @@ type reader struct {
 	labelK   int
 	marked   bool
 	calls    int
-	shown    dialects.ShownScan
+	shown    shown.ShownScan
 
 	// tmpl says the channel being read is the one the template opened
 	// (Options.ReasoningOpen, or a <channel|> before any reasoning tag);

@@ -50,7 +50,7 @@ func (h harmonyDialect) Triggers() []string { return h.Markers() }
 // back to a declared tool when the model wrote a sanitised form of its
 // name. A call shown in inline code, in a quotation or in a fence the
 // prose before it presents as an example is not read
-// (dialects.ShownScan), and neither is harmony markup inside a closed
+// (shown.ShownScan), and neither is harmony markup inside a closed
 // <think> block, which is reasoning as in every dialect.
 func (h harmonyDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	return dialects.Read(h.NewReader(opts), text)

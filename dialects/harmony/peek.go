@@ -1,6 +1,9 @@
 package harmony
 
-import "github.com/dialectkit/toolcall/dialects"
+import (
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/shown"
+)
 
 // Peek returns the pieces Close would return now, leaving r as it was
 // (dialects.Peeker): a copy of r is closed, its segment's joiner its own,
@@ -18,7 +21,7 @@ func (r *reader) Peek() []dialects.Piece {
 	case &r.reasoning:
 		f.text = &f.reasoning
 	}
-	f.shown = dialects.ShownScan{}
+	f.shown = shown.ShownScan{}
 	r.shown.ForkTo(&f.shown)
 	return f.Close()
 }

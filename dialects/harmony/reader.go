@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
@@ -30,7 +31,7 @@ const (
 // the output read so far in buf, which only grows (or, while it came in
 // one delta, views that delta in place: an output read whole is never
 // copied), so that the shared
-// text layer (dialects.ShownScan, inprose.TokenNamed) reads it in place;
+// text layer (shown.ShownScan, inprose.TokenNamed) reads it in place;
 // each byte is scanned once, and a region (a header, a call's body) is
 // parsed once, when it ends.
 type reader struct {
@@ -74,7 +75,7 @@ type reader struct {
 	// asked is the last token the shown scan was asked about.
 	asked int
 
-	shown dialects.ShownScan
+	shown shown.ShownScan
 }
 
 // thinkBlock is a <think> block whose end is not known yet.
@@ -613,7 +614,7 @@ func (r *reader) resume(i int) {
 // text is held from: a token not decided yet, or the start of a token cut
 // by the end of the text read so far (len(text) when none; at the end of
 // the output, len(text) and false). A token shown rather than used (in
-// inline code, a quotation or an example fence: dialects.ShownScan) or
+// inline code, a quotation or an example fence: shown.ShownScan) or
 // named in prose (inprose.TokenNamed) is text. Every token read as markup
 // marks the output (PieceMarked).
 func (r *reader) next(text string, want markerSet, shown bool) (int, marker, bool) {

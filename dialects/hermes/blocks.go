@@ -42,7 +42,7 @@ func withoutTagsInStrings(text string, tags []tag, start int) []tag {
 
 // tagPass finds the tag blocks in text[start:end], leaving out the tags
 // that what precedes them shows rather than makes a call with
-// (dialects.ShownScan.ShownAt). It also returns the closing <tool_call>
+// (shown.ShownScan.ShownAt). It also returns the closing <tool_call>
 // tags that no block used: a call object right before one is a call whose
 // opening tag is missing. The regions' array is the next pass's too.
 func (x *extractor) tagPass(start, end int) (regions []region, orphans []tag) {

@@ -178,7 +178,7 @@ func (x *extractor) proseCalls(start, end int, continues bool) ([]dialects.RawCa
 
 // fenceRegion reads a code fence as calls when its language fits (JSON, or
 // xml as llama.cpp's Hermes parser accepts), nothing before it shows it as
-// an example (dialects.ShownScan.ShownAt), and it holds nothing but
+// an example (shown.ShownScan.ShownAt), and it holds nothing but
 // call-shaped JSON.
 func (x *extractor) fenceRegion(f textlayer.Fence) (region, bool) {
 	if !textlayer.Is(textlayer.Fenced, textlayer.LabelOf(f.Info), textlayer.OwnLine, false, textlayer.HermesFamily, true, false) ||

@@ -24,6 +24,7 @@ import (
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/shown"
 )
 
 // Dialect is the hermes dialect. It is safe for concurrent use.
@@ -76,8 +77,8 @@ type extractor struct {
 	floor int
 	// tagShown and gapShown tell, by what precedes it, whether a place
 	// shows a call rather than makes one: for the tag pass, and for the
-	// fallbacks in the gaps between its blocks (dialects.ShownScan).
-	tagShown, gapShown dialects.ShownScan
+	// fallbacks in the gaps between its blocks (shown.ShownScan).
+	tagShown, gapShown shown.ShownScan
 	// tags holds the tags of the tag pass, and regions its regions, their
 	// arrays used again by the next unit.
 	tags    []tag

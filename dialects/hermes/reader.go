@@ -7,6 +7,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
@@ -21,7 +22,7 @@ import (
 // the region readers of the package (tag blocks, wrappers, fences, bare
 // call objects); a candidate that what precedes it shows rather than
 // makes (inline code, a quotation, an example fence:
-// dialects.ShownScan.ShownAt) is text. Reasoning goes out line by line as
+// shown.ShownScan.ShownAt) is text. Reasoning goes out line by line as
 // it arrives, up to a line that may open a call: in a block that never
 // closes, the first call ends the reasoning.
 //
@@ -763,7 +764,7 @@ type unitLines struct {
 	// openAt is where the block open starts; shown says whether what
 	// precedes a place shows it (inline code or a quotation open there).
 	openAt int
-	shown  dialects.ShownScan
+	shown  shown.ShownScan
 }
 
 // open reports whether structure that spans lines is open.
@@ -943,8 +944,8 @@ func (u *unitLines) lineEnd(text string, end int) bool {
 	if !u.text {
 		if u.prose {
 			// The prose above a fence may present it as an example
-			// across blank lines (dialects.PresentedAsExample).
-			u.prose, u.presents = false, dialects.PresentedAsExample(text, u.line)
+			// across blank lines (shown.PresentedAsExample).
+			u.prose, u.presents = false, shown.PresentedAsExample(text, u.line)
 		}
 		u.ticks, u.quoted = false, false
 		return !u.open() && !u.presents && u.line > 0
@@ -962,7 +963,7 @@ func (u *unitLines) lineEnd(text string, end int) bool {
 // unit (held), whether it does: it does, unless the first text of the
 // line is a stray closing <tool_call> tag right after a value (the value
 // is then a call that lost its opening tag), or a fence or a value that
-// the prose above presents as an example (dialects.PresentedAsExample).
+// the prose above presents as an example (shown.PresentedAsExample).
 // It returns the unit's end when it ends, or wait when the text that
 // decides has not arrived; otherwise the line is read on (a blank line
 // decides nothing, and held stays).
@@ -985,7 +986,7 @@ func (u *unitLines) next(text string, limit int) (end int, wait bool) {
 			return u.held, false
 		}
 	case c == '`' || c == '~' || c == '{' || c == '[':
-		if !dialects.PresentedAsExample(text, k) {
+		if !shown.PresentedAsExample(text, k) {
 			return u.held, false
 		}
 	default:

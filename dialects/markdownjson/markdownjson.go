@@ -44,7 +44,7 @@ func (markdownJSON) Syntax() dialects.Syntax {
 // when its label is one the table of what is a call reads calls under
 // (none, json, tool_call, …), it holds nothing but call objects, and the
 // prose right before it does not present it as an example
-// (dialects.PresentedAsExample). What follows a fence never changes what
+// (shown.PresentedAsExample). What follows a fence never changes what
 // it was.
 func (d markdownJSON) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	return dialects.Read(d.NewReader(opts), text)

@@ -12,6 +12,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 )
@@ -36,7 +37,7 @@ const maxHeader = 256
 // JSON instead.
 // A marker that what precedes it shows rather than makes a call with
 // (inline code, a quotation, a fence labelled with a programming language
-// or presented as an example: dialects.ShownScan.ShownAt) opens no call;
+// or presented as an example: shown.ShownScan.ShownAt) opens no call;
 // the prose after a call never unmakes it.
 func (d *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	return dialects.Read(d.NewReader(opts), text)
@@ -118,7 +119,7 @@ type unitReading struct {
 // x is the extractor the reading uses, its memory reused: the reading
 // returned holds its checkpoints and regions until x reads again. The
 // calls and the strings it returns are its own.
-func (d *Dialect) readUnit(x *extractor, out string, base int, shown *dialects.ShownScan, opts *dialects.Options, at unitStart, implicit bool) unitReading {
+func (d *Dialect) readUnit(x *extractor, out string, base int, shown *shown.ShownScan, opts *dialects.Options, at unitStart, implicit bool) unitReading {
 	x.reset(d, out[base:], opts, implicit, at)
 	x.out, x.base, x.shown = out, base, shown
 	x.run()
@@ -288,7 +289,7 @@ type extractor struct {
 	// (regions, in s's offsets).
 	out     string
 	base    int
-	shown   *dialects.ShownScan
+	shown   *shown.ShownScan
 	regions []span
 }
 
@@ -296,7 +297,7 @@ type extractor struct {
 // output (inline code, a quotation, a fence labelled with a programming
 // language or that prose presents as an example, opened before it and
 // not closed) shows a call rather than makes one
-// (dialects.ShownScan.ShownAt). The prose after it has no say.
+// (shown.ShownScan.ShownAt). The prose after it has no say.
 func (x *extractor) shownAt(at int) bool { return x.shown.ShownAt(x.out, x.base+at) }
 
 // region notes that s[start:end] is a call region: a backtick run inside

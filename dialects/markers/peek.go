@@ -5,6 +5,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/shown"
 )
 
 // Peek returns the pieces Close would return now, leaving r as it was
@@ -16,7 +17,7 @@ import (
 func (r *reader) Peek() []dialects.Piece {
 	f := *r
 	f.out = nil
-	f.x, f.scratch = extractor{}, dialects.ShownScan{}
+	f.x, f.scratch = extractor{}, shown.ShownScan{}
 	if r.hasRead && r.read.x != nil {
 		x := *r.read.x
 		x.Calls = slices.Clone(x.Calls)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
@@ -27,7 +28,7 @@ import (
 // reasoning block that a later tag could close. Whether a call is shown
 // rather than made (inline code, a quotation or an example fence open
 // before it) is decided by what precedes its marker
-// (dialects.ShownScan.ShownAt), which no later byte changes.
+// (shown.ShownScan.ShownAt), which no later byte changes.
 // A bare value of the run that opens the output (Dialect.leadRun) is sent
 // once the next value has begun or its line has ended before text.
 // The Reader reads the output in units (Dialect.readUnit): a unit begins
@@ -266,7 +267,7 @@ type reader struct {
 	// output, however the output was cut into units. scratch is the
 	// fork of it a reading goes on from (ShownScan.ForkTo: the reading
 	// leaves shown as it was).
-	shown, scratch dialects.ShownScan
+	shown, scratch shown.ShownScan
 
 	// sentTo is where the answer text sent so far (the reasoning, when
 	// the output opens in a block the template opened) ends in the

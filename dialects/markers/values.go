@@ -15,6 +15,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/dialects/internal/wordskept"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 )
@@ -444,9 +445,9 @@ func (x *extractor) scanBare(from int) {
 	x.ext.Reasoning = reasoning
 	x.resetContent()
 	// Each reading below decides by what precedes a value in the content
-	// whether it is shown rather than made (dialects.ShownScan.ShownAt),
+	// whether it is shown rather than made (shown.ShownScan.ShownAt),
 	// with the scan reset: the readings are alternatives.
-	sc := new(dialects.ShownScan)
+	sc := new(shown.ShownScan)
 	if calls, answer, ok := x.whole(content, base, from > 0, sc); ok {
 		x.ext.Calls = append(x.ext.Calls, calls...)
 		x.addContent(answer)
@@ -473,7 +474,7 @@ func (x *extractor) scanBare(from int) {
 //
 // afterRun says s goes on after a value of the run that opens the output:
 // it may hold no further value.
-func (x *extractor) whole(s string, base int, afterRun bool, shown *dialects.ShownScan) (calls []dialects.RawCall, content string, ok bool) {
+func (x *extractor) whole(s string, base int, afterRun bool, shown *shown.ShownScan) (calls []dialects.RawCall, content string, ok bool) {
 	i := len(s) - len(textlayer.TrimLeft(s))
 	for _, p := range x.d.barePrefix {
 		if strings.HasPrefix(s[i:], p) {
@@ -537,7 +538,7 @@ func (x *extractor) whole(s string, base int, afterRun bool, shown *dialects.Sho
 // its calls are taken out of s and the rest is content. Each frame start is
 // looked at once, and a value is measured once, so the scan is linear. A
 // value that what precedes it shows (shown) is not framed.
-func (x *extractor) framed(s string, base int, shown *dialects.ShownScan) bool {
+func (x *extractor) framed(s string, base int, shown *shown.ShownScan) bool {
 	type frame struct{ start, end string }
 	var starts []frame
 	starts = append(starts, frame{"```", "```"})
@@ -650,7 +651,7 @@ func indexFrom(s, lit string, from int) int {
 // precedes it shows (shown).
 //
 // afterRun says s goes on after a call of the run that opens the output.
-func (x *extractor) embedded(s string, base int, afterRun bool, shown *dialects.ShownScan) {
+func (x *extractor) embedded(s string, base int, afterRun bool, sc *shown.ShownScan) {
 	last, run := 0, -1
 	if afterRun || x.at.run {
 		run = 0 // the text goes on after a call of the run that opened the output
@@ -673,7 +674,7 @@ func (x *extractor) embedded(s string, base int, afterRun bool, shown *dialects.
 		// Closing brackets too many right after the value ({…}}) are its
 		// punctuation, not prose on its line.
 		stray := strayOnLine(s, ext.end)
-		if shown.ShownAt(s, i) || !continues && (dialects.PresentedAsExample(s, i) ||
+		if sc.ShownAt(s, i) || !continues && (shown.PresentedAsExample(s, i) ||
 			!textlayer.Is(textlayer.Envelope, textlayer.Unlabelled, textlayer.PlaceOf(s, 0, i, stray), x.tools(), textlayer.MarkersFamily, true, x.enveloped(s, i, ext.end))) {
 			// One that prose presents as an example is shown; where the
 			// table of what is a call makes it none, it is none either.
@@ -690,7 +691,7 @@ func (x *extractor) embedded(s string, base int, afterRun bool, shown *dialects.
 				x.trimContentRight()
 			}
 			x.ext.Calls = append(x.ext.Calls, cs...)
-			shown.Call(i, stray)
+			sc.Call(i, stray)
 			last, run = to, to
 		} else {
 			run = -1

@@ -40,7 +40,7 @@ func syntax() dialects.Syntax {
 // stands (alone on its line, after a colon, ending its line — never
 // inside a line of prose), it must stand outside inline code and
 // quotation, the prose right before it must not present it as an example
-// (dialects.PresentedAsExample), and with declared tools it must name one
+// (shown.PresentedAsExample), and with declared tools it must name one
 // of them; without, it must have both a name and an arguments field. A
 // fence around one value alone is decided by its label; a fence that
 // holds more is read inside. A value is decided when its line says where

@@ -40,7 +40,7 @@ func TestDialect(t *testing.T) {
 	}{
 		{name: "single", text: `{"name": "get_weather", "arguments": {"city": "Paris"}}`,
 			calls: []wantCall{{"get_weather", `{"city":"Paris"}`}}},
-		// Inline code and quotations are dialects.ShownScan's, as in
+		// Inline code and quotations are shown.ShownScan's, as in
 		// every family: a run of two backticks is closed only by a run of
 		// two; a quote that a word and a blank precede opens a quotation.
 		{name: "a value after a run of two backticks closed by none is in inline code", text: "Try ``a` {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}", content: "Try ``a` {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}",

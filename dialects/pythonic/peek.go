@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/shown"
 )
 
 // Peek returns the pieces Close would return now, leaving r as it was
@@ -14,7 +15,7 @@ func (r *reader) Peek() []dialects.Piece {
 	f := *r
 	f.out = nil
 	f.ahead = slices.Clone(r.ahead)
-	f.shown = dialects.ShownScan{}
+	f.shown = shown.ShownScan{}
 	r.shown.ForkTo(&f.shown)
 	return f.Close()
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/pystr"
+	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
@@ -78,7 +79,7 @@ type reader struct {
 
 	ncalls int
 	marked bool
-	shown  dialects.ShownScan
+	shown  shown.ShownScan
 	// ahead finds the literals the reader searches for (next).
 	ahead []ahead
 }

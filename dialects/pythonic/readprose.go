@@ -33,7 +33,7 @@ import (
 //     ends, then read by prose.ownLine.
 //
 // A candidate that prose before it shows as an example
-// (dialects.ShownScan) is content.
+// (shown.ShownScan) is content.
 
 // candKind is the kind of a candidate held.
 type candKind uint8

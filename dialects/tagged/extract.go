@@ -28,7 +28,7 @@ type frameFunc func(t *Dialect, text string, opts *dialects.Options, s stretch, 
 // Markup shown rather than made is not read: what precedes it opens
 // inline code, a quotation, or a fence labelled with a programming
 // language or that the prose before it presents as an example
-// (dialects.ShownScan.ShownAt).
+// (shown.ShownScan.ShownAt).
 func (t *Dialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	return dialects.Read(t.NewReader(opts), text)
 }

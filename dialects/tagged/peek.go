@@ -1,6 +1,9 @@
 package tagged
 
-import "github.com/dialectkit/toolcall/dialects"
+import (
+	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/shown"
+)
 
 // Peek returns the pieces Close would return now, leaving r as it was
 // (dialects.Peeker): a copy of r is closed, with its own arrays (the
@@ -15,7 +18,7 @@ func (r *reader) Peek() []dialects.Piece {
 	f.ext = dialects.Extraction{}
 	f.shown.bytes = &f.shownBytes
 	if r.shown.scan != nil {
-		f.shown.scan = new(dialects.ShownScan)
+		f.shown.scan = new(shown.ShownScan)
 		r.shown.scan.ForkTo(f.shown.scan)
 	}
 	f.shown.spare, f.spare = nil, nil

@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
@@ -106,7 +107,7 @@ type reader struct {
 	// the stretches read; try is its copy a stretch is read with, kept
 	// only when the stretch ends (keep). spare is a scan neither uses.
 	shown, try shownState
-	spare      *dialects.ShownScan
+	spare      *shown.ShownScan
 	shownBytes shownBytes
 
 	// Content that goes out before its stretch ends: sig is the first
@@ -855,7 +856,7 @@ func (r *reader) tryShown() {
 		return
 	}
 	if r.spare == nil {
-		r.spare = new(dialects.ShownScan)
+		r.spare = new(shown.ShownScan)
 	}
 	*r.spare = *r.shown.scan
 	r.try.scan, r.spare = r.spare, nil

@@ -3,11 +3,11 @@ package tagged
 import (
 	"strings"
 
-	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/shown"
 )
 
 // shownState decides whether markup at a place of the output is shown
-// rather than made, by what precedes it (dialects.ShownScan.ShownAt):
+// rather than made, by what precedes it (shown.ShownScan.ShownAt):
 // inside inline code, a quotation, or a fence labelled with a programming
 // language or presented as an example. It reads the output once, as it
 // grows; until the first byte that may open a quotation, code or a fence,
@@ -17,7 +17,7 @@ type shownState struct {
 	// scan reads the output, once markup after the first such byte is
 	// asked about or a call holds a backtick (nil before); spare, when
 	// not nil, is where it is made then.
-	scan, spare *dialects.ShownScan
+	scan, spare *shown.ShownScan
 	// bytes are where those bytes lie: a fact of the output, shared by
 	// the copies of a state a Reader tries stretches with.
 	bytes *shownBytes
@@ -88,7 +88,7 @@ func (s *shownState) start() {
 	}
 	s.scan, s.spare = s.spare, nil
 	if s.scan == nil {
-		s.scan = new(dialects.ShownScan)
+		s.scan = new(shown.ShownScan)
 	}
-	*s.scan = dialects.ShownScan{}
+	*s.scan = shown.ShownScan{}
 }

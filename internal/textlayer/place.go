@@ -11,7 +11,7 @@ import "strings"
 // introduces it, whatever follows; otherwise text after it on its line
 // puts it inside a line of prose. A candidate inside reasoning, inline code, a
 // quotation or a code fence is ruled out by the engines before they place
-// it (dialects.ShownScan.ShownAt, by what precedes it), so PlaceOf never
+// it (shown.ShownScan.ShownAt, by what precedes it), so PlaceOf never
 // sees one.
 //
 // Before the candidate, a fence's opening run and info word on its line

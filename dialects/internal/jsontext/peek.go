@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/shown"
 )
 
 // Peek returns the pieces Close would return now, leaving r as it was
@@ -23,7 +24,7 @@ func (r *reader) Peek() []dialects.Piece {
 	// The answer text read and its shown scan: the copy appends to its
 	// own (a clipped slice reallocates) and forks the scan.
 	f.seen = slices.Clip(r.seen)
-	f.shown = dialects.ShownScan{}
+	f.shown = shown.ShownScan{}
 	r.shown.ForkTo(&f.shown)
 	f.out = f.outs[:0]
 	return f.Close()

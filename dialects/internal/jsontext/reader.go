@@ -16,6 +16,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
@@ -98,10 +99,10 @@ type reader struct {
 	run     bool // bare: a call was taken and only separators followed
 	// bare: the answer text read so far, and the scan that tells
 	// whether a candidate at its end is shown (inline code, a quotation,
-	// a fence of code or of an example: dialects.ShownScan), told the
+	// a fence of code or of an example: shown.ShownScan), told the
 	// calls taken in it.
 	seen  []byte
-	shown dialects.ShownScan
+	shown shown.ShownScan
 
 	// The answer text: trailing blanks are held until text follows them.
 	// rejoin drops the blanks after the start, a reasoning block or a
@@ -115,7 +116,7 @@ type reader struct {
 	blanks  []byte // answer blanks held
 	rblanks []byte // reasoning blanks held
 
-	// The prose a candidate follows (dialects.PresentedAsExample): the
+	// The prose a candidate follows (shown.PresentedAsExample): the
 	// last line with text that opens no fence, and the current line so
 	// far. The prose is a part of the text read (prose), or, when its
 	// line arrived in pieces, a copy of line kept in a buffer reused from
@@ -714,7 +715,7 @@ func decided(s string, end int) bool {
 
 // called reports whether a bare value cur[start:start+to], standing at
 // place, is a call by the table of what is a call, not shown by what
-// precedes it (dialects.ShownScan: inside inline code, a quotation in a
+// precedes it (shown.ShownScan: inside inline code, a quotation in a
 // sentence, a fence of code or of an example), and not presented as an
 // example.
 func (r *reader) called(start, to int, place textlayer.Place, tools bool) bool {
@@ -775,10 +776,10 @@ func shifted(offset, shift int) int {
 }
 
 // example reports whether the prose right before the candidate that
-// opens here presents it as an example (dialects.PresentedAsExample).
+// opens here presents it as an example (shown.PresentedAsExample).
 func (r *reader) example() bool {
 	w := r.prose + string(r.proseBuf) + "\n" + string(r.line)
-	return dialects.PresentedAsExample(w, len(w))
+	return shown.PresentedAsExample(w, len(w))
 }
 
 // minSeen is the room first made for the answer text a bare reader

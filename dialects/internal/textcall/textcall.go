@@ -19,6 +19,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
@@ -44,12 +45,12 @@ type Reader struct {
 	checked string
 	chk     strictjson.Checked
 	// examples answers PresentedAsExample over Text.
-	examples dialects.ExampleScan
+	examples shown.ExampleScan
 }
 
-// PresentedAsExample is dialects.PresentedAsExample(r.Text, at), walking
+// PresentedAsExample is shown.PresentedAsExample(r.Text, at), walking
 // each run of blank and fence lines of the text once over all the offsets
-// asked about (dialects.ExampleScan).
+// asked about (shown.ExampleScan).
 func (r *Reader) PresentedAsExample(at int) bool {
 	return r.examples.PresentedAsExample(r.Text, at)
 }

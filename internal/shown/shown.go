@@ -1,4 +1,4 @@
-package dialects
+package shown
 
 import (
 	"bytes"
