@@ -133,7 +133,7 @@ type RawCall struct {
 	// (its header and name included). A call whose arguments were read
 	// whole and then failed its schema shows those arguments instead:
 	// every word of it is in its name or arguments. Empty means Arguments
-	// is that text. KeepText sets it for the calls of a region.
+	// is that text. An engine sets it for the calls of a region.
 	Text string
 	// Offset is the byte offset of the call in the text, -1 if unknown.
 	Offset int
@@ -178,19 +178,4 @@ func Parse(d Dialect, text string, opts *Options) *toolcall.Result {
 		opts = &Options{}
 	}
 	return Finish(d.Name(), d.Extract(text, opts), opts)
-}
-
-// KeepText gives the calls read from one region of the output the region's
-// whole text, markers and header included, as their RawCall.Text (a call
-// whose Text is set keeps its own). Finish makes it the raw text of a
-// failed call's error, so that a call that fails loses none of the text it
-// was read from: the words of its header, of a fence's info line, or of
-// prose inside its markers. A region that holds several calls gives each
-// of them its whole text.
-func KeepText(calls []RawCall, text string) {
-	for i := range calls {
-		if calls[i].Text == "" {
-			calls[i].Text = text
-		}
-	}
 }

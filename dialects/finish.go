@@ -16,6 +16,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/wordskept"
+	"github.com/dialectkit/toolcall/internal/caps"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/textlayer"
@@ -37,7 +38,7 @@ func Finish(dialect string, ext *Extraction, opts *Options) *toolcall.Result {
 	if ext == nil {
 		return res
 	}
-	CapCalls(ext, opts)
+	capCalls(ext, opts)
 	if len(ext.Calls) > 0 {
 		res.Calls = make([]toolcall.Call, 0, len(ext.Calls))
 	}
@@ -55,7 +56,7 @@ func Finish(dialect string, ext *Extraction, opts *Options) *toolcall.Result {
 		res.Calls = append(res.Calls, call)
 	}
 	res.Errors = append(res.Errors, ext.Errors...)
-	CapErrors(res, opts)
+	caps.Errors(res, opts.MaxErrors, opts.MaxErrorMessage)
 	return res
 }
 

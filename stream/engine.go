@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/caps"
 	"github.com/dialectkit/toolcall/internal/coded"
 )
 
@@ -23,7 +24,7 @@ type engine struct {
 	r    dialects.Reader
 	opts Options
 	// max is the stream's limit (Options.MaxBytes), limit the call cap
-	// (dialects.CallLimit), or -1 for none.
+	// (Options.MaxCalls), or -1 for none.
 	max, limit int
 
 	// n is the length of the output read so far. The text itself is the
@@ -78,7 +79,7 @@ func newEngine(d dialects.Incremental, opts *Options) *Parser {
 		e.opts = *opts
 	}
 	e.max = maxBytes(e.opts.MaxBytes)
-	e.limit = dialects.CallLimit(&e.opts.Parse)
+	e.limit = caps.Calls(e.opts.Parse.MaxCalls)
 	e.events = e.firstEvents[:0]
 	e.calls = e.firstCalls[:0]
 	e.r = d.NewReader(&e.opts.Parse)
@@ -198,7 +199,7 @@ func (e *engine) out(kind Kind, b *strings.Builder, s string) {
 const minOut = 128
 
 // slot returns call index's entry, or nil past the call cap: those calls
-// are not reported, as a one-shot parse drops them (dialects.CapCalls).
+// are not reported, as a one-shot parse drops them (dialects.Finish).
 func (e *engine) slot(index int) *engineCall {
 	if index < 0 || e.limit >= 0 && index >= e.limit {
 		return nil
@@ -276,15 +277,17 @@ func (e *engine) finish() *toolcall.Result {
 		res.Calls = append(res.Calls, c.call)
 	}
 	if len(e.past) > 0 {
-		// The cap's one error, as dialects.CapCalls writes it for the
+		// The cap's one error, as dialects.Finish writes it for the
 		// whole output's calls.
-		ext := &dialects.Extraction{Calls: make([]dialects.RawCall, e.limit, e.limit+len(e.past))}
-		ext.Calls = append(ext.Calls, e.past...)
-		dialects.CapCalls(ext, o)
-		res.Errors = append(res.Errors, ext.Errors...)
+		past := make([]caps.Past, len(e.past))
+		for i := range e.past {
+			rc := &e.past[i]
+			past[i] = caps.Past{Offset: rc.Offset, Err: coded.As(rc.Err), Name: rc.Name, Arguments: rc.Arguments}
+		}
+		res.Errors = append(res.Errors, caps.TooMany(e.limit, past))
 	}
 	res.Errors = append(res.Errors, e.errs...)
-	dialects.CapErrors(res, o)
+	caps.Errors(res, o.MaxErrors, o.MaxErrorMessage)
 	if e.cut {
 		res.Errors = append(res.Errors, cutError(e.max, e.n))
 	}

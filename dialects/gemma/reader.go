@@ -7,6 +7,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
+	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
@@ -875,7 +876,7 @@ func (r *reader) endBlock(text string) {
 	if b.m == r.d.close {
 		r.pos += len(b.m)
 	}
-	dialects.KeepText(p.calls, text[b.start:r.pos])
+	rawcall.KeepText(p.calls, text[b.start:r.pos])
 	r.shown.Call(b.start, r.pos)
 	for i := range p.calls {
 		r.emit(dialects.Piece{Kind: dialects.PieceCall, Index: r.calls, Call: &p.calls[i]})

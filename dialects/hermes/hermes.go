@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/shown"
 )
@@ -153,10 +154,10 @@ func (x *extractor) reasoningSegment(start, end int, before bool) {
 }
 
 // emit records a region's calls and cuts the text around it. The calls
-// keep the region's whole text (dialects.KeepText).
+// keep the region's whole text (rawcall.KeepText).
 func (x *extractor) emit(j *recorder, r region) {
 	j.Cut()
-	dialects.KeepText(r.calls, x.Text[r.start:r.end])
+	rawcall.KeepText(r.calls, x.Text[r.start:r.end])
 	for _, k := range r.keep {
 		j.Write(k)
 		j.Cut()

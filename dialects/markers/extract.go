@@ -11,6 +11,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
+	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/textlayer"
@@ -225,7 +226,7 @@ func (x *extractor) leadRun() (calls []dialects.RawCall, end int) {
 			break
 		}
 		cs[0].Text = s[from:ext.end]
-		dialects.KeepText(cs, cs[0].Text)
+		rawcall.KeepText(cs, cs[0].Text)
 		calls = append(calls, cs...)
 		from, end, i = ext.end, ext.end, next
 		if !more {
@@ -366,12 +367,12 @@ func (x *extractor) scanMarked(lead []dialects.RawCall, leadEnd int) (implicit b
 			pos, last, implicit = p.next, p.next, true
 		}
 	}
-	limit := dialects.CallLimit(x.opts)
+	limit := rawcall.Limit(x.opts)
 	for pos < len(x.s) {
 		if limit >= 0 && x.at.calls+len(x.ext.Calls) > limit {
 			// Past the call cap the rest is not read (Finish drops the
 			// calls past it): a million markers cost no million calls.
-			x.ext.Calls = append(x.ext.Calls, dialects.NotRead(pos, x.s[pos:]))
+			x.ext.Calls = append(x.ext.Calls, rawcall.NotRead(pos, x.s[pos:]))
 			pos, last = len(x.s), len(x.s)
 			break
 		}
@@ -611,7 +612,7 @@ func (x *extractor) implicit() (piece, bool) {
 			continue
 		}
 		if p := x.header(f, i, i, true); p.ok {
-			dialects.KeepText(p.calls, x.s[i:p.next])
+			rawcall.KeepText(p.calls, x.s[i:p.next])
 			return p, true
 		}
 	}
@@ -714,7 +715,7 @@ func (x *extractor) bareHeader(i int) piece {
 		if f.header {
 			p := x.header(f, i, i, true)
 			if p.ok {
-				dialects.KeepText(p.calls, x.s[i:p.next])
+				rawcall.KeepText(p.calls, x.s[i:p.next])
 			}
 			return p
 		}
@@ -724,11 +725,11 @@ func (x *extractor) bareHeader(i int) piece {
 
 // call reads the call of form f whose start marker spans s[at:end].
 // strict is set for a marker that may not be a call at all. The calls
-// read keep the region's whole text (dialects.KeepText).
+// read keep the region's whole text (rawcall.KeepText).
 func (x *extractor) call(f *form, at, end int, strict bool) piece {
 	p := x.callAt(f, at, end, strict)
 	if p.ok {
-		dialects.KeepText(p.calls, x.s[at:max(at, p.next)])
+		rawcall.KeepText(p.calls, x.s[at:max(at, p.next)])
 	}
 	return p
 }
@@ -831,7 +832,7 @@ func (x *extractor) values(f *form, i int, inList bool) piece {
 			if len(calls) > 0 && calls[0].Text != "" {
 				calls[0].Text = s[from:j] + calls[0].Text
 			}
-			dialects.KeepText(calls, s[from:ext.end])
+			rawcall.KeepText(calls, s[from:ext.end])
 			if !fenced && s[j] == '[' {
 				x.listPoints(&p, fi, j+1, ext.end, calls)
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
+	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/dialects/internal/wordskept"
 	"github.com/dialectkit/toolcall/internal/coded"
@@ -212,7 +213,7 @@ func (x *extractor) value(v string, offset int, bare bool) (calls []dialects.Raw
 		if !bare {
 			// An element's calls keep its text, from the end of the one
 			// before.
-			dialects.KeepText(cs, v[prev:e.end])
+			rawcall.KeepText(cs, v[prev:e.end])
 		}
 		prev = e.end
 		switch vd {

@@ -6,6 +6,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
+	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/pystr"
 	"github.com/dialectkit/toolcall/internal/shown"
@@ -606,7 +607,7 @@ func (r *reader) emitRegion(text string, reg region) {
 
 // giveCalls gives calls, read from text.
 func (r *reader) giveCalls(text string, calls []dialects.RawCall) {
-	dialects.KeepText(calls, text)
+	rawcall.KeepText(calls, text)
 	for i := range calls {
 		c := calls[i]
 		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: r.ncalls, Call: &c})

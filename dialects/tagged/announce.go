@@ -5,6 +5,7 @@ import (
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
+	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
 )
 
 // announcing is the state of the Reader's search for the call the
@@ -47,7 +48,7 @@ func (r *reader) announce(text string) {
 		d.ToolName == NameText || d.frame != nil || d.normalize != nil {
 		return
 	}
-	if limit := dialects.CallLimit(r.opts); limit >= 0 && r.calls >= limit {
+	if limit := rawcall.Limit(r.opts); limit >= 0 && r.calls >= limit {
 		return
 	}
 	if a.at < 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
+	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/strictjson"
@@ -129,7 +130,7 @@ func (p *parser) init(t *Dialect, text string, base int, opts *dialects.Options)
 // run finds every section and call in the text.
 func (p *parser) run() {
 	pos := 0
-	limit := dialects.CallLimit(p.opts)
+	limit := rawcall.Limit(p.opts)
 	if p.cont {
 		end, closed := p.scopeBody(0, 0, true)
 		p.spans = append(p.spans, span{0, end})
@@ -141,7 +142,7 @@ func (p *parser) run() {
 		if limit >= 0 && p.prior+len(p.calls) > limit {
 			// Past the call cap the rest is not read (Finish drops the
 			// calls past it): a million markers cost no million calls.
-			p.calls = append(p.calls, dialects.NotRead(p.base+pos, p.text[pos:]))
+			p.calls = append(p.calls, rawcall.NotRead(p.base+pos, p.text[pos:]))
 			p.spans = append(p.spans, span{pos, len(p.text)})
 			p.scopeOpen, p.lastEscaped = false, false
 			return

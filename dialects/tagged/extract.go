@@ -6,6 +6,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
 )
@@ -224,7 +225,7 @@ func (p *parser) view(s *stretch, back []int) {
 }
 
 // keepText gives the calls of each span the span's whole text, as written
-// (dialects.KeepText): a call that fails keeps its markers and the text
+// (rawcall.KeepText): a call that fails keeps its markers and the text
 // between them. The spans and the calls' offsets are in order.
 func (p *parser) keepText(text string) {
 	k := 0
@@ -237,7 +238,7 @@ func (p *parser) keepText(text string) {
 			j++
 		}
 		if sp.start >= 0 && sp.start <= sp.end && sp.end <= len(text) {
-			dialects.KeepText(p.calls[k:j], text[sp.start:sp.end])
+			rawcall.KeepText(p.calls[k:j], text[sp.start:sp.end])
 		}
 		k = j
 	}

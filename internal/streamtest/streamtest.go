@@ -154,7 +154,7 @@ func Compare(want *toolcall.Result, p *stream.Parser, evs []stream.Event) error 
 	}
 	// Every call and call error of the result ended in the stream, and
 	// every call that ended is one of them; but for a failed call whose
-	// error the error cap left out of the result (dialects.CapErrors),
+	// error the error cap left out of the result (dialects.Finish),
 	// when the result says errors were left out.
 	final := map[int]bool{}
 	for _, c := range got.Calls {

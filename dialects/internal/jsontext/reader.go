@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
@@ -745,7 +746,7 @@ func strayAfter(s string, end int) int {
 
 // take returns calls read out of region, at offset at of the output.
 func (r *reader) take(calls []dialects.RawCall, region string, at int) {
-	dialects.KeepText(calls, region)
+	rawcall.KeepText(calls, region)
 	for i := range calls {
 		c := &calls[i]
 		if !r.cfg.Bare {
