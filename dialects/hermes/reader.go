@@ -6,6 +6,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
@@ -40,8 +41,20 @@ var readers = sync.Pool{New: func() any { return new(reader) }}
 
 // lent is a reader lent from readers for one output (NewReader). Close
 // gives it back; the pieces Close returns are copied out of it first,
-// since the reader's array of pieces is another output's from then on.
-type lent struct{ r *reader }
+// since the reader's array of pieces is another output's from then on,
+// and so is the output (text), which the pieces and Text view.
+type lent struct {
+	r    *reader
+	text string
+}
+
+// Text returns the output given so far (dialects.TextReader).
+func (l *lent) Text() string {
+	if l.r == nil {
+		return l.text
+	}
+	return l.r.Text()
+}
 
 // Write reads the output's next bytes.
 func (l *lent) Write(delta string) []dialects.Piece {
@@ -60,6 +73,7 @@ func (l *lent) Close() []dialects.Piece {
 	if ps := l.r.Close(); len(ps) > 0 {
 		out = append(out, ps...)
 	}
+	l.text = l.r.Text()
 	l.r.recycle()
 	readers.Put(l.r)
 	l.r = nil
@@ -133,12 +147,16 @@ const (
 // reader is the state of one output read by NewReader's engine.
 type reader struct {
 	opts *dialects.Options
-	// h holds the text not decided yet, at offset base of the output.
-	h    hold
-	base int
-	mode mode
+	// in is the output so far, n bytes long; the text not decided yet
+	// starts at base.
+	in      sofar.Output
+	n, base int
+	mode    mode
 
 	open, close strictjson.TagFinder // <think> and </think> in buf
+	// thinkPart is how many of <think>'s first bytes end the content,
+	// in which no <think> was found; -1 when one was (steady).
+	thinkPart int
 
 	// In a reasoning block: emitted is the end of the block's text
 	// already returned, and hold says an opening tag the dialect knows
@@ -157,9 +175,10 @@ type reader struct {
 	// end, and stuck says a byte that may open a region stopped that.
 	pre   int
 	stuck bool
-	// closer is the tag that ended the unit before, on the line the
-	// unit begins in; "" when it begins a line.
-	closer string
+	// closer is the length of the tag that ended the unit before, on
+	// the line the unit begins in, right before base; 0 when the unit
+	// begins a line.
+	closer int
 	// args follows the call announced in the unit.
 	args args
 
@@ -179,41 +198,64 @@ func (r *reader) Write(delta string) []dialects.Piece {
 		return r.out
 	}
 	if !r.steady(delta) {
-		r.h.add(delta)
+		r.in.Write(delta)
+		r.n += len(delta)
 		r.step(false)
 	}
 	return r.out
 }
 
 // steady reads a delta inside a string of an announced call's arguments
-// that neither ends the string nor ends the line, when
-// the scans have read all the text before it: it is argument text, and
-// what step would do with it is to pass it in both scans and return it
-// (PieceArguments). It reports whether it did.
+// that neither ends the string nor ends the line nor holds a <think>, when
+// the scans have read all the text before it and no <think> was found
+// or begun in it: it is argument text, and what step would do with it is
+// to pass it in both scans and return it (PieceArguments). It reports
+// whether it did. The delta is kept without reading the text
+// (sofar.Output.Append), so a long argument is copied once.
 func (r *reader) steady(delta string) bool {
 	u, a := &r.lines, &r.args
-	if r.mode != modeContent || !r.stuck || a.state != 1 || a.complete || !a.inStr || !u.mid || !u.inStr || u.escape != a.escape {
+	if r.mode != modeContent || !r.stuck || r.thinkPart < 0 || a.state != 1 || a.complete || !a.inStr || !u.mid || !u.inStr || u.escape != a.escape {
 		return false
 	}
-	n := r.h.size()
+	n := r.n - r.base
 	if u.at != n || a.at != n {
+		return false
+	}
+	part := thinkPart(r.thinkPart, delta)
+	if part < 0 {
 		return false
 	}
 	k, esc := strRun(delta, a.escape)
 	if k < len(delta) {
 		return false
 	}
-	r.h.add(delta)
-	t := r.text()
-	if _, os := r.open.Find(t, thinkOpen, false); os != strictjson.TagNone {
-		r.step(false)
-		return true
-	}
+	r.thinkPart = part
+	r.in.Append(delta)
+	r.n += len(delta)
 	u.text = u.text || strings.TrimLeft(delta, " \t\r") != ""
-	u.at, a.at = len(t), len(t)
+	u.at, a.at = n+len(delta), n+len(delta)
 	u.escape, a.escape = esc, esc
 	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceArguments, Index: r.calls, Text: delta})
 	return true
+}
+
+// thinkPart returns how many of <think>'s first bytes end the text
+// after delta, when part of them ended it before, or -1 when <think>
+// is written in or across delta.
+func thinkPart(part int, delta string) int {
+	if part > 0 {
+		rest := thinkOpen[part:]
+		switch {
+		case strings.HasPrefix(delta, rest):
+			return -1
+		case strings.HasPrefix(rest, delta):
+			return part + len(delta)
+		}
+	}
+	if strings.Contains(delta, thinkOpen) {
+		return -1
+	}
+	return len(delta) - textlayer.CutLiteral(delta, 0, thinkOpen)
 }
 
 // Close ends the output and decides everything held.
@@ -223,20 +265,21 @@ func (r *reader) Close() []dialects.Piece {
 		return r.out
 	}
 	r.closed = true
-	r.h.delta = ""
+	r.in.Close()
 	r.step(true)
 	r.content.flush(r)
 	r.reasoning.flush(r)
-	r.h.release()
 	return r.out
 }
 
+// Text returns the output given so far (dialects.TextReader).
+func (r *reader) Text() string { return r.in.Text() }
+
 // text is the undecided text, viewed in place.
-func (r *reader) text() string { return r.h.text() }
+func (r *reader) text() string { return r.in.Text()[r.base:] }
 
 // drop removes the first n bytes of the undecided text.
 func (r *reader) drop(n int) {
-	r.h.drop(n)
 	r.base += n
 	r.open.Shift(n)
 	r.close.Shift(n)
@@ -402,7 +445,7 @@ func (r *reader) closeBlock(c int) bool {
 // openBlock ends the output inside a reasoning block: the first call in
 // what is held ends the reasoning, and what follows it is content.
 func (r *reader) openBlock() {
-	t := r.h.settled(r.text()[r.emitted:])
+	t := r.text()[r.emitted:]
 	r.readHeld(t, r.base+r.emitted, 0, func(x *extractor) { x.reasoningSegment(0, len(x.Text), r.content.any() || r.calls > 0) })
 	r.drop(len(r.text()))
 }
@@ -412,7 +455,7 @@ func (r *reader) startContent() {
 	r.mode = modeContent
 	r.reasoning.cut()
 	r.floorOK = !r.content.any() && r.calls == 0
-	r.lines, r.pre, r.stuck, r.closer = unitLines{}, 0, false, ""
+	r.lines, r.pre, r.stuck, r.closer = unitLines{}, 0, false, 0
 	r.args = args{}
 	r.open.Reset()
 }
@@ -422,6 +465,10 @@ func (r *reader) startContent() {
 func (r *reader) contentStep(final bool) bool {
 	t := r.text()
 	o, os := r.open.Find(t, thinkOpen, final)
+	r.thinkPart = -1
+	if os == strictjson.TagNone {
+		r.thinkPart = len(t) - textlayer.CutLiteral(t, 0, thinkOpen)
+	}
 	limit := len(t)
 	if os != strictjson.TagNone {
 		limit = o
@@ -430,9 +477,9 @@ func (r *reader) contentStep(final bool) bool {
 		if r.args.state == 1 {
 			r.announce(t[:b])
 		}
-		closer := ""
+		closer := 0
 		if r.lines.mid {
-			closer = r.h.stable(t[r.lines.closer:b])
+			closer = b - r.lines.closer
 		}
 		r.unit(b)
 		r.closer = closer
@@ -479,19 +526,15 @@ func (r *reader) unit(n int) {
 		}
 		r.lines = unitLines{}
 	}()
-	if t := r.text()[:n]; !stuck && r.closer == "" && strings.IndexAny(t[pre:], "<`~{[") < 0 {
+	if t := r.text()[:n]; !stuck && r.closer == 0 && strings.IndexAny(t[pre:], "<`~{[") < 0 {
 		// Nothing in it may open a region: it is content, as it is.
 		r.content.write(r, t[pre:])
 		r.floorOK = r.floorOK && listOnly(t)
 		r.drop(n)
 		return
 	}
-	text, at := r.text()[:n], 0
-	if r.closer != "" {
-		text, at = r.closer+text, len(r.closer)
-	} else {
-		text = r.h.settled(text)
-	}
+	at := r.closer
+	text := r.in.Text()[r.base-at : r.base+n]
 	floor := -1
 	if r.floorOK {
 		floor = at
@@ -499,7 +542,7 @@ func (r *reader) unit(n int) {
 	r.readHeld(text, r.base-at, pre, func(x *extractor) { x.contentSegment(at, len(x.Text), floor) })
 	r.floorOK = r.floorOK && listOnly(text[at:])
 	r.drop(n)
-	r.closer = ""
+	r.closer = 0
 	r.args = args{}
 }
 
@@ -597,7 +640,7 @@ func (r *reader) announce(t string) {
 		}
 	}
 	if i > a.at {
-		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceArguments, Index: r.calls, Text: r.h.stable(t[a.at:i])})
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceArguments, Index: r.calls, Text: t[a.at:i]})
 		a.at = i
 	}
 }
@@ -660,7 +703,7 @@ func (r *reader) header(t string) (at int, ok, more bool) {
 		a.hi = i
 		return 0, false, true
 	}
-	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCallStart, Index: r.calls, Name: r.h.stable(t[a.n0:a.n1])})
+	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCallStart, Index: r.calls, Name: t[a.n0:a.n1]})
 	return i, true, false
 }
 
@@ -1057,7 +1100,6 @@ func (j *joiner) write(r *reader, s string) {
 	if s == "" {
 		return
 	}
-	s = r.h.stable(s)
 	sep, s, ok := j.rejoin.Front(s, j.emitted)
 	if !ok {
 		return

@@ -96,3 +96,51 @@ func BenchmarkOutput(b *testing.B) {
 		o.Close()
 	}
 }
+
+// TestAppend mixes Append and Write, in deltas of several sizes that put
+// the appended bytes in the array, in one chunk and across chunks: the
+// text read after each step is the output so far, and a text read before
+// an Append stays as it was.
+func TestAppend(t *testing.T) {
+	long := strings.Repeat("0123456789abcdef", 3*chunkSize/16+7)
+	rows := []struct {
+		name   string
+		deltas []string
+		append []bool // per delta, Append (true) or Write
+	}{
+		{"appended first", []string{"abc", "de"}, []bool{true, false}},
+		{"appended after the first delta", []string{"abc", "de", "f"}, []bool{false, true, true}},
+		{"appended with room in the array", []string{"abc", "de", "f", "g"}, []bool{false, false, true, false}},
+		{"appended across chunks", []string{"ab", "cd", long, "e", long[:chunkSize+1], "f"}, []bool{false, false, true, true, true, false}},
+		{"one delta a chunk long", []string{"a", "b", long[:chunkSize], long[:chunkSize]}, []bool{false, false, true, true}},
+	}
+	for _, tt := range rows {
+		t.Run(tt.name, func(t *testing.T) {
+			var o Output
+			so, before, seen := "", "", ""
+			for i, d := range tt.deltas {
+				if tt.append[i] {
+					o.Append(d)
+				} else {
+					o.Write(d)
+				}
+				so += d
+				if i%2 == 0 {
+					before, seen = o.Text(), so
+				}
+				if before != seen {
+					t.Fatalf("after %d deltas a text read earlier changed", i+1)
+				}
+				if i%2 == 1 && o.Text() != so {
+					t.Fatalf("after %d deltas: Text is %d bytes, want %d", i+1, len(o.Text()), len(so))
+				}
+			}
+			if text, ok := o.Close(); !ok || text != so {
+				t.Fatalf("Close: %d bytes, %v; want %d", len(text), ok, len(so))
+			}
+			if o.Append("more"); o.Text() != so {
+				t.Errorf("Append after Close added to the output")
+			}
+		})
+	}
+}
