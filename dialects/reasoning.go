@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dialectkit/toolcall/internal/strictjson"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // ReasoningTags are the open and close markers of a reasoning wrapper.
@@ -23,7 +24,7 @@ type ReasoningSplit struct {
 	// reasoning, all the text when it never closes.
 	StartsOpen bool
 	// Implicit says a closing tag before any opening one of its kind ends
-	// a block the template opened (ImplicitReasoning, ImplicitReasoningIn);
+	// a block the template opened (ImplicitReasoning);
 	// when false, such a tag is text.
 	Implicit bool
 }
@@ -96,7 +97,7 @@ func SplitReasoning(text string, s ReasoningSplit) (reasoning, rest string) {
 // ends in text: just past the first closing tag, when startsOpen says the
 // template opened a block of the first of tags (Options.ReasoningOpen), or
 // when implicit says a closing tag before any opening one of its kind ends
-// such a block (ImplicitReasoningIn); the same blocks SplitReasoning
+// such a block (ImplicitReasoning); the same blocks SplitReasoning
 // takes out. It returns 0 when there is none, and when no closing tag
 // follows.
 //
@@ -123,49 +124,39 @@ func TemplateBlockEnd(text string, tags []ReasoningTags, startsOpen, implicit bo
 	return end
 }
 
-// ImplicitReasoning reports whether, under opts, a closing tag before any
-// opening one means the template opened reasoning.
-func ImplicitReasoning(opts *Options) bool {
-	return opts == nil || !opts.ReasoningClosed || opts.ReasoningOpen
-}
-
-// ImplicitReasoningIn is ImplicitReasoning for text read by a dialect of
-// syntax syn: whether a closing tag before any opening one in text ends a
-// block the template opened. ReasoningOpen says it does and ReasoningClosed
-// that it does not. With neither, the start is settled outside reasoning
-// when the dialect's family never opens a block (syn.ReasoningClosed), when
-// text opens with a call (OpensCall): a model that reasons writes its
-// reasoning first, so an output whose first bytes begin a call did not
-// start inside a block; when it opens with a token that opens the answer
-// (OpensAnswer), for the same reason; or when the first reasoning tag in text, of any of
+// ImplicitReasoning reports whether, in text read by a dialect of syntax
+// syn under opts, a closing reasoning tag before any opening one ends a
+// block the template opened (ReasoningSplit.Implicit). ReasoningOpen says
+// it does and ReasoningClosed that it does not. With neither, the start is
+// settled outside reasoning when the dialect's family never opens a block
+// (syn.ReasoningClosed), when text opens with a call (syn.Starts, or a '{'
+// or '[' that syn.Bare lists): a model that reasons writes its reasoning
+// first, so an output whose first bytes begin a call did not start inside
+// a block; when it opens with a token that opens the answer (syn.Answer),
+// for the same reason; or when the first reasoning tag in text, of any of
 // the dialect's wrappers (firstTagOpens), is an opening one: the model
 // opened a block of its own before closing any, so the template opened
 // none, and a closing tag of another wrapper later on is text (Mistral's
-// "<think>…</think> … [/THINK]"). Otherwise a closing tag decides, as
-// before.
-// Dialects read their whole output's reasoning with this, and the stream
-// engine learns it from them, so a stream and a one-shot parse settle the
-// same question on the same bytes.
-func ImplicitReasoningIn(text string, syn *Syntax, opts *Options) bool {
+// "<think>…</think> … [/THINK]"). Otherwise a closing tag decides.
+//
+// A caller with no text or no syntax to go by passes "" and nil: the
+// options alone decide, and a closing tag ends a block unless
+// ReasoningClosed says the template opened none. Dialects read their whole
+// output's reasoning with this, and the stream engine learns it from them,
+// so a stream and a one-shot parse settle the same question on the same
+// bytes.
+func ImplicitReasoning(text string, syn *Syntax, opts *Options) bool {
 	switch {
 	case opts != nil && opts.ReasoningOpen:
 		return true
-	case opts != nil && opts.ReasoningClosed, syn.ReasoningClosed:
+	case opts != nil && opts.ReasoningClosed:
+		return false
+	case syn == nil:
+		return true
+	case syn.ReasoningClosed:
 		return false
 	}
-	return !OpensCall(text, syn) && !OpensAnswer(text, syn) && !firstTagOpens(text, syn)
-}
-
-// OpensAnswer reports whether text, after leading spaces, tabs and line
-// breaks, begins with one of syn.Answer.
-func OpensAnswer(text string, syn *Syntax) bool {
-	text = strings.TrimLeft(text, " \t\r\n")
-	for _, s := range syn.Answer {
-		if s != "" && strings.HasPrefix(text, s) {
-			return true
-		}
-	}
-	return false
+	return !textlayer.OpensCall(text, syn.Bare, syn.Starts) && !textlayer.OpensWith(text, syn.Answer) && !firstTagOpens(text, syn)
 }
 
 // firstTagOpens reports whether the first reasoning tag in text, of any
@@ -198,44 +189,6 @@ func firstTagOpens(text string, syn *Syntax) bool {
 	}
 	look(Think)
 	return opens
-}
-
-// OpensCall reports whether text, after leading spaces, tabs and line
-// breaks, begins with one of syn.Starts (ASCII letters in any case, as the
-// stream engine matches markers), or with a '{' or '[' that syn.Bare lists
-// (a bare JSON call, a call list).
-func OpensCall(text string, syn *Syntax) bool {
-	text = strings.TrimLeft(text, " \t\r\n")
-	if text == "" {
-		return false
-	}
-	if c := text[0]; (c == '{' || c == '[') && strings.IndexByte(syn.Bare, c) >= 0 {
-		return true
-	}
-	for _, s := range syn.Starts {
-		if s != "" && len(text) >= len(s) && equalFoldASCII(text[:len(s)], s) {
-			return true
-		}
-	}
-	return false
-}
-
-// equalFoldASCII reports whether a and b, of the same length, are equal
-// with ASCII letters compared in any case.
-func equalFoldASCII(a, b string) bool {
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // ClosedBlocks returns the blocks of text written with both tags of the

@@ -58,14 +58,15 @@ func TestSplitReasoningWrappers(t *testing.T) {
 	}
 }
 
-// TestImplicitReasoningIn pins what settles whether a closing tag with no
+// TestImplicitReasoning pins what settles whether a closing tag with no
 // opening one ends a block the template opened: the caller's option
 // first, then the dialect's family, then the output's first bytes.
-func TestImplicitReasoningIn(t *testing.T) {
+func TestImplicitReasoning(t *testing.T) {
 	open, closed, unknown := &Options{ReasoningOpen: true}, &Options{ReasoningClosed: true}, &Options{}
 	both := &Options{ReasoningOpen: true, ReasoningClosed: true}
 	marked := &Syntax{Starts: []string{"<tool_call>"}, Bare: "{["}
 	family := &Syntax{Starts: []string{"<tool_call>"}, ReasoningClosed: true}
+	answer := &Syntax{Starts: []string{"<tool_call>"}, Answer: []string{"<|answer|>"}}
 	ownWrapper := &Syntax{Starts: []string{"[TOOL_CALLS]"}, Reasoning: []ReasoningTags{{Open: "[THINK]", Close: "[/THINK]"}, Think}}
 	for _, tt := range []struct {
 		name string
@@ -86,8 +87,14 @@ func TestImplicitReasoningIn(t *testing.T) {
 		{"unknown: a marker cut short", "<tool_ca</think>b", marked, unknown, true},
 		{"unknown: another wrapper's opening tag first", "<think>a</think>b [/THINK]c", ownWrapper, unknown, false},
 		{"unknown: another wrapper's closing tag first", "a[/THINK]b <think>c</think>", ownWrapper, unknown, true},
+		{"unknown: the answer's token first", " <|answer|>a</think>b", answer, unknown, false},
+		{"unknown: the answer's token after text", "a<|answer|></think>b", answer, unknown, true},
+		{"no text nor syntax: a closing tag ends a block", "", nil, unknown, true},
+		{"no text nor syntax, nil options", "", nil, nil, true},
+		{"no text nor syntax: the template opened none", "", nil, closed, false},
+		{"no text nor syntax: ReasoningOpen wins", "", nil, both, true},
 	} {
-		if got := ImplicitReasoningIn(tt.text, tt.syn, tt.opts); got != tt.want {
+		if got := ImplicitReasoning(tt.text, tt.syn, tt.opts); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}

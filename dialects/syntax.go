@@ -4,7 +4,7 @@ package dialects
 // begin and end. It does not stream the dialect (its Reader does, see
 // Incremental): detection reads it to tell which candidates an output so
 // far may be in and where the output may decide its dialect (package
-// stream's CandidateSet and PointSet), and ImplicitReasoningIn to tell
+// stream's CandidateSet and PointSet), and ImplicitReasoning to tell
 // where an output that may have begun inside a reasoning block settles.
 //
 // The description only has to be conservative: a missing string costs
@@ -30,7 +30,7 @@ type Syntax struct {
 	// Answer are tokens that open the model's answer (Cohere's
 	// <|START_RESPONSE|>): like a call, an output that opens with one
 	// (after whitespace) did not begin inside a reasoning block the
-	// template opened (ImplicitReasoningIn), so a stream settles where it
+	// template opened (ImplicitReasoning), so a stream settles where it
 	// starts as soon as one arrives.
 	Answer []string
 	// Bare lists the bytes that may begin a call written without a
@@ -60,7 +60,7 @@ type Syntax struct {
 	// and Granite's templates open nothing). With neither
 	// Options.ReasoningOpen nor ReasoningClosed set, the dialect then
 	// reads a closing tag with no opening one as Options.ReasoningClosed
-	// does, as text (ImplicitReasoningIn).
+	// does, as text (ImplicitReasoning).
 	ReasoningClosed bool
 	// Body says the dialect reads a server's whole response body (a JSON
 	// value, or a stream of them), not model text. Under detection it is

@@ -405,7 +405,7 @@ func (d *drafts) draftedCall(text string, ext *dialects.Extraction, wrappers, ow
 // shares the call syntax but not the block would run it. Nothing is
 // excluded when the caller says the output starts outside reasoning.
 func (d *drafts) implicitCall(text string, ext *dialects.Extraction, wrappers []dialects.ReasoningTags, e *detectEntry, opts *dialects.Options) bool {
-	if ext == nil || len(ext.Calls) == 0 || !dialects.ImplicitReasoning(opts) {
+	if ext == nil || len(ext.Calls) == 0 || !dialects.ImplicitReasoning("", nil, opts) {
 		return false
 	}
 	if !d.done {
@@ -559,7 +559,7 @@ func opensValue(text string) bool {
 // plain is the result for output no dialect recognised: reasoning split
 // off, the rest is content.
 func plain(text string, opts *dialects.Options) *toolcall.Result {
-	reasoning, content := dialects.SplitReasoning(text, dialects.ReasoningSplit{Tags: []dialects.ReasoningTags{dialects.Think}, StartsOpen: opts != nil && opts.ReasoningOpen, Implicit: dialects.ImplicitReasoning(opts)})
+	reasoning, content := dialects.SplitReasoning(text, dialects.ReasoningSplit{Tags: []dialects.ReasoningTags{dialects.Think}, StartsOpen: opts != nil && opts.ReasoningOpen, Implicit: dialects.ImplicitReasoning("", nil, opts)})
 	return &toolcall.Result{Calls: []toolcall.Call{}, Content: textlayer.TrimSpace(content), Reasoning: reasoning}
 }
 

@@ -210,27 +210,3 @@ func TestReasoningStartWithoutOptions(t *testing.T) {
 		}
 	}
 }
-
-func TestOpensCall(t *testing.T) {
-	syn := &dialects.Syntax{Starts: []string{"<tool_call>", "[TOOL_CALLS]"}, Bare: "{(`"}
-	for text, want := range map[string]bool{
-		"<tool_call>":            true,
-		" \n\t<TOOL_CALL>{":      true,
-		"[tool_calls] [":         true,
-		"{\"name\"":              true,
-		"  {":                    true,
-		"(f)":                    false, // only '{' and '[' of Bare open a call here
-		"`{}`":                   false,
-		"[x]":                    false, // '[' is not in Bare
-		"<tool_cal":              false,
-		"Sure. <tool_call>":      false,
-		"\u00a0<tool_call>":      false, // only ASCII space, tab and line breaks are skipped
-		"<tool_call\u212a":       false,
-		"":                       false,
-		"<think>a</think><tool_": false,
-	} {
-		if got := dialects.OpensCall(text, syn); got != want {
-			t.Errorf("OpensCall(%q) = %v, want %v", text, got, want)
-		}
-	}
-}

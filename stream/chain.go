@@ -235,7 +235,7 @@ func (c *chain) emitAgreed(text string) {
 			// plain text: answer text, less the whitespace around it,
 			// when the output starts outside reasoning.
 			s := ""
-			if kind == Content && !dialects.ImplicitReasoning(&c.opts.Parse) {
+			if kind == Content && !dialects.ImplicitReasoning("", nil, &c.opts.Parse) {
 				s = textlayer.TrimSpace(text)
 			}
 			if len(s) < len(done) || !c.plainAgrees[k] && s[:len(done)] != done {

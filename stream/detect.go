@@ -457,7 +457,7 @@ func (c *chain) say(a *alternate, kind Kind, text string) string {
 	if a.opaque {
 		own = ""
 	}
-	if kind == Reasoning || a.cand < 0 || has(c.set.unmarked, a.cand) || dialects.ImplicitReasoning(&c.opts.Parse) {
+	if kind == Reasoning || a.cand < 0 || has(c.set.unmarked, a.cand) || dialects.ImplicitReasoning("", nil, &c.opts.Parse) {
 		return own
 	}
 	if a.opaque && a.markAt < 0 {

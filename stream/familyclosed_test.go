@@ -9,6 +9,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/streamtest"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/render"
 	"github.com/dialectkit/toolcall/stream"
@@ -51,7 +52,7 @@ func TestFamiliesThatOpenNoBlock(t *testing.T) {
 		d, _ := registry.Lookup(name)
 		for _, tags := range dialects.SyntaxOf(d).Reasoning {
 			written := r.Calls([]toolcall.Call{call})
-			if !dialects.OpensCall(written, &dialects.Syntax{Starts: dialects.SyntaxOf(d).Starts}) {
+			if !textlayer.OpensCall(written, "", dialects.SyntaxOf(d).Starts) {
 				// A call written without a marker waits after prose for
 				// other reasons (a marked block later would make it text).
 				continue

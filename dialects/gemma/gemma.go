@@ -62,7 +62,7 @@ type Dialect struct {
 	inThinkBlock []string
 	blockEnds    []string
 	// start is the syntax an output's reasoning start is read from
-	// (dialects.ImplicitReasoningIn).
+	// (dialects.ImplicitReasoning).
 	start dialects.Syntax
 }
 

@@ -35,7 +35,7 @@ import (
 //     as written) or the output ends (the blocks are calls).
 //   - While a later </think> (or, in gemma4, <channel|>) could still make
 //     the start of the output reasoning the template opened
-//     (dialects.ImplicitReasoningIn, dialects.TemplateBlockEnd), the
+//     (dialects.ImplicitReasoning, dialects.TemplateBlockEnd), the
 //     output is held. A channel the template opened (Options.ReasoningOpen,
 //     or a <channel|> first) is read as a channel from the first byte: its
 //     reasoning streams; a </think> before any <think> cuts it, and after
@@ -130,7 +130,7 @@ type startState struct {
 	// decided: implicit is known; implicit says a closing tag before any
 	// opening one ends a block the template opened.
 	decided, implicit bool
-	// tags finds the reasoning tags, as dialects.ImplicitReasoningIn and
+	// tags finds the reasoning tags, as dialects.ImplicitReasoning and
 	// dialects.TemplateBlockEnd look for them.
 	tags [4]strictjson.TagFinder
 	// thinkEnd is where the <think> block the template opened ends (0:
@@ -300,7 +300,7 @@ func find(text string, from int, markers []string, final bool) (int, string) {
 }
 
 // startStep decides where a gemma4 output starts (the rules of
-// dialects.ImplicitReasoningIn and dialects.TemplateBlockEnd, with
+// dialects.ImplicitReasoning and dialects.TemplateBlockEnd, with
 // Options.ReasoningOpen opening the channel), holding the text until
 // they are settled.
 func (r *reader) startStep(text string, final bool) bool {
@@ -372,7 +372,7 @@ func (r *reader) startStep(text string, final bool) bool {
 }
 
 // firstTag reads what decides whether a gemma4 output starts in a block
-// the template opened (dialects.ImplicitReasoningIn): -2 when it opens with
+// the template opened (dialects.ImplicitReasoning): -2 when it opens with
 // a call, else the startTags index of its first reasoning tag, as that
 // rule finds it (-1: none, at the end). ok is false while the text so far
 // does not tell.
@@ -385,7 +385,7 @@ func (r *reader) firstTag(text string, final bool, at *[4]int, state *[4]strictj
 	switch {
 	case lead == "" && !final:
 		return 0, false
-	case dialects.OpensCall(lead, &r.d.start):
+	case textlayer.OpensCall(lead, r.d.start.Bare, r.d.start.Starts):
 		return -2, true
 	case !final && len(lead) < len(r.d.open) && strings.EqualFold(lead, r.d.open[:len(lead)]):
 		return 0, false // the output may yet open with a call

@@ -307,7 +307,7 @@ func (r *reader) step(final bool) {
 	}
 }
 
-// start decides whether the output opens with a call (dialects.OpensCall):
+// start decides whether the output opens with a call (textlayer.OpensCall):
 // then it did not start inside a block the template opened.
 func (r *reader) start(final bool) bool {
 	t := r.text()

@@ -248,7 +248,7 @@ type extractor struct {
 	s    string
 	opts *dialects.Options
 	// implicit says a closing reasoning tag with no opening one ends a
-	// block the template opened (dialects.ImplicitReasoningIn).
+	// block the template opened (dialects.ImplicitReasoning).
 	implicitBlock bool
 	ext           *dialects.Extraction
 	find          finder

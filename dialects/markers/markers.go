@@ -46,7 +46,7 @@ type Descriptor struct {
 	// Reasoning lists the reasoning wrappers the family uses. A closing tag
 	// with no opening one means the template opened reasoning, unless
 	// ReasoningClosed says the family's templates never do, or the output
-	// opens with a call (dialects.ImplicitReasoningIn). The
+	// opens with a call (dialects.ImplicitReasoning). The
 	// <think>…</think> wrapper is read as reasoning in every dialect, after
 	// the family's own: call markup a model writes inside a closed think
 	// block is it thinking about a call, whatever the dialect.
@@ -196,7 +196,7 @@ type Dialect struct {
 	markers     []string
 	triggers    []string
 	// start is the syntax an output's reasoning start is read from
-	// (dialects.ImplicitReasoningIn).
+	// (dialects.ImplicitReasoning).
 	start dialects.Syntax
 	// lits are the literals a Reader looks for; closed says every form
 	// reads a header call closed by its own marker (closedForms).

@@ -258,7 +258,7 @@ type reader struct {
 	carried   []byte
 	carriedR  strings.Builder
 	marked    bool
-	// implicit is dialects.ImplicitReasoningIn of the text of the last
+	// implicit is dialects.ImplicitReasoning of the text of the last
 	// reading, for its first unit (false for any other).
 	implicit bool
 	// shown has read the output up to base, told of the call regions
@@ -362,7 +362,7 @@ func (r *reader) Close() []dialects.Piece {
 // readUnit reads the unit not decided yet, from base to the end of s.
 func (r *reader) readUnit(s string) unitReading {
 	at := unitStart{first: r.base == 0, section: r.section, run: r.run, form: r.form, inList: r.inList, calls: r.committed, noTag: r.noTag()}
-	r.implicit = r.base == 0 && dialects.ImplicitReasoningIn(s, &r.d.start, r.opts)
+	r.implicit = r.base == 0 && dialects.ImplicitReasoning(s, &r.d.start, r.opts)
 	r.tried += len(s) - r.base
 	r.shown.ForkTo(&r.scratch)
 	return r.d.readUnit(&r.x, s, r.base, &r.scratch, r.opts, at, r.implicit)
@@ -645,7 +645,7 @@ func (d *Dialect) closedBy(text string) bool {
 
 // mayReason reports whether answer text at the start of s may still turn
 // out to be reasoning: the template may have opened a block that a later
-// closing tag ends. The answer settles once (dialects.ImplicitReasoningIn
+// closing tag ends. The answer settles once (dialects.ImplicitReasoning
 // turns false for good): it is asked again only while the output's first
 // bytes may still open a call or an answer, and when its first reasoning
 // tag arrives.
@@ -665,7 +665,7 @@ func (r *reader) mayReason(s string) bool {
 	if r.lead == len(s) {
 		return true // nothing but blanks yet: nothing to send
 	}
-	if !dialects.ImplicitReasoningIn(s[r.lead:], &r.d.start, r.opts) {
+	if !dialects.ImplicitReasoning(s[r.lead:], &r.d.start, r.opts) {
 		r.noBlock = true
 		return false
 	}

@@ -41,7 +41,7 @@ type Dialect struct {
 	// (dialects.Syntax.ReasoningClosed).
 	reasoningClosed bool
 	// start is the syntax an output's reasoning start is read from
-	// (dialects.ImplicitReasoningIn), set by init.
+	// (dialects.ImplicitReasoning), set by init.
 	start dialects.Syntax
 	// builtin applies Llama 3's built-in tool rules: "name.call(...)"
 	// names the tool "name", and other code after the tag is a call to the

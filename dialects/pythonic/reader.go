@@ -188,7 +188,7 @@ func (r *reader) undecided(text string, final bool) bool {
 	if lead == "" && !final {
 		return false
 	}
-	if dialects.OpensCall(lead, &r.d.start) || strings.HasPrefix(lead, dialects.Think.Open) {
+	if textlayer.OpensCall(lead, r.d.start.Bare, r.d.start.Starts) || strings.HasPrefix(lead, dialects.Think.Open) {
 		r.phase, r.scan = content, r.pos
 		return true
 	}

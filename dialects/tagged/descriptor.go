@@ -197,7 +197,7 @@ type Dialect struct {
 	lits    [litCount]string
 	frames  []Wrapper // the framing tags that apply (see callFrames)
 	// start is the syntax an output's reasoning start is read from
-	// (dialects.ImplicitReasoningIn).
+	// (dialects.ImplicitReasoning).
 	start dialects.Syntax
 
 	// What a Reader looks for (see reader): the literals that may end a

@@ -112,7 +112,7 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s stretch,
 			}
 		default:
 			sub := &dialects.Extraction{}
-			t.extract(body, bodyStart, opts, &stretch{implicit: dialects.ImplicitReasoning(opts), final: true, shown: s.shown, src: s.src, base: s.base}, sub)
+			t.extract(body, bodyStart, opts, &stretch{implicit: dialects.ImplicitReasoning("", nil, opts), final: true, shown: s.shown, src: s.src, base: s.base}, sub)
 			ext.Marked = ext.Marked || sub.Marked
 			if !extracted(sub.Calls) {
 				if _, ok := glimmerJSONCall(recipient, body, bodyStart, false); !ok || len(sub.Calls) > 0 {

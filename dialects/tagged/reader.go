@@ -167,7 +167,7 @@ func (r *reader) Close() []dialects.Piece {
 	}
 	if r.implicit < 0 || !r.first {
 		r.implicit = 0
-		if dialects.ImplicitReasoningIn(text, &r.t.start, r.opts) {
+		if dialects.ImplicitReasoning(text, &r.t.start, r.opts) {
 			r.implicit = 1
 		}
 	}
@@ -212,7 +212,7 @@ func (r *reader) settle(text string) {
 	if r.implicit < 0 && !r.newTag {
 		// Without a reasoning tag, only the start of the text can
 		// settle the question: a call or the answer opening it.
-		if dialects.OpensCall(text, &r.t.start) || dialects.OpensAnswer(text, &r.t.start) {
+		if textlayer.OpensCall(text, r.t.start.Bare, r.t.start.Starts) || textlayer.OpensWith(text, r.t.start.Answer) {
 			r.implicit, r.settled = 0, true
 		}
 		return
@@ -221,14 +221,14 @@ func (r *reader) settle(text string) {
 		return
 	}
 	if r.implicit < 0 {
-		opens := dialects.OpensCall(text, &r.t.start) || dialects.OpensAnswer(text, &r.t.start)
+		opens := textlayer.OpensCall(text, r.t.start.Bare, r.t.start.Starts) || textlayer.OpensWith(text, r.t.start.Answer)
 		if !opens && len(r.t.tags) > 1 && !r.firstTagKnown(text) {
-			// The first tag decides (dialects.ImplicitReasoningIn), and
+			// The first tag decides (dialects.ImplicitReasoning), and
 			// a value still being written may yet hold it in a string.
 			return
 		}
 		r.implicit = 0
-		if dialects.ImplicitReasoningIn(text, &r.t.start, r.opts) {
+		if dialects.ImplicitReasoning(text, &r.t.start, r.opts) {
 			r.implicit = 1
 		}
 	}
@@ -264,7 +264,7 @@ func (r *reader) settle(text string) {
 // firstTagKnown reports whether the first reasoning tag in text, of any
 // wrapper, stands where no later byte can put it inside a string of a
 // JSON value (strictjson.TagFinder), or text holds none outside strings:
-// the tags dialects.ImplicitReasoningIn reads in text are then those it
+// the tags dialects.ImplicitReasoning reads in text are then those it
 // reads in the whole output.
 func (r *reader) firstTagKnown(text string) bool {
 	first, state := -1, strictjson.TagNone

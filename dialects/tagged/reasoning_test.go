@@ -75,7 +75,7 @@ func TestTemplateReasoningStreams(t *testing.T) {
 
 // TestImplicitReasoningTagInString holds the start of an output with
 // neither Options.ReasoningOpen nor ReasoningClosed to the rule of
-// dialects.ImplicitReasoningIn: a reasoning tag inside a string of a JSON
+// dialects.ImplicitReasoning: a reasoning tag inside a string of a JSON
 // value is text, so it neither opens nor closes a block, whether the
 // value is whole or still being written; a stream and a one-shot read
 // agree (streamtest.CheckReader).

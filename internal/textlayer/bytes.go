@@ -128,3 +128,53 @@ func CutLiteral(text string, from int, lit string) int {
 	}
 	return len(text)
 }
+
+// OpensCall reports whether text, after leading spaces, tabs and line
+// breaks, begins with one of starts, the literals a dialect's calls begin
+// with (ASCII letters in any case, as the stream engine matches markers),
+// or with a '{' or '[' that bare lists (a bare JSON call, a call list).
+func OpensCall(text, bare string, starts []string) bool {
+	text = TrimLeft(text)
+	if text == "" {
+		return false
+	}
+	if c := text[0]; (c == '{' || c == '[') && strings.IndexByte(bare, c) >= 0 {
+		return true
+	}
+	for _, s := range starts {
+		if s != "" && len(text) >= len(s) && equalFoldASCII(text[:len(s)], s) {
+			return true
+		}
+	}
+	return false
+}
+
+// OpensWith reports whether text, after leading spaces, tabs and line
+// breaks, begins with one of prefixes, as written.
+func OpensWith(text string, prefixes []string) bool {
+	text = TrimLeft(text)
+	for _, s := range prefixes {
+		if s != "" && strings.HasPrefix(text, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// equalFoldASCII reports whether a and b, of the same length, are equal
+// with ASCII letters compared in any case.
+func equalFoldASCII(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}

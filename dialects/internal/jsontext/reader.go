@@ -39,7 +39,7 @@ const (
 	// undecided: neither Options.ReasoningOpen nor ReasoningClosed is
 	// set and the output has not opened with a call, so a closing tag
 	// before any opening one would make everything before it reasoning
-	// (dialects.ImplicitReasoningIn): the text is held until a tag
+	// (dialects.ImplicitReasoning): the text is held until a tag
 	// decides, or the output ends.
 	undecided = iota
 	// reasoning: inside a reasoning block.
