@@ -119,6 +119,13 @@ type reader struct {
 	thinkEnd  strictjson.TagFinder
 	thinkFrom int
 
+	// marks decides, for each marker found in content or reasoning from
+	// marksFrom on, whether it stands inside a string of a JSON value
+	// the text writes: it is then text (strictjson.TagFinder.At, the rule
+	// of strictjson.IndexTag).
+	marks     strictjson.TagFinder
+	marksFrom int
+
 	start startState
 	blk   blockState
 	hold  holdState
@@ -259,6 +266,8 @@ func (r *reader) mark() {
 func (r *reader) enter(m mode) {
 	r.mode = m
 	r.scan = r.pos
+	r.marks.Reset()
+	r.marksFrom = r.pos
 	switch m {
 	case modeContent:
 		r.content.cut(r)
@@ -273,6 +282,13 @@ func (r *reader) enter(m mode) {
 		r.thinkEnd.Reset()
 		r.thinkFrom = r.pos
 	}
+}
+
+// markup says what the marker found at text[i] is: markup (TagFound),
+// text inside a string of a JSON value (TagNone), or not known until more
+// text comes (TagPending).
+func (r *reader) markup(text string, i int, final bool) strictjson.TagState {
+	return r.marks.At(text[r.marksFrom:], i-r.marksFrom, final)
 }
 
 // find returns the first of markers at or after from, or where a marker
@@ -479,9 +495,17 @@ func (r *reader) contentStep(text string, final bool) bool {
 			r.scan = i + len(m)
 			continue
 		}
+		st := strictjson.TagFound
+		if m != "" {
+			st = r.markup(text, i, final)
+		}
+		if st == strictjson.TagNone {
+			r.scan = i + len(m) // inside a string: text
+			continue
+		}
 		r.content.write(r, text[r.pos:i])
 		r.pos, r.scan = i, i
-		if m == "" {
+		if m == "" || st == strictjson.TagPending {
 			return false
 		}
 		r.content.cut(r)
@@ -532,6 +556,19 @@ func (r *reader) channelStep(text string, final bool) bool {
 		if m != "" && r.shown.ShownAt(text, i) {
 			r.scan = i + len(m)
 			continue
+		}
+		if m != "" {
+			switch r.markup(text, i, final) {
+			case strictjson.TagNone:
+				r.scan = i + len(m) // inside a string: text
+				continue
+			case strictjson.TagPending:
+				if !r.hold.active {
+					r.channelText(text, i, false)
+				}
+				r.scan = i
+				return false
+			}
 		}
 		switch {
 		case m == "" && c >= 0:
@@ -658,6 +695,15 @@ func (r *reader) thinkStep(text string, final bool) bool {
 			if m != "" && r.shown.ShownAt(text, i) {
 				r.scan = i + len(m)
 				continue
+			}
+			if m != "" {
+				switch r.markup(text, i, final) {
+				case strictjson.TagNone:
+					r.scan = i + len(m) // inside a string: text
+					continue
+				case strictjson.TagPending:
+					at, tag = i, ""
+				}
 			}
 		case cs == strictjson.TagPending:
 			// A value the block writes may hold the tag in a string:

@@ -263,6 +263,27 @@ func TestReaderThinkTagInString(t *testing.T) {
 			`<think>{"x": 1} </think>Done.`, `{"x": 1}`, "Done.", 0},
 		{"a </think> in a value that never closes ends the block", gemma.Gemma4, closed,
 			`<think>{"x": "</think> and on`, `{"x": "`, "and on", 0},
+		// A call-open token inside a string of a JSON value is text, as
+		// a </think> is: it opens no block, in reasoning and in content.
+		{"gemma4: a call token in a string of a <think> block never closed", gemma.Gemma4, closed,
+			`<think>I'd send {"x": "<|tool_call>call:f{}<tool_call|>"} maybe`,
+			`I'd send {"x": "<|tool_call>call:f{}<tool_call|>"} maybe`, "", 0},
+		{"functiongemma: a call token in a string of the block the template opened", gemma.FunctionGemma, &dialects.Options{ReasoningOpen: true},
+			`Say {"s": "<start_function_call>"} then`, `Say {"s": "<start_function_call>"} then`, "", 0},
+		{"gemma4: a call token in a string of a channel never closed", gemma.Gemma4, closed,
+			"<|channel>thought\n" + `Say {"s": "a <|tool_call>call:f{}<tool_call|> b"} then`,
+			`Say {"s": "a <|tool_call>call:f{}<tool_call|> b"} then`, "", 0},
+		{"gemma4: a call token in a string of a closed block, then a call", gemma.Gemma4, closed,
+			`<think>{"x": "<|tool_call>"}</think>` + call, `{"x": "<|tool_call>"}`, "Sure.", 1},
+		{"gemma4: a call token in a string of content", gemma.Gemma4, closed,
+			`Say {"s": "<|tool_call>call:f{}<tool_call|>"} ok.`, "", `Say {"s": "<|tool_call>call:f{}<tool_call|>"} ok.`, 0},
+		{"functiongemma: a call token in a string of content, then a call", gemma.FunctionGemma, nil,
+			`Say {"s": "<start_function_call>call:f{}<end_function_call>"} ok.` + "\n<start_function_call>call:g{}<end_function_call>",
+			"", `Say {"s": "<start_function_call>call:f{}<end_function_call>"} ok.`, 1},
+		{"a call token after the value closed opens a block", gemma.Gemma4, closed,
+			`<think>{"x": 1} <|tool_call>call:f{}<tool_call|>`, `{"x": 1}`, "", 1},
+		{"a call token in a value that never closes opens a block", gemma.Gemma4, closed,
+			`<think>{"x": "<|tool_call>call:f{}<tool_call|>`, `{"x": "`, "", 1},
 	}
 	for _, tt := range rows {
 		t.Run(tt.name, func(t *testing.T) {

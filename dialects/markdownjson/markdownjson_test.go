@@ -185,6 +185,28 @@ var rows = []row{
 		tools: `[{"name": "get_time", "parameters": {"type": "object"}}]`,
 		calls: []call{{"get_time", `{}`}},
 	},
+	// A reasoning tag inside a string of a JSON value in the prose is text
+	// (the rule of dialects.SplitReasoning): it opens no block that would
+	// swallow the call after it.
+	{
+		name:    "a <think> in a string of JSON in the prose is text",
+		text:    "Sure: {\"name\": \"f\", \"arguments\": {\"q\": \"<think>\"}} then\n```json\n{\"name\": \"g\", \"arguments\": {}}\n```\n",
+		calls:   []call{{"g", `{}`}},
+		content: "Sure: {\"name\": \"f\", \"arguments\": {\"q\": \"<think>\"}} then",
+	},
+	{
+		name:      "a <think> in a string of a value over lines, then a block",
+		text:      "Use {\n  \"s\": \"a <think> b\"\n} and <think>hm</think>```json\n{\"name\": \"g\", \"arguments\": {}}\n```",
+		calls:     []call{{"g", `{}`}},
+		content:   "Use {\n  \"s\": \"a <think> b\"\n} and",
+		reasoning: "hm",
+	},
+	{
+		name:      "a <think> in a value that never closes opens a block",
+		text:      "Say {\"s\": \"<think>x",
+		content:   "Say {\"s\": \"",
+		reasoning: "x",
+	},
 }
 
 func TestMarkdownJSON(t *testing.T) {

@@ -167,6 +167,11 @@ func TestDialect(t *testing.T) {
 			chunks:    []string{"I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>", "\"}} but no.</think>\n{\"name\": \"g\", \"arguments\": {}}"},
 			calls:     []wantCall{{"g", `{}`}},
 			reasoning: "I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>\"}} but no."},
+		{name: "an opening tag inside a string of a list in the prose is text",
+			text:    "Tags like [\"<think>\", \"b\"] are fine.\n{\"name\": \"g\", \"arguments\": {}}",
+			chunks:  []string{"Tags like [\"<thi", "nk>\", \"b", "\"] are fine.\n{\"name\": \"g\", \"arguments\": {}}"},
+			calls:   []wantCall{{"g", `{}`}},
+			content: "Tags like [\"<think>\", \"b\"] are fine."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -92,6 +92,43 @@ func quoteOnLine(s string, from, at int) bool {
 	return false
 }
 
+// Lookback follows a text read as it arrives and says how much of it a
+// marker at or after the text read may need behind it to be decided:
+// InsideString looks back no further than the few nearest brackets before
+// a marker (and the string holding it opens after one of them), so a
+// reader that keeps its text from Start on decides every later marker as
+// it would with the whole text. The zero value is ready.
+type Lookback struct {
+	at   [maxAround]int // the offsets of the last brackets read, a ring
+	n    int            // brackets read
+	read int            // the text before read has been read
+}
+
+// Read reads the text up to offset to; s is the text from offset base on,
+// and holds every byte from the end of the last Read to to.
+func (l *Lookback) Read(s string, base, to int) {
+	for p := l.read; p < to; p++ {
+		if c := s[p-base]; c == '{' || c == '[' {
+			l.at[l.n%maxAround] = p
+			l.n++
+		}
+	}
+	l.read = max(l.read, to)
+}
+
+// Start returns the offset from which the text must be kept: the oldest
+// of the few nearest brackets read, or the end of the text read when none
+// was.
+func (l *Lookback) Start() int {
+	switch {
+	case l.n == 0:
+		return l.read
+	case l.n < maxAround:
+		return l.at[0]
+	}
+	return l.at[l.n%maxAround]
+}
+
 // strictValueEnd is jsonscan.ValueEnd for a value that must be strict JSON:
 // it stops, incomplete, at the first byte outside a string that strict
 // JSON never has there (a single quote, a backtick, a letter of no
@@ -190,6 +227,40 @@ func (f *TagFinder) Find(text, tag string, final bool) (int, TagState) {
 		}
 		return f.cand, TagPending
 	}
+}
+
+// At is Find for a marker the caller found itself at text[at], one of
+// several it looks for: TagFound when it is markup, TagPending while more
+// text may show it inside a string of a JSON value, and TagNone when it
+// lies inside one (it is text). The rule is IndexTag's: a marker inside
+// a string of a strict JSON value that opens before it, after the last
+// marker found, is text. The caller asks about its markers in the order
+// of their offsets, each until it is decided; a marker a value already
+// found holds is text without a look, so the search stays linear. A
+// finder used with At is not used with Find.
+func (f *TagFinder) At(text string, at int, final bool) TagState {
+	if at < f.from {
+		// Inside the value that held the last marker asked about: a '<'
+		// of a strict JSON value stands in one of its strings.
+		return TagNone
+	}
+	if !f.has || f.cand != at {
+		f.cand, f.has, f.check = at, true, 0
+	}
+	if !final && f.check > 0 && len(text) < 2*f.check {
+		return TagPending
+	}
+	f.check = len(text)
+	if end, in := InsideString(text, f.floor, at); in {
+		f.from, f.floor, f.has = end, end, false
+		return TagNone
+	}
+	if final || !mayHoldTag(text, f.floor, at) {
+		// Markup: a value that opens before it holds no later marker.
+		f.from, f.floor, f.has = at+1, at+1, false
+		return TagFound
+	}
+	return TagPending
 }
 
 // mayHoldTag reports whether a JSON value that opens at one of the

@@ -44,8 +44,40 @@ func TestIndexTag(t *testing.T) {
 				if got != tt.want {
 					t.Errorf("TagFinder by %d bytes = %d (%d), want %d", step, got, state, tt.want)
 				}
+				if got := firstAt(tt.text, "</think>", step); got != tt.want {
+					t.Errorf("TagFinder.At by %d bytes = %d, want %d", step, got, tt.want)
+				}
 			}
 		})
+	}
+}
+
+// firstAt feeds text step bytes at a time and asks At about each
+// occurrence of tag in turn, as a reader that finds its markers itself
+// does: it returns the first one found markup, or -1.
+func firstAt(text, tag string, step int) int {
+	var f TagFinder
+	next := 0 // where the next occurrence is looked for
+	for end := min(step, len(text)); ; end = min(end+step, len(text)) {
+		final := end == len(text)
+		for {
+			i := strings.Index(text[next:end], tag)
+			if i < 0 {
+				break
+			}
+			i += next
+			st := f.At(text[:end], i, final)
+			if st == TagFound {
+				return i
+			}
+			if st == TagPending {
+				break
+			}
+			next = i + len(tag)
+		}
+		if final {
+			return -1
+		}
 	}
 }
 

@@ -86,6 +86,15 @@ type reader struct {
 	open, close strictjson.TagFinder
 	sent        int
 
+	// content: tags decides whether a <think> found in answer text stands
+	// inside a string of a JSON value (text, strictjson.TagFinder.At), in
+	// the text from offset tagsFrom of the output on; look says how much
+	// text before at that needs kept (strictjson.Lookback).
+	tags     strictjson.TagFinder
+	tagsFrom int
+	look     strictjson.Lookback
+	dropAt   int // the length of cur below which no text is dropped
+
 	scan    textlayer.FenceScan
 	vs      jsonscan.ValueScan
 	ev      jsonscan.ValueScan // the list element being read
@@ -148,15 +157,18 @@ func NewReader(c *Config, opts *dialects.Options) dialects.Reader {
 
 func (r *reader) Write(delta string) []dialects.Piece {
 	r.out = r.out[:0]
+	r.look.Read(r.cur, r.base, r.base+r.at)
 	switch {
-	case r.at == len(r.cur) && (!r.cfg.Bare || r.at == 0):
+	case r.at == len(r.cur) && (!r.cfg.Bare || r.at == 0) && r.look.Start() >= r.base+r.at:
 		// Nothing is held: the delta is read where it is.
 		r.base += len(r.cur)
 		r.cur, r.at, r.inBuf = delta, 0, false
 		r.buf.Reset()
+		r.dropped()
 	case !r.inBuf:
 		keep := r.keep()
 		r.base += keep
+		r.dropped()
 		r.buf.Reset()
 		// The held bytes grow by doubling from room for a few deltas,
 		// not from their length by append's small steps.
@@ -185,16 +197,27 @@ func (r *reader) Close() []dialects.Piece {
 }
 
 // keep returns where in cur the bytes to keep start: at, or, for a bare
-// reader, the start of at's line, at most maxBack bytes before it.
+// reader, the start of at's line, at most maxBack bytes before it; or
+// before that, as far back as a later <think> may need to be decided
+// (look, read up to at).
 func (r *reader) keep() int {
-	if !r.cfg.Bare {
-		return r.at
+	k := r.at
+	if r.cfg.Bare {
+		lo := max(0, r.at-maxBack)
+		k = lo
+		if i := strings.LastIndexByte(r.cur[lo:r.at], '\n'); i >= 0 {
+			k = lo + i + 1
+		}
 	}
-	lo := max(0, r.at-maxBack)
-	if i := strings.LastIndexByte(r.cur[lo:r.at], '\n'); i >= 0 {
-		return lo + i + 1
+	return min(k, max(r.look.Start()-r.base, 0))
+}
+
+// dropped moves tags when the text before base is dropped.
+func (r *reader) dropped() {
+	if n := r.base - r.tagsFrom; n > 0 {
+		r.tags.Shift(n)
+		r.tagsFrom = r.base
 	}
-	return lo
 }
 
 // step reads what it can of cur[at:]; final says the output ended.
@@ -218,13 +241,20 @@ func (r *reader) step(final bool) {
 		}
 	}
 	// Drop what was consumed once it is most of what is kept.
-	if r.inBuf && r.at > 1<<12 && r.at > len(r.cur)/2 {
+	if r.inBuf && r.at > 1<<12 && r.at > len(r.cur)/2 && len(r.cur) >= r.dropAt {
+		r.look.Read(r.cur, r.base, r.base+r.at)
 		keep := r.keep()
+		if keep <= len(r.cur)/2 {
+			// Most of it is still needed: tried again once it has doubled.
+			r.dropAt = 2 * len(r.cur)
+			return
+		}
 		rest := r.cur[keep:]
 		r.buf.Reset()
 		r.buf.WriteString(rest)
 		r.base += keep
 		r.cur, r.at = r.buf.String(), r.at-keep
+		r.dropped()
 	}
 }
 
@@ -318,6 +348,9 @@ func (r *reader) endBlock(n int) {
 	r.close.Reset()
 	r.mode = content
 	r.rejoin.Cut(false)
+	// A value of the block holds no tag of the text after it.
+	r.tags.Reset()
+	r.tagsFrom = r.base + r.at
 }
 
 // content reads answer text up to a candidate or a reasoning block.
@@ -373,6 +406,14 @@ func (r *reader) content(final bool) bool {
 			r.elem, r.early, r.stop = 1, 0, c != '[' || !r.settled()
 			return true
 		case strings.HasPrefix(s[k:], think.Open):
+			switch r.tagAt(r.at+k, final) {
+			case strictjson.TagNone:
+				continue // inside a string of a JSON value: text
+			case strictjson.TagPending:
+				r.text(s[:k]) // a value may yet hold it: it waits
+				r.at += k
+				return false
+			}
 			r.text(s[:k])
 			r.at += k + len(think.Open)
 			r.mode, r.sent = reasoning, 0
@@ -389,6 +430,14 @@ func (r *reader) content(final bool) bool {
 			return false
 		}
 	}
+}
+
+// tagAt says whether the <think> at cur[i] opens a block (TagFound), stands
+// inside a string of a JSON value written before it (TagNone: text), or
+// may yet turn out to (TagPending): the rule of strictjson.IndexTag.
+func (r *reader) tagAt(i int, final bool) strictjson.TagState {
+	from := r.tagsFrom - r.base
+	return r.tags.At(r.cur[from:], i-from, final)
 }
 
 // byteSet is a set of bytes, read in one table lookup per byte: a
