@@ -5,10 +5,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/tagged"
+	"github.com/dialectkit/toolcall/internal/cputime"
 	"github.com/dialectkit/toolcall/render"
 )
 
@@ -122,5 +124,72 @@ func BenchmarkReader(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkTemplateReasoning reads an output that starts in a long
+// reasoning block the template opened (Options.ReasoningOpen), closes it
+// and makes a call, with the dialect's Reader fed in 16-byte deltas and
+// whole, in turn in each round: cpu-ns/op is the stream's CPU time, and
+// x_oneshot its ratio to the one-shot read's in the same run.
+//
+//	go test ./dialects/tagged -run '^$' -bench TemplateReasoning -benchtime 200x -cpu 1
+func BenchmarkTemplateReasoning(b *testing.B) {
+	for _, d := range tagged.All() {
+		r, ok := render.For(d.Name())
+		if !ok {
+			b.Fatalf("no renderer for %s", d.Name())
+		}
+		syn := d.(interface{ Syntax() dialects.Syntax }).Syntax()
+		closing := dialects.Think.Close // glimmer's, whose Syntax lists none
+		if len(syn.Reasoning) > 0 {
+			closing = syn.Reasoning[0].Close
+		}
+		call := r.Calls([]toolcall.Call{{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Tokyo"}`)}})
+		text := strings.Repeat("The user wants the weather in Tokyo, so I should look it up first.\n", 40) +
+			closing + "\n" + call
+		inc := d.(dialects.Incremental)
+		opts := &dialects.Options{ReasoningOpen: true}
+		want := len(d.Extract(text, opts).Calls)
+		if want != 1 {
+			b.Fatalf("%s: %d calls, want 1", d.Name(), want)
+		}
+		read := func(n int) {
+			rd := inc.NewReader(opts)
+			calls := 0
+			count := func(ps []dialects.Piece) {
+				for _, p := range ps {
+					if p.Kind == dialects.PieceCall {
+						calls++
+					}
+				}
+			}
+			for i := 0; i < len(text); i += n {
+				count(rd.Write(text[i:min(len(text), i+n)]))
+			}
+			count(rd.Close())
+			if calls != want {
+				b.Fatalf("%d calls, want %d", calls, want)
+			}
+		}
+		b.Run(d.Name(), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(text)))
+			var streamCPU, wholeCPU time.Duration
+			for b.Loop() {
+				start := cputime.Process()
+				read(16)
+				streamCPU += cputime.Process() - start
+				b.StopTimer()
+				start = cputime.Process()
+				read(len(text))
+				wholeCPU += cputime.Process() - start
+				b.StartTimer()
+			}
+			if wholeCPU > 0 {
+				b.ReportMetric(float64(streamCPU)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(streamCPU)/float64(wholeCPU), "x_oneshot")
+			}
+		})
 	}
 }

@@ -32,16 +32,25 @@ const (
 func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s stretch, ext *dialects.Extraction) {
 	*ext = dialects.Extraction{}
 	var content, reasoning []string
-	addContent := func(s string) {
-		if s = textlayer.TrimSpace(stripFraming(s)); s != "" {
-			content = append(content, s)
-		}
-	}
-	msg, eom, eot, start := newFinder(glimmerMessage), newFinder(glimmerEOM), newFinder(glimmerEOT), newFinder(glimmerStart)
 	// A finished <think> block is reasoning wherever it stands, and what it
 	// holds is not read for messages: it ends the text before it. So is
 	// the block the template opened, up to its first closing tag.
 	think := textcall.ReasoningBlocks(text, s.startsOpen, s.implicit, dialects.Think)
+	// A block the template opened (Options.ReasoningOpen) that no closing
+	// tag ends runs to the first message: the text before it is reasoning,
+	// as dialects.SplitReasoning reads an open block, and streams as such.
+	leading := s.startsOpen && (len(think) == 0 || think[0].Start > 0)
+	addContent := func(s string) {
+		if s = textlayer.TrimSpace(stripFraming(s)); s == "" {
+			return
+		}
+		if leading {
+			reasoning = append(reasoning, s)
+		} else {
+			content = append(content, s)
+		}
+	}
+	msg, eom, eot, start := newFinder(glimmerMessage), newFinder(glimmerEOM), newFinder(glimmerEOT), newFinder(glimmerStart)
 	pos := 0
 	for pos < len(text) {
 		m := glimmerNext(&msg, text, pos)
@@ -75,6 +84,7 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s stretch,
 		if !ok {
 			addContent(header)
 		} else {
+			leading = false
 			ext.Marked = true
 			if f := strings.Fields(header); len(f) == 2 && !glimmerRole(f[0]) {
 				addContent(f[0]) // a word that is no role is the model's text

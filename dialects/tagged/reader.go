@@ -306,8 +306,8 @@ func (r *reader) endTemplate(text string) {
 // trims it); emit takes it out of it.
 func (r *reader) earlyReasoning(text string) {
 	m := &r.tmpl
-	if !r.opts.ReasoningOpen || r.first || m.stop || r.t.desc.frame != nil {
-		return // glimmer's messages trim and join their text
+	if !r.opts.ReasoningOpen || r.first || m.stop {
+		return
 	}
 	if !m.led {
 		for {
@@ -892,13 +892,14 @@ func (r *reader) read(text string, end int) {
 
 // emit returns the pieces of a stretch's extraction.
 func (r *reader) emit(ext *dialects.Extraction) {
+	sent := false // the reasoning goes on from what earlyReasoning sent
 	if m := &r.tmpl; m.to > m.from {
 		// The reasoning earlyReasoning sent begins the first stretch's.
 		ext.Reasoning = strings.TrimPrefix(ext.Reasoning, r.in.Text()[m.from:m.to])
-		m.from = m.to
+		m.from, sent = m.to, true
 	}
 	if ext.Reasoning != "" {
-		if r.t.desc.frame != nil && r.reasoned {
+		if r.t.desc.frame != nil && r.reasoned && !sent {
 			// Messages are joined by a line break.
 			r.out = append(r.out, dialects.Piece{Kind: dialects.PieceReasoning, Text: "\n"})
 		}

@@ -27,21 +27,27 @@ func TestTemplateReasoningStreams(t *testing.T) {
 	for _, d := range tagged.All() {
 		t.Run(d.Name(), func(t *testing.T) {
 			syn := d.(interface{ Syntax() dialects.Syntax }).Syntax()
-			if syn.Opaque {
-				t.Skip("messages framed by headers: their text is trimmed and joined when a message ends")
-			}
 			r, ok := render.For(d.Name())
 			if !ok {
 				t.Fatalf("no renderer for %s", d.Name())
 			}
 			made := r.Calls([]toolcall.Call{call})
-			closing := syn.Reasoning[0].Close
+			closing := dialects.Think.Close
+			if len(syn.Reasoning) > 0 {
+				closing = syn.Reasoning[0].Close
+			}
 			// With a second wrapper, a closing tag of it before any opening
 			// one ends a block the template opened too: what follows the
-			// first block waits until the tags settle that.
+			// first block waits until the tags settle that. Messages framed
+			// by headers (glimmer's, Syntax.Opaque) are trimmed and joined
+			// when a message ends: the answer goes out then, and the call
+			// with the message that holds it.
 			after := len(syn.Reasoning) == 1
 			answer, then, calls := "", "", 0
-			if after {
+			switch {
+			case syn.Opaque:
+				calls = 1
+			case after:
 				answer, then, calls = "The answer", "Then", 1
 			}
 			rows := []struct {
@@ -105,6 +111,33 @@ func TestImplicitReasoningTagInString(t *testing.T) {
 			x := tt.d.Extract(tt.text, opts)
 			if strings.TrimSpace(x.Reasoning) != tt.reasoning || strings.TrimSpace(x.Content) != tt.content {
 				t.Fatalf("reasoning %q content %q, want %q %q", x.Reasoning, x.Content, tt.reasoning, tt.content)
+			}
+		})
+	}
+}
+
+// TestGlimmerTemplateReasoning holds glimmer's reasoning to one text
+// however it went out: the block the template opened streams as it
+// arrives, and a message to self after it is joined to it by a line
+// break when its message ends, as the one-shot read joins them.
+func TestGlimmerTemplateReasoning(t *testing.T) {
+	open := &dialects.Options{ReasoningOpen: true}
+	rows := []struct {
+		name, text, reasoning, content string
+	}{
+		{"a message to self after the block", "I need the weather.\nLet me check.</think>to=self<|message|>More.<|eom|>Done.",
+			"I need the weather.\nLet me check.\nMore.", "Done."},
+		{"the block alone", "  Plan it.  </think> to=user<|message|>Hi.<|eot|>", "Plan it.", "Hi."},
+		{"the block never closes", "Plan it. And on", "Plan it. And on", ""},
+	}
+	for _, tt := range rows {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := streamtest.CheckReader(tagged.Glimmer, tt.text, open); err != nil {
+				t.Fatal(err)
+			}
+			x := tagged.Glimmer.Extract(tt.text, open)
+			if x.Reasoning != tt.reasoning || x.Content != tt.content {
+				t.Errorf("reasoning %q content %q, want %q %q", x.Reasoning, x.Content, tt.reasoning, tt.content)
 			}
 		})
 	}
