@@ -159,7 +159,10 @@ type blockParser struct {
 	// unclosed says the output ends inside the block: no closing marker
 	// follows it.
 	unclosed bool
-	calls    []dialects.RawCall
+	// taken says the block's first calls were read before (the Reader's
+	// take): the text read starts at the first call not read.
+	taken bool
+	calls []dialects.RawCall
 	// prose takes the words the model wrote after a call's object inside
 	// the block: they are kept where the block stands.
 	prose func(string)
@@ -189,7 +192,7 @@ func (s *blockParser) block(start, from, end int) {
 			return
 		}
 		callAt := p
-		if n == 0 {
+		if n == 0 && !s.taken {
 			callAt = start
 		}
 		next, ok := s.call(callAt, p, end)

@@ -12,6 +12,7 @@ import (
 	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
+	"github.com/dialectkit/toolcall/lenient"
 )
 
 // NewReader returns the engine that reads one output of the dialect in
@@ -167,11 +168,19 @@ type blockState struct {
 	tries int
 	// resume is the mode the block stands in.
 	resume mode
-	// head is where the search for the end of its first call's name goes
-	// on, announced that the call was announced (PieceCallStart), or
-	// that it will not be.
-	head      int
-	announced bool
+	// head is where the search for the end of the name of the call that
+	// starts at call goes on, announced that the call was announced
+	// (PieceCallStart), or that it will not be.
+	call, head int
+	announced  bool
+	// In a block in content, the calls that another call follows in the
+	// block go out as they are read (take): next is where the first call
+	// not returned starts, taken how many were, cand where the search for
+	// the next call's prefix goes on, and failed the length of the last
+	// try that did not read a call (a try is made again once the call's
+	// text has doubled, so the work stays linear).
+	next, taken, cand, failed int
+	noTake                    bool
 }
 
 // holdState is what a call block in reasoning holds: from pos (its
@@ -777,7 +786,8 @@ func (r *reader) rollback(text string, c int) {
 // resume.
 func (r *reader) startBlock(i int, resume mode) {
 	from := i + len(r.d.open)
-	r.blk = blockState{start: i, from: from, scan: from, end: -1, resume: resume, head: from, announced: resume != modeContent}
+	r.blk = blockState{start: i, from: from, scan: from, end: -1, resume: resume, call: from, head: from, announced: resume != modeContent,
+		next: from, cand: from}
 	r.mode = modeCall
 }
 
@@ -830,15 +840,93 @@ func (r *reader) callStep(text string, final bool) bool {
 		}
 	}
 	if !decided && !final {
-		if !b.announced {
-			// The block goes on past this text: its call is announced
-			// (a block whose end came with it goes out whole at once).
-			r.announce(text)
+		limit := b.scan
+		if b.end >= 0 {
+			limit = b.end
+		}
+		for {
+			if !b.announced {
+				// The block goes on past this text: its call is
+				// announced (a block whose end came with it goes out
+				// whole at once).
+				r.announce(text)
+			}
+			if !r.take(text, limit) {
+				break
+			}
 		}
 		return false
 	}
+	limit := len(text)
+	if b.end >= 0 {
+		limit = b.end
+	} else if k := strings.LastIndexByte(text[b.from:], '<'); k >= 0 && cutoff.Marker(text[b.from+k:], r.d.close) {
+		limit = b.from + k // the output ends inside the close token
+	}
+	for r.take(text, limit) {
+	}
 	r.endBlock(text)
 	return true
+}
+
+// take returns the first call of a block in content not returned yet, and
+// reports whether it did, when another call follows it in the block before
+// limit, which no token that may end the block precedes: such a call is
+// read as the block's reading at its end will read it, whatever that end
+// turns out to be (the next call's prefix ends it, after separators only),
+// so it goes out before the next call's name is written. The call is tried
+// where "call:" follows a '}' and separators; a try that reads no call is
+// made again only once the call's text has doubled, so the work stays
+// linear. A call larger than the size limit stops the taking: the block's
+// end reads the rest.
+func (r *reader) take(text string, limit int) bool {
+	b := &r.blk
+	if b.resume != modeContent || b.noTake {
+		return false
+	}
+	for {
+		k := strings.Index(text[b.cand:limit], callPrefix)
+		if k < 0 {
+			b.cand = max(b.cand, limit-len(callPrefix)+1)
+			return false
+		}
+		c := b.cand + k
+		b.cand = c + 1
+		j := c
+		for j > b.next && strings.IndexByte(" \t\r\n,;", text[j-1]) >= 0 {
+			j--
+		}
+		if j == b.next || text[j-1] != '}' || c-b.next < 2*b.failed {
+			continue
+		}
+		maxSize := r.opts.Lenient.MaxSize
+		if maxSize <= 0 {
+			maxSize = lenient.DefaultMaxSize
+		}
+		if c-b.next > maxSize {
+			b.noTake = true
+			return false
+		}
+		p := &blockParser{d: r.d, text: text, opts: r.opts, prose: func(string) {}}
+		at := skipSpace(text, b.next, c)
+		callAt := at
+		if b.taken == 0 {
+			callAt = b.start
+		}
+		next, more := p.call(callAt, at, c+len(callPrefix))
+		if !more || len(p.calls) != 1 || p.calls[0].Err != nil {
+			b.failed = c - b.next
+			continue
+		}
+		rc := &p.calls[0]
+		rc.Text = text[b.start:next]
+		r.emit(dialects.Piece{Kind: dialects.PieceCall, Index: r.calls, Call: rc})
+		r.calls++
+		b.next, b.taken, b.failed = next, b.taken+1, 0
+		b.cand = next + len(callPrefix)
+		b.call, b.head, b.announced = next, next, false // the next call may be announced
+		return true
+	}
 }
 
 // announce returns PieceCallStart for the first call of a block that
@@ -864,7 +952,7 @@ func (r *reader) announce(text string) {
 	if text[b.head] != '{' || inprose.InSentence(text, b.start, b.from) {
 		return
 	}
-	p := skipSpace(text, b.from, b.head)
+	p := skipSpace(text, b.call, b.head)
 	if strings.HasPrefix(text[p:b.head], callPrefix) {
 		p += len(callPrefix)
 	}
@@ -890,7 +978,7 @@ func indexOf(list []string, s string) int {
 func (r *reader) endBlock(text string) {
 	b := &r.blk
 	inReasoning := b.resume != modeContent
-	p := &blockParser{d: r.d, text: text, opts: r.opts, unclosed: b.end < 0}
+	p := &blockParser{d: r.d, text: text, opts: r.opts, unclosed: b.end < 0, taken: b.taken > 0}
 	p.prose = func(s string) {
 		j := &r.content
 		if inReasoning {
@@ -908,7 +996,7 @@ func (r *reader) endBlock(text string) {
 	if k := strings.LastIndexByte(text[b.from:end], '<'); p.unclosed && k >= 0 && cutoff.Marker(text[b.from+k:end], r.d.close) {
 		blockEnd = b.from + k // the output ends inside the close token
 	}
-	p.block(b.start, b.from, blockEnd)
+	p.block(b.start, b.next, blockEnd)
 	if k := len(p.calls) - 1; b.m != "" && b.m != r.d.close && k >= 0 && p.calls[k].Err == nil && b.openAt {
 		// The block lost its close where a string of its arguments is
 		// still open: the model broke off mid-string, and what it meant
