@@ -205,10 +205,10 @@ type Dialect struct {
 	// longest literal, reasoning tag and call start; the last bytes of
 	// the literals that end a stretch (endLast) and of the ends of turn
 	// (eotLast); the bytes a literal, a quotation or code may start
-	// with (sig); and the literals themselves (readLits), with their
-	// first bytes (litFirst).
+	// with (sig); and the literals themselves by their first byte
+	// (readLits), with those bytes (litFirst).
 	ends, absorbs                   []string
-	readLits                        []string
+	readLits                        [256][]string
 	tags                            []dialects.ReasoningTags // reasoningTags
 	immediate                       bool                     // a stretch ends right after its closing literal
 	maxLit, maxTag, maxStart        int
@@ -437,7 +437,7 @@ func (t *Dialect) readerLits() {
 		if l != "" {
 			t.sig[l[0]], t.litFirst[l[0]] = true, true
 			t.maxLit = max(t.maxLit, len(l))
-			t.readLits = append(t.readLits, l)
+			t.readLits[l[0]] = append(t.readLits[l[0]], l)
 		}
 	}
 	for _, l := range t.ends {

@@ -365,7 +365,7 @@ func (r *reader) litAt(text string, p int) (at, partial bool) {
 		return true, false
 	}
 	rest := text[p:]
-	for _, l := range r.t.readLits {
+	for _, l := range r.t.readLits[text[p]] {
 		if strings.HasPrefix(rest, l) {
 			return true, false
 		}
