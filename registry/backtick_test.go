@@ -134,9 +134,10 @@ func TestBacktickAroundCall(t *testing.T) {
 }
 
 // TestBacktickRunPairing pins that the stream pairs backtick runs as the
-// one-shot parse does: a run glued after a word opens no inline code, so a
-// later run that opens code showing a call is not taken for its closer,
-// and the stream announces no call the one-shot result shows. Named and
+// one-shot parse does, as CommonMark pairs code spans: a run of one or two
+// backticks opens inline code whatever stands around it, and only the next
+// run of its length closes it, so a call after code closed is a call, and
+// the stream announces no call the one-shot result shows. Named and
 // detected, cut at every point. A run that opens code before a call and
 // has not closed when the call's region closes shows the call: a call is
 // decided by what precedes it (shown.ShownScan.ShownAt).
@@ -147,16 +148,19 @@ func TestBacktickRunPairing(t *testing.T) {
 		calls []string
 	}{
 		{"a` ``x " + call + "`` and more", nil},
-		{"a` `x " + call + "` and more", nil},
+		{"a` `x " + call + "` and more", []string{"f"}}, // a` opens, the next run closes
 		{"a`` b` c`` `x " + call + "` and more", nil},
-		{"a ```b` `x " + call + "` and more", nil},
-		{"a `b`c d` `y " + call + "` and more", nil},
+		{"a ```b` `x " + call + "` and more", []string{"f"}}, // a run of three is a fence's
+		{"a ```b` ``x " + call + "` and more", nil},
+		{"a `b`c d` `y " + call + "` and more", []string{"f"}},
 		{"a ` `` ` `x " + call + "` and more", nil},
-		{"a `b\n\nc` `x " + call + "` and more", nil},
+		{"a `b\n\nc` `x " + call + "` and more", []string{"f"}},
+		{"a `b\n\nc` x " + call + "` and more", nil},
 		{"a `b\n\n" + call + "` and more", []string{"f"}},
 		{"a` ``x " + call + " and more", nil},
 		{"a `b` " + call + " and `c`", []string{"f"}},
-		{"a `b`c " + call + " and more", nil},
+		{"a `b`c " + call + " and more", []string{"f"}},
+		{"a `b``c " + call + " and more", nil}, // a run of another length closes nothing
 	} {
 		for _, named := range []string{"hermes", ""} {
 			res := registry.Parse(tc.text, &registry.Options{Dialect: named})

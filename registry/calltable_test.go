@@ -72,7 +72,19 @@ var tablePlaces = []struct {
 	{textlayer.InProse, false, func(c string) string { return "You can write " + c + " to see the weather" }},
 	{textlayer.InReasoning, true, func(c string) string { return "<think>Maybe\n" + c + "\n</think>\nIt is sunny." }},
 	{textlayer.InInlineCode, false, func(c string) string { return "You can write `" + c + "` to see the weather" }},
+	// Backtick runs pair as CommonMark code spans, whatever stands around
+	// them (textlayer.CodeSpanRun): a run glued to a word opens code, a
+	// run of another length does not close it.
+	{textlayer.InInlineCode, false, func(c string) string { return "You can write a`" + c + "`s to see the weather" }},
+	{textlayer.InInlineCode, false, func(c string) string { return "You can write ``x` " + c + "`` to see the weather" }},
+	// Code closed before the candidate, whatever follows its closing run.
+	{textlayer.OwnLine, true, func(c string) string { return "Let me run `ls`x first\n" + c }},
 	{textlayer.InQuotation, false, func(c string) string { return `He typed "` + c + `" into the box.` }},
+	// A quote mark after text on its line opens a quotation whatever the
+	// punctuation before it (textlayer.QuoteOpens).
+	{textlayer.InQuotation, false, func(c string) string { return `He said, "` + c + `" and left.` }},
+	{textlayer.InQuotation, false, func(c string) string { return `(see "` + c + `") and stop.` }},
+	{textlayer.InQuotation, false, func(c string) string { return "He typed \u201C" + c + "\u201D, then left." }},
 	{textlayer.InCodeFence, false, func(c string) string { return "```bash\n" + c + "\n```" }},
 }
 

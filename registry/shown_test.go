@@ -62,7 +62,15 @@ func TestShownCallsAreNotCalls(t *testing.T) {
 				`Write "`+tc.call+`" to call f.`,
 				"The model answers \u201C"+tc.call+"\u201D here.",
 				"Say \u2018"+tc.call+"\u2019, then stop.",
-				`I would write "`+tc.call+`".`)
+				`I would write "`+tc.call+`".`,
+				// Whatever the punctuation before the quote's blank
+				// (textlayer.QuoteOpens).
+				`He said, "`+tc.call+`" and left.`,
+				`(see "`+tc.call+`") and stop.`,
+				// Code spans pair as CommonMark pairs them, whatever
+				// stands around a run (textlayer.CodeSpanRun).
+				"You could write a`"+tc.call+"`s yourself.",
+				"You could write ``x` "+tc.call+"`` yourself.")
 			// A quoted phrase before the call, or after it, leaves it a call.
 			called = append(called, "I will look up \"f\" now.\n"+tc.call, tc.call+"\nThat was \"f\" for you.")
 		}
@@ -77,7 +85,11 @@ func TestShownCallsAreNotCalls(t *testing.T) {
 		}
 		// Apostrophes and quoted phrases around a call on its own line
 		// leave it a call.
-		called = append(called, "It's time, let's look up 'Paris'.\n"+tc.call, tc.call+"\nThat's it: the users' call is done.")
+		called = append(called, "It's time, let's look up 'Paris'.\n"+tc.call, tc.call+"\nThat's it: the users' call is done.",
+			// Code closed before the call, whatever follows its closing
+			// run, and a quotation closed before it.
+			"Let me run `ls`x first.\n"+tc.call, "Let me run a`ls` first.\n"+tc.call,
+			"He said, \"go\" and \u201Cnow\u201D.\n"+tc.call, `The value {"a": "x."} is set.`+"\n"+tc.call)
 		if tc.fenced {
 			called = append(called, fence)
 		}

@@ -24,8 +24,10 @@ func TestShownByWhatPrecedes(t *testing.T) {
 		runTable(t, markers.Mistral, []row{
 			{name: "inline code", text: "The syntax is `" + mi("f", "{}") + "` here.",
 				content: "The syntax is `" + mi("f", "{}") + "` here."},
-			{name: "inline code not closed before the marker", text: "a `b`c " + mi("f", "{}") + " and more",
-				content: "a `b`c " + mi("f", "{}") + " and more"},
+			{name: "inline code not closed before the marker", text: "a `b`c `d " + mi("f", "{}") + " and more",
+				content: "a `b`c `d " + mi("f", "{}") + " and more"},
+			{name: "inline code closed before the marker", text: "a `b`c " + mi("f", "{}"),
+				calls: []want{c("f", `{}`)}, content: "a `b`c"},
 			{name: "quotation in a sentence", text: `Write "` + mi("f", "{}") + `" to call f.`,
 				content: `Write "` + mi("f", "{}") + `" to call f.`},
 			{name: "example fence", text: "For example:\n```\n" + mi("f", "{}") + "\n```\nThat is all.",

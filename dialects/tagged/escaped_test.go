@@ -65,10 +65,13 @@ var qwenEscapedRows = []row{
 		errs:    []toolcall.Code{toolcall.CodeMalformedCall, toolcall.CodeMalformedCall, toolcall.CodeMalformedCall},
 	},
 	{
+		// The quote after "x = " opens a quotation (text before it on its
+		// line, no colon: textlayer.QuoteOpens), and the escaped line
+		// breaks keep the markup on its line: all of it is shown, not
+		// made, and no broken call is reported for it.
 		name:    "inside a string literal of code, text before it on the line: never a call",
 		text:    `x = "Sure.\n<tool_call>\n<function=delete_file>\n<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>"`,
-		content: `x = "Sure.\n"`,
-		errs:    []toolcall.Code{toolcall.CodeMalformedCall, toolcall.CodeMalformedCall, toolcall.CodeMalformedCall},
+		content: `x = "Sure.\n<tool_call>\n<function=delete_file>\n<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>"`,
 	},
 	{
 		name:  "another backslash between the tags is not a gap",

@@ -21,10 +21,9 @@ type Span struct{ Start, End int }
 // It pairs the backtick runs of a paragraph into inline code (inlineScan),
 // so that a marker after a run that opened code and has not closed is
 // shown, and one after code already closed is not. A fence line ends the
-// paragraph, unless an odd count of the paragraph's runs
-// (textlayer.BacktickRuns) leaves a run open: the code may then hold the
-// fence (a call whose own syntax has one, written in backticks), and the
-// paragraph is read on through it up to the next blank line.
+// paragraph, unless code is open: the code may then hold the fence (a
+// call whose own syntax has one, written in backticks), and the paragraph
+// is read on through it up to the next blank line.
 type ShownScan struct {
 	pos     int  // the start of the first line not read whole
 	at      int  // the last position asked about
@@ -34,7 +33,6 @@ type ShownScan struct {
 	across  bool // the paragraph is read on through the fence: code may hold it
 	shown   bool // the open fence is presented as an example
 	in      inlineScan
-	runs    int // backtick runs (textlayer.BacktickRuns) in the paragraph's lines read whole
 	// paraFloor is in.floor where the paragraph starts; stale says that
 	// a call told since (Call) starts in text in has read: the paragraph
 	// is read again from its start, the call's backticks left out.
@@ -65,7 +63,7 @@ func (s *ShownScan) Call(start, end int) {
 // para starts a new paragraph at start.
 func (s *ShownScan) para(start int) {
 	s.in = inlineScan{start: start, i: start, floor: s.in.floor}
-	s.runs, s.across, s.paraFloor, s.stale = 0, false, s.in.floor, false
+	s.across, s.paraFloor, s.stale = false, s.in.floor, false
 }
 
 // Reset readies s for another text, keeping the array of its calls.
@@ -136,7 +134,7 @@ func (s *ShownScan) ShownAt(text string, at int) bool {
 				if !s.inFence {
 					s.inFence, s.shown = true, textlayer.LabelOf(info) == textlayer.Code || s.examples.PresentedAsExample(text, f)
 					s.fenceCh, s.fenceN = ch, n
-					if s.in.n == 0 || s.runs%2 == 0 {
+					if s.in.n == 0 {
 						// No code is open to hold the fence: it ends the
 						// paragraph; the next starts after it.
 						break
@@ -223,7 +221,6 @@ func (s *ShownScan) plainLines(text string, lineStart int) {
 
 // readLine reads the line from s.pos to le, whole, into the paragraph.
 func (s *ShownScan) readLine(text string, le int) {
-	s.runs += textlayer.BacktickRuns(text[s.pos:le])
 	s.in.read(text, s.calls, le+1, len(text))
 }
 
@@ -235,11 +232,15 @@ func (s *ShownScan) quoteOpen(text string, at int) bool {
 	}
 	s.q.advance(text, s.qPos, at)
 	s.qPos = at
-	return s.q.close != ""
+	return s.q.close != "" && s.q.shown
 }
 
-// quoteState reads the quotations of a text, byte by byte, for ShownScan,
-// which asks whether one is open at a marker. Inside a quotation, an
+// quoteState reads the quoted texts of a text, byte by byte, for
+// ShownScan, which asks whether a quotation is open at a marker. Where a
+// quote mark opens a quoted text, and whether that text is a quotation in
+// a sentence (shown) or a string that shows nothing (after a colon, or
+// opening its line), is textlayer.QuoteOpens's; a quote escaped by a
+// backslash neither opens nor closes one. Inside a quoted text, an
 // ASCII quote that follows '{', '[', ',', ':', '=' or '(' (blanks aside)
 // opens a string of the quoted text (a JSON key or value, an attribute,
 // an argument), which the next such quote not escaped by a backslash
@@ -264,6 +265,7 @@ type quoteState struct {
 	inner byte   // the quote of the string of the quoted text read, 0 outside one
 	depth int    // brackets opened less brackets closed since open
 	tight bool   // the quoted text begins with '<', '[' or '{'
+	shown bool   // a quotation in a sentence, not a string (textlayer.QuoteOpens)
 	line  int    // the start of the line being read
 	text  bool   // the line being read holds more than blanks
 }
@@ -312,10 +314,12 @@ func (q *quoteState) advance(text string, from, to int) {
 				continue
 			}
 			cq, n := openQuote(text, i)
-			if n > 0 && quoteOpens(text, q.line, i) {
-				tight := i+n < len(text) && strings.IndexByte("<[{", text[i+n]) >= 0
-				if cq != "'" || tight {
-					q.open, q.close, q.inner, q.depth, q.tight = i, cq, 0, 0, tight
+			if n > 0 && !jsonscan.Escaped(text, i) {
+				if opens, shown := textlayer.QuoteOpens(text, q.line, i); opens {
+					tight := i+n < len(text) && strings.IndexByte("<[{", text[i+n]) >= 0
+					if cq != "'" || tight {
+						q.open, q.close, q.inner, q.depth, q.tight, q.shown = i, cq, 0, 0, tight, shown
+					}
 				}
 			}
 			i += max(n, 1) - 1
@@ -331,7 +335,7 @@ func (q *quoteState) advance(text string, from, to int) {
 			switch {
 			case (c == '"' || q.close == "'") && innerOpens(text, q.open+1, i):
 				q.inner = c
-			case q.close != string(c) || q.depth > 0:
+			case q.close != string(c) || q.depth > 0 || jsonscan.Escaped(text, i):
 			case c == '\'' && i > 0 && i+1 < len(text) && textlayer.WordByte(text[i-1]) && textlayer.WordByte(text[i+1]):
 				// an apostrophe inside a word
 			case !q.closesAt(text, i):
@@ -384,16 +388,6 @@ func openQuote(text string, i int) (string, int) {
 	return "", 0
 }
 
-// quoteOpens reports whether a word and a blank stand right before the
-// quote at text[i], on the line that starts at lineStart.
-func quoteOpens(text string, lineStart, i int) bool {
-	j := i
-	for j > lineStart && (text[j-1] == ' ' || text[j-1] == '\t') {
-		j--
-	}
-	return j < i && j > lineStart && textlayer.WordByte(text[j-1])
-}
-
 // innerOpens reports whether the ASCII quote at text[i], inside a
 // quotation whose text starts at from, opens a string of the quoted text:
 // '{', '[', ',', ':', '=' or '(' stands before it, blanks and line breaks
@@ -407,11 +401,13 @@ func innerOpens(text string, from, i int) bool {
 }
 
 // inlineScan pairs the backtick runs of a paragraph into inline code for
-// ShownScan: a run of one or two backticks opens code when it starts the
-// paragraph or follows a blank or opening punctuation (openerBefore), and
-// does not open inside a call (inCall); the first later run of the same
-// length, not part of a longer run, that a blank or punctuation follows
-// (closerAfter) closes it, and the next run is looked for after it.
+// ShownScan, as CommonMark pairs code spans: a run of n backticks opens
+// code (textlayer.CodeSpanRun: a run of one or two, and none inside a
+// call, inCall), and the next run of exactly n backticks, not part of a
+// longer run, closes it, whatever stands around either; the next run is
+// looked for after it. Code never runs past its paragraph (ShownScan
+// starts a new scan after a blank line or a fence). A run with no closer
+// so far leaves the code open: a marker after it is shown, as it may be.
 //
 // A scan reads as far as it is told and stops where what it has read does
 // not decide yet (a run that reaches the end of the text read, a run with
@@ -455,7 +451,7 @@ func (s *inlineScan) read(text string, calls []Span, to, end int) {
 			return
 		}
 		s.i = open + n
-		if n > 2 || (open > s.start && !openerBefore(text[open-1])) || inCall(calls, open, s.floor) {
+		if !textlayer.CodeSpanRun(n) || inCall(calls, open, s.floor) {
 			continue
 		}
 		s.open, s.n, s.k = open, n, open+n
@@ -496,13 +492,11 @@ func (s *inlineScan) closer(text string, to, end int) bool {
 			continue
 		}
 		if after == end {
-			s.k = c // what follows decides
+			s.k = c // a longer run may follow
 			return false
 		}
 		s.k = after
-		if closerAfter(text[after]) {
-			return true
-		}
+		return true
 	}
 	return false
 }
@@ -524,18 +518,6 @@ func inCall(calls []Span, at, floor int) bool {
 func lineInCall(calls []Span, at int) bool {
 	k := sort.Search(len(calls), func(i int) bool { return calls[i].Start > at })
 	return k > 0 && at < calls[k-1].End
-}
-
-// openerBefore reports whether c may come right before inline code: a blank
-// or opening punctuation.
-func openerBefore(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '(' || c == '[' || c == '*' || c == '_' || c == '>'
-}
-
-// closerAfter reports whether c may come right after inline code: a blank,
-// closing punctuation, or the end of emphasis ('*', '_').
-func closerAfter(c byte) bool {
-	return textlayer.IsSpace(c) || textlayer.ClosingPunct(c) || c == '*' || c == '_'
 }
 
 // exampleWords are what prose says when it shows a call rather than makes

@@ -25,9 +25,17 @@ func TestShownAt(t *testing.T) {
 		{"Run `ls` then ^<t>", false},
 		{"Run `a\n^b` now", true},
 		{"Run `a\n\n^b` now", false}, // a blank line ends the paragraph
-		{"a`b ^<t>", false},          // a run glued after a word opens no code
-		{"a `b`c ^<t>", true},        // a run that a word follows closes nothing
-		{"a ```b ^<t>", false},       // a run of three that is no fence opens nothing
+		// Runs pair as CommonMark pairs code spans: a run opens code
+		// and the next run of its length closes it, whatever stands
+		// around either; a run with no closer yet leaves it open.
+		{"a`b ^<t>", true},
+		{"a `b`c ^<t>", false},
+		{"a ```b ^<t>", false}, // a run of three is a fence's, wherever it stands
+		{"a ```b`` ^<t>", true},
+		{"a ``b` ^<t>", true},      // a run of another length closes nothing
+		{"a ``b` c`` ^<t>", false}, // the run of its length does
+		{"a `b``` ^<t>", true},     // a longer run closes nothing
+		{"a `b\n```\n^<t>", true},  // the open code holds the fence
 		// Inline code that holds a fence line (DeepSeek V3's arguments in
 		// backticks): the paragraph goes on through the fence.
 		{"Write `f\n```json\n{}\n```^g` here.", true},
@@ -51,9 +59,25 @@ func TestShownAt(t *testing.T) {
 		{`Write "^<tool_call>{"a": ["x", 1]}</tool_call>" to call f.`, true},
 		{"It answers \u201C^[T]f{}\u201D here.", true},
 		{"Say \u2018[f(a='don\u2019t')]\u2019, then ^<t>", false}, // closed before it
-		{`"^<t>" is the tag`, false},                              // no word before the quote
+		{`"^<t>" is the tag`, false},                              // no text before the quote
 		{`Write "Paris" now ^<t>`, false},
-		{`He said, "^<t>`, false},                                  // a comma before the blank: as a JSON string after a comma
+		// A quote mark that begins a word after text on its line opens
+		// a quotation, whatever the punctuation; one that opens its line
+		// or follows a colon opens a string that shows nothing (the
+		// table's OwnLine, AfterColon); one glued to what precedes it
+		// opens nothing.
+		{`He said, "^<t>`, true},
+		{`He said,"^<t>`, false},
+		{`(see "^<t>`, true},
+		{`call:f{a:<|"|>x ^<t>`, false},
+		{`He said: "^<t>`, false},
+		{`  "^<t>`, false},
+		{`[ "^<t>`, false}, // a list's opening counts as nothing
+		{`A 12" pipe ^<t>`, false},
+		{`{"a": "x."} ^<t>`, false},          // the string's partner opens nothing
+		{`{"a": "say \"hi\"."} ^<t>`, false}, // an escaped quote is no partner
+		{`{"a": "x", "b": "^<t>`, false},
+		{`Say "a", "b" and "c." Then ^<t>`, false},
 		{`{"a": "^<t>" b}`, false},                                 // a string of JSON opens no quotation
 		{`Write "<t>{"a": "x\\"}</t>" to call f. Now ^<t>`, false}, // the string ends at a quote after an escaped backslash
 		{`Write "<t>{"a": "x\\\"}</t>" to call f. Now ^<t>`, true}, // not at an escaped quote
@@ -184,7 +208,8 @@ func TestShownLeavesCallsOut(t *testing.T) {
 		{"<c>use `ls</c>\n^<c>p` here</c>", false},
 		{"<c>use `ls</c> and `pwd` then ^x", false},
 		{"<c>use `ls</c> and `pwd ^x", true},
-		{"Write `<c>a `b</c>` to call ^f", false}, // the shown call's backticks are the code's
+		{"Write `<c>a `b</c>` to call ^f", true}, // a shown call's backticks are prose's: the last opens code
+		{"Write `<c>a `b</c>` ` to call ^f", false},
 		{"Write `<c>x` y</c> ^z", false},
 	} {
 		at := strings.Index(tc.text, "^")

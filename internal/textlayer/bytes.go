@@ -73,27 +73,13 @@ func AtLineEnd(text string, k int) bool {
 	return k == len(text) || text[k] == '\n'
 }
 
-// BacktickRuns counts the runs of one or two backticks in s: each opens or
-// closes a span of inline code (a run of three or more is a fence's, not
-// inline code's). An odd count leaves a span open at the end of s.
-func BacktickRuns(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		k := strings.IndexByte(s[i:], '`')
-		if k < 0 {
-			break
-		}
-		j := i + k
-		for j < len(s) && s[j] == '`' {
-			j++
-		}
-		if j-(i+k) < 3 {
-			n++
-		}
-		i = j
-	}
-	return n
-}
+// CodeSpanRun reports whether a run of n backticks opens or closes inline
+// code (the table's InInlineCode): as CommonMark pairs code spans, a run
+// of one or two opens code whatever stands around it, and the next run of
+// exactly its length in its paragraph closes it. A run of three or more
+// is a fence's, wherever it stands (models glue a fence to the prose
+// before it: "for you.```json"), and does neither.
+func CodeSpanRun(n int) bool { return n < 3 }
 
 // IncompleteTail returns the length of the character at the end of s that
 // more bytes may complete (the first bytes of a multi-byte UTF-8

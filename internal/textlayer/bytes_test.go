@@ -5,28 +5,6 @@ import (
 	"testing"
 )
 
-func TestBacktickRuns(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want int
-	}{
-		{"", 0},
-		{"no code", 0},
-		{"call `f` now", 2},
-		{"``a ` b``", 3},
-		{"```json", 0},
-		{"a ```` b", 0},
-		{"open `f(", 1},
-		{"`", 1},
-		{"``", 1},
-		{"x``y```z`", 2},
-	} {
-		if got := BacktickRuns(c.in); got != c.want {
-			t.Errorf("BacktickRuns(%q) = %d, want %d", c.in, got, c.want)
-		}
-	}
-}
-
 func TestAtLineEnd(t *testing.T) {
 	for _, c := range []struct {
 		in   string

@@ -74,9 +74,13 @@ const (
 	InProse
 	// InReasoning: inside a reasoning block.
 	InReasoning
-	// InInlineCode: inside inline code (`…`).
+	// InInlineCode: inside inline code (`…`), a code span as CommonMark
+	// pairs them: a run of backticks (CodeSpanRun) to the next run of
+	// exactly its length in its paragraph, whatever stands around either.
 	InInlineCode
-	// InQuotation: inside a quotation in a sentence ("…", “…”).
+	// InQuotation: inside a quotation in a sentence ("…", “…”), opened by a
+	// quote mark that begins a word after text on its line that no colon
+	// ends (QuoteOpens), and not closed before the candidate.
 	InQuotation
 	// InCodeFence: inside a fence labelled with a programming language.
 	InCodeFence
