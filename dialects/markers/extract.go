@@ -13,6 +13,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
@@ -218,7 +219,7 @@ func (x *extractor) leadRun() (calls []dialects.RawCall, end int) {
 			next++
 		}
 		more := valueStart(s, next)
-		if !(sep || line) || !more && !(line && next < len(s) && strings.IndexByte("]}`,;", s[next]) < 0) {
+		if !(sep || line) || !more && !(line && next < len(s) && strings.IndexByte("]},;", s[next]) < 0 && !textlayer.IsFenceByte(s[next])) {
 			break
 		}
 		cs, content, ok := x.jsonValue(s, i, ext, i, true)
@@ -787,8 +788,8 @@ func (x *extractor) valueAhead(i int) bool {
 func (x *extractor) values(f *form, i int, inList bool) piece {
 	s := x.s
 	p := piece{ok: true, values: true, cps: x.takeSpare()}
-	fenced := false
-	from := i // where the text the next value's calls keep begins
+	var fence byte // the byte of the fence the values stand in, 0 outside one
+	from := i      // where the text the next value's calls keep begins
 	fi := slices.Index(x.d.forms, f) + 1
 	for {
 		if inList {
@@ -812,15 +813,14 @@ func (x *extractor) values(f *form, i int, inList bool) piece {
 		if j >= len(s) {
 			break
 		}
-		if strings.HasPrefix(s[j:], "```") {
-			if fenced {
-				i, fenced = j+3, false
+		if fence != 0 {
+			if e, ok := textlayer.CloseRunAt(s, j, fence); ok {
+				i, fence = e, 0
 				continue
 			}
-			if e, ok := textlayer.OpenRun(s, j); ok && valueStart(s, skipBlank(s, e)) {
-				i, fenced = e, true
-				continue
-			}
+		} else if e, ok := textlayer.OpenRun(s, j); ok && valueStart(s, skipBlank(s, e)) {
+			i, fence = e, s[j]
+			continue
 		}
 		if valueStart(s, j) {
 			ext := scanValue(s, j, x.d.bounds)
@@ -833,14 +833,14 @@ func (x *extractor) values(f *form, i int, inList bool) piece {
 				calls[0].Text = s[from:j] + calls[0].Text
 			}
 			rawcall.KeepText(calls, s[from:ext.end])
-			if !fenced && s[j] == '[' {
+			if fence == 0 && s[j] == '[' {
 				x.listPoints(&p, fi, j+1, ext.end, calls)
 			}
 			from = ext.end
 			p.calls = append(p.calls, calls...)
 			p.content += content
 			i = ext.end
-			if !fenced && ext.status == extentComplete && len(calls) > 0 && x.valueBegun(f, s, i) {
+			if fence == 0 && ext.status == extentComplete && len(calls) > 0 && x.valueBegun(f, s, i) {
 				p.cps = append(p.cps, checkpoint{next: i, calls: len(p.calls), form: fi})
 			}
 			continue
@@ -1062,6 +1062,13 @@ func (f *form) readHeader(h string) (name, id, problem string) {
 	return name, id, ""
 }
 
+// closesFence reports whether a run that closes a fence of the byte ch
+// starts at s[i] (textlayer.CloseRunAt).
+func closesFence(s string, i int, ch byte) bool {
+	_, ok := textlayer.CloseRunAt(s, i, ch)
+	return ok
+}
+
 // fenceOnly reports whether the text from s[i] is a fence's opening line
 // and nothing more: the output ends before what the fence holds.
 func fenceOnly(s string, i int) bool {
@@ -1087,11 +1094,11 @@ func nameToken(s string) bool {
 func (x *extractor) arguments(f *form, at, from int, name, id string, strict bool) piece {
 	s := x.s
 	j := skipBlank(s, from)
-	fenced := false
+	var fence byte // the byte of the fence around the arguments, 0 when none
 	if j < len(s) {
 		if e, ok := textlayer.OpenRun(s, j); ok {
 			if k := skipBlank(s, e); k < len(s) && (s[k] == '{' || s[k] == '[') {
-				j, fenced = k, true
+				j, fence = k, s[j]
 			}
 		}
 	}
@@ -1124,12 +1131,12 @@ func (x *extractor) arguments(f *form, at, from int, name, id string, strict boo
 		}
 		k := skipBlank(s, next)
 		calls := []dialects.RawCall{rc}
-		if j := strayEnd(s, k); fenced && j > k && strings.HasPrefix(s[skipBlank(s, j):], "```") {
+		if j := strayEnd(s, k); fence != 0 && j > k && closesFence(s, skipBlank(s, j), fence) {
 			textcall.NoteStrayClosers(calls) // {…}} inside the fence
 			k = skipBlank(s, j)
 		}
-		if fenced && strings.HasPrefix(s[k:], "```") {
-			next = k + 3
+		if e, ok := textlayer.CloseRunAt(s, k, fence); ok {
+			next = e
 			k = skipBlank(s, next)
 		}
 		if e, ok := matchAny(f.end, s, k); ok {
@@ -1158,7 +1165,7 @@ func (x *extractor) arguments(f *form, at, from int, name, id string, strict boo
 			}
 			return piece{calls: []dialects.RawCall{rc}, next: next, ok: true}
 		}
-	case j >= len(s) || cutIn(fenceCloser, s, j) || fenceOnly(s, j):
+	case j >= len(s) || textlayer.CutInRun(s, j) || fenceOnly(s, j):
 		// Cut off after the name, or inside the fence that opens the
 		// arguments: the name itself may be cut, and the arguments
 		// were never written.
@@ -1179,26 +1186,20 @@ func (x *extractor) arguments(f *form, at, from int, name, id string, strict boo
 // dialect (bounds), so an unclosed quote costs no scan of the rest of the
 // output per call.
 func encodedObject(s string, i int, bounds *markerSet) (end int, ok bool) {
-	for k := i + 1; k < len(s); k++ {
-		switch c := s[k]; {
-		case c == '\\':
-			k++
-		case c == '"':
-			var inner string
-			if json.Unmarshal([]byte(s[i:k+1]), &inner) != nil {
-				return 0, false
-			}
-			inner = strings.TrimSpace(inner)
-			return k + 1, inner != "" && (inner[0] == '{' || inner[0] == '[')
-		case c == '\n':
-			return 0, false // a JSON string holds no raw line break
-		case bounds != nil && bounds.first[c]:
-			if _, at := bounds.matchAt(s, k); at {
-				return 0, false
-			}
-		}
+	line := len(s) // a JSON string holds no raw line break
+	if k := strings.IndexByte(s[i+1:], '\n'); k >= 0 {
+		line = i + 1 + k
 	}
-	return 0, false
+	k := jsonscan.StringEndIn(s[:line], i)
+	if k == line || bounds.in(s, i+1, k) {
+		return 0, false
+	}
+	var inner string
+	if json.Unmarshal([]byte(s[i:k+1]), &inner) != nil {
+		return 0, false
+	}
+	inner = strings.TrimSpace(inner)
+	return k + 1, inner != "" && (inner[0] == '{' || inner[0] == '[')
 }
 
 // callObject reads the JSON of a CallObject form: a whole call object, or
@@ -1297,7 +1298,7 @@ func cutCall(offset int, raw, where string) dialects.RawCall {
 // inside a marker that closes: a section's or a call's end marker, or the
 // fence around a header call's arguments. The calls before it are whole.
 func (x *extractor) cutInCloser(i int) bool {
-	if cutIn(x.d.secEnd, x.s, i) || cutIn(fenceCloser, x.s, i) {
+	if cutIn(x.d.secEnd, x.s, i) || textlayer.CutInRun(x.s, skipBlank(x.s, i)) {
 		return true
 	}
 	for _, f := range x.d.forms {

@@ -14,6 +14,8 @@ const (
 )
 
 var mistralRows = []row{
+	{name: "a call list in a tilde fence", text: "[TOOL_CALLS]\n~~~json\n[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}]\n~~~\nDone.",
+		calls: []want{c("get_weather", `{"city":"Paris"}`)}, content: "Done."},
 	{name: "call list closed twice", text: `[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]]`,
 		calls: []want{c("get_weather", `{"city":"Paris"}`)}, repairs: []toolcall.RepairKind{toolcall.RepairExtraClosing},
 		chunks: []string{`[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]`, `]`}},
@@ -164,6 +166,10 @@ var deepseekV3Rows = []row{
 		calls: []want{c("f", `{"a":1}`)}},
 	{name: "truncated", text: dsCalls + dsCall + "function" + dsSep + "get_weather\n```json\n{\"city\": \"Tok",
 		errs: []toolcall.Code{toolcall.CodeTruncated}},
+	{name: "arguments in a tilde fence", text: dsCalls + dsCall + "function" + dsSep + "f\n~~~json\n{\"a\": 1}\n~~~" + dsCallEnd + dsCallsEnd,
+		calls: []want{c("f", `{"a":1}`)}},
+	{name: "cut inside the closing tilde run", text: dsCalls + dsCall + "function" + dsSep + "f\n~~~json\n{\"a\": 1}\n~~",
+		calls: []want{c("f", `{"a":1}`)}},
 	{name: "closing fence and markers missing", text: dsCalls + dsCall + "function" + dsSep + "get_weather\n```json\n{\"city\": \"Tokyo\"}",
 		calls: []want{c("get_weather", `{"city":"Tokyo"}`)}},
 	{name: "per-call marker missing in the section", text: dsCalls + "function" + dsSep + "f\n```json\n{\"a\": 1}\n```" + dsCallEnd + dsCallsEnd,

@@ -63,9 +63,6 @@ func cutIn(ms []marker, s string, i int) bool {
 	return false
 }
 
-// fenceCloser is the fence that closes a header call's fenced arguments.
-var fenceCloser = []marker{compileMarker("```")}
-
 // markerSet is a list of markers with a table of their first bytes, so a
 // scanner can test a position for any of them cheaply.
 type markerSet struct {
@@ -85,6 +82,22 @@ func newMarkerSet(ms ...[]marker) *markerSet {
 		}
 	}
 	return set
+}
+
+// in reports whether a marker of the set starts in s[from:to], reading
+// on past to for the rest of it; a nil set holds none.
+func (set *markerSet) in(s string, from, to int) bool {
+	if set == nil {
+		return false
+	}
+	for k := from; k < to; k++ {
+		if set.first[s[k]] {
+			if _, ok := set.matchAt(s, k); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // matchAt reports whether a marker of the set starts at s[i], and where

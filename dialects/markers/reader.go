@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
@@ -165,8 +166,10 @@ func (d *Dialect) literals() *lits {
 	// value of a list of calls (reader.bracket).
 	l.brackets = !d.closedForms()
 	if d.bare {
-		for _, s := range []string{"{", "[", "`"} {
-			add(s, literal{stop: true, line: true, json: s != "`"})
+		// A fence may frame bare JSON: its opening run, of backticks
+		// or tildes, holds the answer text of its line.
+		for _, s := range []string{"{", "[", "`", "~~~"} {
+			add(s, literal{stop: true, line: true, json: s == "{" || s == "["})
 		}
 	}
 	l.tagsApart = true
@@ -424,7 +427,7 @@ func (r *reader) scan(s string) {
 				}
 			}
 		}
-		if partial || l.brackets && c == '\\' && r.inStr && i+1 == len(s) {
+		if partial {
 			break
 		}
 		r.litEnd = max(r.litEnd, end)
@@ -443,10 +446,9 @@ func (r *reader) scan(s string) {
 func (r *reader) bracket(s string, i int) int {
 	c := s[i]
 	if r.inStr {
-		switch c {
-		case '\\':
-			return i + 1
-		case '"':
+		// A string ends at a quote no backslash escapes
+		// (jsonscan.Escaped).
+		if c == '"' && !jsonscan.Escaped(s, i) {
 			r.inStr = false
 		}
 		return i
@@ -563,7 +565,7 @@ func (r *reader) settledAt(s string, q int) bool {
 	}
 	// A byte that begins no closing marker, no closing bracket and no
 	// fence: the region before it cannot take it in.
-	if strings.IndexByte("]}`", s[q]) < 0 && !r.d.endsAt(s, q) {
+	if s[q] != ']' && s[q] != '}' && !textlayer.IsFenceByte(s[q]) && !r.d.endsAt(s, q) {
 		if _, ok := r.d.openers.matchAt(s, q); !ok && !(r.d.values() && cutIn(r.d.openers.list, s, q)) {
 			return true
 		}
@@ -575,7 +577,7 @@ func (r *reader) settledAt(s string, q int) bool {
 			return true
 		}
 		k := skipBlank(s, e)
-		return k < len(s) && strings.IndexByte("{[`", s[k]) < 0
+		return k < len(s) && s[k] != '{' && s[k] != '[' && !textlayer.IsFenceByte(s[k])
 	}
 	return false
 }
@@ -868,8 +870,8 @@ func (r *reader) decided(u string, cp checkpoint) bool {
 	case q >= len(u):
 		return false
 	case cp.values:
-		return q+r.lits.longest < len(u) && strings.IndexByte(",;{[`", u[q]) < 0 && !r.d.opensAt(u, q)
-	case u[q] == '`':
+		return q+r.lits.longest < len(u) && strings.IndexByte(",;{[", u[q]) < 0 && !textlayer.IsFenceByte(u[q]) && !r.d.opensAt(u, q)
+	case textlayer.IsFenceByte(u[q]):
 		return q+3 < len(u)
 	}
 	return !r.d.endsAt(u, q)
@@ -885,7 +887,7 @@ func (d *Dialect) opensAt(s string, q int) bool {
 // from (a value of a values form, an element of a list of calls, with the
 // separators or the fence before it), not a region opened by a marker.
 func (d *Dialect) isValue(text string) bool {
-	if text == "" || strings.IndexByte("{[`,; \t\r\n", text[0]) < 0 {
+	if text == "" || strings.IndexByte("{[,; \t\r\n", text[0]) < 0 && !textlayer.IsFenceByte(text[0]) {
 		return false
 	}
 	_, marker := d.openers.matchAt(text, 0)

@@ -3,6 +3,7 @@ package markers
 import (
 	"strings"
 
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -64,6 +65,8 @@ func scanValue(s string, start int, bounds *markerSet) extent {
 	for i := start; i < len(s); i++ {
 		c := s[i]
 		if quote != 0 {
+			// Inside a single-quoted string of a loose literal (a
+			// double-quoted one is passed over whole, below).
 			switch {
 			case c == '\\':
 				i++
@@ -104,7 +107,17 @@ func scanValue(s string, start int, bounds *markerSet) extent {
 		case ':':
 			expectKey = false
 		case '"':
-			quote, stringKey = c, expectKey && stack[len(stack)-1] == '{'
+			// The string ends where jsonscan says; a marker in it is
+			// text, but one in a string that never ends was swallowed.
+			stringKey = expectKey && stack[len(stack)-1] == '{'
+			j := jsonscan.StringEndIn(s, i)
+			swallowed = swallowed || bounds.in(s, i+1, j)
+			if j == len(s) {
+				quote, i = c, j
+				continue
+			}
+			i, last, lastWasKey = j, c, stringKey
+			continue
 		case '\'':
 			if last == '{' || last == '[' || last == ',' || last == ':' {
 				quote, stringKey = c, expectKey && stack[len(stack)-1] == '{'

@@ -483,12 +483,12 @@ func (x *extractor) whole(s string, base int, afterRun bool, shown *shown.ShownS
 			break
 		}
 	}
-	fenced := false
+	var fence byte // the byte of the fence around the values, 0 when none
 	if e, isFence := textlayer.OpenRun(s, i); isFence {
 		if !valueStart(s, skipBlank(s, e)) {
 			return nil, "", false
 		}
-		i, fenced = e, true
+		i, fence = e, s[i]
 	}
 	n, last := 0, 0 // last: the calls of the last value
 	for {
@@ -500,15 +500,15 @@ func (x *extractor) whole(s string, base int, afterRun bool, shown *shown.ShownS
 		if i >= len(s) {
 			break
 		}
-		if fenced && strings.HasPrefix(s[i:], "```") {
-			i, fenced = i+3, false
+		if e, ok := textlayer.CloseRunAt(s, i, fence); ok {
+			i, fence = e, 0
 			continue
 		}
 		if !valueStart(s, i) {
 			if textlayer.TrimSpace(s[i:]) == "" {
 				break
 			}
-			if j := strayEnd(s, i); n > 0 && j > i && (j == len(s) || fenced && strings.HasPrefix(s[j:], "```")) {
+			if j := strayEnd(s, i); n > 0 && j > i && (j == len(s) || closesFence(s, j, fence)) {
 				// Closing brackets too many after the last value ({…}})
 				// are its punctuation, dropped and recorded.
 				textcall.NoteStrayClosers(calls[len(calls)-last:])
@@ -542,7 +542,7 @@ func (x *extractor) whole(s string, base int, afterRun bool, shown *shown.ShownS
 func (x *extractor) framed(s string, base int, shown *shown.ShownScan) bool {
 	type frame struct{ start, end string }
 	var starts []frame
-	starts = append(starts, frame{"```", "```"})
+	starts = append(starts, frame{"```", "```"}, frame{"~~~", "~~~"})
 	for _, p := range x.d.barePrefix {
 		starts = append(starts, frame{p, ""})
 	}
@@ -572,8 +572,13 @@ func (x *extractor) framed(s string, base int, shown *shown.ShownScan) bool {
 		}
 		f := starts[k]
 		i := at + len(f.start)
-		if f.start == "```" {
-			i, _ = textlayer.OpenRun(s, at)
+		if textlayer.IsFenceByte(f.start[0]) {
+			e, ok := textlayer.OpenRun(s, at)
+			if !ok {
+				pos = at + len(f.start) // a run of tildes inside a line is prose
+				continue
+			}
+			i = e
 		}
 		i = skipBlank(s, i)
 		end, ok, measured := -1, false, -1

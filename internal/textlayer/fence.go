@@ -84,6 +84,24 @@ func ClosesFence(line string, ch byte, n int) bool {
 	return len(line) >= n && n >= 3 && strings.Trim(line, string(ch)) == ""
 }
 
+// CloseRunAt reports whether a run that closes a fence opened by the byte
+// ch (a backtick or a tilde) starts at text[i]: three of ch or more, as
+// FenceAt closes. It returns the end of the run.
+func CloseRunAt(text string, i int, ch byte) (end int, ok bool) {
+	if !IsFenceByte(ch) || !strings.HasPrefix(text[i:], closeRun(ch)) {
+		return i, false
+	}
+	return RunEnd(text, i, len(text)), true
+}
+
+// CutInRun reports whether text[i:] is the first one or two bytes of a
+// fence's run, with nothing after them: the text may end inside a closing
+// run.
+func CutInRun(text string, i int) bool {
+	rest := text[i:]
+	return len(rest) > 0 && len(rest) < 3 && IsFenceByte(rest[0]) && strings.Trim(rest, rest[:1]) == ""
+}
+
 // IsFenceByte reports whether c is a byte a fence's runs are made of: a
 // backtick or a tilde.
 func IsFenceByte(c byte) bool { return c == '`' || c == '~' }

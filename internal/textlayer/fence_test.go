@@ -133,3 +133,35 @@ func TestFenceScanTildes(t *testing.T) {
 		t.Errorf("FenceOpenBefore after tildes inside a line = %d, want -1", got)
 	}
 }
+
+func TestCloseRunAt(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		i    int
+		ch   byte
+		end  int
+		ok   bool
+	}{
+		{"```", 0, '`', 3, true},
+		{"x````\n", 1, '`', 5, true},
+		{"~~~", 0, '~', 3, true},
+		{"~~~", 0, '`', 0, false}, // a run of tildes closes no backtick fence
+		{"``", 0, '`', 0, false},
+		{"```", 0, 'x', 0, false},
+	} {
+		end, ok := textlayer.CloseRunAt(c.text, c.i, c.ch)
+		if ok != c.ok || ok && end != c.end {
+			t.Errorf("CloseRunAt(%q, %d, %q) = %d, %v; want %d, %v", c.text, c.i, c.ch, end, ok, c.end, c.ok)
+		}
+	}
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"`", true}, {"~~", true}, {"```", false}, {"`~", false}, {"", false}, {"x", false},
+	} {
+		if got := textlayer.CutInRun(c.text, 0); got != c.want {
+			t.Errorf("CutInRun(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
