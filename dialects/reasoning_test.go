@@ -129,38 +129,3 @@ func TestTemplateBlockEnd(t *testing.T) {
 		}
 	}
 }
-
-// TestClosedBlocks: each opening tag pairs with the first closing tag
-// after it, the next block is looked for after that close, an opening tag
-// never closed ends the list, and a wrapper with an empty tag has none.
-func TestClosedBlocks(t *testing.T) {
-	for _, tc := range []struct {
-		text string
-		tags ReasoningTags
-		want []Span
-	}{
-		{"a <think>b</think> c", Think, []Span{{2, 18}}},
-		{"<think>a</think><think>b</think>", Think, []Span{{0, 16}, {16, 32}}},
-		// A nested opening tag is text of the block; the close after the
-		// first close is text after it.
-		{"<think>a<think>b</think>c</think>", Think, []Span{{0, 24}}},
-		{"<think>a</think> <think>never closed", Think, []Span{{0, 16}}},
-		{"a </think> b", Think, nil},
-		{"", Think, nil},
-		{"[THINK]x[/THINK]", ReasoningTags{Open: "[THINK]", Close: "[/THINK]"}, []Span{{0, 16}}},
-		{"<think>x</think>", ReasoningTags{Open: "<think>"}, nil},
-		{"<think>x</think>", ReasoningTags{Close: "</think>"}, nil},
-	} {
-		got := ClosedBlocks(tc.text, tc.tags)
-		if len(got) != len(tc.want) {
-			t.Errorf("ClosedBlocks(%q, %v) = %v, want %v", tc.text, tc.tags, got, tc.want)
-			continue
-		}
-		for i := range got {
-			if got[i] != tc.want[i] {
-				t.Errorf("ClosedBlocks(%q, %v) = %v, want %v", tc.text, tc.tags, got, tc.want)
-				break
-			}
-		}
-	}
-}

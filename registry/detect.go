@@ -9,6 +9,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
@@ -331,7 +332,7 @@ func (r *Registry) rank(ctx context.Context, seen *present, n int, opts *Options
 // reasoning wrapper, per wrapper, found once per output for draftedCall.
 type drafts struct {
 	done   bool
-	blocks map[dialects.ReasoningTags][]dialects.Span // sorted, not overlapping
+	blocks map[dialects.ReasoningTags][]textlayer.Span // sorted, not overlapping
 	// implicit: per wrapper whose closing tag comes before any opening
 	// one, where that first closing tag ends (the block a template
 	// opened, dialects.TemplateBlockEnd).
@@ -339,7 +340,7 @@ type drafts struct {
 }
 
 // find finds the closed blocks of every wrapper in text
-// (dialects.ClosedBlocks).
+// (strictjson.ClosedBlocks).
 func (d *drafts) find(text string, wrappers []dialects.ReasoningTags) {
 	d.done = true
 	for _, w := range wrappers {
@@ -349,9 +350,9 @@ func (d *drafts) find(text string, wrappers []dialects.ReasoningTags) {
 			}
 			d.implicit[w] = end
 		}
-		if b := dialects.ClosedBlocks(text, w); len(b) > 0 {
+		if b := strictjson.ClosedBlocks(text, w.Open, w.Close); len(b) > 0 {
 			if d.blocks == nil {
-				d.blocks = map[dialects.ReasoningTags][]dialects.Span{}
+				d.blocks = map[dialects.ReasoningTags][]textlayer.Span{}
 			}
 			d.blocks[w] = b
 		}
@@ -377,7 +378,7 @@ func (d *drafts) draftedCall(text string, ext *dialects.Extraction, wrappers, ow
 			continue
 		}
 		for _, rc := range ext.Calls {
-			k, _ := slices.BinarySearchFunc(blocks, rc.Offset, func(b dialects.Span, off int) int {
+			k, _ := slices.BinarySearchFunc(blocks, rc.Offset, func(b textlayer.Span, off int) int {
 				if b.End <= off {
 					return -1
 				}

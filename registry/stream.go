@@ -186,13 +186,13 @@ func (r *Registry) decideIn(ctx context.Context, seen *present, n int, opts *Opt
 // inOpenReasoning reports whether prefix ends inside a reasoning block it
 // opened itself, of one of tags (every registered dialect's wrappers: a
 // call in another family's block may turn out drafted, see draftedCall)
-// or <think> (dialects.UnclosedBlock: a tag inside a JSON string is text).
+// or <think> (strictjson.UnclosedBlock: a tag inside a JSON string is text).
 func inOpenReasoning(prefix string, tags []dialects.ReasoningTags) bool {
-	if dialects.UnclosedBlock(prefix, dialects.Think) >= 0 {
+	if strictjson.UnclosedBlock(prefix, dialects.Think.Open, dialects.Think.Close) >= 0 {
 		return true
 	}
 	for _, t := range tags {
-		if dialects.UnclosedBlock(prefix, t) >= 0 {
+		if strictjson.UnclosedBlock(prefix, t.Open, t.Close) >= 0 {
 			return true
 		}
 	}

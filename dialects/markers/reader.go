@@ -966,7 +966,7 @@ func (r *reader) reasoningHold(s string) (holdBelow, holdFrom int) {
 			break // no opening tag either
 		}
 		from := 0
-		for _, b := range dialects.ClosedBlocks(s, t) {
+		for _, b := range strictjson.ClosedBlocks(s, t.Open, t.Close) {
 			from = b.End
 		}
 		if o := strictjson.IndexTag(s[from:], t.Open); o >= 0 {

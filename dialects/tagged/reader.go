@@ -744,10 +744,10 @@ func (r *reader) tagFree(text string, to int) bool {
 }
 
 // inReasoning reports whether s ends inside a reasoning block it opened
-// (dialects.UnclosedBlock).
+// (strictjson.UnclosedBlock).
 func (r *reader) inReasoning(s string) bool {
 	for _, tg := range r.t.tags {
-		if dialects.UnclosedBlock(s, tg) >= 0 {
+		if strictjson.UnclosedBlock(s, tg.Open, tg.Close) >= 0 {
 			return true
 		}
 	}

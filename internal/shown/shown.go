@@ -12,7 +12,7 @@ import (
 )
 
 // Span is a byte range [Start, End) of a text.
-type Span struct{ Start, End int }
+type Span = textlayer.Span
 
 // ShownScan answers ShownAt for a text that only grows (a stream's
 // buffer, or an output read from its start), reading each complete line
@@ -55,7 +55,7 @@ type ShownScan struct {
 // about.
 func (s *ShownScan) Call(start, end int) {
 	if end > start+1 {
-		s.calls = append(s.calls, Span{start, end})
+		s.calls = append(s.calls, Span{Start: start, End: end})
 		s.stale = s.stale || start < s.in.i
 	}
 }

@@ -246,7 +246,7 @@ func TestShownLeavesCallsOut(t *testing.T) {
 					b.WriteString(inner[r.IntN(len(inner))])
 				}
 				b.WriteString("</c>")
-				calls = append(calls, Span{start, b.Len()})
+				calls = append(calls, Span{Start: start, End: b.Len()})
 				continue
 			}
 			b.WriteString(pieces[r.IntN(len(pieces))])

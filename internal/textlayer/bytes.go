@@ -164,3 +164,6 @@ func equalFoldASCII(a, b string) bool {
 	}
 	return true
 }
+
+// Span is a byte range [Start, End) of a text.
+type Span struct{ Start, End int }

@@ -4,13 +4,15 @@ import (
 	"slices"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/strictjson"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // Span is a byte range [Start, End) of a text.
-type Span = dialects.Span
+type Span = textlayer.Span
 
 // ClosedBlocks finds the reasoning blocks of text written with both their
-// opening and closing tags, in order (dialects.ClosedBlocks for each
+// opening and closing tags, in order (strictjson.ClosedBlocks for each
 // wrapper). Call markup inside them is the model thinking about a call,
 // not making one (llama.cpp and vLLM agree): it stays reasoning. A block
 // never closed, or one the template opened (only its closing tag is in the
@@ -18,7 +20,7 @@ type Span = dialects.Span
 func ClosedBlocks(text string, tags ...dialects.ReasoningTags) []Span {
 	var spans []Span
 	for _, t := range tags {
-		spans = append(spans, dialects.ClosedBlocks(text, t)...)
+		spans = append(spans, strictjson.ClosedBlocks(text, t.Open, t.Close)...)
 	}
 	if len(tags) > 1 {
 		slices.SortFunc(spans, func(a, b Span) int { return a.Start - b.Start })
