@@ -113,6 +113,10 @@ func TestShownLinear(t *testing.T) {
 		scan(strings.Repeat("x `y` <tool_call>\n", n/6), 18)
 		// Quotations that may span lines and never close, apostrophes.
 		scan(strings.Repeat("say \"<t>\n{x 'it's' '<b>\n", n/6), 26)
+		// Quotes after blanks behind runs of a list's opening bytes
+		// (textlayer.QuoteOpens reads back over them), strings a colon
+		// opens and partners glued to punctuation.
+		scan(strings.Repeat(`[ , ; "x." : "y." `, n/18), 9)
 		// Fences in a paragraph with inline code open: crossing the
 		// fences, and not.
 		scan(strings.Repeat("a `f\n```\nx\n```g` b\n", n/6), 7)
@@ -169,8 +173,11 @@ func TestShownScanAgrees(t *testing.T) {
 	}
 	pieces := []string{"`", "``", "```", "\n", "\n\n", "For example:\n", "x ", "<tool_call>", " `y` ", "```json\n",
 		" \"", "\" ", "{\"", "\u201C", "\u201D ", "]", "[", "x", " '", "' ", "'", ">", " \"<", " '<",
-		"a`", "a``", "b", " ", "`c"}
-	for range 3000 {
+		"a`", "a``", "b", " ", "`c",
+		// Strings a colon or a line's start opens, their partners glued
+		// to what precedes them, escaped quotes and quote tokens.
+		": \"", ", \"", "x.\"", "\\\"", "<|\"|>", "\u2018"}
+	for range 6000 {
 		var b strings.Builder
 		for range 1 + r.IntN(14) {
 			b.WriteString(pieces[r.IntN(len(pieces))])
@@ -304,7 +311,8 @@ func TestShownAtIgnoresLaterText(t *testing.T) {
 		"A `run " + marker + "{}</tool_call> closed` later.",
 		"> " + marker + "{}</tool_call>",
 	}
-	parts := []string{"```", "`", "json", "python", " ", "\n", "x", marker, "{}", "</tool_call>", "Example:", "~~~", `"`, ">"}
+	parts := []string{"```", "`", "json", "python", " ", "\n", "x", marker, "{}", "</tool_call>", "Example:", "~~~", `"`, ">",
+		": ", ", ", `\`, "``"}
 	rng := rand.New(rand.NewPCG(1, 1))
 	for len(texts) < 20000 {
 		var b strings.Builder
