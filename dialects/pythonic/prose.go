@@ -26,7 +26,8 @@ import (
 //     (python, …) holds a program, never a call;
 //   - a declared tool called on a line of its own.
 //
-// Text in `inline code` is a mention and is skipped. The Reader finds
+// A candidate in `inline code` or a quotation is a mention
+// (shown.ShownScan). The Reader finds
 // the candidates as the output arrives (readprose.go) and reads each, once
 // decided, with the functions here.
 //
@@ -138,7 +139,7 @@ func (p *prose) bracketed(at int) (region, bool, int) {
 // fence tries the code fence whose first backtick is at s[at].
 func (p *prose) fence(at int) (region, bool, int) {
 	s := p.s
-	if !textlayer.IsFenceAt(s, at, len(s)) || !atLineStart(s, at) {
+	if !textlayer.IsFenceAt(s, at, len(s)) {
 		return region{}, false, at + 1
 	}
 	f := textlayer.FenceAt(s, at, len(s))

@@ -109,6 +109,31 @@ var pythonicRows = []row{
 		calls: calls("get_time", `{}`),
 	},
 	{
+		name:    "a fence opened inside a line of prose is a fence",
+		text:    "Sure: ```\nget_time()\n```\nDone.",
+		calls:   calls("get_time", `{}`),
+		content: "Sure:\nDone.",
+		chunks:  []string{"Sure: `", "``\nget_ti", "me()\n``", "`\nDone."},
+	},
+	{
+		name:    "a fence of tildes is a fence",
+		text:    "Here you go:\n~~~\nget_time()\n~~~\nDone.",
+		calls:   calls("get_time", `{}`),
+		content: "Here you go:\nDone.",
+		chunks:  []string{"Here you go:\n~", "~~\nget_time()\n~", "~~\nDone."},
+	},
+	{
+		name:    "tildes inside a line open no fence",
+		text:    "It takes ~~~ 5 minutes.",
+		content: "It takes ~~~ 5 minutes.",
+	},
+	{
+		name:    "inline code left open before a list shows it",
+		text:    "I type ` a lot. [get_time()]",
+		content: "I type ` a lot. [get_time()]",
+		chunks:  []string{"I type `", " a lot. [get_t", "ime()]"},
+	},
+	{
 		name:    "code fence holding program code",
 		text:    "Run this:\n```python\nimport os\nprint(os.getcwd())\n```",
 		content: "Run this:\n```python\nimport os\nprint(os.getcwd())\n```",

@@ -55,14 +55,15 @@ type reader struct {
 	thinkLead bool
 	// block in progress (phase inBlock).
 	blk blockState
-	// content whitespace: started says content was given; lead drops
-	// whitespace before the next content; pend is where held trailing
-	// whitespace starts (-1 none); since says content was given since
-	// the last region.
-	started, lead bool
-	pend          int
-	regions       bool
-	since         bool
+	// content whitespace (the content's edges are dialects.Edges's):
+	// started says content was given; afterThink that a reasoning block
+	// closed since the last content, so the whitespace after its close is
+	// the block's, as dialects.SplitReasoning reads it; pend is where held
+	// trailing whitespace starts (-1 none): it is dropped before a
+	// region.
+	started, afterThink bool
+	pend                int
+	regions             bool
 
 	// bare scans the bare calls of phase whole; notWhole says the
 	// output is not bare calls.
@@ -125,7 +126,7 @@ func (e Engine) NewReader(opts *dialects.Options) dialects.Reader {
 		opts = &dialects.Options{}
 	}
 	d := e.Dialect
-	r := &reader{d: d, x: newExtractor(d, opts), opts: opts, thinkHeld: -1, pend: -1, lead: true}
+	r := &reader{d: d, x: newExtractor(d, opts), opts: opts, thinkHeld: -1, pend: -1}
 	switch {
 	case opts.ReasoningOpen:
 		r.phase, r.thinkLead = think, true
@@ -150,7 +151,6 @@ func (r *reader) Write(delta string) []dialects.Piece {
 func (r *reader) Close() []dialects.Piece {
 	r.out = r.out[:0]
 	r.step(true)
-	r.flushPend(true)
 	return r.out
 }
 
@@ -330,8 +330,7 @@ func (r *reader) thinking(text string, final bool) bool {
 		// in it too.
 		r.emitReasoning(text[:c], true)
 		r.pos = c + len(dialects.Think.Close)
-		r.scan, r.phase, r.thinkHeld, r.lead = r.pos, content, -1, !r.started || true
-		r.lead = true
+		r.scan, r.phase, r.thinkHeld, r.afterThink = r.pos, content, -1, true
 		return true
 	case final:
 		if r.thinkHeld >= 0 {
@@ -486,7 +485,7 @@ func (r *reader) content(text string, final bool) bool {
 	switch {
 	case t >= 0 && (o < 0 || t < o):
 		r.emitContent(text, t, false)
-		r.flushPend(false)
+		r.flushPend()
 		r.pos = t + len(dialects.Think.Open)
 		r.scan, r.phase, r.thinkLead = r.pos, think, true
 		return true
@@ -530,7 +529,7 @@ func (r *reader) emitContent(text string, end int, final bool) {
 	if r.pend >= 0 {
 		start = r.pend
 	}
-	if r.lead {
+	if r.afterThink {
 		start = r.pos + len(s) - len(strings.TrimLeft(s, spaces))
 	}
 	cut := r.pos + len(t)
@@ -548,20 +547,19 @@ func (r *reader) give(s string) {
 		return
 	}
 	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceContent, Text: s})
-	r.started, r.lead, r.since = true, false, true
+	r.started, r.afterThink = true, false
 }
 
-// flushPend decides held trailing whitespace: before a <think> it is
-// content; at the end it is content unless a region came after the last
-// content.
-func (r *reader) flushPend(final bool) {
+// flushPend gives held trailing whitespace before a <think>: it is
+// content, unless a reasoning block's close came before it.
+func (r *reader) flushPend() {
 	if r.pend < 0 {
 		return
 	}
 	text := r.buf.Text()
 	s := text[r.pend:r.pos]
 	r.pend = -1
-	if r.lead || final && r.regions && !r.since {
+	if r.afterThink {
 		return
 	}
 	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceContent, Text: s})
@@ -592,8 +590,6 @@ func (r *reader) block(text string, final bool) bool {
 	r.pend = -1 // whitespace before a region goes with it
 	r.emitRegion(text, reg)
 	r.pos, r.scan, r.phase = reg.end, reg.end, content
-	r.lead = !r.started
-	r.since = false
 	return true
 }
 
@@ -657,85 +653,126 @@ func (b *brackets) feed(text string, i int, final bool) bool {
 // seqScan finds where the call list of a block ends, as block reads it,
 // when no closing marker ends it first: a bracketed list at its closing
 // bracket and the stray brackets after it on its line; a run of bare calls
-// or objects at the first line that does not go on with one. Anything else
-// (seqRest) runs to the end of the output.
+// or objects at the first line that does not go on with one (blanks,
+// commas and semicolons aside; the rest of a line an element starts is
+// the run's, to its end outside brackets and strings). Anything else
+// (seqRest) runs to the end of the output. The elements are read by
+// listScan.
 type seqScan struct {
-	i     int // next byte to read; 0: not started
+	ls    listScan
 	state seqState
-	elem  int  // where the call whose name is read starts
-	calls bool // a call of a bare run was read
-	b     brackets
+	b     brackets // text that is not an element, to the list's closing bracket or its line's end
+	begun bool
+	elems bool // an element of a bare run was read
+	line  bool // a bare run is at the start of a line, separators aside
 }
 
 type seqState uint8
 
 const (
-	seqLead seqState = iota
-	seqName
-	seqList
-	seqStray
-	seqBare
-	seqLine // a bare run, at the start of a line at depth 0
+	seqLead  seqState = iota // before the first element, or a list's '['
+	seqList                  // in a bracketed list
+	seqJunk                  // in a bracketed list, after text that is not an element
+	seqStray                 // after the list's ']'
+	seqBare                  // in a run of bare elements
+	seqTail                  // in a bare run, the rest of an element's line
 	seqRest
 )
 
 // end reads text from where it stopped and reports whether the list has
 // ended, and where its region is to be read up to.
 func (s *seqScan) end(text string, body int, objects, final bool) (limit int, done bool) {
-	if s.i < body {
-		s.i = body
+	if !s.begun {
+		s.begun, s.ls = true, newListScan(body)
 	}
-	for s.i < len(text) {
-		i := s.i
-		c := text[i]
-		switch s.state {
-		case seqLead, seqLine:
-			switch {
-			case c == ' ' || c == '\t' || c == '\r' || c == '\n' || (c == ',' || c == ';') && s.state == seqLine:
-			case c == '[' && s.state == seqLead:
-				s.state, s.b.depth = seqList, 1
-			case c == '{' && objects:
+	for s.state != seqRest {
+		if s.state == seqJunk || s.state == seqStray || s.state == seqTail {
+			if limit, ok := s.rest(text, final); ok {
+				return limit, true
+			}
+			if s.state != seqBare {
+				return len(text), final
+			}
+		}
+		ev, at := s.ls.next(text, objects, final)
+		switch ev {
+		case leMore:
+			return len(text), final
+		case leStart:
+			if s.state == seqLead {
 				s.state = seqBare
-				continue
-			case isNameStart(c):
-				s.state, s.elem = seqName, i
-			case s.state == seqLine:
-				return i, true
+			}
+		case leElem:
+			s.ls.done()
+			s.elems, s.line = true, false
+		case leNotCall:
+			switch {
+			case s.state == seqList:
+				s.state, s.b, s.ls.i = seqJunk, brackets{depth: 1}, at
+			case s.elems && s.line:
+				return s.ls.start, true // a line that does not go on with a call
+			case s.elems:
+				s.state, s.b, s.ls.i = seqTail, brackets{}, at
+				s.ls.done()
 			default:
 				s.state = seqRest
 			}
-		case seqName:
-			if isNameByte(c) || c == '.' || c == '-' {
-				break
-			}
-			if _, ok := callAt(text, s.elem); ok && c == '(' {
-				s.state, s.calls = seqBare, true
-				continue
-			}
-			if s.calls {
-				return s.elem, true // a line that does not go on with a call
-			}
-			s.state = seqRest
-		case seqList, seqBare:
-			if !s.b.feed(text, i, final) {
-				return 0, false
-			}
-			if s.state == seqList && s.b.depth == 0 {
+		case leByte:
+			switch c := text[at]; {
+			case c == '\n':
+				s.line = true
+				s.ls.skip()
+			case (c == ',' || c == ';') && s.state != seqLead:
+				s.ls.skip()
+			case c == '[' && s.state == seqLead:
+				s.state = seqList
+				s.ls.skip()
+			case c == ']' && s.state == seqList:
 				s.state = seqStray
-			} else if s.state == seqBare && c == '\n' && s.b.depth <= 0 && !s.b.inString() {
-				s.state = seqLine
+				s.ls.skip()
+			case s.state == seqList:
+				s.state, s.b = seqJunk, brackets{depth: 1}
+			case s.state == seqBare && s.line:
+				return at, true
+			case s.state == seqBare:
+				s.state, s.b = seqTail, brackets{}
+			default:
+				s.state = seqRest
 			}
+		}
+	}
+	s.ls.i = len(text)
+	return len(text), final
+}
+
+// rest reads on in the states that are not a list's elements: a
+// bracketed list's text that is not one to its closing bracket, the
+// stray brackets after the list (ok: the list ends at limit), the rest of
+// a bare element's line (the run goes on at the next line).
+func (s *seqScan) rest(text string, final bool) (limit int, ok bool) {
+	for ; s.ls.i < len(text); s.ls.i++ {
+		i := s.ls.i
+		switch s.state {
 		case seqStray:
-			if c != ' ' && c != '\t' && c != ']' {
+			if c := text[i]; c != ' ' && c != '\t' && c != ']' {
 				return i, true
 			}
-		case seqRest:
-			s.i = len(text)
-			return len(text), final
+			continue
+		case seqTail:
+			if text[i] == '\n' && s.b.depth <= 0 && !s.b.inString() {
+				s.state, s.line = seqBare, true
+				s.ls.i++
+				return 0, false
+			}
 		}
-		s.i++
+		if !s.b.feed(text, i, final) {
+			return 0, false
+		}
+		if s.state == seqJunk && s.b.closed() {
+			s.state = seqStray
+		}
 	}
-	return len(text), final
+	return 0, false
 }
 
 // blockEnd reads the block in progress until it closes: at its closing
@@ -879,6 +916,5 @@ func (r *reader) wholeBare(text string, final bool) bool {
 	}
 	r.emitRegion(text, reg)
 	r.pos, r.scan = len(text), len(text)
-	r.lead = true
 	return false
 }

@@ -10,8 +10,8 @@ import (
 
 // The Reader's marker-less calls (prose.go says which count). While no
 // block opener has been read, the answer text goes out up to the next
-// place a candidate may start: a '[' (a call list), a backtick (inline
-// code, whose text is a mention, or a fence) and, with tools declared, a
+// place a candidate may start: a '[' (a call list), a backtick or a tilde
+// (a fence's opening run, textlayer.IsFenceAt) and, with tools declared, a
 // line's start (a declared tool called on its own line). The candidate is
 // held until it is decided, looking no further than the end of its own
 // region (the fence's close) or line, then given as calls or as content:
@@ -32,14 +32,14 @@ import (
 //   - a declared tool's call at a line's start is held until its line
 //     ends, then read by prose.ownLine.
 //
-// A candidate that prose before it shows as an example
-// (shown.ShownScan) is content.
+// A candidate that what precedes it shows (inline code, a quotation, a
+// fence presented as an example: shown.ShownScan) is content.
 
 // candKind is the kind of a candidate held.
 type candKind uint8
 
 const (
-	candTick candKind = iota + 1 // a backtick: inline code or a fence
+	candTick candKind = iota + 1 // a backtick or tilde run: a fence or text
 	candFence
 	candLine // a line's start, with tools declared
 	candList // a '['
@@ -49,9 +49,7 @@ const (
 type listState uint8
 
 const (
-	lsSep   listState = iota // a line's start: before its callee name
-	lsName                   // in a line call's callee name
-	lsElem                   // in a line call's arguments
+	lsSep   listState = iota // a line's start: its call, read by the candidate's listScan
 	lsList                   // in a call list, read by the candidate's listScan
 	lsJunk                   // after text that is not a call, to the list's end
 	lsStray                  // after the list's ']': closing brackets too many
@@ -65,11 +63,10 @@ type candidate struct {
 	at   int // where it starts
 	i    int // the next byte to read
 	fs   textlayer.FenceScan
-	b    brackets // a line call's brackets, or the junk's
+	b    brackets // the junk's brackets, to the list's end
 	// a call list:
 	st       listState
 	ls       listScan // its elements
-	elem     int      // a line call starts here
 	sep      bool     // a separator came since the last element
 	pend     bool     // a complete element is held (el) until what follows it is read
 	el       element
@@ -118,16 +115,18 @@ func (r *reader) nextStop(text string, limit int) int {
 	if from >= limit {
 		return -1
 	}
-	stops := "[`"
-	if r.tools() {
-		stops = "[`\n"
+	lines := r.tools()
+	at := from
+	for at < limit {
+		if c := text[at]; c == '[' || c == '`' || c == '~' || c == '\n' && lines {
+			break
+		}
+		at++
 	}
-	k := strings.IndexAny(text[from:limit], stops)
-	if k < 0 {
+	if at == limit {
 		r.pscan = limit
 		return -1
 	}
-	at := from + k
 	if text[at] == '\n' {
 		at++ // the line's start
 	}
@@ -141,10 +140,10 @@ func (r *reader) startCand(text string, at int) {
 	switch {
 	case at < len(text) && text[at] == '[':
 		r.cand.kind, r.cand.i, r.cand.st, r.cand.ls = candList, at+1, lsList, newListScan(at+1)
-	case at < len(text) && text[at] == '`':
+	case at < len(text) && (text[at] == '`' || text[at] == '~'):
 		r.cand.kind = candTick
 	default:
-		r.cand.kind = candLine
+		r.cand.kind, r.cand.ls = candLine, newListScan(at)
 	}
 	r.phase = inCand
 }
@@ -180,8 +179,6 @@ func (r *reader) candRegion(text string, reg region) bool {
 func (r *reader) endRegion(end int) {
 	r.pos, r.pscan, r.phase = end, end, content
 	r.scan = max(r.scan, end)
-	r.lead = !r.started
-	r.since = false
 }
 
 // floor is textlayer.PlaceOf's floor for a candidate at at: at itself
@@ -211,36 +208,21 @@ func (r *reader) candidate(text string, final bool) bool {
 	return r.list(text, final)
 }
 
-// tick reads a backtick: a fence at a line's start, else inline code,
-// whose text is a mention, to its partner on the line.
+// tick reads a run of backticks or tildes: the opening run of a fence
+// (textlayer.IsFenceAt) is a candidate; any other run is text. Whether a
+// run opens inline code, and so shows a candidate after it, is ShownScan's
+// to say, asked of every candidate.
 func (r *reader) tick(text string, final bool) bool {
 	c := &r.cand
-	at := c.at
-	if !final && len(text)-at < 3 && strings.Trim(text[at:], "`") == "" {
+	end := textlayer.RunEnd(text, c.at, len(text))
+	if end == len(text) && end-c.at < 3 && !final {
 		return false // may yet open a fence
 	}
-	if textlayer.IsFenceAt(text, at, len(text)) {
-		if !atLineStart(text, at) {
-			return r.candContent(at + 1)
-		}
+	if textlayer.IsFenceAt(text, c.at, len(text)) {
 		c.kind = candFence
 		return true
 	}
-	if c.i <= at {
-		c.i = at + 1
-	}
-	for ; c.i < len(text); c.i++ {
-		switch text[c.i] {
-		case '`':
-			return r.candContent(c.i + 1)
-		case '\n':
-			return r.candContent(at + 1)
-		}
-	}
-	if final {
-		return r.candContent(at + 1)
-	}
-	return false
+	return r.candContent(end)
 }
 
 // fenced reads a fence once it closes.
@@ -258,50 +240,36 @@ func (r *reader) fenced(text string, final bool) bool {
 	return r.candRegion(text, reg)
 }
 
-// line reads a line's start: a declared tool's call there is held to the
-// end of its line.
+// line reads a line's start: a declared tool's call there, read by the
+// candidate's listScan, is held to the end of its line.
 func (r *reader) line(text string, final bool) bool {
 	c := &r.cand
-	if c.st == lsSep {
-		for c.i < len(text) && (text[c.i] == ' ' || text[c.i] == '\t') {
-			c.i++
-		}
-		if c.i == len(text) {
+	for c.st == lsSep {
+		ev, at := c.ls.next(text, false, final)
+		switch {
+		case ev == leStart:
+			continue
+		case ev == leMore && !c.ls.inArgs():
 			if !final {
 				return false
 			}
 			return r.candContent(c.at)
+		case ev != leMore && ev != leElem:
+			return r.candContent(c.at) // the line does not start with a call
 		}
-		if !isNameStart(text[c.i]) {
-			return r.candContent(c.at)
-		}
-		c.elem, c.st = c.i, lsName
-	}
-	if c.st == lsName {
-		for c.i < len(text) && (isNameByte(text[c.i]) || text[c.i] == '.' || text[c.i] == '-') {
-			c.i++
-		}
-		if c.i == len(text) && !final {
-			return false
-		}
-		ne := readName(text, c.elem)
-		if ne >= len(text) || text[ne] != '(' || !r.x.declared(text[c.elem:ne]) {
-			return r.candContent(c.at)
-		}
-		c.st, c.i, c.b = lsElem, ne, brackets{}
-	}
-	if c.st == lsElem {
-		for c.i < len(text) {
-			if !c.b.feed(text, c.i, final) {
-				return false
+		if !c.first {
+			// In the call's arguments: its name is read.
+			if !r.x.declared(text[c.ls.start:c.ls.nameEnd]) {
+				return r.candContent(c.at)
 			}
-			c.i++
-			if c.b.closed() {
-				c.st = lsLine
-				break
-			}
+			c.first = true
 		}
-		if c.st == lsElem && !final {
+		switch {
+		case ev == leElem:
+			c.st, c.i = lsLine, at
+		case final:
+			c.st, c.i = lsLine, len(text)
+		default:
 			return false
 		}
 	}

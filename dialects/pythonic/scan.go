@@ -169,22 +169,6 @@ func scanList(s string, i int, bracketed, objects, semis bool) list {
 	}
 }
 
-// atLineStart reports whether only spaces and tabs separate s[i] from the
-// start of its line.
-func atLineStart(s string, i int) bool {
-	for j := i - 1; j >= 0; j-- {
-		switch s[j] {
-		case ' ', '\t':
-			continue
-		case '\n':
-			return true
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // restOfLineBlank reports whether only spaces, tabs and a carriage return
 // follow s[i] up to the end of its line.
 func restOfLineBlank(s string, i int) bool {
