@@ -3,10 +3,12 @@ package pythonic
 // listScan reads the elements of a call list as its text arrives: the
 // blanks between them, and each element, a callee name and its arguments
 // or (objects) a call object, to the bracket that closes it (brackets). It
-// is the Reader's one list reader: a call list in the answer text (list,
-// readprose.go) and the calls of a block given before the block closes
-// (blockEarly) read their elements through it, and each decides what the
-// bytes between elements mean (listEvent).
+// is the family's one list reader: a list read whole (scanList), a call
+// list in the answer text (list, readprose.go), a declared tool's call on
+// its line (line), the calls of a block given before the block closes
+// (blockEarly) and the end of a block's list (seqScan) read their
+// elements through it, and each decides what the bytes between elements
+// mean (listEvent).
 type listScan struct {
 	i       int // the next byte to read
 	start   int // the element being read starts here, -1 between elements
@@ -83,6 +85,12 @@ func (s *listScan) next(text string, objects, final bool) (ev listEvent, at int)
 		}
 	}
 	return leMore, s.i
+}
+
+// elem returns the element the scan is reading, or has read (leElem), as
+// it stands when its text ends at end: complete when its brackets closed.
+func (s *listScan) elem(end int) element {
+	return element{start: s.start, end: end, nameEnd: s.nameEnd, object: s.object, complete: !s.args, depth: s.b.deepest}
 }
 
 // done ends the element that leElem reported: the scan is between

@@ -614,9 +614,10 @@ func (r *reader) giveCalls(text string, calls []dialects.RawCall) {
 // brackets follows matchClose over text that arrives in pieces: the depth
 // of brackets outside strings, and the string it is in (pystr.Lit).
 type brackets struct {
-	depth int
-	lit   pystr.Lit
-	skip  int // bytes of a triple quote's opening still to pass
+	depth   int
+	deepest int // the deepest depth read
+	lit     pystr.Lit
+	skip    int // bytes of a triple quote's opening still to pass
 }
 
 // inString reports whether the reading is inside a string literal.
@@ -638,6 +639,7 @@ func (b *brackets) feed(text string, i int, final bool) bool {
 		b.lit.Feed(c)
 	case c == '(' || c == '[' || c == '{':
 		b.depth++
+		b.deepest = max(b.deepest, b.depth)
 	case c == ')' || c == ']' || c == '}':
 		b.depth--
 	case (c == '"' || c == '\'') && b.depth > 0:

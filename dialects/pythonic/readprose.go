@@ -72,7 +72,7 @@ type candidate struct {
 	el       element
 	elems    int  // elements read
 	live     bool // the list is a call list: its elements are given as they end
-	first    bool // the first element was read: the rule of its name holds (ok)
+	first    bool // the first element's name was read: in a list, ok is its rule's verdict; on a line, it names a declared tool
 	ok       bool
 	place    textlayer.Place
 	broke    bool // the list's first line ended inside it
@@ -392,11 +392,7 @@ func (r *reader) list(text string, final bool) bool {
 // follows it is read; the first decides whether the list is a call list.
 func (r *reader) listElem(text string, end int) {
 	c := &r.cand
-	l := scanList(text[:end], c.ls.start, false, false, false)
-	el := element{start: c.ls.start, end: end, nameEnd: c.ls.nameEnd, complete: true}
-	if len(l.elems) > 0 {
-		el = l.elems[0]
-	}
+	el := c.ls.elem(end)
 	el.noComma = c.elems > 0 && !c.sep
 	c.el, c.pend, c.sep = el, true, false
 	c.elems++
@@ -491,12 +487,8 @@ func (r *reader) listEnd(text string, lineEnd int, final bool) bool {
 		case c.st == lsList && c.ls.start >= 0:
 			// The output ended inside an element.
 			at := c.ls.start
-			el := element{start: at, end: len(text), nameEnd: at}
 			if c.ls.inArgs() {
-				l := scanList(text, at, false, false, false)
-				if len(l.elems) > 0 {
-					el = l.elems[0]
-				}
+				el := c.ls.elem(len(text))
 				r.giveOne(text, r.x.rawCall(text, el, 0), el)
 			} else {
 				raw := strings.TrimRight(text[at:], spaces)
@@ -588,12 +580,7 @@ func (r *reader) blockEarly(text string) {
 		case leNotCall:
 			s.stop = true
 		case leElem:
-			l := scanList(text[:at], s.ls.start, false, s.ls.object, false)
-			if len(l.elems) != 1 || !l.elems[0].complete {
-				s.stop = true
-				return
-			}
-			el := l.elems[0]
+			el := s.ls.elem(at)
 			el.noComma = s.bracketed && !s.sep && s.n > 0
 			s.held, s.has, s.sep = el, true, false
 			s.n++

@@ -1,10 +1,6 @@
 package pythonic
 
-import (
-	"strings"
-
-	"github.com/dialectkit/toolcall/internal/pystr"
-)
+import "strings"
 
 // The scanner finds the extent of call expressions without parsing them, so
 // that the grammar only ever sees text that is shaped like a call, one call
@@ -60,33 +56,19 @@ func skipSpace(s string, i int) int {
 }
 
 // matchClose finds the bracket that closes the one at s[i] ('(', '[' or
-// '{'), skipping strings. Any closer closes the innermost opener: the
-// grammar reports mismatches later, with a position. It returns the index
-// just past the close, whether one was found before the text ended, and the
-// deepest nesting seen.
+// '{'), skipping strings, as brackets reads them. Any closer closes the
+// innermost opener: the grammar reports mismatches later, with a
+// position. It returns the index just past the close, whether one was
+// found before the text ended, and the deepest nesting seen.
 func matchClose(s string, i int) (end int, closed bool, maxDepth int) {
-	depth := 0
+	var b brackets
 	for j := i; j < len(s); j++ {
-		switch c := s[j]; c {
-		case '(', '[', '{':
-			depth++
-			if depth > maxDepth {
-				maxDepth = depth
-			}
-		case ')', ']', '}':
-			depth--
-			if depth == 0 {
-				return j + 1, true, maxDepth
-			}
-		case '"', '\'':
-			k, ok := pystr.End(s, j)
-			if !ok {
-				return len(s), false, maxDepth
-			}
-			j = k - 1
+		b.feed(s, j, true)
+		if b.closed() {
+			return j + 1, true, b.deepest
 		}
 	}
-	return len(s), false, maxDepth
+	return len(s), false, b.deepest
 }
 
 // element is one item of a call list: a call expression name(...) or, where
@@ -114,58 +96,60 @@ type list struct {
 	junk int
 }
 
-// scanList reads call-list elements from s[i:]. A bracketed list (i just past
-// its '[') runs to its ']'; a bare list runs until something that is not an
-// element. Elements are separated by commas, whitespace or, with semis, by
-// semicolons (Llama 3's "{...}; {...}").
+// scanList reads call-list elements from s[i:], whole, with listScan. A
+// bracketed list (i just past its '[') runs to its ']'; a bare list runs
+// until something that is not an element. Elements are separated by
+// commas, whitespace or, with semis, by semicolons (Llama 3's
+// "{...}; {...}").
 func scanList(s string, i int, bracketed, objects, semis bool) list {
 	l := list{junk: -1}
+	ls := newListScan(i)
 	separated := true
-	for {
-		i = skipSpace(s, i)
-		if i >= len(s) {
-			l.next = len(s)
-			if !bracketed && len(l.elems) > 0 {
-				l.next = l.elems[len(l.elems)-1].end
-			}
-			return l
+	end := func(junk int) list {
+		l.junk, l.next = junk, len(s)
+		if junk >= 0 {
+			l.next = junk
 		}
-		c := s[i]
-		if c == ',' || (semis && c == ';') {
-			separated = true
-			i++
-			continue
+		if !bracketed && len(l.elems) > 0 {
+			l.next = l.elems[len(l.elems)-1].end
 		}
-		if bracketed && c == ']' {
-			l.next, l.closed = i+1, true
-			return l
-		}
-		el := element{start: i, nameEnd: i}
-		switch {
-		case c == '{' && objects:
-			el.object = true
-			el.end, el.complete, el.depth = matchClose(s, i)
-		default:
-			ne, ok := callAt(s, i)
-			if !ok {
-				l.junk = i
-				l.next = i
-				if len(l.elems) > 0 && !bracketed {
-					l.next = l.elems[len(l.elems)-1].end
-				}
-				return l
-			}
-			el.nameEnd = ne
-			el.end, el.complete, el.depth = matchClose(s, ne)
-		}
+		return l
+	}
+	add := func(el element) {
 		el.noComma = bracketed && !separated && len(l.elems) > 0
 		l.elems = append(l.elems, el)
 		separated = false
-		if !el.complete {
-			l.next = len(s)
-			return l
+	}
+	for {
+		ev, at := ls.next(s, objects, true)
+		switch ev {
+		case leMore:
+			switch {
+			case ls.inArgs():
+				add(ls.elem(len(s))) // the text ends inside it
+				return end(-1)
+			case ls.start >= 0:
+				return end(ls.start) // the text ends inside a name
+			}
+			return end(-1)
+		case leNotCall:
+			return end(ls.start)
+		case leElem:
+			add(ls.elem(at))
+			ls.done()
+		case leByte:
+			switch c := s[at]; {
+			case c == '\n':
+			case c == ',' || semis && c == ';':
+				separated = true
+			case bracketed && c == ']':
+				l.next, l.closed = at+1, true
+				return l
+			default:
+				return end(at)
+			}
+			ls.skip()
 		}
-		i = el.end
 	}
 }
 
