@@ -255,7 +255,7 @@ func TestStreamAllocatesOnce(t *testing.T) {
 func TestStreamKeepsNoTextOfItsOwn(t *testing.T) {
 	opts := dialects.Options{ReasoningClosed: true}
 	const fixed = 8 << 10
-	for _, name := range []string{"hermes", "qwen3_coder", "pythonic", "harmony", "gemma4", "deepseek_v31", "mistral", "minimax_m1"} {
+	for _, name := range []string{"hermes", "qwen3_coder", "pythonic", "harmony", "gemma4", "deepseek_v31", "mistral", "minimax_m1", "json", "markdown_json"} {
 		d, ok := registry.Lookup(name)
 		inc, isInc := d.(dialects.Incremental)
 		r, rok := render.For(name)

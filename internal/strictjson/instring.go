@@ -92,43 +92,6 @@ func quoteOnLine(s string, from, at int) bool {
 	return false
 }
 
-// Lookback follows a text read as it arrives and says how much of it a
-// marker at or after the text read may need behind it to be decided:
-// InsideString looks back no further than the few nearest brackets before
-// a marker (and the string holding it opens after one of them), so a
-// reader that keeps its text from Start on decides every later marker as
-// it would with the whole text. The zero value is ready.
-type Lookback struct {
-	at   [maxAround]int // the offsets of the last brackets read, a ring
-	n    int            // brackets read
-	read int            // the text before read has been read
-}
-
-// Read reads the text up to offset to; s is the text from offset base on,
-// and holds every byte from the end of the last Read to to.
-func (l *Lookback) Read(s string, base, to int) {
-	for p := l.read; p < to; p++ {
-		if c := s[p-base]; c == '{' || c == '[' {
-			l.at[l.n%maxAround] = p
-			l.n++
-		}
-	}
-	l.read = max(l.read, to)
-}
-
-// Start returns the offset from which the text must be kept: the oldest
-// of the few nearest brackets read, or the end of the text read when none
-// was.
-func (l *Lookback) Start() int {
-	switch {
-	case l.n == 0:
-		return l.read
-	case l.n < maxAround:
-		return l.at[0]
-	}
-	return l.at[l.n%maxAround]
-}
-
 // strictValueEnd is jsonscan.ValueEnd for a value that must be strict JSON:
 // it stops, incomplete, at the first byte outside a string that strict
 // JSON never has there (a single quote, a backtick, a letter of no

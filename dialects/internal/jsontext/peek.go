@@ -2,9 +2,9 @@ package jsontext
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/shown"
 )
 
@@ -15,7 +15,7 @@ import (
 // (cur) is a string r never writes again.
 func (r *reader) Peek() []dialects.Piece {
 	f := *r
-	f.buf = strings.Builder{}
+	f.buf = sofar.Output{} // the copy reads cur, and writes nothing more
 	if r.tc != nil {
 		tc := *r.tc
 		f.tc = &tc
@@ -27,5 +27,6 @@ func (r *reader) Peek() []dialects.Piece {
 	f.shown = shown.ShownScan{}
 	r.shown.ForkTo(&f.shown)
 	f.out = f.outs[:0]
-	return f.Close()
+	f.step(true)
+	return f.out
 }

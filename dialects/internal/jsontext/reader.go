@@ -14,6 +14,7 @@ import (
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
+	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
@@ -54,14 +55,6 @@ const (
 	value
 )
 
-// maxBack is how much of a line a reader keeps before a bare value, for
-// textlayer.PlaceOf and the prose that may present it as an example.
-const maxBack = 1 << 11
-
-// minHeld is the least room a reader makes for the bytes it holds across
-// deltas.
-const minHeld = 256
-
 // reader is the family's Reader.
 type reader struct {
 	cfg  *Config
@@ -70,15 +63,12 @@ type reader struct {
 	out  []dialects.Piece
 	outs [4]dialects.Piece // out's first array
 
-	// cur is the text being read, consumed up to at: the last delta, or,
-	// while bytes are held across deltas, buf's text. A bare reader keeps
-	// the end of the current line before at.
-	cur   string
-	at    int
-	base  int // the offset in the output of cur's first byte
-	buf   strings.Builder
-	inBuf bool
-	mode  uint8
+	// buf is the output so far, cur its text, read up to at (an offset
+	// in the output).
+	buf  sofar.Output
+	cur  string
+	at   int
+	mode uint8
 
 	// undecided, reasoning: the tags in cur[at:], found as IndexTag finds
 	// them (a tag a JSON string holds is text), and how much of a
@@ -88,12 +78,9 @@ type reader struct {
 
 	// content: tags decides whether a <think> found in answer text stands
 	// inside a string of a JSON value (text, strictjson.TagFinder.At), in
-	// the text from offset tagsFrom of the output on; look says how much
-	// text before at that needs kept (strictjson.Lookback).
+	// the text from offset tagsFrom of the output on.
 	tags     strictjson.TagFinder
 	tagsFrom int
-	look     strictjson.Lookback
-	dropAt   int // the length of cur below which no text is dropped
 
 	scan    textlayer.FenceScan
 	vs      jsonscan.ValueScan
@@ -142,9 +129,6 @@ func NewReader(c *Config, opts *dialects.Options) dialects.Reader {
 		opts = &dialects.Options{}
 	}
 	r := &reader{cfg: c, opts: opts, mode: content, body: -1, opens: true}
-	if c.Bare {
-		r.rejoin.Cut(false) // the answer text is trimmed at its start
-	}
 	r.out = r.outs[:0]
 	switch {
 	case opts.ReasoningOpen:
@@ -155,69 +139,26 @@ func NewReader(c *Config, opts *dialects.Options) dialects.Reader {
 	return r
 }
 
+// Text returns the output given so far (dialects.TextReader).
+func (r *reader) Text() string { return r.buf.Text() }
+
+// Write reads the output's next bytes.
 func (r *reader) Write(delta string) []dialects.Piece {
 	r.out = r.out[:0]
-	r.look.Read(r.cur, r.base, r.base+r.at)
-	switch {
-	case r.at == len(r.cur) && (!r.cfg.Bare || r.at == 0) && r.look.Start() >= r.base+r.at:
-		// Nothing is held: the delta is read where it is.
-		r.base += len(r.cur)
-		r.cur, r.at, r.inBuf = delta, 0, false
-		r.buf.Reset()
-		r.dropped()
-	case !r.inBuf:
-		keep := r.keep()
-		r.base += keep
-		r.dropped()
-		r.buf.Reset()
-		// The held bytes grow by doubling from room for a few deltas,
-		// not from their length by append's small steps.
-		r.buf.Grow(max(2*(len(r.cur)-keep+len(delta)), minHeld))
-		r.buf.WriteString(r.cur[keep:])
-		r.buf.WriteString(delta)
-		r.cur, r.at, r.inBuf = r.buf.String(), r.at-keep, true
-	default:
-		if r.buf.Cap()-r.buf.Len() < len(delta) {
-			r.buf.Grow(len(delta))
-		}
-		r.buf.WriteString(delta)
-		r.cur = r.buf.String()
+	if text, ok := r.buf.Write(delta); ok {
+		r.cur = text
+		r.step(false)
 	}
-	r.step(false)
 	return r.out
 }
 
+// Close ends the output.
 func (r *reader) Close() []dialects.Piece {
 	r.out = r.out[:0]
-	r.step(true)
-	if !r.cfg.Bare && !r.cut && len(r.blanks) > 0 {
-		r.emit(dialects.PieceContent, string(r.blanks))
+	if _, ok := r.buf.Close(); ok {
+		r.step(true)
 	}
 	return r.out
-}
-
-// keep returns where in cur the bytes to keep start: at, or, for a bare
-// reader, the start of at's line, at most maxBack bytes before it; or
-// before that, as far back as a later <think> may need to be decided
-// (look, read up to at).
-func (r *reader) keep() int {
-	k := r.at
-	if r.cfg.Bare {
-		lo := max(0, r.at-maxBack)
-		k = lo
-		if i := strings.LastIndexByte(r.cur[lo:r.at], '\n'); i >= 0 {
-			k = lo + i + 1
-		}
-	}
-	return min(k, max(r.look.Start()-r.base, 0))
-}
-
-// dropped moves tags when the text before base is dropped.
-func (r *reader) dropped() {
-	if n := r.base - r.tagsFrom; n > 0 {
-		r.tags.Shift(n)
-		r.tagsFrom = r.base
-	}
 }
 
 // step reads what it can of cur[at:]; final says the output ended.
@@ -239,22 +180,6 @@ func (r *reader) step(final bool) {
 		if !more {
 			break
 		}
-	}
-	// Drop what was consumed once it is most of what is kept.
-	if r.inBuf && r.at > 1<<12 && r.at > len(r.cur)/2 && len(r.cur) >= r.dropAt {
-		r.look.Read(r.cur, r.base, r.base+r.at)
-		keep := r.keep()
-		if keep <= len(r.cur)/2 {
-			// Most of it is still needed: tried again once it has doubled.
-			r.dropAt = 2 * len(r.cur)
-			return
-		}
-		rest := r.cur[keep:]
-		r.buf.Reset()
-		r.buf.WriteString(rest)
-		r.base += keep
-		r.cur, r.at = r.buf.String(), r.at-keep
-		r.dropped()
 	}
 }
 
@@ -350,7 +275,7 @@ func (r *reader) endBlock(n int) {
 	r.rejoin.Cut(false)
 	// A value of the block holds no tag of the text after it.
 	r.tags.Reset()
-	r.tagsFrom = r.base + r.at
+	r.tagsFrom = r.at
 }
 
 // content reads answer text up to a candidate or a reasoning block.
@@ -362,13 +287,13 @@ func (r *reader) content(final bool) bool {
 	}
 	if r.body >= 0 {
 		// Inside a fence read for values, up to its closing run.
-		limit, specials = r.body-r.base-r.at, &valueStarts
+		limit, specials = r.body-r.at, &valueStarts
 	}
 	for k := 0; ; k++ {
 		i := specials.index(s[k:limit])
 		if i < 0 {
 			if limit < len(s) {
-				e := r.bodyEnd - r.base - r.at
+				e := r.bodyEnd - r.at
 				r.text(s[:e])
 				r.at += e
 				r.body = -1
@@ -436,8 +361,7 @@ func (r *reader) content(final bool) bool {
 // inside a string of a JSON value written before it (TagNone: text), or
 // may yet turn out to (TagPending): the rule of strictjson.IndexTag.
 func (r *reader) tagAt(i int, final bool) strictjson.TagState {
-	from := r.tagsFrom - r.base
-	return r.tags.At(r.cur[from:], i-from, final)
+	return r.tags.At(r.cur[r.tagsFrom:], i-r.tagsFrom, final)
 }
 
 // byteSet is a set of bytes, read in one table lookup per byte: a
@@ -527,7 +451,7 @@ func (r *reader) fence(final bool) bool {
 		r.marked()
 		r.note(region)
 		r.cutJoin()
-		r.take(calls, region, r.base+r.at)
+		r.take(calls, region, r.at)
 		r.at += f.End
 		return true
 	}
@@ -548,7 +472,7 @@ func (r *reader) fence(final bool) bool {
 			r.opens, r.run = false, false
 			var calls []dialects.RawCall
 			if complete || !f.Closed {
-				calls = valueCalls(region[v:end], r.base+r.at+v, r.opts, 0)
+				calls = valueCalls(region[v:end], r.at+v, r.opts, 0)
 				if !embedded(calls, r.opts) {
 					calls = nil
 				}
@@ -564,7 +488,7 @@ func (r *reader) fence(final bool) bool {
 			r.note(region)
 			r.told(len(region))
 			r.blanks = r.blanks[:0] // the line break before the fence goes with it
-			r.take(calls, region, r.base+r.at)
+			r.take(calls, region, r.at)
 			r.at += f.End
 			r.run = true
 			return true
@@ -572,7 +496,7 @@ func (r *reader) fence(final bool) bool {
 	}
 	r.text(region[:f.BodyStart])
 	r.at += f.BodyStart
-	r.body, r.bodyEnd = r.base+r.at+f.BodyEnd-f.BodyStart, r.base+r.at+f.End-f.BodyStart
+	r.body, r.bodyEnd = r.at+f.BodyEnd-f.BodyStart, r.at+f.End-f.BodyStart
 	return true
 }
 
@@ -583,7 +507,7 @@ func (r *reader) value(final bool) bool {
 	limit := len(s)
 	if r.body >= 0 {
 		// Inside a fence read for values: its closing run ends the text.
-		limit, final = r.body-r.base-r.at, true
+		limit, final = r.body-r.at, true
 	}
 	r.elements(s[:limit])
 	end, complete := r.vs.Next(s[:limit])
@@ -606,10 +530,10 @@ func (r *reader) value(final bool) bool {
 		// Values that open the output, alone on their lines or in a run,
 		// are the dialect's own syntax: a call in them is a call even
 		// when it then fails its checks.
-		calls = valueCalls(s[:end], r.base+start, r.opts, r.early)
+		calls = valueCalls(s[:end], start, r.opts, r.early)
 		own = calls != nil
 	case r.run || r.called(start, to, place, tools):
-		calls = valueCalls(s[:end], r.base+start, r.opts, r.early)
+		calls = valueCalls(s[:end], start, r.opts, r.early)
 		if len(calls) > 0 && !embedded(calls, r.opts) {
 			calls = nil
 		}
@@ -636,7 +560,7 @@ func (r *reader) value(final bool) bool {
 	}
 	r.note(s[:to])
 	r.told(to)
-	r.take(calls, s[:to], r.base+start)
+	r.take(calls, s[:to], start)
 	r.at += to
 	r.mode, r.run = content, true
 	return true
@@ -694,7 +618,7 @@ func (r *reader) elements(s string) {
 			r.stop = true
 			return
 		}
-		rc, ok := callObject(s[p:e], r.base+r.at+p, r.opts)
+		rc, ok := callObject(s[p:e], r.at+p, r.opts)
 		calls := []dialects.RawCall{rc}
 		if !ok || !embedded(calls, r.opts) {
 			r.stop = true
@@ -731,7 +655,7 @@ func (r *reader) inside(s string, called bool) {
 			r.note(s[p:e]) // returned as it closed
 			r.told(e - p)
 		default:
-			rc, ok := callObject(s[p:e], r.base+r.at+p, r.opts)
+			rc, ok := callObject(s[p:e], r.at+p, r.opts)
 			if calls := []dialects.RawCall{rc}; called && ok && embedded(calls, r.opts) {
 				r.note(s[p:e])
 				r.told(e - p)
@@ -948,13 +872,8 @@ func (r *reader) answer(s string) {
 		e--
 	}
 	if e > 0 {
-		if b := r.blanks; len(b) > 0 {
-			if r.cfg.Bare && !r.any {
-				b = bytes.TrimLeft(b, " \t\r\n")
-			}
-			if len(b) > 0 {
-				r.emit(dialects.PieceContent, string(b))
-			}
+		if len(r.blanks) > 0 {
+			r.emit(dialects.PieceContent, string(r.blanks))
 			r.blanks = r.blanks[:0]
 		}
 		r.emit(dialects.PieceContent, s[:e])
