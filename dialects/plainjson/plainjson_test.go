@@ -162,6 +162,13 @@ func TestDialect(t *testing.T) {
 			chunks:    []string{"<think>I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</thi", "nk>\"}} but", " no.</think>\n{\"name\": \"g\", \"arguments\": {}}"},
 			calls:     []wantCall{{"g", `{}`}},
 			reasoning: "I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>\"}} but no."},
+		// A reasoning block in the middle of the answer: the answer text
+		// read on both sides of it is one text, in which the value is
+		// inside the inline code opened before the block.
+		{name: "a reasoning block inside inline code before a value", text: "Run `a <think>hmm</think> {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}` later.",
+			content: "Run `a {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}` later.", reasoning: "hmm"},
+		{name: "a reasoning block between two runs of calls", text: "<think>a</think>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\nNow: <think>b</think>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}\nDone.",
+			calls: []wantCall{{"get_weather", `{"city":"Paris"}`}, {"get_weather", `{"city":"Rome"}`}}, content: "Now: Done.", reasoning: "ab"},
 		{name: "a closing tag inside a JSON string does not end the block the template opened",
 			text:      "I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>\"}} but no.</think>\n{\"name\": \"g\", \"arguments\": {}}",
 			chunks:    []string{"I could call {\"name\": \"f\", \"arguments\": {\"a\": \"</think>", "\"}} but no.</think>\n{\"name\": \"g\", \"arguments\": {}}"},

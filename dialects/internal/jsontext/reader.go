@@ -97,9 +97,13 @@ type reader struct {
 	// bare: the answer text read so far, and the scan that tells
 	// whether a candidate at its end is shown (inline code, a quotation,
 	// a fence of code or of an example: shown.ShownScan), told the
-	// calls taken in it.
-	seen  []byte
-	shown shown.ShownScan
+	// calls taken in it. While the answer text is one stretch of the
+	// output, cur[seenFrom:seenTo], nothing is copied; once a reasoning
+	// block cuts it, it is kept in seen (seenCopy).
+	seenFrom, seenTo int
+	seenCopy         bool
+	seen             []byte
+	shown            shown.ShownScan
 
 	// The answer text: trailing blanks are held until text follows them.
 	// rejoin drops the blanks after the start, a reasoning block or a
@@ -696,7 +700,7 @@ func (r *reader) called(start, to int, place textlayer.Place, tools bool) bool {
 	if textlayer.Decide(textlayer.Envelope, textlayer.Unlabelled, place, tools, textlayer.JSONFamily) == textlayer.Content {
 		return false
 	}
-	seen := unsafe.String(unsafe.SliceData(r.seen), len(r.seen)) // appended to only: a view stays as it was
+	seen := r.answerText()
 	return !r.shown.ShownAt(seen, len(seen)) && !r.example()
 }
 
@@ -770,10 +774,7 @@ const maxLine = 1 << 10
 func (r *reader) note(s string) {
 	last := strings.LastIndexByte(s, '\n')
 	if r.cfg.Bare {
-		if n := len(r.seen); cap(r.seen)-n < len(s) {
-			r.seen = append(make([]byte, 0, 2*n+max(len(s), minSeen)), r.seen...) // doubling, from a line's worth
-		}
-		r.seen = append(r.seen, s...)
+		r.seeAnswer(s)
 	}
 	if last < 0 {
 		r.line = appendRoom(r.line, s)
@@ -801,11 +802,48 @@ func (r *reader) note(s string) {
 	r.line = appendRoom(r.line[:0], s[last+1:])
 }
 
+// seeAnswer adds s, the answer text read next, a part of cur, to the
+// answer text read so far: the stretch of the output it is grows while s
+// goes on from its end; otherwise the text is copied, from then on.
+func (r *reader) seeAnswer(s string) {
+	if s == "" {
+		return
+	}
+	if !r.seenCopy {
+		off := int(uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(r.cur))))
+		switch {
+		case off < 0 || off > len(r.cur)-len(s):
+			// Not a part of cur: copied.
+		case r.seenTo == 0:
+			r.seenFrom, r.seenTo = off, off+len(s)
+			return
+		case off == r.seenTo:
+			r.seenTo += len(s)
+			return
+		}
+		r.seenCopy = true
+		r.seen = append(make([]byte, 0, 2*(r.seenTo-r.seenFrom)+max(len(s), minSeen)), r.cur[r.seenFrom:r.seenTo]...)
+	}
+	if n := len(r.seen); cap(r.seen)-n < len(s) {
+		r.seen = append(make([]byte, 0, 2*n+max(len(s), minSeen)), r.seen...) // doubling, from a line's worth
+	}
+	r.seen = append(r.seen, s...)
+}
+
+// answerText returns the answer text read so far (seeAnswer).
+func (r *reader) answerText() string {
+	if !r.seenCopy {
+		return r.cur[r.seenFrom:r.seenTo]
+	}
+	return unsafe.String(unsafe.SliceData(r.seen), len(r.seen)) // appended to only: a view stays as it was
+}
+
 // told tells the shown scan that the last n bytes noted are a call: the
 // backticks in it open no inline code.
 func (r *reader) told(n int) {
 	if r.cfg.Bare {
-		r.shown.Call(len(r.seen)-n, len(r.seen))
+		n0 := len(r.answerText())
+		r.shown.Call(n0-n, n0)
 	}
 }
 
