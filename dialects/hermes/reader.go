@@ -6,6 +6,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/shown"
@@ -577,10 +578,9 @@ type args struct {
 	inStr    bool
 	escape   bool
 	complete bool // the arguments' value has closed
-	// The header read so far (header): hi is where it goes on (0 before
-	// the tag is read), hk the part of it expected there; [n0, n1) is
-	// the name, and scan how far a name not ended yet was searched.
-	hi, hk, n0, n1, scan int
+	// The header read so far (header): hdr.At is 0 before the tag is
+	// read.
+	hdr callobject.Header
 }
 
 // announce announces the call of a <tool_call> block that opens the unit
@@ -650,7 +650,7 @@ func (r *reader) announce(t string) {
 // far does not tell. It goes on where it stopped.
 func (r *reader) header(t string) (at int, ok, more bool) {
 	a := &r.args
-	if a.hi == 0 {
+	if a.hdr.At == 0 {
 		p := r.pre
 		for k := p; k > 0 && t[k-1] != '\n'; k-- {
 			if t[k-1] != ' ' && t[k-1] != '\t' {
@@ -664,46 +664,14 @@ func (r *reader) header(t string) (at int, ok, more bool) {
 		if !ok || tg.closing || tg.kind != kindToolCall {
 			return 0, false, false
 		}
-		a.hi = tg.end
+		a.hdr.At = tg.end
 	}
-	i := a.hi
-	wants := [...]string{"{", `"name"`, ":", `"`, "name", `"`, ",", `"arguments"`, ":"}
-	for ; a.hk < len(wants); a.hk++ {
-		for i < len(t) && textlayer.IsSpace(t[i]) {
-			i++
-		}
-		want := wants[a.hk]
-		if want == "name" {
-			a.scan = max(a.scan, i)
-			e := strings.IndexAny(t[a.scan:], "\"\\\n")
-			if e < 0 {
-				a.hi, a.scan = i, len(t)
-				return 0, false, true
-			}
-			if e += a.scan; t[e] != '"' || e == i {
-				return 0, false, false
-			}
-			a.n0, a.n1, i = i, e, e
-			continue
-		}
-		n := min(len(want), len(t)-i)
-		if t[i:i+n] != want[:n] {
-			return 0, false, false
-		}
-		if n < len(want) {
-			a.hi = i
-			return 0, false, true
-		}
-		i += n
+	i, ok, more := a.hdr.Next(t)
+	if !ok {
+		return 0, false, more
 	}
-	for i < len(t) && textlayer.IsSpace(t[i]) {
-		i++
-	}
-	if i == len(t) {
-		a.hi = i
-		return 0, false, true
-	}
-	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCallStart, Index: r.calls, Name: t[a.n0:a.n1]})
+	n0, n1 := a.hdr.Name()
+	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCallStart, Index: r.calls, Name: t[n0:n1]})
 	return i, true, false
 }
 

@@ -1,8 +1,11 @@
 package plainjson_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/plainjson"
 	"github.com/dialectkit/toolcall/internal/streamtest"
@@ -47,6 +50,91 @@ func TestCallGoesOutWhenDecided(t *testing.T) {
 			}
 			if err := streamtest.CheckReader(inc, tt.before+tt.rest, opts); err != nil {
 				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestArgumentsStream writes outputs to the Reader a byte at a time: a
+// value that opens the output written {"name": …, "arguments": {… in that
+// order is announced (PieceCallStart) once its arguments begin, and its
+// argument text goes out as it arrives (PieceArguments), as written;
+// a value that may yet turn out not to be a call is not announced (text
+// before it, arguments before the name, arguments that are not an object,
+// with tools declared a name that is none of them, a fence, whose body
+// decides only when it closes). Every output is held to the Reader's
+// contract (streamtest.CheckReader), one-shot reading included.
+func TestArgumentsStream(t *testing.T) {
+	rows := []struct {
+		name  string
+		text  string
+		tools bool
+		args  []string // the argument text announced, per call; nil: none
+		codes []toolcall.Code
+	}{
+		{name: "a call that opens the output", text: `{"name": "get_weather", "arguments": {"city": "Paris", "days": 2}}`,
+			args: []string{`{"city": "Paris", "days": 2}`}},
+		{name: "blanks between the tokens", text: "\n  { \"name\" :\"get_weather\",\n \"arguments\":\n{\"city\": \"Paris\"}}\n",
+			args: []string{`{"city": "Paris"}`}},
+		{name: "a run of calls on their lines", text: "{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}",
+			args: []string{`{"city": "Paris"}`, `{"city": "Rome"}`}},
+		{name: "a declared tool", tools: true, text: `{"name": "get_weather", "arguments": {"city": "Paris"}} and more`,
+			args: []string{`{"city": "Paris"}`}},
+		{name: "a string holding braces and quotes", text: `{"name": "get_weather", "arguments": {"city": "P{a}r\"is"}}`,
+			args: []string{`{"city": "P{a}r\"is"}`}},
+		{name: "an announced value that cannot be read is a failed call", text: `{"name": "get_weather", "arguments": {"city": "Paris"}, @@ }`,
+			args: []string{`{"city": "Paris"}`}, codes: []toolcall.Code{toolcall.CodeMalformedCall}},
+		{name: "an announced value the output cuts", text: `{"name": "get_weather", "arguments": {"city": "Par`,
+			args: []string{`{"city": "Par`}, codes: []toolcall.Code{toolcall.CodeTruncated}},
+		{name: "prose before the value", text: "Sure.\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}"},
+		{name: "arguments before the name", text: `{"arguments": {"city": "Paris"}, "name": "get_weather"}`},
+		{name: "arguments that are not an object", text: `{"name": "get_weather", "arguments": "city"}`,
+			codes: []toolcall.Code{toolcall.CodeNotObject}},
+		{name: "an undeclared tool", tools: true, text: `{"name": "get_wether", "arguments": {"city": "Paris"}}`,
+			codes: []toolcall.Code{toolcall.CodeUnknownTool}},
+		{name: "a fence", text: "```json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```"},
+		{name: "a list", text: `[{"name": "get_weather", "arguments": {"city": "Paris"}}]`},
+	}
+	for _, tt := range rows {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := &dialects.Options{ReasoningClosed: true}
+			if tt.tools {
+				opts.Tools = weatherTools(t)
+			}
+			inc := plainjson.Dialect.(dialects.Incremental)
+			r := inc.NewReader(opts)
+			var args []string
+			var ps []dialects.Piece
+			for i := 0; i < len(tt.text); i++ {
+				for _, p := range r.Write(tt.text[i : i+1]) {
+					ps = append(ps, p)
+					if p.Kind == dialects.PieceArguments && !strings.HasSuffix(tt.text[:i+1], p.Text) {
+						t.Errorf("arguments %q sent after %q: not the text last written", p.Text, tt.text[:i+1])
+					}
+				}
+			}
+			ps = append(ps, r.Close()...)
+			for _, p := range ps {
+				switch p.Kind {
+				case dialects.PieceCallStart:
+					args = append(args, "")
+				case dialects.PieceArguments:
+					args[p.Index] += p.Text
+				}
+			}
+			if !slices.Equal(args, tt.args) {
+				t.Errorf("arguments announced %q, want %q", args, tt.args)
+			}
+			if err := streamtest.CheckReader(inc, tt.text, opts); err != nil {
+				t.Error(err)
+			}
+			res := dialects.Parse(plainjson.Dialect, tt.text, opts)
+			var codes []toolcall.Code
+			for _, e := range res.Errors {
+				codes = append(codes, e.Code)
+			}
+			if !slices.Equal(codes, tt.codes) {
+				t.Errorf("errors %v, want codes %v", res.Errors, tt.codes)
 			}
 		})
 	}

@@ -12,7 +12,10 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callobject"
+	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
@@ -90,10 +93,19 @@ type reader struct {
 	body    int                // a fence read inside: its closing run in the output, or -1
 	bodyEnd int                // and the end of that run
 	calls   int                // calls returned
-	stop    bool               // no more list elements are returned so
-	mark    bool
-	opens   bool // bare: nothing but blanks, separators and own calls so far
-	run     bool // bare: a call was taken and only separators followed
+	// A value that opens the output written {"name": "…", "arguments":
+	// {… in that order ends as a call or a failed call whatever follows
+	// (own): ann reads its header, and once it is announced
+	// (PieceCallStart), args finds the end of its arguments, sent as
+	// they arrive (PieceArguments) up to argsAt.
+	ann      callobject.Header
+	annState uint8
+	args     jsonscan.ValueScan
+	argsAt   int
+	stop     bool // no more list elements are returned so
+	mark     bool
+	opens    bool // bare: nothing but blanks, separators and own calls so far
+	run      bool // bare: a call was taken and only separators followed
 	// bare: the answer text read so far, and the scan that tells
 	// whether a candidate at its end is shown (inline code, a quotation,
 	// a fence of code or of an example: shown.ShownScan), told the
@@ -333,6 +345,10 @@ func (r *reader) content(final bool) bool {
 			r.at += k
 			r.mode, r.vs = value, jsonscan.ValueScan{}
 			r.elem, r.early, r.stop = 1, 0, c != '[' || !r.settled()
+			r.ann, r.annState = callobject.Header{}, annReading
+			if c != '{' || !r.opens || r.body >= 0 {
+				r.annState = annNot
+			}
 			return true
 		case strings.HasPrefix(s[k:], think.Open):
 			switch r.tagAt(r.at+k, final) {
@@ -514,6 +530,9 @@ func (r *reader) value(final bool) bool {
 		limit, final = r.body-r.at, true
 	}
 	r.elements(s[:limit])
+	if r.annState != annNot {
+		r.announce(s[:limit])
+	}
 	end, complete := r.vs.Next(s[:limit])
 	if !complete && !final || !decided(s[:limit], end) && !final {
 		return false
@@ -538,9 +557,13 @@ func (r *reader) value(final bool) bool {
 		own = calls != nil
 	case r.run || r.called(start, to, place, tools):
 		calls = valueCalls(s[:end], start, r.opts, r.early)
-		if len(calls) > 0 && !embedded(calls, r.opts) {
+		if len(calls) > 0 && !embedded(calls, r.opts) && r.annState != annSent {
 			calls = nil
 		}
+	}
+	if calls == nil && r.annState == annSent {
+		// Announced: a call, if a failed one.
+		calls, own = []dialects.RawCall{r.unreadable(s[:end], start, complete)}, r.opens
 	}
 	if calls == nil {
 		r.opens, r.run = false, false
@@ -568,6 +591,69 @@ func (r *reader) value(final bool) bool {
 	r.at += to
 	r.mode, r.run = content, true
 	return true
+}
+
+// The states of the reading of a value's header (reader.ann).
+const (
+	annReading = iota // the header is read as it arrives
+	annSent           // the call was announced
+	annNot            // the value is not announced
+)
+
+// announce reads the value s (the text from its '{' so far) that opens
+// the output: once its header (callobject.Header) is read, with arguments
+// that are an object and, with tools declared, a name that is one of
+// them, the value ends as a call or a failed call whatever follows, on
+// its line or after: where it stands decides no more than whether a call
+// that names a declared tool or has arguments is one, which it is (the
+// table of what is a call), and a value that cannot be read is the failed
+// call unreadable makes. The call is announced (PieceCallStart) and its
+// argument text goes out as it arrives (PieceArguments).
+func (r *reader) announce(s string) {
+	if r.annState == annReading {
+		at, ok, more := r.ann.Next(s)
+		if more {
+			return
+		}
+		n0, n1 := r.ann.Name()
+		if !ok || s[at] != '{' || r.opts.Tools != nil && r.opts.Tools.Len() > 0 && !declared(s[n0:n1], r.opts) {
+			r.annState = annNot
+			return
+		}
+		r.annState, r.args, r.argsAt = annSent, jsonscan.ValueScan{Start: at}, at
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCallStart, Index: r.calls, Name: s[n0:n1]})
+	}
+	if r.argsAt < 0 {
+		return // the arguments were sent whole
+	}
+	end, complete := r.args.Next(s)
+	if end > r.argsAt {
+		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceArguments, Index: r.calls, Text: s[r.argsAt:end]})
+		r.argsAt = end
+	}
+	if complete {
+		r.argsAt = -1
+	}
+}
+
+// declared reports whether name is one of the tools declared.
+func declared(name string, opts *dialects.Options) bool {
+	_, _, err := dialects.CheckName(name, opts.Tools)
+	return err == nil
+}
+
+// unreadable returns the failed call of an announced value, v at offset
+// at of the output, that cannot be read as a call object: TLP-014 when
+// the output ends inside it, TLP-019 otherwise.
+func (r *reader) unreadable(v string, at int, complete bool) dialects.RawCall {
+	n0, n1 := r.ann.Name()
+	rc := dialects.RawCall{Name: v[n0:n1], Offset: at, AtEnd: !complete}
+	if !complete {
+		rc.Err = cutoff.Error("inside the call object that opens the output")
+	} else {
+		rc.Err = toolcall.NewError(toolcall.CodeMalformedCall, "the call object that opens the output names its tool before its arguments but is not JSON that can be read")
+	}
+	return rc
 }
 
 // settled reports whether the list that opens at cur[at] is a call
