@@ -13,6 +13,7 @@ import (
 	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
+	"github.com/dialectkit/toolcall/stream"
 )
 
 // Options configure Parse, Detect and Stream. The common call is one
@@ -137,7 +138,7 @@ type Detection struct {
 
 	result *toolcall.Result
 	// decided says the output's first calls decided the dialect (see
-	// Registry.Decide): Candidates rank the text up to there.
+	// decideAt): Candidates rank the text up to there.
 	decided bool
 }
 
@@ -159,53 +160,75 @@ const (
 )
 
 // Detect ranks the registered dialects for text and parses it with the
-// best one. The hint in opts.Dialect, when set, is taken as is. When the
-// output's first calls already decide the dialect (see Decide), that
-// decision stands, as it does for a stream that saw only those bytes; the
+// best one. The hint in opts.Dialect, when set, is taken as is. Detection
+// is the detecting stream's (Registry.Stream) fed the whole text and
+// closed: when the output's first calls decide the dialect, that decision
+// stands, as it does for a stream that saw only those bytes; the
 // Candidates still rank the whole output. (ParseDetect's rank the text
 // that decided.)
 func (r *Registry) Detect(text string, opts *Options) Detection {
-	det := r.detect(context.Background(), text, opts, true)
+	det := r.detect(context.Background(), text, opts)
 	if det.decided {
-		r.rankAll(context.Background(), text, opts, &det)
+		det.Candidates = r.rankWhole(context.Background(), text, opts).Candidates
 	}
 	return det
 }
 
-// detect is Detect; early says the first calls may decide. It stops
-// between dialects once ctx is done, with no dialect chosen.
-func (r *Registry) detect(ctx context.Context, text string, opts *Options, early bool) Detection {
-	var seen present
-	seen.init(text, r.table())
-	return r.detectIn(ctx, &seen, len(text), opts, early)
-}
-
-// detectIn is detect for the first n bytes of the output seen looks into.
-func (r *Registry) detectIn(ctx context.Context, seen *present, n int, opts *Options, early bool) Detection {
-	text := seen.prefix(n)
+// detect is Detect without the ranking of the whole output: the named
+// dialect's reading, or the detecting stream's, fed the whole text and
+// closed. It stops between dialects once ctx is done, with no dialect
+// chosen.
+func (r *Registry) detect(ctx context.Context, text string, opts *Options) Detection {
 	if opts == nil {
 		opts = &Options{}
 	}
-	do := opts.DialectOptions()
 	if opts.Dialect != "" {
-		d, ok := r.Lookup(opts.Dialect)
-		if !ok {
-			res := &toolcall.Result{Calls: []toolcall.Call{}, Content: text, Errors: []*toolcall.Error{r.unknown(opts.Dialect)}}
-			return Detection{Reason: "unknown dialect " + opts.Dialect, result: res}
-		}
-		res := dialects.Parse(d, text, &do)
-		c := Candidate{Dialect: d.Name(), Calls: len(res.Calls), Errors: len(res.Errors), result: res,
-			Evidence: []Evidence{{Source: "hint", Detail: "dialect named by the caller"}}}
-		return Detection{Dialect: d.Name(), Reason: "named by the caller", Candidates: []Candidate{c}, result: res}
+		return r.named(text, opts)
 	}
+	d := &detector{r: r, opts: opts, tab: r.table(), ctx: ctx, full: true}
+	res := stream.NewDetecting(d, &stream.Options{Parse: opts.DialectOptions(), MaxBytes: -1}).Read(text)
+	if err := ctx.Err(); err != nil {
+		return canceledDetection(text, err)
+	}
+	det := d.det
+	det.result = res
+	if det.decided && d.at < len(text) && len(det.Candidates) > 0 && !sameCalls(det.Candidates[0].result, det.result) {
+		// The evidence counted the calls of the prefix: when the whole
+		// output reads otherwise (more calls, or none: a list the
+		// prefix ended on that the rest of the sentence makes an
+		// example), the reason scopes that evidence to the prefix and
+		// says what the parse returned, or "1 valid call(s)" reads
+		// wrong beside the calls returned.
+		det.Reason = fmt.Sprintf("decided by the first %d of %d bytes (%s); the whole output: %s", d.at, len(text), det.Reason, summary(det.result))
+	}
+	return det
+}
 
-	if early {
-		if det, ok := r.decideEarly(ctx, seen, opts); ok {
-			return det
-		}
-		seen.prefix(n)
+// named is the Detection of text in the dialect opts names.
+func (r *Registry) named(text string, opts *Options) Detection {
+	d, ok := r.Lookup(opts.Dialect)
+	if !ok {
+		res := &toolcall.Result{Calls: []toolcall.Call{}, Content: text, Errors: []*toolcall.Error{r.unknown(opts.Dialect)}}
+		return Detection{Reason: "unknown dialect " + opts.Dialect, result: res}
 	}
-	return r.rank(ctx, seen, n, opts, func(k int) (*dialects.Extraction, *toolcall.Result) {
+	do := opts.DialectOptions()
+	res := dialects.Parse(d, text, &do)
+	c := Candidate{Dialect: d.Name(), Calls: len(res.Calls), Errors: len(res.Errors), result: res,
+		Evidence: []Evidence{{Source: "hint", Detail: "dialect named by the caller"}}}
+	return Detection{Dialect: d.Name(), Reason: "named by the caller", Candidates: []Candidate{c}, result: res}
+}
+
+// rankWhole ranks the dialects for the whole of text, each reading all
+// of it, for a caller that asked for the ranking itself (Detect): how
+// every dialect reads the output, beside the decision.
+func (r *Registry) rankWhole(ctx context.Context, text string, opts *Options) Detection {
+	if opts == nil {
+		opts = &Options{}
+	}
+	var seen present
+	seen.init(text, r.table())
+	do := opts.DialectOptions()
+	return r.rank(ctx, &seen, len(text), opts, func(k int) (*dialects.Extraction, *toolcall.Result) {
 		return seen.tab.entries[k].d.Extract(text, &do), nil
 	})
 }
@@ -588,7 +611,7 @@ func (r *Registry) parseDetect(ctx context.Context, text string, opts *Options) 
 	if opts == nil {
 		opts = &Options{}
 	}
-	det := r.detect(ctx, text, opts, true)
+	det := r.detect(ctx, text, opts)
 	res := det.result
 	if opts.Dialect != "" && len(res.Calls) == 0 && len(res.Errors) == 0 && len(opts.Fallback) > 0 {
 		fb, name, err := r.fallback(ctx, text, opts)

@@ -433,7 +433,7 @@ var huntOpen = []struct{ class, dialect, how, why string }{
 	{"closed-any", "harmony", "detected", "a header inside an analysis message opens a message of its own"},
 	{"implicit-open", "harmony", "", "a header inside an analysis message opens a message of its own"},
 	// The output's first call decides the dialect under detection
-	// (Decide), as it does for a stream that emitted it: Functionary's
+	// (at the point after it), as it does for a stream that emitted it: Functionary's
 	// family opens no block, so a lone </think> later is text to it.
 	{"implicit-own", "hermes", "detected", "the first call decided a family that opens no reasoning block"},
 	// A message header the output ends in is framing the dialect drops

@@ -106,8 +106,8 @@ func (r *Registry) table() *detectTable {
 }
 
 // present answers, for one output and the prefixes of it that detection
-// reads (Decide's points, then the whole), which literals of a detection
-// table they hold. Each literal is looked for once per output, however
+// reads (the points it may be decided at, then the whole), which literals
+// of a detection table they hold. Each literal is looked for once per output, however
 // many dialects share it and however many prefixes are read: a prefix
 // holds a literal when the literal's first occurrence in the output ends
 // within it, and the output is searched no further than the longest

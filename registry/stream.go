@@ -17,7 +17,8 @@ import (
 // in the fallback chain's as Parse would (see stream.Options.Fallback: a
 // fallback's calls come with Close); otherwise the dialect
 // is detected as soon as the output's first call decides it (see
-// Registry.Decide). Whatever the cuts, the final result equals Parse of the
+// decideAt): a one-shot detection (Parse, Detect) is that stream fed the
+// whole output. Whatever the cuts, the final result equals Parse of the
 // whole text, and every event is final.
 func (r *Registry) Stream(opts *Options) *stream.Parser {
 	if opts == nil {
@@ -121,56 +122,33 @@ func (tab *detectTable) points() *stream.PointSet {
 	return tab.pts.Load()
 }
 
-// Decide reports whether prefix, the beginning of an output, already
-// decides its dialect: detection over the prefix ranks one dialect first,
-// that dialect read at least one valid call and no failed one out of it,
-// and it ties only with dialects that read the same calls. It is asked at
-// the points stream.Points finds (after a call region closes, after a
-// bracketed value closes), at most
-// stream.MaxDecisions times per output, by a detecting stream as the
-// output arrives and by Detect over the whole output, so both settle on
-// the same dialect at the same byte.
-func (r *Registry) Decide(prefix string, opts *Options) (Detection, bool) {
-	if opts == nil {
-		opts = &Options{}
-	}
-	return r.decide(context.Background(), prefix, opts)
-}
-
-// decide is Decide under ctx: a detection that ctx stopped decides nothing.
-func (r *Registry) decide(ctx context.Context, prefix string, opts *Options) (Detection, bool) {
-	var seen present
-	seen.init(prefix, r.table())
-	return r.decideIn(ctx, &seen, len(prefix), opts, nil)
-}
-
-// decideIn is decide for the first n bytes of the output seen looks into.
-// read gives the dialects' readings of them (see rank); nil reads each
-// with its Extract.
-func (r *Registry) decideIn(ctx context.Context, seen *present, n int, opts *Options, read func(k int) (*dialects.Extraction, *toolcall.Result)) (Detection, bool) {
+// decideAt reports whether the first n bytes of the output seen looks
+// into, the output so far at one of its points (stream.Points), already
+// decide its dialect: detection over them, from the dialects' readings
+// read gives (see rank), ranks one dialect first, that dialect read at
+// least one valid call and no failed one out of them, and it ties only
+// with dialects that read the same calls. A detecting stream asks it at
+// most stream.MaxDecisions times per output, as the output arrives; a
+// one-shot detection is that stream fed the whole output, so both settle
+// on the same dialect at the same byte.
+func (r *Registry) decideAt(ctx context.Context, seen *present, n int, opts *Options, read func(k int) (*dialects.Extraction, *toolcall.Result)) (Detection, bool) {
 	// The template opened a reasoning block and the prefix has not
 	// closed one: a call in it may turn out drafted in that block (of
 	// whichever family's wrapper closes it later), and is then
 	// reasoning, not a call. A reasoning block the prefix opened and has
 	// not closed may close later, and the calls in it are then
-	// reasoning too: nothing is decided inside one.
-	inReasoning := opts.ReasoningOpen && !closesReasoning(seen.text[:n], seen.tab.wrappers) ||
-		inOpenReasoning(seen.text[:n], seen.tab.wrappers)
-	var det Detection
-	if read == nil {
-		det = r.detectIn(ctx, seen, n, opts, false)
-	} else if inReasoning {
-		// A stream's candidates are not read for a ranking it would
-		// not use.
-		return det, false
-	} else {
-		det = r.rank(ctx, seen, n, opts, read)
+	// reasoning too: nothing is decided inside one, and the candidates
+	// are not read for a ranking that would not be used.
+	if opts.ReasoningOpen && !closesReasoning(seen.text[:n], seen.tab.wrappers) ||
+		inOpenReasoning(seen.text[:n], seen.tab.wrappers) {
+		return Detection{}, false
 	}
+	det := r.rank(ctx, seen, n, opts, read)
 	if ctx.Err() != nil || det.Dialect == "" || len(det.Candidates) == 0 {
 		return det, false
 	}
 	best := det.Candidates[0]
-	if best.Calls == 0 || best.Errors > 0 || inReasoning {
+	if best.Calls == 0 || best.Errors > 0 {
 		return det, false
 	}
 	for _, c := range det.Candidates[1:] {
@@ -228,42 +206,6 @@ func sameCalls(a, b *toolcall.Result) bool {
 	return true
 }
 
-// decideEarly detects the dialect of text from its first calls, when they
-// decide it (see Decide), and parses the whole of text with it.
-func (r *Registry) decideEarly(ctx context.Context, seen *present, opts *Options) (Detection, bool) {
-	text := seen.text
-	pts := r.points().Points()
-	for {
-		at, ok := pts.Next(text)
-		if !ok || ctx.Err() != nil {
-			return Detection{}, false
-		}
-		det, ok := r.decideIn(ctx, seen, at, opts, nil)
-		if !ok {
-			continue
-		}
-		d, found := r.Lookup(det.Dialect)
-		if !found {
-			return Detection{}, false
-		}
-		if at < len(text) {
-			do := opts.DialectOptions()
-			det.result = dialects.Parse(d, text, &do)
-			// The evidence counted the calls of the prefix: when the whole
-			// output reads otherwise (more calls, or none: a list the
-			// prefix ended on that the rest of the sentence makes an
-			// example), the reason scopes that evidence to the prefix and
-			// says what the parse returned, or "1 valid call(s)" reads
-			// wrong beside the calls returned.
-			if len(det.Candidates) > 0 && !sameCalls(det.Candidates[0].result, det.result) {
-				det.Reason = fmt.Sprintf("decided by the first %d of %d bytes (%s); the whole output: %s", at, len(text), det.Reason, summary(det.result))
-			}
-		}
-		det.decided = true
-		return det, true
-	}
-}
-
 // summary says in a few words what a parse returned: its valid calls and
 // its failed ones, or no call.
 func summary(res *toolcall.Result) string {
@@ -280,19 +222,18 @@ func summary(res *toolcall.Result) string {
 	return strings.Join(parts, ", ")
 }
 
-// rankAll replaces the candidates of a detection the output's first calls
-// decided with the ranking of the whole output, for a caller that asked for
-// the ranking itself (Detect): the decision stands, and the ranking shows
-// how every dialect reads all of the text.
-func (r *Registry) rankAll(ctx context.Context, text string, opts *Options, det *Detection) {
-	det.Candidates = r.detect(ctx, text, opts, false).Candidates
-}
-
 // detector detects a stream's dialect with the registry: one per stream,
 // as it keeps what it found of the output.
 type detector struct {
 	r    *Registry
 	opts *Options
+	// ctx stops a one-shot detection (Registry.detect); full says the
+	// Detection is returned to the caller: det is the one that decided
+	// (at the first at bytes, decided) or settled the output.
+	ctx  context.Context
+	full bool
+	det  Detection
+	at   int
 	// tab is the detection table the stream's candidates are of; seen
 	// finds its literals in the output, each looked for once across the
 	// points asked and the end (started: seen was readied).
@@ -317,15 +258,24 @@ func (d *detector) Candidates() *stream.CandidateSet { return d.tab.candidates()
 
 func (d *detector) Points() *stream.PointSet { return d.r.points() }
 
-// Decide names the candidate prefix decides (Registry.Decide), and why,
-// from the stream's readings of prefix, as one-shot detection decides
-// from its Extracts.
+// Decide names the candidate prefix decides (decideAt), and why, from the
+// stream's readings of prefix.
 func (d *detector) Decide(prefix string, read func(k int) *stream.Reading) (int, string) {
-	det, ok := d.r.decideIn(context.Background(), d.look(prefix), len(prefix), d.opts, readings(read))
+	det, ok := d.r.decideAt(d.context(), d.look(prefix), len(prefix), d.opts, readings(read))
 	if !ok {
 		return -1, ""
 	}
+	det.decided = true
+	d.det, d.at = det, len(prefix)
 	return det.Candidates[0].entry, det.Reason
+}
+
+// context is the detection's context: a stream's is never done.
+func (d *detector) context() context.Context {
+	if d.ctx == nil {
+		return context.Background()
+	}
+	return d.ctx
 }
 
 // readings adapts a stream's readings to rank's.
@@ -339,9 +289,10 @@ func readings(read func(k int) *stream.Reading) func(k int) (*dialects.Extractio
 }
 
 // Settle decides the dialect of a whole output from the stream's
-// readings of it, as one-shot detection decides from its Extracts (rank).
+// readings of it (rank).
 func (d *detector) Settle(text string, read func(k int) *stream.Reading) (int, string, *toolcall.Result) {
-	det := d.r.rank(context.Background(), d.look(text), len(text), d.opts, readings(read))
+	det := d.r.rank(d.context(), d.look(text), len(text), d.opts, readings(read))
+	d.det = det
 	if det.Dialect == "" {
 		return -1, det.Reason, det.result
 	}

@@ -84,7 +84,7 @@ func TestReasoningTagInStringDecides(t *testing.T) {
 					{Tools: tools, ReasoningClosed: true},
 				} {
 					opts := regOpts(o, registry.Options{})
-					det, decided := registry.Default().Decide(made, opts)
+					det, decided := registry.Default().DecidedBy(made, opts)
 					single := det.Dialect != "" && len(det.Candidates) > 0 && det.Candidates[0].Calls > 0 && det.Candidates[0].Errors == 0
 					if o.ReasoningOpen && decided {
 						t.Errorf("%q (open): decided %q though the template's block is not closed", made, det.Dialect)

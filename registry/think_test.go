@@ -53,7 +53,7 @@ func TestCallInClosedThinkIsNotACall(t *testing.T) {
 }
 
 // TestOpenThinkDecidesNothing: detection decides from an output's first
-// calls (Decide), but a call inside a <think> block the prefix has not yet
+// calls (at the point after them), but a call inside a <think> block the prefix has not yet
 // closed may turn out to be reasoning; the call after the block decides.
 func TestOpenThinkDecidesNothing(t *testing.T) {
 	text := "<think>Maybe [TOOL_CALLS]get_weather[ARGS]{\"city\": \"Rome\"}? No, the tag.</think>\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"
@@ -61,7 +61,7 @@ func TestOpenThinkDecidesNothing(t *testing.T) {
 	if det.Dialect != "hermes" || len(res.Calls) != 1 || string(res.Calls[0].Arguments) != `{"city":"Paris"}` {
 		t.Errorf("detected %q (%s): calls %v, errors %v", det.Dialect, det.Reason, res.Calls, res.Errors)
 	}
-	if _, ok := registry.Default().Decide(text[:strings.Index(text, "?")], &registry.Options{}); ok {
+	if _, ok := registry.Default().DecidedBy(text[:strings.Index(text, "?")], &registry.Options{}); ok {
 		t.Errorf("a prefix inside an open think block decided the dialect")
 	}
 }

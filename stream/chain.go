@@ -62,6 +62,9 @@ type chain struct {
 	// (emitAgreed) began with what was emitted, of content and reasoning.
 	headerless  bool
 	plainAgrees [2]bool
+	// quiet says the stream makes no events but Done (Parser.Read), nor
+	// do its alternates.
+	quiet bool
 }
 
 // alternate is one reading of a stream with a fallback chain.
@@ -175,7 +178,8 @@ func (a *alternate) commits(evs []Event) bool {
 	return false
 }
 
-// keep records evs, the events of one Write of the alternate.
+// keep records evs, the events of one Write of the alternate (none in a
+// quiet stream).
 func (a *alternate) keep(evs []Event) {
 	for _, ev := range evs {
 		k := -1
@@ -310,9 +314,22 @@ func commonPrefix(a, b string) string {
 	return a[:i]
 }
 
-// emit adds ev to the events, recording the text it emits.
+// emit adds ev to the events, recording the text it emits. A quiet
+// stream records the text only while undecided (the alternates agree
+// from there), and adds Done alone.
 func (c *chain) emit(ev Event) {
 	if ev.Text == "" && (ev.Kind == Content || ev.Kind == Reasoning || ev.Kind == CallArguments) {
+		return
+	}
+	if c.quiet && ev.Kind != Done {
+		if c.inner == nil {
+			switch ev.Kind {
+			case Content:
+				c.contentOut.WriteString(ev.Text)
+			case Reasoning:
+				c.reasonOut.WriteString(ev.Text)
+			}
+		}
 		return
 	}
 	switch ev.Kind {
@@ -330,8 +347,19 @@ func (c *chain) emit(ev Event) {
 func (c *chain) decide(i int, more []Event) {
 	a := &c.alts[i]
 	c.inner = a.p
-	c.skip = [2]string{c.contentOut.String(), c.reasonOut.String()}
 	c.alts = nil
+	if e := a.p.eng; e != nil {
+		// Its calls as read decided; they are no longer asked for.
+		e.raw, e.raws = false, nil
+		if c.quiet {
+			e.quiet = true
+			if e.closed {
+				c.emit(Event{Kind: Done, Dialect: e.result.Dialect, Result: e.result})
+			}
+			return
+		}
+	}
+	c.skip = [2]string{c.contentOut.String(), c.reasonOut.String()}
 	evs := make([]Event, 0, len(a.kept)+len(more))
 	for _, k := range a.kept {
 		ev := k.ev

@@ -46,13 +46,11 @@ type Detector interface {
 	Settle(text string, read func(k int) *Reading) (k int, reason string, res *toolcall.Result)
 }
 
-// Reading is one candidate's reading of a whole output (Detector.Settle):
-// the Extraction its Reader's pieces make (the calls, read or failed, and
-// whether its markers were read; the text is the result's), and the
-// result, as dialects.Finish makes it of that Extraction. A reading of the
-// output so far (Detector.Decide) has no Result: its Extraction is whole,
-// the text included, and the detector finishes it as it finishes a
-// dialect's Extract.
+// Reading is one candidate's reading of an output, whole (Detector.Settle)
+// or so far (Detector.Decide): the Extraction its Reader's pieces make
+// (the calls, read or failed, and whether its markers were read; the text
+// is the result's), and the result, as dialects.Finish makes it of that
+// Extraction.
 type Reading struct {
 	Extraction *dialects.Extraction
 	Result     *toolcall.Result
@@ -533,8 +531,8 @@ func (c *chain) add(d dialects.Dialect, text string) *alternate {
 	p := newAlone(d, &inner)
 	if p.eng != nil {
 		// The detecting stream keeps the text, and decides from the
-		// calls as read (closeDetecting).
-		p.eng.noText, p.eng.raw = true, true
+		// calls as read (closeDetecting); a quiet one keeps no events.
+		p.eng.noText, p.eng.raw, p.eng.quiet = true, true, c.quiet
 	}
 	c.alts = append(c.alts, alternate{p: p, cand: -1, markAt: -1})
 	a := &c.alts[len(c.alts)-1]
@@ -615,7 +613,7 @@ func (c *chain) readAt(prefix string) func(k int) *Reading {
 		}
 		inner := Options{Parse: c.opts.Parse, MaxBytes: -1}
 		p := newAlone(c.set.cands[k].Dialect, &inner)
-		p.eng.noText, p.eng.raw = true, true
+		p.eng.noText, p.eng.raw, p.eng.quiet = true, true, true
 		p.Write(prefix)
 		p.Close()
 		return p.eng.reading()
@@ -668,9 +666,8 @@ func (c *chain) closeDetecting() {
 			byCand[k] = i
 		}
 		a := &c.alts[i]
-		evs := a.p.Close()
-		a.keep(evs)
-		readings[k] = &Reading{Extraction: a.p.eng.extraction(), Result: evs[len(evs)-1].Result}
+		a.keep(a.p.Close())
+		readings[k] = a.p.eng.reading()
 		return readings[k]
 	}
 	k, reason, res := c.det.Settle(text, read)

@@ -55,6 +55,8 @@ type engine struct {
 	// (PieceMarked).
 	raw, marked bool
 	raws        []dialects.RawCall
+	// quiet says the stream makes no events but Done (Parser.Read).
+	quiet bool
 }
 
 // engineCall is one call of the output, as the stream reported it.
@@ -157,11 +159,11 @@ func (e *engine) pieces(ps []dialects.Piece) {
 		case dialects.PieceCallStart:
 			if c := e.slot(p.Index); c != nil && !c.started {
 				c.started = true
-				e.events = append(e.events, Event{Kind: CallStart, Index: p.Index, Name: p.Name})
+				e.event(Event{Kind: CallStart, Index: p.Index, Name: p.Name})
 			}
 		case dialects.PieceArguments:
 			if c := e.slot(p.Index); c != nil && c.started && p.Text != "" {
-				e.events = append(e.events, Event{Kind: CallArguments, Index: p.Index, Text: p.Text})
+				e.event(Event{Kind: CallArguments, Index: p.Index, Text: p.Text})
 			}
 		case dialects.PieceCall:
 			e.call(p.Index, p.Call)
@@ -187,6 +189,9 @@ func (e *engine) out(kind Kind, b *strings.Builder, s string) {
 		b.Grow(max(len(s), minOut))
 	}
 	b.WriteString(s)
+	if e.quiet {
+		return
+	}
 	if k := len(e.events) - 1; k >= 0 && e.events[k].Kind == kind {
 		e.events[k].Text = b.String()[n-len(e.events[k].Text):]
 		return
@@ -240,15 +245,22 @@ func (e *engine) call(index int, rc *dialects.RawCall) {
 	}
 	if !c.started {
 		c.started = true
-		e.events = append(e.events, Event{Kind: CallStart, Index: index, Name: name})
+		e.event(Event{Kind: CallStart, Index: index, Name: name})
 	}
 	if c.err != nil {
-		e.events = append(e.events, Event{Kind: CallError, Index: index, Err: err})
+		e.event(Event{Kind: CallError, Index: index, Err: err})
 		return
 	}
 	// The event points to the entry's call, never written again; when
 	// the entries grow, the old array keeps it.
-	e.events = append(e.events, Event{Kind: Call, Index: index, Call: &c.call})
+	e.event(Event{Kind: Call, Index: index, Call: &c.call})
+}
+
+// event adds ev to the events, unless the stream makes none (quiet).
+func (e *engine) event(ev Event) {
+	if !e.quiet {
+		e.events = append(e.events, ev)
+	}
 }
 
 // finish builds the result from what the pieces reported: the calls in

@@ -96,6 +96,22 @@ func (p *Parser) Close() []Event {
 	return p.ch.close()
 }
 
+// Read reads text as the rest of the output and ends it, as Write(text)
+// then Close do, and returns the final result, without making the events
+// in between: a one-shot parse that is the stream fed the whole output
+// and closed (registry.Parse under detection), at the cost of the reading
+// alone.
+func (p *Parser) Read(text string) *toolcall.Result {
+	if p.eng != nil {
+		p.eng.quiet = true
+	} else {
+		p.ch.quiet = true
+	}
+	p.Write(text)
+	p.Close()
+	return p.Result()
+}
+
 // Text returns the output received so far.
 func (p *Parser) Text() string {
 	if p.eng != nil {

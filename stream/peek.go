@@ -27,12 +27,13 @@ func (e *engine) peek() *Reading {
 	return f.reading()
 }
 
-// reading returns the Extraction the closed engine's Reader made of the
-// output (dialects.Read's: the content and reasoning as the pieces gave
-// them), for a decision at a point: the detector finishes it as one-shot
-// detection finishes Extract's (Reading.Result nil).
+// reading returns the reading of the output the closed engine's Reader
+// made (dialects.Read's), for a decision at a point or at the end: the
+// Extraction of its calls (extraction) and the result its pieces make,
+// with each call finished once, as it was read.
 func (e *engine) reading() *Reading {
-	x := e.extraction()
-	x.Content, x.Reasoning = e.content.String(), e.reasoning.String()
-	return &Reading{Extraction: x}
+	if e.result == nil {
+		e.result = e.finish()
+	}
+	return &Reading{Extraction: e.extraction(), Result: e.result}
 }

@@ -17,6 +17,9 @@ import (
 // and allocated about once, where doubling alone copies it once more and
 // allocates up to four times its length.
 type textBuf struct {
+	// s is the text while it is the first string written, kept as it
+	// came: an output written at once (Parser.Read) is not copied.
+	s string
 	b []byte // the text, or its last chunk while done is not empty
 	// done are the full arrays before b, in order: the first is the
 	// array before the chunks, the others chunks.
@@ -30,8 +33,27 @@ const chunkSize = 16 << 10
 // chunkPool keeps the chunks that joined texts no longer use.
 var chunkPool = sync.Pool{New: func() any { return new([chunkSize]byte) }}
 
+// adopt keeps s as the text when the text is empty, and reports whether
+// it did; otherwise a text kept as it came moves to the array first.
+func (t *textBuf) adopt(s string) bool {
+	switch {
+	case t.s != "":
+		old := t.s
+		t.s = ""
+		t.b = make([]byte, 0, max(2*(len(old)+len(s)), 256))
+		t.b = append(t.b, old...)
+	case len(t.b) == 0 && t.done == nil:
+		t.s = s
+		return true
+	}
+	return false
+}
+
 // write appends s to the text, in one array when it must grow.
 func (t *textBuf) write(s string) {
+	if t.adopt(s) {
+		return
+	}
 	// While the text is in chunks, b is the last: appending to it
 	// extends the text as well.
 	if len(t.b)+len(s) > cap(t.b) {
@@ -56,6 +78,9 @@ func (t *textBuf) grow(n int) {
 
 // add appends s to the text, filling the last array and then chunks.
 func (t *textBuf) add(s string) {
+	if t.adopt(s) {
+		return
+	}
 	for {
 		k := min(len(s), cap(t.b)-len(t.b))
 		t.b = append(t.b, s[:k]...)
@@ -86,10 +111,13 @@ func (t *textBuf) join(more int) {
 }
 
 // Len returns the length of the text.
-func (t *textBuf) Len() int { return t.n0 + len(t.b) }
+func (t *textBuf) Len() int { return len(t.s) + t.n0 + len(t.b) }
 
 // String returns the text.
 func (t *textBuf) String() string {
+	if t.s != "" {
+		return t.s
+	}
 	if t.done != nil {
 		t.join(0)
 	}

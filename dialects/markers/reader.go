@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
@@ -201,7 +202,7 @@ type reader struct {
 	d    *Dialect
 	opts *dialects.Options
 	lits *lits
-	b    strings.Builder
+	b    sofar.Output // the output so far
 	out  []dialects.Piece
 	// outBuf is the first memory of out: the pieces of an output of a
 	// few calls need no array of their own.
@@ -299,8 +300,7 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	if delta == "" {
 		return nil
 	}
-	r.b.WriteString(delta)
-	s := r.b.String()
+	s, _ := r.b.Write(delta)
 	r.scan(s)
 	r.sendContent(s)
 	if r.boundary >= 0 && r.tried <= 4*len(s)+1<<16 && !r.heldWhole(s) && r.ready(s) {
@@ -311,11 +311,11 @@ func (r *reader) Write(delta string) []dialects.Piece {
 }
 
 // Text returns the output given so far (dialects.TextReader).
-func (r *reader) Text() string { return r.b.String() }
+func (r *reader) Text() string { return r.b.Text() }
 
 func (r *reader) Close() []dialects.Piece {
 	r.out = r.out[:0]
-	s := r.b.String()
+	s := r.b.Text()
 	ur := &r.read
 	switch {
 	case r.hasRead && r.readN == len(s) && r.readBase == r.base:
