@@ -1,10 +1,10 @@
 package registry
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/dialectkit/toolcall"
@@ -123,6 +123,15 @@ type Candidate struct {
 	owns   bool
 	// entry is the candidate's index in the detection table.
 	entry int
+	// What its Evidence is made of, kept so that a ranking compares
+	// numbers and writes the evidence only for a Detection returned
+	// (Detection.explain): the caller's evidence for it (priors), how
+	// many of its calls are text taken verbatim, whether tools were
+	// declared, and whether its evidence is its own (see scoreParse).
+	priors   []Evidence
+	verbatim int
+	declared bool
+	own      bool
 }
 
 // Detection is the outcome of detection: the chosen dialect, the ranked
@@ -152,7 +161,7 @@ const (
 	weightDeclaredTool = 15
 	weightCallError    = -12
 	weightMarkedNoCall = 2
-	weightFailedOnly   = 4 // more than finding nothing: see scoreParse
+	weightFailedOnly   = 4 // more than finding nothing: see failedOnly
 	// weightVerbatimCall is what a valid call counts when it is text taken
 	// verbatim as a fixed tool's argument (raw code): a reading that
 	// takes any text, so less evidence than a call the syntax wrote.
@@ -228,9 +237,11 @@ func (r *Registry) rankWhole(ctx context.Context, text string, opts *Options) De
 	var seen present
 	seen.init(text, r.table())
 	do := opts.DialectOptions()
-	return r.rank(ctx, &seen, len(text), opts, func(k int) (*dialects.Extraction, *toolcall.Result) {
+	det := r.rank(ctx, &seen, len(text), opts, nil, func(k int) (*dialects.Extraction, *toolcall.Result) {
 		return seen.tab.entries[k].d.Extract(text, &do), nil
 	})
+	det.explain(true)
+	return det
 }
 
 // rank is the one decision of detection: it ranks the dialects for text,
@@ -240,8 +251,10 @@ func (r *Registry) rankWhole(ctx context.Context, text string, opts *Options) De
 // (dialects.Finish of that Extraction); a nil Extraction says the dialect
 // reads nothing there. A one-shot detection reads each dialect with its
 // Extract; a detecting stream gives its candidates' Readers' readings
-// (detector.Settle), so that both decide alike.
-func (r *Registry) rank(ctx context.Context, seen *present, n int, opts *Options, read func(k int) (*dialects.Extraction, *toolcall.Result)) Detection {
+// (detector.Settle), so that both decide alike. The candidates are
+// compared on their scores alone, appended to buf: the Detection has no
+// evidence written and no Reason until explain writes them.
+func (r *Registry) rank(ctx context.Context, seen *present, n int, opts *Options, buf []Candidate, read func(k int) (*dialects.Extraction, *toolcall.Result)) Detection {
 	text := seen.prefix(n)
 	do := opts.DialectOptions()
 	priors := map[string][]Evidence(nil) // made when some evidence comes
@@ -259,7 +272,7 @@ func (r *Registry) rank(ctx context.Context, seen *present, n int, opts *Options
 		}
 	}
 
-	var cands []Candidate
+	cands := buf[:0]
 	var drafted drafts
 	tab := seen.tab
 	// A dialect that saw none of its markers is dropped when another saw
@@ -290,10 +303,6 @@ func (r *Registry) rank(ctx context.Context, seen *present, n int, opts *Options
 			// and a dialect that finds nothing is no candidate.
 			continue
 		}
-		ev := append([]Evidence(nil), priors[d.Name()]...)
-		if marker != "" {
-			ev = append(ev, Evidence{Source: "marker", Detail: "saw " + quote(marker), Weight: weightMarker})
-		}
 		// Every dialect is tried, markers or not: several accept their
 		// syntax without its optional markers, and an Extract that finds
 		// none of its markers returns quickly.
@@ -310,30 +319,32 @@ func (r *Registry) rank(ctx context.Context, seen *present, n int, opts *Options
 		if res == nil {
 			res = dialects.Finish(d.Name(), ext, &do)
 		}
-		c := Candidate{Dialect: d.Name(), Evidence: ev, Calls: len(res.Calls), Errors: len(res.Errors), result: res,
-			marker: marker, owns: own.owns(lit, rank), entry: k}
-		if c.Calls == 0 && !ext.Marked && marker == "" && len(priors[d.Name()]) == 0 {
+		prior := priors[d.Name()]
+		if len(res.Calls) == 0 && !ext.Marked && marker == "" && len(prior) == 0 {
 			// Nothing for it: no call, and its errors (if any) are about
 			// text it never recognised as its own.
 			continue
 		}
-		scoreParse(&c, res, verbatimCalls(ext), opts.Tools != nil && opts.Tools.Len() > 0, c.owns || len(priors[d.Name()]) > 0)
-		for _, e := range c.Evidence {
-			c.Score += e.Weight
-		}
-		cands = append(cands, c)
+		owns := own.owns(lit, rank)
+		cands = append(cands, Candidate{Dialect: d.Name(), Calls: len(res.Calls), Errors: len(res.Errors), result: res,
+			marker: marker, owns: owns, entry: k, priors: prior, verbatim: min(verbatimCalls(ext), len(res.Calls)),
+			declared: opts.Tools != nil && opts.Tools.Len() > 0, own: owns || len(prior) > 0})
+		c := &cands[len(cands)-1]
+		c.Score = c.score()
 	}
 	cands = dropUnmarked(cands)
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].Score != cands[j].Score {
-			return cands[i].Score > cands[j].Score
+	slices.SortStableFunc(cands, func(a, b Candidate) int {
+		switch {
+		case a.Score != b.Score:
+			return cmp.Compare(b.Score, a.Score)
+		case a.owns != b.owns:
+			if a.owns {
+				return -1
+			}
+			return 1
 		}
-		if cands[i].owns != cands[j].owns {
-			return cands[i].owns
-		}
-		return unexplained(cands[i]) < unexplained(cands[j])
+		return cmp.Compare(unexplained(a), unexplained(b))
 	})
-	noteTie(cands)
 
 	det := Detection{Candidates: cands}
 	// A candidate is only dropped for a non-positive score when it found
@@ -344,10 +355,8 @@ func (r *Registry) rank(ctx context.Context, seen *present, n int, opts *Options
 		det.result = plain(text, &do)
 		return det
 	}
-	best := cands[0]
-	det.Dialect = best.Dialect
-	det.result = best.result
-	det.Reason = explain(best)
+	det.Dialect = cands[0].Dialect
+	det.result = cands[0].result
 	return det
 }
 
@@ -459,14 +468,7 @@ var prefilter = true
 // out of the same bytes would answer a question nobody asked, and hide the
 // error a retry needs.
 func dropUnmarked(cands []Candidate) []Candidate {
-	marked := func(c Candidate) bool {
-		for _, e := range c.Evidence {
-			if e.Source == "marker" {
-				return true
-			}
-		}
-		return false
-	}
+	marked := func(c Candidate) bool { return c.marker != "" }
 	any := false
 	for _, c := range cands {
 		any = any || marked(c)
@@ -494,22 +496,30 @@ func unexplained(c Candidate) int {
 	return len(textlayer.TrimSpace(c.result.Content))
 }
 
-// noteTie records, on a first candidate that won a tie of scores by
-// owning the marker it saw or by explaining more of the output, why it
-// won.
-func noteTie(cands []Candidate) {
-	if len(cands) < 2 || cands[0].Score != cands[1].Score {
-		return
+// explain writes the evidence of the Detection's candidates (all of
+// them, or the first alone), and its Reason when it chose a dialect: a
+// ranking compares scores, and the evidence is words for the caller. A
+// first candidate that won a tie of scores by owning the marker it saw or
+// by explaining more of the output says why it won.
+func (det *Detection) explain(all bool) {
+	for i := range det.Candidates {
+		if i > 0 && !all {
+			break
+		}
+		det.Candidates[i].Evidence = det.Candidates[i].evidence()
 	}
-	if cands[0].owns && !cands[1].owns {
-		cands[0].Evidence = append(cands[0].Evidence, Evidence{Source: "marker",
-			Detail: quote(cands[0].marker) + " is its own marker; " + cands[1].Dialect + " lists it after markers of its own, none of which is there"})
-		return
+	cands := det.Candidates
+	if len(cands) >= 2 && cands[0].Score == cands[1].Score {
+		if cands[0].owns && !cands[1].owns {
+			cands[0].Evidence = append(cands[0].Evidence, Evidence{Source: "marker",
+				Detail: quote(cands[0].marker) + " is its own marker; " + cands[1].Dialect + " lists it after markers of its own, none of which is there"})
+		} else if a, b := unexplained(cands[0]), unexplained(cands[1]); a < b {
+			cands[0].Evidence = append(cands[0].Evidence, Evidence{Source: "parse",
+				Detail: fmt.Sprintf("leaves %d byte(s) of content, %s leaves %d", a, cands[1].Dialect, b)})
+		}
 	}
-	a, b := unexplained(cands[0]), unexplained(cands[1])
-	if a < b {
-		cands[0].Evidence = append(cands[0].Evidence, Evidence{Source: "parse",
-			Detail: fmt.Sprintf("leaves %d byte(s) of content, %s leaves %d", a, cands[1].Dialect, b)})
+	if det.Dialect != "" && len(cands) > 0 {
+		det.Reason = explainEvidence(cands[0].Evidence)
 	}
 }
 
@@ -528,44 +538,83 @@ func verbatimCalls(ext *dialects.Extraction) int {
 	return n
 }
 
-// scoreParse adds the parse evidence of a candidate; verbatim of its calls
-// were text taken as a fixed tool's argument. own says its evidence is its
-// own (a prior, or a marker it owns: see owners), so that calls it
-// recognised but failed to read count for it.
-func scoreParse(c *Candidate, res *toolcall.Result, verbatim int, declared, own bool) {
-	if n := len(res.Calls); n > 0 {
-		verbatim = min(verbatim, n)
-		detail := fmt.Sprintf("%d valid call(s)", n)
-		if verbatim > 0 {
-			detail += fmt.Sprintf(", %d of them text taken verbatim", verbatim)
-		}
-		c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: detail, Weight: float64(weightValidCall*(n-verbatim) + weightVerbatimCall*verbatim)})
-		if declared {
-			c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: "calls name declared tools with valid arguments", Weight: float64(weightDeclaredTool * n)})
+// score is the candidate's score: the weights of its evidence
+// (evidence), summed in the same order.
+func (c *Candidate) score() float64 {
+	var score float64
+	for _, e := range c.priors {
+		score += e.Weight
+	}
+	if c.marker != "" {
+		score += weightMarker
+	}
+	if n := c.Calls; n > 0 {
+		score += float64(weightValidCall*(n-c.verbatim) + weightVerbatimCall*c.verbatim)
+		if c.declared {
+			score += float64(weightDeclaredTool * n)
 		}
 	}
-	if n := len(res.Errors); n > 0 {
-		if len(res.Calls) == 0 && len(c.Evidence) > 0 && own {
-			// Only failed calls, in text the dialect has evidence of its
-			// own for: it recognised calls it could not read, which says
-			// more than a dialect that found nothing there, and their
-			// errors are what a retry needs. A valid call still outweighs
-			// them. A dialect that saw only a marker it shares with its
-			// family, listed by another dialect as that one's strongest,
-			// read its failed calls out of the other's text.
-			c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: fmt.Sprintf("%d call(s) recognised but failed", n), Weight: weightFailedOnly})
+	if n := c.Errors; n > 0 {
+		if c.failedOnly() {
+			score += weightFailedOnly
 		} else {
-			c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: fmt.Sprintf("%d call(s) failed", n), Weight: float64(weightCallError * n)})
+			score += float64(weightCallError * n)
 		}
 	}
-	if len(res.Calls) == 0 && len(res.Errors) == 0 && len(c.Evidence) > 0 {
-		c.Evidence = append(c.Evidence, Evidence{Source: "parse", Detail: "no call found", Weight: weightMarkedNoCall})
+	if c.Calls == 0 && c.Errors == 0 && c.evidenced() {
+		score += weightMarkedNoCall
 	}
+	return score
 }
 
-func explain(c Candidate) string {
-	parts := make([]string, 0, len(c.Evidence))
-	for _, e := range c.Evidence {
+// evidenced reports whether the candidate has evidence before its parse
+// is counted: the caller's, or a marker it saw.
+func (c *Candidate) evidenced() bool { return len(c.priors) > 0 || c.marker != "" }
+
+// failedOnly reports whether the candidate read only failed calls, in
+// text it has evidence of its own for: it recognised calls it could not
+// read, which says more than a dialect that found nothing there, and
+// their errors are what a retry needs. A valid call still outweighs
+// them. A dialect that saw only a marker it shares with its family,
+// listed by another dialect as that one's strongest, read its failed
+// calls out of the other's text.
+func (c *Candidate) failedOnly() bool { return c.Calls == 0 && c.evidenced() && c.own }
+
+// evidence returns the candidate's evidence, whose weights make its
+// score: the caller's, the marker it saw, and what its parse read
+// (verbatim of its calls were text taken as a fixed tool's argument).
+func (c *Candidate) evidence() []Evidence {
+	ev := make([]Evidence, 0, len(c.priors)+3)
+	ev = append(ev, c.priors...)
+	if c.marker != "" {
+		ev = append(ev, Evidence{Source: "marker", Detail: "saw " + quote(c.marker), Weight: weightMarker})
+	}
+	if n := c.Calls; n > 0 {
+		detail := fmt.Sprintf("%d valid call(s)", n)
+		if c.verbatim > 0 {
+			detail += fmt.Sprintf(", %d of them text taken verbatim", c.verbatim)
+		}
+		ev = append(ev, Evidence{Source: "parse", Detail: detail, Weight: float64(weightValidCall*(n-c.verbatim) + weightVerbatimCall*c.verbatim)})
+		if c.declared {
+			ev = append(ev, Evidence{Source: "parse", Detail: "calls name declared tools with valid arguments", Weight: float64(weightDeclaredTool * n)})
+		}
+	}
+	if n := c.Errors; n > 0 {
+		if c.failedOnly() {
+			ev = append(ev, Evidence{Source: "parse", Detail: fmt.Sprintf("%d call(s) recognised but failed", n), Weight: weightFailedOnly})
+		} else {
+			ev = append(ev, Evidence{Source: "parse", Detail: fmt.Sprintf("%d call(s) failed", n), Weight: float64(weightCallError * n)})
+		}
+	}
+	if c.Calls == 0 && c.Errors == 0 && c.evidenced() {
+		ev = append(ev, Evidence{Source: "parse", Detail: "no call found", Weight: weightMarkedNoCall})
+	}
+	return ev
+}
+
+func explainEvidence(evidence []Evidence) string {
+	parts := make([]string, 0, len(evidence))
+	for _, e := range evidence {
 		parts = append(parts, e.Source+": "+e.Detail)
 	}
 	return strings.Join(parts, "; ")

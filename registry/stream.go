@@ -131,7 +131,7 @@ func (tab *detectTable) points() *stream.PointSet {
 // most stream.MaxDecisions times per output, as the output arrives; a
 // one-shot detection is that stream fed the whole output, so both settle
 // on the same dialect at the same byte.
-func (r *Registry) decideAt(ctx context.Context, seen *present, n int, opts *Options, read func(k int) (*dialects.Extraction, *toolcall.Result)) (Detection, bool) {
+func (r *Registry) decideAt(ctx context.Context, seen *present, n int, opts *Options, buf []Candidate, read func(k int) (*dialects.Extraction, *toolcall.Result)) (Detection, bool) {
 	// The template opened a reasoning block and the prefix has not
 	// closed one: a call in it may turn out drafted in that block (of
 	// whichever family's wrapper closes it later), and is then
@@ -143,7 +143,7 @@ func (r *Registry) decideAt(ctx context.Context, seen *present, n int, opts *Opt
 		inOpenReasoning(seen.text[:n], seen.tab.wrappers) {
 		return Detection{}, false
 	}
-	det := r.rank(ctx, seen, n, opts, read)
+	det := r.rank(ctx, seen, n, opts, buf, read)
 	if ctx.Err() != nil || det.Dialect == "" || len(det.Candidates) == 0 {
 		return det, false
 	}
@@ -234,6 +234,9 @@ type detector struct {
 	full bool
 	det  Detection
 	at   int
+	// cands is the memory of the candidates of the last ranking that
+	// decided nothing, for the next.
+	cands []Candidate
 	// tab is the detection table the stream's candidates are of; seen
 	// finds its literals in the output, each looked for once across the
 	// points asked and the end (started: seen was readied).
@@ -261,10 +264,13 @@ func (d *detector) Points() *stream.PointSet { return d.r.points() }
 // Decide names the candidate prefix decides (decideAt), and why, from the
 // stream's readings of prefix.
 func (d *detector) Decide(prefix string, read func(k int) *stream.Reading) (int, string) {
-	det, ok := d.r.decideAt(d.context(), d.look(prefix), len(prefix), d.opts, readings(read))
+	det, ok := d.r.decideAt(d.context(), d.look(prefix), len(prefix), d.opts, d.cands, readings(read))
 	if !ok {
+		// The candidates' memory serves the next point.
+		d.cands = det.Candidates[:0]
 		return -1, ""
 	}
+	det.explain(d.full)
 	det.decided = true
 	d.det, d.at = det, len(prefix)
 	return det.Candidates[0].entry, det.Reason
@@ -291,7 +297,8 @@ func readings(read func(k int) *stream.Reading) func(k int) (*dialects.Extractio
 // Settle decides the dialect of a whole output from the stream's
 // readings of it (rank).
 func (d *detector) Settle(text string, read func(k int) *stream.Reading) (int, string, *toolcall.Result) {
-	det := d.r.rank(d.context(), d.look(text), len(text), d.opts, readings(read))
+	det := d.r.rank(d.context(), d.look(text), len(text), d.opts, d.cands, readings(read))
+	det.explain(d.full)
 	d.det = det
 	if det.Dialect == "" {
 		return -1, det.Reason, det.result
