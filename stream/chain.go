@@ -220,6 +220,10 @@ func (a *alternate) keep(evs []Event) {
 // text begins with what was emitted, so only what follows is compared.
 // Under detection text is the output every alternate has read.
 func (c *chain) emitAgreed(text string) {
+	if c.quiet {
+		// Nothing is emitted before the decision.
+		return
+	}
 	hold, plain := 0, false
 	if c.det != nil {
 		if hold = c.held(text); hold == len(text) {
@@ -347,6 +351,11 @@ func (c *chain) emit(ev Event) {
 func (c *chain) decide(i int, more []Event) {
 	a := &c.alts[i]
 	c.inner = a.p
+	for j := range c.alts {
+		if j != i && c.det != nil {
+			c.alts[j].p.releaseEngine()
+		}
+	}
 	c.alts = nil
 	if e := a.p.eng; e != nil {
 		// Its calls as read decided; they are no longer asked for.

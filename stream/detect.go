@@ -324,9 +324,10 @@ func (l *literals) in(s *CandidateSet, k int) bool {
 
 // join brings the alternates in line with the candidates: a candidate that
 // may read the output as its own and met one of its marks is read by an
-// alternate (made now, reading the whole text at once). A candidate that
-// reads only a response body drops out once the output opens with
-// anything else.
+// alternate (made now, reading the whole text at once; in a quiet stream,
+// which streams nothing before the decision, when its reading is first
+// asked for). A candidate that reads only a response body drops out once
+// the output opens with anything else.
 func (c *chain) join(text string) {
 	s := c.set
 	c.lits.scan(s, text)
@@ -337,12 +338,18 @@ func (c *chain) join(text string) {
 	for _, a := range c.alts {
 		if a.cand >= 0 && !c.lits.in(s, a.cand) {
 			c.lits.made[a.cand/64] &^= 1 << (a.cand % 64)
+			a.p.releaseEngine()
 			continue
 		}
 		kept = append(kept, a)
 	}
 	clear(c.alts[len(kept):])
 	c.alts = kept
+	if c.quiet {
+		// Nothing streams before the decision: a candidate is read
+		// from when its reading is first asked for (readAt).
+		return
+	}
 	for k := range s.cands {
 		if has(c.lits.made, k) || !has(c.lits.mark, k) || !c.lits.in(s, k) {
 			continue
@@ -565,12 +572,10 @@ func (c *chain) detect(delta string) {
 		}
 		c.pts = nil
 		c.emit(Event{Kind: Detected, Dialect: c.set.cands[k].Dialect.Name(), Text: reason})
-		i := c.alternateOf(k, text[:c.fed])
-		var more []Event
+		c.decide(c.alternateOf(k, text[:c.fed]), nil)
 		if c.fed < len(text) {
-			more = c.alts[i].p.Write(text[c.fed:])
+			c.relay(c.inner.Write(text[c.fed:]))
 		}
-		c.decide(i, more)
 		return
 	}
 	c.feed(text)
@@ -593,27 +598,35 @@ func (c *chain) feed(text string) {
 
 // readAt returns the candidates' readings of prefix, the output so far
 // (Detector.Decide): an alternate's as its Reader peeks it, when every
-// alternate has read prefix and no more, else the reading of a Parser of
-// the candidate fed prefix and closed.
+// alternate has read prefix and no more (in a quiet stream, the alternate
+// is made now when there is none), else the reading of a Parser of the
+// candidate fed prefix and closed.
 func (c *chain) readAt(prefix string) func(k int) *Reading {
 	return func(k int) *Reading {
 		if k < 0 || k >= len(c.set.cands) {
 			return nil
 		}
-		for i := range c.alts {
-			if len(prefix) != c.fed {
-				break
+		if len(prefix) == c.fed {
+			i := -1
+			for j := range c.alts {
+				if c.alts[j].cand == k {
+					i = j
+					break
+				}
 			}
-			if a := &c.alts[i]; a.cand == k && a.p.eng != nil {
-				if rd := a.p.eng.peek(); rd != nil {
+			if i < 0 && c.quiet {
+				i = c.alternateOf(k, prefix)
+			}
+			if i >= 0 && c.alts[i].p.eng != nil {
+				if rd := c.alts[i].p.eng.peek(); rd != nil {
 					return rd
 				}
-				break
 			}
 		}
 		inner := Options{Parse: c.opts.Parse, MaxBytes: -1}
 		p := newAlone(c.set.cands[k].Dialect, &inner)
 		p.eng.noText, p.eng.raw, p.eng.quiet = true, true, true
+		defer p.releaseEngine()
 		p.Write(prefix)
 		p.Close()
 		return p.eng.reading()
@@ -675,6 +688,9 @@ func (c *chain) closeDetecting() {
 		c.emit(Event{Kind: Detected, Dialect: c.set.cands[k].Dialect.Name(), Text: reason})
 		c.decide(byCand[k], nil)
 		return
+	}
+	for i := range c.alts {
+		c.alts[i].p.releaseEngine()
 	}
 	c.alts = nil
 	c.settle(res)

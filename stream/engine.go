@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -57,6 +58,20 @@ type engine struct {
 	raws        []dialects.RawCall
 	// quiet says the stream makes no events but Done (Parser.Read).
 	quiet bool
+	// owner is the memory of the engine and its Parser (release).
+	owner *parserEngine
+}
+
+// release gives the engine's memory back for another engine, when nothing
+// refers to it any more: a detecting stream's candidate it read no
+// further, or a reading's fork (peek). The slices and strings it handed
+// out (a reading's calls, errors and result) are its own allocations, and
+// go with the readings; the memory is cleared, so they are not reused.
+func (e *engine) release() {
+	if w := e.owner; w != nil {
+		*w = parserEngine{}
+		engines.Put(w)
+	}
 }
 
 // engineCall is one call of the output, as the stream reported it.
@@ -67,14 +82,23 @@ type engineCall struct {
 	err           *toolcall.Error
 }
 
+// parserEngine is a Parser and its engine, in one allocation.
+type parserEngine struct {
+	Parser
+	e engine
+}
+
+// engines keeps the Parsers and engines of the candidates a detecting
+// stream read and no longer reads (release), for the next ones: a
+// detection reads the output with each of many candidates, and most of
+// them only up to a decision.
+var engines = sync.Pool{New: func() any { return new(parserEngine) }}
+
 // newEngine returns a Parser that streams d's output with d's Reader.
 func newEngine(d dialects.Incremental, opts *Options) *Parser {
-	// The Parser and the engine in one allocation.
-	w := &struct {
-		Parser
-		e engine
-	}{}
+	w := engines.Get().(*parserEngine)
 	e := &w.e
+	e.owner = w
 	e.d = d
 	w.eng = e
 	if opts != nil {

@@ -109,7 +109,21 @@ func (p *Parser) Read(text string) *toolcall.Result {
 	}
 	p.Write(text)
 	p.Close()
+	if c := p.ch; c != nil && c.det != nil && c.inner != nil {
+		// The candidate chosen has given its result: nothing reads it
+		// again (Text is the stream's own).
+		c.inner.releaseEngine()
+		c.inner = nil
+	}
 	return p.Result()
+}
+
+// releaseEngine gives the memory of p, a candidate's Parser a detecting
+// stream no longer reads, back for another (engine.release).
+func (p *Parser) releaseEngine() {
+	if p.eng != nil {
+		p.eng.release()
+	}
 }
 
 // Text returns the output received so far.

@@ -15,7 +15,10 @@ func (e *engine) peek() *Reading {
 	if !ok || e.closed {
 		return nil
 	}
-	f := &engine{d: e.d, opts: e.opts, max: e.max, limit: e.limit, cut: e.cut, noText: true, raw: e.raw, marked: e.marked}
+	w := engines.Get().(*parserEngine)
+	f := &w.e
+	*f = engine{owner: w, d: e.d, opts: e.opts, max: e.max, limit: e.limit, cut: e.cut, noText: true, raw: e.raw, marked: e.marked, quiet: true}
+	defer f.release()
 	f.text.n0 = e.text.Len()
 	f.content.WriteString(e.content.String())
 	f.reasoning.WriteString(e.reasoning.String())
