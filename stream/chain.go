@@ -63,8 +63,10 @@ type chain struct {
 	headerless  bool
 	plainAgrees [2]bool
 	// quiet says the stream makes no events but Done (Parser.Read), nor
-	// do its alternates.
-	quiet bool
+	// do its alternates; whole that the text written is the whole output
+	// (Read), so that a reading of all of it is the candidate's Reader
+	// closed, not peeked.
+	quiet, whole bool
 }
 
 // alternate is one reading of a stream with a fallback chain.
@@ -362,7 +364,8 @@ func (c *chain) decide(i int, more []Event) {
 		e.raw, e.raws = false, nil
 		if c.quiet {
 			e.quiet = true
-			if e.closed {
+			if e.closed && c.closed {
+				// Chosen at Close (closeDetecting).
 				c.emit(Event{Kind: Done, Dialect: e.result.Dialect, Result: e.result})
 			}
 			return
@@ -414,6 +417,10 @@ func (c *chain) close() []Event {
 	c.closed = true
 	c.events = nil // Close's events are not reused: the last Write's stay as they were
 	switch {
+	case c.inner != nil && c.inner.eng != nil && c.inner.eng.closed:
+		// A quiet stream closed the candidate it chose with the whole
+		// output (readAt): its result stands.
+		c.emit(Event{Kind: Done, Dialect: c.inner.eng.result.Dialect, Result: c.inner.eng.result})
 	case c.inner != nil:
 		c.relay(c.inner.Close())
 	case c.det != nil:

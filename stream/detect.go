@@ -618,6 +618,12 @@ func (c *chain) readAt(prefix string) func(k int) *Reading {
 				i = c.alternateOf(k, prefix)
 			}
 			if i >= 0 && c.alts[i].p.eng != nil {
+				if e := c.alts[i].p.eng; c.whole && len(prefix) == c.text {
+					// The whole output: the reading is the Reader
+					// closed, which nothing follows.
+					c.alts[i].keep(c.alts[i].p.Close())
+					return e.reading()
+				}
 				if rd := c.alts[i].p.eng.peek(); rd != nil {
 					return rd
 				}

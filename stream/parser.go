@@ -106,6 +106,7 @@ func (p *Parser) Read(text string) *toolcall.Result {
 		p.eng.quiet = true
 	} else {
 		p.ch.quiet = true
+		p.ch.whole = p.ch.det != nil && p.ch.text == 0
 	}
 	p.Write(text)
 	p.Close()
