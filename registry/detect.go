@@ -127,7 +127,7 @@ type Candidate struct {
 	// numbers and writes the evidence only for a Detection returned
 	// (Detection.explain): the caller's evidence for it (priors), how
 	// many of its calls are text taken verbatim, whether tools were
-	// declared, and whether its evidence is its own (see scoreParse).
+	// declared, and whether its evidence is its own (see facts).
 	priors   []Evidence
 	verbatim int
 	declared bool
@@ -161,7 +161,7 @@ const (
 	weightDeclaredTool = 15
 	weightCallError    = -12
 	weightMarkedNoCall = 2
-	weightFailedOnly   = 4 // more than finding nothing: see failedOnly
+	weightFailedOnly   = 4 // more than finding nothing: see facts
 	// weightVerbatimCall is what a valid call counts when it is text taken
 	// verbatim as a fixed tool's argument (raw code): a reading that
 	// takes any text, so less evidence than a call the syntax wrote.
@@ -538,76 +538,99 @@ func verbatimCalls(ext *dialects.Extraction) int {
 	return n
 }
 
-// score is the candidate's score: the weights of its evidence
-// (evidence), summed in the same order.
+// fact is one piece of a candidate's evidence after the caller's, as
+// numbers: a ranking adds up their weights, and only a Detection returned
+// writes their words (Candidate.evidence).
+type fact struct {
+	kind   factKind
+	n      int // how many calls it counts
+	weight float64
+}
+
+type factKind uint8
+
+const (
+	factMarker     factKind = iota // saw its marker
+	factValid                      // valid calls
+	factDeclared                   // calls of declared tools
+	factFailedOnly                 // only failed calls, recognised as its own
+	factFailed                     // failed calls
+	factNoCall                     // evidence of its own, but no call
+)
+
+// facts returns the candidate's evidence but the caller's, in buf: the
+// marker it saw and what its parse read (verbatim of its calls were text
+// taken as a fixed tool's argument). Calls it recognised but failed to
+// read count for it when its evidence is its own (a prior, or a marker it
+// owns: see owners): it recognised calls it could not read, which says
+// more than a dialect that found nothing there, and their errors are what
+// a retry needs; a valid call still outweighs them. A dialect that saw
+// only a marker it shares with its family, listed by another dialect as
+// that one's strongest, read its failed calls out of the other's text.
+func (c *Candidate) facts(buf *[4]fact) []fact {
+	fs := buf[:0]
+	evidenced := len(c.priors) > 0 || c.marker != ""
+	if c.marker != "" {
+		fs = append(fs, fact{kind: factMarker, weight: weightMarker})
+	}
+	if n := c.Calls; n > 0 {
+		fs = append(fs, fact{kind: factValid, n: n, weight: float64(weightValidCall*(n-c.verbatim) + weightVerbatimCall*c.verbatim)})
+		if c.declared {
+			fs = append(fs, fact{kind: factDeclared, n: n, weight: float64(weightDeclaredTool * n)})
+		}
+	}
+	switch n := c.Errors; {
+	case n > 0 && c.Calls == 0 && evidenced && c.own:
+		fs = append(fs, fact{kind: factFailedOnly, n: n, weight: weightFailedOnly})
+	case n > 0:
+		fs = append(fs, fact{kind: factFailed, n: n, weight: float64(weightCallError * n)})
+	case c.Calls == 0 && evidenced:
+		fs = append(fs, fact{kind: factNoCall, weight: weightMarkedNoCall})
+	}
+	return fs
+}
+
+// score is the candidate's score: the weights of its evidence, summed in
+// its order.
 func (c *Candidate) score() float64 {
 	var score float64
 	for _, e := range c.priors {
 		score += e.Weight
 	}
-	if c.marker != "" {
-		score += weightMarker
-	}
-	if n := c.Calls; n > 0 {
-		score += float64(weightValidCall*(n-c.verbatim) + weightVerbatimCall*c.verbatim)
-		if c.declared {
-			score += float64(weightDeclaredTool * n)
-		}
-	}
-	if n := c.Errors; n > 0 {
-		if c.failedOnly() {
-			score += weightFailedOnly
-		} else {
-			score += float64(weightCallError * n)
-		}
-	}
-	if c.Calls == 0 && c.Errors == 0 && c.evidenced() {
-		score += weightMarkedNoCall
+	var buf [4]fact
+	for _, f := range c.facts(&buf) {
+		score += f.weight
 	}
 	return score
 }
 
-// evidenced reports whether the candidate has evidence before its parse
-// is counted: the caller's, or a marker it saw.
-func (c *Candidate) evidenced() bool { return len(c.priors) > 0 || c.marker != "" }
-
-// failedOnly reports whether the candidate read only failed calls, in
-// text it has evidence of its own for: it recognised calls it could not
-// read, which says more than a dialect that found nothing there, and
-// their errors are what a retry needs. A valid call still outweighs
-// them. A dialect that saw only a marker it shares with its family,
-// listed by another dialect as that one's strongest, read its failed
-// calls out of the other's text.
-func (c *Candidate) failedOnly() bool { return c.Calls == 0 && c.evidenced() && c.own }
-
 // evidence returns the candidate's evidence, whose weights make its
-// score: the caller's, the marker it saw, and what its parse read
-// (verbatim of its calls were text taken as a fixed tool's argument).
+// score: the caller's, then its facts in words.
 func (c *Candidate) evidence() []Evidence {
-	ev := make([]Evidence, 0, len(c.priors)+3)
+	var buf [4]fact
+	fs := c.facts(&buf)
+	ev := make([]Evidence, 0, len(c.priors)+len(fs))
 	ev = append(ev, c.priors...)
-	if c.marker != "" {
-		ev = append(ev, Evidence{Source: "marker", Detail: "saw " + quote(c.marker), Weight: weightMarker})
-	}
-	if n := c.Calls; n > 0 {
-		detail := fmt.Sprintf("%d valid call(s)", n)
-		if c.verbatim > 0 {
-			detail += fmt.Sprintf(", %d of them text taken verbatim", c.verbatim)
+	for _, f := range fs {
+		e := Evidence{Source: "parse", Weight: f.weight}
+		switch f.kind {
+		case factMarker:
+			e.Source, e.Detail = "marker", "saw "+quote(c.marker)
+		case factValid:
+			e.Detail = fmt.Sprintf("%d valid call(s)", f.n)
+			if c.verbatim > 0 {
+				e.Detail += fmt.Sprintf(", %d of them text taken verbatim", c.verbatim)
+			}
+		case factDeclared:
+			e.Detail = "calls name declared tools with valid arguments"
+		case factFailedOnly:
+			e.Detail = fmt.Sprintf("%d call(s) recognised but failed", f.n)
+		case factFailed:
+			e.Detail = fmt.Sprintf("%d call(s) failed", f.n)
+		case factNoCall:
+			e.Detail = "no call found"
 		}
-		ev = append(ev, Evidence{Source: "parse", Detail: detail, Weight: float64(weightValidCall*(n-c.verbatim) + weightVerbatimCall*c.verbatim)})
-		if c.declared {
-			ev = append(ev, Evidence{Source: "parse", Detail: "calls name declared tools with valid arguments", Weight: float64(weightDeclaredTool * n)})
-		}
-	}
-	if n := c.Errors; n > 0 {
-		if c.failedOnly() {
-			ev = append(ev, Evidence{Source: "parse", Detail: fmt.Sprintf("%d call(s) recognised but failed", n), Weight: weightFailedOnly})
-		} else {
-			ev = append(ev, Evidence{Source: "parse", Detail: fmt.Sprintf("%d call(s) failed", n), Weight: float64(weightCallError * n)})
-		}
-	}
-	if c.Calls == 0 && c.Errors == 0 && c.evidenced() {
-		ev = append(ev, Evidence{Source: "parse", Detail: "no call found", Weight: weightMarkedNoCall})
+		ev = append(ev, e)
 	}
 	return ev
 }
