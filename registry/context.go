@@ -21,7 +21,7 @@ func (r *Registry) ParseContext(ctx context.Context, text string, opts *Options)
 // The Detection of a parse that ctx stopped names no dialect.
 func (r *Registry) ParseDetectContext(ctx context.Context, text string, opts *Options) (*toolcall.Result, Detection) {
 	if ctx.Done() == nil {
-		return r.parseDetect(ctx, text, opts)
+		return r.parseDetect(ctx, text, opts, true)
 	}
 	if err := ctx.Err(); err != nil {
 		return canceledResult(text, err), canceledDetection(text, err)
@@ -32,7 +32,7 @@ func (r *Registry) ParseDetectContext(ctx context.Context, text string, opts *Op
 	}
 	done := make(chan parsed, 1)
 	go func() {
-		res, det := r.parseDetect(ctx, text, opts)
+		res, det := r.parseDetect(ctx, text, opts, true)
 		done <- parsed{res, det}
 	}()
 	select {

@@ -176,7 +176,7 @@ const (
 // Candidates still rank the whole output. (ParseDetect's rank the text
 // that decided.)
 func (r *Registry) Detect(text string, opts *Options) Detection {
-	det := r.detect(context.Background(), text, opts)
+	det := r.detect(context.Background(), text, opts, true)
 	if det.decided {
 		det.Candidates = r.rankWhole(context.Background(), text, opts).Candidates
 	}
@@ -186,22 +186,24 @@ func (r *Registry) Detect(text string, opts *Options) Detection {
 // detect is Detect without the ranking of the whole output: the named
 // dialect's reading, or the detecting stream's, fed the whole text and
 // closed. It stops between dialects once ctx is done, with no dialect
-// chosen.
-func (r *Registry) detect(ctx context.Context, text string, opts *Options) Detection {
+// chosen. full says the Detection goes to the caller: without it, only
+// the dialect chosen and its result are of use, and the evidence of the
+// candidates is not written.
+func (r *Registry) detect(ctx context.Context, text string, opts *Options, full bool) Detection {
 	if opts == nil {
 		opts = &Options{}
 	}
 	if opts.Dialect != "" {
 		return r.named(text, opts)
 	}
-	d := &detector{r: r, opts: opts, tab: r.table(), ctx: ctx, full: true}
+	d := &detector{r: r, opts: opts, tab: r.table(), ctx: ctx, full: full}
 	res := stream.NewDetecting(d, &stream.Options{Parse: opts.DialectOptions(), MaxBytes: -1}).Read(text)
 	if err := ctx.Err(); err != nil {
 		return canceledDetection(text, err)
 	}
 	det := d.det
 	det.result = res
-	if det.decided && d.at < len(text) && len(det.Candidates) > 0 && !sameCalls(det.Candidates[0].result, det.result) {
+	if full && det.decided && d.at < len(text) && len(det.Candidates) > 0 && !sameCalls(det.Candidates[0].result, det.result) {
 		// The evidence counted the calls of the prefix: when the whole
 		// output reads otherwise (more calls, or none: a list the
 		// prefix ended on that the rest of the sentence makes an
@@ -669,21 +671,22 @@ func (r *Registry) Parse(text string, opts *Options) *toolcall.Result {
 			return r.parseNamed(context.Background(), d, text, opts)
 		}
 	}
-	res, _ := r.ParseDetect(text, opts)
+	res, _ := r.parseDetect(context.Background(), text, opts, false)
 	return res
 }
 
 // ParseDetect is Parse that also returns how the dialect was chosen.
 func (r *Registry) ParseDetect(text string, opts *Options) (*toolcall.Result, Detection) {
-	return r.parseDetect(context.Background(), text, opts)
+	return r.parseDetect(context.Background(), text, opts, true)
 }
 
 // parseDetect is ParseDetect; it stops between dialects once ctx is done.
-func (r *Registry) parseDetect(ctx context.Context, text string, opts *Options) (*toolcall.Result, Detection) {
+// full says the Detection goes to the caller (see detect).
+func (r *Registry) parseDetect(ctx context.Context, text string, opts *Options, full bool) (*toolcall.Result, Detection) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	det := r.detect(ctx, text, opts)
+	det := r.detect(ctx, text, opts, full)
 	res := det.result
 	if opts.Dialect != "" && len(res.Calls) == 0 && len(res.Errors) == 0 && len(opts.Fallback) > 0 {
 		fb, name, err := r.fallback(ctx, text, opts)

@@ -28,5 +28,5 @@ func (r *Registry) DecidedBy(prefix string, opts *Options) (Detection, bool) {
 	if d.det.decided {
 		return d.det, true
 	}
-	return r.detect(context.Background(), prefix, opts), false
+	return r.detect(context.Background(), prefix, opts, true), false
 }
