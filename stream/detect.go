@@ -326,9 +326,15 @@ func (l *literals) in(s *CandidateSet, k int) bool {
 // may read the output as its own and met one of its marks is read by an
 // alternate (made now, reading the whole text at once; in a quiet stream,
 // which streams nothing before the decision, when its reading is first
-// asked for). A candidate that reads only a response body drops out once
-// the output opens with anything else.
+// asked for, and kept). A candidate that reads only a response body drops
+// out once the output opens with anything else.
 func (c *chain) join(text string) {
+	if c.quiet {
+		// Nothing streams before the decision: a candidate is read
+		// from when its reading is first asked for (readAt), and the
+		// detector asks only for those the output so far admits.
+		return
+	}
 	s := c.set
 	c.lits.scan(s, text)
 	if lead := strings.TrimLeft(text, " \t\r\n"); lead != "" && lead[0] != '{' && lead[0] != '[' {
@@ -345,11 +351,6 @@ func (c *chain) join(text string) {
 	}
 	clear(c.alts[len(kept):])
 	c.alts = kept
-	if c.quiet {
-		// Nothing streams before the decision: a candidate is read
-		// from when its reading is first asked for (readAt).
-		return
-	}
 	for k := range s.cands {
 		if has(c.lits.made, k) || !has(c.lits.mark, k) || !c.lits.in(s, k) {
 			continue
