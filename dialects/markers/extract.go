@@ -121,8 +121,12 @@ type unitReading struct {
 // x is the extractor the reading uses, its memory reused: the reading
 // returned holds its checkpoints and regions until x reads again. The
 // calls and the strings it returns are its own.
-func (d *Dialect) readUnit(x *extractor, out string, base int, shown *shown.ShownScan, opts *dialects.Options, at unitStart, implicit bool) unitReading {
+//
+// known are the places in out, in order, where an opener's first part
+// starts, all of those before limit (the finder's known places).
+func (d *Dialect) readUnit(x *extractor, out string, base int, shown *shown.ShownScan, opts *dialects.Options, at unitStart, implicit bool, known []int, limit int) unitReading {
 	x.reset(d, out[base:], opts, implicit, at)
+	x.find.known, x.find.off, x.find.limit = known, base, max(0, limit-base)
 	x.out, x.base, x.shown = out, base, shown
 	x.run()
 	ur := unitReading{x: x.ext, split: x.bare, trimmedAll: x.trimmedAll, regions: x.regions}

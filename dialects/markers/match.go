@@ -109,6 +109,20 @@ func (set *markerSet) matchAt(s string, i int) (end int, ok bool) {
 	return matchAny(set.list, s, i)
 }
 
+// matchIndex reports which marker of the set, the first one listed,
+// starts at s[i], and where it ends.
+func (set *markerSet) matchIndex(s string, i int) (k, end int, ok bool) {
+	if i >= len(s) || !set.first[s[i]] {
+		return -1, 0, false
+	}
+	for k, m := range set.list {
+		if end, ok := m.matchAt(s, i); ok {
+			return k, end, true
+		}
+	}
+	return -1, 0, false
+}
+
 // matchAny reports whether one of ms starts at s[i], and where it ends.
 func matchAny(ms []marker, s string, i int) (end int, ok bool) {
 	for _, m := range ms {
@@ -148,16 +162,28 @@ func indexAny(ms []marker, s string, from, limit int) (at, end int) {
 // one of a set of markers starts. It remembers where each marker occurs
 // next, so the whole text is searched once per marker, not once per query:
 // queries must come with non-decreasing offsets.
+//
+// The Reader gives it the places its scan found where an opener's first
+// part starts (known): below limit, those are all the places a marker may
+// start, and find looks no further; the text from limit on, which the
+// scan has not read yet, is searched.
 type finder struct {
 	s    string
 	set  *markerSet
 	next []int // next occurrence of each marker's first part; -2 unknown, -1 none
 	last int   // the last query's offset
+	// known are the places, in the output, where an opener's first part
+	// starts, in order, those before off+limit all of them; off is where
+	// s begins in the output, c the first place not passed.
+	known      []int
+	off, limit int
+	c          int
 }
 
 // init readies f for s, keeping its memory in buf when it is large enough.
 func (f *finder) init(s string, set *markerSet, buf []int) {
 	f.s, f.set, f.last = s, set, 0
+	f.known, f.off, f.limit, f.c = nil, 0, 0, 0
 	if cap(buf) >= len(set.list) {
 		f.next = buf[:len(set.list)]
 	} else {
@@ -175,10 +201,23 @@ func (f *finder) find(from int) (k, at, end int) {
 		for i := range f.next {
 			f.next[i] = -2
 		}
+		f.c = 0
 	}
 	f.last = from
 	if from > len(f.s) {
 		return -1, -1, 0
+	}
+	for ; f.c < len(f.known) && f.known[f.c]-f.off < f.limit; f.c++ {
+		if at := f.known[f.c] - f.off; at >= from {
+			if k, e, ok := f.set.matchIndex(f.s, at); ok {
+				return k, at, e
+			}
+		}
+	}
+	if f.limit > 0 {
+		// Every place before limit is known: the search goes on after.
+		from = max(from, f.limit)
+		f.last = from
 	}
 	for {
 		k, at = -1, -1

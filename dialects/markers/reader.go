@@ -86,6 +86,13 @@ type literal struct {
 type lits struct {
 	list  []literal
 	first [256]bool
+	// trie holds the literals' texts, so that the literals that start at
+	// a place are found by one walk over the text there, however many
+	// share their first bytes (match). stops marks the bytes the scan
+	// stops at: a literal's first byte, or a JSON byte when brackets are
+	// followed.
+	trie  trie
+	stops [256]bool
 	// longest is the length of the longest marker of the dialect: a
 	// region followed by that many bytes cannot be continued by a marker
 	// written in them.
@@ -172,6 +179,12 @@ func (d *Dialect) literals() *lits {
 		for _, s := range []string{"{", "[", "`", "~~~"} {
 			add(s, literal{stop: true, line: true, json: s == "{" || s == "["})
 		}
+	}
+	for k := range l.list {
+		l.trie.add(l.list[k].text, int32(k))
+	}
+	for c := range l.stops {
+		l.stops[c] = l.first[c] || l.brackets && jsonByte[c]
 	}
 	l.tagsApart = true
 	for _, t := range d.reasoning {
@@ -289,6 +302,14 @@ type reader struct {
 	// lead is where the output's leading blanks end, as far as read.
 	lead int
 
+	// opens are the places, in order, where the scan found an opener's
+	// text start (found): the readings' finders look for openers there
+	// and search no text the scan has read (finder).
+	opens []int
+
+	// matched is the memory of the literals found at one place (scan).
+	matched [4]int32
+
 	// calls is the number of calls sent.
 	calls int
 	// tried is the cost of the readings done so far.
@@ -368,7 +389,8 @@ func (r *reader) readUnit(s string) unitReading {
 	r.implicit = r.base == 0 && dialects.ImplicitReasoning(s, &r.d.start, r.opts)
 	r.tried += len(s) - r.base
 	r.shown.ForkTo(&r.scratch)
-	return r.d.readUnit(&r.x, s, r.base, &r.scratch, r.opts, at, r.implicit)
+	k, _ := slices.BinarySearch(r.opens, r.base)
+	return r.d.readUnit(&r.x, s, r.base, &r.scratch, r.opts, at, r.implicit, r.opens[k:], r.scanned)
 }
 
 // sendCall sends call i of the unit at base, rc, with its offsets in the
@@ -405,25 +427,27 @@ func (r *reader) scan(s string) {
 			}
 			i += k
 		}
-		c := s[i]
-		if !l.first[c] && !(l.brackets && jsonByte[c]) {
-			continue
+		for i < len(s) && !l.stops[s[i]] {
+			i++
 		}
-		partial, skip, end := false, 0, 0
+		if i == len(s) {
+			break
+		}
+		c := s[i]
+		skip, end := 0, 0
+		var partial bool
 		if l.first[c] {
-			for k := range l.list {
+			var matched []int32
+			matched, partial = l.trie.match(s, i, r.matched[:0])
+			for _, k := range matched {
 				lit := &l.list[k]
-				switch {
-				case strings.HasPrefix(s[i:], lit.text):
-					r.found(s, i, lit, i < r.litEnd)
-					if !lit.json {
-						end = max(end, i+len(lit.text))
-					}
-					if lit.strip {
-						skip = len(lit.text) - 1 // the answer text is never cut inside it
-					}
-				case len(s)-i < len(lit.text) && strings.HasPrefix(lit.text, s[i:]):
-					partial = true
+				r.found(s, i, lit, i < r.litEnd)
+				if !lit.json {
+					end = max(end, i+len(lit.text))
+				}
+				if lit.strip {
+					skip = len(lit.text) - 1 // the answer text is never cut inside it
+					r.opensIn(s, i+1, i+len(lit.text))
 				}
 			}
 		}
@@ -437,6 +461,28 @@ func (r *reader) scan(s string) {
 		i += skip
 	}
 	r.scanned = i
+}
+
+// opened notes that an opener's text starts at s[i].
+func (r *reader) opened(i int) {
+	if n := len(r.opens); n == 0 || r.opens[n-1] < i {
+		r.opens = append(r.opens, i)
+	}
+}
+
+// opensIn notes the openers whose text starts in s[from:to], inside a
+// framing token the scan passes over whole.
+func (r *reader) opensIn(s string, from, to int) {
+	l := r.lits
+	for j := from; j < to; j++ {
+		matched, _ := l.trie.match(s, j, r.matched[:0])
+		for _, k := range matched {
+			if l.list[k].opener {
+				r.opened(j)
+				break
+			}
+		}
+	}
 }
 
 // bracket follows the JSON byte s[i], outside the literals; it returns
@@ -473,6 +519,9 @@ func (r *reader) bracket(s string, i int) int {
 // found notes literal lit at s[i]; nested says it stands inside a
 // literal found before, where no region begins or ends.
 func (r *reader) found(s string, i int, lit *literal, nested bool) {
+	if lit.opener {
+		r.opened(i)
+	}
 	if lit.reasoning && !r.tagSeen {
 		r.tagSeen, r.askedShort = true, false
 	}
@@ -974,4 +1023,82 @@ func (r *reader) reasoningHold(s string) (holdBelow, holdFrom int) {
 		}
 	}
 	return holdBelow, holdFrom
+}
+
+// trie is a prefix tree of texts: the texts that start at a place in a
+// text are found by one walk from it, as long as the longest of them at
+// most, whatever the number of texts.
+type trie struct {
+	// root is, for each byte, 1 + the node a text beginning with it
+	// leads to, or 0.
+	root  [256]int32
+	nodes []trieNode
+}
+
+// trieNode is a node of a trie: the texts it ends, and its children.
+type trieNode struct {
+	ends []int32 // the keys of the texts that end here, as added
+	next []trieEdge
+}
+
+// trieEdge leads from a node to the child of byte c.
+type trieEdge struct {
+	c  byte
+	to int32
+}
+
+// add puts text in t under key k.
+func (t *trie) add(text string, k int32) {
+	n := t.root[text[0]] - 1
+	if n < 0 {
+		t.nodes = append(t.nodes, trieNode{})
+		n = int32(len(t.nodes) - 1)
+		t.root[text[0]] = n + 1
+	}
+	for j := 1; j < len(text); j++ {
+		child := int32(-1)
+		for _, e := range t.nodes[n].next {
+			if e.c == text[j] {
+				child = e.to
+				break
+			}
+		}
+		if child < 0 {
+			t.nodes = append(t.nodes, trieNode{})
+			child = int32(len(t.nodes) - 1)
+			t.nodes[n].next = append(t.nodes[n].next, trieEdge{text[j], child})
+		}
+		n = child
+	}
+	t.nodes[n].ends = append(t.nodes[n].ends, k)
+}
+
+// match appends to buf the keys, in increasing order, of the texts that
+// start at s[i], and reports whether s[i:] is a proper prefix of a text:
+// the end of s may cut one.
+func (t *trie) match(s string, i int, buf []int32) (keys []int32, partial bool) {
+	n := t.root[s[i]] - 1
+	keys = buf
+	for j := i + 1; n >= 0; j++ {
+		nd := &t.nodes[n]
+		if len(nd.ends) > 0 {
+			keys = append(keys, nd.ends...)
+		}
+		if j == len(s) {
+			partial = len(nd.next) > 0
+			break
+		}
+		next := nd.next
+		n = -1
+		for k := range next {
+			if next[k].c == s[j] {
+				n = next[k].to
+				break
+			}
+		}
+	}
+	if len(keys) > 1 {
+		slices.Sort(keys) // found in the order the literals are listed
+	}
+	return keys, partial
 }

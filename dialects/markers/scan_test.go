@@ -1,6 +1,9 @@
 package markers
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestScanValue(t *testing.T) {
 	bounds := newMarkerSet([]marker{compileMarker("<|END|>"), compileMarker("[TOOL_CALLS]")})
@@ -96,5 +99,58 @@ func TestFinder(t *testing.T) {
 	// A query behind the last one still answers correctly.
 	if _, at, _ := f.find(0); at != 6 {
 		t.Errorf("rewound find at %d, want 6", at)
+	}
+}
+
+// The trie finds every literal that starts at a place, in the order they
+// were added, and tells a text whose end may cut a longer one.
+func TestTrieMatch(t *testing.T) {
+	var tr trie
+	texts := []string{"<|a|>", "<|ab|>", "<", "<|a", "[X]"}
+	for k, s := range texts {
+		tr.add(s, int32(k))
+	}
+	for _, c := range []struct {
+		s       string
+		i       int
+		keys    []int32
+		partial bool
+	}{
+		{"x<|a|>y", 1, []int32{0, 2, 3}, false},
+		{"<|ab|>", 0, []int32{1, 2, 3}, false},
+		{"<|ab|", 0, []int32{2, 3}, true}, // the end cuts <|ab|>
+		{"<|", 0, []int32{2}, true},
+		{"<x", 0, []int32{2}, false},
+		{"[X]", 0, []int32{4}, false},
+		{"[Y]", 0, nil, false},
+		{"q", 0, nil, false},
+	} {
+		keys, partial := tr.match(c.s, c.i, nil)
+		if fmt.Sprint(keys) != fmt.Sprint(c.keys) || partial != c.partial {
+			t.Errorf("match(%q, %d) = %v, %v; want %v, %v", c.s, c.i, keys, partial, c.keys, c.partial)
+		}
+	}
+}
+
+// A finder given the places where an opener starts looks for openers
+// only there below its limit, and searches the text from the limit on.
+func TestFinderKnown(t *testing.T) {
+	set := newMarkerSet([]marker{compileMarker("[A]"), compileMarker("[B] [C]")})
+	s := "xx[A]yy[B]  [C]zz[B]q[A]"
+	var f finder
+	f.init(s, set, nil)
+	f.known, f.off, f.limit = []int{2, 7, 17}, 0, 20
+	var got []string
+	for pos := 0; ; {
+		k, at, end := f.find(pos)
+		if k < 0 {
+			break
+		}
+		got = append(got, fmt.Sprintf("%d:%d-%d", k, at, end))
+		pos = at + 1
+	}
+	// [B] at 17 is no [B] [C]; [A] at 21 lies past the limit and is searched.
+	if want := "[0:2-5 1:7-15 0:21-24]"; fmt.Sprint(got) != want {
+		t.Errorf("found %v, want %v", got, want)
 	}
 }
