@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // region is a stretch of text that held calls (or a call that could not be
@@ -38,7 +39,7 @@ func (x *extractor) block(text string, at, bodyStart, limit int, closed, atEnd b
 	if atEnd {
 		defer func() { cutName(r.calls, text) }()
 	}
-	if atEnd && skipSpace(body, 0) == len(body) {
+	if atEnd && textlayer.SkipSpace(body, 0) == len(body) {
 		// The output ends right after the opener: cut off inside the
 		// envelope, never nothing.
 		e := cutoff.Error("right after the call marker, before any call")
@@ -62,7 +63,7 @@ func (x *extractor) block(text string, at, bodyStart, limit int, closed, atEnd b
 		}
 		return r
 	}
-	i := skipSpace(body, 0)
+	i := textlayer.SkipSpace(body, 0)
 	if i == len(body) {
 		if !closed {
 			r.end = bodyStart
@@ -76,7 +77,7 @@ func (x *extractor) block(text string, at, bodyStart, limit int, closed, atEnd b
 				r.end = bodyStart + i
 				return r
 			}
-			if closed && len(r.calls) > 0 && r.calls[len(r.calls)-1].Err == nil && strings.Trim(body[i:], ")]}"+spaces) == "" {
+			if closed && len(r.calls) > 0 && r.calls[len(r.calls)-1].Err == nil && strings.Trim(body[i:], ")]} \t\r\n") == "" {
 				// Closing brackets too many after the calls ([f()]],
 				// f())) are their punctuation: dropped, not silently.
 				last := &r.calls[len(r.calls)-1]
@@ -84,11 +85,11 @@ func (x *extractor) block(text string, at, bodyStart, limit int, closed, atEnd b
 					Detail: "closing brackets too many after the calls dropped"})
 				return r
 			}
-			r.calls = append(r.calls, junkCall(strings.TrimRight(body[i:], spaces), bodyStart+i))
+			r.calls = append(r.calls, junkCall(textlayer.TrimRight(body[i:]), bodyStart+i))
 			return r
 		}
 		r.calls = append(r.calls, calls...)
-		i = skipSpace(body, next)
+		i = textlayer.SkipSpace(body, next)
 		if !closed {
 			r.end = bodyStart + next
 			if e := textcall.StrayOnLine(body, next, "]"); e > next && body[next-1] == ']' {
@@ -153,9 +154,9 @@ func missingBracket(calls []dialects.RawCall, at int) {
 // listJunk is the text from junk to the end of its bracketed list, without
 // the list's closing bracket.
 func listJunk(s string, junk, end int) string {
-	raw := strings.TrimRight(s[junk:end], spaces)
+	raw := textlayer.TrimRight(s[junk:end])
 	if end <= len(s) && end > junk && s[end-1] == ']' {
-		raw = strings.TrimRight(raw[:len(raw)-1], spaces)
+		raw = textlayer.TrimRight(raw[:len(raw)-1])
 	}
 	return raw
 }
@@ -170,10 +171,10 @@ func cutName(calls []dialects.RawCall, text string) {
 	}
 	last := &calls[len(calls)-1]
 	e := coded.As(last.Err)
-	if e == nil || e.Code != toolcall.CodeMalformedCall || e.Offset+len(e.Raw) != len(strings.TrimRight(text, spaces)) {
+	if e == nil || e.Code != toolcall.CodeMalformedCall || e.Offset+len(e.Raw) != len(textlayer.TrimRight(text)) {
 		return
 	}
-	for _, c := range []byte(strings.TrimLeft(e.Raw, "["+spaces)) {
+	for _, c := range []byte(strings.TrimLeft(e.Raw, "[ \t\r\n")) {
 		if !isIdentByte(c) && c != '.' {
 			return
 		}
@@ -199,8 +200,8 @@ func junkCall(raw string, off int) dialects.RawCall {
 // stop is where they end in body (the text after them is content); stop is
 // -1 when the calls cover the whole body.
 func (x *extractor) builtinBody(body string, base int, atEnd bool) (calls []dialects.RawCall, stop int) {
-	i := skipSpace(body, 0)
-	end := len(strings.TrimRight(body, spaces))
+	i := textlayer.SkipSpace(body, 0)
+	end := len(textlayer.TrimRight(body))
 	if i >= end {
 		return nil, -1
 	}
@@ -221,7 +222,7 @@ func (x *extractor) builtinBody(body string, base int, atEnd bool) (calls []dial
 			}
 			lists++
 			calls = append(calls, got...)
-			j = skipSpace(body, next)
+			j = textlayer.SkipSpace(body, next)
 		}
 		if lists > 0 {
 			return calls, -1

@@ -91,7 +91,7 @@ func (p *prose) namesOK(elems []element, trusted, inSentence bool) bool {
 // bracketed tries the call list whose '[' is at s[at].
 func (p *prose) bracketed(at int) (region, bool, int) {
 	s := p.s
-	if _, ok := callAt(s, skipSpace(s, at+1)); !ok {
+	if _, ok := callAt(s, textlayer.SkipSpace(s, at+1)); !ok {
 		return region{}, false, at + 1
 	}
 	l := scanList(s, at+1, true, false, false)
@@ -147,8 +147,8 @@ func (p *prose) fence(at int) (region, bool, int) {
 	if textlayer.Decide(textlayer.Fenced, textlayer.LabelOf(f.Info), textlayer.OwnLine, p.x.opts.Tools != nil && p.x.opts.Tools.Len() > 0, textlayer.PythonicFamily) == textlayer.Content {
 		return region{}, false, end
 	}
-	body := s[:len(strings.TrimRight(s[:bodyEnd], spaces))]
-	i := skipSpace(body, bodyStart)
+	body := s[:len(textlayer.TrimRight(s[:bodyEnd]))]
+	i := textlayer.SkipSpace(body, bodyStart)
 	if i >= len(body) {
 		return region{}, false, end
 	}
@@ -190,7 +190,7 @@ func (p *prose) ownLine(at int) (region, bool, int) {
 // keywordStyle reports whether a call's first argument is a keyword
 // argument, or it has none.
 func keywordStyle(s string, el element) bool {
-	j := skipSpace(s, el.nameEnd+1)
+	j := textlayer.SkipSpace(s, el.nameEnd+1)
 	if j < len(s) && s[j] == ')' {
 		return true
 	}
@@ -198,6 +198,6 @@ func keywordStyle(s string, el element) bool {
 	if ne == j {
 		return false
 	}
-	k := skipSpace(s, ne)
+	k := textlayer.SkipSpace(s, ne)
 	return k < len(s) && s[k] == '=' && (k+1 == len(s) || s[k+1] != '=')
 }

@@ -184,7 +184,7 @@ func (r *reader) step(final bool) {
 // output opening with a call or a <think>, or ending without either, says
 // there is none.
 func (r *reader) undecided(text string, final bool) bool {
-	lead := strings.TrimLeft(text, spaces)
+	lead := textlayer.TrimLeft(text)
 	if lead == "" && !final {
 		return false
 	}
@@ -355,7 +355,7 @@ func (r *reader) thinking(text string, final bool) bool {
 func (r *reader) emitReasoning(text string, closing bool) {
 	s := text[r.pos:]
 	if r.thinkLead {
-		t := strings.TrimLeft(s, spaces)
+		t := textlayer.TrimLeft(s)
 		r.pos += len(s) - len(t)
 		s = t
 		if s != "" {
@@ -366,12 +366,12 @@ func (r *reader) emitReasoning(text string, closing bool) {
 		r.reason(s, false)
 		r.pos = len(text)
 		r.reason("", false)
-		if t := strings.TrimRight(s, spaces); len(t) < len(s) {
+		if t := textlayer.TrimRight(s); len(t) < len(s) {
 			r.trimLastReasoning(len(s) - len(t))
 		}
 		return
 	}
-	t := strings.TrimRight(s, spaces)
+	t := textlayer.TrimRight(s)
 	r.reason(t, false)
 	r.pos += len(t)
 }
@@ -456,7 +456,7 @@ func (r *reader) partialMarker(s, tag string) int {
 // whitespace are held.
 func (r *reader) content(text string, final bool) bool {
 	if !r.notWhole && r.d.fallback != noFallback {
-		i := skipSpace(text, r.pos)
+		i := textlayer.SkipSpace(text, r.pos)
 		if i == len(text) && !final {
 			return false
 		}
@@ -517,7 +517,7 @@ func (r *reader) emitContent(text string, end int, final bool) {
 		return
 	}
 	s := text[r.pos:end]
-	t := strings.TrimRight(s, spaces)
+	t := textlayer.TrimRight(s)
 	if t == "" {
 		if r.pend < 0 {
 			r.pend = r.pos
@@ -530,7 +530,7 @@ func (r *reader) emitContent(text string, end int, final bool) {
 		start = r.pend
 	}
 	if r.afterThink {
-		start = r.pos + len(s) - len(strings.TrimLeft(s, spaces))
+		start = r.pos + len(s) - len(textlayer.TrimLeft(s))
 	}
 	cut := r.pos + len(t)
 	r.give(text[start:cut])
@@ -805,7 +805,7 @@ func (r *reader) blockEnd(text string, final bool) (reg region, ok, done bool) {
 		// The calls end and text follows them before any closing marker:
 		// they are given now, and the rest of the block waits for its
 		// marker (the text before it is then an error) or the end.
-		j := skipSpace(text, l)
+		j := textlayer.SkipSpace(text, l)
 		if j < len(text) && (closeAt < 0 || closeAt > j) && partialAt(text[j:], b.kind.closes...) < len(text)-j {
 			b.early = true // what it gives depends on text[:l] alone: read once
 			if !r.d.builtin || r.builtinEarly(text, l) {
@@ -861,7 +861,7 @@ func (r *reader) blockEnd(text string, final bool) (reg region, ok, done bool) {
 // wait for the block to be read whole.
 func (r *reader) builtinEarly(text string, l int) bool {
 	b := &r.blk
-	ls := scanList(text[:l], skipSpace(text, b.body), false, false, false)
+	ls := scanList(text[:l], textlayer.SkipSpace(text, b.body), false, false, false)
 	return ls.junk < 0 && len(ls.elems) > 0 && r.x.builtinCalls(text, ls.elems) && strings.Contains(text[ls.next:l], "\n")
 }
 
@@ -910,8 +910,8 @@ func (r *reader) wholeBare(text string, final bool) bool {
 	if r.d.fallback == declaredCalls && (r.opts.Tools == nil || r.opts.Tools.Len() == 0) {
 		return true
 	}
-	trimmed := strings.TrimRight(text, spaces)
-	p := &prose{x: r.x, s: text, wholeStart: skipSpace(text, r.pos), wholeEnd: len(trimmed)}
+	trimmed := textlayer.TrimRight(text)
+	p := &prose{x: r.x, s: text, wholeStart: textlayer.SkipSpace(text, r.pos), wholeEnd: len(trimmed)}
 	reg, ok := p.wholeBare()
 	if !ok {
 		return true

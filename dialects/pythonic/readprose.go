@@ -491,7 +491,7 @@ func (r *reader) listEnd(text string, lineEnd int, final bool) bool {
 				el := c.ls.elem(len(text))
 				r.giveOne(text, r.x.rawCall(text, el, 0), el)
 			} else {
-				raw := strings.TrimRight(text[at:], spaces)
+				raw := textlayer.TrimRight(text[at:])
 				r.giveOne(text, junkCall(raw, at), element{start: at, end: at + len(raw)})
 			}
 			end = len(text)
@@ -514,7 +514,7 @@ func (r *reader) listEnd(text string, lineEnd int, final bool) bool {
 	lim := min(lineEnd, len(text))
 	wholeEnd := -1
 	if final && strings.TrimSpace(text[lim:]) == "" {
-		lim = len(strings.TrimRight(text, spaces))
+		lim = len(textlayer.TrimRight(text))
 		wholeEnd = lim
 	}
 	s := text[:max(lim, c.at+1)]

@@ -1,13 +1,11 @@
 package pythonic
 
-import "strings"
+import "github.com/dialectkit/toolcall/internal/textlayer"
 
 // The scanner finds the extent of call expressions without parsing them, so
 // that the grammar only ever sees text that is shaped like a call, one call
 // at a time: a broken call then costs its own error and not its siblings.
 // Every function here is a single forward pass.
-
-const spaces = " \t\r\n"
 
 func isNameStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
@@ -46,13 +44,6 @@ func readName(s string, i int) int {
 func callAt(s string, i int) (nameEnd int, ok bool) {
 	ne := readName(s, i)
 	return ne, ne > i && ne < len(s) && s[ne] == '('
-}
-
-func skipSpace(s string, i int) int {
-	for i < len(s) && strings.IndexByte(spaces, s[i]) >= 0 {
-		i++
-	}
-	return i
 }
 
 // matchClose finds the bracket that closes the one at s[i] ('(', '[' or
@@ -153,11 +144,11 @@ func scanList(s string, i int, bracketed, objects, semis bool) list {
 	}
 }
 
-// restOfLineBlank reports whether only spaces, tabs and a carriage return
-// follow s[i] up to the end of its line.
+// restOfLineBlank reports whether only blanks (textlayer.IsBlank) follow
+// s[i] up to the end of its line.
 func restOfLineBlank(s string, i int) bool {
 	for ; i < len(s) && s[i] != '\n'; i++ {
-		if s[i] != ' ' && s[i] != '\t' && s[i] != '\r' {
+		if !textlayer.IsBlank(s[i]) {
 			return false
 		}
 	}
