@@ -112,6 +112,18 @@ type parser struct {
 	// written so too. noEscapes says the markup is read with no escape
 	// standing for whitespace (see standsAlone).
 	escaped, noEscapes bool
+
+	// marks decides whether an opener found between spans stands inside
+	// a string of a JSON value the text writes there, from marksFrom on
+	// (strictjson.TagFinder.At, the rule of strictjson.IndexTag): it is
+	// then text. bounded says no value open at the end of text reads on
+	// past it (the text is the output's end, a message, or a reasoning
+	// block that a closing tag outside any string ends); otherwise an
+	// opener such a value may yet hold stops the reading, and pending
+	// says so: what the text holds is not known yet.
+	marks            strictjson.TagFinder
+	marksFrom        int
+	bounded, pending bool
 }
 
 // init readies p to read text; a parser value can stay on the stack.
@@ -137,6 +149,7 @@ func (p *parser) run() {
 		p.tellCall(0, end)
 		p.scopeOpen = !closed
 		pos = end
+		p.marksFrom = end
 	}
 	for pos < len(p.text) {
 		if limit >= 0 && p.prior+len(p.calls) > limit {
@@ -156,6 +169,17 @@ func (p *parser) run() {
 			// it: the markup is shown, not made.
 			pos = at + p.openerLen(kind, w)
 			continue
+		}
+		switch p.marks.At(p.text[p.marksFrom:], at-p.marksFrom, p.bounded) {
+		case strictjson.TagNone:
+			// Inside a string of a JSON value written before it
+			// ({"x": "<tool_call>…"}): text of the value.
+			pos = at + p.openerLen(kind, w)
+			continue
+		case strictjson.TagPending:
+			p.pending = true
+			p.absorbFrames()
+			return
 		}
 		before, native := len(p.calls), p.native
 		p.escaped, p.noEscapes = false, false
@@ -185,6 +209,9 @@ func (p *parser) run() {
 		p.scopeOpen = kind == openScope && p.scopeLeftOpen
 		p.lastEscaped = escapedGap
 		pos = end
+		// A value written before the span holds no opener after it.
+		p.marks.Reset()
+		p.marksFrom = end
 	}
 	p.absorbFrames()
 }

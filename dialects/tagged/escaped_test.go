@@ -58,11 +58,12 @@ var qwenEscapedRows = []row{
 		reasoning: "plan", content: `\n`,
 	},
 	{
-		name:    "inside a JSON string the escaped markup quotes a call: never a call",
-		text:    `{"example": "<tool_call>\n<function=delete_file>\n<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>"}`,
-		chunks:  []string{`{"example": "<tool_`, `call>\n<function=delete_file>\n<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>"}`},
-		content: `{"example": ""}`,
-		errs:    []toolcall.Code{toolcall.CodeMalformedCall, toolcall.CodeMalformedCall, toolcall.CodeMalformedCall},
+		name:   "inside a JSON string the escaped markup quotes a call: never a call",
+		text:   `{"example": "<tool_call>\n<function=delete_file>\n<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>"}`,
+		chunks: []string{`{"example": "<tool_`, `call>\n<function=delete_file>\n<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>"}`},
+		// A marker inside a string of a JSON value is text (strictjson.TagFinder.At):
+		// the value is content, whole, and no failed call is reported.
+		content: `{"example": "<tool_call>\n<function=delete_file>\n<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>"}`,
 	},
 	{
 		// The quote after "x = " opens a quotation (text before it on its

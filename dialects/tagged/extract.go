@@ -14,7 +14,7 @@ import (
 // frameFunc is a hook that splits an output, or a stretch of it that ends
 // with a message, into messages before calls are read; it returns the
 // whole extraction in ext. s says how the stretch is read.
-type frameFunc func(t *Dialect, text string, opts *dialects.Options, s stretch, ext *dialects.Extraction)
+type frameFunc func(t *Dialect, text string, opts *dialects.Options, s *stretch, ext *dialects.Extraction)
 
 // Extract finds the calls in text, and the content and reasoning around
 // them: it is a Reader (NewReader) fed text whole.
@@ -45,6 +45,12 @@ type stretch struct {
 	// final says the stretch ends the output; trailing that a trailing
 	// JSON call may be read in it (no call came before).
 	final, trailing bool
+	// bounded says the stretch ends where no JSON value of it reads on:
+	// the block the template opened ends there, with a closing tag no
+	// string holds. pending (set by reading it) says an opener in it may
+	// yet turn out inside a string of a value that reads on past the
+	// stretch: the stretch cannot end there.
+	bounded, pending bool
 	// cont says the stretch starts inside a section whose calls before
 	// it were read; scopeOpen (set by reading it) that it ends inside
 	// one, and lastEscaped that its last call took the escaped gap after
@@ -97,7 +103,7 @@ func (t *Dialect) readStretch(text string, base int, opts *dialects.Options, s *
 	s.base = base
 	text, after := cutAtEndOfTurn(text, t.desc.EndOfTurn)
 	if t.desc.frame != nil {
-		t.desc.frame(t, text, opts, *s, ext)
+		t.desc.frame(t, text, opts, s, ext)
 	} else {
 		t.extract(text, 0, opts, s, ext)
 	}
@@ -163,7 +169,7 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, s *stre
 		p.view(s, nil)
 		p.run()
 	}
-	s.scopeOpen, s.lastEscaped = p.scopeOpen, p.lastEscaped
+	s.scopeOpen, s.lastEscaped, s.pending = p.scopeOpen, p.lastEscaped, p.pending
 	p.keepText(text)
 	if !s.tagFree {
 		p.hideReasoning(s.startsOpen, s.implicit)
@@ -221,6 +227,7 @@ func (t *Dialect) extract(text string, base int, opts *dialects.Options, s *stre
 // what it shows; back maps a rewritten text's offsets to the text's.
 func (p *parser) view(s *stretch, back []int) {
 	p.shown, p.src, p.off, p.back = s.shown, s.src, s.base+p.base, back
+	p.bounded = s.final || s.bounded
 	p.spans = s.spans[:0]
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -29,7 +30,7 @@ const (
 // "self" is reasoning; to "user" or "all", or without a recipient, content;
 // to anything else, a tool message whose <atem:…> calls are read by the
 // engine (a bare JSON body is the arguments of a call to the recipient).
-func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s stretch, ext *dialects.Extraction) {
+func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s *stretch, ext *dialects.Extraction) {
 	*ext = dialects.Extraction{}
 	var content, reasoning []string
 	// A finished <think> block is reasoning wherever it stands, and what it
@@ -51,11 +52,33 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s stretch,
 		}
 	}
 	msg, eom, eot, start := newFinder(glimmerMessage), newFinder(glimmerEOM), newFinder(glimmerEOT), newFinder(glimmerStart)
-	pos := 0
+	// marks decides whether a <|message|> stands inside a string of a
+	// JSON value written since the last message (strictjson.TagFinder.At):
+	// it is then text, and opens no message.
+	var marks strictjson.TagFinder
+	pos, marksFrom := 0, 0
 	for pos < len(text) {
+		if pos != marksFrom {
+			marks.Reset()
+			marksFrom = pos
+		}
 		m := glimmerNext(&msg, text, pos)
-		for m >= 0 && s.shown != nil && s.shown.at(s.src, s.base+m) {
-			m = glimmerNext(&msg, text, m+len(glimmerMessage)) // shown, not a message
+		for m >= 0 {
+			if s.shown != nil && s.shown.at(s.src, s.base+m) {
+				m = glimmerNext(&msg, text, m+len(glimmerMessage)) // shown, not a message
+				continue
+			}
+			st := marks.At(text[marksFrom:], m-marksFrom, s.final || s.bounded)
+			if st == strictjson.TagFound {
+				break
+			}
+			if st == strictjson.TagPending {
+				// A value that reads on past the stretch may hold it:
+				// what the stretch holds is not known yet.
+				s.pending = true
+				return
+			}
+			m = glimmerNext(&msg, text, m+len(glimmerMessage)) // text of a value
 		}
 		for len(think) > 0 && think[0].End <= pos {
 			think = think[1:]
@@ -194,13 +217,16 @@ func glimmerJSONCall(recipient, body string, offset int, atEnd bool) (dialects.R
 	return rc, true
 }
 
-// stripFraming removes glimmer's framing tokens from content.
+// stripFraming removes glimmer's framing tokens from content, but for
+// those inside a string of a JSON value (strictjson.TagFinder.At), which
+// are text.
 func stripFraming(s string) string {
 	if !strings.Contains(s, "<|") {
 		return s
 	}
 	for _, tok := range []string{glimmerStart, glimmerEOM, glimmerEOT, glimmerMessage} {
 		var b strings.Builder
+		var marks strictjson.TagFinder
 		from := 0
 		for {
 			i := strings.Index(s[from:], tok)
@@ -210,8 +236,8 @@ func stripFraming(s string) string {
 			i += from
 			end := i + len(tok)
 			b.WriteString(s[from:i])
-			if inprose.TokenNamed(s, i, end) {
-				b.WriteString(tok) // a token named in a sentence is a word
+			if inprose.TokenNamed(s, i, end) || marks.At(s, i, true) == strictjson.TagNone {
+				b.WriteString(tok) // a token named in a sentence or in a string is a word
 			}
 			from = end
 		}

@@ -288,8 +288,9 @@ func (r *reader) endTemplate(text string) {
 		return
 	}
 	st := r.stretchFlags()
+	st.bounded = true
 	ext := r.readTo(text, r.tmplEnd, &st)
-	st.cont = false
+	st.cont, st.bounded = false, false
 	r.keepShown()
 	r.st = st
 	r.emit(ext)
@@ -639,8 +640,8 @@ func (r *reader) end(text string, e, f int) bool {
 	}
 	st := r.stretchFlags()
 	ext := r.readTo(text, f, &st)
-	if len(ext.Calls) == 0 || !st.join.afterSpan {
-		return false // no call, or text after the last one
+	if st.pending || len(ext.Calls) == 0 || !st.join.afterSpan {
+		return false // not known yet, no call, or text after the last one
 	}
 	last := &ext.Calls[len(ext.Calls)-1]
 	if err := coded.As(last.Err); last.AtEnd || err != nil && (err.Code == toolcall.CodeTruncated || st.scopeOpen) {
@@ -666,6 +667,9 @@ func (r *reader) endMessage(text string, f int) bool {
 	}
 	st := r.stretchFlags()
 	ext := r.readTo(text, f, &st)
+	if st.pending {
+		return false // a value may yet hold a message's opening in a string
+	}
 	for i := range ext.Calls {
 		if ext.Calls[i].AtEnd {
 			return false
@@ -684,7 +688,7 @@ func (r *reader) endMessage(text string, f int) bool {
 func (r *reader) stretchFlags() stretch {
 	st := r.st
 	st.startsOpen, st.implicit = r.opts.ReasoningOpen && !r.first, r.implicit == 1 && !r.first
-	st.trailing = false
+	st.trailing, st.pending = false, false
 	return st
 }
 
