@@ -308,8 +308,10 @@ func TestUpstreamErrors(t *testing.T) {
 		if status != 429 || len(up.Requests()) != 1 {
 			t.Errorf("%s: long Retry-After: %d %s (%d requests)", api, status, raw, len(up.Requests()))
 		}
+		// The unreachable upstream's port is closed only once the proxy's
+		// own server listens: closed first, the port could be handed to
+		// the proxy itself, which would then forward to itself.
 		dead := httptest.NewServer(http.NotFoundHandler())
-		dead.Close()
 		opts := proxy.Options{Upstream: dead.URL, API: serverKind(api), Logger: quiet}
 		fast(&opts)
 		h, err := proxy.NewHandler(opts)
@@ -317,6 +319,7 @@ func TestUpstreamErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		dsrv := httptest.NewServer(h)
+		dead.Close()
 		status, raw = rawPost(t, dsrv.URL+chatPath(api), chatBody(api, false, ""))
 		dsrv.Close()
 		if status != http.StatusBadGateway || errorCode(t, api, raw) != "TLP-015" {
