@@ -47,7 +47,7 @@ func withoutTagsInStrings(text string, tags []tag, start int) []tag {
 // opening tag is missing. The regions' array is the next pass's too.
 func (x *extractor) tagPass(start, end int) (regions []region, orphans []tag) {
 	regions = x.regions[:0]
-	x.tags = tokenize(x.tags[:0], x.Text, start, end)
+	x.tags = tokenize(x.tags[:0], x.Text, start, end, x.known)
 	tags := withoutTagsInStrings(x.Text, x.tags, start)
 	for k := 0; k < len(tags); {
 		t := tags[k]
@@ -145,7 +145,7 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 			// what it meant to write is lost. Cut off, never a call.
 			last := &calls[len(calls)-1]
 			e := cutoff.Error("inside a string of the call's arguments, where the next <tool_call> begins")
-			e.Offset, e.Raw, e.Tool = last.Offset, strings.TrimSpace(x.Text[open.end:bodyEnd]), last.Name
+			e.Offset, e.Raw, e.Tool = last.Offset, textlayer.TrimSpace(x.Text[open.end:bodyEnd]), last.Name
 			*last = dialects.RawCall{Name: last.Name, Offset: last.Offset, Err: e}
 		}
 		// Closing brackets too many right after the calls of a block
@@ -153,7 +153,7 @@ func (x *extractor) block(tags []tag, k, limit int) (region, bool) {
 		// silently.
 		if rest := x.Text[used:bodyEnd]; len(calls) > 0 && strings.ContainsAny(rest, "}])") && strings.Trim(rest, "}]) \t\r\n") == "" {
 			noteLeftover(calls, x.Text, used, bodyEnd)
-			blockEnd = used + len(strings.TrimRight(rest, " \t\r\n"))
+			blockEnd = used + len(textlayer.TrimRight(rest))
 		} else if e := textcall.StrayOnLine(x.Text[:bodyEnd], used, "}])"); len(calls) > 0 && e > used {
 			// And before prose on their line: the prose is content.
 			noteLeftover(calls, x.Text, used, e)
@@ -195,7 +195,7 @@ func (x *extractor) closingTag(tags []tag, k, lim int) int {
 	// closing tag: one check of that text both measures the value (a
 	// valid value ends with its last byte, where jsonscan.ValueEnd would find its
 	// end) and spares its parse the check (valueCalls).
-	if q := p + len(strings.TrimRight(x.Text[p:tags[first].start], " \t\r\n")); q > p {
+	if q := p + len(textlayer.TrimRight(x.Text[p:tags[first].start])); q > p {
 		if chk, ok := strictjson.Check(x.Text[p:q], x.Opts.Lenient.MaxDepth); ok {
 			x.lastValue = measured{start: p, end: q, complete: true, chk: chk}
 			return first
@@ -207,7 +207,7 @@ func (x *extractor) closingTag(tags []tag, k, lim int) int {
 	}
 	for m := first + 1; m < len(tags) && tags[m].start < lim; m++ {
 		if tags[m].closing && tags[m].family == open.family && tags[m].start >= valueEnd {
-			if len(strings.TrimSpace(x.Text[valueEnd:tags[m].start])) <= maxJunk {
+			if len(textlayer.TrimSpace(x.Text[valueEnd:tags[m].start])) <= maxJunk {
 				return m
 			}
 			break
@@ -340,7 +340,7 @@ func (x *extractor) prefixedBody(p, end int) ([]dialects.RawCall, int) {
 		return []dialects.RawCall{textcall.Malformed(p, x.Text[p:end], "", "the tool-call block does not hold a JSON call", nil)}, end
 	}
 	brace += p
-	prefix := strings.TrimRight(strings.TrimSpace(x.Text[p:brace]), ":")
+	prefix := strings.TrimRight(textlayer.TrimSpace(x.Text[p:brace]), ":")
 	e, complete := jsonscan.ValueEnd(x.Text[:end], brace)
 	if isToolName(prefix) {
 		if !complete && x.AtEnd(e) {

@@ -134,7 +134,7 @@ func (x *extractor) bare(from, to, orphanEnd int) []region {
 			// meant to write is lost. Never a call.
 			last := &calls[n-1]
 			e := cutoff.Error("inside a string of the call's arguments, where a closing </tool_call> stands")
-			e.Offset, e.Raw, e.Tool = last.Offset, strings.TrimSpace(x.Text[unclosed:to]), last.Name
+			e.Offset, e.Raw, e.Tool = last.Offset, textlayer.TrimSpace(x.Text[unclosed:to]), last.Name
 			*last = dialects.RawCall{Name: last.Name, Offset: last.Offset, Err: e}
 		}
 		regs = append(regs, region{start: unclosed, end: orphanEnd, calls: calls})

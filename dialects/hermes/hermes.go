@@ -81,9 +81,10 @@ type extractor struct {
 	// fallbacks in the gaps between its blocks (shown.ShownScan).
 	tagShown, gapShown shown.ShownScan
 	// tags holds the tags of the tag pass, and regions its regions, their
-	// arrays used again by the next unit.
-	tags    []tag
-	regions []region
+	// arrays used again by the next unit; known are tags of the text
+	// parsed before it was read (unitLines.tagAt), in order.
+	tags, known []tag
+	regions     []region
 }
 
 // region is a span of the text taken out as calls: a tag block, a fence, a

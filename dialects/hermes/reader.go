@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/shown"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
@@ -156,8 +157,10 @@ type reader struct {
 
 	open, close strictjson.TagFinder // <think> and </think> in buf
 	// thinkPart is how many of <think>'s first bytes end the content,
-	// in which no <think> was found; -1 when one was (steady).
-	thinkPart int
+	// in which no <think> was found; -1 when one was (steady). slashes
+	// is the run of backslashes that ends the output, inside a string
+	// of an announced call's arguments; -1 elsewhere.
+	thinkPart, slashes int
 
 	// In a reasoning block: emitted is the end of the block's text
 	// already returned, and hold says an opening tag the dialect knows
@@ -202,6 +205,10 @@ func (r *reader) Write(delta string) []dialects.Piece {
 		r.in.Write(delta)
 		r.n += len(delta)
 		r.step(false)
+		r.slashes = -1
+		if r.mode == modeContent && r.args.inStr {
+			r.slashes = jsonscan.Backslashes(r.text())
+		}
 	}
 	return r.out
 }
@@ -215,7 +222,7 @@ func (r *reader) Write(delta string) []dialects.Piece {
 // (sofar.Output.Append), so a long argument is copied once.
 func (r *reader) steady(delta string) bool {
 	u, a := &r.lines, &r.args
-	if r.mode != modeContent || !r.stuck || r.thinkPart < 0 || a.state != 1 || a.complete || !a.inStr || !u.mid || !u.inStr || u.escape != a.escape {
+	if r.mode != modeContent || !r.stuck || r.thinkPart < 0 || r.slashes < 0 || a.state != 1 || a.complete || !a.inStr || !u.mid || !u.inStr {
 		return false
 	}
 	n := r.n - r.base
@@ -226,16 +233,21 @@ func (r *reader) steady(delta string) bool {
 	if part < 0 {
 		return false
 	}
-	k, esc := strRun(delta, a.escape)
-	if k < len(delta) {
-		return false
+	for q := strings.IndexByte(delta, '"'); q >= 0; q = nextByte(delta, q+1, '"') {
+		if !jsonscan.EscapedAfter(r.slashes, delta, q) {
+			return false // the string ends
+		}
+	}
+	if k := jsonscan.Backslashes(delta); k == len(delta) {
+		r.slashes += k
+	} else {
+		r.slashes = k
 	}
 	r.thinkPart = part
 	r.in.Append(delta)
 	r.n += len(delta)
-	u.text = u.text || strings.TrimLeft(delta, " \t\r") != ""
+	u.text = true
 	u.at, a.at = n+len(delta), n+len(delta)
-	u.escape, a.escape = esc, esc
 	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceArguments, Index: r.calls, Text: delta})
 	return true
 }
@@ -312,10 +324,7 @@ func (r *reader) step(final bool) {
 // then it did not start inside a block the template opened.
 func (r *reader) start(final bool) bool {
 	t := r.text()
-	i := 0
-	for i < len(t) && textlayer.IsSpace(t[i]) {
-		i++
-	}
+	i := textlayer.SkipSpace(t, 0)
 	opens := false
 	switch {
 	case i < len(t) && (t[i] == '{' || t[i] == '['):
@@ -340,10 +349,7 @@ const openToolCall = "<tool_call>"
 // the template opened.
 func (r *reader) template(final bool) bool {
 	t := r.text()
-	i := 0
-	for i < len(t) && textlayer.IsSpace(t[i]) {
-		i++
-	}
+	i := textlayer.SkipSpace(t, 0)
 	switch {
 	case strings.HasPrefix(t[i:], thinkOpen):
 		r.drop(i + len(thinkOpen))
@@ -447,7 +453,7 @@ func (r *reader) closeBlock(c int) bool {
 // what is held ends the reasoning, and what follows it is content.
 func (r *reader) openBlock() {
 	t := r.text()[r.emitted:]
-	r.readHeld(t, r.base+r.emitted, 0, func(x *extractor) { x.reasoningSegment(0, len(x.Text), r.content.any() || r.calls > 0) })
+	r.readHeld(t, r.base+r.emitted, 0, nil, func(x *extractor) { x.reasoningSegment(0, len(x.Text), r.content.any() || r.calls > 0) })
 	r.drop(len(r.text()))
 }
 
@@ -456,7 +462,8 @@ func (r *reader) startContent() {
 	r.mode = modeContent
 	r.reasoning.cut()
 	r.floorOK = !r.content.any() && r.calls == 0
-	r.lines, r.pre, r.stuck, r.closer = unitLines{}, 0, false, 0
+	r.lines.reset()
+	r.pre, r.stuck, r.closer = 0, false, 0
 	r.args = args{}
 	r.open.Reset()
 }
@@ -525,12 +532,12 @@ func (r *reader) unit(n int) {
 		if r.pre -= n; r.pre <= 0 {
 			r.pre, r.stuck = 0, false
 		}
-		r.lines = unitLines{}
+		r.lines.reset()
 	}()
 	if t := r.text()[:n]; !stuck && r.closer == 0 && strings.IndexAny(t[pre:], "<`~{[") < 0 {
 		// Nothing in it may open a region: it is content, as it is.
 		r.content.write(r, t[pre:])
-		r.floorOK = r.floorOK && listOnly(t)
+		r.floorOK = r.floorOK && textlayer.RunOnly(t)
 		r.drop(n)
 		return
 	}
@@ -540,8 +547,13 @@ func (r *reader) unit(n int) {
 	if r.floorOK {
 		floor = at
 	}
-	r.readHeld(text, r.base-at, pre, func(x *extractor) { x.contentSegment(at, len(x.Text), floor) })
-	r.floorOK = r.floorOK && listOnly(text[at:])
+	// The tags the unit scan read are the tag pass's: each is parsed once.
+	for i := range r.lines.seen {
+		r.lines.seen[i].start += at
+		r.lines.seen[i].end += at
+	}
+	r.readHeld(text, r.base-at, pre, r.lines.seen, func(x *extractor) { x.contentSegment(at, len(x.Text), floor) })
+	r.floorOK = r.floorOK && textlayer.RunOnly(text[at:])
 	r.drop(n)
 	r.closer = 0
 	r.args = args{}
@@ -549,12 +561,12 @@ func (r *reader) unit(n int) {
 
 // readHeld reads text, at offset base of the output, with read, and
 // returns what it found as pieces. Its first pre bytes were returned as
-// content already.
-func (r *reader) readHeld(text string, base, pre int, read func(x *extractor)) {
+// content already; known are tags of text parsed already, in order.
+func (r *reader) readHeld(text string, base, pre int, known []tag, read func(x *extractor)) {
 	x := &r.x
 	x.tagShown.Reset()
 	x.gapShown.Reset()
-	*x = extractor{Reader: textcall.MakeReader(text, r.opts), content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tags: x.tags[:0], regions: x.regions[:0], tagShown: x.tagShown, gapShown: x.gapShown}
+	*x = extractor{Reader: textcall.MakeReader(text, r.opts), content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tags: x.tags[:0], known: known, regions: x.regions[:0], tagShown: x.tagShown, gapShown: x.gapShown}
 	read(x)
 	if x.marked {
 		r.mark()
@@ -576,8 +588,8 @@ type args struct {
 	at       int   // the end of the argument text returned
 	depth    int   // brackets open in the arguments
 	inStr    bool
-	escape   bool
-	complete bool // the arguments' value has closed
+	str      jsonscan.StringScan // the string open, when inStr
+	complete bool                // the arguments' value has closed
 	// The header read so far (header): hdr.At is 0 before the tag is
 	// read.
 	hdr callobject.Header
@@ -610,25 +622,18 @@ func (r *reader) announce(t string) {
 	i := a.at
 	for ; i < len(t) && !a.complete; i++ {
 		if a.inStr {
-			k, esc := strRun(t[i:], a.escape)
-			if i, a.escape = i+k, esc; i == len(t) {
+			e, closed := a.str.Next(t)
+			if i = e; !closed {
 				break
 			}
+			a.inStr = false
+			a.complete = a.depth == 0
+			continue
 		}
 		c := t[i]
 		switch {
-		case a.inStr:
-			switch {
-			case a.escape:
-				a.escape = false
-			case c == '\\':
-				a.escape = true
-			case c == '"':
-				a.inStr = false
-				a.complete = a.depth == 0
-			}
 		case c == '"':
-			a.inStr = true
+			a.inStr, a.str = true, jsonscan.NewStringScan(i)
 		case c == '{' || c == '[':
 			a.depth++
 		case c == '}' || c == ']':
@@ -660,7 +665,7 @@ func (r *reader) header(t string) (at int, ok, more bool) {
 		if len(t)-p <= maxTagSpan && strings.IndexByte(t[p:], '>') < 0 {
 			return 0, false, true
 		}
-		tg, ok := parseTag(t, p, len(t))
+		tg, ok := r.lines.tagAt(t, p, len(t))
 		if !ok || tg.closing || tg.kind != kindToolCall {
 			return 0, false, false
 		}
@@ -693,70 +698,37 @@ func shiftCall(rc *dialects.RawCall, d int) {
 	}
 }
 
-// listOnly reports whether s holds nothing but blanks, line breaks and
-// the bytes that open a list of calls or separate its elements: before a
-// candidate, such text leaves it opening the output (textlayer.PlaceOf).
-func listOnly(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !textlayer.IsSpace(c) && c != '[' && c != ',' && c != ';' {
-			return false
-		}
+// nextByte returns the offset of the first c in s at or after i, or -1.
+func nextByte(s string, i int, c byte) int {
+	if k := strings.IndexByte(s[i:], c); k >= 0 {
+		return i + k
 	}
-	return true
-}
-
-// strRun reads s inside a double-quoted string, escape saying a backslash
-// came right before it: it returns how far the string's bytes run, up to
-// its closing quote or a line break (escaped or not), and whether a
-// backslash comes right before that point.
-func strRun(s string, escape bool) (int, bool) {
-	i := 0
-	if escape {
-		if len(s) == 0 || s[0] == '\n' {
-			return 0, true
-		}
-		i = 1 // the byte the backslash escapes
-	}
-	for i < len(s) {
-		switch s[i] {
-		case '\\':
-			switch {
-			case i+1 == len(s):
-				return i + 1, true
-			case s[i+1] == '\n':
-				return i + 1, true
-			}
-			i += 2
-		case '"', '\n':
-			return i, false
-		default:
-			i++
-		}
-	}
-	return len(s), false
+	return -1
 }
 
 // unitLines finds where a unit of content ends, reading each byte of the
 // unit once. A unit ends where what comes after it can change nothing
 // read in it: at the end of a line, or right after the tag that closes a
-// block, with no fence, tag block, JSON value, inline code or quotation
-// that spans lines open (inline code and such a quotation end with their
-// paragraph, so they are open until a blank line); and not where the
-// line before presents what follows as an example.
+// block, with no fence (textlayer.IsFenceAt, closed as textlayer.FenceAt
+// closes it), tag block or JSON value open, and no inline code or
+// quotation open there (shown.ShownScan.ShownAt; both end with their
+// paragraph, so a blank line ends them); and not where the line before
+// presents what follows as an example.
 type unitLines struct {
-	at      int  // the next byte to read
-	mid     bool // at lies inside a line
-	line    int  // the start of the line being read
-	text    bool // the line being read holds text
-	prose   bool // a line with text was read since the last blank line
-	fenceCh byte // the byte of the open fence's run; 0 when none is open
-	fenceN  int
+	at    int  // the next byte to read
+	mid   bool // at lies inside a line
+	line  int  // the start of the line being read
+	text  bool // the line being read holds text
+	prose bool // a line with text was read since the last blank line
+	// fence says a fence (textlayer.IsFenceAt) opened at fenceAt is
+	// open: fs finds where it closes, as textlayer.FenceAt does.
+	fence   bool
+	fenceAt int
+	fs      textlayer.FenceScan
 	tags    int  // opening tags the dialect knows, less closing ones
 	depth   int  // JSON brackets open
 	inStr   bool // inside a double-quoted string of a JSON value
-	escape  bool // after a backslash in such a string
-	ticks   bool // an odd number of backtick runs in the paragraph
-	quoted  bool // a quotation that may span lines opened in the paragraph
+	str     jsonscan.StringScan
 	// presents says the last line with text presents what follows as
 	// an example: the unit goes on to hold it.
 	presents bool
@@ -776,42 +748,68 @@ type unitLines struct {
 	// precedes a place shows it (inline code or a quotation open there).
 	openAt int
 	shown  shown.ShownScan
+	// seen are the tags read in the unit, in order (tagAt).
+	seen []tag
+}
+
+// reset readies u for the next unit, keeping its arrays.
+func (u *unitLines) reset() {
+	seen := u.seen[:0]
+	u.shown.Reset()
+	*u = unitLines{seen: seen, shown: u.shown}
+}
+
+// tagAt is parseTag(text, i, limit), the tag read once: a tag read is
+// kept in seen, for the tag pass (tokenize) and the next look at it.
+func (u *unitLines) tagAt(text string, i, limit int) (tag, bool) {
+	for k := len(u.seen) - 1; k >= 0 && u.seen[k].start >= i; k-- {
+		if u.seen[k].start == i && u.seen[k].end <= limit {
+			return u.seen[k], true
+		}
+	}
+	t, ok := parseTag(text, i, limit)
+	if ok && (len(u.seen) == 0 || u.seen[len(u.seen)-1].start < i) {
+		u.seen = append(u.seen, t)
+	}
+	return t, ok
 }
 
 // open reports whether structure that spans lines is open.
 func (u *unitLines) open() bool {
-	return u.fenceCh != 0 || u.tags != 0 || u.depth != 0 || u.inStr || u.ticks || u.quoted
+	return u.fence || u.tags != 0 || u.depth != 0 || u.inStr
 }
 
 // boundary reads text[:limit] on from where it stopped and returns where
 // the unit may end, or 0.
 func (u *unitLines) boundary(text string, limit int) int {
 	for u.at < limit {
+		if u.inStr {
+			// The string's bytes up to its closing quote, read at once
+			// (jsonscan.StringScan): line breaks in it end no line of
+			// prose.
+			e, closed := u.str.Next(text[:limit])
+			u.text = u.text || e > u.at
+			if u.at = e; closed {
+				u.inStr = false
+				u.at++
+			}
+			continue
+		}
+		if u.fence {
+			// The fence's text up to its closing run, read at once.
+			f, ok := u.fs.Next(text[u.fenceAt:limit], false)
+			if !ok {
+				u.at = limit
+				return 0
+			}
+			u.fence, u.at, u.mid, u.text = false, u.fenceAt+f.End, true, true
+			continue
+		}
 		if !u.mid {
 			u.line, u.text = u.at, false
 			if u.held > 0 {
 				if end, wait := u.next(text, limit); end > 0 || wait {
 					return end
-				}
-			}
-			if u.fenceCh != 0 || mayOpenFence(text, u.at, limit) {
-				// A fence's line is read whole.
-				nl := strings.IndexByte(text[u.at:limit], '\n')
-				if nl < 0 {
-					return 0
-				}
-				start, end := u.at, u.at+nl+1
-				if u.fenceCh != 0 {
-					if textlayer.ClosesFence(text[start:end], u.fenceCh, u.fenceN) {
-						u.fenceCh, u.prose = 0, true
-					}
-					u.at = end
-					continue
-				}
-				if _, ch, n, _, ok := textlayer.OpenLine(text, start, end-1, textlayer.MaxFenceIndent); ok && !u.open() {
-					u.fenceCh, u.fenceN, u.prose = ch, n, true
-					u.at = end
-					continue
 				}
 			}
 			u.mid = true
@@ -825,7 +823,7 @@ func (u *unitLines) boundary(text string, limit int) int {
 			}
 			continue
 		}
-		if !u.inStr && unitClass[c] != unitSpecial {
+		if unitClass[c] != unitSpecial {
 			// A run of bytes that change nothing but whether the line
 			// holds text, read at once.
 			j, t := i, uint8(0)
@@ -844,25 +842,6 @@ func (u *unitLines) boundary(text string, limit int) int {
 		if !textlayer.IsSpace(c) {
 			u.text = true
 		}
-		if u.inStr {
-			// The string's bytes up to its end or the line's, read at
-			// once.
-			if k, esc := strRun(text[i:limit], u.escape); k > 0 {
-				u.text = u.text || strings.TrimLeft(text[i:i+k], " \t\r") != ""
-				u.at, u.escape = u.at+k, esc
-				continue
-			}
-			switch {
-			case u.escape:
-				u.escape = false
-			case c == '\\':
-				u.escape = true
-			case c == '"':
-				u.inStr = false
-			}
-			u.at++
-			continue
-		}
 		switch c {
 		case '{', '[':
 			u.depth++
@@ -871,32 +850,32 @@ func (u *unitLines) boundary(text string, limit int) int {
 			if u.depth == 0 && u.tags == 0 {
 				u.valueEnd = i + 1
 			}
-		case '`':
-			if i == u.line || text[i-1] != '`' {
-				u.ticks = !u.ticks // a run of backticks
+		case '`', '~':
+			// A fence opens here or the run is text: inline code is
+			// ShownScan's, asked where the unit may end.
+			e := textlayer.RunEnd(text, i, limit)
+			if u.open() {
+				u.at = e
+				continue
 			}
-		case '"', '\'', 0xE2:
-			if u.depth > 0 && c == '"' {
-				u.inStr = true
-				break
+			if e == limit && e-i < 3 {
+				return 0 // the run may go on
 			}
-			// A quotation whose text begins with a call's syntax may span
-			// lines.
-			q := i + 1
-			if c == 0xE2 {
-				q = i + 3
+			if !textlayer.IsFenceAt(text, i, limit) {
+				u.at = e
+				continue
 			}
-			if q >= limit {
-				return 0 // what follows the quote decides
-			}
-			if strings.IndexByte("<[{", text[q]) >= 0 {
-				u.quoted = true
+			u.fence, u.fenceAt, u.fs, u.prose = true, i, textlayer.FenceScan{}, true
+			continue
+		case '"':
+			if u.depth > 0 {
+				u.inStr, u.str = true, jsonscan.NewStringScan(i)
 			}
 		case '<':
 			if limit-i <= maxTagSpan && strings.IndexAny(text[i+1:limit], "<>") < 0 {
 				return 0 // the tag is not complete yet
 			}
-			t, ok := parseTag(text, i, limit)
+			t, ok := u.tagAt(text, i, limit)
 			if !ok {
 				break
 			}
@@ -910,11 +889,17 @@ func (u *unitLines) boundary(text string, limit int) int {
 			closes := u.tags == 1
 			u.tags = max(u.tags-1, 0)
 			if closes {
-				// The block's value ends with it, read or not.
-				u.depth, u.inStr, u.escape = 0, false, false
+				// The block's value ends with it, read or not; the unit
+				// ends with it when the block is not shown and no inline
+				// code or quotation is open after it (the backticks in
+				// the block are the call's).
+				u.depth, u.inStr = 0, false
 				if !u.open() && !u.shown.ShownAt(text, u.openAt) {
-					u.closer = t.start
-					return t.end
+					u.shown.Call(u.openAt, t.end)
+					if !u.shown.ShownAt(text, t.end) {
+						u.closer = t.start
+						return t.end
+					}
 				}
 			}
 			continue
@@ -940,7 +925,7 @@ var unitClass = func() (t [256]uint8) {
 			t[i] = unitBlank
 		}
 	}
-	for _, c := range []byte("\n{[}]`\"'<\xE2") {
+	for _, c := range []byte("\n{[}]`~\"<") {
 		t[c] = unitSpecial
 	}
 	return t
@@ -958,14 +943,13 @@ func (u *unitLines) lineEnd(text string, end int) bool {
 			// across blank lines (shown.PresentedAsExample).
 			u.prose, u.presents = false, shown.PresentedAsExample(text, u.line)
 		}
-		u.ticks, u.quoted = false, false
 		return !u.open() && !u.presents && u.line > 0
 	}
 	u.prose, u.presents = true, false
 	if !u.open() && !u.shown.ShownAt(text, end-1) {
 		// The next text decides (next).
 		u.held = end
-		u.heldValue = u.valueEnd > u.line && strings.TrimSpace(text[u.valueEnd:end]) == ""
+		u.heldValue = u.valueEnd > u.line && textlayer.TrimSpace(text[u.valueEnd:end]) == ""
 	}
 	return false
 }
@@ -993,7 +977,7 @@ func (u *unitLines) next(text string, limit int) (end int, wait bool) {
 		if limit-k <= maxTagSpan && strings.IndexAny(text[k+1:limit], "<>") < 0 {
 			return 0, true // the tag is not complete yet
 		}
-		if t, ok := parseTag(text, k, limit); !ok || !t.closing || t.kind != kindToolCall {
+		if t, ok := u.tagAt(text, k, limit); !ok || !t.closing || t.kind != kindToolCall {
 			return u.held, false
 		}
 	case c == '`' || c == '~' || c == '{' || c == '[':
@@ -1005,22 +989,6 @@ func (u *unitLines) next(text string, limit int) (end int, wait bool) {
 	}
 	u.held = 0
 	return 0, false
-}
-
-// mayOpenFence reports whether the line that starts at text[i] may open a
-// fence: its first bytes, past at most three spaces, are a backtick or a
-// tilde.
-func mayOpenFence(text string, i, limit int) bool {
-	for k := i; k < limit && k-i <= textlayer.MaxFenceIndent; k++ {
-		switch text[k] {
-		case ' ':
-		case '`', '~':
-			return true
-		default:
-			return false
-		}
-	}
-	return limit-i <= textlayer.MaxFenceIndent
 }
 
 // recorder records the writes and cuts made to content or reasoning while

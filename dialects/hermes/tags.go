@@ -73,14 +73,22 @@ type tag struct {
 
 // tokenize appends to tags the tags the dialect knows in text[start:end],
 // in order. Each '<' is examined over a bounded number of bytes, so the
-// scan is linear.
-func tokenize(tags []tag, text string, start, end int) []tag {
+// scan is linear; a tag among known (in order) is not parsed again.
+func tokenize(tags []tag, text string, start, end int, known []tag) []tag {
 	for pos := start; pos < end; {
 		i := strings.IndexByte(text[pos:end], '<')
 		if i < 0 {
 			break
 		}
 		i += pos
+		for len(known) > 0 && known[0].start < i {
+			known = known[1:]
+		}
+		if len(known) > 0 && known[0].start == i && known[0].end <= end {
+			tags = append(tags, known[0])
+			pos = known[0].end
+			continue
+		}
 		if t, ok := parseTag(text, i, end); ok {
 			tags = append(tags, t)
 			pos = t.end
@@ -124,7 +132,7 @@ func parseTag(text string, i, limit int) (tag, bool) {
 		if k < 0 {
 			return tag{}, false
 		}
-		t.name = unquote(strings.TrimSpace(text[j+1 : k]))
+		t.name = unquote(textlayer.TrimSpace(text[j+1 : k]))
 		t.end = k + 1
 	case ' ', '\t', '\n', '\r':
 		k := tagEnd(text, j, limit, maxTagAttrs)
@@ -197,9 +205,9 @@ func attributes(s string) (name, id string) {
 		}
 		switch key {
 		case "name":
-			name = strings.TrimSpace(val)
+			name = textlayer.TrimSpace(val)
 		case "id":
-			id = strings.TrimSpace(val)
+			id = textlayer.TrimSpace(val)
 		}
 	}
 	return name, id

@@ -44,6 +44,29 @@ func escaped[T string | []byte](b T, i, j int) bool {
 // backslash so escaped escapes nothing).
 func Escaped(s string, i int) bool { return escaped(s, -1, i) }
 
+// EscapedAfter is Escaped for s[i] when s follows text that ends with a
+// run of n backslashes: a run of them that begins s goes on from those
+// (a reader that keeps only the end of what came before s).
+func EscapedAfter(n int, s string, i int) bool {
+	k := 0
+	for m := i - 1; m >= 0 && s[m] == '\\'; m-- {
+		k++
+	}
+	if k == i {
+		k += n
+	}
+	return k%2 == 1
+}
+
+// Backslashes returns the length of the run of backslashes that ends s.
+func Backslashes(s string) int {
+	k := 0
+	for k < len(s) && s[len(s)-1-k] == '\\' {
+		k++
+	}
+	return k
+}
+
 // StringScan is StringEnd for a reader that has only the start of the
 // text yet: Next is given the text, longer at each call, and reads each
 // byte a bounded number of times over all the calls. Start it with

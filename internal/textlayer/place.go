@@ -22,7 +22,7 @@ import "strings"
 // candidate's own region), closing brackets too many ('}' ']'), and a
 // fence's closing run ('`').
 func PlaceOf(text string, floor, start, end int) Place {
-	opens := floor >= 0 && runOnly(text[floor:start])
+	opens := floor >= 0 && RunOnly(text[floor:start])
 	last := lastBefore(text, max(floor, 0), start)
 	after, sep := false, false
 scan:
@@ -114,12 +114,13 @@ const maxRunBack = 1 << 10
 // elements.
 func isRunByte(c byte) bool { return c == '[' || c == ',' || c == ';' }
 
-// runOnly reports whether s holds nothing but blanks, line breaks and the
+// RunOnly reports whether s holds nothing but blanks, line breaks and the
 // bytes that open a list of calls or separate its elements ('[', ',',
-// ';'): before an element of a list, what stands before the list counts.
-func runOnly(s string) bool {
+// ';'): before an element of a list, what stands before the list counts,
+// and a candidate after such text opens the output (PlaceOf).
+func RunOnly(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; !IsSpace(c) && c != '[' && c != ',' && c != ';' {
+		if c := s[i]; !IsSpace(c) && !isRunByte(c) {
 			return false
 		}
 	}
