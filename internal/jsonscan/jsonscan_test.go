@@ -103,3 +103,27 @@ func TestStringScan(t *testing.T) {
 		}
 	}
 }
+
+// EscapedAfter on the part of a text after a cut, given the backslashes
+// that end the part before it (Backslashes), says what Escaped says on
+// the whole text, wherever the cut falls.
+func TestEscapedAfter(t *testing.T) {
+	for _, text := range []string{`a"`, `a\"`, `a\\"`, `\\\"`, `"`, `x\\\\\"y"`, `\"\\"\\\"`} {
+		for cut := 0; cut <= len(text); cut++ {
+			n := Backslashes(text[:cut])
+			for i := cut; i < len(text); i++ {
+				if got, want := EscapedAfter(n, text[cut:], i-cut), Escaped(text, i); got != want {
+					t.Errorf("%q cut at %d, byte %d: EscapedAfter %v, Escaped %v", text, cut, i, got, want)
+				}
+			}
+		}
+	}
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{{"", 0}, {`a`, 0}, {`a\`, 1}, {`\\\`, 3}, {`\a\\`, 2}} {
+		if got := Backslashes(tc.in); got != tc.want {
+			t.Errorf("Backslashes(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}
