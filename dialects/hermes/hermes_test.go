@@ -35,6 +35,11 @@ type row struct {
 const weatherTools = `[{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]`
 
 var rows = []row{
+	{name: "a fence opened inside a line spans lines and is read whole", unmarked: true, text: "Sure: ```json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nDone.", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: "Sure:\nDone.",
+		chunks: []string{"Sure: `", "``js", "on\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Pa", "ris\"}}\n`", "``\nDone."}},
+	{name: "a backslash before a line break in a string escapes no quote after it", text: "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": \"x\\\n\"}}\n</tool_call>\nafter", calls: []call{{"f", `{"a":"x\n"}`}}, content: "after",
+		chunks: []string{"<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": \"x\\", "\n", "\"}}\n</tool_call>\nafter"}},
+	{name: "a run of three backticks inside a line is no inline code: the call after it is a call", text: "Use ```x``` and\n<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>", calls: []call{{"f", `{}`}}, content: "Use ```x``` and"},
 	{name: "a call in a tilde fence is a call, the fence going with it", unmarked: true, text: "Sure.\n~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~~\nDone.", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: "Sure.\nDone.",
 		chunks: []string{"Sure.\n~", "~~js", "on\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~", "~\nDone."}},
 	{name: "a tilde fence of code closes with tildes: the call after it is a call", text: "~~~python\nprint(1)\n~~~\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: "~~~python\nprint(1)\n~~~",
