@@ -9,8 +9,8 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
-	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
@@ -105,7 +105,17 @@ func (r *reader) recycle() {
 	x.tagShown.Reset()
 	x.gapShown.Reset()
 	keep := extractor{tags: x.tags[:0], regions: x.regions[:0], content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tagShown: x.tagShown, gapShown: x.gapShown}
-	*r = reader{x: keep}
+	clear(r.lines.seen[:cap(r.lines.seen)])
+	r.lines.reset()
+	var out []dialects.Piece
+	if cap(r.out) > len(r.outs) {
+		// An array grown past outs: the output that had it is closed,
+		// and nothing it returned is read from it any more.
+		out = r.out[:cap(r.out)]
+		clear(out)
+		out = out[:0]
+	}
+	*r = reader{x: keep, lines: r.lines, out: out}
 }
 
 // init readies r, new or recycled, to read an output.
@@ -114,7 +124,9 @@ func (r *reader) init(opts *dialects.Options) {
 		opts = &dialects.Options{}
 	}
 	r.opts, r.mode = opts, modeStart
-	r.out = r.outs[:0]
+	if r.out == nil {
+		r.out = r.outs[:0]
+	}
 	r.content.kind, r.reasoning.kind = dialects.PieceContent, dialects.PieceReasoning
 	r.reasoning.rejoin.Cut(false) // reasoning is trimmed at its start, as every block is
 	r.open.Reset()
