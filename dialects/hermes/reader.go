@@ -727,6 +727,16 @@ func nextByte(s string, i int, c byte) int {
 // paragraph, so a blank line ends them); and not where the line before
 // presents what follows as an example.
 type unitLines struct {
+	unitState
+	// shown says whether what precedes a place shows it (inline code or
+	// a quotation open there).
+	shown shown.ShownScan
+	// seen are the tags read in the unit, in order (tagAt).
+	seen []tag
+}
+
+// unitState is what unitLines knows of the unit read so far.
+type unitState struct {
 	at    int  // the next byte to read
 	mid   bool // at lies inside a line
 	line  int  // the start of the line being read
@@ -756,19 +766,15 @@ type unitLines struct {
 	// says the line ends with a JSON value.
 	held      int
 	heldValue bool
-	// openAt is where the block open starts; shown says whether what
-	// precedes a place shows it (inline code or a quotation open there).
+	// openAt is where the block open starts.
 	openAt int
-	shown  shown.ShownScan
-	// seen are the tags read in the unit, in order (tagAt).
-	seen []tag
 }
 
 // reset readies u for the next unit, keeping its arrays.
 func (u *unitLines) reset() {
-	seen := u.seen[:0]
+	u.unitState = unitState{}
 	u.shown.Reset()
-	*u = unitLines{seen: seen, shown: u.shown}
+	u.seen = u.seen[:0]
 }
 
 // tagAt is parseTag(text, i, limit), the tag read once: a tag read is
@@ -902,16 +908,14 @@ func (u *unitLines) boundary(text string, limit int) int {
 			u.tags = max(u.tags-1, 0)
 			if closes {
 				// The block's value ends with it, read or not; the unit
-				// ends with it when the block is not shown and no inline
-				// code or quotation is open after it (the backticks in
-				// the block are the call's).
+				// ends with it when the block is not shown: no inline
+				// code or quotation was open where it opened, and what
+				// it holds is the call's (backticks and quotes in it
+				// open nothing).
 				u.depth, u.inStr = 0, false
 				if !u.open() && !u.shown.ShownAt(text, u.openAt) {
-					u.shown.Call(u.openAt, t.end)
-					if !u.shown.ShownAt(text, t.end) {
-						u.closer = t.start
-						return t.end
-					}
+					u.closer = t.start
+					return t.end
 				}
 			}
 			continue
