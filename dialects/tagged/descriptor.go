@@ -213,6 +213,7 @@ type Dialect struct {
 	immediate                       bool                     // a stretch ends right after its closing literal
 	maxLit, maxTag, maxStart        int
 	endLast, eotLast, sig, litFirst [256]bool
+	tagLast                         [256]bool // the last bytes of the reasoning tags
 }
 
 var (
@@ -432,6 +433,11 @@ func (t *Dialect) readerLits() {
 	for _, tg := range t.tags {
 		lits = append(lits, tg.Open, tg.Close)
 		t.maxTag = max(t.maxTag, len(tg.Open), len(tg.Close))
+		for _, l := range [2]string{tg.Open, tg.Close} {
+			if l != "" {
+				t.tagLast[l[len(l)-1]] = true
+			}
+		}
 	}
 	for _, l := range lits {
 		if l != "" {

@@ -14,7 +14,7 @@ import (
 // frameFunc is a hook that splits an output, or a stretch of it that ends
 // with a message, into messages before calls are read; it returns the
 // whole extraction in ext. s says how the stretch is read.
-type frameFunc func(t *Dialect, text string, opts *dialects.Options, s *stretch, ext *dialects.Extraction)
+type frameFunc func(t *Dialect, text string, opts *dialects.Options, s stretch, ext *dialects.Extraction) (pending bool)
 
 // Extract finds the calls in text, and the content and reasoning around
 // them: it is a Reader (NewReader) fed text whole.
@@ -103,7 +103,7 @@ func (t *Dialect) readStretch(text string, base int, opts *dialects.Options, s *
 	s.base = base
 	text, after := cutAtEndOfTurn(text, t.desc.EndOfTurn)
 	if t.desc.frame != nil {
-		t.desc.frame(t, text, opts, s, ext)
+		s.pending = t.desc.frame(t, text, opts, *s, ext)
 	} else {
 		t.extract(text, 0, opts, s, ext)
 	}

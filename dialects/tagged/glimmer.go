@@ -30,7 +30,9 @@ const (
 // "self" is reasoning; to "user" or "all", or without a recipient, content;
 // to anything else, a tool message whose <atem:…> calls are read by the
 // engine (a bare JSON body is the arguments of a call to the recipient).
-func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s *stretch, ext *dialects.Extraction) {
+// It reports pending, and reads no further, at a <|message|> that a JSON
+// value reading on past the stretch may yet hold in a string.
+func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s stretch, ext *dialects.Extraction) (pending bool) {
 	*ext = dialects.Extraction{}
 	var content, reasoning []string
 	// A finished <think> block is reasoning wherever it stands, and what it
@@ -75,8 +77,7 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s *stretch
 			if st == strictjson.TagPending {
 				// A value that reads on past the stretch may hold it:
 				// what the stretch holds is not known yet.
-				s.pending = true
-				return
+				return true
 			}
 			m = glimmerNext(&msg, text, m+len(glimmerMessage)) // text of a value
 		}
@@ -174,6 +175,7 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s *stretch
 	ext.Content = strings.Join(content, "\n")
 	ext.Reasoning = strings.Join(reasoning, "\n")
 	ext.Marked = ext.Marked || containsAny(text, t.desc.Evidence)
+	return false
 }
 
 // glimmerRole reports whether w is a role word of a glimmer header.

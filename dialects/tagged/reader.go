@@ -198,9 +198,17 @@ func (r *reader) settle(text string) {
 	tags := r.t.tags
 	from := max(0, r.tagAt-r.t.maxTag)
 	found := false
-	for _, tg := range tags {
-		if strings.Contains(text[from:], tg.Open) || strings.Contains(text[from:], tg.Close) {
-			r.newTag, found = true, true
+	// A tag that arrived ends among the bytes that did: the tags are
+	// looked for only when one of those is a tag's last byte.
+	for p := r.tagAt; p < len(text) && !found; p++ {
+		found = r.t.tagLast[text[p]]
+	}
+	if found {
+		found = false
+		for _, tg := range tags {
+			if strings.Contains(text[from:], tg.Open) || strings.Contains(text[from:], tg.Close) {
+				r.newTag, found = true, true
+			}
 		}
 	}
 	if !found && !r.tagged && r.tagTo >= r.tagAt {
@@ -324,8 +332,8 @@ func (r *reader) earlyReasoning(text string) {
 		m.led, m.to, m.scan = true, m.from, m.from
 	}
 	p := max(m.scan, m.to)
-	for ; p < len(text); p++ {
-		if !r.t.litFirst[text[p]] {
+	for lit := &r.t.litFirst; p < len(text); p++ {
+		if !lit[text[p]] {
 			continue
 		}
 		if at, partial := r.litAt(text, p); at {
@@ -384,8 +392,9 @@ func (r *reader) findEnds(text string) {
 	// the new bytes, each looked at once, and the literal is compared
 	// where it ends.
 	if len(r.t.desc.EndOfTurn) > 0 {
+		last := &r.t.eotLast
 		for p := r.scan; p < len(text) && !r.eot; p++ {
-			if r.t.eotLast[text[p]] {
+			if last[text[p]] {
 				r.eot = r.endsAt(text, p+1, r.t.desc.EndOfTurn)
 			}
 		}
@@ -397,8 +406,9 @@ func (r *reader) findEnds(text string) {
 		r.scan = len(text)
 		return
 	}
+	last := &r.t.endLast
 	for p := r.scan; p < len(text); p++ {
-		if r.t.endLast[text[p]] && r.endsAt(text, p+1, r.t.ends) {
+		if last[text[p]] && r.endsAt(text, p+1, r.t.ends) {
 			r.cands = append(r.cands, p+1)
 		}
 	}
@@ -770,12 +780,13 @@ func (r *reader) early(text string) {
 	if r.plain < r.seg {
 		r.plain, r.line = r.seg, r.seg
 	}
-	for r.plain < len(text) && !r.t.sig[text[r.plain]] {
-		if text[r.plain] == '\n' {
-			r.line = r.plain + 1
+	p, sig := r.plain, &r.t.sig
+	for ; p < len(text) && !sig[text[p]]; p++ {
+		if text[p] == '\n' {
+			r.line = p + 1
 		}
-		r.plain++
 	}
+	r.plain = p
 	q := r.plain
 	for q > r.seg && textlayer.IsSpace(text[q-1]) {
 		q--

@@ -231,6 +231,11 @@ func (f *TagFinder) At(text string, at int, final bool) TagState {
 // of its strings and is not complete yet: more text may show it holds the
 // tag there.
 func mayHoldTag(text string, floor, at int) bool {
+	if !quoteOnLine(text, floor, at) {
+		// No string that holds at has opened: no later byte opens one
+		// before it (the brackets are not looked for, back to floor).
+		return false
+	}
 	p := at
 	for range maxAround {
 		k := strings.LastIndexAny(text[floor:p], "{[")
