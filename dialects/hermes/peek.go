@@ -16,6 +16,9 @@ func (r *reader) Peek() []dialects.Piece {
 	r.in.Text()
 	f := *r
 	f.x = extractor{}
+	// The unit's tags are shifted in place when the unit is read: the
+	// copy reads its own.
+	f.lines.seen = append([]tag(nil), r.lines.seen...)
 	f.out = f.outs[:0]
 	return f.Close()
 }

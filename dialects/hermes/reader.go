@@ -66,6 +66,16 @@ func (l *lent) Write(delta string) []dialects.Piece {
 	return l.r.Write(delta)
 }
 
+// Peek returns the pieces Close would return now, leaving the reader as
+// it was (dialects.Peeker): a detecting stream ranks hermes by them rather
+// than by reading the output so far again.
+func (l *lent) Peek() []dialects.Piece {
+	if l.r == nil {
+		return nil
+	}
+	return l.r.Peek()
+}
+
 // Close ends the output and gives the reader back.
 func (l *lent) Close() []dialects.Piece {
 	if l.r == nil {
