@@ -24,35 +24,18 @@ func TestCallGoesOutWhenDecided(t *testing.T) {
 		paris = `{"name": "get_weather", "arguments": {"city": "Paris"}}`
 		rome  = `{"name": "get_weather", "arguments": {"city": "Rome"}}`
 	)
-	rows := []struct {
-		name         string
-		before, rest string
-		unknown      bool // the reasoning start is not given
-		calls        int  // sent once before is written
-	}{
-		{name: "values on their own lines: the first at its line's end", before: paris + "\n", rest: rome, calls: 1},
-		{name: "values after prose, each on its line", before: "Let me check both.\n" + paris + "\n", rest: rome + "\nDone.", calls: 1},
-		{name: "a list that opens the output: an element once the next begins", before: "[" + paris + ", {", rest: `"name": "get_weather", "arguments": {"city": "Rome"}}]`, calls: 1},
-		{name: "a list after a colon", before: "Checking both: [" + paris + ",\n {", rest: `"name": "get_weather", "arguments": {"city": "Rome"}}]`, calls: 1},
-		{name: "a run after a colon", before: "Results: " + paris + "; {", rest: `"name": "get_weather", "arguments": {"city": "Rome"}}`, calls: 1},
-		{name: "a fence at its closing line", before: "```json\n" + paris + "\n```\n", rest: "```json\n" + rome + "\n```", calls: 1},
-		{name: "the last value of the output waits for what follows it on its line", before: "Sure.\n" + paris, rest: "}", calls: 0},
-		{name: "a value text may follow on its line is held", before: "I would use " + paris, rest: " but not now.", calls: 0},
-		{name: "a value a later closing tag could make reasoning is held", before: "Checking.\n" + paris + "\n", rest: "</think>\nDone.", unknown: true, calls: 0},
-		{name: "a value that opens the output settles the reasoning start", before: paris + "\n", rest: rome, unknown: true, calls: 1},
-	}
-	for _, tt := range rows {
-		t.Run(tt.name, func(t *testing.T) {
-			opts := &dialects.Options{ReasoningClosed: !tt.unknown}
-			inc := plainjson.Dialect.(dialects.Incremental)
-			if _, _, n := streamtest.SentSoFar(inc.NewReader(opts), tt.before); n != tt.calls {
-				t.Errorf("%d calls sent after %q, want %d", n, tt.before, tt.calls)
-			}
-			if err := streamtest.CheckReader(inc, tt.before+tt.rest, opts); err != nil {
-				t.Error(err)
-			}
-		})
-	}
+	streamtest.CheckSent(t, plainjson.Dialect.(dialects.Incremental), []streamtest.Sent{
+		{Name: "values on their own lines: the first at its line's end", Before: paris + "\n", Rest: rome, Calls: 1},
+		{Name: "values after prose, each on its line", Before: "Let me check both.\n" + paris + "\n", Rest: rome + "\nDone.", Calls: 1},
+		{Name: "a list that opens the output: an element once the next begins", Before: "[" + paris + ", {", Rest: `"name": "get_weather", "arguments": {"city": "Rome"}}]`, Calls: 1},
+		{Name: "a list after a colon", Before: "Checking both: [" + paris + ",\n {", Rest: `"name": "get_weather", "arguments": {"city": "Rome"}}]`, Calls: 1},
+		{Name: "a run after a colon", Before: "Results: " + paris + "; {", Rest: `"name": "get_weather", "arguments": {"city": "Rome"}}`, Calls: 1},
+		{Name: "a fence at its closing line", Before: "```json\n" + paris + "\n```\n", Rest: "```json\n" + rome + "\n```", Calls: 1},
+		{Name: "the last value of the output waits for what follows it on its line", Before: "Sure.\n" + paris, Rest: "}", Calls: 0},
+		{Name: "a value text may follow on its line is held", Before: "I would use " + paris, Rest: " but not now.", Calls: 0},
+		{Name: "a value a later closing tag could make reasoning is held", Before: "Checking.\n" + paris + "\n", Rest: "</think>\nDone.", Unknown: true, Calls: 0},
+		{Name: "a value that opens the output settles the reasoning start", Before: paris + "\n", Rest: rome, Unknown: true, Calls: 1},
+	})
 }
 
 // TestArgumentsStream writes outputs to the Reader a byte at a time: a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"testing"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
@@ -243,4 +244,33 @@ func SentSoFar(r dialects.Reader, text string) (reasoning, content string, calls
 		}
 	}
 	return rb.String(), cb.String(), calls
+}
+
+// Sent is a row of CheckSent: after Before is written, Calls calls have
+// gone out; Rest ends the output. Unknown: the reasoning start is not
+// given (else the output opens with no reasoning block).
+type Sent struct {
+	Name         string
+	Before, Rest string
+	Unknown      bool
+	Calls        int
+}
+
+// CheckSent runs each row as a subtest: it writes the row's Before to a
+// new Reader of d a byte at a time (SentSoFar) and checks the calls sent
+// by then, then holds the whole output to the Reader's contract
+// (CheckReader).
+func CheckSent(t *testing.T, d dialects.Incremental, rows []Sent) {
+	t.Helper()
+	for _, tt := range rows {
+		t.Run(tt.Name, func(t *testing.T) {
+			opts := &dialects.Options{ReasoningClosed: !tt.Unknown}
+			if _, _, n := SentSoFar(d.NewReader(opts), tt.Before); n != tt.Calls {
+				t.Errorf("%d calls sent after %q, want %d", n, tt.Before, tt.Calls)
+			}
+			if err := CheckReader(d, tt.Before+tt.Rest, opts); err != nil {
+				t.Error(err)
+			}
+		})
+	}
 }
