@@ -1,6 +1,7 @@
 package dialects
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dialectkit/toolcall/internal/coded"
@@ -112,6 +113,15 @@ func Read(r Reader, text string) *Extraction {
 	var content, reasoning joined
 	var edges Edges
 	add := func(ps []Piece) {
+		// The calls of ps are counted first, so that x.Calls is
+		// allocated once, at its length, not grown call by call.
+		n := len(x.Calls)
+		for i := range ps {
+			if ps[i].Kind == PieceCall {
+				n = max(n, ps[i].Index+1)
+			}
+		}
+		x.Calls = slices.Grow(x.Calls, n-len(x.Calls))
 		for i := range ps {
 			p := &ps[i]
 			switch p.Kind {

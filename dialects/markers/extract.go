@@ -310,6 +310,13 @@ func (x *extractor) shownAt(at int) bool { return x.shown.ShownAt(x.out, x.base+
 // it opens no inline code.
 func (x *extractor) region(start, end int) {
 	if end > start {
+		if len(x.regions) == cap(x.regions) {
+			// Room for the regions the rest of the text may hold, so
+			// that the array is not grown region by region.
+			n := x.startsFrom(end) + 1
+			x.regions = slices.Grow(x.regions, n)
+			x.shown.Reserve(n)
+		}
 		x.regions = append(x.regions, span{start, end})
 		x.shown.Call(x.base+start, x.base+end)
 	}
@@ -428,6 +435,9 @@ func (x *extractor) scanMarked(lead []dialects.RawCall, leadEnd int) (implicit b
 // checkpoint notes that the text may go on at next, in a section or not,
 // once the calls read so far are decided.
 func (x *extractor) checkpoint(next int, section, afterSection bool) {
+	if len(x.cps) == cap(x.cps) {
+		x.cps = slices.Grow(x.cps, x.startsFrom(next)+1) // room for the rest of the text's
+	}
 	x.cps = append(x.cps, checkpoint{next: next, calls: len(x.ext.Calls), content: x.contentLen(),
 		section: section, afterSection: afterSection, trimmedAll: x.trimmedAll})
 }

@@ -814,6 +814,7 @@ func (r *reader) sendCalls(s string) {
 	x := ur.x
 	u := s[r.base:]
 	holdBelow, holdFrom := r.reasoningHold(u)
+	r.out = slices.Grow(r.out, len(x.Calls)-(r.calls-r.committed))
 	for i := r.calls - r.committed; i < len(x.Calls); i++ {
 		rc := &x.Calls[i]
 		st, en, ok := region(u, rc)
@@ -879,6 +880,7 @@ func (r *reader) commit(s string, ur *unitReading) {
 	r.carriedR.WriteString(reasoning)
 	r.marked = r.marked || ur.x.Marked
 	r.committed += cp.calls
+	r.shown.Reserve(len(ur.regions))
 	for _, g := range ur.regions {
 		if g.start >= cp.next {
 			break

@@ -2,6 +2,7 @@ package shown
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -59,6 +60,10 @@ func (s *ShownScan) Call(start, end int) {
 		s.stale = s.stale || start < s.in.i
 	}
 }
+
+// Reserve makes room for n more calls told (Call), so that a reader that
+// knows how many calls may come does not grow the array call by call.
+func (s *ShownScan) Reserve(n int) { s.calls = slices.Grow(s.calls, n) }
 
 // para starts a new paragraph at start.
 func (s *ShownScan) para(start int) {
