@@ -71,6 +71,8 @@ type chain struct {
 
 // alternate is one reading of a stream with a fallback chain.
 type alternate struct {
+	// p reads the output; under detection it is nil until the
+	// candidate's reading is needed (chain.materialize).
 	p *Parser
 	// kept are the events p emitted, kept until the stream is decided.
 	// A Content or Reasoning entry is a run of consecutive such events:
@@ -96,6 +98,29 @@ type alternate struct {
 	// emitted (checked once: an alternate made after the stream emitted
 	// text may read it otherwise).
 	agrees [2]bool
+	// least is, while p is not made (a detecting stream's candidate whose
+	// reading was not needed yet: chain.materialize), how much of what the
+	// stream emitted of content and reasoning is known to begin
+	// chain.least's text.
+	least [2]int
+}
+
+// allows reports whether least, the text of kind k the alternate lets the
+// stream emit whatever its Reader emits (chain.least), holds done, what
+// the stream emitted, and agreed, what the other alternates let it emit
+// beyond.
+func (a *alternate) allows(k int, least, done, agreed string) bool {
+	n := len(done) + len(agreed)
+	if len(least) < n {
+		return false
+	}
+	if a.least[k] < len(done) {
+		if least[a.least[k]:len(done)] != done[a.least[k]:] {
+			return false
+		}
+		a.least[k] = len(done)
+	}
+	return least[len(done):n] == agreed
 }
 
 type kept struct {
@@ -256,8 +281,8 @@ func (c *chain) emitAgreed(text string) {
 		} else {
 			c.plainAgrees[k] = false
 		}
-		for i := 0; i < len(c.alts) && (first || agreed != ""); i++ {
-			a := &c.alts[i]
+		// fold narrows agreed to what alternate a lets the stream emit.
+		fold := func(a *alternate) {
 			var s string
 			if c.det != nil {
 				s = c.say(a, kind, text)
@@ -265,8 +290,8 @@ func (c *chain) emitAgreed(text string) {
 				s = a.p.outText(kind)
 			}
 			if len(s) < len(done) || !a.agrees[k] && s[:len(done)] != done {
-				agreed = ""
-				break
+				agreed, first = "", false
+				return
 			}
 			a.agrees[k] = true
 			if s = s[len(done):]; first {
@@ -274,6 +299,38 @@ func (c *chain) emitAgreed(text string) {
 			} else {
 				agreed = commonPrefix(agreed, s)
 			}
+		}
+		for i := 0; i < len(c.alts) && (first || agreed != ""); i++ {
+			if a := &c.alts[i]; a.p != nil || a.opaque {
+				// An opaque dialect's say is the same whatever its
+				// Reader emitted.
+				fold(a)
+			}
+		}
+		// The alternates whose Reader is not made: each lets the stream
+		// emit at least what least says. Where that is less than the
+		// others agree on, its Reader is made, the one that allows the
+		// least first, and its own text counts.
+		for first || agreed != "" {
+			best, bestLen := -1, 0
+			for i := range c.alts {
+				a := &c.alts[i]
+				if a.p != nil || a.opaque {
+					continue
+				}
+				s := c.least(a, kind, text)
+				if !first && a.allows(k, s, done, agreed) {
+					continue
+				}
+				if best < 0 || len(s) < bestLen {
+					best, bestLen = i, len(s)
+				}
+			}
+			if best < 0 {
+				break
+			}
+			c.materialize(&c.alts[best], text)
+			fold(&c.alts[best])
 		}
 		if hold > 0 && kind == Content {
 			// Text that may begin a candidate's marker: held, when the

@@ -324,9 +324,10 @@ func (l *literals) in(s *CandidateSet, k int) bool {
 
 // join brings the alternates in line with the candidates: a candidate that
 // may read the output as its own and met one of its marks is read by an
-// alternate (made now, reading the whole text at once; in a quiet stream,
-// which streams nothing before the decision, when its reading is first
-// asked for, and kept). A candidate that reads only a response body drops
+// alternate, whose Reader is made, reading the whole text so far at once,
+// when its reading is first needed (materialize). In a quiet stream, which
+// streams nothing before the decision, an alternate is made only when its
+// reading is asked for. A candidate that reads only a response body drops
 // out once the output opens with anything else.
 func (c *chain) join(text string) {
 	if c.quiet {
@@ -355,10 +356,12 @@ func (c *chain) join(text string) {
 		if has(c.lits.made, k) || !has(c.lits.mark, k) || !c.lits.in(s, k) {
 			continue
 		}
+		// Its Reader is made when its reading is first needed
+		// (materialize): its reading is asked for, or the text it
+		// lets the stream emit may be more than its first mark allows
+		// (emitAgreed).
 		c.lits.made[k/64] |= 1 << (k % 64)
-		a := c.add(s.cands[k].Dialect, text)
-		a.cand, a.opaque = k, s.opaque[k]
-		a.markAt = firstOf(text, 0, s.marks[k])
+		c.alts = append(c.alts, alternate{cand: k, opaque: s.opaque[k], markAt: firstOf(text, 0, s.marks[k])})
 	}
 }
 
@@ -459,10 +462,23 @@ func firstOf(text string, from int, marks []string) int {
 // before its markers it says nothing while the opening may be a header it
 // reads a call after.
 func (c *chain) say(a *alternate, kind Kind, text string) string {
-	own := a.p.outText(kind)
-	if a.opaque {
-		own = ""
+	own := ""
+	if !a.opaque {
+		own = a.p.outText(kind)
 	}
+	return c.sayOwn(a, kind, text, own)
+}
+
+// least is what say returns for alternate a whatever its Reader emitted:
+// a prefix of say's, the text before its first mark, and all of say's
+// for a dialect that holds its whole output. An alternate whose Reader is
+// not made yet lets the stream emit that much without it.
+func (c *chain) least(a *alternate, kind Kind, text string) string {
+	return c.sayOwn(a, kind, text, "")
+}
+
+// sayOwn is say, own being the text of kind alternate a's Reader emitted.
+func (c *chain) sayOwn(a *alternate, kind Kind, text, own string) string {
 	if kind == Reasoning || a.cand < 0 || has(c.set.unmarked, a.cand) || dialects.ImplicitReasoning("", nil, &c.opts.Parse) {
 		return own
 	}
@@ -533,21 +549,29 @@ func headerless(text string) bool {
 	return next != "" && next[0] != '{' && next[0] != '['
 }
 
-// add reads the output with d from now on, text being what came so far.
-func (c *chain) add(d dialects.Dialect, text string) *alternate {
+// add reads the output as candidate k from now on, text being what came
+// so far.
+func (c *chain) add(k int, text string) *alternate {
+	c.alts = append(c.alts, alternate{cand: k, opaque: c.set.opaque[k], markAt: -1})
+	a := &c.alts[len(c.alts)-1]
+	c.materialize(a, text)
+	return a
+}
+
+// materialize makes the Reader of alternate a, which has none yet, and
+// has it read text, the output every alternate has read.
+func (c *chain) materialize(a *alternate, text string) {
 	inner := Options{Parse: c.opts.Parse, MaxBytes: -1}
-	p := newAlone(d, &inner)
+	p := newAlone(c.set.cands[a.cand].Dialect, &inner)
 	if p.eng != nil {
 		// The detecting stream keeps the text, and decides from the
 		// calls as read (closeDetecting); a quiet one keeps no events.
 		p.eng.noText, p.eng.raw, p.eng.quiet = true, true, c.quiet
 	}
-	c.alts = append(c.alts, alternate{p: p, cand: -1, markAt: -1})
-	a := &c.alts[len(c.alts)-1]
+	a.p = p
 	if text != "" {
 		a.keep(p.Write(text))
 	}
-	return a
 }
 
 // detect reads delta, undecided: every candidate reads it, up to each
@@ -589,8 +613,9 @@ func (c *chain) detect(delta string) {
 func (c *chain) feed(text string) {
 	if len(text) > c.fed {
 		for i := range c.alts {
-			a := &c.alts[i]
-			a.keep(a.p.Write(text[c.fed:]))
+			if a := &c.alts[i]; a.p != nil {
+				a.keep(a.p.Write(text[c.fed:]))
+			}
 		}
 		c.fed = len(text)
 	}
@@ -615,7 +640,7 @@ func (c *chain) readAt(prefix string) func(k int) *Reading {
 					break
 				}
 			}
-			if i < 0 && c.quiet {
+			if i < 0 && c.quiet || i >= 0 && c.alts[i].p == nil {
 				i = c.alternateOf(k, prefix)
 			}
 			if i >= 0 && c.alts[i].p.eng != nil {
@@ -644,12 +669,14 @@ func (c *chain) readAt(prefix string) func(k int) *Reading {
 // as candidate k, made now, reading text, when none does.
 func (c *chain) alternateOf(k int, text string) int {
 	for i := range c.alts {
-		if c.alts[i].cand == k {
+		if a := &c.alts[i]; a.cand == k {
+			if a.p == nil {
+				c.materialize(a, text)
+			}
 			return i
 		}
 	}
-	a := c.add(c.set.cands[k].Dialect, text)
-	a.cand, a.opaque = k, c.set.opaque[k]
+	c.add(k, text)
 	return len(c.alts) - 1
 }
 
@@ -680,12 +707,14 @@ func (c *chain) closeDetecting() {
 		}
 		i := byCand[k]
 		if i < 0 {
-			a := c.add(c.set.cands[k].Dialect, text)
-			a.cand, a.opaque = k, c.set.opaque[k]
+			c.add(k, text)
 			i = len(c.alts) - 1
 			byCand[k] = i
 		}
 		a := &c.alts[i]
+		if a.p == nil {
+			c.materialize(a, text)
+		}
 		a.keep(a.p.Close())
 		readings[k] = a.p.eng.reading()
 		return readings[k]

@@ -120,9 +120,10 @@ func (p *Parser) Read(text string) *toolcall.Result {
 }
 
 // releaseEngine gives the memory of p, a candidate's Parser a detecting
-// stream no longer reads, back for another (engine.release).
+// stream no longer reads, back for another (engine.release). A nil p (an
+// alternate whose Reader was never made) has none.
 func (p *Parser) releaseEngine() {
-	if p.eng != nil {
+	if p != nil && p.eng != nil {
 		p.eng.release()
 	}
 }
