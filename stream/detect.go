@@ -9,6 +9,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/prefixtree"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -90,10 +91,12 @@ type CandidateSet struct {
 	markedStart []bool
 	openings    [][]string
 	// lits are the distinct triggers, marks and markers (dialects.Marked)
-	// of the candidates; byFirst lists them by their first byte, max is
-	// the longest one's length. Per literal, the candidates it is a
-	// trigger, a mark and a marker of (bit sets over the candidates).
+	// of the candidates; tree finds those that start at a place, byFirst
+	// lists them by their first byte, max is the longest one's length.
+	// Per literal, the candidates it is a trigger, a mark and a marker of
+	// (bit sets over the candidates).
 	lits                 []string
+	tree                 prefixtree.Tree
 	byFirst              [256][]int32
 	max                  int
 	trig, mark, markerOf [][]uint64
@@ -129,6 +132,7 @@ func NewCandidateSet(cands []Candidate) *CandidateSet {
 			id = len(s.lits)
 			ids[l] = id
 			s.lits = append(s.lits, l)
+			s.tree.Add(l, int32(id))
 			s.byFirst[l[0]] = append(s.byFirst[l[0]], int32(id))
 			s.max = max(s.max, len(l))
 			for _, t := range []*[][]uint64{&s.trig, &s.mark, &s.markerOf} {
@@ -277,16 +281,17 @@ func (l *literals) init(s *CandidateSet) {
 // beginning of one (again).
 func (l *literals) scan(s *CandidateSet, text string) {
 	partial := len(text)
+	var buf [8]int32
 	for i := min(l.again, l.from); i < len(text); i++ {
-		for _, id := range s.byFirst[text[i]] {
-			lit := s.lits[id]
-			if len(lit) > len(text)-i {
-				if strings.HasPrefix(lit, text[i:]) {
-					partial = min(partial, i)
-				}
-				continue
-			}
-			if has(l.seen, int(id)) || !strings.HasPrefix(text[i:], lit) {
+		if !s.tree.Starts(text[i]) {
+			continue
+		}
+		ids, cut := s.tree.Match(text, i, buf[:0])
+		if cut {
+			partial = min(partial, i)
+		}
+		for _, id := range ids {
+			if has(l.seen, int(id)) {
 				continue
 			}
 			l.seen[id/64] |= 1 << (id % 64)

@@ -105,3 +105,58 @@ func BenchmarkStreamShapes(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkShapeSides runs each side of BenchmarkStreamShapes alone: the
+// stream in 16-byte deltas (stream) and its one-shot parse (oneshot), with
+// the dialect named and detected, so that a tool counting the
+// instructions of a whole run (two runs of different lengths, the
+// difference per operation) measures one side, not the pair. Filter it to
+// one cell:
+//
+//	go test ./stream -run '^$' -bench 'ShapeSides/hermes/one/detected/' -benchtime 50x
+func BenchmarkShapeSides(b *testing.B) {
+	tools := shapeTools(b)
+	many := make([]toolcall.Call, 50)
+	for i := range many {
+		many[i] = shapeCall(i)
+	}
+	for _, name := range registry.Names() {
+		r, ok := render.For(name)
+		if !ok || name == "ollama" {
+			continue
+		}
+		for _, sh := range []struct {
+			name, text string
+			calls      int
+		}{
+			{"one", "Let me check the weather for you.\n" + r.Calls([]toolcall.Call{shapeCall(0)}), 1},
+			{"fifty", r.Calls(many), 50},
+		} {
+			for _, how := range []string{"named", "detected"} {
+				opts := &registry.Options{ReasoningClosed: true, Tools: tools}
+				if how == "named" {
+					opts.Dialect = name
+				}
+				chunks := split(sh.text, 16)
+				b.Run(name+"/"+sh.name+"/"+how+"/stream", func(b *testing.B) {
+					b.ReportAllocs()
+					b.SetBytes(int64(len(sh.text)))
+					for b.Loop() {
+						p := registry.Stream(opts)
+						for _, c := range chunks {
+							p.Write(c)
+						}
+						p.Close()
+					}
+				})
+				b.Run(name+"/"+sh.name+"/"+how+"/oneshot", func(b *testing.B) {
+					b.ReportAllocs()
+					b.SetBytes(int64(len(sh.text)))
+					for b.Loop() {
+						registry.Parse(sh.text, opts)
+					}
+				})
+			}
+		}
+	}
+}
