@@ -107,40 +107,60 @@ func TestConcatenatedValuesKeepTheDepthLimit(t *testing.T) {
 	}
 }
 
-// TestTimeBudgetInterruptsRepair runs every adversarial shape, at a
-// megabyte, with a 2 ms budget: each repair ends with a result or TLP-007,
-// soon after the budget. The bound allowed is generous (the budget plus
-// half a second, for a loaded machine and the race detector); what it
-// catches is a stage that does not look at the clock, which would take as
-// long as the input needs. Under the race detector, which slows every
-// stage tenfold, the inputs are an eighth of the size (the full size is
-// timed without it).
+// stepClock is a clock the test controls: each reading is two nanoseconds
+// past the one before. A repair reads it once to set its deadline; a
+// budget of 2j-1 nanoseconds has then run out at its j-th look at the
+// clock after that, and not before.
+type stepClock struct {
+	t0    time.Time
+	reads int
+}
+
+func (c *stepClock) now() time.Time {
+	c.reads++
+	return c.t0.Add(time.Duration(2 * c.reads))
+}
+
+// looks is the number of times the repair looked at the clock after it
+// set its deadline.
+func (c *stepClock) looks() int { return c.reads - 1 }
+
+// TestTimeBudgetInterruptsRepair runs every adversarial shape on a clock
+// the test controls, not on wall time. A run without a budget that runs
+// out counts the looks at the clock the shape's repair makes; then, for
+// budgets that run out at the first, a middle and the last of those looks,
+// the repair must stop at that very look, with TLP-007 and no output (the
+// input kept as given), and look at the clock no more. A stage that reads
+// the clock and goes on past the deadline, or returns what it had so far,
+// fails here on any machine, however loaded.
 func TestTimeBudgetInterruptsRepair(t *testing.T) {
-	const budget = 2 * time.Millisecond
-	const slack = 500 * time.Millisecond
-	size := hostileSize
-	if raceEnabled {
-		size /= 8
-	}
-	var worst time.Duration
-	worstName := ""
-	defer func() { t.Logf("longest: %s, %v with a %v budget", worstName, worst, budget) }()
+	const size = 256 << 10 // past clockFreeSize, so that the budget is kept
 	for name, shape := range shapes {
 		in := []byte(shape(size))
-		if len(in) > DefaultMaxSize {
-			in = in[:DefaultMaxSize]
-		}
-		begin := time.Now()
-		res := Repair(in, &Options{Timeout: budget})
-		took := time.Since(begin)
-		if res.Err != nil && coded.Code(res.Err) != toolcall.CodeRepairTimeout && coded.Code(res.Err) != toolcall.CodeRepairFailed && coded.Code(res.Err) != toolcall.CodeTooDeep {
-			t.Errorf("%s: unexpected error %v", name, res.Err)
-		}
-		if took > worst {
-			worst, worstName = took, name
-		}
-		if took > budget+slack {
-			t.Errorf("%s: repair took %v with a %v budget", name, took, budget)
+		whole := &stepClock{}
+		cfg := (&Options{Timeout: 1 << 62}).config()
+		cfg.now = whole.now
+		want := repairWith(in, cfg)
+		looks := whole.looks()
+		t.Logf("%-36s %4d looks at the clock, %v", name, looks, coded.Code(want.Err))
+		for _, j := range []int{1, (looks + 1) / 2, looks} {
+			if j < 1 || j > looks {
+				continue // the run never looks at the clock past its start
+			}
+			clock := &stepClock{}
+			cfg := (&Options{Timeout: time.Duration(2*j - 1)}).config()
+			cfg.now = clock.now
+			res := repairWith(in, cfg)
+			if coded.Code(res.Err) != toolcall.CodeRepairTimeout || res.Output != nil || res.Repairs != nil {
+				t.Errorf("%s: budget out at look %d of %d: err %v, %d bytes of output, %d repairs; want TLP-007 and nothing",
+					name, j, looks, res.Err, len(res.Output), len(res.Repairs))
+			}
+			if !sameSlice(res.Original, in) {
+				t.Errorf("%s: the result does not keep the input as given", name)
+			}
+			if got := clock.looks(); got != j {
+				t.Errorf("%s: budget out at look %d: the repair looked at the clock %d times", name, j, got)
+			}
 		}
 	}
 }

@@ -85,6 +85,17 @@ type config struct {
 	maxSize  int
 	maxDepth int
 	timeout  time.Duration
+	// now reads the clock the time budget is measured on; nil is
+	// time.Now (a test gives a clock of its own).
+	now func() time.Time
+}
+
+// readClock reads the clock now is: time.Now when now is nil.
+func readClock(now func() time.Time) time.Time {
+	if now != nil {
+		return now()
+	}
+	return time.Now()
 }
 
 func (o *Options) config() config {
@@ -111,7 +122,11 @@ func pick(v, def int) int {
 
 // Repair turns input into strict JSON. opts may be nil.
 func Repair(input []byte, opts *Options) Result {
-	cfg := opts.config()
+	return repairWith(input, opts.config())
+}
+
+// repairWith is Repair with the options applied.
+func repairWith(input []byte, cfg config) Result {
 	if cfg.maxSize > 0 && len(input) > cfg.maxSize {
 		return Result{Original: input, Err: tooLarge(len(input), cfg.maxSize)}
 	}
@@ -178,7 +193,7 @@ func repairChecked(input []byte, cfg config, v verdict, at int, out []byte) Resu
 		p.fastFits = fastMayRead(input, at)
 	}
 	if cfg.timeout > 0 && len(input) >= clockFreeSize {
-		p.deadline = time.Now().Add(cfg.timeout)
+		p.deadline = readClock(cfg.now).Add(cfg.timeout)
 	}
 	out, repairs, err := p.repair(input, 0)
 	if err != nil {
@@ -226,7 +241,7 @@ type pipeline struct {
 }
 
 func (p *pipeline) expired() bool {
-	return !p.deadline.IsZero() && time.Now().After(p.deadline)
+	return !p.deadline.IsZero() && readClock(p.cfg.now).After(p.deadline)
 }
 
 func timeoutError() *toolcall.Error {

@@ -64,6 +64,7 @@ type scanner struct {
 	strict bool
 
 	deadline  time.Time
+	now       func() time.Time // the clock deadline is on: config.now
 	work      int
 	nextCheck int
 	workLimit int
@@ -116,7 +117,7 @@ func (s *scanner) resetInto(src []byte, base int, cfg config, deadline time.Time
 	// Field by field: the buffers need no clearing, only fresh slices.
 	s.src, s.pos = src, 0
 	s.maxDepth, s.strict = cfg.maxDepth, false
-	s.deadline, s.work, s.nextCheck = deadline, 0, checkEvery
+	s.deadline, s.now, s.work, s.nextCheck = deadline, cfg.now, 0, checkEvery
 	s.workLimit = workFactor*len(src) + 1<<16
 	s.eofScans = 0
 	s.nqFrom, s.nqAt = -1, -1
@@ -214,7 +215,7 @@ func (s *scanner) checkBudget() {
 	if s.work > s.workLimit {
 		s.stop(toolcall.CodeRepairFailed, s.pos, "repair work limit reached")
 	}
-	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+	if !s.deadline.IsZero() && readClock(s.now).After(s.deadline) {
 		s.stop(toolcall.CodeRepairTimeout, s.pos, "repair ran past its time budget")
 	}
 }

@@ -1,5 +1,0 @@
-//go:build !race
-
-package lenient
-
-const raceEnabled = false
