@@ -17,12 +17,3 @@ type Peeker interface {
 	Reader
 	Peek() []Piece
 }
-
-// Fork returns an Edges that goes on from where e is, by itself: what
-// either is given after leaves the other as it was (a reading peeked
-// from the content so far).
-func (e *Edges) Fork() Edges {
-	f := Edges{begun: e.begun}
-	f.held.add(e.held.String())
-	return f
-}

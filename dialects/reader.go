@@ -2,7 +2,6 @@ package dialects
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/textlayer"
@@ -105,13 +104,16 @@ type Piece struct {
 }
 
 // Read reads text whole with r, as one delta, and returns the Extraction
-// its pieces make: the calls in order of their index, the content (with
-// its edges as Edges says) and reasoning joined, the errors in order. It is the Extract of every
-// Incremental dialect.
+// its pieces make: the calls in order of their index, the content and
+// reasoning joined, the errors in order. It is the Extract of every
+// Incremental dialect. The spaces that begin and end the content are not
+// content, in every family, and a stream drops them as Read does; the
+// spaces between its text are content, as written. Only ' ', '\t', '\r'
+// and '\n' are spaces: other characters Unicode calls spaces are text.
 func Read(r Reader, text string) *Extraction {
 	x := &Extraction{}
-	var content, reasoning joined
-	var edges Edges
+	var content, reasoning textlayer.Joined
+	var edges textlayer.Edges
 	add := func(ps []Piece) {
 		// The calls of ps are counted first, so that x.Calls is
 		// allocated once, at its length, not grown call by call.
@@ -127,10 +129,10 @@ func Read(r Reader, text string) *Extraction {
 			switch p.Kind {
 			case PieceContent:
 				held, text := edges.Next(p.Text)
-				content.add(held)
-				content.add(text)
+				content.Add(held)
+				content.Add(text)
 			case PieceReasoning:
-				reasoning.add(p.Text)
+				reasoning.Add(p.Text)
 			case PieceCall:
 				for len(x.Calls) <= p.Index {
 					x.Calls = append(x.Calls, RawCall{Offset: -1})
@@ -147,70 +149,4 @@ func Read(r Reader, text string) *Extraction {
 	add(r.Close())
 	x.Content, x.Reasoning = content.String(), reasoning.String()
 	return x
-}
-
-// joined concatenates text pieces, copying nothing while there is one.
-type joined struct {
-	one  string
-	more strings.Builder
-	n    int
-}
-
-func (j *joined) add(s string) {
-	if s == "" {
-		return
-	}
-	switch j.n++; j.n {
-	case 1:
-		j.one = s
-	case 2:
-		j.more.WriteString(j.one)
-		fallthrough
-	default:
-		j.more.WriteString(s)
-	}
-}
-
-func (j *joined) String() string {
-	if j.n <= 1 {
-		return j.one
-	}
-	return j.more.String()
-}
-
-// Edges is the rule of the content's edges, one for every family, named
-// or detected, one-shot or streamed: the spaces (textlayer.IsSpace) that
-// begin the content and those that end it are not content; the spaces
-// between its text are, as written, and so is every other character
-// (U+00A0, '\f', '\v' are text). Read applies it to the content pieces of
-// a Reader and a stream to its content events, as they come: the spaces
-// that begin the content are dropped, and the spaces that end what came so
-// far are held until text follows them (they go out before that text) or
-// the output ends (they are dropped). The zero Edges is at the start of an
-// output.
-type Edges struct {
-	begun bool
-	held  joined
-}
-
-// Next takes s, the content's next piece, and returns what goes out now:
-// held, the spaces held from before that text now follows, then text, s
-// without the spaces that begin the content or end s. Both are "" when
-// nothing goes out.
-func (e *Edges) Next(s string) (held, text string) {
-	if !e.begun {
-		if s = textlayer.TrimLeft(s); s == "" {
-			return "", ""
-		}
-		e.begun = true
-	}
-	t := textlayer.TrimRight(s)
-	if t == "" {
-		e.held.add(s)
-		return "", ""
-	}
-	held = e.held.String()
-	e.held = joined{}
-	e.held.add(s[len(t):])
-	return held, t
 }

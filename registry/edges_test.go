@@ -23,7 +23,7 @@ var edgeTexts = []string{
 
 // TestContentEdgesAcrossFamilies holds every dialect, named and detected,
 // one-shot and streamed, to the one rule of the content's edges
-// (dialects.Edges): the spaces that begin and end the content are not
+// (textlayer.Edges): the spaces that begin and end the content are not
 // content, and every other character is, whatever the family.
 func TestContentEdgesAcrossFamilies(t *testing.T) {
 	for _, name := range append(registry.Names(), "") {

@@ -42,7 +42,7 @@ type Detector interface {
 	// text). The one-shot parse of the output, detection included, must
 	// be the chosen candidate's reading or that result. Its content
 	// never starts or ends with whitespace (textlayer.IsSpace), as no
-	// dialect's does (dialects.Edges), so that the answer can stream
+	// dialect's does (textlayer.Edges), so that the answer can stream
 	// before the dialect is known.
 	Settle(text string, read func(k int) *Reading) (k int, reason string, res *toolcall.Result)
 }

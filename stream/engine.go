@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/caps"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // engine streams the output of a dialect that reads it in one pass itself
@@ -35,7 +36,7 @@ type engine struct {
 	tr                 dialects.TextReader
 	text               textBuf
 	content, reasoning strings.Builder
-	edges              dialects.Edges // the content's edges, as dialects.Read keeps them
+	edges              textlayer.Edges // the content's edges, as dialects.Read keeps them
 	// calls are the calls under the cap, by index; past are those beyond
 	// it, kept for the error that says how many there were.
 	calls []engineCall

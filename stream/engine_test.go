@@ -36,7 +36,7 @@ func TestEngineEvents(t *testing.T) {
 			chunks: []string{"Let me", " check.\nCALL f", ` {"a":`, " 1}", "\nBye"},
 			want: [][]string{
 				{},
-				{"content:Let me check."}, // the line break is held until text follows it (dialects.Edges)
+				{"content:Let me check."}, // the line break is held until text follows it (textlayer.Edges)
 				{"call_start:0:f", "call_arguments:0"},
 				{"call_arguments:0"},
 				{"call:0:f:{\"a\":1}"},

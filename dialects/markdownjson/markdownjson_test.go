@@ -106,7 +106,7 @@ var rows = []row{
 	{
 		name:    "fenced data is content",
 		text:    "Here's some config:\n\n```json\n{\n  \"database\": \"postgres\",\n  \"port\": 5432\n}\n```\n",
-		content: "Here's some config:\n\n```json\n{\n  \"database\": \"postgres\",\n  \"port\": 5432\n}\n```", // the spaces that end it are not content (dialects.Edges)
+		content: "Here's some config:\n\n```json\n{\n  \"database\": \"postgres\",\n  \"port\": 5432\n}\n```", // the spaces that end it are not content (textlayer.Edges)
 	},
 	{
 		name:    "fenced data with a name field is content",

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callname"
 	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/fields"
@@ -739,7 +740,7 @@ func (x *extractor) declared(calls []dialects.RawCall) bool {
 		if !x.tools() && rc.Arguments == "" {
 			return false
 		}
-		if _, _, err := dialects.CheckName(rc.Name, x.opts.Tools); err != nil {
+		if _, _, e := callname.Check(rc.Name, x.opts.Tools); e != nil {
 			return false
 		}
 	}

@@ -79,7 +79,7 @@ func extract(text string) *dialects.Extraction {
 	s := decode(text)
 	ext := s.Extraction
 	ext.Errors = s.Errors
-	ext.Content = textlayer.TrimSpace(ext.Content) // dialects.Edges, as every dialect's
+	ext.Content = textlayer.TrimSpace(ext.Content) // textlayer.Edges, as every dialect's
 	return &ext
 }
 

@@ -581,7 +581,7 @@ func TestBinaryAndHugeInput(t *testing.T) {
 	}
 	b.WriteString(doneLine)
 	res := ParseJSON([]byte(b.String()), nil)
-	if !res.OK() || len(res.Content) != 50000*len("token ")-1 { // less the space that ends it (dialects.Edges)
+	if !res.OK() || len(res.Content) != 50000*len("token ")-1 { // less the space that ends it (textlayer.Edges)
 		t.Errorf("long stream: %d bytes of content, errors %v", len(res.Content), res.Errors)
 	}
 }

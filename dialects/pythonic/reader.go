@@ -55,7 +55,7 @@ type reader struct {
 	thinkLead bool
 	// block in progress (phase inBlock).
 	blk blockState
-	// content whitespace (the content's edges are dialects.Edges's):
+	// content whitespace (the content's edges are textlayer.Edges's):
 	// started says content was given; afterThink that a reasoning block
 	// closed since the last content, so the whitespace after its close is
 	// the block's, as dialects.SplitReasoning reads it; pend is where held

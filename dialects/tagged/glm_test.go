@@ -57,7 +57,7 @@ var glmRows = []row{
 		text:  "<tool_call>get_time</tool_call>",
 		calls: []want{call("get_time", `{}`)},
 	},
-	{name: "no call: the spaces that begin the content are not content (dialects.Edges)", text: "  \n  Beijing is sunny.", content: "Beijing is sunny."},
+	{name: "no call: the spaces that begin the content are not content (textlayer.Edges)", text: "  \n  Beijing is sunny.", content: "Beijing is sunny."},
 	{
 		name:    "surrounding text",
 		text:    "Let me search for that.\n" + glmWeather + "\nThe weather will be...",

@@ -6,6 +6,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callname"
 	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/lenient"
@@ -102,7 +103,7 @@ func embedded(calls []dialects.RawCall, opts *dialects.Options) bool {
 	}
 	for _, rc := range calls {
 		if opts.Tools != nil && opts.Tools.Len() > 0 {
-			if _, _, err := dialects.CheckName(rc.Name, opts.Tools); err != nil {
+			if _, _, e := callname.Check(rc.Name, opts.Tools); e != nil {
 				return false
 			}
 			continue

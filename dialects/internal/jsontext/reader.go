@@ -14,6 +14,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/dialects/internal/callname"
 	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
@@ -638,8 +639,8 @@ func (r *reader) announce(s string) {
 
 // declared reports whether name is one of the tools declared.
 func declared(name string, opts *dialects.Options) bool {
-	_, _, err := dialects.CheckName(name, opts.Tools)
-	return err == nil
+	_, _, e := callname.Check(name, opts.Tools)
+	return e == nil
 }
 
 // unreadable returns the failed call of an announced value, v at offset
