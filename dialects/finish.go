@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects/internal/callname"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
-	"github.com/dialectkit/toolcall/dialects/internal/wordskept"
+	"github.com/dialectkit/toolcall/internal/arguments"
 	"github.com/dialectkit/toolcall/internal/caps"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
@@ -132,7 +130,7 @@ func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 			return fail(aerr)
 		}
 	} else {
-		args, repairs, aerr = arguments(rc.Arguments, opts, rc.ArgumentsValid, rc.ArgumentsValid && rc.ArgumentsUnique)
+		args, repairs, aerr = argumentsOf(rc, opts)
 		if aerr != nil {
 			if rc.AtEnd && valueCut(rc.Arguments) {
 				// The output ends inside the arguments: whatever
@@ -183,6 +181,15 @@ func finishCall(rc *RawCall, index int, opts *Options) (toolcall.Call, []toolcal
 	}
 	server, _ := toolcall.SplitName(name)
 	return toolcall.Call{ID: id, Name: name, Server: server, Arguments: args, Index: index}, repairs, nil
+}
+
+// argumentsOf reads rc's argument text with opts: as text a dialect
+// checked already when it says so (RawCall.ArgumentsValid).
+func argumentsOf(rc *RawCall, opts *Options) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
+	if rc.ArgumentsValid {
+		return arguments.ReadValid(rc.Arguments, &opts.Lenient, opts.DisableRepair, rc.ArgumentsUnique)
+	}
+	return arguments.Read(rc.Arguments, &opts.Lenient, opts.DisableRepair)
 }
 
 // extractionError is the coded error of a RawCall's Err: nil when there is
@@ -247,211 +254,6 @@ func valueCut(args string) bool {
 	return !complete
 }
 
-// Arguments turns argument text into a compact JSON object: empty text is
-// {}, a JSON string holding an object is unwrapped, almost-JSON goes through
-// the lenient pipeline unless repair is disabled. A failure is a
-// *toolcall.Error (errors.As).
-func Arguments(text string, opts *Options) (json.RawMessage, []toolcall.Repair, error) {
-	args, repairs, e := arguments(text, opts, false, false)
-	return args, repairs, coded.Err(e)
-}
-
-// arguments is Arguments for text that may be known to be strict JSON
-// already (valid): then only the depth limit is left to check, and that
-// only when the text holds more brackets than the limit; unique says
-// that valid text repeats no key either, so that it is only compacted.
-func arguments(text string, opts *Options, valid, unique bool) (json.RawMessage, []toolcall.Repair, *toolcall.Error) {
-	if opts == nil {
-		opts = &Options{}
-	}
-	maxSize := opts.Lenient.MaxSize
-	if maxSize <= 0 {
-		maxSize = lenient.DefaultMaxSize
-	}
-	if len(text) > maxSize {
-		e := toolcall.NewError(toolcall.CodeTooLarge, fmt.Sprintf("arguments are %d bytes, the limit is %d", len(text), maxSize))
-		return nil, nil, e
-	}
-	trimmed := strings.TrimSpace(text)
-	if trimmed == "" || trimmed == "null" {
-		return json.RawMessage("{}"), []toolcall.Repair{{Kind: toolcall.RepairEmptyArguments, Offset: 0}}, nil
-	}
-	var (
-		out     []byte
-		repairs []toolcall.Repair
-	)
-	if valid && trimmed[0] == '{' && withinDepth(trimmed, opts.Lenient.MaxDepth) {
-		if unique {
-			// Nothing to change but the layout: compacted into a copy
-			// of its own (the text's memory is not the result's).
-			return compactCopy(unsafeBytes(trimmed)), nil, nil
-		}
-		// Strict JSON may still repeat a key: the last value wins, as
-		// everywhere else.
-		out, repairs = lenient.LastKeyWins([]byte(trimmed))
-	} else if opts.DisableRepair {
-		// Repair off still means the limits on: strict JSON, UTF-8, no
-		// deeper than the depth limit.
-		if e := coded.As(lenient.Check([]byte(trimmed), &opts.Lenient)); e != nil {
-			if e.Code == toolcall.CodeInvalidJSON {
-				e.Message = "arguments are not valid JSON and repair is disabled"
-			}
-			e.Raw = text
-			return nil, nil, e
-		}
-		// Duplicate keys follow the same rule as with repair on.
-		out, repairs = lenient.LastKeyWins([]byte(trimmed))
-	} else {
-		in := []byte(trimmed)
-		r := lenient.Repair(in, &opts.Lenient)
-		if e := coded.As(r.Err); e != nil {
-			e.Raw = text
-			return nil, nil, e
-		}
-		if e := wordskept.Check(in, r.Output); e != nil {
-			e.Raw = text
-			return nil, nil, e
-		}
-		out, repairs = r.Output, r.Repairs
-	}
-	// A JSON string holding JSON: arguments that were encoded twice.
-	for depth := 0; len(out) > 0 && out[0] == '"' && depth < 3; depth++ {
-		var inner string
-		if json.Unmarshal(out, &inner) != nil {
-			break
-		}
-		inner = strings.TrimSpace(inner)
-		if inner == "" {
-			out = []byte("{}")
-			repairs = append(repairs, toolcall.Repair{Kind: toolcall.RepairEmptyArguments, Offset: 0})
-			break
-		}
-		if inner[0] != '{' && inner[0] != '[' && inner[0] != '"' {
-			break
-		}
-		sub, subRepairs, err := arguments(inner, opts, false, false)
-		if err != nil {
-			break
-		}
-		out = sub
-		repairs = append(repairs, toolcall.Repair{Kind: toolcall.RepairDoubleEncoded, Offset: 0})
-		repairs = append(repairs, subRepairs...)
-	}
-	if len(out) == 0 || out[0] != '{' {
-		e := toolcall.NewError(toolcall.CodeNotObject, "arguments are "+jsonKind(out)+", not a JSON object")
-		e.Raw = text
-		return nil, nil, e
-	}
-	return compact(out), repairs, nil
-}
-
-// compact removes the layout (whitespace outside strings) of b, which must
-// be valid JSON, in one pass that skips string contents with a vectorised
-// search for their closing quote. Text without layout is returned as is.
-func compact(b []byte) json.RawMessage {
-	i := layoutAt(b, 0)
-	if i < 0 {
-		return json.RawMessage(b)
-	}
-	out := make([]byte, i, len(b))
-	copy(out, b[:i])
-	for i < len(b) {
-		switch c := b[i]; c {
-		case ' ', '\t', '\r', '\n':
-			i++
-		case '"':
-			end := min(jsonscan.StringEnd(b, i)+1, len(b))
-			out = append(out, b[i:end]...)
-			i = end
-		default:
-			// Copy the run of structural bytes, numbers and literals.
-			j := i + 1
-			for j < len(b) && !isLayoutOrQuote(b[j]) {
-				j++
-			}
-			out = append(out, b[i:j]...)
-			i = j
-		}
-	}
-	return out
-}
-
-// compactCopy is compact into new memory, whether or not b has layout.
-func compactCopy(b []byte) json.RawMessage {
-	if c := compact(b); len(c) != len(b) {
-		return c
-	}
-	return bytes.Clone(b)
-}
-
-func isLayoutOrQuote(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '"'
-}
-
-// layoutAt returns the offset of the first whitespace outside strings at or
-// after i, or -1.
-func layoutAt(b []byte, i int) int {
-	for i < len(b) {
-		switch b[i] {
-		case ' ', '\t', '\r', '\n':
-			return i
-		case '"':
-			i = jsonscan.StringEnd(b, i) + 1
-		default:
-			i++
-		}
-	}
-	return -1
-}
-
-// withinDepth reports that text, valid JSON, nests no deeper than the
-// depth limit (0: the default; negative: none). Brackets are counted first;
-// only text with more of them than the limit is walked, strings skipped.
-func withinDepth(text string, limit int) bool {
-	if limit < 0 {
-		return true
-	}
-	if limit == 0 {
-		limit = lenient.DefaultMaxDepth
-	}
-	if strings.Count(text, "{")+strings.Count(text, "[") <= limit {
-		return true
-	}
-	b := unsafeBytes(text)
-	depth := 0
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			i = jsonscan.StringEnd(b, i)
-		case '{', '[':
-			depth++
-			if depth > limit {
-				return false
-			}
-		case '}', ']':
-			depth--
-		}
-	}
-	return true
-}
-
-func jsonKind(b []byte) string {
-	switch gjson.ParseBytes(b).Type {
-	case gjson.String:
-		return "a string"
-	case gjson.Number:
-		return "a number"
-	case gjson.True, gjson.False:
-		return "a boolean"
-	case gjson.Null:
-		return "null"
-	}
-	if len(b) > 0 && b[0] == '[' {
-		return "an array"
-	}
-	return "empty"
-}
-
 // typedArguments builds the arguments of a tagged-parameter call and holds
 // them to the rules of any other arguments: values typed one by one can
 // still nest past the depth limit, hold invalid UTF-8 or keep the model's
@@ -468,7 +270,7 @@ func typedArguments(params []Param, tool *schema.Tool, opts *Options) (json.RawM
 		rep.Offset = -1
 		repairs = append(repairs, rep)
 	}
-	return compact(r.Output), repairs, nil
+	return arguments.Compact(r.Output), repairs, nil
 }
 
 // admitted reports whether the JSON value v is of one of the declared
@@ -576,13 +378,13 @@ func unwrapArguments(args json.RawMessage, tool *schema.Tool, opts *Options) (js
 	rep := toolcall.Repair{Kind: toolcall.RepairWrappedArguments, Offset: -1, Detail: "/" + key + ": arguments unwrapped"}
 	switch {
 	case val.IsObject():
-		return compact([]byte(val.Raw)), []toolcall.Repair{rep}, true
+		return arguments.Compact([]byte(val.Raw)), []toolcall.Repair{rep}, true
 	case val.Type == gjson.String:
 		s := strings.TrimSpace(val.Str)
 		if !strings.HasPrefix(s, "{") {
 			return nil, nil, false
 		}
-		inner, more, err := arguments(s, opts, false, false)
+		inner, more, err := arguments.Read(s, &opts.Lenient, opts.DisableRepair)
 		if err != nil {
 			return nil, nil, false
 		}
@@ -593,6 +395,3 @@ func unwrapArguments(args json.RawMessage, tool *schema.Tool, opts *Options) (js
 	}
 	return nil, nil, false
 }
-
-// unsafeBytes views s as bytes, for reading only.
-func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

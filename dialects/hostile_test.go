@@ -33,7 +33,8 @@ func TestLimitsWithRepairOff(t *testing.T) {
 		{"nesting 10000 deep", strings.Repeat("[", 10_000) + strings.Repeat("]", 10_000), opts, toolcall.CodeTooDeep},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args, _, err := dialects.Arguments(tc.args, tc.opts)
+			c, _, err := dialects.FinishCall(&dialects.RawCall{Name: "f", Arguments: tc.args, Offset: -1}, 0, tc.opts)
+			args := c.Arguments
 			switch {
 			case tc.code == "" && err != nil:
 				t.Fatalf("err = %v", err)

@@ -18,6 +18,8 @@ import (
 	"github.com/dialectkit/toolcall/client"
 	"github.com/dialectkit/toolcall/config"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/arguments"
+	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/redact"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/schema"
@@ -1054,7 +1056,7 @@ func SanitizeHistory(msgs []client.Message) []client.Message {
 // object; anything else that is not an object becomes {}. Nothing is
 // repaired: history is not the place to guess.
 func replayArguments(args json.RawMessage) json.RawMessage {
-	obj, _, err := dialects.Arguments(string(args), &dialects.Options{DisableRepair: true})
+	obj, _, err := arguments.Read(string(args), &lenient.Options{}, true)
 	if err != nil {
 		return json.RawMessage("{}")
 	}

@@ -1,4 +1,4 @@
-package dialects
+package arguments
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// compact agrees with encoding/json.Compact on valid JSON, and returns
+// Compact agrees with encoding/json.Compact on valid JSON, and returns
 // text without layout as it is.
 func TestCompactAgreesWithEncodingJSON(t *testing.T) {
 	for _, in := range []string{
@@ -19,12 +19,12 @@ func TestCompactAgreesWithEncodingJSON(t *testing.T) {
 		if err := json.Compact(&want, []byte(in)); err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
-		if got := compact([]byte(in)); string(got) != want.String() {
-			t.Errorf("compact(%s) = %s, want %s", in, got, want.String())
+		if got := Compact([]byte(in)); string(got) != want.String() {
+			t.Errorf("Compact(%s) = %s, want %s", in, got, want.String())
 		}
 	}
 	already := []byte(`{"a":"x y","b":[1,2]}`)
-	if got := compact(already); &got[0] != &already[0] {
+	if got := Compact(already); &got[0] != &already[0] {
 		t.Error("text without layout was copied")
 	}
 }
@@ -38,8 +38,8 @@ func FuzzCompact(f *testing.F) {
 		if json.Compact(&want, []byte(in)) != nil {
 			return
 		}
-		if got := compact([]byte(in)); string(got) != want.String() {
-			t.Fatalf("compact(%q) = %q, want %q", in, got, want.String())
+		if got := Compact([]byte(in)); string(got) != want.String() {
+			t.Fatalf("Compact(%q) = %q, want %q", in, got, want.String())
 		}
 	})
 }
