@@ -81,9 +81,17 @@ var tablePlaces = []struct {
 	{textlayer.OwnLine, true, func(c string) string { return "Let me run `ls`x first\n" + c }},
 	{textlayer.InQuotation, false, func(c string) string { return `He typed "` + c + `" into the box.` }},
 	// A quote mark after text on its line opens a quotation whatever the
-	// punctuation before it (textlayer.QuoteOpens).
+	// punctuation before it, and whether or not it is glued to it
+	// (textlayer.QuoteBegins, QuoteShows).
 	{textlayer.InQuotation, false, func(c string) string { return `He said, "` + c + `" and left.` }},
 	{textlayer.InQuotation, false, func(c string) string { return `(see "` + c + `") and stop.` }},
+	{textlayer.InQuotation, false, func(c string) string { return `He said,"` + c + `" and left.` }},
+	{textlayer.InQuotation, false, func(c string) string { return `You can call see("` + c + `") now.` }},
+	{textlayer.InQuotation, false, func(c string) string { return `He typed '` + c + `' into the box.` }},
+	// A quotation goes on over a line break while the syntax it holds
+	// is open there (a bracket, a tag, an element a tag opened).
+	{textlayer.InQuotation, false, func(c string) string { return "He typed \"(see\n" + c + ")\" into the box." }},
+	{textlayer.InQuotation, false, func(c string) string { return "He typed \"<reply>\n" + c + "\n</reply>\" into the box." }},
 	{textlayer.InQuotation, false, func(c string) string { return "He typed \u201C" + c + "\u201D, then left." }},
 	{textlayer.InCodeFence, false, func(c string) string { return "```bash\n" + c + "\n```" }},
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/streamtest"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/registry"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -63,10 +64,13 @@ func TestShownCallsAreNotCalls(t *testing.T) {
 				"The model answers \u201C"+tc.call+"\u201D here.",
 				"Say \u2018"+tc.call+"\u2019, then stop.",
 				`I would write "`+tc.call+`".`,
-				// Whatever the punctuation before the quote's blank
-				// (textlayer.QuoteOpens).
+				// Whatever the punctuation before the quote, and whether
+				// or not the quote is glued to it (textlayer.QuoteBegins).
 				`He said, "`+tc.call+`" and left.`,
 				`(see "`+tc.call+`") and stop.`,
+				`He said,"`+tc.call+`" and left.`,
+				`You can call see("`+tc.call+`") now.`,
+				`He said, '`+tc.call+`' and left.`,
 				// Code spans pair as CommonMark pairs them, whatever
 				// stands around a run (textlayer.CodeSpanRun).
 				"You could write a`"+tc.call+"`s yourself.",
@@ -83,13 +87,23 @@ func TestShownCallsAreNotCalls(t *testing.T) {
 				`Write '`+tc.call+`' to call f.`,
 				`I would write '`+tc.call+`'`)
 		}
+		if opens, _, _ := textlayer.SyntaxOpens(tc.call, 0); opens {
+			// Glued to what precedes it, a quote opens a quotation of a
+			// call written over several lines too: the call's syntax,
+			// open at each line break, carries the quotation over, and
+			// so does a bracket of the quoted text.
+			shown = append(shown, `He said,"`+tc.call+`" and left.`, "He typed \"(see\n"+tc.call+")\" into the box.")
+		}
 		// Apostrophes and quoted phrases around a call on its own line
 		// leave it a call.
 		called = append(called, "It's time, let's look up 'Paris'.\n"+tc.call, tc.call+"\nThat's it: the users' call is done.",
 			// Code closed before the call, whatever follows its closing
 			// run, and a quotation closed before it.
 			"Let me run `ls`x first.\n"+tc.call, "Let me run a`ls` first.\n"+tc.call,
-			"He said, \"go\" and \u201Cnow\u201D.\n"+tc.call, `The value {"a": "x."} is set.`+"\n"+tc.call)
+			"He said, \"go\" and \u201Cnow\u201D.\n"+tc.call, `The value {"a": "x."} is set.`+"\n"+tc.call,
+			// Quote marks that end a quoted text, or stand in a word,
+			// open nothing, glued or not.
+			"It is 12\" long, said \"he\".\n"+tc.call, "He said,\"go\" (see \"x\").\n"+tc.call)
 		if tc.fenced {
 			called = append(called, fence)
 		}

@@ -618,7 +618,8 @@ type args struct {
 }
 
 // announce announces the call of a <tool_call> block that opens the unit
-// at the start of its line, {"name": "…", "arguments": … written in that
+// at the start of its line, not shown by what precedes it
+// (shown.ShownScan.ShownAt), {"name": "…", "arguments": … written in that
 // order: such a block ends as a call or a failed call whatever follows,
 // so its name goes out (PieceCallStart) with its argument text as it
 // arrives (PieceArguments), before the block closes.
@@ -683,6 +684,11 @@ func (r *reader) header(t string) (at int, ok, more bool) {
 			if t[k-1] != ' ' && t[k-1] != '\t' {
 				return 0, false, false // text before it on its line
 			}
+		}
+		if r.lines.shown.ShownAt(t, p) {
+			// Inline code or a quotation that a line before opened and
+			// carried over shows it.
+			return 0, false, false
 		}
 		if len(t)-p <= maxTagSpan && strings.IndexByte(t[p:], '>') < 0 {
 			return 0, false, true

@@ -67,7 +67,7 @@ var qwenEscapedRows = []row{
 	},
 	{
 		// The quote after "x = " opens a quotation (text before it on its
-		// line, no colon: textlayer.QuoteOpens), and the escaped line
+		// line, no colon: textlayer.QuoteShows), and the escaped line
 		// breaks keep the markup on its line: all of it is shown, not
 		// made, and no broken call is reported for it.
 		name:    "inside a string literal of code, text before it on the line: never a call",

@@ -235,54 +235,64 @@ func (s *ShownScan) quoteOpen(text string, at int) bool {
 	if s.qPos > at {
 		s.qPos, s.q = 0, quoteState{}
 	}
-	s.q.advance(text, s.qPos, at)
-	s.qPos = at
-	return s.q.close != "" && s.q.shown
+	s.qPos = s.q.advance(text, s.qPos, at, false)
+	q := s.q
+	if s.qPos < at {
+		// A quote right before the marker, which decides it: read for
+		// this answer only, as what stands at at is a marker only here.
+		q.advance(text, s.qPos, at, true)
+	}
+	return q.close != "" && q.shown
 }
 
 // quoteState reads the quoted texts of a text, byte by byte, for
-// ShownScan, which asks whether a quotation is open at a marker. Where a
-// quote mark opens a quoted text, and whether that text is a quotation in
-// a sentence (shown) or a string that shows nothing (after a colon, or
-// opening its line), is textlayer.QuoteOpens's; a quote escaped by a
-// backslash neither opens nor closes one. Inside a quoted text, an
-// ASCII quote that follows '{', '[', ',', ':', '=' or '(' (blanks aside)
-// opens a string of the quoted text (a JSON key or value, an attribute,
-// an argument), which the next such quote not escaped by a backslash
-// closes; the quotation's own closing quote is one
-// outside such strings with no bracket left open since the quotation
-// opened (an apostrophe inside a word closes nothing). A closing quote
-// closes the quotation whatever follows it.
+// ShownScan, which asks whether a quotation is open at a marker. A quote
+// mark begins a quoted text where textlayer.QuoteBegins says, and whether
+// that text is a quotation in a sentence (shown) or a string that shows
+// nothing (after a colon, or opening its line) is textlayer.QuoteShows's;
+// a quote escaped by a backslash neither opens nor closes one. The marker
+// asked about stands right after the text read: a quote right before it
+// is glued to it.
 //
-// A quotation ends with its line, unless it is tight: its quoted text
-// begins with '<', '[' or '{' right after the opening quote, as a call's
-// syntax does. A tight quotation goes on over line breaks (a call whose
-// syntax spans lines, quoted whole) up to a blank line, and closes on a
-// later line only right after a '>', ']', '}' or ')' that ends the call's
-// syntax; any other closing quote there abandons it, unlisted. An ASCII
-// single quote, which prose also writes as an apostrophe or around a
-// phrase, opens only a tight quotation and closes it only right after
-// such a bracket, on any line: `Write '<tool_call>…</tool_call>' to call
-// f.` is a quotation, `the users' <tool_call>…` and `it's` open none.
+// A quoted text that holds a call holds the call's own syntax, so its
+// brackets and strings are the syntax's: inside a bracket or a tag opened
+// since the quotation opened (textlayer.SyntaxOpens), until its partner
+// (a tag's is its '>'), an ASCII quote that may begin a quoted text opens
+// a string of the syntax, which ends where a JSON or Python string in one
+// quote ends: at the next such quote not escaped by a backslash
+// (jsonscan.Escaped), or at a line break. The quotation's own closing
+// quote is its partner outside them that may end a quoted text
+// (textlayer.QuoteEnds), whatever follows it.
+//
+// A quotation ends with its line unless the syntax it holds is open at
+// the line break, as a call written over several lines is: a bracket or a
+// tag not closed, or an element that a tag opened ("<tool_call>", "<｜…｜>")
+// and no closing tag ("</tool_call>") or "/>" closed. Whatever is open, a
+// blank line ends it.
 type quoteState struct {
-	open  int    // the offset of the opening quote, while close != ""
 	close string // the closing quote awaited; "" when none is open
-	inner byte   // the quote of the string of the quoted text read, 0 outside one
-	depth int    // brackets opened less brackets closed since open
-	tight bool   // the quoted text begins with '<', '[' or '{'
-	shown bool   // a quotation in a sentence, not a string (textlayer.QuoteOpens)
+	shown bool   // a quotation in a sentence, not a string (textlayer.QuoteShows)
+	depth int    // brackets opened since the quotation opened and not closed
+	elems int    // elements opened by tags since the quotation opened and not closed
+	tag   bool   // inside a tag, before its '>'
+	str   byte   // the quote of the string of the syntax read, 0 outside one
 	line  int    // the start of the line being read
-	text  bool   // the line being read holds more than blanks
+	word  int    // the start of the run of bytes that are not blanks being read
+	text  bool   // the line being read holds more than blanks, in a quotation
 }
 
-// advance reads text[from:to].
-func (q *quoteState) advance(text string, from, to int) {
+// advance reads text[from:to] and returns where it stopped: to, or the
+// offset of a quote mark or a '<' that the bytes after it decide and that
+// text does not hold yet, read again from there once it does. A quote
+// mark that ends at to is read only when marker says that a marker stands
+// at to (q.sides); otherwise advance stops at it.
+func (q *quoteState) advance(text string, from, to int, marker bool) int {
 	next := [3]int{-1, -1, -1} // where each opening quote byte occurs next, from i
 	for i := from; i < to; i++ {
 		if q.close == "" {
 			// Outside a quotation only a quote is looked for, and the
-			// start of its line: whether the line holds text counts
-			// once one is open.
+			// starts of its line and of its run of bytes that are not
+			// blanks.
 			k := to
 			for n, b := range [3]byte{'"', '\'', 0xE2} {
 				if next[n] < i {
@@ -295,86 +305,180 @@ func (q *quoteState) advance(text string, from, to int) {
 				k = min(k, next[n])
 			}
 			if nl := strings.LastIndexByte(text[i:k], '\n'); nl >= 0 {
-				q.line, q.text = i+nl+1, false
+				q.line, q.word = i+nl+1, i+nl+1
+			}
+			// The run before the quote, read back to a blank at most
+			// as far as i: each byte is read once.
+			w := k
+			for w > i && !textlayer.IsSpace(text[w-1]) {
+				w--
+			}
+			if w > i {
+				q.word = w
 			}
 			if i = k; i == to {
-				return
+				return to
 			}
+			if text[i] == 0xE2 && i+3 > len(text) {
+				return i // a character cut short
+			}
+			cq, n := openQuote(text, i)
+			if n == 0 {
+				i += 2 // another character
+				continue
+			}
+			prev, next, syntax, known := q.sides(text, i, n, to, marker)
+			if !known {
+				return i // what follows the quote decides
+			}
+			if !jsonscan.Escaped(text, i) && textlayer.QuoteBegins(prev, next, syntax) {
+				shown := textlayer.QuoteShows(text, q.line, q.word, i)
+				*q = quoteState{close: cq, shown: shown, line: q.line, word: q.word, text: true}
+			}
+			i += n - 1
+			continue
 		}
 		c := text[i]
+		if quoteClass[c] == quoteWord {
+			// A run of bytes that only say the line holds text, read at
+			// once.
+			for i+1 < to && quoteClass[text[i+1]] == quoteWord {
+				i++
+			}
+			q.text = true
+			continue
+		}
 		switch c {
 		case '\n':
-			if q.close != "" && (!q.tight || !q.text) {
-				q.reset() // a quotation ends with its line, a tight one with its paragraph
+			q.str = 0 // a string of the syntax ends at a line break
+			if !q.text || q.depth == 0 && q.elems == 0 && !q.tag {
+				q.close = "" // nothing of the syntax carries it over, or a blank line
 			}
-			q.line, q.text = i+1, false
+			q.line, q.word, q.text = i+1, i+1, false
 			continue
 		case ' ', '\t', '\r':
+			q.word = i + 1
 		default:
 			q.text = true
 		}
-		switch {
-		case q.close == "":
-			if c != '"' && c != '\'' && c != 0xE2 {
-				continue
+		if q.str != 0 {
+			if c == q.str && !jsonscan.Escaped(text, i) {
+				q.str = 0
 			}
-			cq, n := openQuote(text, i)
-			if n > 0 && !jsonscan.Escaped(text, i) {
-				if opens, shown := textlayer.QuoteOpens(text, q.line, i); opens {
-					tight := i+n < len(text) && strings.IndexByte("<[{", text[i+n]) >= 0
-					if cq != "'" || tight {
-						q.open, q.close, q.inner, q.depth, q.tight, q.shown = i, cq, 0, 0, tight, shown
-					}
+			continue
+		}
+		switch c {
+		case ')', ']', '}':
+			q.depth = max(q.depth-1, 0)
+		case '>':
+			if q.tag {
+				q.tag = false
+				if text[i-1] == '/' {
+					q.elems = max(q.elems-1, 0) // an element closed by its own tag
 				}
 			}
-			i += max(n, 1) - 1
-		case q.inner != 0:
-			if c == q.inner && !jsonscan.Escaped(text, i) {
-				q.inner = 0
+		case '(', '[', '{', '<':
+			if q.tag {
+				break
 			}
-		case c == '{' || c == '[':
-			q.depth++
-		case c == '}' || c == ']':
-			q.depth--
-		case c == '"' || c == '\'':
+			opens, closing, known := textlayer.SyntaxOpens(text, i)
 			switch {
-			case (c == '"' || q.close == "'") && innerOpens(text, q.open+1, i):
-				q.inner = c
-			case q.close != string(c) || q.depth > 0 || jsonscan.Escaped(text, i):
-			case c == '\'' && i > 0 && i+1 < len(text) && textlayer.WordByte(text[i-1]) && textlayer.WordByte(text[i+1]):
-				// an apostrophe inside a word
-			case !q.closesAt(text, i):
-				q.reset()
-			default:
+			case !known:
+				return i // the bytes after it decide
+			case c != '<':
+				q.depth += btoi(opens)
+			case closing:
+				q.tag, q.elems = true, max(q.elems-1, 0)
+			case opens:
+				q.tag = true
+				q.elems++
+			}
+		case '"', '\'', 0xE2:
+			if c == 0xE2 {
+				if i+3 > len(text) {
+					return i // a character cut short
+				}
+				if !strings.HasPrefix(text[i:], q.close) {
+					i += 2 // another character: no quote of the syntax
+					continue
+				}
+			}
+			n := max(len(q.close), 1)
+			if c != 0xE2 {
+				n = 1
+			}
+			prev, next, syntax, known := q.sides(text, i, n, to, marker)
+			switch {
+			case !known:
+				return i // what follows the quote decides
+			case jsonscan.Escaped(text, i):
+			case q.depth > 0 || q.tag:
+				if c != 0xE2 && textlayer.QuoteBegins(prev, next, syntax) {
+					q.str = c // a string of the syntax
+				}
+			case text[i:i+n] == q.close && textlayer.QuoteEnds(prev, next):
 				q.close = ""
 			}
-		case c == 0xE2 && q.depth <= 0 && strings.HasPrefix(text[i:], q.close):
-			if q.close == "\u2019" && i+3 < len(text) && textlayer.WordByte(text[i+3]) {
-				i += 2 // an apostrophe inside a word
-				continue
-			}
-			if !q.closesAt(text, i) {
-				q.reset()
-			} else {
-				q.close = ""
-			}
-			i += 2
+			i += n - 1
 		}
 	}
+	return to
 }
 
-// reset abandons the open quotation, unlisted.
-func (q *quoteState) reset() { q.close, q.inner, q.depth = "", 0, 0 }
+// The classes of the bytes a quotation's reading tells apart: blanks and
+// line breaks, the bytes its switch reads one at a time, and the rest,
+// which only say that the line holds text.
+const (
+	quoteWord uint8 = iota
+	quoteBlank
+	quoteSpecial
+)
 
-// closesAt reports whether the closing quote at text[i] may close the
-// open quotation: on the line it opened (but for an ASCII single quote),
-// any may; on a later line, or for an ASCII single quote, only one right
-// after the bracket that ends a call's syntax.
-func (q *quoteState) closesAt(text string, i int) bool {
-	if q.open >= q.line && q.close != "'" {
-		return true
+// quoteClass is the class of each byte (quoteWord, quoteBlank,
+// quoteSpecial).
+var quoteClass = func() (t [256]uint8) {
+	for _, c := range []byte(" \t\r\n") {
+		t[c] = quoteBlank
 	}
-	return i > 0 && strings.IndexByte(">]})", text[i-1]) >= 0
+	for _, c := range []byte("\"'()[]{}<>") {
+		t[c] = quoteSpecial
+	}
+	t[0xE2] = quoteSpecial
+	return t
+}()
+
+// sides returns the bytes right before and right after the quote mark
+// text[i:i+n] for textlayer.QuoteBegins and QuoteEnds (0 for a blank, a
+// line break, or the start of the line), and whether what follows it
+// opens the syntax a call is written in (textlayer.SyntaxOpens). A quote
+// right before the marker at to is glued to it, and a marker begins the
+// syntax a call is written in, whatever of it the text holds yet. known
+// is false when the text ends before what decides.
+func (q *quoteState) sides(text string, i, n, to int, marker bool) (prev, next byte, syntax, known bool) {
+	if i > q.line && !textlayer.IsSpace(text[i-1]) {
+		prev = text[i-1]
+	}
+	switch j := i + n; {
+	case j > to:
+		return prev, 0, false, false // the quote mark is not whole before the marker
+	case j == to:
+		return prev, 'x', true, marker // the marker, whatever of it has arrived
+	case j < len(text):
+		if !textlayer.IsSpace(text[j]) {
+			next = text[j]
+		}
+		syntax, _, known = textlayer.SyntaxOpens(text, j)
+		return prev, next, syntax, known
+	}
+	return prev, 0, false, false
+}
+
+// btoi is 1 for true and 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // openQuote returns the closing quote for an opening quote at text[i] and
@@ -391,18 +495,6 @@ func openQuote(text string, i int) (string, int) {
 		return "\u2019", 3
 	}
 	return "", 0
-}
-
-// innerOpens reports whether the ASCII quote at text[i], inside a
-// quotation whose text starts at from, opens a string of the quoted text:
-// '{', '[', ',', ':', '=' or '(' stands before it, blanks and line breaks
-// aside.
-func innerOpens(text string, from, i int) bool {
-	j := i
-	for j > from && textlayer.IsSpace(text[j-1]) {
-		j--
-	}
-	return j > from && strings.IndexByte("{[,:=(", text[j-1]) >= 0
 }
 
 // inlineScan pairs the backtick runs of a paragraph into inline code for

@@ -61,13 +61,21 @@ func TestShownAt(t *testing.T) {
 		{"Say \u2018[f(a='don\u2019t')]\u2019, then ^<t>", false}, // closed before it
 		{`"^<t>" is the tag`, false},                              // no text before the quote
 		{`Write "Paris" now ^<t>`, false},
-		// A quote mark that begins a word after text on its line opens
-		// a quotation, whatever the punctuation; one that opens its line
-		// or follows a colon opens a string that shows nothing (the
-		// table's OwnLine, AfterColon); one glued to what precedes it
-		// opens nothing.
+		// A quote mark that begins a quoted text after text on its line
+		// opens a quotation, whatever the punctuation and whether or not
+		// it is glued to it; one that opens its line (with the run it is
+		// glued to) or follows a colon opens a string that shows nothing
+		// (the table's OwnLine, AfterColon); one glued to what precedes it
+		// with a blank after it ends a quoted text, and opens nothing.
 		{`He said, "^<t>`, true},
-		{`He said,"^<t>`, false},
+		{`He said,"^<t>`, true},
+		{`You can call see("^<t>") now`, true},
+		{`see("^<t>") now`, false}, // the run it is glued to opens the line
+		{`He said:"^<t>`, false},
+		{`x = {"a": 1} ^<t>`, false}, // the glued quote's partner closes it
+		{`x = {"a": "^<t>`, false},   // a colon introduces the string
+		{`He said "hi".` + "\n^<t>", false},
+		{`It was "a", "b".` + ` Now ^<t>`, false},
 		{`(see "^<t>`, true},
 		{`call:f{a:<|"|>x ^<t>`, false},
 		{`He said: "^<t>`, false},
@@ -81,12 +89,30 @@ func TestShownAt(t *testing.T) {
 		{`{"a": "^<t>" b}`, false},                                 // a string of JSON opens no quotation
 		{`Write "<t>{"a": "x\\"}</t>" to call f. Now ^<t>`, false}, // the string ends at a quote after an escaped backslash
 		{`Write "<t>{"a": "x\\\"}</t>" to call f. Now ^<t>`, true}, // not at an escaped quote
-		{"Write \"<t>\n{\"a\": 1}\n^</t>\" to call f.", true},      // a tight quotation spans lines
-		{"Write \"<t>\n\n^</t>\" to call f.", false},               // a blank line ends it
-		{"Write \"Paris\n^<t>x</t>\" to call f.", false},           // not tight: it ends with its line
+		// A quotation spans lines while the syntax it holds is open at
+		// the line break: an element a tag opened, a bracket; a blank line
+		// ends it.
+		{"Write \"<t>\n{\"a\": 1}\n^</t>\" to call f.", true},
+		{"Write \"<t>\n\n^</t>\" to call f.", false},
+		{"Write \"Paris\n^<t>x</t>\" to call f.", false}, // nothing open: it ends with its line
+		{"Write \"see <t>\n^<u>\" to call f.", true},
+		{"Write \"see <t></t>\n^<u>\" to call f.", false}, // the element closed
+		{"Write \"see <t/>\n^<u>\" to call f.", false},    // closed by its own tag
+		{"Write \"[f(a=1,\n^b=2)]\" to call f.", true},
+		{"Write \"[f(a=1)]\n^<t>\" to call f.", false},
+		{"Write \"x <= y\n^<t>", false}, // a '<' glued to no name opens no tag
+		// Inside the syntax's brackets or tags a quote opens a string of
+		// the syntax, and the quotation closes at its partner outside them.
+		{`Write "<t>{"a": "b"}</t>" to call f. Now ^<t>`, false},
+		{`Write "<t a="x">" to call f. Now ^<t>`, false},
+		{`Write "<t>{"a": "b"</t>" to call f. Now ^<t>`, true}, // the brace never closed
+		{`Write "[f(a='x"y')]" now ^<t>`, false},
+		{`Write "<t>it's "x" ^<u>`, false}, // a quote outside the syntax closes it
 		{`Write '^<t>{"a": "it's"}</t>' to call f.`, true},
 		{`It's the users' ^<t>{"a": 1}</t> now`, false}, // apostrophes open nothing
-		{`I'd say 'hello' ^<t>{"a": 1}</t> now`, false}, // not tight
+		{`I'd say 'hello' ^<t>{"a": 1}</t> now`, false}, // closed before it
+		{`I'd say 'hello ^<t>{"a": 1}</t> now`, true},
+		{`Say "don't" ^<t>`, false},
 	} {
 		at := strings.Index(tc.text, "^")
 		text := tc.text[:at] + tc.text[at+1:]
@@ -114,9 +140,13 @@ func TestShownLinear(t *testing.T) {
 		// Quotations that may span lines and never close, apostrophes.
 		scan(strings.Repeat("say \"<t>\n{x 'it's' '<b>\n", n/6), 26)
 		// Quotes after blanks behind runs of a list's opening bytes
-		// (textlayer.QuoteOpens reads back over them), strings a colon
+		// (textlayer.QuoteShows reads back over them), strings a colon
 		// opens and partners glued to punctuation.
 		scan(strings.Repeat(`[ , ; "x." : "y." `, n/18), 9)
+		// Quotes glued to what precedes them on a line with no blank,
+		// and a quotation whose brackets carry it over every line.
+		scan("x "+strings.Repeat(`{"a":"b<c",`, n/11), 11)
+		scan("x \"("+strings.Repeat("(<a>'b' \"c\n", n/12), 12)
 		// Fences in a paragraph with inline code open: crossing the
 		// fences, and not.
 		scan(strings.Repeat("a `f\n```\nx\n```g` b\n", n/6), 7)
@@ -176,7 +206,10 @@ func TestShownScanAgrees(t *testing.T) {
 		"a`", "a``", "b", " ", "`c",
 		// Strings a colon or a line's start opens, their partners glued
 		// to what precedes them, escaped quotes and quote tokens.
-		": \"", ", \"", "x.\"", "\\\"", "<|\"|>", "\u2018"}
+		": \"", ", \"", "x.\"", "\\\"", "<|\"|>", "\u2018",
+		// Quotes glued to a word or to punctuation, brackets and tags of
+		// a quoted syntax.
+		"a\"", "(\"", "it's", "(", ")", "{", "}", "</x>", "<x/>", "<x ", "<=", "a'<"}
 	for range 6000 {
 		var b strings.Builder
 		for range 1 + r.IntN(14) {

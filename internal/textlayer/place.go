@@ -83,27 +83,78 @@ func lastBefore(text string, lo, start int) byte {
 	return text[j-1]
 }
 
-// QuoteOpens reports whether the quote mark at text[i], on the line that
-// starts at lineStart, opens a quoted text, closed by its partner, and
-// whether that text is a quotation in a sentence (the table's
-// InQuotation), where a candidate is shown. A quote mark opens one where
-// it begins a word: at the start of its line or after a blank. One glued
-// to what precedes it closes a quoted text ("x." then the quote), is an
-// inch mark, or is part of a token (Gemma's <|"|>), and opens nothing.
-// Where an opening quote stands decides, as for a candidate (lastBefore,
-// as PlaceOf reads what precedes one): after text on its line that no
-// colon ends, whatever that text's punctuation, it opens a quotation; a
-// quote that opens its line, or that a colon introduces, opens a string
-// that shows nothing ("key": "value", or a quoted call where a bare one
-// is a call, OwnLine or AfterColon: a quote mark is neither a call's
-// framing nor a reason to make one), read so that its partner is not
-// taken for an opening quote.
-func QuoteOpens(text string, lineStart, i int) (opens, shown bool) {
-	if i > lineStart && !IsBlank(text[i-1]) {
-		return false, false
+// QuoteShows reports whether the quote mark at text[i], on the line that
+// starts at lineStart, which begins a quoted text (QuoteBegins), opens a
+// quotation in a sentence (the table's InQuotation), where a candidate is
+// shown, rather than a string that shows nothing; word is where the run of
+// bytes that are not blanks, which the quote mark ends, starts (i when a
+// blank or the line's start precedes it).
+//
+// Where the quote stands decides, as for a candidate (lastBefore, as
+// PlaceOf reads what precedes one): a quote that a colon introduces, or
+// that opens its line with the run it is glued to ("{"a"…" or
+// "[f(a="x")]" at a line's start), opens a string that shows nothing
+// ("key": "value", or a quoted call where a bare one is a call, OwnLine or
+// AfterColon: a quote mark is neither a call's framing nor a reason to
+// make one), read so that its partner is not taken for an opening quote.
+// After text on its line that no colon ends, whatever that text's
+// punctuation and whether or not the quote is glued to it (He said, "<…",
+// He said,"<…", see("<…"), it opens a quotation.
+func QuoteShows(text string, lineStart, word, i int) bool {
+	return lastBefore(text, lineStart, i) != ':' && lastBefore(text, lineStart, word) != 0
+}
+
+// QuoteBegins reports whether a quote mark may begin a quoted text, by the
+// bytes right before it (prev) and right after it (next), 0 standing for
+// a blank, a line break, or the start or end of the line: after a blank
+// or at the line's start, whatever follows; glued to what precedes it,
+// where what follows begins a word, or the syntax a call is written in
+// (syntax: SyntaxOpens), as in see("<…") or said,"[…". One glued to what
+// precedes it and followed by a blank ends a quoted text ("x." then the
+// quote, an inch mark, the users' then a blank), one between two bytes of
+// a word is part of it (an apostrophe: it's, don’t), and one between
+// other bytes is part of a token (Gemma's <|"|>): none of these begins
+// one.
+func QuoteBegins(prev, next byte, syntax bool) bool {
+	return prev == 0 || syntax || WordByte(next) && !WordByte(prev)
+}
+
+// QuoteEnds reports whether a quote mark may end a quoted text, by the
+// bytes right before it (prev) and right after it (next), as for
+// QuoteBegins: any quote mark but one after a blank or at the line's
+// start and glued to what follows it, which only begins one, and one
+// between two bytes of a word, which is part of the word.
+func QuoteEnds(prev, next byte) bool {
+	return (prev != 0 || next == 0) && !(WordByte(prev) && WordByte(next))
+}
+
+// SyntaxOpens reports whether text[i] opens a bracket of the syntax a
+// call is written in: '(', '[' or '{' (JSON, Python), or a tag, a '<'
+// glued to a name (a byte of a word, or one byte that is no blank and then
+// a byte of a word: "<x", "</x", "<|x", "<｜x"); closing says that the tag
+// closes an element ("</x"). A '<' glued to no name ("< b", "<= b")
+// opens nothing. known is false when text ends before the bytes that
+// decide.
+func SyntaxOpens(text string, i int) (opens, closing, known bool) {
+	switch text[i] {
+	case '(', '[', '{':
+		return true, false, true
+	case '<':
+	default:
+		return false, false, true
 	}
-	c := lastBefore(text, lineStart, i)
-	return true, c != 0 && c != ':'
+	if i+1 >= len(text) {
+		return false, false, false
+	}
+	if a := text[i+1]; WordByte(a) {
+		return true, false, true
+	} else if IsSpace(a) {
+		return false, false, true
+	}
+	if i+2 >= len(text) {
+		return false, false, false
+	}
+	return WordByte(text[i+2]), text[i+1] == '/', true
 }
 
 // maxRunBack bounds the run of a list's opening bytes and blanks read back

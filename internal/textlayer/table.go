@@ -79,8 +79,10 @@ const (
 	// exactly its length in its paragraph, whatever stands around either.
 	InInlineCode
 	// InQuotation: inside a quotation in a sentence ("…", “…”), opened by a
-	// quote mark that begins a word after text on its line that no colon
-	// ends (QuoteOpens), and not closed before the candidate.
+	// quote mark that begins a quoted text (QuoteBegins) after text on its
+	// line that no colon ends (QuoteShows), and not closed before the
+	// candidate: its partner outside the brackets and tags of the syntax
+	// it holds (SyntaxOpens) closes it.
 	InQuotation
 	// InCodeFence: inside a fence labelled with a programming language.
 	InCodeFence
