@@ -5,7 +5,6 @@ import (
 
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
-	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // MaxDecisions caps the points at which a detecting stream (and the
@@ -36,7 +35,6 @@ type Points struct {
 	pos    int  // bytes examined
 	depth  int  // bracket depth outside strings
 	inList bool // the value at depth zero is a list
-	fenced bool // a fence (textlayer.IsFenceAt) came before: list elements are no points
 	inStr  bool // inside a "…" string at depth > 0
 	asked  int  // points returned
 }
@@ -121,9 +119,6 @@ func (pt *Points) Next(text string) (int, bool) {
 		}
 		pt.pos++
 		point := false
-		if textlayer.IsFenceByte(c) && pt.pos >= 3 && textlayer.IsFenceAt(text, pt.pos-3, pt.pos) {
-			pt.fenced = true
-		}
 		switch {
 		case pt.inStr:
 			pt.inStr = c != '"' || jsonscan.Escaped(text, pt.pos-1)
@@ -137,9 +132,10 @@ func (pt *Points) Next(text string) (int, bool) {
 		case c == '}' || c == ']' || c == ')':
 			if pt.depth > 0 {
 				pt.depth--
-				// Inside a fence, a list's first element does not show
-				// which dialect reads the fence.
-				point = pt.depth == 0 || pt.lists && pt.depth == 1 && pt.inList && !pt.fenced
+				// A list's element is a point in a fence too: the
+				// dialects that read fenced calls send each element of
+				// a fenced list as it closes.
+				point = pt.depth == 0 || pt.lists && pt.depth == 1 && pt.inList
 			}
 		}
 		if !point && pt.ends.last[c] {

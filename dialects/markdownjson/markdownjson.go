@@ -40,12 +40,14 @@ func (markdownJSON) Syntax() dialects.Syntax {
 
 // Extract finds the fenced calls in text: it is the Reader fed the whole
 // text (dialects.Read). Reasoning (<think>…</think>) is read first; fences
-// inside it are not calls. A fence is read once it closes: it is calls
-// when its label is one the table of what is a call reads calls under
-// (none, json, tool_call, …), it holds nothing but call objects, and the
-// prose right before it does not present it as an example
-// (shown.PresentedAsExample). What follows a fence never changes what
-// it was.
+// inside it are not calls. A fence whose label is one the table of what is
+// a call reads calls under (none, json, tool_call, …), whose body begins
+// with a call object and which the prose right before it does not present
+// as an example (shown.PresentedAsExample) is read as it arrives: each
+// value (each element of a list) goes out once the byte after it is read,
+// and what follows it in the fence is content that does not unmake it.
+// Any other fence is read once it closes, as text. What follows a fence
+// never changes what it was.
 func (d markdownJSON) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	return dialects.Read(d.NewReader(opts), text)
 }

@@ -33,8 +33,22 @@ var rows = []row{
 	// A fence of tildes is a fence, as one of backticks is (CommonMark).
 	{name: "a call in a tilde fence", text: "Sure.\n~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~~\nDone.", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: "Sure.\nDone.",
 		chunks: []string{"Sure.\n~", "~~js", "on\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~", "~\nDone."}},
+	// A call of a fence goes out as its line ends, a list's element as
+	// the byte after it is read: what follows it in the fence does not
+	// unmake it. A fence whose body begins with something that is not a
+	// call is read whole when it closes: text.
+	{name: "two values in a fence", text: "Sure.\n```json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}\n```\nDone.", calls: []call{{"get_weather", `{"city":"Paris"}`}, {"get_weather", `{"city":"Rome"}`}}, content: "Sure.\nDone."},
+	{name: "a fenced list, element by element", text: "```json\n[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}},\n {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}]\n```", calls: []call{{"get_weather", `{"city":"Paris"}`}, {"get_weather", `{"city":"Rome"}`}}},
+	{name: "text after a call in its fence is content", text: "```json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\nNote this.\n```", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: "Note this."},
+	{name: "a value that is no call after a call in its fence is content", text: "```json\n[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}, {\"name\": \"Ada\", \"born\": 1815}]\n```", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: `{"name": "Ada", "born": 1815}`},
+	{name: "a fence whose first value is no call is text", text: "```json\n{\"name\": \"Ada\", \"born\": 1815}\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```", content: "```json\n{\"name\": \"Ada\", \"born\": 1815}\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```"},
+	{name: "a fence whose body begins with text is text", text: "```json\nHere:\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```", content: "```json\nHere:\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```"},
 	{name: "tildes inside a line open no fence", text: "Sure ~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~~\nDone.", content: "Sure ~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n~~~\nDone."},
-	{name: "a tilde fence closes only with tildes", text: "~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\n~~~", content: "~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\n~~~"},
+	// The backticks are a line of the tilde fence: text after its call
+	// (a call goes out as its line ends; what follows in the fence does
+	// not unmake it), not its close, which would leave "~~~" opening a
+	// fence of its own.
+	{name: "a tilde fence closes only with tildes", text: "~~~json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\n~~~", calls: []call{{"get_weather", `{"city":"Paris"}`}}, content: "```"},
 	// An output that opens with a fence labelled as JSON or as a call
 	// (textlayer.LabelOf) opens with a call: a stray closing tag after it
 	// ends no reasoning block; a label that names a language is no call.

@@ -14,9 +14,11 @@ import (
 // TestCallGoesOutWhenDecided writes an output to the Reader a byte at a
 // time up to a point and counts the calls sent by then: a call goes out
 // as soon as what decides it has been read (its value closed and what
-// follows on its line, or its fence's closing line), not when the output
-// ends; and not before, while a later byte can still change it (text
-// after it on its line, closing brackets too many, a </think> that would
+// follows on its line; in a fence the table reads calls in, the byte
+// after it that is no closing bracket, before the fence closes), not when
+// the output ends; and not before, while a later byte can still change it
+// (text after it on its line, closing brackets too many, a fence's label
+// or the prose before a fence that makes it text, a </think> that would
 // make it reasoning). The whole output is then held to the Reader's
 // contract (streamtest.CheckReader).
 func TestCallGoesOutWhenDecided(t *testing.T) {
@@ -31,6 +33,15 @@ func TestCallGoesOutWhenDecided(t *testing.T) {
 		{Name: "a list after a colon", Before: "Checking both: [" + paris + ",\n {", Rest: `"name": "get_weather", "arguments": {"city": "Rome"}}]`, Calls: 1},
 		{Name: "a run after a colon", Before: "Results: " + paris + "; {", Rest: `"name": "get_weather", "arguments": {"city": "Rome"}}`, Calls: 1},
 		{Name: "a fence at its closing line", Before: "```json\n" + paris + "\n```\n", Rest: "```json\n" + rome + "\n```", Calls: 1},
+		{Name: "a fenced call at its line's end, before the fence's closing run", Before: "Sure.\n```json\n" + paris + "\n", Rest: "```\nDone.", Calls: 1},
+		{Name: "a fenced call whose line may yet hold closing brackets too many", Before: "```json\n" + paris, Rest: "}\n```", Calls: 0},
+		{Name: "a fenced list: an element once the next begins", Before: "```json\n[" + paris + ", {", Rest: `"name": "get_weather", "arguments": {"city": "Rome"}}]` + "\n```", Calls: 1},
+		{Name: "a fenced list: the last element once the byte after the list's close is read", Before: "```json\n[" + paris + ", " + rome + "]\n", Rest: "```", Calls: 2},
+		{Name: "a fenced list: the last element waits for brackets too many after the list", Before: "```json\n[" + paris + ", " + rome + "]", Rest: "]\n```", Calls: 1},
+		{Name: "values of one fence, each at its line's end", Before: "```json\n" + paris + "\n" + rome + "\n", Rest: "```", Calls: 2},
+		{Name: "a fence of a program waits for its close and is text", Before: "```python\n" + paris + "\n", Rest: "```", Calls: 0},
+		{Name: "a fence presented as an example waits for its close and is text", Before: "For example:\n```json\n" + paris + "\n", Rest: "```", Calls: 0},
+		{Name: "a fence whose body begins with text is read when it closes", Before: "```json\nHere:\n" + paris + "\n", Rest: "```", Calls: 0},
 		{Name: "the last value of the output waits for what follows it on its line", Before: "Sure.\n" + paris, Rest: "}", Calls: 0},
 		{Name: "a value text may follow on its line is held", Before: "I would use " + paris, Rest: " but not now.", Calls: 0},
 		{Name: "a value a later closing tag could make reasoning is held", Before: "Checking.\n" + paris + "\n", Rest: "</think>\nDone.", Unknown: true, Calls: 0},

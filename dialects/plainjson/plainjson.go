@@ -42,9 +42,11 @@ func syntax() dialects.Syntax {
 // quotation, the prose right before it must not present it as an example
 // (shown.PresentedAsExample), and with declared tools it must name one
 // of them; without, it must have both a name and an arguments field. A
-// fence around one value alone is decided by its label; a fence that
-// holds more is read inside. A value is decided when its line says where
-// it stands; what follows never changes it. A call object cut off by the
+// fence labelled json, a call label or nothing whose body begins with a
+// call is read as it arrives, each value going out once the byte after it
+// is read; any other fence is read inside when it closes. A value is
+// decided when its line says where it stands; what follows never changes
+// it. A call object cut off by the
 // end of the output is truncated (TLP-014), not a call.
 func (d jsonDialect) Extract(text string, opts *dialects.Options) *dialects.Extraction {
 	return dialects.Read(d.NewReader(opts), text)

@@ -78,6 +78,16 @@ func TestDialect(t *testing.T) {
 		{name: "a fence holding more than the call stays", tools: true, text: "See:\n```\nnote:\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```",
 			calls:   []wantCall{{"get_weather", `{"city":"Paris"}`}},
 			content: "See:\n```\nnote:\n\n```"},
+		// A call of a fence goes out as its line ends: what follows it in
+		// the fence does not unmake it, and the fence goes with its calls.
+		{name: "two values in a fence are two calls, the fence going with them", text: "Sure.\n```json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}\n```\nDone.",
+			calls: []wantCall{{"get_weather", `{"city":"Paris"}`}, {"get_weather", `{"city":"Rome"}`}}, content: "Sure.\nDone."},
+		{name: "a fenced list is its calls", text: "```json\n[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}},\n {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}]\n```",
+			calls: []wantCall{{"get_weather", `{"city":"Paris"}`}, {"get_weather", `{"city":"Rome"}`}}},
+		{name: "text after a call in its fence is content", text: "```json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\nNote this.\n```",
+			calls: []wantCall{{"get_weather", `{"city":"Paris"}`}}, content: "Note this."},
+		{name: "a value that is no call after a call in its fence is content", text: "```json\n[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}, {\"name\": \"Ada\", \"born\": 1815}]\n```",
+			calls: []wantCall{{"get_weather", `{"city":"Paris"}`}}, content: `{"name": "Ada", "born": 1815}`},
 		{name: "no call", text: "The capital of France is Paris.", content: "The capital of France is Paris."},
 		{name: "json that is not a call", text: `{"name": "Ada", "age": 36}`, content: `{"name": "Ada", "age": 36}`},
 		{name: "surrounding text after a colon", text: `I'll look: {"name": "get_weather", "arguments": {"city": "Lima"}} Done.`,

@@ -406,7 +406,13 @@ func (s *FenceScan) Next(text string, final bool) (f Fence, ok bool) {
 	for s.from < len(text) {
 		c := strings.Index(text[s.from:], run)
 		if c < 0 {
-			s.from = max(s.from, len(text)-2)
+			// A run may yet start only at the last bytes, if they are
+			// the fence's own.
+			k := len(text)
+			for k > s.from && len(text)-k < 2 && text[k-1] == run[0] {
+				k--
+			}
+			s.from = max(s.from, k)
 			break
 		}
 		c += s.from
@@ -435,4 +441,13 @@ func (s *FenceScan) Next(text string, final bool) (f Fence, ok bool) {
 		return FenceAt(text, 0, len(text)), true
 	}
 	return Fence{}, false
+}
+
+// Body returns, after a Next that did not close the fence, where its body
+// starts and how far the text given is known to be body: no closing run
+// starts before known, so a reader may read the body up to it while the
+// fence is still open. ok is false while the opening line is not read
+// whole (its info word or the blanks after it may go on).
+func (s *FenceScan) Body() (start, known int, ok bool) {
+	return s.body, s.from, s.body > 0
 }

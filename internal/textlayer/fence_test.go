@@ -134,6 +134,40 @@ func TestFenceScanTildes(t *testing.T) {
 	}
 }
 
+// FenceScan.Body, read after each byte of a fence arrives, starts where
+// FenceAt's body does and never passes its closing run: what it says is
+// body is body, however the fence then goes on; and a body that holds
+// no byte of the fence's run is known to be body as soon as it arrives.
+func TestFenceScanBody(t *testing.T) {
+	for _, text := range []string{
+		"```json\n{\"a\": 1}\n```\nafter",
+		"~~~\n``` not a close\n~~~~\nafter",
+		"```json {\"a\": \"``\"}\n``\n```",
+		"```\nx ``` y\n``",
+		"````tool_call\n[{}]\n```\n````",
+	} {
+		want := textlayer.FenceAt(text, 0, len(text))
+		var s textlayer.FenceScan
+		known := 0
+		for n := 1; n <= len(text); n++ {
+			if _, ok := s.Next(text[:n], false); ok {
+				break
+			}
+			start, k, ok := s.Body()
+			if !ok {
+				continue
+			}
+			if start != want.BodyStart || k > want.BodyEnd || k < known {
+				t.Errorf("%q after %d bytes: body from %d known to %d (before %d); FenceAt's body %d to %d", text, n, start, k, known, want.BodyStart, want.BodyEnd)
+			}
+			known = k
+			if n < want.BodyEnd && !strings.Contains(text[start:n], text[:1]) && k != n {
+				t.Errorf("%q after %d bytes: known to %d, want %d", text, n, k, n)
+			}
+		}
+	}
+}
+
 func TestCloseRunAt(t *testing.T) {
 	for _, c := range []struct {
 		text string

@@ -3,8 +3,9 @@
 // and markdown_json (fenced only). It reads an output in one pass, as it
 // arrives (dialects.Reader): a candidate is decided by its framing and
 // what precedes it, looking ahead no further than the end of its own
-// region (a fence's close) or line (a bare value), by the table of what is
-// a call (textlayer.Decide).
+// region or line, by the table of what is a call (textlayer.Decide): a
+// bare value at the end of its line, a value of a fence the table reads
+// calls in at the byte after it (readBody), any other fence at its close.
 package jsontext
 
 import (
@@ -86,14 +87,31 @@ type reader struct {
 	tags     strictjson.TagFinder
 	tagsFrom int
 
-	scan    textlayer.FenceScan
-	vs      jsonscan.ValueScan
-	ev      jsonscan.ValueScan // the list element being read
-	elem    int                // where the next list element is looked for
-	early   int                // list elements returned as calls as they closed
-	body    int                // a fence read inside: its closing run in the output, or -1
-	bodyEnd int                // and the end of that run
-	calls   int                // calls returned
+	scan textlayer.FenceScan
+	// A fence whose label the table reads calls under, and that the
+	// prose before it does not present as an example, is read as its
+	// body arrives (early): fstate says how the fence is read, fb where
+	// its body is read next and fnoted how much of it was noted (both
+	// from the fence's start), fvs scans the value at fb, flist says a
+	// list the body opened is being read, claimed that a call of the
+	// fence went out, and fline that a line of text in it is being
+	// returned, lastCall that the last thing read in it was a call.
+	fstate   uint8
+	fb       int
+	fnoted   int
+	fvs      jsonscan.ValueScan
+	fvsOn    bool
+	flist    bool
+	claimed  bool
+	fline    bool
+	lastCall bool
+	vs       jsonscan.ValueScan
+	ev       jsonscan.ValueScan // the list element being read
+	elem     int                // where the next list element is looked for
+	early    int                // list elements returned as calls as they closed
+	body     int                // a fence read inside: its closing run in the output, or -1
+	bodyEnd  int                // and the end of that run
+	calls    int                // calls returned
 	// A value that opens the output written {"name": "…", "arguments":
 	// {… in that order ends as a call or a failed call whatever follows
 	// (own): ann reads its header, and once it is announced
@@ -369,6 +387,7 @@ func (r *reader) content(final bool) bool {
 			r.text(s[:k])
 			r.at += k
 			r.mode, r.scan = fence, textlayer.FenceScan{}
+			r.fstate, r.fvsOn, r.flist, r.claimed, r.fline = fenceOpening, false, false, false, false
 			return true
 		case !final && textlayer.CutLiteral(s[k:], 0, think.Open) == 0, !final && c != '<' && len(s)-k < 3 && strings.Trim(s[k:], s[k:k+1]) == "":
 			r.text(s[:k]) // the delta ends inside a tag or a fence's opening run
@@ -432,10 +451,14 @@ func (r *reader) lineStart(s string, k int) bool {
 	return strings.Trim(string(r.line), " ") == ""
 }
 
-// fence reads a fence once it closes.
+// fence reads a fence: as its body arrives (early) while it holds
+// calls, once it closes otherwise.
 func (r *reader) fence(final bool) bool {
 	s := r.cur[r.at:]
 	f, ok := r.scan.Next(s, final)
+	if r.fstate != fenceWhole && r.readBody(s, f, ok) {
+		return true
+	}
 	if !ok {
 		return false
 	}
