@@ -163,7 +163,7 @@ func listJunk(s string, junk, end int) string {
 
 // cutName makes the last of calls TLP-014 when it is text where a call was
 // expected that runs to the end of the output and is only the start of a
-// call's name (a dotted identifier, or nothing after the list's bracket):
+// call's name (namePrefix, or nothing after the list's bracket):
 // the output ends inside the call's name.
 func cutName(calls []dialects.RawCall, text string) {
 	if len(calls) == 0 {
@@ -174,10 +174,8 @@ func cutName(calls []dialects.RawCall, text string) {
 	if e == nil || e.Code != toolcall.CodeMalformedCall || e.Offset+len(e.Raw) != len(textlayer.TrimRight(text)) {
 		return
 	}
-	for _, c := range []byte(strings.TrimLeft(e.Raw, "[ \t\r\n")) {
-		if !isIdentByte(c) && c != '.' {
-			return
-		}
+	if !namePrefix(strings.TrimLeft(e.Raw, "[ \t\r\n")) {
+		return
 	}
 	last.Err = cutoff.Convert(e)
 }

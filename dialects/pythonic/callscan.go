@@ -118,33 +118,12 @@ func (c *callScanner) skipSpaceAt(i int) int {
 
 func (c *callScanner) space() { c.i = c.skipSpaceAt(c.i) }
 
-func isIdentStart(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '_' || b == '$'
-}
-
-func isIdentByte(b byte) bool { return isIdentStart(b) || b >= '0' && b <= '9' }
-
 // ident reads an identifier as the grammar's lexer does (parts joined by
 // single hyphens), or returns "" and reads nothing.
 func (c *callScanner) ident() string {
-	s, i := c.src, c.i
-	if i >= len(s) || !isIdentStart(s[i]) {
-		return ""
-	}
-	j := i + 1
-	for j < len(s) {
-		switch {
-		case isIdentByte(s[j]):
-			j++
-		case s[j] == '-' && j+1 < len(s) && isIdentByte(s[j+1]):
-			j += 2
-		default:
-			c.i = j
-			return s[i:j]
-		}
-	}
-	c.i = j
-	return s[i:j]
+	i := c.i
+	c.i = readIdent(c.src, i)
+	return c.src[i:c.i]
 }
 
 // delimiter reports whether the byte at i may follow a value.

@@ -6,13 +6,14 @@ package pythonic
 // is the family's one list reader: a list read whole (scanList), a call
 // list in the answer text (list, readprose.go), a declared tool's call on
 // its line (line), the calls of a block given before the block closes
-// (blockEarly) and the end of a block's list (seqScan) read their
+// (seqScan.run) and the end of a block's list (seqScan) read their
 // elements through it, and each decides what the bytes between elements
 // mean (listEvent).
 type listScan struct {
-	i       int // the next byte to read
-	start   int // the element being read starts here, -1 between elements
-	nameEnd int // and its name ends here, once its arguments are read
+	i       int  // the next byte to read
+	start   int  // the element being read starts here, -1 between elements
+	nameEnd int  // and its name ends here, once its arguments are read
+	sep     byte // in a name, its last byte when that is a '.' or '-' (nameStep)
 	object  bool
 	args    bool // in the element's brackets
 	b       brackets
@@ -61,23 +62,23 @@ func (s *listScan) next(text string, objects, final bool) (ev listEvent, at int)
 				s.args = false
 				return leElem, s.i
 			}
-		case s.start >= 0: // in a callee name
-			if isNameByte(c) || c == '.' || c == '-' {
+		case s.start >= 0: // in a callee name (readName, a byte at a time)
+			if sep, ok := nameStep(s.sep, c, true); ok {
+				s.sep = sep
 				s.i++
 				continue
 			}
-			if ne, ok := callAt(text, s.start); ok && ne == i {
-				s.nameEnd, s.args, s.b = i, true, brackets{}
-				continue
+			if c != '(' || s.sep != 0 {
+				return leNotCall, i
 			}
-			return leNotCall, i
+			s.nameEnd, s.args, s.b = i, true, brackets{}
 		case c == ' ' || c == '\t' || c == '\r':
 			s.i++
 		case c == '{' && objects:
 			s.start, s.nameEnd, s.object, s.args, s.b = i, i, true, true, brackets{}
 			return leStart, i
-		case isNameStart(c):
-			s.start, s.object = i, false
+		case isIdentStart(c):
+			s.start, s.object, s.sep = i, false, 0
 			s.i++
 			return leStart, i
 		default:

@@ -192,6 +192,17 @@ var pythonicRows = []row{
 		calls: calls("tools.lookup", `{"q":"x"}`, "list-files", `{"path":"."}`),
 	},
 	{
+		name:    "a name is a Python identifier: '$' is not in it",
+		text:    `[get$weather(city='Paris')]`,
+		content: `[get$weather(city='Paris')]`,
+		chunks:  []string{"[get$", "weather(city='Paris')]"},
+	},
+	{
+		name:    "a bare call whose name holds '$' is not a call",
+		text:    "get_time()\nget$weather(city='Paris')",
+		content: "get_time()\nget$weather(city='Paris')",
+	},
+	{
 		name:  "escaped strings",
 		text:  `[echo(text="line1\nline2 \"quoted\" back\\slash caf\u00e9 ☃ \U0001F600", s='it\'s')]`,
 		calls: calls("echo", `{"text":"line1\nline2 \"quoted\" back\\slash café ☃ 😀","s":"it's"}`),
@@ -357,6 +368,21 @@ var llama4Rows = []row{
 	{
 		name:   "beyond repair: sibling still parses",
 		text:   "<|python_start|>[get_time(), get_weather(city='LA' 'x' = 1)]<|python_end|>",
+		calls:  calls("get_time", `{}`),
+		errs:   codes(toolcall.CodeMalformedCall),
+		marked: true,
+	},
+	{
+		name:   "cut inside a hyphenated name",
+		text:   "<|python_start|>[get_time(), list-fi",
+		calls:  calls("get_time", `{}`),
+		errs:   codes(toolcall.CodeTruncated),
+		marked: true,
+		chunks: []string{"<|python_start|>[get_time(), list-", "fi"},
+	},
+	{
+		name:   "cut after text that is no name's start",
+		text:   "<|python_start|>[get_time(), get$w",
 		calls:  calls("get_time", `{}`),
 		errs:   codes(toolcall.CodeMalformedCall),
 		marked: true,

@@ -110,10 +110,9 @@ type blockState struct {
 	at, body int
 	kind     blockKind
 	seq      seqScan
-	// given is how many of its calls were given before it closed, scan
-	// the reading that gives them (blockScan).
+	// given is how many of its calls were given before it closed (the
+	// leading run seq reads).
 	given int
-	scan  blockScan
 	// early says the calls before text that follows them were read
 	// (blockEnd).
 	early bool
@@ -460,7 +459,7 @@ func (r *reader) content(text string, final bool) bool {
 		if i == len(text) && !final {
 			return false
 		}
-		if i < len(text) && isNameStart(text[i]) && !r.started && !r.regions {
+		if i < len(text) && isIdentStart(text[i]) && !r.started && !r.regions {
 			r.phase, r.bare = whole, seqScan{}
 			return true
 		}
@@ -568,15 +567,6 @@ func (r *reader) flushPend() {
 // block reads a block until it closes, then gives its calls.
 func (r *reader) block(text string, final bool) bool {
 	b := &r.blk
-	if !final {
-		// The block ends at the next opener at the latest: its calls are
-		// read no further.
-		limit := len(text)
-		if o, _ := r.nextOpener(text, max(b.body, r.scan), len(text)); o >= 0 {
-			limit = o
-		}
-		r.blockEarly(text[:limit])
-	}
 	reg, ok, done := r.blockEnd(text, final)
 	if !done {
 		return false
@@ -659,7 +649,7 @@ func (b *brackets) feed(text string, i int, final bool) bool {
 // commas and semicolons aside; the rest of a line an element starts is
 // the run's, to its end outside brackets and strings). Anything else
 // (seqRest) runs to the end of the output. The elements are read by
-// listScan.
+// listScan, in one pass that also follows the list's leading run (run).
 type seqScan struct {
 	ls    listScan
 	state seqState
@@ -667,6 +657,59 @@ type seqScan struct {
 	begun bool
 	elems bool // an element of a bare run was read
 	line  bool // a bare run is at the start of a line, separators aside
+	run   leadRun
+}
+
+// leadRun follows the leading run of a block's call list, so that each of
+// its calls is given as soon as what follows it says another element
+// comes (a ',' or a line break, or the next element's start), before the
+// block closes. Only a leading run of elements that read as calls is
+// given so: the first text that is not a separator or an element, or an
+// element that fails to read, stops it, and the rest of the block is read
+// when it closes (its first calls, given, are not given again).
+type leadRun struct {
+	bracketed bool
+	any       bool // an element or the list's '[' was read
+	sep       bool // a comma came since the last element
+	held      element
+	has       bool
+	n         int // elements read
+	stop      bool
+}
+
+// see follows the event ev of the list's scan; give gives an element
+// that ended and another follows, and reports whether it read as a call.
+func (g *leadRun) see(ls *listScan, text string, ev listEvent, at int, give func(element) bool) {
+	next := func() {
+		if g.has {
+			g.has = false
+			g.stop = !give(g.held)
+		}
+	}
+	switch ev {
+	case leStart:
+		next()
+		g.any = true
+	case leNotCall:
+		g.stop = true
+	case leElem:
+		el := ls.elem(at)
+		el.noComma = g.bracketed && !g.sep && g.n > 0
+		g.held, g.has, g.sep = el, true, false
+		g.n++
+	case leByte:
+		switch c := text[at]; {
+		case c == '\n':
+			next()
+		case c == ',' && g.any:
+			g.sep = true
+			next()
+		case c == '[' && !g.any:
+			g.bracketed, g.any = true, true
+		default:
+			g.stop = true
+		}
+	}
 }
 
 type seqState uint8
@@ -682,8 +725,9 @@ const (
 )
 
 // end reads text from where it stopped and reports whether the list has
-// ended, and where its region is to be read up to.
-func (s *seqScan) end(text string, body int, objects, final bool) (limit int, done bool) {
+// ended, and where its region is to be read up to. With give, the
+// elements of the list's leading run are given as they end (leadRun).
+func (s *seqScan) end(text string, body int, objects, final bool, give func(element) bool) (limit int, done bool) {
 	if !s.begun {
 		s.begun, s.ls = true, newListScan(body)
 	}
@@ -697,6 +741,9 @@ func (s *seqScan) end(text string, body int, objects, final bool) (limit int, do
 			}
 		}
 		ev, at := s.ls.next(text, objects, final)
+		if give != nil && !s.run.stop {
+			s.run.see(&s.ls, text, ev, at, give)
+		}
 		switch ev {
 		case leMore:
 			return len(text), final
@@ -800,7 +847,20 @@ func (r *reader) blockEnd(text string, final bool) (reg region, ok, done bool) {
 	if opener >= 0 {
 		seqText = text[:opener]
 	}
-	l, ended := b.seq.end(seqText, b.body, true, final || opener >= 0)
+	var give func(element) bool
+	if !final && !r.d.builtin {
+		// The calls of the list's leading run are given as they end.
+		give = func(el element) bool {
+			rc := r.x.rawCall(seqText, el, 0)
+			if rc.Err != nil {
+				return false
+			}
+			r.giveOne(seqText, rc, el)
+			b.given++
+			return true
+		}
+	}
+	l, ended := b.seq.end(seqText, b.body, true, final || opener >= 0, give)
 	if ended && !b.early && b.seq.state != seqRest && len(b.kind.closes) > 0 && b.given == 0 && (opener < 0 || l <= opener) {
 		// The calls end and text follows them before any closing marker:
 		// they are given now, and the rest of the block waits for its
@@ -899,7 +959,7 @@ func (r *reader) mark(open string) {
 // line does not go on with one (it is then read as any output) or the
 // output ends (the calls are read, when they are all the output).
 func (r *reader) wholeBare(text string, final bool) bool {
-	if _, done := r.bare.end(text, r.pos, false, final); done && !final || r.bare.state == seqRest {
+	if _, done := r.bare.end(text, r.pos, false, final, nil); done && !final || r.bare.state == seqRest {
 		r.phase, r.notWhole = content, true
 		return true
 	}

@@ -7,34 +7,67 @@ import "github.com/dialectkit/toolcall/internal/textlayer"
 // at a time: a broken call then costs its own error and not its siblings.
 // Every function here is a single forward pass.
 
-func isNameStart(c byte) bool {
+// A callee name is Python identifiers joined by '.' (tools.lookup) or by
+// '-' (list-files, as MCP tools are named): identStart, identByte and
+// nameStep are the family's one rule for it, which readName applies to a
+// whole text and listScan to a text that arrives in pieces. An argument's
+// keyword is such a name without dots (readIdent), as the grammar's Ident.
+
+// isIdentStart reports whether c may start an identifier: an ASCII letter
+// or '_', as Python's.
+func isIdentStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
 }
 
-func isNameByte(c byte) bool {
-	return isNameStart(c) || c >= '0' && c <= '9' || c == '$'
+// isIdentByte reports whether c may go on with an identifier.
+func isIdentByte(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
+
+// nameStep reads c, the next byte of a name whose last byte read was sep
+// ('.' or '-' that must be followed by more of the name, 0 after an
+// identifier's byte). It returns the new sep, and false when c does not go
+// on with the name: the name then ends before sep.
+func nameStep(sep, c byte, dots bool) (byte, bool) {
+	switch {
+	case sep == '.':
+		return 0, isIdentStart(c)
+	case isIdentByte(c):
+		return 0, true
+	case sep == 0 && (c == '-' || c == '.' && dots):
+		return c, true
+	}
+	return sep, false
 }
 
 // readName returns the end of the callee name that starts at s[i], or i
-// when none does. A name is identifiers joined by '.' (tools.lookup) or by
-// '-' (list-files), as the grammar's Ident and dotted-name rules accept.
-func readName(s string, i int) int {
-	if i >= len(s) || !isNameStart(s[i]) {
+// when none does.
+func readName(s string, i int) int { return nameEnd(s, i, true) }
+
+// readIdent returns the end of the keyword that starts at s[i], or i.
+func readIdent(s string, i int) int { return nameEnd(s, i, false) }
+
+// namePrefix reports whether s is the start of a callee name: a name cut
+// anywhere, after a separator too ("tools.").
+func namePrefix(s string) bool {
+	n := readName(s, 0)
+	rest := s[n:]
+	return rest == "" || n > 0 && (rest == "." || rest == "-")
+}
+
+// nameEnd reads a name (dots: joined by '.' too) from s[i].
+func nameEnd(s string, i int, dots bool) int {
+	if i >= len(s) || !isIdentStart(s[i]) {
 		return i
 	}
+	var sep byte
 	j := i + 1
-	for j < len(s) {
-		c := s[j]
-		switch {
-		case isNameByte(c):
-			j++
-		case c == '.' && j+1 < len(s) && isNameStart(s[j+1]):
-			j += 2
-		case c == '-' && j+1 < len(s) && isNameByte(s[j+1]):
-			j += 2
-		default:
-			return j
+	for ; j < len(s); j++ {
+		var ok bool
+		if sep, ok = nameStep(sep, s[j], dots); !ok {
+			break
 		}
+	}
+	if sep != 0 {
+		j--
 	}
 	return j
 }
