@@ -181,6 +181,10 @@ type blockState struct {
 	// text has doubled, so the work stays linear).
 	next, taken, cand, failed int
 	noTake                    bool
+	// strs are where the block's strings open and close, in pairs (the
+	// last alone while one is open), as par reads them, from the first
+	// that ends after cand: a call prefix inside one is text, never a try.
+	strs []int
 }
 
 // holdState is what a call block in reasoning holds: from pos (its
@@ -293,10 +297,18 @@ func (r *reader) enter(m mode) {
 	}
 }
 
-// markup says what the marker found at text[i] is: markup (TagFound),
-// text inside a string of a JSON value (TagNone), or not known until more
-// text comes (TagPending).
-func (r *reader) markup(text string, i int, final bool) strictjson.TagState {
+// markup says what the marker m that find returned at text[i] is: markup
+// (TagFound), text (TagNone: inline code, a quotation or an example shows
+// it, or it stands inside a string of a JSON value), or not known until
+// more text comes (TagPending). A marker the text's end may begin (m "")
+// is TagFound: find decided it.
+func (r *reader) markup(text string, i int, m string, final bool) strictjson.TagState {
+	switch {
+	case m == "":
+		return strictjson.TagFound
+	case r.shown.ShownAt(text, i):
+		return strictjson.TagNone
+	}
 	return r.marks.At(text[r.marksFrom:], i-r.marksFrom, final)
 }
 
@@ -500,16 +512,9 @@ func (r *reader) afterStep(text string, final bool) bool {
 func (r *reader) contentStep(text string, final bool) bool {
 	for {
 		i, m := find(text, r.scan, r.d.inContent, final)
-		if m != "" && r.shown.ShownAt(text, i) {
-			r.scan = i + len(m)
-			continue
-		}
-		st := strictjson.TagFound
-		if m != "" {
-			st = r.markup(text, i, final)
-		}
+		st := r.markup(text, i, m, final)
 		if st == strictjson.TagNone {
-			r.scan = i + len(m) // inside a string: text
+			r.scan = i + len(m) // shown, or inside a string: text
 			continue
 		}
 		r.content.write(r, text[r.pos:i])
@@ -562,22 +567,16 @@ func (r *reader) channelStep(text string, final bool) bool {
 			}
 		}
 		i, m := find(text[:end], r.scan, markers, last)
-		if m != "" && r.shown.ShownAt(text, i) {
-			r.scan = i + len(m)
+		switch r.markup(text, i, m, final) {
+		case strictjson.TagNone:
+			r.scan = i + len(m) // shown, or inside a string: text
 			continue
-		}
-		if m != "" {
-			switch r.markup(text, i, final) {
-			case strictjson.TagNone:
-				r.scan = i + len(m) // inside a string: text
-				continue
-			case strictjson.TagPending:
-				if !r.hold.active {
-					r.channelText(text, i, false)
-				}
-				r.scan = i
-				return false
+		case strictjson.TagPending:
+			if !r.hold.active {
+				r.channelText(text, i, false)
 			}
+			r.scan = i
+			return false
 		}
 		switch {
 		case m == "" && c >= 0:
@@ -701,18 +700,12 @@ func (r *reader) thinkStep(text string, final bool) bool {
 			// The text's end may begin the closing tag.
 			at, tag = textlayer.CutLiteral(text, r.pos, dialects.Think.Close), ""
 		case cs == strictjson.TagNone || c >= i:
-			if m != "" && r.shown.ShownAt(text, i) {
-				r.scan = i + len(m)
+			switch r.markup(text, i, m, final) {
+			case strictjson.TagNone:
+				r.scan = i + len(m) // shown, or inside a string: text
 				continue
-			}
-			if m != "" {
-				switch r.markup(text, i, final) {
-				case strictjson.TagNone:
-					r.scan = i + len(m) // inside a string: text
-					continue
-				case strictjson.TagPending:
-					at, tag = i, ""
-				}
+			case strictjson.TagPending:
+				at, tag = i, ""
 			}
 		case cs == strictjson.TagPending:
 			// A value the block writes may hold the tag in a string:
@@ -787,7 +780,7 @@ func (r *reader) rollback(text string, c int) {
 func (r *reader) startBlock(i int, resume mode) {
 	from := i + len(r.d.open)
 	r.blk = blockState{start: i, from: from, scan: from, end: -1, resume: resume, call: from, head: from, announced: resume != modeContent,
-		next: from, cand: from}
+		next: from, cand: from, strs: r.blk.strs[:0]}
 	r.mode = modeCall
 }
 
@@ -813,7 +806,14 @@ func (r *reader) callStep(text string, final bool) bool {
 		}
 		b.scan = i + len(m)
 		if k := indexOf(r.d.delims, m); k >= 0 {
+			was := b.par[0] || b.par[1]
 			b.par[k] = !b.par[k]
+			switch open := b.par[0] || b.par[1]; {
+			case open && !was:
+				b.strs = append(b.strs, i)
+			case was && !open:
+				b.strs = append(b.strs, i+len(m))
+			}
 			continue
 		}
 		if m == dialects.Think.Close {
@@ -875,9 +875,9 @@ func (r *reader) callStep(text string, final bool) bool {
 // read as the block's reading at its end will read it, whatever that end
 // turns out to be (the next call's prefix ends it, after separators only),
 // so it goes out before the next call's name is written. The call is tried
-// where "call:" follows a '}' and separators; a try that reads no call is
-// made again only once the call's text has doubled, so the work stays
-// linear. A call larger than the size limit stops the taking: the block's
+// where "call:" follows a '}' and separators outside the strings the block
+// reads (strs); a try that reads no call is made again only once the
+// call's text has doubled, so the work stays linear. A call larger than the size limit stops the taking: the block's
 // end reads the rest.
 func (r *reader) take(text string, limit int) bool {
 	b := &r.blk
@@ -892,6 +892,17 @@ func (r *reader) take(text string, limit int) bool {
 		}
 		c := b.cand + k
 		b.cand = c + 1
+		for len(b.strs) >= 2 && b.strs[1] <= c {
+			b.strs = b.strs[2:] // a string that closed before c
+		}
+		if len(b.strs) > 0 && b.strs[0] < c {
+			// c stands in a string: the search goes on after it.
+			b.cand = limit
+			if len(b.strs) > 1 {
+				b.cand = min(limit, b.strs[1])
+			}
+			continue
+		}
 		j := c
 		for j > b.next && strings.IndexByte(" \t\r\n,;", text[j-1]) >= 0 {
 			j--
