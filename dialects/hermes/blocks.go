@@ -1,6 +1,7 @@
 package hermes
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -15,14 +16,13 @@ import (
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
-// withoutTagsInStrings drops from tags, found in text from start, the
-// <tool_call> tags that stand inside a string of a JSON value
+// withoutTagsInStrings appends to out the tags, found in text from
+// start, but the <tool_call> tags that stand inside a string of a JSON value
 // (strictjson.InsideString): structure inside a string is text. A value
 // that holds one is looked for back to the tag before it only, and the
 // tags inside a value found are dropped without a look, so the pass stays
 // linear.
-func withoutTagsInStrings(text string, tags []tag, start int) []tag {
-	out := tags[:0]
+func withoutTagsInStrings(out []tag, text string, tags []tag, start int) []tag {
 	floor, skip := start, -1
 	for _, t := range tags {
 		if t.kind == kindToolCall {
@@ -47,8 +47,8 @@ func withoutTagsInStrings(text string, tags []tag, start int) []tag {
 // opening tag is missing. The regions' array is the next pass's too.
 func (x *extractor) tagPass(start, end int) (regions []region, orphans []tag) {
 	regions = x.regions[:0]
-	x.tags = tokenize(x.tags[:0], x.Text, start, end, x.known)
-	tags := withoutTagsInStrings(x.Text, x.tags, start)
+	x.kept = withoutTagsInStrings(x.kept[:0], x.Text, x.tokens(start, end), start)
+	tags := x.kept
 	for k := 0; k < len(tags); {
 		t := tags[k]
 		if x.tagShown.ShownAt(x.Text, t.start) {
@@ -83,6 +83,31 @@ func (x *extractor) tagPass(start, end int) (regions []region, orphans []tag) {
 	}
 	x.regions = regions[:0] // the next pass writes over them
 	return x.fenceRuns(regions, start, end), orphans
+}
+
+// tokens returns the tags the dialect knows in text[start:end], in order.
+// Each tag is parsed once (tokenize): the tags of a part of the text read
+// before up to the same end are those read then.
+func (x *extractor) tokens(start, end int) []tag {
+	if end == x.tokEnd && start >= x.tokStart {
+		k := sort.Search(len(x.tags), func(k int) bool { return x.tags[k].start >= start })
+		if k == 0 || x.tags[k-1].end <= start {
+			return x.tags[k:]
+		}
+	}
+	x.tags = tokenize(x.tags[:0], x.Text, start, end, x.known)
+	x.tokStart, x.tokEnd = start, end
+	return x.tags
+}
+
+// tagAt returns the tag that starts at text[i] and ends before limit, as
+// the tag pass read it (parseTag, once): i lies where it read.
+func (x *extractor) tagAt(i, limit int) (tag, bool) {
+	k := sort.Search(len(x.tags), func(k int) bool { return x.tags[k].start >= i })
+	if k < len(x.tags) && x.tags[k].start == i && x.tags[k].end <= limit {
+		return x.tags[k], true
+	}
+	return tag{}, false
 }
 
 // block reads the block opened by tags[k]; ok is false when the tag does
@@ -243,7 +268,7 @@ func (x *extractor) toolCallBody(start, end int, closed bool) ([]dialects.RawCal
 			return calls, used, true
 		case '<':
 			// A <function …>{…}</function> element claims the block too.
-			if t, ok := parseTag(x.Text, p, end); ok && t.kind == kindFunction && !t.closing {
+			if t, ok := x.tagAt(p, end); ok && t.kind == kindFunction && !t.closing {
 				if calls, used := x.callBody(p, end); len(calls) > 0 && calls[0].Err == nil {
 					return calls, used, true
 				}
@@ -280,7 +305,7 @@ func (x *extractor) callBody(start, end int) (calls []dialects.RawCall, used int
 	case x.Text[p] == '<':
 		// One or more <function …>{…}</function> elements, one call each.
 		for q := p; q < end; q = textcall.SkipSpace(x.Text, used, end) {
-			t, ok := parseTag(x.Text, q, end)
+			t, ok := x.tagAt(q, end)
 			if !ok || t.kind != kindFunction || t.closing {
 				break
 			}

@@ -80,11 +80,13 @@ type extractor struct {
 	// shows a call rather than makes one: for the tag pass, and for the
 	// fallbacks in the gaps between its blocks (shown.ShownScan).
 	tagShown, gapShown shown.ShownScan
-	// tags holds the tags of the tag pass, and regions its regions, their
-	// arrays used again by the next unit; known are tags of the text
-	// parsed before it was read (unitLines.tagAt), in order.
-	tags, known []tag
-	regions     []region
+	// tags holds the tags the dialect knows in text[tokStart:tokEnd]
+	// (tokens), kept those of them the tag pass reads, and regions its
+	// regions, their arrays used again by the next unit; known are tags
+	// of the text parsed before it was read (unitLines.tagAt), in order.
+	tags, kept, known []tag
+	tokStart, tokEnd  int
+	regions           []region
 }
 
 // region is a span of the text taken out as calls: a tag block, a fence, a

@@ -109,12 +109,13 @@ func (hermes) Extract(text string, opts *dialects.Options) *dialects.Extraction 
 func (r *reader) recycle() {
 	x := &r.x
 	clear(x.tags[:cap(x.tags)])
+	clear(x.kept[:cap(x.kept)])
 	clear(x.regions[:cap(x.regions)])
 	clear(x.content.parts[:cap(x.content.parts)])
 	clear(x.reasoning.parts[:cap(x.reasoning.parts)])
 	x.tagShown.Reset()
 	x.gapShown.Reset()
-	keep := extractor{tags: x.tags[:0], regions: x.regions[:0], content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tagShown: x.tagShown, gapShown: x.gapShown}
+	keep := extractor{tags: x.tags[:0], kept: x.kept[:0], regions: x.regions[:0], content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tagShown: x.tagShown, gapShown: x.gapShown}
 	clear(r.lines.seen[:cap(r.lines.seen)])
 	r.lines.reset()
 	var out []dialects.Piece
@@ -186,9 +187,11 @@ type reader struct {
 
 	// In a reasoning block: emitted is the end of the block's text
 	// already returned, and hold says an opening tag the dialect knows
-	// was seen there, after which the block's text waits for its end.
+	// (held, as decided read it) was seen there, after which the block's
+	// text waits for its end.
 	emitted int
 	hold    bool
+	held    [1]tag
 
 	// In content: lines scans the unit for the blank line that ends it,
 	// floorOK says nothing but blanks and list punctuation came before
@@ -426,9 +429,9 @@ func (r *reader) block(final bool) bool {
 		limit = c
 	}
 	if !r.hold {
-		at, hold := decided(t, r.emitted, limit)
+		at, held, hold := decided(t, r.emitted, limit)
 		r.reasoning.write(r, t[r.emitted:at])
-		r.emitted, r.hold = at, hold
+		r.emitted, r.hold, r.held[0] = at, hold, held
 	}
 	return false
 }
@@ -438,23 +441,23 @@ func (r *reader) block(final bool) bool {
 const maxTagSpan = 1 + maxTagName + maxTagAttrs + 160
 
 // decided returns how far text[from:limit] is text that opens no call:
-// up to the first opening tag the dialect knows (hold is then true), or
-// to a '<' whose tag is not complete yet.
-func decided(text string, from, limit int) (at int, hold bool) {
+// up to the first opening tag the dialect knows (held; hold is then
+// true), or to a '<' whose tag is not complete yet.
+func decided(text string, from, limit int) (at int, held tag, hold bool) {
 	for i := from; i < limit; i++ {
 		k := strings.IndexByte(text[i:limit], '<')
 		if k < 0 {
-			return limit, false
+			return limit, tag{}, false
 		}
 		i += k
 		if limit-i <= maxTagSpan && strings.IndexAny(text[i+1:limit], "<>") < 0 {
-			return i, false // the tag is not complete yet
+			return i, tag{}, false // the tag is not complete yet
 		}
 		if t, ok := parseTag(text, i, limit); ok && !t.closing {
-			return i, true
+			return i, t, true
 		}
 	}
-	return limit, false
+	return limit, tag{}, false
 }
 
 // closeBlock ends the reasoning block at its closing tag at c: the whole
@@ -475,7 +478,14 @@ func (r *reader) closeBlock(c int) bool {
 // what is held ends the reasoning, and what follows it is content.
 func (r *reader) openBlock() {
 	t := r.text()[r.emitted:]
-	r.readHeld(t, r.base+r.emitted, 0, nil, func(x *extractor) { x.reasoningSegment(0, len(x.Text), r.content.any() || r.calls > 0) })
+	var known []tag
+	if r.hold {
+		// The tag decided read is the tag pass's: it is parsed once.
+		r.held[0].start -= r.emitted
+		r.held[0].end -= r.emitted
+		known = r.held[:]
+	}
+	r.readHeld(t, r.base+r.emitted, 0, known, func(x *extractor) { x.reasoningSegment(0, len(x.Text), r.content.any() || r.calls > 0) })
 	r.drop(len(r.text()))
 }
 
@@ -550,11 +560,22 @@ func (r *reader) unit(n int) {
 	// The content returned before the unit's end may run past it (up to
 	// the first byte that may open a region): it is the next unit's.
 	pre, stuck := min(r.pre, n), r.stuck && r.pre < n
+	shift := 0 // how far the unit's read moved the tags the unit scan read
 	defer func() {
 		if r.pre -= n; r.pre <= 0 {
 			r.pre, r.stuck = 0, false
 		}
+		// A tag read past the unit's end (the one that ended it) is the
+		// next unit's: it is not parsed again.
+		seen := r.lines.seen[:0]
+		for _, t := range r.lines.seen {
+			if t.start -= shift + n; t.start >= 0 {
+				t.end -= shift + n
+				seen = append(seen, t)
+			}
+		}
 		r.lines.reset()
+		r.lines.seen = seen
 	}()
 	if t := r.text()[:n]; !stuck && r.closer == 0 && strings.IndexAny(t[pre:], "<`~{[") < 0 {
 		// Nothing in it may open a region: it is content, as it is.
@@ -574,6 +595,7 @@ func (r *reader) unit(n int) {
 		r.lines.seen[i].start += at
 		r.lines.seen[i].end += at
 	}
+	shift = at
 	r.readHeld(text, r.base-at, pre, r.lines.seen, func(x *extractor) { x.contentSegment(at, len(x.Text), floor) })
 	r.floorOK = r.floorOK && textlayer.RunOnly(text[at:])
 	r.drop(n)
@@ -588,7 +610,7 @@ func (r *reader) readHeld(text string, base, pre int, known []tag, read func(x *
 	x := &r.x
 	x.tagShown.Reset()
 	x.gapShown.Reset()
-	*x = extractor{Reader: textcall.MakeReader(text, r.opts), content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tags: x.tags[:0], known: known, regions: x.regions[:0], tagShown: x.tagShown, gapShown: x.gapShown}
+	*x = extractor{Reader: textcall.MakeReader(text, r.opts), content: recorder{x.content.parts[:0]}, reasoning: recorder{x.reasoning.parts[:0]}, tags: x.tags[:0], kept: x.kept[:0], known: known, regions: x.regions[:0], tagShown: x.tagShown, gapShown: x.gapShown}
 	read(x)
 	if x.marked {
 		r.mark()
@@ -782,8 +804,11 @@ type unitState struct {
 	// says the line ends with a JSON value.
 	held      int
 	heldValue bool
-	// openAt is where the block open starts.
-	openAt int
+	// openAt is where the block open starts, openFam its family, and
+	// valued says a JSON value closed in it.
+	openAt  int
+	openFam uint8
+	valued  bool
 }
 
 // reset readies u for the next unit, keeping its arrays.
@@ -884,6 +909,7 @@ func (u *unitLines) boundary(text string, limit int) int {
 			if u.depth == 0 && u.tags == 0 {
 				u.valueEnd = i + 1
 			}
+			u.valued = u.valued || u.depth == 0 && u.tags == 1
 		case '`', '~':
 			// A fence opens here or the run is text: inline code is
 			// ShownScan's, asked where the unit may end.
@@ -913,10 +939,14 @@ func (u *unitLines) boundary(text string, limit int) int {
 			if !ok {
 				break
 			}
+			if u.ends(text, t) {
+				u.closer = t.start
+				return t.start
+			}
 			u.at = t.end
 			if !t.closing {
 				if u.tags++; u.tags == 1 {
-					u.openAt = t.start
+					u.openAt, u.openFam, u.valued = t.start, t.family, false
 				}
 				continue
 			}
@@ -939,6 +969,18 @@ func (u *unitLines) boundary(text string, limit int) int {
 		u.at++
 	}
 	return 0
+}
+
+// ends reports whether the opening tag t ends the unit before it: a
+// block that never closed ends at the next opening tag of its family,
+// which the block's JSON value, closed before it, does not hold in a
+// string (extractor.block). The block's calls are then read as the
+// whole output's reading reads them, when t starts a line after the
+// value (so nothing before t on its line is the block's or places t)
+// and the block is not shown.
+func (u *unitLines) ends(text string, t tag) bool {
+	return !t.closing && u.tags == 1 && t.family == u.openFam && u.valued && !u.fence && u.depth == 0 && !u.inStr &&
+		u.line > u.openAt && textlayer.TrimSpace(text[u.line:t.start]) == "" && !u.shown.ShownAt(text, u.openAt)
 }
 
 // The classes of the bytes unitLines.boundary reads outside a string:
