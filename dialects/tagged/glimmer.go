@@ -43,6 +43,14 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s stretch,
 	// tag ends runs to the first message: the text before it is reasoning,
 	// as dialects.SplitReasoning reads an open block, and streams as such.
 	leading := s.startsOpen && (len(think) == 0 || think[0].Start > 0)
+	// A <think> the output opened and never closed is read the same way
+	// from its tag on: the text up to the first message is reasoning (in
+	// every tagged dialect, reasoning that never closes runs on, and what
+	// the model does in it counts: here, its messages).
+	open := strictjson.UnclosedBlock(text, dialects.Think.Open, dialects.Think.Close)
+	if open >= 0 && textcall.Inside(think, open) {
+		open = -1
+	}
 	addContent := func(s string) {
 		if s = textlayer.TrimSpace(stripFraming(s)); s == "" {
 			return
@@ -84,6 +92,11 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s stretch,
 		for len(think) > 0 && think[0].End <= pos {
 			think = think[1:]
 		}
+		if open >= pos && (m < 0 || open < m) && (len(think) == 0 || open < think[0].Start) {
+			addContent(text[pos:open])
+			pos, open, leading = open+len(dialects.Think.Open), -1, true
+			continue
+		}
 		if m < 0 && len(think) == 0 {
 			break
 		}
@@ -108,11 +121,11 @@ func glimmerMessages(t *Dialect, text string, opts *dialects.Options, s stretch,
 		if !ok {
 			addContent(header)
 		} else {
-			leading = false
 			ext.Marked = true
 			if f := strings.Fields(header); len(f) == 2 && !glimmerRole(f[0]) {
-				addContent(f[0]) // a word that is no role is the model's text
+				addContent(f[0]) // a word that is no role is the model's text, before the message
 			}
+			leading = false
 		}
 		bodyStart := m + len(glimmerMessage)
 		bodyEnd, next := len(text), len(text)

@@ -116,6 +116,40 @@ func TestImplicitReasoningTagInString(t *testing.T) {
 	}
 }
 
+// TestGlimmerUnclosedThink holds glimmer to the rule of every tagged
+// dialect for a <think> block the output opens and never closes: its
+// text is reasoning, and what the model does in it counts (in glimmer, a
+// message ends it, as it ends the block the template opened), however
+// the output is cut.
+func TestGlimmerUnclosedThink(t *testing.T) {
+	rows := []struct {
+		name, text, reasoning, content string
+		calls                          int
+	}{
+		{"the block runs to the end", "<think>I should check the weather", "I should check the weather", "", 0},
+		{"content before it", "Hi.<think>I should check", "I should check", "Hi.", 0},
+		{"after a closed block", "<think>hm</think>Hi.<think>more", "hm\nmore", "Hi.", 0},
+		{"after a message", " to=user<|message|>Hi.<|eot|><think>more", "more", "Hi.", 0},
+		{"a message ends it", "<think>hm\n<|start|>assistant to=user<|message|>after<|eot|>", "hm", "after", 0},
+		{"the word before a header is its text", "<think>hm to=user<|message|>after<|eot|>", "hm", "after", 0},
+		{"a tool message in it is a call", "<think>hm to=f<|message|><atem:function_calls><atem:invoke name=\"f\"></atem:invoke></atem:function_calls><|eom|> to=user<|message|>after<|eot|>", "hm", "after", 1},
+		{"a message to self in it", "<think>hm to=self<|message|>x<|eom|>after", "hm\nx", "after", 0},
+		{"a tag inside a string of a JSON value is text", "Note {\"a\": \"<think>\"} ok", "", "Note {\"a\": \"<think>\"} ok", 0},
+	}
+	opts := &dialects.Options{ReasoningClosed: true}
+	for _, tt := range rows {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := streamtest.CheckReader(tagged.Glimmer, tt.text, opts); err != nil {
+				t.Fatal(err)
+			}
+			x := tagged.Glimmer.Extract(tt.text, opts)
+			if x.Reasoning != tt.reasoning || x.Content != tt.content || len(x.Calls) != tt.calls {
+				t.Errorf("reasoning %q content %q calls %d, want %q %q %d", x.Reasoning, x.Content, len(x.Calls), tt.reasoning, tt.content, tt.calls)
+			}
+		})
+	}
+}
+
 // TestGlimmerTemplateReasoning holds glimmer's reasoning to one text
 // however it went out: the block the template opened streams as it
 // arrives, and a message to self after it is joined to it by a line
