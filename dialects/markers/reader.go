@@ -54,7 +54,6 @@ func (d *Dialect) NewReader(opts *dialects.Options) dialects.Reader {
 	}
 	r.regionBefore = d.implicitForm()
 	r.lits = d.lits
-	r.out = r.outBuf[:0]
 	return r
 }
 
@@ -216,10 +215,10 @@ type reader struct {
 	opts *dialects.Options
 	lits *lits
 	b    sofar.Output // the output so far
-	out  []dialects.Piece
-	// outBuf is the first memory of out: the pieces of an output of a
-	// few calls need no array of their own.
-	outBuf [4]dialects.Piece
+	// out are the pieces a Write or Close returns, its array made at the
+	// first piece (emit): a candidate of detection that sends nothing
+	// needs none.
+	out []dialects.Piece
 
 	// scanned is where the search for literals goes on: a literal that
 	// may start before it has been found.
@@ -252,12 +251,16 @@ type reader struct {
 	boundaryEnds, boundaryCloses bool
 	// read is the reading of the unit at readBase of the text's first
 	// readN bytes, the last one done (valid when hasRead): Close reads
-	// nothing again when no byte came since. x is the extractor every
-	// reading uses, its memory reused.
+	// nothing again when no byte came since. mem is the memory every
+	// reading uses, made at the first (memory): a Reader that reads no
+	// unit before Close, such as most candidates of a detection, is a
+	// small struct.
 	read            unitReading
 	hasRead         bool
 	readN, readBase int
-	x               extractor
+	mem             *readMem
+	// peeks is the memory Peek reads with, made at the first Peek.
+	peeks *peekMem
 
 	// base is where the unit not decided yet begins: the output before
 	// it was read, its calls (committed of them) sent, its content
@@ -278,13 +281,9 @@ type reader struct {
 	// implicit is dialects.ImplicitReasoning of the text of the last
 	// reading, for its first unit (false for any other).
 	implicit bool
-	// shown has read the output up to base, told of the call regions
-	// before it: each reading of a unit goes on from a copy of it, so
-	// that a marker is shown or not by what precedes it in the whole
-	// output, however the output was cut into units. scratch is the
-	// fork of it a reading goes on from (ShownScan.ForkTo: the reading
-	// leaves shown as it was).
-	shown, scratch shown.ShownScan
+	// shown is mem's scan of what is shown (readMem.shown), nil before
+	// the first reading; a Peek's copy reads it and leaves it as it was.
+	shown *shown.ShownScan
 
 	// sentTo is where the answer text sent so far (the reasoning, when
 	// the output opens in a block the template opened) ends in the
@@ -368,17 +367,17 @@ func (r *reader) Close() []dialects.Piece {
 		*sentIn = (*sentIn)[len(sent):]
 	}
 	if reasoning != "" {
-		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceReasoning, Text: reasoning})
+		r.emit(dialects.Piece{Kind: dialects.PieceReasoning, Text: reasoning})
 	}
 	r.content(content)
 	for i := r.calls - r.committed; i < len(x.Calls); i++ {
 		r.sendCall(i, &x.Calls[i])
 	}
 	for _, e := range x.Errors {
-		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceError, Err: e})
+		r.emit(dialects.Piece{Kind: dialects.PieceError, Err: e})
 	}
 	if r.marked || x.Marked {
-		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceMarked})
+		r.emit(dialects.Piece{Kind: dialects.PieceMarked})
 	}
 	return r.out
 }
@@ -388,9 +387,40 @@ func (r *reader) readUnit(s string) unitReading {
 	at := unitStart{first: r.base == 0, section: r.section, run: r.run, form: r.form, inList: r.inList, calls: r.committed, noTag: r.noTag()}
 	r.implicit = r.base == 0 && dialects.ImplicitReasoning(s, &r.d.start, r.opts)
 	r.tried += len(s) - r.base
-	r.shown.ForkTo(&r.scratch)
+	m := r.memory()
+	r.shown.ForkTo(&m.scratch)
 	k, _ := slices.BinarySearch(r.opens, r.base)
-	return r.d.readUnit(&r.x, s, r.base, &r.scratch, r.opts, at, r.implicit, r.opens[k:], r.scanned)
+	return r.d.readUnit(&m.x, s, r.base, &m.scratch, r.opts, at, r.implicit, r.opens[k:], r.scanned)
+}
+
+// readMem is the memory the readings of a unit use: the extractor, its
+// memory reused, the scan of what is shown in the output up to base,
+// told of the call regions before it, and the fork of it a reading goes
+// on from (ShownScan.ForkTo: the reading leaves shown as it was). Each
+// reading of a unit goes on from a copy of shown, so that a marker is
+// shown or not by what precedes it in the whole output, however the
+// output was cut into units.
+type readMem struct {
+	x              extractor
+	shown, scratch shown.ShownScan
+}
+
+// memory returns the memory of r's readings, made at the first.
+func (r *reader) memory() *readMem {
+	if r.mem == nil {
+		r.mem = &readMem{}
+		r.shown = &r.mem.shown
+	}
+	return r.mem
+}
+
+// emit adds p to the pieces returned. The array is made at the first
+// piece, with room for the few of a short output.
+func (r *reader) emit(p dialects.Piece) {
+	if r.out == nil {
+		r.out = make([]dialects.Piece, 0, 4)
+	}
+	r.out = append(r.out, p)
 }
 
 // sendCall sends call i of the unit at base, rc, with its offsets in the
@@ -404,12 +434,12 @@ func (r *reader) sendCall(i int, rc *dialects.RawCall) {
 			e.Offset += r.base
 		}
 	}
-	r.out = append(r.out, dialects.Piece{Kind: dialects.PieceCall, Index: r.committed + i, Call: rc})
+	r.emit(dialects.Piece{Kind: dialects.PieceCall, Index: r.committed + i, Call: rc})
 }
 
 func (r *reader) content(s string) {
 	if s != "" {
-		r.out = append(r.out, dialects.Piece{Kind: dialects.PieceContent, Text: s})
+		r.emit(dialects.Piece{Kind: dialects.PieceContent, Text: s})
 	}
 }
 
@@ -771,7 +801,7 @@ func (r *reader) sendContent(s string) {
 	if body != "" {
 		r.leading = false
 		r.sent.WriteString(body)
-		r.out = append(r.out, dialects.Piece{Kind: kind, Text: body})
+		r.emit(dialects.Piece{Kind: kind, Text: body})
 	}
 }
 
