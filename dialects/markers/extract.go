@@ -68,6 +68,12 @@ type unitStart struct {
 	// noTag: no reasoning tag stands in the output, so its reasoning
 	// needs no search (a block the template opened aside).
 	noTag bool
+	// more: the output may go on past the unit's text (a reading of a
+	// Write, not of Close). A call value that the text's end cuts is then
+	// not read (extractor.values): no call of it, nor any after it, is
+	// sent before its value closes, and no unit begins inside it, so its
+	// reading would be thrown away; Close reads it.
+	more bool
 }
 
 // checkpoint is a place in a unit, right after a call region (or a call
@@ -109,6 +115,9 @@ type unitReading struct {
 	// trimmedAll: the unit's content, blank, was trimmed away at a
 	// region, which trims the content before the unit.
 	trimmedAll bool
+	// cutSkipped: a value the text's end cuts was not read
+	// (unitStart.more): the reading is no Close's.
+	cutSkipped bool
 }
 
 // readUnit reads the unit out[base:], which begins the output or follows
@@ -129,7 +138,7 @@ func (d *Dialect) readUnit(x *extractor, out string, base int, shown *shown.Show
 	x.find.known, x.find.off, x.find.limit = known, base, max(0, limit-base)
 	x.out, x.base, x.shown = out, base, shown
 	x.run()
-	ur := unitReading{x: x.ext, split: x.bare, trimmedAll: x.trimmedAll, regions: x.regions}
+	ur := unitReading{x: x.ext, split: x.bare, trimmedAll: x.trimmedAll, regions: x.regions, cutSkipped: x.cutSkipped}
 	switch {
 	case !x.bare:
 		ur.raw, ur.cps = x.rawText, x.cps
@@ -283,6 +292,8 @@ type extractor struct {
 	rawText string
 	// trimmedAll: the content, blank, was trimmed away at a region.
 	trimmedAll bool
+	// cutSkipped: a value the text's end cuts was not read (unitStart.more).
+	cutSkipped bool
 	// bare: the text was read as bare JSON, from bareFrom on;
 	// samePrefix is how far the content read as bare JSON is the text
 	// itself (offsetIn).
@@ -838,6 +849,14 @@ func (x *extractor) values(f *form, i int, inList bool) piece {
 		}
 		if valueStart(s, j) {
 			ext := scanValue(s, j, x.d.bounds)
+			if x.at.more && ext.status == extentCut && !ext.atMarker && s[j] == '{' {
+				// An object the text's end cuts: a call of it waits for
+				// its value to close (unitStart.more). (A list is read:
+				// the elements that closed in it are calls already.)
+				x.cutSkipped = true
+				i = len(s)
+				break
+			}
 			calls, content, _ := x.jsonValue(s, j, ext, j, false)
 			// Each value's calls keep the value's text, from the end of
 			// the one before, not the region's: a call is read from its

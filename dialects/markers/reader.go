@@ -338,12 +338,12 @@ func (r *reader) Close() []dialects.Piece {
 	s := r.b.Text()
 	ur := &r.read
 	switch {
-	case r.hasRead && r.readN == len(s) && r.readBase == r.base:
+	case r.hasRead && r.readN == len(s) && r.readBase == r.base && !r.read.cutSkipped:
 	case r.base > 0 && r.base == len(s) && !r.section && !r.run && r.form == 0:
 		// Nothing after the units decided: an empty unit reads as nothing.
 		r.read = unitReading{x: &dialects.Extraction{}}
 	default:
-		r.read = r.readUnit(s)
+		r.read = r.readUnit(s, false)
 	}
 	x := ur.x
 	content, reasoning := x.Content, x.Reasoning
@@ -382,9 +382,10 @@ func (r *reader) Close() []dialects.Piece {
 	return r.out
 }
 
-// readUnit reads the unit not decided yet, from base to the end of s.
-func (r *reader) readUnit(s string) unitReading {
-	at := unitStart{first: r.base == 0, section: r.section, run: r.run, form: r.form, inList: r.inList, calls: r.committed, noTag: r.noTag()}
+// readUnit reads the unit not decided yet, from base to the end of s;
+// more says the output may go on past s (unitStart.more).
+func (r *reader) readUnit(s string, more bool) unitReading {
+	at := unitStart{first: r.base == 0, section: r.section, run: r.run, form: r.form, inList: r.inList, calls: r.committed, noTag: r.noTag(), more: more}
 	r.implicit = r.base == 0 && dialects.ImplicitReasoning(s, &r.d.start, r.opts)
 	r.tried += len(s) - r.base
 	m := r.memory()
@@ -839,7 +840,7 @@ func (d *Dialect) implicitForm() bool {
 // that nothing after it can change; the unit then begins after the last
 // of them whose region is decided (commit).
 func (r *reader) sendCalls(s string) {
-	r.read, r.hasRead, r.readN, r.readBase = r.readUnit(s), true, len(s), r.base
+	r.read, r.hasRead, r.readN, r.readBase = r.readUnit(s, true), true, len(s), r.base
 	ur := &r.read
 	x := ur.x
 	u := s[r.base:]
