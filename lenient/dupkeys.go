@@ -7,6 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/dialectkit/toolcall"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 )
 
 // maxDedupeDepth bounds the rewrite of objects with duplicate keys, which
@@ -124,7 +125,7 @@ func duplicateKeys(b []byte) []int {
 		case ':':
 			expectKey = false
 		case '"':
-			j, escaped := i+1, false
+			j := i + 1
 			// Most strings are short: look at a few bytes inline before
 			// paying for a call to the vectorised search.
 			short := false
@@ -137,28 +138,13 @@ func duplicateKeys(b []byte) []int {
 					break
 				}
 			}
-			for !short {
-				k := bytes.IndexByte(b[j:], '"')
-				if k < 0 {
+			if !short {
+				if j = jsonscan.StringEnd(b, i); j >= len(b) {
 					return dups
 				}
-				j += k
-				run := 0
-				for m := j - 1; m > i && b[m] == '\\'; m-- {
-					run++
-				}
-				if run > 0 {
-					escaped = true
-				}
-				if run%2 == 0 {
-					break
-				}
-				j++
 			}
 			if expectKey && len(frames) > 0 {
-				if !short && bytes.IndexByte(b[i+1:j], '\\') >= 0 {
-					escaped = true
-				}
+				escaped := !short && bytes.IndexByte(b[i+1:j], '\\') >= 0
 				key := keySpan{start: i + 1, end: j, escaped: escaped}
 				f := &frames[len(frames)-1]
 				if f.seen(b, keys, key) {

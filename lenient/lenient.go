@@ -599,15 +599,13 @@ func depthExceeded(b []byte, limit int) int {
 		case 0:
 		case '"':
 			// Most strings are short keys: look at a few bytes inline before
-			// paying for a call to the vectorised search.
+			// paying for a call to the vectorised search, which reads
+			// the string from its start once an escape shows.
 			j, end := i+1, min(i+17, len(b))
-			for j < end && b[j] != '"' {
-				if b[j] == '\\' {
-					j++
-				}
+			for j < end && b[j] != '"' && b[j] != '\\' {
 				j++
 			}
-			if j < end {
+			if j < end && b[j] == '"' {
 				i = j
 				continue
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/tidwall/gjson"
 )
 
@@ -199,24 +200,17 @@ func (o obj) bytes() []byte {
 // objects it builds around them, are not compacted again at each level
 // (lenient.Valid's one pass is several times faster than json.Compact).
 func compacted(v []byte) bool {
-	in, esc := false, false
-	for _, c := range v {
-		switch {
-		case esc:
-			esc = false
-		case in:
-			if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				in = false
-			}
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
 		case c == '"':
-			in = true
+			if i = jsonscan.StringEnd(v, i); i >= len(v) {
+				return false // a string the value does not close
+			}
 		case c <= ' ':
 			return false
 		}
 	}
-	return !in
+	return true
 }
 
 // appendKey writes a key as a JSON string without HTML escaping.

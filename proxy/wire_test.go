@@ -128,3 +128,27 @@ func TestObjFieldsMatchEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// compacted reads strings where jsonscan.StringEnd ends them: the blanks
+// and escaped quotes inside a string are not layout, a blank outside one
+// is, and a string the value does not close says no.
+func TestCompacted(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want bool
+	}{
+		{`{"a":1,"b":[true,null]}`, true},
+		{`{"a b":"c d"}`, true},
+		{`{"a":"say \"x y\" \\"}`, true},
+		{`{"a":"\\\\"}`, true},
+		{`{"a": 1}`, false},
+		{"{\"a\":1}\n", false},
+		{`{"a":"\\\\" }`, false},
+		{`{"a":"x \" }`, false},
+		{`"open`, false},
+	} {
+		if got := compacted([]byte(tc.v)); got != tc.want {
+			t.Errorf("compacted(%s) = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}

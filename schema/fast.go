@@ -9,6 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/kaptinlin/jsonschema"
+
+	"github.com/dialectkit/toolcall/internal/jsonscan"
 )
 
 // The fast path validates arguments directly over their bytes, in one pass
@@ -627,29 +629,11 @@ func (w *walker) array(n *fastNode, depth int) fastResult {
 }
 
 // stringEnd returns the index of the closing quote of the string opening
-// at i, and whether the string holds an escape.
+// at i (where jsonscan.StringEnd finds it), and whether the string holds an
+// escape.
 func (w *walker) stringEnd(i int) (int, bool) {
-	b := w.b
-	escaped := false
-	for j := i + 1; j < len(b); {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return len(b), escaped
-		}
-		if !escaped && bytes.IndexByte(b[j:j+k], '\\') >= 0 {
-			escaped = true
-		}
-		j += k
-		backslashes := 0
-		for m := j - 1; m > i && b[m] == '\\'; m-- {
-			backslashes++
-		}
-		if backslashes%2 == 0 {
-			return j, escaped
-		}
-		j++
-	}
-	return len(b), escaped
+	end := jsonscan.StringEnd(w.b, i)
+	return end, bytes.IndexByte(w.b[i+1:end], '\\') >= 0
 }
 
 func (w *walker) str(n *fastNode) fastResult {

@@ -12,9 +12,6 @@ import (
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
-// Span is a byte range [Start, End) of a text.
-type Span = textlayer.Span
-
 // ShownScan answers ShownAt for a text that only grows (a stream's
 // buffer, or an output read from its start), reading each complete line
 // once. The zero value is ready.
@@ -44,7 +41,7 @@ type ShownScan struct {
 	q    quoteState
 	// calls are the call regions of the text not yet read past (Call),
 	// in order: the backticks in them open no inline code.
-	calls []Span
+	calls []textlayer.Span
 	// examples answers PresentedAsExample for the fences asked about.
 	examples ExampleScan
 }
@@ -56,7 +53,7 @@ type ShownScan struct {
 // about.
 func (s *ShownScan) Call(start, end int) {
 	if end > start+1 {
-		s.calls = append(s.calls, Span{Start: start, End: end})
+		s.calls = append(s.calls, textlayer.Span{Start: start, End: end})
 		s.stale = s.stale || start < s.in.i
 	}
 }
@@ -522,7 +519,7 @@ type inlineScan struct {
 // read pairs the runs that open before to with closers that start before
 // to; end is the end of the text so far, and the paragraph goes on past
 // to.
-func (s *inlineScan) read(text string, calls []Span, to, end int) {
+func (s *inlineScan) read(text string, calls []textlayer.Span, to, end int) {
 	for {
 		if s.n > 0 {
 			if !s.closer(text, to, end) {
@@ -604,7 +601,7 @@ func (s *inlineScan) closer(text string, to, end int) bool {
 // call's (a value's "use `ls"), not prose's inline code. A call that
 // starts before floor starts inside code closed already: it is shown, not
 // made, and the backticks in it are the code's.
-func inCall(calls []Span, at, floor int) bool {
+func inCall(calls []textlayer.Span, at, floor int) bool {
 	k := sort.Search(len(calls), func(i int) bool { return calls[i].Start >= at })
 	return k > 0 && calls[k-1].Start >= floor && at < calls[k-1].End
 }
@@ -612,7 +609,7 @@ func inCall(calls []Span, at, floor int) bool {
 // lineInCall reports whether the line that starts at text[at] starts inside
 // one of calls (sorted and apart): between a call's first byte and its
 // end, so that the line is the call's text, not prose's.
-func lineInCall(calls []Span, at int) bool {
+func lineInCall(calls []textlayer.Span, at int) bool {
 	k := sort.Search(len(calls), func(i int) bool { return calls[i].Start > at })
 	return k > 0 && at < calls[k-1].End
 }

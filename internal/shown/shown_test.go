@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dialectkit/toolcall/internal/longtest"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
 // TestShownAt: a marker (at the "^" of each text) is shown by what
@@ -277,7 +278,7 @@ func TestShownLeavesCallsOut(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 3000 {
 		var b strings.Builder
-		var calls []Span
+		var calls []textlayer.Span
 		for range 1 + r.IntN(12) {
 			if r.IntN(3) == 0 {
 				start := b.Len()
@@ -286,14 +287,14 @@ func TestShownLeavesCallsOut(t *testing.T) {
 					b.WriteString(inner[r.IntN(len(inner))])
 				}
 				b.WriteString("</c>")
-				calls = append(calls, Span{Start: start, End: b.Len()})
+				calls = append(calls, textlayer.Span{Start: start, End: b.Len()})
 				continue
 			}
 			b.WriteString(pieces[r.IntN(len(pieces))])
 		}
 		text := b.String()
 		// The calls an engine makes: those whose start is not shown.
-		var real []Span
+		var real []textlayer.Span
 		var e ShownScan
 		for _, c := range calls {
 			if !e.ShownAt(text, c.Start) {

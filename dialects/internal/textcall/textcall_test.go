@@ -12,6 +12,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/lenient"
 	"github.com/dialectkit/toolcall/schema"
 )
@@ -231,7 +232,7 @@ func TestCodeCut(t *testing.T) {
 func TestReasoningBlocks(t *testing.T) {
 	text := "a <think>b</think> c</think> d <think>e</think> f"
 	got := textcall.ReasoningBlocks(text, true, true, dialects.Think)
-	want := []textcall.Span{{Start: 0, End: strings.Index(text, "b</think>") + len("b</think>")}, {Start: strings.Index(text, "<think>e"), End: strings.Index(text, " f")}}
+	want := []textlayer.Span{{Start: 0, End: strings.Index(text, "b</think>") + len("b</think>")}, {Start: strings.Index(text, "<think>e"), End: strings.Index(text, " f")}}
 	if !slices.Equal(got, want) {
 		t.Fatalf("ReasoningBlocks = %v, want %v", got, want)
 	}
@@ -241,7 +242,7 @@ func TestReasoningBlocks(t *testing.T) {
 	two := []dialects.ReasoningTags{{Open: "[THINK]", Close: "[/THINK]"}, dialects.Think}
 	text = "a [THINK]b</think> c[/THINK] d"
 	got = textcall.ReasoningBlocks(text, false, true, two...)
-	if want := []textcall.Span{{Start: 0, End: strings.Index(text, " d")}}; !slices.Equal(got, want) || !textcall.Inside(got, strings.Index(text, "c")) {
+	if want := []textlayer.Span{{Start: 0, End: strings.Index(text, " d")}}; !slices.Equal(got, want) || !textcall.Inside(got, strings.Index(text, "c")) {
 		t.Errorf("overlapping blocks: %v, want %v", got, want)
 	}
 }
