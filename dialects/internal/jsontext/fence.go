@@ -212,7 +212,7 @@ func (r *reader) fencedCalls(s string, p, e int, stray, complete, closedFence bo
 		r.tc = textcall.NewReader("", r.opts)
 	}
 	r.tc.Text = s
-	calls, _, ok := r.tc.Framed(p, e, true)
+	calls, ok := r.tc.FramedValue(p, e, complete)
 	if !ok || len(calls) == 0 {
 		return nil
 	}

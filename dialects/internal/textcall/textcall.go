@@ -143,16 +143,7 @@ func (r *Reader) Framed(start, end int, closed bool) (calls []dialects.RawCall, 
 	q := p
 	for q < end && (r.Text[q] == '{' || r.Text[q] == '[') {
 		e, complete := jsonscan.ValueEnd(r.Text[:end], q)
-		if !complete && r.AtEnd(e) {
-			name := PeekName(r.Text[q:e])
-			if name == "" {
-				return nil, q, false
-			}
-			calls = append(calls, Truncated(q, r.Text[q:e], name))
-			q = e
-			break
-		}
-		got, ok := r.framedValue(q, e)
+		got, ok := r.FramedValue(q, e, complete)
 		if !ok {
 			return nil, q, false
 		}
@@ -167,6 +158,23 @@ func (r *Reader) Framed(start, end int, closed bool) (calls []dialects.RawCall, 
 		return nil, q, false
 	}
 	return calls, q, true
+}
+
+// FramedValue reads one value of a frame's body, Text[start:end], as
+// Framed reads each of its values, for a reader that found where the value
+// ends already (complete says it closed): a value the output ends inside
+// that names a call is a truncated call (TLP-014), one that cannot be
+// repaired but names a call a malformed one; ok is false when the value
+// is not calls.
+func (r *Reader) FramedValue(start, end int, complete bool) ([]dialects.RawCall, bool) {
+	if !complete && r.AtEnd(end) {
+		name := PeekName(r.Text[start:end])
+		if name == "" {
+			return nil, false
+		}
+		return []dialects.RawCall{Truncated(start, r.Text[start:end], name)}, true
+	}
+	return r.framedValue(start, end)
 }
 
 // NoteStrayClosers records on the last call that closing brackets too
