@@ -7,6 +7,7 @@ import (
 
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
+	"github.com/dialectkit/toolcall/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -55,7 +56,7 @@ type chain struct {
 	pts  *Points
 	set  *CandidateSet
 	lits literals
-	buf  textBuf
+	buf  sofar.Output
 	fed  int
 	// headerless says the output's opening cannot be a header (see
 	// headerless); plainAgrees that the plain reading of the output
@@ -166,7 +167,7 @@ func (c *chain) write(delta string) []Event {
 	c.text += len(delta)
 	c.events = c.events[:0]
 	if c.det != nil {
-		c.buf.write(delta)
+		c.buf.Write(delta)
 	}
 	if c.inner != nil {
 		c.relay(c.inner.Write(delta))

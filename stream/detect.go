@@ -583,7 +583,7 @@ func (c *chain) materialize(a *alternate, text string) {
 // point it holds and on, the points are asked about from the candidates'
 // readings there, and what the candidates agree on is emitted.
 func (c *chain) detect(delta string) {
-	text := c.buf.String()
+	text := c.buf.Text()
 	for c.pts != nil {
 		at, ok := c.pts.Next(text)
 		if !ok {
@@ -692,7 +692,7 @@ func (c *chain) alternateOf(k int, text string) int {
 // reads a header as a call, one the caller's evidence names) is read now,
 // the whole output at once.
 func (c *chain) closeDetecting() {
-	text := c.buf.String()
+	text := c.buf.Text()
 	byCand := make([]int, len(c.set.cands))
 	for k := range byCand {
 		byCand[k] = -1

@@ -10,6 +10,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/caps"
 	"github.com/dialectkit/toolcall/internal/coded"
+	"github.com/dialectkit/toolcall/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
 
@@ -34,7 +35,7 @@ type engine struct {
 	// kept in text, unless noText (Parser.Text).
 	n                  int
 	tr                 dialects.TextReader
-	text               textBuf
+	text               sofar.Output
 	content, reasoning strings.Builder
 	edges              textlayer.Edges // the content's edges, as dialects.Read keeps them
 	// calls are the calls under the cap, by index; past are those beyond
@@ -138,16 +139,11 @@ func (e *engine) write(delta string) []Event {
 		}
 	}
 	e.n += len(delta)
-	switch {
-	case e.noText || e.tr != nil:
-		// The text is kept elsewhere, or not at all.
-	case e.text.done == nil && e.text.Len()+len(delta) <= chunkSize:
-		e.text.write(delta)
-	default:
-		// Past a chunk's length the text goes to chunks, joined only
-		// if Text is asked for: a long output is kept at about its own
-		// length, where doubling allocates up to twice as much.
-		e.text.add(delta)
+	if !e.noText && e.tr == nil {
+		// The text is read only if Text is asked for: past a chunk's
+		// length it goes to chunks, joined then, so a long output is
+		// kept at about its own length.
+		e.text.Append(delta)
 	}
 	e.events = e.events[:0]
 	e.pieces(e.r.Write(delta))
@@ -357,7 +353,7 @@ func (e *engine) str() string {
 	if e.tr != nil {
 		return e.tr.Text()
 	}
-	return e.text.String()
+	return e.text.Text()
 }
 
 // outText is the text of kind (Content or Reasoning) the stream emitted.

@@ -134,7 +134,7 @@ func (p *Parser) Text() string {
 		return p.eng.str()
 	}
 	if p.ch.det != nil {
-		return p.ch.buf.String()
+		return p.ch.buf.Text()
 	}
 	if p.ch.inner != nil {
 		return p.ch.inner.Text()

@@ -19,7 +19,6 @@ func (e *engine) peek() *Reading {
 	f := &w.e
 	*f = engine{owner: w, d: e.d, opts: e.opts, max: e.max, limit: e.limit, cut: e.cut, noText: true, raw: e.raw, marked: e.marked, quiet: true}
 	defer f.release()
-	f.text.n0 = e.text.Len()
 	f.content.WriteString(e.content.String())
 	f.reasoning.WriteString(e.reasoning.String())
 	f.calls, f.past, f.raws = slices.Clone(e.calls), slices.Clone(e.past), slices.Clone(e.raws)

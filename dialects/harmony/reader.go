@@ -8,9 +8,9 @@ import (
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
-	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/shown"
+	"github.com/dialectkit/toolcall/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )

@@ -7,10 +7,10 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/dialects/internal/callobject"
-	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/shown"
+	"github.com/dialectkit/toolcall/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )

@@ -4,8 +4,8 @@ import (
 	"slices"
 
 	"github.com/dialectkit/toolcall/dialects"
-	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/shown"
+	"github.com/dialectkit/toolcall/internal/sofar"
 )
 
 // Peek returns the pieces Close would return now, leaving r as it was

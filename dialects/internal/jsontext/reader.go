@@ -19,11 +19,11 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/callobject"
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/rawcall"
-	"github.com/dialectkit/toolcall/dialects/internal/sofar"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
 	"github.com/dialectkit/toolcall/internal/coded"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
 	"github.com/dialectkit/toolcall/internal/shown"
+	"github.com/dialectkit/toolcall/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )

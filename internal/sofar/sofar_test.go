@@ -1,6 +1,7 @@
 package sofar
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unsafe"
@@ -102,7 +103,7 @@ func BenchmarkOutput(b *testing.B) {
 // text read after each step is the output so far, and a text read before
 // an Append stays as it was.
 func TestAppend(t *testing.T) {
-	long := strings.Repeat("0123456789abcdef", 3*chunkSize/16+7)
+	long := strings.Repeat("0123456789abcdef", 3*ChunkSize/16+7)
 	rows := []struct {
 		name   string
 		deltas []string
@@ -111,8 +112,8 @@ func TestAppend(t *testing.T) {
 		{"appended first", []string{"abc", "de"}, []bool{true, false}},
 		{"appended after the first delta", []string{"abc", "de", "f"}, []bool{false, true, true}},
 		{"appended with room in the array", []string{"abc", "de", "f", "g"}, []bool{false, false, true, false}},
-		{"appended across chunks", []string{"ab", "cd", long, "e", long[:chunkSize+1], "f"}, []bool{false, false, true, true, true, false}},
-		{"one delta a chunk long", []string{"a", "b", long[:chunkSize], long[:chunkSize]}, []bool{false, false, true, true}},
+		{"appended across chunks", []string{"ab", "cd", long, "e", long[:ChunkSize+1], "f"}, []bool{false, false, true, true, true, false}},
+		{"one delta a chunk long", []string{"a", "b", long[:ChunkSize], long[:ChunkSize]}, []bool{false, false, true, true}},
 	}
 	for _, tt := range rows {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,5 +143,50 @@ func TestAppend(t *testing.T) {
 				t.Errorf("Append after Close added to the output")
 			}
 		})
+	}
+}
+
+// TestOutputRandom writes, appends and reads an output in random steps,
+// against a plain copy of it: every text read stays the output it was
+// when read, though the chunks behind it go back to the pool and another
+// output writes over them.
+func TestOutputRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for run := 0; run < 40; run++ {
+		var (
+			o     Output
+			ref   strings.Builder
+			reads []string
+			wants []string
+		)
+		for step := 0; step < 200; step++ {
+			s := strings.Repeat(string(rune('a'+rng.IntN(26))), 1+rng.IntN(1<<rng.IntN(16)))
+			switch rng.IntN(10) {
+			case 0:
+				text, _ := o.Write(s)
+				ref.WriteString(s)
+				reads, wants = append(reads, text), append(wants, ref.String())
+			case 1:
+				reads, wants = append(reads, o.Text()), append(wants, ref.String())
+				var other Output
+				other.Write("#")
+				other.Append(strings.Repeat("#", 4*ChunkSize))
+				_ = other.Text()
+			default:
+				o.Append(s)
+				ref.WriteString(s)
+			}
+			if o.Len() != ref.Len() {
+				t.Fatalf("run %d step %d: length %d, want %d", run, step, o.Len(), ref.Len())
+			}
+		}
+		if o.Text() != ref.String() {
+			t.Fatalf("run %d: the text differs from what was written", run)
+		}
+		for i := range reads {
+			if reads[i] != wants[i] {
+				t.Fatalf("run %d: read %d changed after it was read", run, i)
+			}
+		}
 	}
 }
