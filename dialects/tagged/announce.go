@@ -41,10 +41,12 @@ type announcing struct {
 // A call whose name is text (glm45, longcat, mirothinker), glimmer's
 // messages and MiniCPM 5's rewritten markup are not announced: the call
 // goes out whole when its region closes.
+//
+// Write calls it once the reasoning start is settled.
 func (r *reader) announce(text string) {
 	d := &r.t.desc
 	a := &r.ann
-	if a.started || a.no || !r.settled || r.eot || r.lead || r.implicit != 0 && !r.first ||
+	if a.started || a.no || r.eot || r.lead || r.implicit != 0 && !r.first ||
 		d.ToolName == NameText || d.frame != nil || d.normalize != nil {
 		return
 	}

@@ -3,6 +3,7 @@ package tagged
 import (
 	"errors"
 	"fmt"
+	"github.com/dialectkit/toolcall/internal/textlayer"
 	"slices"
 
 	"github.com/dialectkit/toolcall/dialects"
@@ -207,13 +208,18 @@ type Dialect struct {
 	// (eotLast); the bytes a literal, a quotation or code may start
 	// with (sig); and the literals themselves by their first byte
 	// (readLits), with those bytes (litFirst).
-	ends, absorbs                   []string
-	readLits                        [256][]string
-	tags                            []dialects.ReasoningTags // reasoningTags
-	immediate                       bool                     // a stretch ends right after its closing literal
-	maxLit, maxTag, maxStart        int
-	endLast, eotLast, sig, litFirst [256]bool
-	tagLast                         [256]bool // the last bytes of the reasoning tags
+	ends, absorbs            []string
+	readLits                 [256][]string
+	tags                     []dialects.ReasoningTags // reasoningTags
+	immediate                bool                     // a stretch ends right after its closing literal
+	maxLit, maxTag, maxStart int
+	endLast, eotLast, sig    [256]bool
+	litFirst                 textlayer.ByteSet
+	tagLast                  [256]bool // the last bytes of the reasoning tags
+	// stops holds every byte of tagLast, endLast, eotLast and litFirst:
+	// the new bytes before the first of them in a delta are passed over
+	// by the scans for those (reader.past).
+	stops textlayer.ByteSet
 }
 
 var (
@@ -441,7 +447,8 @@ func (t *Dialect) readerLits() {
 	}
 	for _, l := range lits {
 		if l != "" {
-			t.sig[l[0]], t.litFirst[l[0]] = true, true
+			t.sig[l[0]] = true
+			t.litFirst.Add(l[0])
 			t.maxLit = max(t.maxLit, len(l))
 			t.readLits[l[0]] = append(t.readLits[l[0]], l)
 		}
@@ -464,7 +471,13 @@ func (t *Dialect) readerLits() {
 	if d.normalize != nil {
 		// The lead byte of Ġ and Ċ: text that shows artefacts is read
 		// with the stretch, whose rewriting it decides.
-		t.sig[0xc4], t.litFirst[0xc4] = true, true
+		t.sig[0xc4] = true
+		t.litFirst.Add(0xc4)
+	}
+	for c := range 256 {
+		if t.tagLast[c] || t.endLast[c] || t.eotLast[c] || t.litFirst.Has(byte(c)) {
+			t.stops.Add(byte(c))
+		}
 	}
 	for _, s := range append(slices.Clone(t.start.Starts), t.start.Answer...) {
 		t.maxStart = max(t.maxStart, len(s))

@@ -130,7 +130,10 @@ type reader struct {
 	// goes on, for good (-1: none).
 	goesOn int
 	marked bool // PieceMarked was returned
-	ann    announcing
+	// quiet are the bounds of the last delta's bytes that hold no byte of
+	// Dialect.stops (past).
+	quiet [2]int
+	ann   announcing
 	// answered and reasoned say content and reasoning were returned.
 	answered, reasoned bool
 }
@@ -145,16 +148,36 @@ func (r *reader) Write(delta string) []dialects.Piece {
 	if !ok {
 		return r.out
 	}
-	r.settle(text)
-	r.endTemplate(text)
+	// The new bytes before the first one a scan stops at (Dialect.stops)
+	// are looked at once, here: the scans pass over them (past).
+	r.quiet[0] = len(text) - len(delta)
+	if k := r.t.stops.Index(delta); k >= 0 {
+		r.quiet[1] = r.quiet[0] + k
+	} else {
+		r.quiet[1] = len(text)
+	}
+	// Each step is taken only while it has something to do: most
+	// deltas need few of them.
+	if !r.settled {
+		r.settle(text)
+	}
+	if !r.first && r.settled {
+		r.endTemplate(text)
+	}
 	r.findEnds(text)
 	if r.lead && !r.absorbLead(text, false) || r.st.cont && !r.closeSection(text, false) {
 		return r.out
 	}
-	r.tryEnds(text)
-	r.earlyReasoning(text)
-	r.early(text)
-	r.announce(text)
+	if r.ci < len(r.cands) {
+		r.tryEnds(text)
+	}
+	if !r.first && r.opts.ReasoningOpen {
+		r.earlyReasoning(text)
+	}
+	if r.settled {
+		r.early(text)
+		r.announce(text)
+	}
 	return r.out
 }
 
@@ -186,11 +209,9 @@ func (r *reader) Close() []dialects.Piece {
 
 // settle decides the reasoning start as soon as the text has: whether
 // the template opened a block (implicit), and whether a closing tag could
-// still make the text so far reasoning.
+// still make the text so far reasoning. Write calls it until that is
+// settled.
 func (r *reader) settle(text string) {
-	if r.settled {
-		return
-	}
 	if r.implicit == 0 {
 		r.settled = true
 		return
@@ -200,7 +221,7 @@ func (r *reader) settle(text string) {
 	found := false
 	// A tag that arrived ends among the bytes that did: the tags are
 	// looked for only when one of those is a tag's last byte.
-	for p := r.tagAt; p < len(text) && !found; p++ {
+	for p := r.past(r.tagAt); p < len(text) && !found; p++ {
 		found = r.t.tagLast[text[p]]
 	}
 	if found {
@@ -290,9 +311,10 @@ func (r *reader) firstTagKnown(text string) bool {
 // endTemplate ends the first stretch where the block the template opened
 // ends, once that is settled (tmplEnd): it is all reasoning, calls
 // included, and what follows it is read as any later stretch, its
-// content going out as it arrives.
+// content going out as it arrives. Write calls it once the start is
+// settled, until the first stretch is read.
 func (r *reader) endTemplate(text string) {
-	if r.first || !r.settled || r.tmplEnd == 0 || r.eot || r.t.desc.frame != nil {
+	if r.tmplEnd == 0 || r.eot || r.t.desc.frame != nil {
 		return
 	}
 	st := r.stretchFlags()
@@ -312,10 +334,11 @@ func (r *reader) endTemplate(text string) {
 // if the block never closes, and the block's closing tag is one), less
 // the blanks and the part of a rune at its end. That text begins the
 // first stretch's reasoning however the block ends (dialects.SplitReasoning
-// trims it); emit takes it out of it.
+// trims it); emit takes it out of it. Write calls it until the first
+// stretch is read, when the template opened the block.
 func (r *reader) earlyReasoning(text string) {
 	m := &r.tmpl
-	if !r.opts.ReasoningOpen || r.first || m.stop {
+	if m.stop {
 		return
 	}
 	if !m.led {
@@ -331,21 +354,28 @@ func (r *reader) earlyReasoning(text string) {
 		}
 		m.led, m.to, m.scan = true, m.from, m.from
 	}
-	p := max(m.scan, m.to)
-	for lit := &r.t.litFirst; p < len(text); p++ {
-		if !lit[text[p]] {
-			continue
+	p := r.past(max(m.scan, m.to))
+	for p < len(text) {
+		k := r.t.litFirst.Index(text[p:])
+		if k < 0 {
+			p = len(text)
+			break
 		}
+		p += k
 		if at, partial := r.litAt(text, p); at {
 			m.stop = true
 			break
 		} else if partial {
 			break
 		}
+		p++
 	}
 	m.scan = p
 	q := p
 	for q > m.to {
+		if c := text[q-1]; c < utf8.RuneSelf && c != '\\' && !asciiSpace[c] && (q-2 < m.to || text[q-2] != '\\') {
+			break // the last byte is a rune of its own, no blank, no escape
+		}
 		c, n := utf8.DecodeLastRuneInString(text[m.to:q])
 		if c == utf8.RuneError && n <= 1 || unicode.IsSpace(c) {
 			q -= n // a blank, or a rune not whole yet
@@ -364,6 +394,19 @@ func (r *reader) earlyReasoning(text string) {
 	r.reasoned = true
 	m.to = q
 }
+
+// past returns where a scan for bytes of Dialect.stops that has read the
+// text up to p goes on: past the last delta's bytes before the first such
+// byte, when it has read up to them.
+func (r *reader) past(p int) int {
+	if p >= r.quiet[0] && p < r.quiet[1] {
+		return r.quiet[1]
+	}
+	return p
+}
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace calls spaces.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // litAt reports whether one of the dialect's literals stands at p in text
 // (at), or may begin there but the text ends first (partial). Under a
@@ -393,7 +436,7 @@ func (r *reader) findEnds(text string) {
 	// where it ends.
 	if len(r.t.desc.EndOfTurn) > 0 {
 		last := &r.t.eotLast
-		for p := r.scan; p < len(text) && !r.eot; p++ {
+		for p := r.past(r.scan); p < len(text) && !r.eot; p++ {
 			if last[text[p]] {
 				r.eot = r.endsAt(text, p+1, r.t.desc.EndOfTurn)
 			}
@@ -407,7 +450,7 @@ func (r *reader) findEnds(text string) {
 		return
 	}
 	last := &r.t.endLast
-	for p := r.scan; p < len(text); p++ {
+	for p := r.past(r.scan); p < len(text); p++ {
 		if last[text[p]] && r.endsAt(text, p+1, r.t.ends) {
 			r.cands = append(r.cands, p+1)
 		}
@@ -772,9 +815,10 @@ func (r *reader) inReasoning(s string) bool {
 // content: up to the first byte a literal, quotation or code may start
 // with, trailing whitespace held. The line it ends on is read again with
 // the stretch, as context (a fence's presenting prose, the words before a
-// marker), and taken out of the stretch's content.
+// marker), and taken out of the stretch's content. Write calls it once
+// the reasoning start is settled.
 func (r *reader) early(text string) {
-	if !r.settled || r.eot || r.lead || !r.first && r.implicit != 0 || r.t.desc.frame != nil {
+	if r.eot || r.lead || !r.first && r.implicit != 0 || r.t.desc.frame != nil {
 		return // glimmer's messages trim and join their text: none goes early
 	}
 	if r.plain < r.seg {
