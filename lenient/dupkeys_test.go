@@ -52,6 +52,12 @@ func TestDuplicateKeysLastWins(t *testing.T) {
 		if n != tc.dups {
 			t.Errorf("%s: %d duplicate_key repairs %v, want %d", tc.in, n, res.Repairs, tc.dups)
 		}
+		// Kept is the output before the duplicates were dropped: strict
+		// JSON, the output itself when no key repeats, and holding the
+		// dropped values otherwise.
+		if !Valid(res.Kept) || (n == 0) != (string(res.Kept) == string(res.Output)) {
+			t.Errorf("%s: kept %s, output %s", tc.in, res.Kept, res.Output)
+		}
 	}
 }
 

@@ -73,6 +73,12 @@ type Result struct {
 	Attempted bool
 	// Repairs lists what was changed, in the order the changes were made.
 	Repairs []toolcall.Repair
+	// Kept is Output before the earlier values of a key given twice were
+	// dropped (LastKeyWins, recorded as duplicate_key): strict JSON that
+	// holds every word of the input repair kept, which is what a check
+	// that repair dropped no word reads. It is Output when no key repeats,
+	// and the input itself when only duplicates were dropped.
+	Kept []byte
 	// Err is set when no valid JSON could be produced: TLP-003 (repair
 	// failed), TLP-007 (time budget), TLP-009 (too large) or TLP-013 (too
 	// deep), a *toolcall.Error (errors.As reaches it) whose Offset points
@@ -175,12 +181,13 @@ func repairChecked(input []byte, cfg config, v verdict, at int, out []byte) Resu
 		}
 	case verdictValid:
 		if !isJSONString(input) {
-			res.Output = input
+			res.Output, res.Kept = input, input
 			return res
 		}
 	case verdictDuplicates:
 		if !isJSONString(input) {
 			res.Output, res.Repairs = LastKeyWins(input)
+			res.Kept = input
 			res.Attempted = len(res.Repairs) > 0
 			return res
 		}
@@ -203,9 +210,10 @@ func repairChecked(input []byte, cfg config, v verdict, at int, out []byte) Resu
 	}
 	if sameSlice(out, p.unique) {
 		res.Output, res.Repairs = out, repairs
+		res.Kept = out
 	} else {
 		deduped, dupRepairs := LastKeyWins(out)
-		res.Output = deduped
+		res.Output, res.Kept = deduped, out
 		res.Repairs = append(repairs, dupRepairs...)
 	}
 	res.Attempted = len(res.Repairs) > 0 || !bytes.Equal(out, input)

@@ -335,7 +335,7 @@ func (x *extractor) parse(obj string) (gjson.Result, []toolcall.Repair, *toolcal
 	if e := coded.As(r.Err); e != nil {
 		return gjson.Result{}, nil, e
 	}
-	if e := wordskept.Check([]byte(t), r.Output); e != nil {
+	if e := wordskept.Check([]byte(t), r.Kept); e != nil {
 		e.Raw = t
 		return gjson.Result{}, nil, e // repair would drop a word of the call
 	}

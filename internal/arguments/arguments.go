@@ -85,7 +85,7 @@ func read(text string, lopts *lenient.Options, noRepair, valid, unique bool) (js
 			e.Raw = text
 			return nil, nil, e
 		}
-		if e := wordskept.Check(in, r.Output); e != nil {
+		if e := wordskept.Check(in, r.Kept); e != nil {
 			e.Raw = text
 			return nil, nil, e
 		}

@@ -148,7 +148,7 @@ func parseJSON(text string, opts *dialects.Options) (gjson.Result, []toolcall.Re
 	if e := coded.As(r.Err); e != nil {
 		return gjson.Result{}, nil, e, strictjson.Unchecked
 	}
-	if e := wordskept.Check([]byte(text), r.Output); e != nil {
+	if e := wordskept.Check([]byte(text), r.Kept); e != nil {
 		e.Raw = text
 		return gjson.Result{}, nil, e, strictjson.Unchecked
 	}
