@@ -1,6 +1,10 @@
 package tagged
 
-import "github.com/dialectkit/toolcall/dialects"
+import (
+	"slices"
+
+	"github.com/dialectkit/toolcall/dialects"
+)
 
 // Syntax describes the dialect to the stream engine: the section is the
 // region when the dialect has one, else each call; end-of-turn literals,
@@ -12,8 +16,11 @@ func (t *Dialect) Syntax() dialects.Syntax {
 	switch {
 	case d.frame != nil:
 		// Messages framed by recipient headers, which need no marker:
-		// nothing is certain before the end.
-		return dialects.Syntax{Opaque: true, ReasoningClosed: d.ReasoningClosed}
+		// nothing is certain before the end. An output that opens with
+		// the framing (a message, its header, a call block) opens outside
+		// reasoning, as one that opens with a call does
+		// (dialects.ImplicitReasoning).
+		return dialects.Syntax{Opaque: true, ReasoningClosed: d.ReasoningClosed, Reasoning: syn.Reasoning, Starts: slices.Clone(t.markers)}
 	case d.ScopeStart != "" && d.ScopeOptional:
 		syn.Starts = []string{d.ScopeStart, d.ToolStart}
 		syn.Ends = []string{d.ScopeEnd, d.ToolEnd}

@@ -118,7 +118,9 @@ func CutLiteral(text string, from int, lit string) int {
 // OpensCall reports whether text, after leading spaces, tabs and line
 // breaks, begins with one of starts, the literals a dialect's calls begin
 // with (ASCII letters in any case, as the stream engine matches markers),
-// or with a '{' or '[' that bare lists (a bare JSON call, a call list).
+// or with a '{' or '[' that bare lists (a bare JSON call, a call list). A
+// blank in a start stands for any run of blanks, none included, as the
+// markers family writes its markers (`<|action_start|> <|plugin|>`).
 func OpensCall(text, bare string, starts []string) bool {
 	text = TrimLeft(text)
 	if text == "" {
@@ -128,11 +130,30 @@ func OpensCall(text, bare string, starts []string) bool {
 		return true
 	}
 	for _, s := range starts {
-		if s != "" && len(text) >= len(s) && equalFoldASCII(text[:len(s)], s) {
+		if s != "" && opensWithFold(text, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// opensWithFold reports whether text begins with start, ASCII letters in
+// any case, a blank of start matching any run of blanks of text.
+func opensWithFold(text, start string) bool {
+	i := 0
+	for j := 0; j < len(start); j++ {
+		if start[j] == ' ' {
+			for i < len(text) && IsSpace(text[i]) {
+				i++
+			}
+			continue
+		}
+		if i == len(text) || !equalFoldASCII(text[i:i+1], start[j:j+1]) {
+			return false
+		}
+		i++
+	}
+	return true
 }
 
 // OpensWith reports whether text, after leading spaces, tabs and line

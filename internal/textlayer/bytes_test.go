@@ -71,24 +71,32 @@ func TestCutLiteral(t *testing.T) {
 }
 
 // TestOpensCall: a call opens text after its leading blanks, its marker in
-// any ASCII case.
+// any ASCII case, a blank of the marker standing for any run of blanks.
 func TestOpensCall(t *testing.T) {
-	starts, bare := []string{"<tool_call>", "[TOOL_CALLS]"}, "{(`"
+	starts, bare := []string{"<tool_call>", "[TOOL_CALLS]", "<|action_start|> <|plugin|>", " to="}, "{(`"
 	for text, want := range map[string]bool{
-		"<tool_call>":            true,
-		" \n\t<TOOL_CALL>{":      true,
-		"[tool_calls] [":         true,
-		"{\"name\"":              true,
-		"  {":                    true,
-		"(f)":                    false, // only '{' and '[' of Bare open a call here
-		"`{}`":                   false,
-		"[x]":                    false, // '[' is not in Bare
-		"<tool_cal":              false,
-		"Sure. <tool_call>":      false,
-		"\u00a0<tool_call>":      false, // only ASCII space, tab and line breaks are skipped
-		"<tool_call\u212a":       false,
-		"":                       false,
-		"<think>a</think><tool_": false,
+		"<tool_call>":                   true,
+		" \n\t<TOOL_CALL>{":             true,
+		"[tool_calls] [":                true,
+		"{\"name\"":                     true,
+		"  {":                           true,
+		"(f)":                           false, // only '{' and '[' of Bare open a call here
+		"`{}`":                          false,
+		"[x]":                           false, // '[' is not in Bare
+		"<tool_cal":                     false,
+		"Sure. <tool_call>":             false,
+		"\u00a0<tool_call>":             false, // only ASCII space, tab and line breaks are skipped
+		"<tool_call\u212a":              false,
+		"":                              false,
+		"<think>a</think><tool_":        false,
+		"<|action_start|><|plugin|>\n{": true,
+		"<|action_start|> \n<|plugin|>": true,
+		"<|action_start|>\n{":           false,
+		"<|action_start|> <|plug":       false,
+		"to=f<|message|>":               true,
+		"  to=":                         true,
+		"tO=":                           true,
+		"top":                           false,
 	} {
 		if got := OpensCall(text, bare, starts); got != want {
 			t.Errorf("OpensCall(%q) = %v, want %v", text, got, want)
