@@ -76,6 +76,12 @@ type reader struct {
 	asked int
 
 	shown shown.ShownScan
+	// marks decides whether a token outside a call's body stands inside
+	// a string of a JSON value written before it ({"log": "<|start|>…"}):
+	// it is then text of the value (strictjson.TagFinder.At).
+	marks strictjson.TagFinder
+	// markup is past the last token marks found to be markup.
+	markup int
 }
 
 // thinkBlock is a <think> block whose end is not known yet.
@@ -663,6 +669,18 @@ func (r *reader) peek(text string, want markerSet, shown bool) (int, marker, boo
 				r.scan = end
 				continue
 			}
+		}
+		if shown && i >= r.markup {
+			// Decided once: the finder reads a token it found markup
+			// as inside that value when asked again.
+			switch r.marks.At(text, i, r.closed) {
+			case strictjson.TagNone:
+				r.scan = end
+				continue
+			case strictjson.TagPending:
+				return i, noMarker, false
+			}
+			r.markup = i + 1
 		}
 		if !want.has(m) {
 			if !r.think.open {

@@ -7,6 +7,7 @@ import (
 	"github.com/dialectkit/toolcall/dialects/internal/cutoff"
 	"github.com/dialectkit/toolcall/dialects/internal/inprose"
 	"github.com/dialectkit/toolcall/dialects/internal/textcall"
+	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/strictjson"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 )
@@ -233,8 +234,9 @@ func glimmerJSONCall(recipient, body string, offset int, atEnd bool) (dialects.R
 }
 
 // stripFraming removes glimmer's framing tokens from content, but for
-// those inside a string of a JSON value (strictjson.TagFinder.At), which
-// are text.
+// those inside a string of a JSON value (strictjson.TagFinder.At) or
+// shown in the content (inline code, a quotation, a code fence:
+// shown.ShownScan.ShownAt), which are text.
 func stripFraming(s string) string {
 	if !strings.Contains(s, "<|") {
 		return s
@@ -242,6 +244,7 @@ func stripFraming(s string) string {
 	for _, tok := range []string{glimmerStart, glimmerEOM, glimmerEOT, glimmerMessage} {
 		var b strings.Builder
 		var marks strictjson.TagFinder
+		var shownScan shown.ShownScan
 		from := 0
 		for {
 			i := strings.Index(s[from:], tok)
@@ -251,8 +254,8 @@ func stripFraming(s string) string {
 			i += from
 			end := i + len(tok)
 			b.WriteString(s[from:i])
-			if inprose.TokenNamed(s, i, end) || marks.At(s, i, true) == strictjson.TagNone {
-				b.WriteString(tok) // a token named in a sentence or in a string is a word
+			if inprose.TokenNamed(s, i, end) || marks.At(s, i, true) == strictjson.TagNone || shownScan.ShownAt(s, i) {
+				b.WriteString(tok) // a token named in a sentence, in a string or shown is a word
 			}
 			from = end
 		}
