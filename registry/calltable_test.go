@@ -67,9 +67,18 @@ var tablePlaces = []struct {
 	{textlayer.Opens, true, func(c string) string { return c }},
 	{textlayer.LeadsProse, false, func(c string) string { return c + " and then more text" }},
 	{textlayer.OwnLine, true, func(c string) string { return "Let me look that up\n" + c }},
+	// A fence labelled with a programming language is code however the
+	// prose before it reads; one labelled json or a call follows the table.
+	{textlayer.OwnLine, true, func(c string) string { return "Here is a script you can run later:\n" + c }},
 	{textlayer.AfterColon, false, func(c string) string { return "Let me look that up: " + c }},
 	{textlayer.AfterText, false, func(c string) string { return "Let me look that up " + c }},
 	{textlayer.InProse, false, func(c string) string { return "You can write " + c + " to see the weather" }},
+	// A trailing period does not decide, and no word makes a call: text
+	// after the candidate on its line makes it content, whatever it says.
+	{textlayer.InProse, false, func(c string) string { return "Use " + c + " to call get_weather" }},
+	{textlayer.InProse, false, func(c string) string { return "Use " + c + " to call get_weather." }},
+	{textlayer.InProse, false, func(c string) string { return "I am calling " + c + " right now" }},
+	{textlayer.AfterText, false, func(c string) string { return "I will not run this one " + c }},
 	{textlayer.InReasoning, true, func(c string) string { return "<think>Maybe\n" + c + "\n</think>\nIt is sunny." }},
 	{textlayer.InInlineCode, false, func(c string) string { return "You can write `" + c + "` to see the weather" }},
 	// Backtick runs pair as CommonMark code spans, whatever stands around
