@@ -437,9 +437,11 @@ var huntOpen = []struct{ class, dialect, how, why string }{
 	// family opens no block, so a lone </think> later is text to it.
 	{"implicit-own", "hermes", "detected", "the first call decided a family that opens no reasoning block"},
 	// A message header the output ends in is framing the dialect drops
-	// (harmony's channel and recipient, Inkling's model turn), not a call
-	// marker with nothing after it.
+	// (harmony's channel and recipient, glimmer's <|start|> and
+	// <|message|>, Inkling's model turn), not a call marker with nothing
+	// after it.
 	{"lone-opener", "harmony", "", "a message header at the end is framing"},
+	{"lone-opener", "glimmer", "", "a message header at the end is framing"},
 	{"lone-opener", "inkling", "", "a message header at the end is framing"},
 	// With the envelope's name key spoilt, the object after <|python_tag|>
 	// names no tool; Functionary v3.1 takes a JSON object there as the
