@@ -1,12 +1,15 @@
 package registry_test
 
 import (
+	"encoding/json"
 	"testing"
 
+	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/internal/textlayer"
 	"github.com/dialectkit/toolcall/registry"
+	"github.com/dialectkit/toolcall/render"
 	"github.com/dialectkit/toolcall/stream"
 )
 
@@ -57,6 +60,42 @@ func TestContentEdgesAroundCalls(t *testing.T) {
 			}
 			if err := streamtest.CheckCuts(res, func() *stream.Parser { return registry.Stream(o) }, text, nil, true); err != nil {
 				t.Errorf("%q as %q streamed: %v", w.dialect, name, err)
+			}
+		}
+	}
+}
+
+// TestLeadingBlanksAcrossFamilies: blanks before a call that opens the
+// output, and before answer text that precedes a call, are not content, in
+// every dialect (the Hermes and Qwen3-Coder engines kept them, the
+// markers, pythonic and JSON engines dropped them), named and detected,
+// one-shot and streamed.
+func TestLeadingBlanksAcrossFamilies(t *testing.T) {
+	call := toolcall.Call{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}
+	for _, name := range registry.Names() {
+		r, ok := render.For(name)
+		if !ok || name == "ollama" {
+			continue // ollama reads a server's response body
+		}
+		made := r.Calls([]toolcall.Call{call})
+		for _, tc := range []struct{ text, content string }{
+			{" \n\t " + made, ""},
+			{"\n \n" + made + "\n \t", ""},
+			{" \n Sure.\n" + made, "Sure."},
+		} {
+			if name == "xlam" && tc.content != "" {
+				continue // xLAM reads no unframed value after prose without tools
+			}
+			for _, dialect := range []string{name, ""} {
+				o := &registry.Options{Dialect: dialect}
+				res := registry.Parse(tc.text, o)
+				if len(res.Calls) != 1 || len(res.Errors) > 0 || res.Content != tc.content {
+					t.Errorf("%s as %q: calls %v, errors %v, content %q; want one call and content %q\ntext: %q", name, dialect, res.Calls, res.Errors, res.Content, tc.content, tc.text)
+					continue
+				}
+				if err := streamtest.CheckCuts(res, func() *stream.Parser { return registry.Stream(o) }, tc.text, nil, true); err != nil {
+					t.Errorf("%s as %q streamed: %v", name, dialect, err)
+				}
 			}
 		}
 	}
