@@ -99,7 +99,11 @@ var tablePlaces = []struct {
 	{textlayer.InQuotation, false, func(c string) string { return `He typed '` + c + `' into the box.` }},
 	// A quotation goes on over a line break while the syntax it holds
 	// is open there (a bracket, a tag, an element a tag opened).
-	{textlayer.InQuotation, false, func(c string) string { return "He typed \"(see\n" + c + ")\" into the box." }},
+	{textlayer.InQuotation, true, func(c string) string { return "He typed \"(see\n" + c + ")\" into the box." }},
+	// A fence's run is syntax a quotation holds, glued to the quote or
+	// not.
+	{textlayer.InQuotation, true, func(c string) string { return "He said,\"" + c + "\" and left." }},
+	{textlayer.InQuotation, true, func(c string) string { return "He said \"" + c + "\" and left." }},
 	{textlayer.InQuotation, false, func(c string) string { return "He typed \"<reply>\n" + c + "\n</reply>\" into the box." }},
 	{textlayer.InQuotation, false, func(c string) string { return "He typed \u201C" + c + "\u201D, then left." }},
 	{textlayer.InCodeFence, false, func(c string) string { return "```bash\n" + c + "\n```" }},

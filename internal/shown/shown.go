@@ -26,6 +26,7 @@ type ShownScan struct {
 	pos     int  // the start of the first line not read whole
 	at      int  // the last position asked about
 	inFence bool // a fence opened on a line read whole is not closed
+	fenceAt int  // and where its opening run starts
 	fenceCh byte // and the byte of its opening run
 	fenceN  int  // and the run's length, which a closing run matches
 	across  bool // the paragraph is read on through the fence: code may hold it
@@ -135,6 +136,7 @@ func (s *ShownScan) ShownAt(text string, at int) bool {
 				}
 				if !s.inFence {
 					s.inFence, s.shown = true, textlayer.LabelOf(info) == textlayer.Code || s.examples.PresentedAsExample(text, f)
+					s.fenceAt = f
 					s.fenceCh, s.fenceN = ch, n
 					if s.in.n == 0 {
 						// No code is open to hold the fence: it ends the
@@ -175,7 +177,10 @@ func (s *ShownScan) ShownAt(text string, at int) bool {
 			return true
 		}
 		if !s.across {
-			return false // a fence nothing before it presents: its text is read
+			// A fence nothing before it presents: its text is read,
+			// unless a quotation opened before the fence holds it (the
+			// syntax the quotation holds carried it over).
+			return s.quoteOpen(text, at, s.fenceAt)
 		}
 	}
 	// A fence that opens on the marker's own line is read no further than
@@ -185,7 +190,7 @@ func (s *ShownScan) ShownAt(text string, at int) bool {
 	if f, _, _, info, ok := textlayer.OpenLine(text, lineStart, at, textlayer.MaxFenceIndent); ok && f <= at && (textlayer.LabelOf(info) == textlayer.Code || s.examples.PresentedAsExample(text, f)) {
 		return true
 	}
-	return s.in.n > 0 || s.in.i < at || s.in.floor > at || s.quoteOpen(text, at)
+	return s.in.n > 0 || s.in.i < at || s.in.floor > at || s.quoteOpen(text, at, at)
 }
 
 // plainLines reads the whole lines from s.pos to lineStart at once when
@@ -226,9 +231,10 @@ func (s *ShownScan) readLine(text string, le int) {
 	s.in.read(text, s.calls, le+1, len(text))
 }
 
-// quoteOpen reports whether a quotation (quoteState) opened before at is
-// not closed before at. It reads the text once across calls.
-func (s *ShownScan) quoteOpen(text string, at int) bool {
+// quoteOpen reports whether a quotation (quoteState) opened before the
+// offset before (at, or the start of a fence at holds) is not closed
+// before at. It reads the text once across calls.
+func (s *ShownScan) quoteOpen(text string, at, before int) bool {
 	if s.qPos > at {
 		s.qPos, s.q = 0, quoteState{}
 	}
@@ -239,7 +245,7 @@ func (s *ShownScan) quoteOpen(text string, at int) bool {
 		// this answer only, as what stands at at is a marker only here.
 		q.advance(text, s.qPos, at, true)
 	}
-	return q.close != "" && q.shown
+	return q.close != "" && q.shown && q.open < before
 }
 
 // quoteState reads the quoted texts of a text, byte by byte, for
@@ -252,7 +258,7 @@ func (s *ShownScan) quoteOpen(text string, at int) bool {
 // is glued to it.
 //
 // A quoted text that holds a call holds the call's own syntax, so its
-// brackets and strings are the syntax's: inside a bracket or a tag opened
+// brackets and strings are the syntax's: inside a bracket, a fence or a tag opened
 // since the quotation opened (textlayer.SyntaxOpens), until its partner
 // (a tag's is its '>'), an ASCII quote that may begin a quoted text opens
 // a string of the syntax, which ends where a JSON or Python string in one
@@ -262,13 +268,16 @@ func (s *ShownScan) quoteOpen(text string, at int) bool {
 // (textlayer.QuoteEnds), whatever follows it.
 //
 // A quotation ends with its line unless the syntax it holds is open at
-// the line break, as a call written over several lines is: a bracket or a
+// the line break, as a call written over several lines is: a bracket, a
+// fence (a run of three backticks or more, to the next such run) or a
 // tag not closed, or an element that a tag opened ("<tool_call>", "<｜…｜>")
 // and no closing tag ("</tool_call>") or "/>" closed. Whatever is open, a
 // blank line ends it.
 type quoteState struct {
 	close string // the closing quote awaited; "" when none is open
+	open  int    // the offset of the opening quote, while close != ""
 	shown bool   // a quotation in a sentence, not a string (textlayer.QuoteShows)
+	fence bool   // a fence's run opened since the quotation opened, not closed
 	depth int    // brackets opened since the quotation opened and not closed
 	elems int    // elements opened by tags since the quotation opened and not closed
 	tag   bool   // inside a tag, before its '>'
@@ -330,7 +339,7 @@ func (q *quoteState) advance(text string, from, to int, marker bool) int {
 			}
 			if !jsonscan.Escaped(text, i) && textlayer.QuoteBegins(prev, next, syntax) {
 				shown := textlayer.QuoteShows(text, q.line, q.word, i)
-				*q = quoteState{close: cq, shown: shown, line: q.line, word: q.word, text: true}
+				*q = quoteState{close: cq, open: i, shown: shown, line: q.line, word: q.word, text: true}
 			}
 			i += n - 1
 			continue
@@ -348,7 +357,7 @@ func (q *quoteState) advance(text string, from, to int, marker bool) int {
 		switch c {
 		case '\n':
 			q.str = 0 // a string of the syntax ends at a line break
-			if !q.text || q.depth == 0 && q.elems == 0 && !q.tag {
+			if !q.text || q.depth == 0 && q.elems == 0 && !q.tag && !q.fence {
 				q.close = "" // nothing of the syntax carries it over, or a blank line
 			}
 			q.line, q.word, q.text = i+1, i+1, false
@@ -374,6 +383,15 @@ func (q *quoteState) advance(text string, from, to int, marker bool) int {
 					q.elems = max(q.elems-1, 0) // an element closed by its own tag
 				}
 			}
+		case '`':
+			e := textlayer.RunEnd(text, i, len(text))
+			if e == len(text) || e > to {
+				return i // the run may go on, or the marker stands in it
+			}
+			if !textlayer.CodeSpanRun(e - i) {
+				q.fence = !q.fence // a fence's run, wherever it stands
+			}
+			i = e - 1
 		case '(', '[', '{', '<':
 			if q.tag {
 				break
@@ -409,7 +427,7 @@ func (q *quoteState) advance(text string, from, to int, marker bool) int {
 			case !known:
 				return i // what follows the quote decides
 			case jsonscan.Escaped(text, i):
-			case q.depth > 0 || q.tag:
+			case q.depth > 0 || q.tag || q.fence:
 				if c != 0xE2 && textlayer.QuoteBegins(prev, next, syntax) {
 					q.str = c // a string of the syntax
 				}
@@ -437,7 +455,7 @@ var quoteClass = func() (t [256]uint8) {
 	for _, c := range []byte(" \t\r\n") {
 		t[c] = quoteBlank
 	}
-	for _, c := range []byte("\"'()[]{}<>") {
+	for _, c := range []byte("\"'()[]{}<>`") {
 		t[c] = quoteSpecial
 	}
 	t[0xE2] = quoteSpecial

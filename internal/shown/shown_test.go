@@ -102,6 +102,12 @@ func TestShownAt(t *testing.T) {
 		{"Write \"[f(a=1,\n^b=2)]\" to call f.", true},
 		{"Write \"[f(a=1)]\n^<t>\" to call f.", false},
 		{"Write \"x <= y\n^<t>", false}, // a '<' glued to no name opens no tag
+		// A fence's run is syntax too: it carries the quotation over, and
+		// a quotation carried into a fence holds the fence's text.
+		{"He said,\"```json\n^{\"a\": 1}\n```\" and left.", true},
+		{"He typed \"(see\n```json\n^{}\n```)\" here.", true},
+		{"He said \"x\n```json\n^{}\n```", false},
+		{"```\nHe said \"x ^<t>\n```", false}, // a quotation inside the fence's text is the fence's
 		// Inside the syntax's brackets or tags a quote opens a string of
 		// the syntax, and the quotation closes at its partner outside them.
 		{`Write "<t>{"a": "b"}</t>" to call f. Now ^<t>`, false},

@@ -129,15 +129,25 @@ func QuoteEnds(prev, next byte) bool {
 }
 
 // SyntaxOpens reports whether text[i] opens a bracket of the syntax a
-// call is written in: '(', '[' or '{' (JSON, Python), or a tag, a '<'
-// glued to a name (a byte of a word, or one byte that is no blank and then
-// a byte of a word: "<x", "</x", "<|x", "<｜x"); closing says that the tag
-// closes an element ("</x"). A '<' glued to no name ("< b", "<= b")
-// opens nothing. known is false when text ends before the bytes that
-// decide.
+// call is written in: '(', '[' or '{' (JSON, Python), a fence's run of
+// three backticks or more (CodeSpanRun), or a tag, a '<' glued to a name
+// (a byte of a word, or one byte that is no blank and then a byte of a
+// word: "<x", "</x", "<|x", "<｜x"); closing says that the tag closes an
+// element ("</x"). A '<' glued to no name ("< b", "<= b") opens nothing.
+// known is false when text ends before the bytes that decide.
 func SyntaxOpens(text string, i int) (opens, closing, known bool) {
 	switch text[i] {
 	case '(', '[', '{':
+		return true, false, true
+	case '`':
+		for k := 1; k < 3; k++ {
+			if i+k >= len(text) {
+				return false, false, false
+			}
+			if text[i+k] != '`' {
+				return false, false, true
+			}
+		}
 		return true, false, true
 	case '<':
 	default:

@@ -50,6 +50,9 @@ func TestSyntaxOpens(t *testing.T) {
 		{"<", false, false, false},
 		{"</", false, false, false},
 		{"x", false, false, true},
+		{"```json", true, false, true},
+		{"``x", false, false, true},
+		{"``", false, false, false},
 	} {
 		opens, closing, known := SyntaxOpens(tc.text, 0)
 		if opens != tc.opens || closing != tc.closing || known != tc.known {

@@ -39,10 +39,10 @@ const (
 // call, or a line of text, after a call is content. The body is read so
 // only while it holds nothing but calls: the first thing in it that is
 // not one, before any call went out, leaves the fence to be read whole
-// when it closes (fenceWhole), as before, and so does a label or an
-// example that makes it content. closed says f is the fence, closed or
-// ended by the output. readBody reports whether it read the fence to its
-// end (the reader then goes on after it).
+// when it closes (fenceWhole), as before, and so does a label, an
+// example or what shows it (shownHere) that makes it content. closed says
+// f is the fence, closed or ended by the output. readBody reports whether
+// it read the fence to its end (the reader then goes on after it).
 func (r *reader) readBody(s string, f textlayer.Fence, closed bool) bool {
 	known := 0
 	if r.fstate == fenceOpening {
@@ -57,7 +57,7 @@ func (r *reader) readBody(s string, f textlayer.Fence, closed bool) bool {
 			info, known = textlayer.InfoWord(s[textlayer.RunEnd(s, 0, len(s)):]), k
 		}
 		tools := r.opts.Tools != nil && r.opts.Tools.Len() > 0
-		if textlayer.Decide(textlayer.Fenced, textlayer.LabelOf(info), textlayer.OwnLine, tools, textlayer.JSONFamily) == textlayer.Content || r.example() {
+		if textlayer.Decide(textlayer.Fenced, textlayer.LabelOf(info), textlayer.OwnLine, tools, textlayer.JSONFamily) == textlayer.Content || r.example() || r.shownHere() {
 			r.fstate = fenceWhole
 			return false
 		}

@@ -125,10 +125,10 @@ type reader struct {
 	mark     bool
 	opens    bool // bare: nothing but blanks, separators and own calls so far
 	run      bool // bare: a call was taken and only separators followed
-	// bare: the answer text read so far, and the scan that tells
-	// whether a candidate at its end is shown (inline code, a quotation,
-	// a fence of code or of an example: shown.ShownScan), told the
-	// calls taken in it. While the answer text is one stretch of the
+	// The answer text read so far, and the scan that tells whether a
+	// candidate at its end (a bare value, or a fence) is shown (inline
+	// code, a quotation, a fence of code or of an example:
+	// shown.ShownScan), told the bare calls taken in it. While the answer text is one stretch of the
 	// output, cur[seenFrom:seenTo], nothing is copied; once a reasoning
 	// block cuts it, it is kept in seen (seenCopy).
 	seenFrom, seenTo int
@@ -473,7 +473,7 @@ func (r *reader) fence(final bool) bool {
 	}
 	if !r.cfg.Bare {
 		var calls []dialects.RawCall
-		if !r.example() {
+		if !r.example() && !r.shownHere() {
 			if r.tc == nil {
 				r.tc = textcall.NewReader("", r.opts)
 			}
@@ -502,7 +502,7 @@ func (r *reader) fence(final bool) bool {
 	// A fence around one value alone is decided by its label, as a call
 	// of the fence; one that holds more is read inside, unless the prose
 	// before it presents it as an example.
-	if r.example() {
+	if r.example() || r.shownHere() {
 		r.opens, r.run = false, false
 		r.text(region)
 		r.at += f.End
@@ -870,8 +870,15 @@ func (r *reader) example() bool {
 	return shown.PresentedAsExample(w, len(w))
 }
 
-// minSeen is the room first made for the answer text a bare reader
-// keeps.
+// shownHere reports whether what precedes the candidate that opens here
+// (a fence) shows it rather than makes a call with it: inline code or a
+// quotation open there (shown.ShownScan.ShownAt).
+func (r *reader) shownHere() bool {
+	seen := r.answerText()
+	return r.shown.ShownAt(seen, len(seen))
+}
+
+// minSeen is the room first made for the answer text a reader keeps.
 const minSeen = 256
 
 // maxLine bounds the part of a line kept for example: the end of the
@@ -879,13 +886,11 @@ const minSeen = 256
 const maxLine = 1 << 10
 
 // note reads the lines of s, answer text or a candidate, for example
-// (only the last line with text and the current line are kept) and, bare,
-// for what a later candidate may be shown in.
+// (only the last line with text and the current line are kept) and for
+// what a later candidate may be shown in.
 func (r *reader) note(s string) {
 	last := strings.LastIndexByte(s, '\n')
-	if r.cfg.Bare {
-		r.seeAnswer(s)
-	}
+	r.seeAnswer(s)
 	if last < 0 {
 		r.line = appendRoom(r.line, s)
 		if len(r.line) > 4*maxLine {
