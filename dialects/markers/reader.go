@@ -8,6 +8,7 @@ import (
 	"github.com/dialectkit/toolcall"
 	"github.com/dialectkit/toolcall/dialects"
 	"github.com/dialectkit/toolcall/internal/jsonscan"
+	"github.com/dialectkit/toolcall/internal/prefixtree"
 	"github.com/dialectkit/toolcall/internal/shown"
 	"github.com/dialectkit/toolcall/internal/sofar"
 	"github.com/dialectkit/toolcall/internal/strictjson"
@@ -90,7 +91,7 @@ type lits struct {
 	// share their first bytes (match). stops marks the bytes the scan
 	// stops at: a literal's first byte, or a JSON byte when brackets are
 	// followed.
-	trie  trie
+	trie  prefixtree.Tree
 	stops [256]bool
 	// longest is the length of the longest marker of the dialect: a
 	// region followed by that many bytes cannot be continued by a marker
@@ -180,7 +181,7 @@ func (d *Dialect) literals() *lits {
 		}
 	}
 	for k := range l.list {
-		l.trie.add(l.list[k].text, int32(k))
+		l.trie.Add(l.list[k].text, int32(k))
 	}
 	for c := range l.stops {
 		l.stops[c] = l.first[c] || l.brackets && jsonByte[c]
@@ -469,7 +470,7 @@ func (r *reader) scan(s string) {
 		var partial bool
 		if l.first[c] {
 			var matched []int32
-			matched, partial = l.trie.match(s, i, r.matched[:0])
+			matched, partial = l.trie.Match(s, i, r.matched[:0])
 			for _, k := range matched {
 				lit := &l.list[k]
 				r.found(s, i, lit, i < r.litEnd)
@@ -506,7 +507,7 @@ func (r *reader) opened(i int) {
 func (r *reader) opensIn(s string, from, to int) {
 	l := r.lits
 	for j := from; j < to; j++ {
-		matched, _ := l.trie.match(s, j, r.matched[:0])
+		matched, _ := l.trie.Match(s, j, r.matched[:0])
 		for _, k := range matched {
 			if l.list[k].opener {
 				r.opened(j)
@@ -1056,82 +1057,4 @@ func (r *reader) reasoningHold(s string) (holdBelow, holdFrom int) {
 		}
 	}
 	return holdBelow, holdFrom
-}
-
-// trie is a prefix tree of texts: the texts that start at a place in a
-// text are found by one walk from it, as long as the longest of them at
-// most, whatever the number of texts.
-type trie struct {
-	// root is, for each byte, 1 + the node a text beginning with it
-	// leads to, or 0.
-	root  [256]int32
-	nodes []trieNode
-}
-
-// trieNode is a node of a trie: the texts it ends, and its children.
-type trieNode struct {
-	ends []int32 // the keys of the texts that end here, as added
-	next []trieEdge
-}
-
-// trieEdge leads from a node to the child of byte c.
-type trieEdge struct {
-	c  byte
-	to int32
-}
-
-// add puts text in t under key k.
-func (t *trie) add(text string, k int32) {
-	n := t.root[text[0]] - 1
-	if n < 0 {
-		t.nodes = append(t.nodes, trieNode{})
-		n = int32(len(t.nodes) - 1)
-		t.root[text[0]] = n + 1
-	}
-	for j := 1; j < len(text); j++ {
-		child := int32(-1)
-		for _, e := range t.nodes[n].next {
-			if e.c == text[j] {
-				child = e.to
-				break
-			}
-		}
-		if child < 0 {
-			t.nodes = append(t.nodes, trieNode{})
-			child = int32(len(t.nodes) - 1)
-			t.nodes[n].next = append(t.nodes[n].next, trieEdge{text[j], child})
-		}
-		n = child
-	}
-	t.nodes[n].ends = append(t.nodes[n].ends, k)
-}
-
-// match appends to buf the keys, in increasing order, of the texts that
-// start at s[i], and reports whether s[i:] is a proper prefix of a text:
-// the end of s may cut one.
-func (t *trie) match(s string, i int, buf []int32) (keys []int32, partial bool) {
-	n := t.root[s[i]] - 1
-	keys = buf
-	for j := i + 1; n >= 0; j++ {
-		nd := &t.nodes[n]
-		if len(nd.ends) > 0 {
-			keys = append(keys, nd.ends...)
-		}
-		if j == len(s) {
-			partial = len(nd.next) > 0
-			break
-		}
-		next := nd.next
-		n = -1
-		for k := range next {
-			if next[k].c == s[j] {
-				n = next[k].to
-				break
-			}
-		}
-	}
-	if len(keys) > 1 {
-		slices.Sort(keys) // found in the order the literals are listed
-	}
-	return keys, partial
 }

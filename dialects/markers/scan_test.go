@@ -102,36 +102,6 @@ func TestFinder(t *testing.T) {
 	}
 }
 
-// The trie finds every literal that starts at a place, in the order they
-// were added, and tells a text whose end may cut a longer one.
-func TestTrieMatch(t *testing.T) {
-	var tr trie
-	texts := []string{"<|a|>", "<|ab|>", "<", "<|a", "[X]"}
-	for k, s := range texts {
-		tr.add(s, int32(k))
-	}
-	for _, c := range []struct {
-		s       string
-		i       int
-		keys    []int32
-		partial bool
-	}{
-		{"x<|a|>y", 1, []int32{0, 2, 3}, false},
-		{"<|ab|>", 0, []int32{1, 2, 3}, false},
-		{"<|ab|", 0, []int32{2, 3}, true}, // the end cuts <|ab|>
-		{"<|", 0, []int32{2}, true},
-		{"<x", 0, []int32{2}, false},
-		{"[X]", 0, []int32{4}, false},
-		{"[Y]", 0, nil, false},
-		{"q", 0, nil, false},
-	} {
-		keys, partial := tr.match(c.s, c.i, nil)
-		if fmt.Sprint(keys) != fmt.Sprint(c.keys) || partial != c.partial {
-			t.Errorf("match(%q, %d) = %v, %v; want %v, %v", c.s, c.i, keys, partial, c.keys, c.partial)
-		}
-	}
-}
-
 // A finder given the places where an opener starts looks for openers
 // only there below its limit, and searches the text from the limit on.
 func TestFinderKnown(t *testing.T) {
