@@ -34,9 +34,11 @@ type chain struct {
 	opts Options
 	name string // the named dialect's
 	// alts are the readings while the stream is undecided; once decided,
-	// inner is the one chosen.
-	alts  []alternate
-	inner *Parser
+	// inner is the one chosen. pending are a detecting stream's
+	// candidates with no Reader yet.
+	alts    []alternate
+	pending []pending
+	inner   *Parser
 	// skip holds what was emitted (content, reasoning) before the stream
 	// was decided and inner has not yet emitted again.
 	skip                  [2]string
@@ -72,8 +74,6 @@ type chain struct {
 
 // alternate is one reading of a stream with a fallback chain.
 type alternate struct {
-	// p reads the output; under detection it is nil until the
-	// candidate's reading is needed (chain.materialize).
 	p *Parser
 	// kept are the events p emitted, kept until the stream is decided.
 	// A Content or Reasoning entry is a run of consecutive such events:
@@ -86,40 +86,55 @@ type alternate struct {
 	// called says p reported a valid call: the fallbacks after it cannot
 	// apply.
 	called bool
-	// Under detection, cand is the index of p's candidate when its
-	// dialect has markers, else -1; markAt where the first of them begins
-	// in the output, or -1; opaque says p holds the whole output to the
-	// end (see chain.say).
-	cand, markAt int
-	opaque       bool
-	// unframed says the output's opening cannot be a header or the
-	// start of the framing of p's dialect (chain.mayBeFraming).
-	unframed bool
+	// Under detection, the candidate p reads.
+	candState
 	// agrees says p's content and reasoning begin with what the stream
 	// emitted (checked once: an alternate made after the stream emitted
 	// text may read it otherwise).
 	agrees [2]bool
-	// least is, while p is not made (a detecting stream's candidate whose
-	// reading was not needed yet: chain.materialize), how much of what the
-	// stream emitted of content and reasoning is known to begin
-	// chain.least's text.
-	least [2]int
 }
 
-// allows reports whether least, the text of kind k the alternate lets the
+// candState is what a detecting stream knows of a candidate it reads the
+// output as, Reader or none (chain.say).
+type candState struct {
+	// cand is the candidate's index; markAt where the first of its
+	// marks begins in the output, or -1; opaque says its dialect holds
+	// the whole output to the end.
+	cand, markAt int
+	opaque       bool
+	// unframed says the output's opening cannot be a header or the
+	// start of the framing of its dialect (chain.mayBeFraming).
+	unframed bool
+}
+
+// pending is a candidate a detecting stream reads the output as whose
+// Reader is not made yet: it is made when the candidate's reading is
+// first needed (chain.materialize). Until then the candidate lets the
+// stream emit what chain.least says.
+type pending struct {
+	candState
+	// least is how much of what the stream emitted of content and
+	// reasoning is known to begin chain.least's text; agrees is
+	// alternate.agrees, for an opaque dialect, whose least is all it
+	// lets the stream emit.
+	least  [2]int
+	agrees [2]bool
+}
+
+// allows reports whether least, the text of kind k the candidate lets the
 // stream emit whatever its Reader emits (chain.least), holds done, what
-// the stream emitted, and agreed, what the other alternates let it emit
+// the stream emitted, and agreed, what the other candidates let it emit
 // beyond.
-func (a *alternate) allows(k int, least, done, agreed string) bool {
+func (pd *pending) allows(k int, least, done, agreed string) bool {
 	n := len(done) + len(agreed)
 	if len(least) < n {
 		return false
 	}
-	if a.least[k] < len(done) {
-		if least[a.least[k]:len(done)] != done[a.least[k]:] {
+	if pd.least[k] < len(done) {
+		if least[pd.least[k]:len(done)] != done[pd.least[k]:] {
 			return false
 		}
-		a.least[k] = len(done)
+		pd.least[k] = len(done)
 	}
 	return least[len(done):n] == agreed
 }
@@ -166,7 +181,7 @@ func (c *chain) write(delta string) []Event {
 	}
 	c.text += len(delta)
 	c.events = c.events[:0]
-	if c.det != nil {
+	if c.det != nil && !c.innerKeepsText() {
 		c.buf.Write(delta)
 	}
 	if c.inner != nil {
@@ -193,6 +208,13 @@ func (c *chain) write(delta string) []Event {
 	}
 	c.emitAgreed("")
 	return c.events
+}
+
+// innerKeepsText reports whether the reading chosen keeps the whole
+// output itself (dialects.TextReader): a detecting stream's candidate read
+// every byte of it, so the stream need not keep a copy from then on.
+func (c *chain) innerKeepsText() bool {
+	return c.inner != nil && c.inner.eng != nil && c.inner.eng.tr != nil
 }
 
 // commits reports whether evs start or report a call.
@@ -259,7 +281,7 @@ func (c *chain) emitAgreed(text string) {
 		}
 		plain = c.pendingPlain()
 	}
-	if len(c.alts) == 0 && !plain {
+	if len(c.alts) == 0 && len(c.pending) == 0 && !plain {
 		return
 	}
 	for k, kind := range [2]Kind{Content, Reasoning} {
@@ -282,19 +304,14 @@ func (c *chain) emitAgreed(text string) {
 		} else {
 			c.plainAgrees[k] = false
 		}
-		// fold narrows agreed to what alternate a lets the stream emit.
-		fold := func(a *alternate) {
-			var s string
-			if c.det != nil {
-				s = c.say(a, kind, text)
-			} else {
-				s = a.p.outText(kind)
-			}
-			if len(s) < len(done) || !a.agrees[k] && s[:len(done)] != done {
+		// fold narrows agreed to s, what one candidate lets the stream
+		// emit; agrees says s was found to begin with done.
+		fold := func(s string, agrees *bool) {
+			if len(s) < len(done) || !*agrees && s[:len(done)] != done {
 				agreed, first = "", false
 				return
 			}
-			a.agrees[k] = true
+			*agrees = true
 			if s = s[len(done):]; first {
 				agreed, first = s, false
 			} else {
@@ -302,25 +319,33 @@ func (c *chain) emitAgreed(text string) {
 			}
 		}
 		for i := 0; i < len(c.alts) && (first || agreed != ""); i++ {
-			if a := &c.alts[i]; a.p != nil || a.opaque {
-				// An opaque dialect's say is the same whatever its
-				// Reader emitted.
-				fold(a)
+			a := &c.alts[i]
+			if c.det != nil {
+				fold(c.say(a, kind, text), &a.agrees[k])
+			} else {
+				fold(a.p.outText(kind), &a.agrees[k])
 			}
 		}
-		// The alternates whose Reader is not made: each lets the stream
+		for i := 0; i < len(c.pending) && (first || agreed != ""); i++ {
+			if pd := &c.pending[i]; pd.opaque {
+				// An opaque dialect lets the stream emit the same
+				// whatever its Reader emitted.
+				fold(c.least(pd, kind, text), &pd.agrees[k])
+			}
+		}
+		// The other candidates with no Reader yet: each lets the stream
 		// emit at least what least says. Where that is less than the
 		// others agree on, its Reader is made, the one that allows the
-		// least first, and its own text counts.
+		// least first, and what it emitted counts.
 		for first || agreed != "" {
 			best, bestLen := -1, 0
-			for i := range c.alts {
-				a := &c.alts[i]
-				if a.p != nil || a.opaque {
+			for i := range c.pending {
+				pd := &c.pending[i]
+				if pd.opaque {
 					continue
 				}
-				s := c.least(a, kind, text)
-				if !first && a.allows(k, s, done, agreed) {
+				s := c.least(pd, kind, text)
+				if !first && pd.allows(k, s, done, agreed) {
 					continue
 				}
 				if best < 0 || len(s) < bestLen {
@@ -330,8 +355,8 @@ func (c *chain) emitAgreed(text string) {
 			if best < 0 {
 				break
 			}
-			c.materialize(&c.alts[best], text)
-			fold(&c.alts[best])
+			a := c.materialize(best, text)
+			fold(c.say(a, kind, text), &a.agrees[k])
 		}
 		if hold > 0 && kind == Content {
 			// Text that may begin a candidate's marker: held, when the
@@ -416,7 +441,7 @@ func (c *chain) decide(i int, more []Event) {
 			c.alts[j].p.releaseEngine()
 		}
 	}
-	c.alts = nil
+	c.alts, c.pending = nil, nil
 	if e := a.p.eng; e != nil {
 		// Its calls as read decided; they are no longer asked for.
 		e.raw, e.raws = false, nil

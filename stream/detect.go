@@ -357,16 +357,25 @@ func (c *chain) join(text string) {
 	}
 	clear(c.alts[len(kept):])
 	c.alts = kept
+	waiting := c.pending[:0]
+	for _, pd := range c.pending {
+		if !c.lits.in(s, pd.cand) {
+			c.lits.made[pd.cand/64] &^= 1 << (pd.cand % 64)
+			continue
+		}
+		waiting = append(waiting, pd)
+	}
+	c.pending = waiting
 	for k := range s.cands {
 		if has(c.lits.made, k) || !has(c.lits.mark, k) || !c.lits.in(s, k) {
 			continue
 		}
 		// Its Reader is made when its reading is first needed
 		// (materialize): its reading is asked for, or the text it
-		// lets the stream emit may be more than its first mark allows
-		// (emitAgreed).
+		// lets the stream emit may be more than what comes before its
+		// first mark (emitAgreed).
 		c.lits.made[k/64] |= 1 << (k % 64)
-		c.alts = append(c.alts, alternate{cand: k, opaque: s.opaque[k], markAt: firstOf(text, 0, s.marks[k])})
+		c.pending = append(c.pending, pending{candState: candState{cand: k, opaque: s.opaque[k], markAt: firstOf(text, 0, s.marks[k])}})
 	}
 }
 
@@ -471,19 +480,21 @@ func (c *chain) say(a *alternate, kind Kind, text string) string {
 	if !a.opaque {
 		own = a.p.outText(kind)
 	}
-	return c.sayOwn(a, kind, text, own)
+	return c.sayOwn(&a.candState, kind, text, own)
 }
 
-// least is what say returns for alternate a whatever its Reader emitted:
-// a prefix of say's, the text before its first mark, and all of say's
-// for a dialect that holds its whole output. An alternate whose Reader is
-// not made yet lets the stream emit that much without it.
-func (c *chain) least(a *alternate, kind Kind, text string) string {
-	return c.sayOwn(a, kind, text, "")
+// least is what say returns for candidate pd whatever its Reader would
+// emit: a prefix of say's (the text before its first mark, or nothing),
+// and all of say's for a dialect that holds its whole output. A
+// candidate with no Reader yet lets the stream emit that much without
+// one.
+func (c *chain) least(pd *pending, kind Kind, text string) string {
+	return c.sayOwn(&pd.candState, kind, text, "")
 }
 
-// sayOwn is say, own being the text of kind alternate a's Reader emitted.
-func (c *chain) sayOwn(a *alternate, kind Kind, text, own string) string {
+// sayOwn is say of candidate a, own being the text of kind its Reader
+// emitted.
+func (c *chain) sayOwn(a *candState, kind Kind, text, own string) string {
 	if kind == Reasoning || a.cand < 0 || has(c.set.unmarked, a.cand) || dialects.ImplicitReasoning("", nil, &c.opts.Parse) {
 		return own
 	}
@@ -554,29 +565,30 @@ func headerless(text string) bool {
 	return next != "" && next[0] != '{' && next[0] != '['
 }
 
-// add reads the output as candidate k from now on, text being what came
-// so far.
-func (c *chain) add(k int, text string) *alternate {
-	c.alts = append(c.alts, alternate{cand: k, opaque: c.set.opaque[k], markAt: -1})
-	a := &c.alts[len(c.alts)-1]
-	c.materialize(a, text)
-	return a
+// materialize makes the Reader of pending candidate i, which reads
+// text, the output every alternate has read, and returns its alternate.
+func (c *chain) materialize(i int, text string) *alternate {
+	st := c.pending[i].candState
+	c.pending = slices.Delete(c.pending, i, i+1)
+	return c.add(st, text)
 }
 
-// materialize makes the Reader of alternate a, which has none yet, and
-// has it read text, the output every alternate has read.
-func (c *chain) materialize(a *alternate, text string) {
+// add reads the output as candidate st.cand from now on, with a Reader
+// made now that reads text, what came so far.
+func (c *chain) add(st candState, text string) *alternate {
 	inner := Options{Parse: c.opts.Parse, MaxBytes: -1}
-	p := newAlone(c.set.cands[a.cand].Dialect, &inner)
+	p := newAlone(c.set.cands[st.cand].Dialect, &inner)
 	if p.eng != nil {
 		// The detecting stream keeps the text, and decides from the
 		// calls as read (closeDetecting); a quiet one keeps no events.
 		p.eng.noText, p.eng.raw, p.eng.quiet = true, true, c.quiet
 	}
-	a.p = p
+	c.alts = append(c.alts, alternate{p: p, candState: st})
+	a := &c.alts[len(c.alts)-1]
 	if text != "" {
 		a.keep(p.Write(text))
 	}
+	return a
 }
 
 // detect reads delta, undecided: every candidate reads it, up to each
@@ -618,9 +630,8 @@ func (c *chain) detect(delta string) {
 func (c *chain) feed(text string) {
 	if len(text) > c.fed {
 		for i := range c.alts {
-			if a := &c.alts[i]; a.p != nil {
-				a.keep(a.p.Write(text[c.fed:]))
-			}
+			a := &c.alts[i]
+			a.keep(a.p.Write(text[c.fed:]))
 		}
 		c.fed = len(text)
 	}
@@ -645,7 +656,7 @@ func (c *chain) readAt(prefix string) func(k int) *Reading {
 					break
 				}
 			}
-			if i < 0 && c.quiet || i >= 0 && c.alts[i].p == nil {
+			if i < 0 && (c.quiet || c.isPending(k)) {
 				i = c.alternateOf(k, prefix)
 			}
 			if i >= 0 && c.alts[i].p.eng != nil {
@@ -674,16 +685,31 @@ func (c *chain) readAt(prefix string) func(k int) *Reading {
 // as candidate k, made now, reading text, when none does.
 func (c *chain) alternateOf(k int, text string) int {
 	for i := range c.alts {
-		if a := &c.alts[i]; a.cand == k {
-			if a.p == nil {
-				c.materialize(a, text)
-			}
+		if c.alts[i].cand == k {
 			return i
 		}
 	}
-	c.add(k, text)
+	if i := c.pendingIndex(k); i >= 0 {
+		c.materialize(i, text)
+	} else {
+		c.add(candState{cand: k, opaque: c.set.opaque[k], markAt: -1}, text)
+	}
 	return len(c.alts) - 1
 }
+
+// pendingIndex returns the index of candidate k among the pending ones,
+// or -1.
+func (c *chain) pendingIndex(k int) int {
+	for i := range c.pending {
+		if c.pending[i].cand == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// isPending reports whether candidate k waits for its Reader.
+func (c *chain) isPending(k int) bool { return c.pendingIndex(k) >= 0 }
 
 // closeDetecting ends an output whose dialect was not decided: every
 // candidate's Reader is closed, the detector decides from their readings,
@@ -712,14 +738,10 @@ func (c *chain) closeDetecting() {
 		}
 		i := byCand[k]
 		if i < 0 {
-			c.add(k, text)
-			i = len(c.alts) - 1
+			i = c.alternateOf(k, text)
 			byCand[k] = i
 		}
 		a := &c.alts[i]
-		if a.p == nil {
-			c.materialize(a, text)
-		}
 		a.keep(a.p.Close())
 		readings[k] = a.p.eng.reading()
 		return readings[k]
@@ -733,7 +755,7 @@ func (c *chain) closeDetecting() {
 	for i := range c.alts {
 		c.alts[i].p.releaseEngine()
 	}
-	c.alts = nil
+	c.alts, c.pending = nil, nil
 	c.settle(res)
 	c.inner = nil
 	c.events = append(c.events, Event{Kind: Done, Dialect: res.Dialect, Result: res})

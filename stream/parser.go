@@ -110,9 +110,10 @@ func (p *Parser) Read(text string) *toolcall.Result {
 	}
 	p.Write(text)
 	p.Close()
-	if c := p.ch; c != nil && c.det != nil && c.inner != nil {
+	if c := p.ch; c != nil && c.det != nil && c.inner != nil && c.buf.Len() == c.text {
 		// The candidate chosen has given its result: nothing reads it
-		// again (Text is the stream's own).
+		// again (Text is the stream's own, whole: the output was
+		// written at once, before the candidate was chosen).
 		c.inner.releaseEngine()
 		c.inner = nil
 	}
@@ -120,10 +121,9 @@ func (p *Parser) Read(text string) *toolcall.Result {
 }
 
 // releaseEngine gives the memory of p, a candidate's Parser a detecting
-// stream no longer reads, back for another (engine.release). A nil p (an
-// alternate whose Reader was never made) has none.
+// stream no longer reads, back for another (engine.release).
 func (p *Parser) releaseEngine() {
-	if p != nil && p.eng != nil {
+	if p.eng != nil {
 		p.eng.release()
 	}
 }
@@ -134,6 +134,9 @@ func (p *Parser) Text() string {
 		return p.eng.str()
 	}
 	if p.ch.det != nil {
+		if p.ch.innerKeepsText() {
+			return p.ch.inner.Text()
+		}
 		return p.ch.buf.Text()
 	}
 	if p.ch.inner != nil {

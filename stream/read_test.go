@@ -53,9 +53,39 @@ func TestReadIsWriteAndClose(t *testing.T) {
 				if got != p.Result() {
 					t.Errorf("%s, %q: Read returned another result than Result", pp.name, text)
 				}
+				if p.Text() != text {
+					t.Errorf("%s, %q read after %d bytes written: Text() = %q", pp.name, text, cut, p.Text())
+				}
 				if evs := p.Close(); evs != nil {
 					t.Errorf("%s, %q: Close after Read returned %d events", pp.name, text, len(evs))
 				}
+			}
+		}
+	}
+}
+
+// TestTextIsTheOutputSoFar: Text is the output written so far after every
+// Write, before and after the dialect is decided, and after Close.
+func TestTextIsTheOutputSoFar(t *testing.T) {
+	texts := []string{
+		"Let me check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call> and more text after it",
+		`[TOOL_CALLS]get_weather[ARGS]{"city": "Rome"} then text`,
+		"Just an answer, no call, written in many deltas.",
+	}
+	for _, text := range texts {
+		for _, n := range []int{1, 7, 16} {
+			p := registry.Stream(&registry.Options{ReasoningClosed: true})
+			at := 0
+			for _, c := range split(text, n) {
+				p.Write(c)
+				at += len(c)
+				if p.Text() != text[:at] {
+					t.Fatalf("%q in %d-byte deltas: Text() after %d bytes = %q", text, n, at, p.Text())
+				}
+			}
+			p.Close()
+			if p.Text() != text {
+				t.Fatalf("%q in %d-byte deltas: Text() after Close = %q", text, n, p.Text())
 			}
 		}
 	}
