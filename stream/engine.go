@@ -3,6 +3,8 @@ package stream
 import (
 	"fmt"
 	"math"
+	"math/bits"
+	"slices"
 	"strings"
 	"sync"
 
@@ -40,13 +42,12 @@ type engine struct {
 	edges              textlayer.Edges // the content's edges, as dialects.Read keeps them
 	// calls are the calls under the cap, by index; past are those beyond
 	// it, kept for the error that says how many there were.
-	calls []engineCall
+	calls callList
 	past  []dialects.RawCall
 	errs  []*toolcall.Error // the errors of no one call (PieceError)
 
 	events      []Event
 	firstEvents [4]Event
-	firstCalls  [1]engineCall
 	cut, closed bool
 	result      *toolcall.Result
 	// noText says the text is not kept: a detecting stream keeps it for
@@ -109,7 +110,6 @@ func newEngine(d dialects.Incremental, opts *Options) *Parser {
 	e.max = maxBytes(e.opts.MaxBytes)
 	e.limit = caps.Calls(e.opts.Parse.MaxCalls)
 	e.events = e.firstEvents[:0]
-	e.calls = e.firstCalls[:0]
 	e.r = d.NewReader(&e.opts.Parse)
 	e.tr, _ = e.r.(dialects.TextReader)
 	return &w.Parser
@@ -230,10 +230,63 @@ func (e *engine) slot(index int) *engineCall {
 	if index < 0 || e.limit >= 0 && index >= e.limit {
 		return nil
 	}
-	for len(e.calls) <= index {
-		e.calls = append(e.calls, engineCall{})
+	e.calls.grow(index + 1)
+	return e.calls.at(index)
+}
+
+// callList is the calls of an output by index. Its entries never move:
+// the first is in the list, the others in blocks of 4, 8, 16, … entries,
+// each allocated when the call it begins with comes, so an event can
+// point to its call's entry, and an output's calls are allocated once,
+// at most twice their number, where a doubling array allocates up to
+// four times their number (every array it outgrew is still pointed to).
+type callList struct {
+	first  engineCall
+	blocks [][]engineCall
+	n      int
+}
+
+// at returns entry i, which must be below len.
+func (l *callList) at(i int) *engineCall {
+	if i == 0 {
+		return &l.first
 	}
-	return &e.calls[index]
+	k, j := block(i)
+	return &l.blocks[k][j]
+}
+
+// block returns the block entry i > 0 is in, and its place there: block
+// k holds the 4<<k entries from 4<<k - 3 on.
+func block(i int) (k, j int) {
+	k = bits.Len(uint((i-1)/4+1)) - 1
+	return k, i - 1 - 4*(1<<k-1)
+}
+
+// len is the number of entries.
+func (l *callList) len() int { return l.n }
+
+// grow makes the list n entries long, when it is shorter.
+func (l *callList) grow(n int) {
+	for ; l.n < n; l.n++ {
+		if l.n == 0 {
+			continue
+		}
+		if k, j := block(l.n); j == 0 {
+			l.blocks = append(l.blocks, make([]engineCall, 4<<k))
+		}
+	}
+}
+
+// clone returns a copy of the list that shares no entry with it.
+func (l *callList) clone() callList {
+	c := callList{first: l.first, n: l.n}
+	if len(l.blocks) > 0 {
+		c.blocks = make([][]engineCall, len(l.blocks))
+		for k, b := range l.blocks {
+			c.blocks[k] = slices.Clone(b)
+		}
+	}
+	return c
 }
 
 // call finishes call index as dialects.Finish does and reports it, with
@@ -290,18 +343,19 @@ func (e *engine) event(ev Event) {
 func (e *engine) finish() *toolcall.Result {
 	o := &e.opts.Parse
 	res := &toolcall.Result{Dialect: e.d.Name(), Calls: []toolcall.Call{}, Content: e.content.String(), Reasoning: e.reasoning.String()}
-	for i := range e.calls {
-		if !e.calls[i].done {
+	n := e.calls.len()
+	for i := range n {
+		if !e.calls.at(i).done {
 			// An index no call was read for: a call of nothing, as
 			// dialects.Read makes it.
 			e.call(i, &dialects.RawCall{Offset: -1})
 		}
 	}
-	if len(e.calls) > 0 {
-		res.Calls = make([]toolcall.Call, 0, len(e.calls))
+	if n > 0 {
+		res.Calls = make([]toolcall.Call, 0, n)
 	}
-	for i := range e.calls {
-		c := &e.calls[i]
+	for i := range n {
+		c := e.calls.at(i)
 		res.Repairs = append(res.Repairs, c.repairs...)
 		if c.err != nil {
 			res.Errors = append(res.Errors, c.err)

@@ -21,7 +21,7 @@ func (e *engine) peek() *Reading {
 	defer f.release()
 	f.content.WriteString(e.content.String())
 	f.reasoning.WriteString(e.reasoning.String())
-	f.calls, f.past, f.raws = slices.Clone(e.calls), slices.Clone(e.past), slices.Clone(e.raws)
+	f.calls, f.past, f.raws = e.calls.clone(), slices.Clone(e.past), slices.Clone(e.raws)
 	f.errs = slices.Clone(e.errs)
 	f.edges = e.edges.Fork()
 	f.pieces(pk.Peek())
