@@ -34,6 +34,15 @@ func (s *ByteSet) Add(c byte) {
 	s.n++
 }
 
+// ByteSetOf returns the set of the bytes of bs.
+func ByteSetOf(bs string) ByteSet {
+	var s ByteSet
+	for i := 0; i < len(bs); i++ {
+		s.Add(bs[i])
+	}
+	return s
+}
+
 // Has reports whether c is in the set.
 func (s *ByteSet) Has(c byte) bool { return s.in[c] }
 

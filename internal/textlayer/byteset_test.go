@@ -34,6 +34,9 @@ func TestByteSetIndex(t *testing.T) {
 			if got := s.Index(tt.text); got != tt.want {
 				t.Errorf("Index(%q) = %d, want %d", tt.text, got, tt.want)
 			}
+			if of := ByteSetOf(tt.set); of != s {
+				t.Errorf("ByteSetOf(%q) = %+v, want the set Add builds, %+v", tt.set, of, s)
+			}
 		})
 	}
 	rng := rand.New(rand.NewPCG(3, 4))

@@ -325,7 +325,7 @@ func (r *reader) content(final bool) bool {
 		limit, specials = r.body-r.at, &valueStarts
 	}
 	for k := 0; ; k++ {
-		i := specials.index(s[k:limit])
+		i := specials.Index(s[k:limit])
 		if i < 0 {
 			if limit < len(s) {
 				e := r.bodyEnd - r.at
@@ -404,37 +404,14 @@ func (r *reader) tagAt(i int, final bool) strictjson.TagState {
 	return r.tags.At(r.cur[r.tagsFrom:], i-r.tagsFrom, final)
 }
 
-// byteSet is a set of bytes, read in one table lookup per byte: a
-// delta's scan for where answer text may stop costs no setup, as
-// strings.IndexAny's does on every call.
-type byteSet [256]bool
-
 // The bytes where answer text may stop: a reasoning tag or a fence
 // (fenceStarts), and a bare value too (candidateStarts); inside a fence
 // read for values, a value (valueStarts).
 var (
-	fenceStarts     = newByteSet("<`~")
-	candidateStarts = newByteSet("<`~{[")
-	valueStarts     = newByteSet("{[")
+	fenceStarts     = textlayer.ByteSetOf("<`~")
+	candidateStarts = textlayer.ByteSetOf("<`~{[")
+	valueStarts     = textlayer.ByteSetOf("{[")
 )
-
-func newByteSet(bs string) byteSet {
-	var set byteSet
-	for i := 0; i < len(bs); i++ {
-		set[bs[i]] = true
-	}
-	return set
-}
-
-// index returns the offset of the first byte of s in the set, or -1.
-func (set *byteSet) index(s string) int {
-	for i := 0; i < len(s); i++ {
-		if set[s[i]] {
-			return i
-		}
-	}
-	return -1
-}
 
 // lineStart reports whether only up to textlayer.MaxFenceIndent spaces
 // stand between the start of the current line and s[k], s the text from
