@@ -2,11 +2,10 @@ package registry_test
 
 import (
 	"fmt"
-	"math"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/dialectkit/toolcall/internal/streamtest"
 	"github.com/dialectkit/toolcall/registry"
 )
 
@@ -48,22 +47,6 @@ func gemmaLarge(size int) string {
 	return "<|tool_call>call:write_file{path:<|\"|>main.go<|\"|>,content:<|\"|>" + strings.Repeat(line, size/len(line)) + "<|\"|>}<tool_call|>"
 }
 
-// allocated returns what f allocates in a run, the least of five after a
-// first: a collection may empty the pools of the Readers in any one run,
-// and what a parse needs is what it allocates with them kept.
-func allocated(f func()) uint64 {
-	f()
-	var before, after runtime.MemStats
-	least := uint64(math.MaxUint64)
-	for range 5 {
-		runtime.ReadMemStats(&before)
-		f()
-		runtime.ReadMemStats(&after)
-		least = min(least, after.TotalAlloc-before.TotalAlloc)
-	}
-	return least
-}
-
 // What a parse allocates grows linearly with the output: four times the
 // output, at most four times the memory (many calls and one large call,
 // with the dialect named); and detection allocates at most 10 bytes per
@@ -93,15 +76,15 @@ func TestAllocationIsLinear(t *testing.T) {
 			if res := registry.Parse(small, opts); len(res.Calls) == 0 || len(res.Errors) > 0 {
 				t.Fatalf("%d calls, errors %v", len(res.Calls), res.Errors)
 			}
-			a64 := allocated(func() { registry.Parse(small, opts) })
-			a256 := allocated(func() { registry.Parse(large, opts) })
+			a64 := streamtest.Allocated(func() { registry.Parse(small, opts) })
+			a256 := streamtest.Allocated(func() { registry.Parse(large, opts) })
 			ratio := float64(a256) / float64(a64)
 			t.Logf("64 KB: %d B, 256 KB: %d B (%.2f×)", a64, a256, ratio)
 			// 4, and 5% for the size classes allocations round up to.
 			if ratio > 4.2 {
 				t.Errorf("256 KB allocates %.2f× what 64 KB does", ratio)
 			}
-			d := allocated(func() { registry.Parse(large, &registry.Options{MaxCalls: -1}) })
+			d := streamtest.Allocated(func() { registry.Parse(large, &registry.Options{MaxCalls: -1}) })
 			perByte := float64(d) / float64(len(large))
 			t.Logf("detection: %.1f B per input byte", perByte)
 			if c.detectionGoal && perByte > 10 {

@@ -3,8 +3,6 @@ package stream_test
 import (
 	"encoding/json"
 	"errors"
-	"math"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -233,9 +231,9 @@ func TestStreamAllocatesOnce(t *testing.T) {
 	}
 	text := bigCall(256 << 10)
 	opts := dialects.Options{ReasoningClosed: true}
-	oneShot := allocatedPerRun(func() { dialects.Parse(hermes.Dialect, text, &opts) })
+	oneShot := streamtest.Allocated(func() { dialects.Parse(hermes.Dialect, text, &opts) })
 	for _, delta := range []int{1, 16, 1024} {
-		streamed := allocatedPerRun(func() {
+		streamed := streamtest.Allocated(func() {
 			p := stream.NewParser(hermes.Dialect, &stream.Options{Parse: opts})
 			for i := 0; i < len(text); i += delta {
 				p.Write(text[i:min(i+delta, len(text))])
@@ -277,16 +275,16 @@ func TestStreamKeepsNoTextOfItsOwn(t *testing.T) {
 		if res := dialects.Parse(d, text, &opts); len(res.Calls) != 1 || len(res.Errors) != 0 {
 			t.Fatalf("%s: the one-shot parse gives %d calls, errors %v", name, len(res.Calls), res.Errors)
 		}
-		oneShot := allocatedPerRun(func() { dialects.Parse(d, text, &opts) })
+		oneShot := streamtest.Allocated(func() { dialects.Parse(d, text, &opts) })
 		for _, delta := range []int{16, 1024} {
-			reader := allocatedPerRun(func() {
+			reader := streamtest.Allocated(func() {
 				rd := inc.NewReader(&opts)
 				for i := 0; i < len(text); i += delta {
 					rd.Write(text[i:min(i+delta, len(text))])
 				}
 				rd.Close()
 			})
-			streamed := allocatedPerRun(func() {
+			streamed := streamtest.Allocated(func() {
 				p := stream.NewParser(d, &stream.Options{Parse: opts})
 				for i := 0; i < len(text); i += delta {
 					p.Write(text[i:min(i+delta, len(text))])
@@ -301,24 +299,6 @@ func TestStreamKeepsNoTextOfItsOwn(t *testing.T) {
 			}
 		}
 	}
-}
-
-// allocatedPerRun returns the bytes f allocates in one of a few
-// runs after a first that warms the pools: the least of them, since a
-// collection may empty a pool (sync.Pool) in any one run, which then
-// allocates afresh what it would have reused, while what f allocates for
-// the text (a copy of it) is allocated in every run.
-func allocatedPerRun(f func()) uint64 {
-	f()
-	var before, after runtime.MemStats
-	least := uint64(math.MaxUint64)
-	for range 5 {
-		runtime.ReadMemStats(&before)
-		f()
-		runtime.ReadMemStats(&after)
-		least = min(least, after.TotalAlloc-before.TotalAlloc)
-	}
-	return least
 }
 
 // TestMaxBytesInLongArgument cuts a long argument at the stream's limit,
